@@ -1,0 +1,43 @@
+# Interface targets that every project target links: language options and warnings.
+include(CheckCXXCompilerFlag)
+
+add_library(mhaviz_options INTERFACE)
+add_library(mhaviz::options ALIAS mhaviz_options)
+target_compile_features(mhaviz_options INTERFACE cxx_std_20)
+
+add_library(mhaviz_warnings INTERFACE)
+add_library(mhaviz::warnings ALIAS mhaviz_warnings)
+target_compile_options(mhaviz_warnings INTERFACE
+  -Wall -Wextra -Wshadow -Wconversion -Wold-style-cast -Wnon-virtual-dtor -Wpedantic)
+if(MHAVIZ_WARNINGS_AS_ERRORS)
+  target_compile_options(mhaviz_warnings INTERFACE -Werror)
+endif()
+
+# AVX2+FMA only when the compiler accepts the flags and the CPU building here has them,
+# so that a build never produces a binary that dies with an illegal instruction on its own machine.
+if(MHAVIZ_SIMD)
+  check_cxx_compiler_flag("-mavx2 -mfma" MHAVIZ_COMPILER_HAS_AVX2)
+  set(_cpu_has_avx2 FALSE)
+  if(EXISTS /proc/cpuinfo)
+    file(STRINGS /proc/cpuinfo _cpu_flags REGEX "^flags" LIMIT_COUNT 1)
+    if(_cpu_flags MATCHES " avx2" AND _cpu_flags MATCHES " fma")
+      set(_cpu_has_avx2 TRUE)
+    endif()
+  endif()
+  if(MHAVIZ_COMPILER_HAS_AVX2 AND _cpu_has_avx2)
+    message(STATUS "mhaviz: building with AVX2+FMA")
+    target_compile_options(mhaviz_options INTERFACE -mavx2 -mfma)
+  else()
+    message(STATUS "mhaviz: AVX2+FMA not available here; portable build")
+  endif()
+endif()
+
+if(MHAVIZ_SANITIZE_ADDRESS)
+  target_compile_options(mhaviz_options INTERFACE
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(mhaviz_options INTERFACE -fsanitize=address,undefined)
+endif()
+if(MHAVIZ_SANITIZE_THREAD)
+  target_compile_options(mhaviz_options INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+  target_link_options(mhaviz_options INTERFACE -fsanitize=thread)
+endif()

@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// The forward pass of nn.MultiheadAttention (F.multi_head_attention_forward's general path,
+/// PyTorch 2.x semantics), keeping every intermediate.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+
+#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/inputs.hpp"
+#include "mhaviz/core/params.hpp"
+#include "mhaviz/core/result.hpp"
+
+namespace mhaviz {
+
+/// Controls for a running computation. Both members may be empty.
+struct RunControl {
+  /// Checked between (batch element, head) blocks; when it reads true the computation
+  /// throws Cancelled. Owned by the caller, who may set it from any thread.
+  const std::atomic<bool>* cancel = nullptr;
+  /// Called on the computing thread after each block with (blocks done, blocks in all).
+  std::function<void(std::int64_t, std::int64_t)> progress;
+};
+
+/// Throws InvalidInput, with PyTorch's message where PyTorch has one, when the config,
+/// parameters and tensors cannot be used together. Called by forward() first.
+void validate(const Config& config, const Params& params, const Inputs& inputs);
+
+/// Runs the forward pass. Throws InvalidInput (see validate) or Cancelled.
+ForwardResult forward(const Config& config, const Params& params, const Inputs& inputs,
+                      const RunControl& control = {});
+
+}  // namespace mhaviz

@@ -1,0 +1,96 @@
+#pragma once
+/// \file
+/// A small owning n-d array in row-major (C) order, the exchange type between the core,
+/// the file formats and the UI. Element types are the ones PyTorch users put in files.
+
+#include <cstdint>
+#include <new>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace mhaviz {
+
+/// Element type of a Tensor. `boolean` stores 0/1 bytes.
+enum class ElemType : std::uint8_t { f32, f64, boolean, u8 };
+
+/// "float32", "float64", "bool", "uint8" (numpy / PyTorch spelling).
+std::string_view to_string(ElemType type);
+/// Bytes per element.
+std::size_t elem_size(ElemType type);
+
+using Shape = std::vector<std::int64_t>;
+
+/// Allocates on 64-byte boundaries. Tensor storage uses it so that the SIMD kernels see the
+/// same alignment on every run: vectorised reductions then sum in the same order, and one
+/// input always gives bit-identical results.
+template <typename T>
+struct AlignedAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlign{64};
+  AlignedAllocator() = default;
+  template <typename U>
+  explicit AlignedAllocator(const AlignedAllocator<U>& /*other*/) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
+  void deallocate(T* p, std::size_t /*n*/) { ::operator delete(p, kAlign); }
+  template <typename U>
+  bool operator==(const AlignedAllocator<U>& /*other*/) const {
+    return true;
+  }
+};
+template <typename T>
+using AlignedVector = std::vector<T, AlignedAllocator<T>>;
+
+/// Product of the dimensions (1 for a 0-d shape). Throws on a negative dimension or overflow.
+std::int64_t numel(const Shape& shape);
+/// PyTorch-style tuple text: "(2, 3)", "(5,)", "()".
+std::string shape_str(const Shape& shape);
+
+/// Owning row-major n-d array. Copyable value type.
+class Tensor {
+ public:
+  Tensor() = default;
+  /// Zero-filled tensor of the given type and shape.
+  Tensor(ElemType type, Shape shape);
+
+  /// Tensor owning `values` (float: f32, double: f64, std::uint8_t: u8).
+  template <typename T>
+  static Tensor from(Shape shape, std::vector<T> values);
+  /// Bool tensor owning 0/1 `values`.
+  static Tensor from_bools(Shape shape, std::vector<std::uint8_t> values);
+
+  [[nodiscard]] ElemType type() const { return type_; }
+  [[nodiscard]] const Shape& shape() const { return shape_; }
+  [[nodiscard]] std::int64_t dim() const { return static_cast<std::int64_t>(shape_.size()); }
+  /// Size of dimension i; negative i counts from the end as in PyTorch.
+  [[nodiscard]] std::int64_t size(std::int64_t i) const;
+  [[nodiscard]] std::int64_t numel() const { return mhaviz::numel(shape_); }
+  [[nodiscard]] bool is_floating() const { return type_ == ElemType::f32 || type_ == ElemType::f64; }
+
+  /// Typed view; T must match the element type (float: f32, double: f64,
+  /// std::uint8_t: boolean or u8). Throws std::logic_error otherwise.
+  template <typename T>
+  [[nodiscard]] std::span<T> data();
+  template <typename T>
+  [[nodiscard]] std::span<const T> data() const;
+
+  /// Element at a flat (row-major) index, converted to double (for display and tests).
+  [[nodiscard]] double value(std::int64_t flat_index) const;
+  /// Raw bytes, little-endian on the platforms we build for.
+  [[nodiscard]] std::span<const std::byte> bytes() const;
+  [[nodiscard]] std::span<std::byte> bytes();
+
+  /// Same values in another element type (float<->double, bool/u8 -> 0/1).
+  [[nodiscard]] Tensor to(ElemType type) const;
+  /// Same data, new shape with the same element count.
+  [[nodiscard]] Tensor reshaped(Shape shape) const;
+
+ private:
+  ElemType type_ = ElemType::f32;
+  Shape shape_;
+  std::variant<AlignedVector<float>, AlignedVector<double>, AlignedVector<std::uint8_t>> storage_;
+};
+
+}  // namespace mhaviz

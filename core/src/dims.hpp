@@ -1,0 +1,28 @@
+#pragma once
+// Sizes of one forward pass, read off validated tensors (internal to the core).
+
+#include <cstdint>
+
+#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/inputs.hpp"
+#include "mhaviz/core/params.hpp"
+
+namespace mhaviz::detail {
+
+struct Dims {
+  bool batched = true;
+  std::int64_t N = 1;   // batch elements (1 when unbatched)
+  std::int64_t L = 0;   // target length
+  std::int64_t S = 0;   // keys entering the score step before appends (static_k's when given)
+  std::int64_t Sx = 0;  // keys after add_bias_kv / add_zero_attn
+  std::int64_t E = 0;
+  std::int64_t H = 0;
+  std::int64_t hd = 0;
+  std::int64_t kdim = 0;
+  std::int64_t vdim = 0;
+};
+
+/// Checks everything PyTorch checks (with its messages) and returns the sizes.
+Dims validated_dims(const Config& config, const Params& params, const Inputs& inputs);
+
+}  // namespace mhaviz::detail

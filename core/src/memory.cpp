@@ -1,0 +1,77 @@
+#include "mhaviz/core/memory.hpp"
+
+#include <array>
+#include <cstdio>
+
+#include "mhaviz/core/errors.hpp"
+
+namespace mhaviz {
+
+namespace {
+struct Sizes {
+  std::uint64_t N, H, L, E, S, Sx, kd, vd, elem;
+};
+Sizes sizes(const Config& c, std::int64_t static_src_len) {
+  const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v < 0 ? 0 : v); };
+  Sizes z{};
+  z.N = u(c.batch());
+  z.H = u(c.num_heads);
+  z.L = u(c.tgt_len);
+  z.E = u(c.embed_dim);
+  z.S = u(static_src_len >= 0 ? static_src_len : c.src_len);
+  z.Sx = z.S + (c.add_bias_kv ? 1U : 0U) + (c.add_zero_attn ? 1U : 0U);
+  z.kd = u(c.k_dim());
+  z.vd = u(c.v_dim());
+  z.elem = c.dtype == DType::float64 ? 8 : 4;
+  return z;
+}
+}  // namespace
+
+std::uint64_t estimate_result_bytes(const Config& c, std::int64_t static_src_len) {
+  const Sizes z = sizes(c, static_src_len);
+  const std::uint64_t per_head = z.N * z.H * z.L * z.Sx;  // raw_scores, mask, scores, weights
+  std::uint64_t n = 0;
+  n += z.N * z.L * z.E + 2 * z.N * z.Sx * z.E;                // q, k, v
+  n += per_head * (c.training && c.dropout > 0.0 ? 5 : 4);  // + weights_before_dropout
+  n += 4 * z.N * z.L * z.E;  // head_output, merged, output, attn_output
+  if (c.need_weights) n += c.average_attn_weights ? z.N * z.L * z.Sx : per_head;
+  return n * z.elem + z.Sx * 16;  // + the column descriptions
+}
+
+std::uint64_t estimate_memory(const Config& c, std::int64_t static_src_len) {
+  const Sizes z = sizes(c, static_src_len);
+  std::uint64_t n = 0;
+  n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);     // inputs
+  n += 3 * z.E * z.E + z.E * (z.kd + z.vd) + 6 * z.E;   // parameters (upper bound)
+  n += z.L * z.E + 2 * z.S * z.E;                       // projections of one batch element
+  n += z.N * z.H * z.L * z.S;                           // canonicalised masks (3-D at most)
+  return estimate_result_bytes(c, static_src_len) + n * z.elem;
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  static constexpr std::array<const char*, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
+  auto v = static_cast<double>(bytes);
+  std::size_t i = 0;
+  while (v >= 1024.0 && i + 1 < units.size()) {
+    v /= 1024.0;
+    ++i;
+  }
+  char buf[32];
+  if (i == 0) {
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  } else {
+    std::snprintf(buf, sizeof buf, v < 10.0 ? "%.1f %s" : "%.0f %s", v, units[i]);
+  }
+  return buf;
+}
+
+void check_memory(const Config& config, std::uint64_t limit, std::int64_t static_src_len) {
+  const std::uint64_t need = estimate_memory(config, static_src_len);
+  if (need > limit) {
+    throw InvalidInput("this configuration needs " + format_bytes(need) + "; the limit is " +
+                       format_bytes(limit) +
+                       ". Reduce L, S, N or num_heads, or raise the memory limit.");
+  }
+}
+
+}  // namespace mhaviz

@@ -1,0 +1,177 @@
+// Properties of the forward pass that hold for any parameters (the PyTorch comparisons are in
+// test_forward_fixtures.cpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/shapes.hpp"
+
+namespace mhaviz {
+namespace {
+
+template <typename T>
+class ForwardBasics : public ::testing::Test {
+ protected:
+  static Config config() {
+    Config c;
+    c.dtype = std::is_same_v<T, double> ? DType::float64 : DType::float32;
+    c.embed_dim = 12;
+    c.num_heads = 3;
+    c.batch_size = 2;
+    c.tgt_len = 5;
+    c.src_len = 7;
+    return c;
+  }
+  static ForwardResult run(const Config& c) { return forward(c, init_params(c), random_inputs(c)); }
+};
+using Scalars = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(ForwardBasics, Scalars);
+
+TYPED_TEST(ForwardBasics, WeightRowsSumToOne) {
+  const ForwardResult r = this->run(this->config());
+  const auto w = r.weights.template data<TypeParam>();
+  ASSERT_EQ(r.weights.shape(), (Shape{2, 3, 5, 7}));
+  for (std::int64_t row = 0; row < 2 * 3 * 5; ++row) {
+    double sum = 0;
+    for (std::int64_t j = 0; j < 7; ++j) sum += w[static_cast<std::size_t>(row * 7 + j)];
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+  }
+}
+
+TYPED_TEST(ForwardBasics, ReturnShapesFollowPyTorch) {
+  Config c = this->config();
+  ForwardResult r = this->run(c);
+  EXPECT_EQ(r.attn_output.shape(), (Shape{5, 2, 12}));
+  EXPECT_EQ(r.attn_output_weights->shape(), (Shape{2, 5, 7}));
+  c.batch_first = true;
+  c.average_attn_weights = false;
+  r = this->run(c);
+  EXPECT_EQ(r.attn_output.shape(), (Shape{2, 5, 12}));
+  EXPECT_EQ(r.attn_output_weights->shape(), (Shape{2, 3, 5, 7}));
+  c.batch_size.reset();
+  r = this->run(c);
+  EXPECT_EQ(r.attn_output.shape(), (Shape{5, 12}));
+  EXPECT_EQ(r.attn_output_weights->shape(), (Shape{3, 5, 7}));
+  c.need_weights = false;
+  EXPECT_FALSE(this->run(c).attn_output_weights.has_value());
+}
+
+TYPED_TEST(ForwardBasics, ExtraColumnsAreAppendedInOrder) {
+  Config c = this->config();
+  c.add_bias_kv = true;
+  c.add_zero_attn = true;
+  const ForwardResult r = this->run(c);
+  ASSERT_EQ(r.Sx, 9);
+  ASSERT_EQ(r.columns.size(), 9U);
+  EXPECT_EQ(r.columns[6], (KeyColumn{KeyKind::source, 6}));
+  EXPECT_EQ(r.columns[7].kind, KeyKind::bias_k);
+  EXPECT_EQ(r.columns[8].kind, KeyKind::zero);
+  // The zero key's raw score is exactly 0 for every query.
+  for (std::int64_t row = 0; row < 2 * 3 * 5; ++row) {
+    EXPECT_EQ(r.raw_scores.value(row * 9 + 8), 0.0);
+  }
+}
+
+TYPED_TEST(ForwardBasics, FullyMaskedRowIsNaNUnlessZeroAttn) {
+  Config c = this->config();
+  Inputs in = random_inputs(c);
+  std::vector<std::uint8_t> m(5 * 7, 0);
+  for (int j = 0; j < 7; ++j) m[static_cast<std::size_t>(2 * 7 + j)] = 1;  // query 2
+  in.attn_mask = Tensor::from_bools({5, 7}, m);
+  ForwardResult r = forward(c, init_params(c), in);
+  EXPECT_TRUE(std::isnan(r.weights.value(2 * 7)));
+  EXPECT_FALSE(std::isnan(r.weights.value(1 * 7)));
+  c.add_zero_attn = true;
+  r = forward(c, init_params(c), in);
+  EXPECT_FALSE(std::isnan(r.weights.value(2 * 8)));
+  EXPECT_NEAR(r.weights.value(2 * 8 + 7), 1.0, 1e-6);  // all weight on the zero key
+}
+
+TEST(ForwardControl, CancelStopsBetweenBlocks) {
+  Config c;
+  c.batch_size = 2;
+  std::atomic<bool> cancel{false};
+  std::int64_t calls = 0;
+  RunControl rc;
+  rc.cancel = &cancel;
+  rc.progress = [&](std::int64_t done, std::int64_t total) {
+    ++calls;
+    EXPECT_EQ(total, 4);
+    if (done == 2) cancel = true;
+  };
+  EXPECT_THROW((void)forward(c, init_params(c), random_inputs(c), rc), Cancelled);
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(ForwardControl, ValidationNamesTheProblem) {
+  Config c;
+  c.num_heads = 3;
+  EXPECT_THROW(
+      {
+        try {
+          validate_config(c);
+        } catch (const InvalidInput& e) {
+          EXPECT_NE(std::string(e.what()).find("embed_dim must be divisible by num_heads"),
+                    std::string::npos);
+          throw;
+        }
+      },
+      InvalidInput);
+}
+
+TEST(Memory, EstimateIsWithinTenPercentOfTheResult) {
+  for (const auto& [n, l, s, e, h] : std::vector<std::array<std::int64_t, 5>>{
+           {1, 64, 64, 32, 4}, {2, 128, 96, 64, 8}, {4, 200, 300, 48, 6}}) {
+    Config c;
+    c.batch_size = n;
+    c.tgt_len = l;
+    c.src_len = s;
+    c.embed_dim = e;
+    c.num_heads = h;
+    const ForwardResult r = forward(c, init_params(c), random_inputs(c));
+    const auto est = static_cast<double>(estimate_result_bytes(c));
+    const auto held = static_cast<double>(r.bytes());
+    EXPECT_GE(est, held * 0.9) << n << " " << l << " " << s;
+    EXPECT_LE(est, held * 1.1) << n << " " << l << " " << s;
+    EXPECT_GT(estimate_memory(c), estimate_result_bytes(c));
+  }
+}
+
+TEST(Memory, RefusesOverTheLimitWithTheEstimate) {
+  Config c;
+  c.tgt_len = c.src_len = 4096;
+  c.num_heads = 16;
+  c.batch_size = 64;
+  try {
+    check_memory(c);
+    FAIL() << "expected InvalidInput";
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("the limit is 4.0 GiB"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(format_bytes(17), "17 B");
+}
+
+TEST(ShapeFlow, CountsAppendedColumns) {
+  Config c;
+  c.add_bias_kv = true;
+  c.add_zero_attn = true;
+  c.src_len = 5;
+  const auto steps = shape_flow(c);
+  ASSERT_FALSE(steps.empty());
+  bool saw_scores = false;
+  for (const auto& s : steps) {
+    if (s.tensor == "scores") {
+      saw_scores = true;
+      EXPECT_EQ(s.shape, (Shape{2, 8, 7}));
+      EXPECT_EQ(s.symbolic, "(N*H, L, S+2)");
+    }
+  }
+  EXPECT_TRUE(saw_scores);
+}
+
+}  // namespace
+}  // namespace mhaviz

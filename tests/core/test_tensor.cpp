@@ -1,0 +1,43 @@
+#include <gtest/gtest.h>
+
+#include "mhaviz/core/tensor.hpp"
+
+namespace mhaviz {
+namespace {
+
+TEST(Tensor, ShapeTextFollowsPython) {
+  EXPECT_EQ(shape_str({}), "()");
+  EXPECT_EQ(shape_str({5}), "(5,)");
+  EXPECT_EQ(shape_str({2, 3}), "(2, 3)");
+  EXPECT_EQ(numel({2, 3, 4}), 24);
+  EXPECT_EQ(numel({}), 1);
+  EXPECT_THROW((void)numel({-1, 2}), std::invalid_argument);
+  EXPECT_THROW((void)numel({1LL << 40, 1LL << 40}), std::invalid_argument);
+}
+
+TEST(Tensor, TypedAccessChecksTheElementType) {
+  Tensor t(ElemType::f32, {2, 2});
+  t.data<float>()[3] = 1.5F;
+  EXPECT_DOUBLE_EQ(t.value(3), 1.5);
+  EXPECT_THROW((void)t.data<double>(), std::logic_error);
+  EXPECT_EQ(t.bytes().size(), 16U);
+  EXPECT_EQ(t.size(-1), 2);
+  EXPECT_THROW((void)t.size(2), std::out_of_range);
+}
+
+TEST(Tensor, ConvertsBetweenTypes) {
+  const Tensor b = Tensor::from_bools({3}, {0, 7, 1});
+  EXPECT_EQ(b.type(), ElemType::boolean);
+  EXPECT_EQ(b.data<std::uint8_t>()[1], 1);
+  const Tensor f = b.to(ElemType::f64);
+  EXPECT_DOUBLE_EQ(f.data<double>()[1], 1.0);
+  const Tensor back = Tensor::from<double>({2}, {0.0, -2.5}).to(ElemType::boolean);
+  EXPECT_EQ(back.data<std::uint8_t>()[0], 0);
+  EXPECT_EQ(back.data<std::uint8_t>()[1], 1);
+  EXPECT_THROW((void)Tensor::from<float>({2, 2}, {1.0F}), std::invalid_argument);
+  EXPECT_EQ(f.reshaped({1, 3}).shape(), (Shape{1, 3}));
+  EXPECT_THROW((void)f.reshaped({2, 2}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace mhaviz
