@@ -7,9 +7,7 @@
 
 namespace mhaviz {
 
-std::string_view to_string(DType dtype) {
-  return dtype == DType::float64 ? "float64" : "float32";
-}
+std::string_view to_string(DType dtype) { return dtype == DType::float64 ? "float64" : "float32"; }
 
 namespace {
 std::string num(double v) {
@@ -29,8 +27,8 @@ void validate_config(const Config& c) {
   // nn.MultiheadAttention.__init__ (PyTorch 2.x)
   if (c.embed_dim <= 0 || c.num_heads <= 0) {
     throw InvalidInput("embed_dim and num_heads must be greater than 0, got embed_dim=" +
-                       std::to_string(c.embed_dim) + " and num_heads=" +
-                       std::to_string(c.num_heads) + " instead");
+                       std::to_string(c.embed_dim) +
+                       " and num_heads=" + std::to_string(c.num_heads) + " instead");
   }
   if (c.embed_dim % c.num_heads != 0) {
     throw InvalidInput("embed_dim must be divisible by num_heads (embed_dim=" +

@@ -1,13 +1,22 @@
 // F.multi_head_attention_forward's general path (PyTorch 2.x), every intermediate kept.
 // Step numbers refer to ../shared/docs/mha-semantics.md.
+//
+// Work is split three ways: (1) the in-projections as GEMMs over all tokens, in row chunks;
+// (2) one block per batch-head b = n*H + h, in parallel, each walking its queries in tiles
+// so that scores, mask, softmax and dropout of a tile happen while it is in cache; (3) the
+// out-projection over all tokens. Every block writes only its own slices of the result.
 #include "mhaviz/core/forward.hpp"
 
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 #include "dims.hpp"
 #include "eigen_types.hpp"
+#include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "parallel.hpp"
+#include "projections.hpp"
 #include "rng.hpp"
 
 namespace mhaviz {
@@ -16,145 +25,13 @@ namespace {
 
 using detail::ConstMatMap;
 using detail::Dims;
+using detail::kElem;
 using detail::Mat;
 using detail::MatMap;
-using detail::RowVec;
 using detail::StridedMap;
 
-template <typename T>
-constexpr ElemType kElem = std::is_same_v<T, double> ? ElemType::f64 : ElemType::f32;
-
-template <typename T>
-std::span<const T> values(const Tensor& t) {
-  return t.data<T>();
-}
-
-/// Input rows of one batch element as an (len, features) matrix, whatever the layout.
-template <typename T>
-StridedMap<T> batch_rows(const Tensor& t, const Dims& d, bool batch_first, std::int64_t n) {
-  const std::int64_t len = t.size(d.batched && batch_first ? 1 : 0);
-  const std::int64_t f = t.size(-1);
-  const T* base = values<T>(t).data();
-  if (!d.batched || batch_first) {
-    return StridedMap<T>(base + n * len * f, len, f, Eigen::OuterStride<>(f));
-  }
-  return StridedMap<T>(base + n * f, len, f, Eigen::OuterStride<>(d.N * f));
-}
-
-/// Step 2 weights: W_q, W_k, W_v and their biases, from the packed or separate parameters.
-template <typename T>
-struct Projections {
-  Mat<T> wq, wk, wv, wo;
-  RowVec<T> bq, bk, bv, bo;
-  RowVec<T> bias_k, bias_v;
-};
-
-template <typename T>
-Mat<T> as_matrix(const Tensor& t, std::int64_t row0, std::int64_t rows) {
-  const std::int64_t cols = t.size(-1);
-  return ConstMatMap<T>(values<T>(t).data() + row0 * cols, rows, cols);
-}
-
-template <typename T>
-RowVec<T> as_row(const Tensor& t, std::int64_t from, std::int64_t count) {
-  return Eigen::Map<const RowVec<T>>(values<T>(t).data() + from, count);
-}
-
-template <typename T>
-Projections<T> projections(const Params& p, const Dims& d) {
-  Projections<T> w;
-  const std::int64_t E = d.E;
-  if (p.in_proj_weight) {
-    w.wq = as_matrix<T>(*p.in_proj_weight, 0, E);
-    w.wk = as_matrix<T>(*p.in_proj_weight, E, E);
-    w.wv = as_matrix<T>(*p.in_proj_weight, 2 * E, E);
-  } else {
-    w.wq = as_matrix<T>(*p.q_proj_weight, 0, E);
-    w.wk = as_matrix<T>(*p.k_proj_weight, 0, E);
-    w.wv = as_matrix<T>(*p.v_proj_weight, 0, E);
-  }
-  w.wo = as_matrix<T>(*p.out_proj_weight, 0, E);
-  w.bq = w.bk = w.bv = w.bo = RowVec<T>::Zero(E);
-  if (p.in_proj_bias) {
-    w.bq = as_row<T>(*p.in_proj_bias, 0, E);
-    w.bk = as_row<T>(*p.in_proj_bias, E, E);
-    w.bv = as_row<T>(*p.in_proj_bias, 2 * E, E);
-  }
-  if (p.out_proj_bias) w.bo = as_row<T>(*p.out_proj_bias, 0, E);
-  if (p.bias_k) {
-    w.bias_k = as_row<T>(*p.bias_k, 0, E);
-    w.bias_v = as_row<T>(*p.bias_v, 0, E);
-  }
-  return w;
-}
-
-/// Step 2: x @ W.T + b for one batch element.
-template <typename T>
-Mat<T> project(const StridedMap<T>& x, const Mat<T>& w, const RowVec<T>& b) {
-  Mat<T> y(x.rows(), w.rows());
-  y.noalias() = x * w.transpose();
-  y.rowwise() += b;
-  return y;
-}
-
-/// Step 3: a bool mask becomes 0 / -inf, a float mask is kept; both as T.
-template <typename T>
-Mat<T> canonical_mask(const Tensor& m, std::int64_t rows, std::int64_t cols) {
-  Mat<T> out(rows, cols);
-  const auto n = static_cast<std::size_t>(rows * cols);
-  if (m.type() == ElemType::boolean) {
-    const auto src = m.data<std::uint8_t>();
-    for (std::size_t i = 0; i < n; ++i) {
-      out.data()[i] = src[i] != 0 ? -std::numeric_limits<T>::infinity() : T(0);
-    }
-  } else {
-    const Tensor t = m.to(kElem<T>);
-    std::copy_n(t.data<T>().begin(), n, out.data());
-  }
-  return out;
-}
-
-/// The masks of steps 3 and 8 canonicalised once: attn_mask as (L, S) or (N*H*L, S) rows,
-/// key_padding_mask as (N, S).
-template <typename T>
-struct Masks {
-  Mat<T> attn;
-  bool attn_3d = false;
-  Mat<T> padding;
-
-  Masks(const Inputs& in, const Dims& d) {
-    if (in.attn_mask) {
-      attn_3d = in.attn_mask->dim() == 3;
-      attn = canonical_mask<T>(*in.attn_mask, attn_3d ? d.N * d.H * d.L : d.L, d.S);
-    }
-    if (in.key_padding_mask) padding = canonical_mask<T>(*in.key_padding_mask, d.N, d.S);
-  }
-
-  /// Steps 4, 7, 8: the merged additive mask of batch-head b (batch element n) as (L, Sx);
-  /// the appended bias_k / zero columns stay 0, so they can never be masked.
-  void merged(const Dims& d, std::int64_t n, std::int64_t b, MatMap<T>& out) const {
-    out.setZero();
-    auto src = out.leftCols(d.S);
-    if (attn.size() > 0) src = attn.middleRows(attn_3d ? b * d.L : 0, d.L);
-    if (padding.size() > 0) src.rowwise() += padding.row(n);
-  }
-};
-
-/// Step 10: softmax over each row, in place. A row of only -inf becomes NaN (as PyTorch), or
-/// 0 when `fully_masked_to_zero` (2.x's need_weights=False path through SDPA).
-template <typename T>
-void softmax_rows(MatMap<T>& w, bool fully_masked_to_zero) {
-  for (Eigen::Index i = 0; i < w.rows(); ++i) {
-    auto row = w.row(i);
-    const T mx = row.maxCoeff();
-    if (fully_masked_to_zero && mx == -std::numeric_limits<T>::infinity()) {
-      row.setZero();
-      continue;
-    }
-    row = (row.array() - mx).exp();
-    row /= row.sum();
-  }
-}
+constexpr std::int64_t kQueryTile = 64;      // queries per tile of a block
+constexpr std::int64_t kRowsPerChunk = 256;  // tokens per projection work item
 
 /// Matrix `index` of a tensor viewed as a stack of (rows, cols) matrices.
 template <typename T>
@@ -166,112 +43,164 @@ ConstMatMap<T> block(const Tensor& t, std::int64_t index, std::int64_t rows, std
   return ConstMatMap<T>(t.data<T>().data() + index * rows * cols, rows, cols);
 }
 
+/// Step 2: out = x @ W.T + b over rows of tokens, in chunks of rows on `threads` threads.
 template <typename T>
-ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunControl& rc) {
-  const Dims d = detail::validated_dims(c, p, in);
-  const std::int64_t N = d.N, H = d.H, L = d.L, S = d.S, Sx = d.Sx, E = d.E, hd = d.hd;
-  const bool dropping = c.training && c.dropout > 0.0;
+void project_into(const ConstMatMap<T>& x, const Mat<T>& w, const detail::RowVec<T>& b,
+                  MatMap<T> out, int threads) {
+  const std::int64_t rows = x.rows();
+  const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
+  detail::parallel_for(chunks, detail::thread_count(threads, chunks), [&](std::int64_t c) {
+    const std::int64_t r0 = c * kRowsPerChunk;
+    const std::int64_t nr = std::min(kRowsPerChunk, rows - r0);
+    auto o = out.middleRows(r0, nr);
+    o.noalias() = x.middleRows(r0, nr) * w.transpose();
+    o.rowwise() += b;
+  });
+}
 
-  ForwardResult r;
-  r.config = c;
-  r.N = N, r.H = H, r.L = L, r.S = S, r.Sx = Sx, r.E = E, r.hd = hd;
-  const ElemType et = kElem<T>;
-  r.q = Tensor(et, {N, H, L, hd});
-  r.k = Tensor(et, {N, H, Sx, hd});
-  r.v = Tensor(et, {N, H, Sx, hd});
-  r.raw_scores = Tensor(et, {N, H, L, Sx});
-  r.mask = Tensor(et, {N, H, L, Sx});
-  r.scores = Tensor(et, {N, H, L, Sx});
-  r.weights = Tensor(et, {N, H, L, Sx});
-  if (dropping) r.weights_before_dropout = Tensor(et, {N, H, L, Sx});
-  r.head_output = Tensor(et, {N, H, L, hd});
-  r.merged = Tensor(et, {N, L, E});
-  r.output = Tensor(et, {N, L, E});
-  for (std::int64_t j = 0; j < S; ++j) r.columns.push_back({KeyKind::source, j});
-  if (c.add_bias_kv) r.columns.push_back({KeyKind::bias_k, S});
-  if (c.add_zero_attn) r.columns.push_back({KeyKind::zero, Sx - 1});
+/// Step 2 over every token of a sequence tensor, rows in the tensor's own order ((len*N)
+/// rows for (len, N, f), (N*len) for (N, len, f)).
+template <typename T>
+Mat<T> project_all(const Tensor& x, const Mat<T>& w, const detail::RowVec<T>& b, int threads) {
+  const std::int64_t f = x.size(-1);
+  const std::int64_t rows = x.numel() / f;
+  Mat<T> out(rows, w.rows());
+  project_into<T>(ConstMatMap<T>(x.data<T>().data(), rows, f), w, b,
+                  MatMap<T>(out.data(), rows, w.rows()), threads);
+  return out;
+}
 
-  const Projections<T> w = projections<T>(p, d);
-  const Masks<T> masks(in, d);
-  const T scale = static_cast<T>(std::sqrt(1.0 / static_cast<double>(hd)));  // 2.x: q * sqrt(1/hd)
-  const T keep_scale = c.dropout < 1.0 ? static_cast<T>(1.0 / (1.0 - c.dropout)) : T(0);
-  const bool bf = c.batch_first;
-  const std::int64_t total = N * H;
-  std::int64_t done = 0;
+/// Head h of batch element n of a projected sequence (rows in input order) as (len, hd).
+template <typename T>
+StridedMap<T> head_rows(const Mat<T>& projected, const Dims& d, bool seq_first, std::int64_t len,
+                        std::int64_t n, std::int64_t h) {
+  const std::int64_t E = d.E;
+  if (seq_first) {
+    return StridedMap<T>(projected.data() + n * E + h * d.hd, len, d.hd,
+                         Eigen::OuterStride<>(d.N * E));
+  }
+  return StridedMap<T>(projected.data() + (n * len) * E + h * d.hd, len, d.hd,
+                       Eigen::OuterStride<>(E));
+}
 
-  for (std::int64_t n = 0; n < N; ++n) {
-    // Step 2: in-projection of this batch element.
-    const Mat<T> qp = project<T>(batch_rows<T>(in.query, d, bf, n), w.wq, w.bq);
-    const Mat<T> kp = in.static_k ? Mat<T>() : project<T>(batch_rows<T>(in.key, d, bf, n), w.wk, w.bk);
-    const Mat<T> vp =
-        in.static_v ? Mat<T>() : project<T>(batch_rows<T>(in.value, d, bf, n), w.wv, w.bv);
-    auto merged = block<T>(r.merged, n, L, E);
+/// Step 10 on one row, in place: softmax. A row of only -inf becomes NaN (as PyTorch), or 0
+/// when `fully_masked_to_zero` (2.x's need_weights=False path through SDPA).
+template <typename Row>
+void softmax_row(Row&& row, bool fully_masked_to_zero) {
+  using T = typename std::decay_t<Row>::Scalar;
+  const T mx = row.maxCoeff();
+  if (fully_masked_to_zero && mx == -std::numeric_limits<T>::infinity()) {
+    row.setZero();
+    return;
+  }
+  row = (row.array() - mx).exp();
+  row /= row.sum();
+}
 
-    for (std::int64_t h = 0; h < H; ++h) {
-      if (rc.cancel != nullptr && rc.cancel->load(std::memory_order_relaxed)) throw Cancelled();
-      const std::int64_t b = n * H + h;  // step 5: batch-head index
-      auto q = block<T>(r.q, b, L, hd);
-      auto k = block<T>(r.k, b, Sx, hd);
-      auto v = block<T>(r.v, b, Sx, hd);
-      // Steps 4-7: head split, static_k/v, bias_k/bias_v row, zero row (in that order).
-      q = qp.middleCols(h * hd, hd);
-      if (in.static_k) {
-        k.topRows(S) = block<T>(*in.static_k, b, S, hd);
-      } else {
-        k.topRows(S) = kp.middleCols(h * hd, hd);
-      }
-      if (in.static_v) {
-        v.topRows(S) = block<T>(*in.static_v, b, S, hd);
-      } else {
-        v.topRows(S) = vp.middleCols(h * hd, hd);
-      }
-      if (c.add_bias_kv) {
-        k.row(S) = w.bias_k.segment(h * hd, hd);
-        v.row(S) = w.bias_v.segment(h * hd, hd);
-      }
-      if (c.add_zero_attn) {
-        k.row(Sx - 1).setZero();
-        v.row(Sx - 1).setZero();
-      }
+template <typename T>
+struct Pass {
+  const Config& c;
+  const Inputs& in;
+  const Dims& d;
+  const detail::Projections<T>& w;
+  const detail::Masks<T>& masks;
+  const Mat<T>& qp;
+  const Mat<T>& kp;
+  const Mat<T>& vp;
+  ForwardResult& r;
+
+  /// Steps 4-12 for batch-head b.
+  void block_pass(std::int64_t b) const {
+    const std::int64_t n = b / d.H, h = b % d.H;
+    const std::int64_t L = d.L, S = d.S, Sx = d.Sx, hd = d.hd;
+    const bool seq_first = d.batched && !c.batch_first;
+    auto q = block<T>(r.q, b, L, hd);
+    auto k = block<T>(r.k, b, Sx, hd);
+    auto v = block<T>(r.v, b, Sx, hd);
+    // Steps 4-7: head split; static_k/v; bias_k/bias_v row; zero row (in that order).
+    q = head_rows<T>(qp, d, seq_first, L, n, h);
+    k.topRows(S) = in.static_k ? block<T>(*in.static_k, b, S, hd)
+                               : Mat<T>(head_rows<T>(kp, d, seq_first, S, n, h));
+    v.topRows(S) = in.static_v ? block<T>(*in.static_v, b, S, hd)
+                               : Mat<T>(head_rows<T>(vp, d, seq_first, S, n, h));
+    if (c.add_bias_kv) {
+      k.row(S) = w.bias_k.segment(h * hd, hd);
+      v.row(S) = w.bias_v.segment(h * hd, hd);
+    }
+    if (c.add_zero_attn) {
+      k.row(Sx - 1).setZero();
+      v.row(Sx - 1).setZero();
+    }
+
+    const T scale = static_cast<T>(std::sqrt(1.0 / static_cast<double>(hd)));  // 2.x
+    const bool dropping = c.training && c.dropout > 0.0;
+    const T keep = c.dropout < 1.0 ? static_cast<T>(1.0 / (1.0 - c.dropout)) : T(0);
+    detail::Rng rng(c.dropout_seed_or_default(), static_cast<std::uint64_t>(b));
+    auto raw = block<T>(r.raw_scores, b, L, Sx);
+    auto mask = block<T>(r.mask, b, L, Sx);
+    auto scores = block<T>(r.scores, b, L, Sx);
+    auto weights = block<T>(r.weights, b, L, Sx);
+    auto out = block<T>(r.head_output, b, L, hd);
+    Mat<T> q_scaled;
+    for (std::int64_t i0 = 0; i0 < L; i0 += kQueryTile) {
+      const std::int64_t rows = std::min(kQueryTile, L - i0);
       // Step 9: scores = (q * sqrt(1/hd)) @ k^T + mask.
-      auto raw = block<T>(r.raw_scores, b, L, Sx);
-      raw.noalias() = (q * scale) * k.transpose();
-      auto mask = block<T>(r.mask, b, L, Sx);
-      masks.merged(d, n, b, mask);
-      auto scores = block<T>(r.scores, b, L, Sx);
-      scores = raw + mask;
-      // Step 10: softmax; step 11: dropout.
-      auto weights = block<T>(r.weights, b, L, Sx);
-      weights = scores;
-      softmax_rows<T>(weights, !c.need_weights);
-      if (dropping) {
-        block<T>(*r.weights_before_dropout, b, L, Sx) = weights;
-        detail::Rng rng(c.dropout_seed_or_default(), static_cast<std::uint64_t>(b));
-        for (Eigen::Index i = 0; i < weights.size(); ++i) {
-          T& x = weights.data()[i];
-          x = rng.uniform() < c.dropout ? T(0) : x * keep_scale;
+      q_scaled = q.middleRows(i0, rows) * scale;
+      raw.middleRows(i0, rows).noalias() = q_scaled * k.transpose();
+      for (std::int64_t i = i0; i < i0 + rows; ++i) {
+        masks.merged_row(n, b, i, mask.row(i));
+        scores.row(i) = raw.row(i) + mask.row(i);
+        weights.row(i) = scores.row(i);
+        softmax_row(weights.row(i), !c.need_weights);  // step 10
+        if (dropping) {                                // step 11
+          block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
+          for (std::int64_t j = 0; j < Sx; ++j) {
+            T& x = weights(i, j);
+            x = rng.uniform() < c.dropout ? T(0) : x * keep;
+          }
         }
       }
-      // Step 12: weighted values, merged back at features [h*hd, (h+1)*hd).
-      auto out = block<T>(r.head_output, b, L, hd);
-      out.noalias() = weights * v;
-      merged.middleCols(h * hd, hd) = out;
-      ++done;
-      if (rc.progress) rc.progress(done, total);
+      // Step 12: weighted values.
+      out.middleRows(i0, rows).noalias() = weights.middleRows(i0, rows) * v;
     }
-    // Step 12: out_proj.
-    auto o = block<T>(r.output, n, L, E);
-    o.noalias() = merged * w.wo.transpose();
-    o.rowwise() += w.bo;
+    // Step 12: heads merged back at features [h*hd, (h+1)*hd).
+    block<T>(r.merged, n, L, d.E).middleCols(h * hd, hd) = out;
   }
+};
 
-  // Step 13: PyTorch's return values in the input layout.
+template <typename T>
+void allocate(ForwardResult& r, const Config& c, const Dims& d) {
+  const std::int64_t N = d.N, H = d.H, L = d.L, Sx = d.Sx, E = d.E, hd = d.hd;
+  const ElemType et = kElem<T>;
+  r.config = c;
+  r.N = N, r.H = H, r.L = L, r.S = d.S, r.Sx = Sx, r.E = E, r.hd = hd;
+  r.q = Tensor::uninitialized(et, {N, H, L, hd});
+  r.k = Tensor::uninitialized(et, {N, H, Sx, hd});
+  r.v = Tensor::uninitialized(et, {N, H, Sx, hd});
+  r.raw_scores = Tensor::uninitialized(et, {N, H, L, Sx});
+  r.mask = Tensor::uninitialized(et, {N, H, L, Sx});
+  r.scores = Tensor::uninitialized(et, {N, H, L, Sx});
+  r.weights = Tensor::uninitialized(et, {N, H, L, Sx});
+  if (c.training && c.dropout > 0.0)
+    r.weights_before_dropout = Tensor::uninitialized(et, {N, H, L, Sx});
+  r.head_output = Tensor::uninitialized(et, {N, H, L, hd});
+  r.merged = Tensor::uninitialized(et, {N, L, E});
+  r.output = Tensor::uninitialized(et, {N, L, E});
+  for (std::int64_t j = 0; j < d.S; ++j) r.columns.push_back({KeyKind::source, j});
+  if (c.add_bias_kv) r.columns.push_back({KeyKind::bias_k, d.S});
+  if (c.add_zero_attn) r.columns.push_back({KeyKind::zero, Sx - 1});
+}
+
+/// Step 13: PyTorch's return values in the input layout.
+template <typename T>
+void returned_values(ForwardResult& r, const Config& c, const Dims& d) {
+  const std::int64_t N = d.N, H = d.H, L = d.L, Sx = d.Sx, E = d.E;
   if (!d.batched) {
     r.attn_output = r.output.reshaped({L, E});
-  } else if (bf) {
+  } else if (c.batch_first) {
     r.attn_output = r.output;
   } else {
-    r.attn_output = Tensor(et, {L, N, E});
+    r.attn_output = Tensor::uninitialized(kElem<T>, {L, N, E});
     auto dst = r.attn_output.data<T>();
     const auto src = r.output.data<T>();
     for (std::int64_t n = 0; n < N; ++n) {
@@ -280,19 +209,52 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
       }
     }
   }
-  if (c.need_weights) {
-    if (c.average_attn_weights) {
-      Tensor avg(et, {N, L, Sx});
-      for (std::int64_t n = 0; n < N; ++n) {
-        auto a = block<T>(avg, n, L, Sx);
-        for (std::int64_t h = 0; h < H; ++h) a += block<T>(r.weights, n * H + h, L, Sx);
-        a /= static_cast<T>(H);
-      }
-      r.attn_output_weights = d.batched ? avg : avg.reshaped({L, Sx});
-    } else {
-      r.attn_output_weights = d.batched ? r.weights : r.weights.reshaped({H, L, Sx});
-    }
+  if (!c.need_weights) return;
+  if (!c.average_attn_weights) {
+    r.attn_output_weights = d.batched ? r.weights : r.weights.reshaped({H, L, Sx});
+    return;
   }
+  Tensor avg(kElem<T>, {N, L, Sx});
+  for (std::int64_t n = 0; n < N; ++n) {
+    auto a = block<T>(avg, n, L, Sx);
+    for (std::int64_t h = 0; h < H; ++h) a += block<T>(r.weights, n * H + h, L, Sx);
+    a /= static_cast<T>(H);
+  }
+  r.attn_output_weights = d.batched ? avg : avg.reshaped({L, Sx});
+}
+
+template <typename T>
+ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunControl& rc) {
+  const Dims d = detail::validated_dims(c, p, in);
+  ForwardResult r;
+  allocate<T>(r, c, d);
+  const detail::Projections<T> w(p, d);
+  const detail::Masks<T> masks(in, d);
+  const auto cancelled = [&] { return rc.cancel != nullptr && rc.cancel->load(); };
+
+  const Mat<T> qp = project_all<T>(in.query, w.wq, w.bq, rc.threads);
+  const Mat<T> kp = in.static_k ? Mat<T>() : project_all<T>(in.key, w.wk, w.bk, rc.threads);
+  const Mat<T> vp = in.static_v ? Mat<T>() : project_all<T>(in.value, w.wv, w.bv, rc.threads);
+  if (cancelled()) throw Cancelled();
+
+  const Pass<T> pass{c, in, d, w, masks, qp, kp, vp, r};
+  const std::int64_t total = d.N * d.H;
+  std::int64_t done = 0;
+  std::mutex progress_mutex;
+  detail::parallel_for(total, detail::thread_count(rc.threads, total), [&](std::int64_t b) {
+    if (cancelled()) throw Cancelled();
+    pass.block_pass(b);
+    if (rc.progress) {
+      const std::lock_guard lock(progress_mutex);
+      rc.progress(++done, total);
+    }
+  });
+
+  // Step 12: out_proj over every token.
+  const std::int64_t tokens = d.N * d.L;
+  project_into<T>(ConstMatMap<T>(r.merged.data<T>().data(), tokens, d.E), w.wo, w.bo,
+                  MatMap<T>(r.output.data<T>().data(), tokens, d.E), rc.threads);
+  returned_values<T>(r, c, d);
   return r;
 }
 

@@ -31,7 +31,7 @@ std::uint64_t estimate_result_bytes(const Config& c, std::int64_t static_src_len
   const Sizes z = sizes(c, static_src_len);
   const std::uint64_t per_head = z.N * z.H * z.L * z.Sx;  // raw_scores, mask, scores, weights
   std::uint64_t n = 0;
-  n += z.N * z.L * z.E + 2 * z.N * z.Sx * z.E;                // q, k, v
+  n += z.N * z.L * z.E + 2 * z.N * z.Sx * z.E;              // q, k, v
   n += per_head * (c.training && c.dropout > 0.0 ? 5 : 4);  // + weights_before_dropout
   n += 4 * z.N * z.L * z.E;  // head_output, merged, output, attn_output
   if (c.need_weights) n += c.average_attn_weights ? z.N * z.L * z.Sx : per_head;
@@ -41,10 +41,10 @@ std::uint64_t estimate_result_bytes(const Config& c, std::int64_t static_src_len
 std::uint64_t estimate_memory(const Config& c, std::int64_t static_src_len) {
   const Sizes z = sizes(c, static_src_len);
   std::uint64_t n = 0;
-  n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);     // inputs
-  n += 3 * z.E * z.E + z.E * (z.kd + z.vd) + 6 * z.E;   // parameters (upper bound)
-  n += z.L * z.E + 2 * z.S * z.E;                       // projections of one batch element
-  n += z.N * z.H * z.L * z.S;                           // canonicalised masks (3-D at most)
+  n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);    // inputs
+  n += 3 * z.E * z.E + z.E * (z.kd + z.vd) + 6 * z.E;  // parameters (upper bound)
+  n += z.L * z.E + 2 * z.S * z.E;                      // projections of one batch element
+  n += z.N * z.H * z.L * z.S;                          // canonicalised masks (3-D at most)
   return estimate_result_bytes(c, static_src_len) + n * z.elem;
 }
 

@@ -4,8 +4,8 @@ namespace mhaviz {
 
 std::size_t ForwardResult::bytes() const {
   std::size_t total = 0;
-  for (const Tensor* t : {&q, &k, &v, &raw_scores, &mask, &scores, &weights, &head_output,
-                          &merged, &output, &attn_output}) {
+  for (const Tensor* t : {&q, &k, &v, &raw_scores, &mask, &scores, &weights, &head_output, &merged,
+                          &output, &attn_output}) {
     total += t->bytes().size();
   }
   if (weights_before_dropout) total += weights_before_dropout->bytes().size();

@@ -17,9 +17,7 @@ std::uint64_t mix(std::uint64_t x) {
 
 Rng::Rng(std::uint64_t seed, std::uint64_t stream) : engine_(mix(mix(seed) ^ stream)) {}
 
-double Rng::uniform() {
-  return static_cast<double>(engine_() >> 11U) * 0x1.0p-53;
-}
+double Rng::uniform() { return static_cast<double>(engine_() >> 11U) * 0x1.0p-53; }
 
 double Rng::normal() {
   if (has_spare_) {

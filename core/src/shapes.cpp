@@ -55,8 +55,8 @@ std::vector<ShapeStep> shape_flow(const Config& c, std::int64_t static_src_len) 
   add("merge heads", "merged", {{L, N, E}, "(L, N, E)"});
   add("out_proj", "attn_output", io(L, "L", E, "E"));
   if (c.need_weights) {
-    const std::string sym = c.average_attn_weights ? "(N, L, " + sx_sym + ")"
-                                                   : "(N, H, L, " + sx_sym + ")";
+    const std::string sym =
+        c.average_attn_weights ? "(N, L, " + sx_sym + ")" : "(N, H, L, " + sx_sym + ")";
     Shape w = c.average_attn_weights ? Shape{N, L, Sx} : Shape{N, H, L, Sx};
     std::string wsym = sym;
     if (!batched) {

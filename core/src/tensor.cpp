@@ -1,6 +1,10 @@
 #include "mhaviz/core/tensor.hpp"
 
 #include <limits>
+#include <new>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <stdexcept>
 #include <type_traits>
 
@@ -8,20 +12,27 @@ namespace mhaviz {
 
 std::string_view to_string(ElemType type) {
   switch (type) {
-    case ElemType::f32: return "float32";
-    case ElemType::f64: return "float64";
-    case ElemType::boolean: return "bool";
-    case ElemType::u8: return "uint8";
+    case ElemType::f32:
+      return "float32";
+    case ElemType::f64:
+      return "float64";
+    case ElemType::boolean:
+      return "bool";
+    case ElemType::u8:
+      return "uint8";
   }
   return "?";
 }
 
 std::size_t elem_size(ElemType type) {
   switch (type) {
-    case ElemType::f32: return 4;
-    case ElemType::f64: return 8;
+    case ElemType::f32:
+      return 4;
+    case ElemType::f64:
+      return 8;
     case ElemType::boolean:
-    case ElemType::u8: return 1;
+    case ElemType::u8:
+      return 1;
   }
   return 1;
 }
@@ -48,6 +59,26 @@ std::string shape_str(const Shape& shape) {
   return s + ")";
 }
 
+namespace detail {
+namespace {
+constexpr std::size_t kHugePage = std::size_t{2} << 20U;
+constexpr std::size_t kHugeThreshold = std::size_t{8} << 20U;
+std::align_val_t alignment_for(std::size_t bytes) {
+  return std::align_val_t{bytes >= kHugeThreshold ? kHugePage : 64};
+}
+}  // namespace
+
+void* allocate_storage(std::size_t bytes) {
+  void* p = ::operator new(bytes, alignment_for(bytes));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= kHugeThreshold) (void)madvise(p, bytes & ~(kHugePage - 1), MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+void free_storage(void* p, std::size_t bytes) { ::operator delete(p, alignment_for(bytes)); }
+}  // namespace detail
+
 namespace {
 template <typename T>
 constexpr bool matches(ElemType type) {
@@ -63,11 +94,37 @@ constexpr bool matches(ElemType type) {
 Tensor::Tensor(ElemType type, Shape shape) : type_(type), shape_(std::move(shape)) {
   const auto n = static_cast<std::size_t>(mhaviz::numel(shape_));
   switch (type_) {
-    case ElemType::f32: storage_ = AlignedVector<float>(n, 0.0F); break;
-    case ElemType::f64: storage_ = AlignedVector<double>(n, 0.0); break;
+    case ElemType::f32:
+      storage_ = AlignedVector<float>(n, 0.0F);
+      break;
+    case ElemType::f64:
+      storage_ = AlignedVector<double>(n, 0.0);
+      break;
     case ElemType::boolean:
-    case ElemType::u8: storage_ = AlignedVector<std::uint8_t>(n, 0); break;
+    case ElemType::u8:
+      storage_ = AlignedVector<std::uint8_t>(n, 0);
+      break;
   }
+}
+
+Tensor Tensor::uninitialized(ElemType type, Shape shape) {
+  Tensor t;
+  t.type_ = type;
+  t.shape_ = std::move(shape);
+  const auto n = static_cast<std::size_t>(mhaviz::numel(t.shape_));
+  switch (type) {
+    case ElemType::f32:
+      t.storage_ = AlignedVector<float>(n);
+      break;
+    case ElemType::f64:
+      t.storage_ = AlignedVector<double>(n);
+      break;
+    case ElemType::boolean:
+    case ElemType::u8:
+      t.storage_ = AlignedVector<std::uint8_t>(n);
+      break;
+  }
+  return t;
 }
 
 template <typename T>

@@ -45,8 +45,8 @@ void check_param(const Config& c, const Params& p, std::string_view key) {
 
 void check_mask_dtype(const Tensor& m, const char* name) {
   if (m.type() != ElemType::boolean && !m.is_floating()) {
-    fail(std::string("only bool and floating types of ") + name +
-         " are supported (got " + std::string(to_string(m.type())) +
+    fail(std::string("only bool and floating types of ") + name + " are supported (got " +
+         std::string(to_string(m.type())) +
          "; uint8 masks were deprecated in PyTorch 1.13: convert with mask.bool())");
   }
 }
@@ -60,12 +60,16 @@ void check_input_dims(const Inputs& in) {
            "-D tensors respectively");
     }
     if (in.key_padding_mask && in.key_padding_mask->dim() != 2) {
-      fail("For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D but "
-           "found " + std::to_string(in.key_padding_mask->dim()) + "-D tensor instead");
+      fail(
+          "For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D but "
+          "found " +
+          std::to_string(in.key_padding_mask->dim()) + "-D tensor instead");
     }
     if (in.attn_mask && in.attn_mask->dim() != 2 && in.attn_mask->dim() != 3) {
-      fail("For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
-           "found " + std::to_string(in.attn_mask->dim()) + "-D tensor instead");
+      fail(
+          "For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
+          "found " +
+          std::to_string(in.attn_mask->dim()) + "-D tensor instead");
     }
   } else if (qd == 2) {
     if (in.key.dim() != 2 || in.value.dim() != 2) {
@@ -74,12 +78,16 @@ void check_input_dims(const Inputs& in) {
            "-D tensors respectively");
     }
     if (in.key_padding_mask && in.key_padding_mask->dim() != 1) {
-      fail("For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D but "
-           "found " + std::to_string(in.key_padding_mask->dim()) + "-D tensor instead");
+      fail(
+          "For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D but "
+          "found " +
+          std::to_string(in.key_padding_mask->dim()) + "-D tensor instead");
     }
     if (in.attn_mask && in.attn_mask->dim() != 2 && in.attn_mask->dim() != 3) {
-      fail("For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
-           "found " + std::to_string(in.attn_mask->dim()) + "-D tensor instead");
+      fail(
+          "For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
+          "found " +
+          std::to_string(in.attn_mask->dim()) + "-D tensor instead");
     }
   } else {
     fail("query should be unbatched 2D or batched 3D tensor but received " + std::to_string(qd) +
@@ -95,7 +103,8 @@ void check_static(const std::optional<Tensor>& t, const char* name, const char* 
   if (!t) return;
   const std::string n(name);
   if (add_bias_kv) fail(std::string("bias cannot be added to static ") + what + ".");
-  if (t->dim() != 3) fail(n + " must be 3-D (N*H, S, head_dim), got shape " + shape_str(t->shape()));
+  if (t->dim() != 3)
+    fail(n + " must be 3-D (N*H, S, head_dim), got shape " + shape_str(t->shape()));
   if (t->size(0) != d.N * d.H) {
     fail("expecting " + n + ".size(0) of " + std::to_string(d.N * d.H) + ", but got " +
          std::to_string(t->size(0)));
@@ -148,8 +157,8 @@ detail::Dims detail::validated_dims(const Config& c, const Params& p, const Inpu
          " but query has batch size " + std::to_string(d.N));
   }
   if (in.key.size(-1) != d.kdim) {
-    fail("key has " + std::to_string(in.key.size(-1)) + " features but kdim=" +
-         std::to_string(d.kdim) + "; set kdim to the key's last dimension");
+    fail("key has " + std::to_string(in.key.size(-1)) +
+         " features but kdim=" + std::to_string(d.kdim) + "; set kdim to the key's last dimension");
   }
   if (in.value.size(-1) != d.vdim) {
     fail("value has " + std::to_string(in.value.size(-1)) + " features but vdim=" +
@@ -158,8 +167,9 @@ detail::Dims detail::validated_dims(const Config& c, const Params& p, const Inpu
   for (std::string_view key : kStateDictKeys) check_param(c, p, key);
 
   if (c.is_causal && !in.attn_mask) {
-    fail("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
-         "method `generate_square_subsequent_mask` to create this mask.");
+    fail(
+        "Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+        "method `generate_square_subsequent_mask` to create this mask.");
   }
   if (in.attn_mask) {
     const Tensor& m = *in.attn_mask;

@@ -57,7 +57,9 @@ struct Config {
   [[nodiscard]] bool batched() const { return batch_size.has_value(); }
   /// Number of batch elements the computation runs over (1 when unbatched).
   [[nodiscard]] std::int64_t batch() const { return batch_size.value_or(1); }
-  [[nodiscard]] std::uint64_t input_seed_or_default() const { return input_seed.value_or(seed + 1); }
+  [[nodiscard]] std::uint64_t input_seed_or_default() const {
+    return input_seed.value_or(seed + 1);
+  }
   [[nodiscard]] std::uint64_t dropout_seed_or_default() const {
     return dropout_seed.value_or(seed + 2);
   }

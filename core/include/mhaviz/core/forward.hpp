@@ -19,8 +19,12 @@ struct RunControl {
   /// Checked between (batch element, head) blocks; when it reads true the computation
   /// throws Cancelled. Owned by the caller, who may set it from any thread.
   const std::atomic<bool>* cancel = nullptr;
-  /// Called on the computing thread after each block with (blocks done, blocks in all).
+  /// Called after each block with (blocks done, blocks in all), from a computing thread
+  /// (calls are serialised, never concurrent).
   std::function<void(std::int64_t, std::int64_t)> progress;
+  /// Threads for the (batch element, head) blocks and the projections; 0 = one per hardware
+  /// thread. The result does not depend on it, bit for bit.
+  int threads = 0;
 };
 
 /// Throws InvalidInput, with PyTorch's message where PyTorch has one, when the config,

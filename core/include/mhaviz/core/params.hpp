@@ -33,7 +33,7 @@ struct Params {
 
 /// Every state_dict key in PyTorch's order.
 inline constexpr std::array<std::string_view, 9> kStateDictKeys = {
-    "in_proj_weight", "q_proj_weight", "k_proj_weight", "v_proj_weight", "in_proj_bias",
+    "in_proj_weight", "q_proj_weight", "k_proj_weight",   "v_proj_weight", "in_proj_bias",
     "bias_k",         "bias_v",        "out_proj.weight", "out_proj.bias"};
 
 /// Expected shape of a state_dict entry under this config, or nullopt when the config has

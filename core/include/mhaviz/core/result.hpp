@@ -39,17 +39,17 @@ struct ForwardResult {
   std::int64_t E = 0;   ///< embed_dim
   std::int64_t hd = 0;  ///< head_dim
 
-  Tensor q;              ///< (N,H,L,hd) projected query, split into heads, not scaled
-  Tensor k;              ///< (N,H,Sx,hd) projected keys with bias_k / zero rows
-  Tensor v;              ///< (N,H,Sx,hd) projected values with bias_v / zero rows
-  Tensor raw_scores;     ///< (N,H,L,Sx) (q / sqrt(hd)) @ k^T
-  Tensor mask;           ///< (N,H,L,Sx) merged additive mask (0 where nothing is masked)
-  Tensor scores;         ///< (N,H,L,Sx) raw_scores + mask, the softmax input
-  Tensor weights;        ///< (N,H,L,Sx) softmax(scores), after dropout when training
+  Tensor q;           ///< (N,H,L,hd) projected query, split into heads, not scaled
+  Tensor k;           ///< (N,H,Sx,hd) projected keys with bias_k / zero rows
+  Tensor v;           ///< (N,H,Sx,hd) projected values with bias_v / zero rows
+  Tensor raw_scores;  ///< (N,H,L,Sx) (q / sqrt(hd)) @ k^T
+  Tensor mask;        ///< (N,H,L,Sx) merged additive mask (0 where nothing is masked)
+  Tensor scores;      ///< (N,H,L,Sx) raw_scores + mask, the softmax input
+  Tensor weights;     ///< (N,H,L,Sx) softmax(scores), after dropout when training
   std::optional<Tensor> weights_before_dropout;  ///< (N,H,L,Sx) when dropout was applied
-  Tensor head_output;    ///< (N,H,L,hd) weights @ v
-  Tensor merged;         ///< (N,L,E) heads concatenated, before out_proj
-  Tensor output;         ///< (N,L,E) after out_proj
+  Tensor head_output;                            ///< (N,H,L,hd) weights @ v
+  Tensor merged;                                 ///< (N,L,E) heads concatenated, before out_proj
+  Tensor output;                                 ///< (N,L,E) after out_proj
 
   Tensor attn_output;                         ///< PyTorch's first return value, its layout
   std::optional<Tensor> attn_output_weights;  ///< PyTorch's second return value (need_weights)

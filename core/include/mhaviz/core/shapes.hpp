@@ -11,9 +11,9 @@
 namespace mhaviz {
 
 struct ShapeStep {
-  std::string step;    ///< e.g. "q after in-projection"
-  std::string tensor;  ///< e.g. "q"
-  Shape shape;         ///< concrete sizes
+  std::string step;      ///< e.g. "q after in-projection"
+  std::string tensor;    ///< e.g. "q"
+  Shape shape;           ///< concrete sizes
   std::string symbolic;  ///< e.g. "(L, N, E)" or "(N*H, S+2, hd)"
 };
 

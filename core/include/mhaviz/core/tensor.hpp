@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -23,18 +24,32 @@ std::size_t elem_size(ElemType type);
 
 using Shape = std::vector<std::int64_t>;
 
-/// Allocates on 64-byte boundaries. Tensor storage uses it so that the SIMD kernels see the
-/// same alignment on every run: vectorised reductions then sum in the same order, and one
-/// input always gives bit-identical results.
+namespace detail {
+/// Storage for tensors: 64-byte aligned; blocks of several MiB are 2 MiB aligned and marked
+/// for transparent huge pages on Linux (far fewer page faults when a large result is made).
+void* allocate_storage(std::size_t bytes);
+void free_storage(void* p, std::size_t bytes);
+}  // namespace detail
+
+/// Allocator of Tensor storage. Alignment is the same on every run, so vectorised reductions
+/// sum in the same order and one input always gives bit-identical results. Elements are
+/// default-initialised (not zeroed) unless a value is given.
 template <typename T>
 struct AlignedAllocator {
   using value_type = T;
-  static constexpr std::align_val_t kAlign{64};
   AlignedAllocator() = default;
   template <typename U>
   explicit AlignedAllocator(const AlignedAllocator<U>& /*other*/) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
-  void deallocate(T* p, std::size_t /*n*/) { ::operator delete(p, kAlign); }
+  T* allocate(std::size_t n) { return static_cast<T*>(detail::allocate_storage(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) { detail::free_storage(p, n * sizeof(T)); }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0) {
+      ::new (static_cast<void*>(p)) U;
+    } else {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+  }
   template <typename U>
   bool operator==(const AlignedAllocator<U>& /*other*/) const {
     return true;
@@ -54,6 +69,8 @@ class Tensor {
   Tensor() = default;
   /// Zero-filled tensor of the given type and shape.
   Tensor(ElemType type, Shape shape);
+  /// Tensor whose elements are left uninitialised, for outputs that are written in full.
+  static Tensor uninitialized(ElemType type, Shape shape);
 
   /// Tensor owning `values` (float: f32, double: f64, std::uint8_t: u8).
   template <typename T>
@@ -67,7 +84,9 @@ class Tensor {
   /// Size of dimension i; negative i counts from the end as in PyTorch.
   [[nodiscard]] std::int64_t size(std::int64_t i) const;
   [[nodiscard]] std::int64_t numel() const { return mhaviz::numel(shape_); }
-  [[nodiscard]] bool is_floating() const { return type_ == ElemType::f32 || type_ == ElemType::f64; }
+  [[nodiscard]] bool is_floating() const {
+    return type_ == ElemType::f32 || type_ == ElemType::f64;
+  }
 
   /// Typed view; T must match the element type (float: f32, double: f64,
   /// std::uint8_t: boolean or u8). Throws std::logic_error otherwise.

@@ -1,0 +1,53 @@
+#pragma once
+// Step 2 of the spec: the in-projection and out-projection weights as matrices (internal).
+
+#include "dims.hpp"
+#include "eigen_types.hpp"
+#include "mhaviz/core/params.hpp"
+
+namespace mhaviz::detail {
+
+template <typename T>
+struct Projections {
+  Mat<T> wq, wk, wv, wo;
+  RowVec<T> bq, bk, bv, bo;
+  RowVec<T> bias_k, bias_v;
+
+  /// From the packed in_proj_weight (rows [0,E) q, [E,2E) k, [2E,3E) v) or the separate
+  /// q/k/v_proj_weight; missing biases (bias=False) are zero.
+  Projections(const Params& p, const Dims& d) {
+    const std::int64_t E = d.E;
+    if (p.in_proj_weight) {
+      wq = rows(*p.in_proj_weight, 0, E);
+      wk = rows(*p.in_proj_weight, E, E);
+      wv = rows(*p.in_proj_weight, 2 * E, E);
+    } else {
+      wq = rows(*p.q_proj_weight, 0, E);
+      wk = rows(*p.k_proj_weight, 0, E);
+      wv = rows(*p.v_proj_weight, 0, E);
+    }
+    wo = rows(*p.out_proj_weight, 0, E);
+    bq = bk = bv = bo = RowVec<T>::Zero(E);
+    if (p.in_proj_bias) {
+      bq = segment(*p.in_proj_bias, 0, E);
+      bk = segment(*p.in_proj_bias, E, E);
+      bv = segment(*p.in_proj_bias, 2 * E, E);
+    }
+    if (p.out_proj_bias) bo = segment(*p.out_proj_bias, 0, E);
+    if (p.bias_k) {
+      bias_k = segment(*p.bias_k, 0, E);
+      bias_v = segment(*p.bias_v, 0, E);
+    }
+  }
+
+ private:
+  static Mat<T> rows(const Tensor& t, std::int64_t row0, std::int64_t count) {
+    const std::int64_t cols = t.size(-1);
+    return ConstMatMap<T>(t.data<T>().data() + row0 * cols, count, cols);
+  }
+  static RowVec<T> segment(const Tensor& t, std::int64_t from, std::int64_t count) {
+    return Eigen::Map<const RowVec<T>>(t.data<T>().data() + from, count);
+  }
+};
+
+}  // namespace mhaviz::detail
