@@ -5,7 +5,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include "mhaviz/core/gen/specs.hpp"
 
 namespace mhaviz {
 
@@ -46,6 +50,15 @@ struct Config {
   std::uint64_t seed = 0;                     ///< parameters (PyTorch's init scheme)
   std::optional<std::uint64_t> input_seed;    ///< query/key/value; None means seed + 1
   std::optional<std::uint64_t> dropout_seed;  ///< dropout mask; None means seed + 2
+
+  // --- how masks, inputs and parameters are generated when no tensor is given (mhaviz::gen,
+  //     docs/config.md); the defaults generate no masks, normal inputs and PyTorch's init
+  gen::AttnMaskSpec attn_mask_spec;       ///< config key "attn_mask"
+  gen::KeyPaddingSpec key_padding_spec;   ///< config key "key_padding_mask"
+  gen::InputSpec input_spec;              ///< config key "inputs"
+  gen::WeightSpec weight_spec;            ///< config key "weights"
+  std::vector<std::string> query_labels;  ///< one per query position (L), or empty for none
+  std::vector<std::string> key_labels;    ///< one per key position (S), or empty for none
 
   [[nodiscard]] std::int64_t head_dim() const { return num_heads > 0 ? embed_dim / num_heads : 0; }
   [[nodiscard]] std::int64_t k_dim() const { return kdim.value_or(embed_dim); }

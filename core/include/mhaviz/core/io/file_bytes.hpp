@@ -1,0 +1,25 @@
+#pragma once
+/// \file
+/// Whole-file reads and atomic whole-file writes shared by the file formats.
+
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mhaviz::io {
+
+/// Reads the whole file. Throws InvalidInput naming the file when it is missing, is a
+/// directory or cannot be read.
+std::vector<std::byte> read_file_bytes(const std::filesystem::path& path);
+
+/// Writes `bytes` to a temporary file in the same directory as `path` and renames it over
+/// `path`, so readers see either the old file or the complete new one, never a partial file.
+/// Throws InvalidInput naming the file when the directory is not writable or the disk is full.
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+/// The file name as messages show it (the name the user typed, e.g. "data/t.npz").
+std::string display_name(const std::filesystem::path& path);
+
+}  // namespace mhaviz::io

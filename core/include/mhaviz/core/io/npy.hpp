@@ -1,0 +1,36 @@
+#pragma once
+/// \file
+/// NumPy's .npy format (format versions 1.0, 2.0 and 3.0): little-endian float32, float64,
+/// bool and uint8 arrays, C order or Fortran order (read into C order).
+
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "mhaviz/core/tensor.hpp"
+
+namespace mhaviz::io {
+
+/// dtype strings accepted in a .npy header, as numpy writes them.
+inline constexpr std::string_view kNpySupportedDtypes =
+    "'<f4' (float32), '<f8' (float64), '|b1' (bool), '|u1' (uint8)";
+
+/// Reads one array. Throws InvalidInput naming the file and the problem for a missing,
+/// truncated or malformed file or an unsupported dtype.
+Tensor read_npy(const std::filesystem::path& path);
+
+/// Parses the bytes of a .npy file. `name` starts every error message (e.g. the file name, or
+/// `t.npz: "query"` for an npz member). Every size in the header is checked against
+/// bytes.size() before anything is allocated.
+Tensor parse_npy(std::span<const std::byte> bytes, std::string_view name);
+
+/// The bytes numpy's np.save would write for this tensor (format 1.0, or 2.0 for a header
+/// over 64 KiB; header padded so the data starts at a multiple of 64).
+std::vector<std::byte> serialize_npy(const Tensor& tensor);
+
+/// Writes a .npy file atomically (temporary file + rename). Throws InvalidInput on I/O errors.
+void write_npy(const std::filesystem::path& path, const Tensor& tensor);
+
+}  // namespace mhaviz::io

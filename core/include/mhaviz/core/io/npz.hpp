@@ -1,0 +1,27 @@
+#pragma once
+/// \file
+/// NumPy's .npz format: a zip archive of .npy members, stored (np.savez) or deflated
+/// (np.savez_compressed). Read and written through libzip.
+
+#include <cstdint>
+#include <filesystem>
+
+#include "mhaviz/core/io/tensor_map.hpp"
+
+namespace mhaviz::io {
+
+/// Largest uncompressed npz member accepted (4 GiB): a bound on what a small compressed file
+/// can make the reader allocate.
+inline constexpr std::uint64_t kMaxNpzMemberBytes = 4ULL << 30;
+
+/// Reads every member; names lose their ".npy" suffix (np.savez(f, query=q) gives "query").
+/// Each member's declared size is checked against kMaxNpzMemberBytes and against what its
+/// compressed size can hold before reading, and its .npy header against the bytes read.
+/// Throws InvalidInput naming the file, the member and the problem.
+TensorMap read_npz(const std::filesystem::path& path);
+
+/// Writes every tensor as "<name>.npy", deflated when `compressed`, atomically (temporary file
+/// in the same directory, then rename). Throws InvalidInput on I/O errors.
+void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool compressed = true);
+
+}  // namespace mhaviz::io

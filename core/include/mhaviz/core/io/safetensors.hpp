@@ -1,0 +1,23 @@
+#pragma once
+/// \file
+/// The safetensors format: an 8-byte little-endian header length, a JSON header
+/// {"name": {"dtype", "shape", "data_offsets": [begin, end]}, "__metadata__": {...}}, then one
+/// byte buffer. Supported dtypes: F32, F64, BOOL, U8.
+
+#include <filesystem>
+
+#include "mhaviz/core/io/tensor_map.hpp"
+
+namespace mhaviz::io {
+
+/// Reads every tensor ("__metadata__" is ignored). The header length, each tensor's offsets
+/// (inside the buffer, end - begin == numel * dtype size, no overlaps, no unused bytes) are
+/// checked before anything is allocated. Throws InvalidInput naming the file, the tensor and
+/// the problem.
+TensorMap read_safetensors(const std::filesystem::path& path);
+
+/// Writes the layout safetensors.torch.save_file writes: header padded with spaces to a
+/// multiple of 8 bytes, tensors packed in name order. Atomic (temporary file + rename).
+void write_safetensors(const std::filesystem::path& path, const TensorMap& tensors);
+
+}  // namespace mhaviz::io

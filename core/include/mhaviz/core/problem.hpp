@@ -1,0 +1,42 @@
+#pragma once
+/// \file
+/// Everything one forward pass needs: the config, the parameters and the forward arguments,
+/// generated from the config and overridden by the tensors a user supplies.
+
+#include <array>
+#include <string_view>
+
+#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/inputs.hpp"
+#include "mhaviz/core/io/tensor_map.hpp"
+#include "mhaviz/core/params.hpp"
+
+namespace mhaviz {
+
+struct Problem {
+  Config config;
+  Params params;
+  Inputs inputs;
+};
+
+/// Forward argument names a tensors file may hold besides the state_dict keys.
+inline constexpr std::array<std::string_view, 7> kInputTensorNames = {
+    "query", "key", "value", "attn_mask", "key_padding_mask", "static_k", "static_v"};
+
+/// Validates the config (validate_config, gen::check_labels), generates parameters
+/// (gen::make_params), inputs (gen::make_inputs) and masks (gen::make_attn_mask,
+/// gen::make_key_padding_mask) from its generation settings, then replaces each one named in
+/// `tensors` (PyTorch's names: the forward arguments in kInputTensorNames and the state_dict
+/// keys in kStateDictKeys). A mask given in `tensors` is used instead of the generated one and
+/// its settings are not checked.
+///
+/// Floating tensors are converted to config.dtype; masks keep bool (and uint8, which validate()
+/// rejects with PyTorch's message). Throws InvalidInput, starting with `source_name`, for an
+/// unknown name (listing the accepted ones), a state_dict entry this config does not have
+/// (saying which setting would use it), a non-floating parameter or query/key/value/static_k/v,
+/// or a parameter or query/key/value whose shape disagrees with the config (naming both
+/// shapes). Mask and static_k/v shapes are left to validate().
+Problem make_problem(const Config& config, const io::TensorMap& tensors = {},
+                     std::string_view source_name = "tensors");
+
+}  // namespace mhaviz

@@ -1,0 +1,104 @@
+#include "mhaviz/core/io/file_bytes.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+#include "mhaviz/core/errors.hpp"
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+
+namespace mhaviz::io {
+
+namespace fs = std::filesystem;
+
+std::string display_name(const fs::path& path) { return path.string(); }
+
+std::vector<std::byte> read_file_bytes(const fs::path& path) {
+  const std::string name = display_name(path);
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    throw InvalidInput(name + ": file not found");
+  }
+  if (fs::is_directory(status)) {
+    throw InvalidInput(name + ": is a directory, not a file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InvalidInput(name + ": cannot open for reading: " + std::strerror(errno));
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw InvalidInput(name + ": cannot determine the file size");
+  in.seekg(0, std::ios::beg);
+  // The buffer is sized by the file's real length, never by anything the file claims.
+  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) {
+    throw InvalidInput(name + ": read error after " + std::to_string(in.gcount()) + " of " +
+                       std::to_string(size) + " bytes");
+  }
+  return bytes;
+}
+
+namespace {
+
+/// A name for the temporary file that no other writer (thread or process) picks at once.
+fs::path temp_path_for(const fs::path& path) {
+  static std::atomic<unsigned> counter{0};
+  long pid = 0;
+#if defined(__unix__) || defined(__APPLE__)
+  pid = static_cast<long>(::getpid());
+#endif
+  const auto ticks = std::chrono::steady_clock::now().time_since_epoch().count();
+  std::string tmp_name = ".";
+  tmp_name += path.filename().string();
+  tmp_name += ".tmp-";
+  tmp_name += std::to_string(pid);
+  tmp_name += '-';
+  tmp_name += std::to_string(ticks);
+  tmp_name += '-';
+  tmp_name += std::to_string(counter++);
+  return path.parent_path() / tmp_name;
+}
+
+}  // namespace
+
+void write_file_atomic(const fs::path& path, std::span<const std::byte> bytes) {
+  const std::string name = display_name(path);
+  if (path.filename().empty()) throw InvalidInput(name + ": not a file name");
+  const fs::path tmp = temp_path_for(path);
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      throw InvalidInput(
+          name + ": cannot create a file in " +
+          (path.parent_path().empty() ? std::string(".") : path.parent_path().string()) + ": " +
+          std::strerror(errno));
+    }
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) {
+      const std::string reason = std::strerror(errno);
+      out.close();
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      throw InvalidInput(name + ": write failed (" + reason + ")");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw InvalidInput(name + ": cannot replace the file: " + ec.message());
+  }
+}
+
+}  // namespace mhaviz::io

@@ -1,0 +1,217 @@
+#include "mhaviz/core/io/npz.hpp"
+
+#include <zip.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/io/file_bytes.hpp"
+#include "mhaviz/core/io/npy.hpp"
+
+namespace mhaviz::io {
+
+namespace {
+
+/// Deflate cannot expand data by more than about 1032:1, so a member claiming more than this
+/// many bytes per compressed byte is lying.
+constexpr std::uint64_t kMaxDeflateRatio = 1032;
+constexpr std::uint64_t kDeflateSlack = 1024;
+
+struct ZipCloser {
+  void operator()(zip_t* z) const { zip_discard(z); }
+};
+struct ZipFileCloser {
+  void operator()(zip_file_t* f) const { zip_fclose(f); }
+};
+struct ZipErrorGuard {
+  zip_error_t error;
+  ZipErrorGuard() { zip_error_init(&error); }
+  ~ZipErrorGuard() { zip_error_fini(&error); }
+  ZipErrorGuard(const ZipErrorGuard&) = delete;
+  ZipErrorGuard& operator=(const ZipErrorGuard&) = delete;
+};
+
+/// Reads one member into memory. The buffer grows with the bytes actually decompressed, so a
+/// lying size in the central directory cannot make us allocate more than the data really holds.
+std::vector<std::byte> read_member(zip_t* archive, zip_uint64_t index, const zip_stat_t& st,
+                                   const std::string& where) {
+  std::unique_ptr<zip_file_t, ZipFileCloser> file(zip_fopen_index(archive, index, 0));
+  if (!file) {
+    throw InvalidInput(where + ": cannot open the member: " + zip_strerror(archive));
+  }
+  std::vector<std::byte> data;
+  data.reserve(static_cast<std::size_t>(std::min<zip_uint64_t>(st.size, 64ULL << 20)));
+  constexpr std::size_t kChunk = 1 << 20;
+  std::vector<std::byte> chunk(kChunk);
+  for (;;) {
+    const zip_int64_t got = zip_fread(file.get(), chunk.data(), kChunk);
+    if (got < 0) {
+      throw InvalidInput(where + ": corrupt member: " + zip_file_strerror(file.get()));
+    }
+    if (got == 0) break;
+    if (data.size() + static_cast<std::size_t>(got) > st.size) {
+      throw InvalidInput(where + ": corrupt member: it holds more than its declared " +
+                         std::to_string(st.size) + " bytes");
+    }
+    data.insert(data.end(), chunk.begin(), chunk.begin() + got);
+  }
+  if (data.size() != st.size) {
+    throw InvalidInput(where + ": truncated member: " + std::to_string(data.size()) + " of " +
+                       std::to_string(st.size) + " bytes");
+  }
+  return data;
+}
+
+}  // namespace
+
+TensorMap read_npz(const std::filesystem::path& path) {
+  const std::string file_name = display_name(path);
+  // Read the bytes ourselves so that "missing" and "directory" get the common messages and
+  // libzip works on exactly the bytes we sized.
+  const std::vector<std::byte> bytes = read_file_bytes(path);
+  ZipErrorGuard err;
+  zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err.error);
+  if (source == nullptr) {
+    throw InvalidInput(file_name + ": cannot read: " + zip_error_strerror(&err.error));
+  }
+  std::unique_ptr<zip_t, ZipCloser> archive(
+      zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &err.error));
+  if (!archive) {
+    zip_source_free(source);
+    throw InvalidInput(file_name +
+                       ": not a valid .npz (zip) file: " + zip_error_strerror(&err.error));
+  }
+
+  TensorMap tensors;
+  const zip_int64_t count = zip_get_num_entries(archive.get(), 0);
+  for (zip_int64_t i = 0; i < count; ++i) {
+    const auto index = static_cast<zip_uint64_t>(i);
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(archive.get(), index, 0, &st) != 0) {
+      throw InvalidInput(file_name + ": corrupt zip directory entry " + std::to_string(i) + ": " +
+                         zip_strerror(archive.get()));
+    }
+    const std::string member = st.name != nullptr ? st.name : "";
+    if (!member.empty() && member.back() == '/') continue;  // a directory entry
+    const std::string where = file_name + ": member \"" + member + "\"";
+    constexpr std::string_view kSuffix = ".npy";
+    if (member.size() <= kSuffix.size() ||
+        member.compare(member.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {
+      throw InvalidInput(where + " is not a .npy array (an .npz holds only NAME.npy members)");
+    }
+    const std::string tensor_name = member.substr(0, member.size() - kSuffix.size());
+    const std::string tensor_where = file_name + ": \"" + tensor_name + "\"";
+
+    const zip_uint64_t needed_flags = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD;
+    if ((st.valid & needed_flags) != needed_flags) {
+      throw InvalidInput(tensor_where + ": the zip directory does not give the member's sizes");
+    }
+    if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) != 0 && st.encryption_method != ZIP_EM_NONE) {
+      throw InvalidInput(tensor_where + ": encrypted members are not supported");
+    }
+    if (st.comp_size > bytes.size()) {
+      throw InvalidInput(tensor_where + ": corrupt member: it claims " +
+                         std::to_string(st.comp_size) + " bytes in a file of " +
+                         std::to_string(bytes.size()) + " bytes");
+    }
+    if (st.comp_method == ZIP_CM_STORE) {
+      if (st.size != st.comp_size) {
+        throw InvalidInput(tensor_where + ": corrupt member: stored with size " +
+                           std::to_string(st.size) + " but " + std::to_string(st.comp_size) +
+                           " bytes in the archive");
+      }
+    } else if (st.comp_method == ZIP_CM_DEFLATE) {
+      if (st.size > st.comp_size * kMaxDeflateRatio + kDeflateSlack) {
+        throw InvalidInput(tensor_where + ": corrupt member: it declares " +
+                           std::to_string(st.size) + " bytes uncompressed, more than " +
+                           std::to_string(st.comp_size) + " deflated bytes can hold");
+      }
+    } else {
+      throw InvalidInput(tensor_where + ": unsupported zip compression method " +
+                         std::to_string(st.comp_method) +
+                         " (np.savez stores, np.savez_compressed deflates; use one of those)");
+    }
+    if (st.size > kMaxNpzMemberBytes) {
+      throw InvalidInput(tensor_where + ": the member declares " + std::to_string(st.size) +
+                         " bytes, more than the 4 GiB limit for one tensor");
+    }
+    if (tensors.count(tensor_name) != 0) {
+      throw InvalidInput(tensor_where + ": the archive holds this name twice");
+    }
+    const std::vector<std::byte> data = read_member(archive.get(), index, st, tensor_where);
+    tensors.emplace(tensor_name, parse_npy(data, tensor_where));
+  }
+  return tensors;
+}
+
+void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool compressed) {
+  const std::string file_name = display_name(path);
+  if (tensors.empty()) {
+    // libzip drops an archive without entries; numpy writes the bare end-of-directory record.
+    std::vector<std::byte> empty(22, std::byte{0});
+    const char sig[] = {'P', 'K', 5, 6};
+    for (std::size_t i = 0; i < 4; ++i) empty[i] = static_cast<std::byte>(sig[i]);
+    write_file_atomic(path, empty);
+    return;
+  }
+  // The archive is built in memory, then written by write_file_atomic (temp file + rename).
+  ZipErrorGuard err;
+  zip_source_t* sink = zip_source_buffer_create(nullptr, 0, 0, &err.error);
+  if (sink == nullptr) {
+    throw InvalidInput(file_name + ": cannot create archive: " + zip_error_strerror(&err.error));
+  }
+  zip_source_keep(sink);  // we read the finished archive back after zip_close
+  std::unique_ptr<zip_source_t, decltype(&zip_source_free)> sink_owner(sink, zip_source_free);
+  zip_t* archive = zip_open_from_source(sink, ZIP_TRUNCATE, &err.error);
+  if (archive == nullptr) {
+    throw InvalidInput(file_name + ": cannot create archive: " + zip_error_strerror(&err.error));
+  }
+  std::unique_ptr<zip_t, ZipCloser> archive_owner(archive);
+
+  // Member data must stay alive until zip_close.
+  std::vector<std::vector<std::byte>> members;
+  members.reserve(tensors.size());
+  for (const auto& [name, tensor] : tensors) {
+    members.push_back(serialize_npy(tensor));
+    const auto& data = members.back();
+    zip_source_t* member = zip_source_buffer(archive, data.data(), data.size(), 0);
+    if (member == nullptr) {
+      throw InvalidInput(file_name + ": cannot add \"" + name + "\": " + zip_strerror(archive));
+    }
+    const zip_int64_t index =
+        zip_file_add(archive, (name + ".npy").c_str(), member, ZIP_FL_ENC_UTF_8);
+    if (index < 0) {
+      zip_source_free(member);
+      throw InvalidInput(file_name + ": cannot add \"" + name + "\": " + zip_strerror(archive));
+    }
+    const auto uindex = static_cast<zip_uint64_t>(index);
+    if (zip_set_file_compression(archive, uindex, compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) !=
+        0) {
+      throw InvalidInput(file_name + ": cannot set compression: " + zip_strerror(archive));
+    }
+  }
+  if (zip_close(archive) != 0) {
+    throw InvalidInput(file_name + ": cannot finish archive: " + zip_strerror(archive));
+  }
+  archive_owner.release();  // zip_close freed it
+
+  if (zip_source_open(sink) != 0 || zip_source_seek(sink, 0, SEEK_END) != 0) {
+    throw InvalidInput(file_name +
+                       ": cannot read back archive: " + zip_error_strerror(zip_source_error(sink)));
+  }
+  const zip_int64_t size = zip_source_tell(sink);
+  zip_source_seek(sink, 0, SEEK_SET);
+  std::vector<std::byte> out(static_cast<std::size_t>(size < 0 ? 0 : size));
+  const zip_int64_t got = out.empty() ? 0 : zip_source_read(sink, out.data(), out.size());
+  zip_source_close(sink);
+  if (size < 0 || got != size) {
+    throw InvalidInput(file_name +
+                       ": cannot read back archive: " + zip_error_strerror(zip_source_error(sink)));
+  }
+  write_file_atomic(path, out);
+}
+
+}  // namespace mhaviz::io

@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""Side-by-side: PyTorch's nn.MultiheadAttention forward against mhaviz-bench, in one run.
+
+Usage:  /usr/bin/python3 tests/bench/compare_torch.py [--bench build/bin/mhaviz-bench]
+            [--threads 1 2] [--repeat 5]
+
+For each size of issue 9 and each thread count it prints PyTorch's time (eval mode,
+need_weights=True, average_attn_weights=False, float32, same shapes, same thread count),
+mhaviz's time, and the ratio torch/mhaviz (above 1: mhaviz is faster). It also measures a
+large sgemm with the same BLAS torch uses, so mhaviz's effective GFLOP/s can be read as a
+fraction of what this machine's matrix multiply reaches. Needs Debian's python3-torch; for a
+comparison against OpenBLAS rather than the reference BLAS install libopenblas0-pthread.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+SIZES = [(2, 16, 16, 64, 4), (4, 128, 128, 256, 8), (1, 512, 512, 512, 8),
+         (8, 512, 512, 768, 12), (1, 2048, 2048, 512, 8)]
+
+
+def flops(n, l, s, e, h):
+    """Same count as mhaviz-bench: projections, scores, weights @ v, out_proj."""
+    hd = e // h
+    return 2 * n * l * e * e + 4 * n * s * e * e + 4 * n * h * l * s * hd + 2 * n * l * e * e
+
+
+def blas_library():
+    with open("/proc/self/maps") as maps:
+        libs = {line.split()[-1] for line in maps if "blas" in line.lower() and "/" in line}
+    return ", ".join(sorted(libs)) or "unknown"
+
+
+def best_time(fn, repeat, min_seconds=0.3):
+    fn()  # warm up
+    best = float("inf")
+    for _ in range(repeat):
+        count, start = 0, time.perf_counter()
+        while True:
+            fn()
+            count += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_seconds or count >= 50:
+                break
+        best = min(best, elapsed / count)
+    return best
+
+
+def torch_time(torch, size, repeat):
+    n, l, s, e, h = size
+    mha = torch.nn.MultiheadAttention(e, h).eval()
+    q, k, v = torch.randn(l, n, e), torch.randn(s, n, e), torch.randn(s, n, e)
+
+    def run():
+        with torch.no_grad():  # distinct q/k/v and need_weights=True: general path anyway
+            mha(q, k, v, need_weights=True, average_attn_weights=False)
+    return best_time(run, repeat)
+
+
+def sgemm_peak(torch, repeat):
+    a, b = torch.randn(4096, 4096), torch.randn(4096, 4096)
+    t = best_time(lambda: torch.mm(a, b), repeat)
+    return 2 * 4096 ** 3 / t / 1e9
+
+
+def mhaviz_times(bench, threads, repeat):
+    pattern = "forward/.*/(" + "|".join(str(t) for t in threads) + ")/real_time$"
+    out = subprocess.run([bench, "--benchmark_filter=" + pattern, "--benchmark_format=json",
+                          "--benchmark_repetitions=%d" % repeat,
+                          "--benchmark_report_aggregates_only=true"],
+                         check=True, capture_output=True, text=True).stdout
+    times = {}
+    for b in json.loads(out)["benchmarks"]:
+        if b.get("aggregate_name") != "min" and b.get("aggregate_name") != "median":
+            continue
+        parts = b["run_name"].split("/")
+        key = (tuple(int(x) for x in parts[1:6]), int(parts[6]))
+        scale = {"ms": 1e-3, "us": 1e-6, "ns": 1e-9, "s": 1.0}[b["time_unit"]]
+        if b["aggregate_name"] == "median" or key not in times:
+            times[key] = b["real_time"] * scale
+    return times
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bench", default=os.path.join(root, "build", "bin", "mhaviz-bench"))
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    try:
+        import torch
+    except ImportError:
+        sys.exit("compare_torch: PyTorch is not installed (Debian package python3-torch)")
+    if not os.path.exists(args.bench):
+        sys.exit("compare_torch: %s not found; build it with scripts/build release" % args.bench)
+
+    torch.randn(64, 64) @ torch.randn(64, 64)
+    print("torch %s, BLAS: %s" % (torch.__version__, blas_library()))
+    mh = mhaviz_times(args.bench, args.threads, args.repeat)
+    for threads in args.threads:
+        torch.set_num_threads(threads)
+        peak = sgemm_peak(torch, args.repeat)
+        print("\n%d thread(s): sgemm 4096^3 peak %.1f GFLOP/s" % (threads, peak))
+        print("%-26s %11s %11s %8s %10s %7s" % ("size N/L/S/E/H", "torch ms", "mhaviz ms",
+                                                "ratio", "GFLOP/s", "%peak"))
+        for size in SIZES:
+            t_torch = torch_time(torch, size, args.repeat)
+            t_mh = mh[(size, threads)]
+            rate = flops(*size) / t_mh / 1e9
+            print("%-26s %11.3f %11.3f %7.2fx %10.1f %6.0f%%" % (
+                "/".join(map(str, size)), t_torch * 1e3, t_mh * 1e3, t_torch / t_mh, rate,
+                100 * rate / peak))
+
+
+if __name__ == "__main__":
+    main()

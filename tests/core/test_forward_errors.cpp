@@ -1,0 +1,117 @@
+// Every error case of tests/fixtures/mha/errors (see its index.json, written by
+// tests/fixtures/make_fixtures.py with the message torch raised) must give mhaviz::InvalidInput,
+// with PyTorch's wording where the index names a substring.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fixture_case.hpp"
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/forward.hpp"
+
+namespace mhaviz::test {
+namespace {
+
+struct ErrorCase {
+  std::string name;
+  std::string substring;      ///< mhaviz's message must contain this
+  std::string torch_message;  ///< what torch raised when the fixture was made ("" if nothing)
+};
+
+std::vector<ErrorCase> read_index() {
+  std::vector<ErrorCase> cases;
+  std::ifstream in(error_fixture_dir() / "index.json");
+  if (!in) return cases;
+  const nlohmann::json index = nlohmann::json::parse(in);
+  for (const auto& entry : index.at("cases")) {
+    cases.push_back({entry.at("name").get<std::string>(), entry.at("substring").get<std::string>(),
+                     entry.value("torch_message", std::string())});
+  }
+  return cases;
+}
+
+void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+
+/// Runs `make` and forward(); returns the InvalidInput message, or fails the test.
+template <typename Make>
+std::optional<std::string> invalid_input_message(const std::string& where, Make make) {
+  try {
+    const Problem p = make();
+    (void)forward(p.config, p.params, p.inputs);
+  } catch (const InvalidInput& e) {
+    return std::string(e.what());
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << where << ": threw a non-InvalidInput exception: " << e.what();
+    return std::nullopt;
+  }
+  ADD_FAILURE() << where << ": no error was raised";
+  return std::nullopt;
+}
+
+class ForwardError : public ::testing::TestWithParam<ErrorCase> {};
+
+// The tensors go straight to forward(), as PyTorch received them: validate() must reject them
+// with PyTorch's message.
+TEST_P(ForwardError, ForwardGivesPyTorchsMessage) {
+  const ErrorCase& ec = GetParam();
+  const FixtureCase fixture = load_case(error_fixture_dir(), ec.name);
+  const auto message =
+      invalid_input_message(ec.name + " (forward)", [&] { return raw_case_problem(fixture); });
+  ASSERT_TRUE(message.has_value());
+  EXPECT_TRUE(message->find(ec.substring) != std::string::npos)
+      << ec.name << ": mhaviz says \"" << *message << "\"\n  which lacks \"" << ec.substring
+      << "\"\n  torch said \"" << ec.torch_message << "\"";
+}
+
+// The product's path for files (make_problem, which may reject a tensor against the config
+// before forward() sees it) must also refuse the case with InvalidInput.
+TEST_P(ForwardError, FilePathGivesInvalidInput) {
+  const ErrorCase& ec = GetParam();
+  const FixtureCase fixture = load_case(error_fixture_dir(), ec.name);
+  const auto message = invalid_input_message(ec.name + " (make_problem)",
+                                             [&] { return make_case_problem(fixture); });
+  ASSERT_TRUE(message.has_value());
+  EXPECT_FALSE(message->empty());
+  RecordProperty("message", *message);
+}
+
+std::string case_name(const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(PyTorch, ForwardError, ::testing::ValuesIn(read_index()), case_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ForwardError);
+
+TEST(ForwardErrors, IndexCoversEveryErrorFixture) {
+  const std::vector<ErrorCase> index = read_index();
+  ASSERT_FALSE(index.empty()) << "no error cases in " << error_fixture_dir() / "index.json";
+  std::set<std::string> indexed;
+  for (const ErrorCase& c : index) {
+    EXPECT_TRUE(indexed.insert(c.name).second) << "duplicate error case " << c.name;
+    EXPECT_FALSE(c.substring.empty()) << c.name;
+  }
+  const std::vector<std::string> on_disk = list_cases(error_fixture_dir());
+  EXPECT_EQ(std::set<std::string>(on_disk.begin(), on_disk.end()), indexed)
+      << "errors/*.json+.npz and errors/index.json disagree";
+  // The spec's "Validation messages worth mirroring" all appear.
+  std::set<std::string> substrings;
+  for (const ErrorCase& c : index) substrings.insert(c.substring);
+  for (const char* s :
+       {"embed_dim must be divisible by num_heads", "The shape of the 2D attn_mask is",
+        "The shape of the 3D attn_mask is", "expecting key_padding_mask shape of",
+        "does not match value shape", "do not match value's", "bias cannot be added to static key.",
+        "query should be unbatched 2D or batched 3D tensor but received",
+        "only bool and floating types of attn_mask are supported", "expecting static_k.size(0) of",
+        "was expecting embedding dimension of", "embed_dim and num_heads must be greater than 0",
+        "dropout probability has to be between 0 and 1"}) {
+    EXPECT_TRUE(substrings.contains(s)) << "no error case checks \"" << s << "\"";
+  }
+}
+
+}  // namespace
+}  // namespace mhaviz::test

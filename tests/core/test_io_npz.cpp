@@ -1,0 +1,194 @@
+// .npz reading and writing: np.savez / np.savez_compressed fixtures, round trips, bad archives.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/io/file_bytes.hpp"
+#include "mhaviz/core/io/npz.hpp"
+
+namespace fs = std::filesystem;
+using mhaviz::ElemType;
+using mhaviz::InvalidInput;
+using mhaviz::Shape;
+using mhaviz::Tensor;
+using mhaviz::io::TensorMap;
+
+namespace {
+
+fs::path fixture(const std::string& name) { return fs::path(MHAVIZ_FIXTURE_DIR) / "io" / name; }
+
+void expect_error(const std::function<void()>& fn, const std::vector<std::string>& parts) {
+  try {
+    fn();
+    ADD_FAILURE() << "no InvalidInput thrown; expected a message with \"" << parts.front() << "\"";
+  } catch (const InvalidInput& e) {
+    const std::string message = e.what();
+    for (const auto& p : parts) {
+      EXPECT_NE(message.find(p), std::string::npos) << "message: " << message << "\nmissing: " << p;
+    }
+  }
+}
+
+class NpzFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("mhaviz-npz-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+bool same(const Tensor& a, const Tensor& b) {
+  const auto x = a.bytes();
+  const auto y = b.bytes();
+  return a.type() == b.type() && a.shape() == b.shape() &&
+         std::equal(x.begin(), x.end(), y.begin(), y.end());
+}
+
+void expect_numpy_contents(const TensorMap& m) {
+  ASSERT_EQ(m.size(), 4U);
+  const Tensor& q = m.at("query");
+  EXPECT_EQ(q.type(), ElemType::f32);
+  EXPECT_EQ(q.shape(), (Shape{2, 3}));
+  for (std::int64_t i = 0; i < 6; ++i) EXPECT_EQ(q.value(i), static_cast<double>(i) * 0.5 - 1.0);
+  const Tensor& w = m.at("out_proj.weight");
+  EXPECT_EQ(w.type(), ElemType::f64);
+  EXPECT_EQ(w.shape(), (Shape{2, 3, 4}));
+  for (std::int64_t i = 0; i < 24; ++i) EXPECT_EQ(w.value(i), static_cast<double>(i) / 7.0);
+  const Tensor& mask = m.at("attn_mask");
+  EXPECT_EQ(mask.type(), ElemType::boolean);
+  for (std::int64_t i = 0; i < 12; ++i) EXPECT_EQ(mask.value(i), i % 3 == 0 ? 1.0 : 0.0);
+  const Tensor& ids = m.at("ids");
+  EXPECT_EQ(ids.type(), ElemType::u8);
+  EXPECT_EQ(ids.value(4), 255.0);
+}
+
+TensorMap sample() {
+  TensorMap m;
+  m.emplace("query", Tensor::from<float>({2, 1, 2}, {1.0F, -2.5F, 3.25F, 1e-30F}));
+  m.emplace("out_proj.weight", Tensor::from<double>({2, 2}, {0.1, 0.2, -0.3, 1e300}));
+  m.emplace("attn_mask", Tensor::from_bools({2, 2}, {0, 1, 1, 0}));
+  m.emplace("ids", Tensor::from<std::uint8_t>({3}, {0, 128, 255}));
+  m.emplace("scalar", Tensor::from<double>({}, {7.0}));
+  return m;
+}
+
+}  // namespace
+
+TEST(NpzRead, StoredFromNumpy) {
+  expect_numpy_contents(mhaviz::io::read_npz(fixture("stored.npz")));
+}
+
+TEST(NpzRead, CompressedFromNumpy) {
+  expect_numpy_contents(mhaviz::io::read_npz(fixture("compressed.npz")));
+}
+
+TEST_F(NpzFiles, RoundTripStoredAndCompressed) {
+  const TensorMap m = sample();
+  for (const bool compressed : {false, true}) {
+    SCOPED_TRACE(compressed);
+    const fs::path p = dir_ / (compressed ? "c.npz" : "s.npz");
+    mhaviz::io::write_npz(p, m, compressed);
+    const TensorMap back = mhaviz::io::read_npz(p);
+    ASSERT_EQ(back.size(), m.size());
+    for (const auto& [name, t] : m) EXPECT_TRUE(same(back.at(name), t)) << name;
+  }
+  // A big, regular tensor actually shrinks when compressed.
+  TensorMap zeros;
+  zeros.emplace("z", Tensor(ElemType::f64, {64, 64}));
+  mhaviz::io::write_npz(dir_ / "zs.npz", zeros, false);
+  mhaviz::io::write_npz(dir_ / "zc.npz", zeros, true);
+  EXPECT_LT(fs::file_size(dir_ / "zc.npz") * 10, fs::file_size(dir_ / "zs.npz"));
+  EXPECT_TRUE(same(mhaviz::io::read_npz(dir_ / "zc.npz").at("z"), zeros.at("z")));
+}
+
+TEST_F(NpzFiles, EmptyArchiveRoundTrips) {
+  mhaviz::io::write_npz(dir_ / "e.npz", {});
+  EXPECT_TRUE(mhaviz::io::read_npz(dir_ / "e.npz").empty());
+}
+
+TEST_F(NpzFiles, OverwriteLeavesNoTemporaryFile) {
+  const fs::path p = dir_ / "t.npz";
+  mhaviz::io::write_npz(p, sample());
+  TensorMap one;
+  one.emplace("only", Tensor::from<float>({1}, {5.0F}));
+  mhaviz::io::write_npz(p, one);
+  EXPECT_EQ(mhaviz::io::read_npz(p).size(), 1U);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST(NpzErrors, UnsupportedMemberDtypeNamesMember) {
+  expect_error([] { mhaviz::io::read_npz(fixture("bad_dtype.npz")); },
+               {"bad_dtype.npz", "\"key\"", "unsupported dtype '<i8'"});
+}
+
+TEST(NpzErrors, MemberHeaderClaimsMoreThanItHolds) {
+  expect_error([] { mhaviz::io::read_npz(fixture("lying_member.npz")); },
+               {"lying_member.npz", "\"query\"", "truncated", "(200, 3)", "only 24 bytes"});
+}
+
+TEST(NpzErrors, HugeDeclaredMemberSizeRefusedBeforeReading) {
+  expect_error([] { mhaviz::io::read_npz(fixture("huge_member.npz")); },
+               {"huge_member.npz", "\"query\"", "4294967040 bytes"});
+}
+
+TEST(NpzErrors, NotAZip) {
+  expect_error([] { mhaviz::io::read_npz(fixture("f4.npy")); },
+               {"f4.npy", "not a valid .npz (zip) file"});
+}
+
+TEST_F(NpzFiles, TruncatedArchive) {
+  auto bytes = mhaviz::io::read_file_bytes(fixture("compressed.npz"));
+  for (const std::size_t keep : {bytes.size() / 2, bytes.size() - 30, std::size_t{10}}) {
+    SCOPED_TRACE(keep);
+    const fs::path p = dir_ / "cut.npz";
+    mhaviz::io::write_file_atomic(p, std::span<const std::byte>(bytes.data(), keep));
+    expect_error([&] { mhaviz::io::read_npz(p); }, {"cut.npz"});
+  }
+}
+
+TEST_F(NpzFiles, CorruptDeflateDataIsAnError) {
+  auto bytes = mhaviz::io::read_file_bytes(fixture("compressed.npz"));
+  // Flip bytes inside the first member's deflate stream (after its 30-byte local header and
+  // 9-byte name "query.npy"): the CRC or the inflater must catch it.
+  for (std::size_t i = 45; i < 60; ++i) bytes[i] ^= std::byte{0x5A};
+  const fs::path p = dir_ / "flipped.npz";
+  mhaviz::io::write_file_atomic(p, bytes);
+  expect_error([&] { mhaviz::io::read_npz(p); }, {"flipped.npz"});
+}
+
+TEST(NpzErrors, MissingFile) {
+  expect_error([] { mhaviz::io::read_npz(fixture("absent.npz")); }, {"absent.npz", "not found"});
+}
+
+TEST_F(NpzFiles, RandomCorruptionGivesInvalidInputOrTensors) {
+  std::uint32_t state = 99;
+  const auto next = [&state] {
+    state = state * 1664525U + 1013904223U;
+    return state >> 8;
+  };
+  const fs::path p = dir_ / "fuzz.npz";
+  for (const char* name : {"stored.npz", "compressed.npz"}) {
+    const auto original = mhaviz::io::read_file_bytes(fixture(name));
+    for (int trial = 0; trial < 150; ++trial) {
+      auto bytes = original;
+      const int flips = 1 + static_cast<int>(next() % 3);
+      for (int f = 0; f < flips; ++f) {
+        bytes[next() % bytes.size()] = static_cast<std::byte>(next() & 0xFF);
+      }
+      mhaviz::io::write_file_atomic(p, bytes);
+      try {
+        (void)mhaviz::io::read_npz(p);
+      } catch (const InvalidInput&) {
+      }
+    }
+  }
+}
