@@ -1,0 +1,151 @@
+// The bridge to and from PyTorch, run under /usr/bin/python3 when it has torch (skipped,
+// visibly, when it does not): the script `mhaviz-cli torch` writes, and tools/mhaviz_capture.py.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "cli_process.hpp"
+#include "mhaviz/core/io/npz.hpp"
+
+namespace mhaviz::cli::test {
+namespace {
+
+constexpr const char* kPython = "/usr/bin/python3";
+
+#define SKIP_WITHOUT_TORCH()                                                            \
+  if (!pythonHasTorch()) {                                                              \
+    GTEST_SKIP() << "/usr/bin/python3 cannot import torch and numpy; install Debian's " \
+                    "python3-torch to run this test";                                   \
+  }
+
+class TorchScript : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TorchScript, RunsAndMatches) {
+  SKIP_WITHOUT_TORCH();
+  const std::string name = GetParam();
+  const ScratchDir dir;
+  io::write_npz(dir.file("t.npz"), fixtureInputs(name));
+  const ProcessResult gen = runCli({"torch", "--config", fixture(name + ".json"), "--tensors",
+                                    dir.file("t.npz"), "--out", dir.file("repro.py")});
+  ASSERT_EQ(gen.exitCode, 0) << gen.err;
+  ASSERT_TRUE(std::filesystem::exists(dir.file("repro.npz")));
+  const ProcessResult py = runProcess(kPython, {dir.file("repro.py")});
+  EXPECT_EQ(py.exitCode, 0) << py.out << py.err;
+  EXPECT_NE(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out << py.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, TorchScript,
+                         ::testing::Values("bias_kv_and_zero_attn", "unbatched", "batch_first",
+                                           "static_k_static_v", "separate_kdim_vdim",
+                                           "packed_basic_f64", "fully_masked_row",
+                                           "need_weights_false", "is_causal_hint",
+                                           "per_head_weights", "training_dropout_zero"));
+
+TEST(TorchScriptChecks, DetectsADifferenceAndRandomDropout) {
+  SKIP_WITHOUT_TORCH();
+  const ScratchDir dir;
+  ASSERT_EQ(
+      runCli({"torch", "--config", fixture("packed_basic.json"), "--out", dir.file("repro.py")})
+          .exitCode,
+      0);
+  // Generated inputs (no --tensors) also reproduce.
+  ProcessResult py = runProcess(kPython, {dir.file("repro.py")});
+  ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
+  // Change one of mhaviz's values: the script must notice.
+  io::TensorMap data = io::read_npz(dir.file("repro.npz"));
+  Tensor& out = data.at("mhaviz.attn_output");
+  out.data<float>()[3] += 1e-2F;
+  io::write_npz(dir.file("repro.npz"), data);
+  py = runProcess(kPython, {dir.file("repro.py")});
+  EXPECT_EQ(py.exitCode, 1) << py.out;
+  EXPECT_NE(py.out.find("FAIL: attn_output: 1 of"), std::string::npos) << py.out;
+
+  std::ofstream(dir.file("drop.json")) << R"({"embed_dim": 8, "num_heads": 2, "dropout": 0.4,
+                                             "training": true})";
+  ASSERT_EQ(
+      runCli({"torch", "--config", dir.file("drop.json"), "--out", dir.file("drop.py")}).exitCode,
+      0);
+  py = runProcess(kPython, {dir.file("drop.py")});
+  EXPECT_EQ(py.exitCode, 0) << py.out << py.err;
+  EXPECT_NE(py.out.find("only shapes are compared"), std::string::npos) << py.out;
+  EXPECT_EQ(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out;
+}
+
+/// Builds layers in PyTorch, saves calls with the helper, and PyTorch's results beside them.
+constexpr const char* kCaptureSnippet = R"PY(
+import sys
+import numpy as np
+import torch
+tools, prefix = sys.argv[1], sys.argv[2]
+sys.path.insert(0, tools)
+import mhaviz_capture
+
+torch.manual_seed(3)
+mha = torch.nn.MultiheadAttention(12, 3, add_bias_kv=True, batch_first=True).eval()
+with torch.no_grad():
+    mha.in_proj_bias.uniform_(-0.5, 0.5)
+    mha.out_proj.bias.uniform_(-0.5, 0.5)
+q, k = torch.randn(2, 5, 12), torch.randn(2, 6, 12)
+kpm = torch.zeros(2, 6, dtype=torch.bool)
+kpm[1, 3:] = True
+with mhaviz_capture.capture(mha, prefix + "hook") as cap:
+    out, w = mha(q, k, k, key_padding_mask=kpm, average_attn_weights=False)
+    mha(q, q, q)  # only the first call is saved
+assert cap.saved
+assert "forward" not in mha.__dict__, "capture() left forward wrapped"
+np.savez(prefix + "hook_expected.npz", attn_output=out.detach().numpy(),
+         attn_output_weights=w.detach().numpy())
+
+# Unbatched call with a float mask and separate kdim/vdim, saved directly.
+mha2 = torch.nn.MultiheadAttention(8, 2, kdim=5, vdim=3, add_zero_attn=True).eval()
+q2, k2, v2 = torch.randn(4, 8), torch.randn(7, 5), torch.randn(7, 3)
+mask = torch.randn(4, 7)
+out2, w2 = mha2(q2, k2, v2, attn_mask=mask)
+mhaviz_capture.save_mha(mha2, q2, k2, v2, prefix + "direct", attn_mask=mask, outputs=(out2, w2))
+np.savez(prefix + "direct_expected.npz", attn_output=out2.detach().numpy(),
+         attn_output_weights=w2.detach().numpy())
+)PY";
+
+void expectCloseTensors(const Tensor& got, const Tensor& want, const std::string& what) {
+  ASSERT_EQ(got.shape(), want.shape()) << what;
+  for (std::int64_t i = 0; i < want.numel(); ++i) {
+    ASSERT_LE(std::abs(got.value(i) - want.value(i)), 1e-5 + 1e-4 * std::abs(want.value(i)))
+        << what << " [" << i << "]";
+  }
+}
+
+TEST(CaptureHelper, SavedLayerRunsInMhavizAndMatchesPyTorch) {
+  SKIP_WITHOUT_TORCH();
+  const ScratchDir dir;
+  std::ofstream(dir.file("snippet.py")) << kCaptureSnippet;
+  const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();
+  const ProcessResult py = runProcess(kPython, {dir.file("snippet.py"), tools, dir.file("")});
+  ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
+
+  for (const std::string prefix : {"hook", "direct"}) {
+    const ProcessResult r =
+        runCli({"run", "--config", dir.file(prefix + ".json"), "--tensors",
+                dir.file(prefix + ".npz"), "--out", dir.file(prefix + "_mhaviz.npz")});
+    ASSERT_EQ(r.exitCode, 0) << prefix << ": " << r.err;
+    const io::TensorMap got = io::read_npz(dir.file(prefix + "_mhaviz.npz"));
+    const io::TensorMap want = io::read_npz(dir.file(prefix + "_expected.npz"));
+    for (const char* name : {"attn_output", "attn_output_weights"}) {
+      expectCloseTensors(got.at(name), want.at(name), prefix + ": " + name);
+    }
+    // The helper's own comparison of <prefix>.torch.npz with mhaviz's output agrees.
+    const ProcessResult cmp =
+        runProcess(kPython, {MHAVIZ_CAPTURE_PY, "compare", dir.file(prefix + ".torch.npz"),
+                             dir.file(prefix + "_mhaviz.npz")});
+    EXPECT_EQ(cmp.exitCode, 0) << cmp.out << cmp.err;
+    EXPECT_NE(cmp.out.find("OK: matches mhaviz"), std::string::npos) << cmp.out;
+  }
+  // The hooked call: batch_first, add_bias_kv, per-head weights (N, H, L, S+1).
+  EXPECT_EQ(io::read_npz(dir.file("hook_mhaviz.npz")).at("attn_output_weights").shape(),
+            (Shape{2, 3, 5, 7}));
+}
+
+}  // namespace
+}  // namespace mhaviz::cli::test

@@ -1,0 +1,307 @@
+// Stage extraction, reduction and the heatmap grid widget (QtTest, offscreen).
+
+#include <qcustomplot.h>
+
+#include <QSignalSpy>
+#include <QtTest>
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "mhaviz/core/errors.hpp"
+#include "test_render_common.hpp"
+#include "ui/render/colormaps.hpp"
+#include "ui/render/heatmap_grid.hpp"
+#include "ui/render/reduce.hpp"
+#include "ui/render/stage_data.hpp"
+
+using namespace mhaviz::ui;
+using mhaviz::ui::test::computeResult;
+
+namespace {
+
+mhaviz::Config smallConfig(bool biasKv, bool zeroAttn) {
+  mhaviz::Config c;
+  c.embed_dim = 16;
+  c.num_heads = 2;
+  c.tgt_len = 5;
+  c.src_len = 7;
+  c.batch_size = 2;
+  c.add_bias_kv = biasKv;
+  c.add_zero_attn = zeroAttn;
+  c.seed = 11;
+  return c;
+}
+
+// Flat index into a (N, H, A, B) tensor.
+std::int64_t at(const mhaviz::Tensor& t, std::int64_t n, std::int64_t h, std::int64_t a,
+                std::int64_t b) {
+  return ((n * t.size(1) + h) * t.size(2) + a) * t.size(3) + b;
+}
+
+int countColorMaps(QCustomPlot* plot) {
+  int count = 0;
+  for (int i = 0; i < plot->plottableCount(); ++i) {
+    if (qobject_cast<QCPColorMap*>(plot->plottable(i)) != nullptr) ++count;
+  }
+  return count;
+}
+
+}  // namespace
+
+class TestRender : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void extractWeightsWithBiasAndZero() {
+    const auto r = computeResult(smallConfig(true, true), /*causal=*/false);
+    ViewOptions view;
+    view.batch = 1;
+    const StageData data = extractStage(r, view);
+    QCOMPARE(static_cast<int>(data.maps.size()), 3);  // 2 heads + average
+    QCOMPARE(data.maps[0].title, QStringLiteral("head 0"));
+    QCOMPARE(data.maps[2].title, QStringLiteral("average over heads"));
+    QCOMPARE(data.maps[0].rows, 5);
+    QCOMPARE(data.maps[0].cols, 9);  // S + bias_k + zero
+    QCOMPARE(data.maps[0].columns[6].label, QStringLiteral("6"));
+    QCOMPARE(data.maps[0].columns[7].label, QStringLiteral("bias_k"));
+    QVERIFY(data.maps[0].columns[7].kind == mhaviz::KeyKind::bias_k);
+    QCOMPARE(data.maps[0].columns[8].label, QStringLiteral("zero"));
+    QVERIFY(data.maps[0].columns[8].kind == mhaviz::KeyKind::zero);
+    QVERIFY(!data.isSigned);
+    QCOMPARE(data.lo, 0.0);
+    QCOMPARE(data.hi, 1.0);
+    // Row order: row i is query i of batch element 1, head h.
+    for (int h = 0; h < 2; ++h) {
+      for (int i = 0; i < 5; ++i) {
+        for (int j = 0; j < 9; ++j) {
+          const double expected = r.weights.value(at(r.weights, 1, h, i, j));
+          QCOMPARE(
+              data.maps[static_cast<std::size_t>(h)].values[static_cast<std::size_t>(i * 9 + j)],
+              expected);
+        }
+      }
+    }
+    // The average is the mean of the heads.
+    for (std::size_t k = 0; k < data.maps[2].values.size(); ++k) {
+      const double mean = (data.maps[0].values[k] + data.maps[1].values[k]) / 2;
+      QVERIFY(std::abs(data.maps[2].values[k] - mean) < 1e-12);
+    }
+    // Token labels replace indices for source keys only.
+    view.keyLabels = {"a", "b", "c", "d", "e", "f", "g"};
+    const StageData labelled = extractStage(r, view);
+    QCOMPARE(labelled.maps[0].columns[2].label, QStringLiteral("c"));
+    QCOMPARE(labelled.maps[0].columns[7].label, QStringLiteral("bias_k"));
+  }
+
+  void extractOtherStages() {
+    const auto r = computeResult(smallConfig(true, false), /*causal=*/true);
+    ViewOptions view;
+    view.stage = Stage::k;
+    StageData k = extractStage(r, view);
+    QCOMPARE(static_cast<int>(k.maps.size()), 2);  // no average for k
+    QCOMPARE(k.maps[0].rows, 8);                   // S + bias_k rows
+    QCOMPARE(k.maps[0].cols, 8);                   // head_dim
+    QCOMPARE(k.maps[0].rowsInfo[7].label, QStringLiteral("bias_k"));
+    QVERIFY(k.isSigned);
+    QCOMPARE(k.lo, -k.hi);
+    QCOMPARE(k.maps[1].values[3 * 8 + 2], r.k.value(at(r.k, 0, 1, 3, 2)));
+
+    view.stage = Stage::scores;
+    StageData scores = extractStage(r, view);
+    QCOMPARE(scores.maps[0].cols, 8);
+    // Causal mask: key j > query i is masked (-inf); the bias_k column never is.
+    QCOMPARE(static_cast<int>(scores.maps[0].masked[0 * 8 + 1]), 1);
+    QCOMPARE(static_cast<int>(scores.maps[0].masked[1 * 8 + 1]), 0);
+    QCOMPARE(static_cast<int>(scores.maps[0].masked[0 * 8 + 7]), 0);
+    QVERIFY(std::isinf(scores.maps[0].values[1]) && scores.maps[0].values[1] < 0);
+
+    view.stage = Stage::output;
+    StageData out = extractStage(r, view);
+    QCOMPARE(static_cast<int>(out.maps.size()), 1);
+    QCOMPARE(out.maps[0].rows, 5);
+    QCOMPARE(out.maps[0].cols, 16);
+
+    view.stage = Stage::weights;
+    view.soloHead = 1;
+    StageData solo = extractStage(r, view);
+    QCOMPARE(static_cast<int>(solo.maps.size()), 1);
+    QCOMPARE(solo.maps[0].title, QStringLiteral("head 1"));
+
+    view = ViewOptions{};
+    view.batch = 5;
+    bool threw = false;
+    try {
+      (void)extractStage(r, view);
+    } catch (const mhaviz::InvalidInput& e) {
+      threw = QString::fromUtf8(e.what()).contains("batch element 5");
+    }
+    QVERIFY(threw);
+  }
+
+  void averagePropagatesNan() {
+    const auto r = computeResult(smallConfig(false, false), false, /*nanRow=*/true);
+    const StageData data = extractStage(r, ViewOptions{});
+    QVERIFY(std::isnan(data.maps[0].values[0]));
+    QVERIFY(std::isnan(data.maps[2].values[3]));
+    QVERIFY(!std::isnan(data.maps[2].values[7 + 3]));
+  }
+
+  void reductionKeepsBlockStatistics() {
+    MapData m;
+    m.rows = m.cols = 600;
+    m.values.resize(600 * 600);
+    std::mt19937 gen(3);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    for (double& x : m.values) x = dist(gen);
+    const int block = blockFactor(600, 140);  // 600 cells into 140 px -> blocks of 5
+    QCOMPARE(block, 5);
+    for (Reduce rule : {Reduce::mean, Reduce::max}) {
+      const ReducedGrid g = reduceRegion(m, 0, 0, 600, 600, block, block, rule);
+      QCOMPARE(g.rows, 120);
+      QCOMPARE(g.cols, 120);
+      for (int bi = 0; bi < g.rows; bi += 7) {
+        for (int bj = 0; bj < g.cols; bj += 11) {
+          double sum = 0, mx = -2;
+          for (int r = bi * 5; r < bi * 5 + 5; ++r) {
+            for (int c = bj * 5; c < bj * 5 + 5; ++c) {
+              sum += m.values[static_cast<std::size_t>(r * 600 + c)];
+              mx = std::max(mx, m.values[static_cast<std::size_t>(r * 600 + c)]);
+            }
+          }
+          const double expected = rule == Reduce::mean ? sum / 25 : mx;
+          QVERIFY(std::abs(g.values[static_cast<std::size_t>(bi * 120 + bj)] - expected) < 1e-12);
+        }
+      }
+    }
+    // A partial last block averages the cells it has; a NaN makes its block NaN.
+    m.values[599 * 600 + 599] = std::numeric_limits<double>::quiet_NaN();
+    const ReducedGrid p = reduceRegion(m, 0, 0, 600, 600, 7, 7, Reduce::mean);
+    QCOMPARE(p.rows, 86);
+    double sum = 0;
+    for (int r = 595; r < 600; ++r) sum += m.values[static_cast<std::size_t>(r * 600 + 0)];
+    for (int c = 1; c < 7; ++c) {
+      for (int r = 595; r < 600; ++r) sum += m.values[static_cast<std::size_t>(r * 600 + c)];
+    }
+    QVERIFY(std::abs(p.values[85 * 86 + 0] - sum / 35) < 1e-12);
+    QVERIFY(std::isnan(p.values[85 * 86 + 85]));
+  }
+
+  void gridShowsMapsAndLabels() {
+    auto r = std::make_shared<mhaviz::ForwardResult>(
+        computeResult(smallConfig(true, true), /*causal=*/true));
+    HeatmapGrid grid;
+    grid.resize(900, 600);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    ViewOptions view;
+    grid.setResult(r, view);
+    QCOMPARE(grid.mapCount(), 3);
+    QCOMPARE(countColorMaps(grid.plot()), 3);
+    QCOMPARE(grid.mapTitles(), (QStringList{"head 0", "head 1", "average over heads"}));
+    const QStringList labels = grid.columnLabels(0);
+    QCOMPARE(labels.size(), 9);
+    QCOMPARE(labels.at(7), QStringLiteral("bias_k"));
+    QCOMPARE(labels.at(8), QStringLiteral("zero"));
+    // The extra columns are labelled on their own axis, in their own colour.
+    auto* rect = grid.plot()->plottable(0)->keyAxis()->axisRect();
+    QCOMPARE(rect->axes(QCPAxis::atBottom).size(), 2);
+    QCPAxis* extra = rect->axes(QCPAxis::atBottom).at(1);
+    const auto ticks = extra->ticker().staticCast<QCPAxisTickerText>()->ticks();
+    QCOMPARE(ticks.value(7), QStringLiteral("bias_k"));
+    QCOMPARE(ticks.value(8), QStringLiteral("zero"));
+    QCOMPARE(extra->tickLabelColor(), extraKeyColor());
+    const auto mainTicks =
+        rect->axis(QCPAxis::atBottom)->ticker().staticCast<QCPAxisTickerText>()->ticks();
+    QVERIFY(!mainTicks.contains(7));
+    QCOMPARE(mainTicks.value(0), QStringLiteral("0"));
+    // Query 0 is drawn at the top: its cell is at the largest y coordinate.
+    auto* map = qobject_cast<QCPColorMap*>(grid.plot()->plottable(0));
+    QCOMPARE(map->data()->cell(0, 4), r->weights.value(at(r->weights, 0, 0, 0, 0)));
+    QCOMPARE(map->dataRange().lower, 0.0);
+    QCOMPARE(map->dataRange().upper, 1.0);
+    QVERIFY(grid.lastRenderMs() > 0);
+
+    // Per-head scale: each map gets its own range.
+    view.perHeadScale = true;
+    grid.setView(view);
+    map = qobject_cast<QCPColorMap*>(grid.plot()->plottable(0));
+    QVERIFY(map->dataRange().upper < 1.0 || map->dataRange().lower > 0.0);
+
+    // Hover and click report the cell under the mouse.
+    QSignalSpy hovered(&grid, &HeatmapGrid::cellHovered);
+    QSignalSpy clicked(&grid, &HeatmapGrid::cellClicked);
+    grid.plot()->replot();
+    rect = map->keyAxis()->axisRect();  // the layout was rebuilt
+    auto* x = rect->axis(QCPAxis::atBottom);
+    auto* y = rect->axis(QCPAxis::atLeft);
+    const QPoint p(static_cast<int>(x->coordToPixel(7)), static_cast<int>(y->coordToPixel(4 - 2)));
+    QMouseEvent move(QEvent::MouseMove, p, grid.plot()->mapToGlobal(p), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(grid.plot(), &move);
+    QCOMPARE(hovered.count(), 1);
+    QCOMPARE(hovered.at(0).at(0).toInt(), 0);
+    QCOMPARE(hovered.at(0).at(1).toInt(), 2);
+    QCOMPARE(hovered.at(0).at(2).toInt(), 7);
+    const QString description = hovered.at(0).at(4).toString();
+    QVERIFY2(description.contains("query 2") && description.contains("bias_k") &&
+                 description.contains("add_bias_kv") && description.contains("weight"),
+             qPrintable(description));
+    QTest::mouseClick(grid.plot(), Qt::LeftButton, Qt::NoModifier, p);
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.at(0).at(2).toInt(), 7);
+
+    // Solo head, signed stage: diverging, symmetric.
+    view = ViewOptions{};
+    view.stage = Stage::raw_scores;
+    view.soloHead = 1;
+    grid.setView(view);
+    QCOMPARE(grid.mapCount(), 1);
+    map = qobject_cast<QCPColorMap*>(grid.plot()->plottable(0));
+    QCOMPARE(map->dataRange().lower, -map->dataRange().upper);
+
+    grid.setOutOfDate(true, "E must be divisible by H");
+    QCOMPARE(grid.mapCount(), 1);
+    grid.clear();
+    QCOMPARE(grid.mapCount(), 0);
+  }
+
+  void bigGridIsReducedAndFast() {
+    mhaviz::Config c;
+    c.embed_dim = 64;
+    c.num_heads = 8;
+    c.tgt_len = 2048;
+    c.src_len = 2048;
+    c.batch_size = 1;
+    auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(c));
+    HeatmapGrid grid;
+    grid.resize(1400, 900);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    QElapsedTimer extractTimer;
+    extractTimer.start();
+    (void)extractStage(*r, ViewOptions{});
+    qInfo("extracting 8 heads + average took %lld ms", extractTimer.elapsed());
+    grid.setResult(r, ViewOptions{});
+    QCOMPARE(grid.mapCount(), 9);
+    qInfo("8-head 2048x2048 grid rendered in %.1f ms", grid.lastRenderMs());
+    // Typically ~0.5 s on one core; the bound leaves room for a loaded CI machine.
+    QVERIFY2(grid.lastRenderMs() < 2000, qPrintable(QString::number(grid.lastRenderMs())));
+    auto* map = qobject_cast<QCPColorMap*>(grid.plot()->plottable(0));
+    QVERIFY(map->data()->keySize() < 2048);
+    QVERIFY(map->data()->keySize() <= map->keyAxis()->axisRect()->width());
+    // Zooming into 64 columns x 64 rows shows exact cells.
+    auto* rect = map->keyAxis()->axisRect();
+    rect->axis(QCPAxis::atBottom)->setRange(99.5, 163.5);
+    rect->axis(QCPAxis::atLeft)->setRange(999.5, 1063.5);
+    QTRY_COMPARE(map->data()->keySize(), 64);
+    QCOMPARE(map->data()->valueSize(), 64);
+    // Display y 1000 is query 2047-1000 = 1047.
+    QCOMPARE(map->data()->cell(0, 0), r->weights.value(at(r->weights, 0, 0, 1047, 100)));
+    // Other maps follow the zoom.
+    QCOMPARE(grid.plot()->plottable(3)->keyAxis()->range().lower, 99.5);
+  }
+};
+
+QTEST_MAIN(TestRender)
+#include "test_render.moc"

@@ -1,0 +1,293 @@
+// The main window end to end: panel controls -> controller -> worker -> heatmap grid.
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+#include <QThread>
+#include <QUndoStack>
+#include <atomic>
+
+#include "ui/render/heatmap_grid.hpp"
+#include "ui/window/main_window.hpp"
+#include "ui/window/parameter_panel.hpp"
+#include "ui/window/session_controller.hpp"
+
+using mhaviz::ui::HeatmapGrid;
+using mhaviz::ui::MainWindow;
+using mhaviz::ui::ResultPtr;
+using mhaviz::ui::SessionController;
+
+namespace {
+constexpr int kTimeout = 30000;
+}
+
+class TestWindow : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-window-tests"));
+  }
+
+  void init() {
+    m_window = new MainWindow;
+    m_window->resize(1200, 800);
+    m_window->show();
+    QVERIFY(idle());
+    QVERIFY(controller()->result() != nullptr);
+  }
+
+  void cleanup() {
+    delete m_window;
+    m_window = nullptr;
+  }
+
+  void startsWithOneMapPerHeadPlusAverage() {
+    const mhaviz::Config& c = controller()->config();
+    QCOMPARE(grid()->mapCount(), c.num_heads + 1);
+    QCOMPARE(grid()->columnLabels(0).size(), c.src_len);
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("mhaviz"));
+  }
+
+  void changingHeadsRecomputesAndShowsHMaps() {
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    QCOMPARE(controller()->result()->H, 4);
+    QCOMPARE(grid()->mapCount(), 5);
+    const QStringList titles = grid()->mapTitles();
+    for (int h = 0; h < 4; ++h) {
+      QVERIFY2(titles.at(h).contains(QString::number(h)), qPrintable(titles.join(u',')));
+    }
+    spin("num_heads")->setValue(1);
+    QVERIFY(idle());
+    QCOMPARE(controller()->result()->H, 1);
+    QCOMPARE(grid()->mapCount(), 2);
+  }
+
+  void changingSizesChangesTheMaps() {
+    spin("tgt_len")->setValue(5);
+    spin("src_len")->setValue(11);
+    QVERIFY(idle());
+    QCOMPARE(grid()->stageData().maps.at(0).rows, 5);
+    QCOMPARE(grid()->stageData().maps.at(0).cols, 11);
+    QCOMPARE(grid()->columnLabels(0).size(), 11);
+  }
+
+  void biasKvAndZeroAttnAddLabelledColumns() {
+    const int S = static_cast<int>(controller()->config().src_len);
+    check("add_bias_kv")->click();
+    QVERIFY(idle());
+    QStringList labels = grid()->columnLabels(0);
+    QCOMPARE(labels.size(), S + 1);
+    QCOMPARE(labels.last(), QStringLiteral("bias_k"));
+    check("add_zero_attn")->click();
+    QVERIFY(idle());
+    labels = grid()->columnLabels(0);
+    QCOMPARE(labels.size(), S + 2);
+    QCOMPARE(labels.at(S), QStringLiteral("bias_k"));
+    QCOMPARE(labels.at(S + 1), QStringLiteral("zero"));
+    QCOMPARE(controller()->result()->Sx, S + 2);
+    check("add_bias_kv")->click();
+    QVERIFY(idle());
+    labels = grid()->columnLabels(0);
+    QCOMPARE(labels.size(), S + 1);
+    QCOMPARE(labels.last(), QStringLiteral("zero"));
+  }
+
+  void rapidChangesEndWithTheLastSetting() {
+    QList<std::int64_t> delivered;
+    connect(controller(), &SessionController::resultReady, this,
+            [&delivered](const ResultPtr& r, const mhaviz::ui::ViewOptions&, double) {
+              delivered.append(r->L);
+            });
+    QSpinBox* L = spin("tgt_len");
+    for (int i = 1; i <= 50; ++i) L->setValue(i * 3);  // no waiting in between
+    QVERIFY(idle());
+    QTest::qWait(200);  // a stale result arriving late would show up here
+    QVERIFY(!delivered.isEmpty());
+    QCOMPARE(delivered.last(), std::int64_t{150});
+    QCOMPARE(controller()->result()->L, 150);
+    QCOMPARE(controller()->config().tgt_len, 150);
+    QCOMPARE(grid()->stageData().maps.at(0).rows, 150);
+    QVERIFY(!controller()->isOutOfDate());
+    // 50 submissions, far fewer computations reached the screen.
+    QVERIFY2(delivered.size() < 50, qPrintable(QString::number(delivered.size())));
+    // One spin box, one undo step.
+    QCOMPARE(controller()->undoStack()->count(), 1);
+    QCOMPARE(controller()->undoStack()->undoText(), QStringLiteral("Set tgt_len to 150"));
+  }
+
+  void invalidSettingShowsMessageAndKeepsPicture() {
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    const ResultPtr good = controller()->result();
+    QSignalSpy outOfDate(controller(), &SessionController::outOfDateChanged);
+    spin("embed_dim")->setValue(10);
+    QVERIFY(idle());
+    auto* error = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
+    QVERIFY(error != nullptr);
+    QVERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QStringLiteral("embed_dim must be divisible by num_heads")),
+             qPrintable(error->text()));
+    QCOMPARE(controller()->result(), good);  // last good picture kept
+    QCOMPARE(grid()->mapCount(), 5);
+    QVERIFY(controller()->isOutOfDate());
+    QVERIFY(!outOfDate.isEmpty());
+    QCOMPARE(outOfDate.last().at(0).toBool(), true);
+
+    spin("embed_dim")->setValue(12);
+    QVERIFY(idle());
+    QVERIFY(!error->isVisible());
+    QVERIFY(!controller()->isOutOfDate());
+    QCOMPARE(controller()->result()->E, 12);
+  }
+
+  void undoRedoRestoresSettingsAndPicture() {
+    QUndoStack* undo = controller()->undoStack();
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    check("add_zero_attn")->click();
+    QVERIFY(idle());
+    QCOMPARE(undo->count(), 2);
+    QCOMPARE(undo->undoText(), QStringLiteral("Set add_zero_attn to True"));
+    const int S = static_cast<int>(controller()->config().src_len);
+    QCOMPARE(grid()->columnLabels(0).size(), S + 1);
+
+    undo->undo();
+    QVERIFY(idle());
+    QVERIFY(!controller()->config().add_zero_attn);
+    QVERIFY(!check("add_zero_attn")->isChecked());
+    QCOMPARE(grid()->columnLabels(0).size(), S);
+    QCOMPARE(undo->undoText(), QStringLiteral("Set num_heads to 4"));
+
+    undo->undo();
+    QVERIFY(idle());
+    QCOMPARE(controller()->config().num_heads, 2);
+    QCOMPARE(spin("num_heads")->value(), 2);
+    QCOMPARE(grid()->mapCount(), 3);
+
+    undo->redo();
+    QVERIFY(idle());
+    QCOMPARE(controller()->config().num_heads, 4);
+    QCOMPARE(spin("num_heads")->value(), 4);
+    QCOMPARE(grid()->mapCount(), 5);
+
+    undo->redo();
+    QVERIFY(idle());
+    QVERIFY(controller()->config().add_zero_attn);
+    QCOMPARE(grid()->columnLabels(0).last(), QStringLiteral("zero"));
+  }
+
+  void undoOfAnInvalidSettingBringsThePictureBack() {
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    spin("embed_dim")->setValue(10);
+    QVERIFY(idle());
+    QVERIFY(controller()->isOutOfDate());
+    controller()->undoStack()->undo();
+    QVERIFY(idle());
+    QCOMPARE(controller()->config().embed_dim, 16);
+    QVERIFY(controller()->error().isEmpty());
+    QVERIFY(!controller()->isOutOfDate());
+    QCOMPARE(controller()->result()->E, 16);
+  }
+
+  void cancelStopsALongComputation() {
+    QSignalSpy results(controller(), &SessionController::resultReady);
+    QSignalSpy progress(controller(), &SessionController::progress);
+    QSignalSpy busy(controller(), &SessionController::busyChanged);
+    mhaviz::Config big = controller()->config();
+    big.tgt_len = 1024;
+    big.src_len = 1024;
+    big.batch_size = 4;
+    big.num_heads = 8;
+    big.embed_dim = 64;
+    controller()->changeConfig(big, QStringLiteral("big"));
+    QVERIFY(controller()->isBusy());
+    QVERIFY(progress.wait(kTimeout));  // the first block is done; 31 are left
+    controller()->cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!controller()->isBusy(), kTimeout);
+    QCOMPARE(busy.last().at(0).toBool(), false);
+    QTest::qWait(100);
+    QCOMPARE(results.count(), 0);
+    QVERIFY(controller()->isOutOfDate());
+    QVERIFY(controller()->result()->L != 1024);  // the earlier picture stays
+  }
+
+  void escapeCancels() {
+    mhaviz::Config big = controller()->config();
+    big.tgt_len = 1024;
+    big.src_len = 1024;
+    big.batch_size = 4;
+    big.num_heads = 8;
+    big.embed_dim = 64;
+    QSignalSpy progress(controller(), &SessionController::progress);
+    QSignalSpy results(controller(), &SessionController::resultReady);
+    controller()->changeConfig(big, QStringLiteral("big"));
+    QVERIFY(progress.wait(kTimeout));
+    m_window->activateWindow();
+    QTest::keyClick(m_window, Qt::Key_Escape);
+    QTRY_VERIFY_WITH_TIMEOUT(!controller()->isBusy(), kTimeout);
+    QCOMPARE(results.count(), 0);
+  }
+
+  void workerComputesOffTheGuiThread() {
+    std::atomic<QThread*> seen{nullptr};
+    connect(
+        controller()->worker(), &mhaviz::ui::ComputeWorker::started, this,
+        [&seen](quint64) { seen.store(QThread::currentThread()); }, Qt::DirectConnection);
+    spin("num_heads")->setValue(8);
+    QVERIFY(idle());
+    QVERIFY(seen.load() != nullptr);
+    QVERIFY(seen.load() != QApplication::instance()->thread());
+    QCOMPARE(seen.load(), controller()->workerThread());
+  }
+
+  void viewControlsSelectBatchAndHead() {
+    spin("batch_size")->setValue(3);
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    auto* batch = m_window->panel()->findChild<QSpinBox*>(QStringLiteral("view_batch"));
+    QVERIFY(batch != nullptr);
+    QCOMPARE(batch->maximum(), 2);
+    batch->setValue(2);
+    QCOMPARE(controller()->view().batch, 2);
+    QCOMPARE(grid()->view().batch, 2);
+    // Fewer batch elements than the one shown: the view follows the new result.
+    spin("batch_size")->setValue(1);
+    QVERIFY(idle());
+    QCOMPARE(controller()->view().batch, 0);
+    QCOMPARE(batch->value(), 0);
+  }
+
+ private:
+  SessionController* controller() const { return m_window->controller(); }
+  HeatmapGrid* grid() const { return m_window->grid(); }
+  QSpinBox* spin(const char* name) const {
+    auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
+    if (s == nullptr) qFatal("no spin box %s", name);
+    return s;
+  }
+  QCheckBox* check(const char* name) const {
+    auto* c = m_window->panel()->findChild<QCheckBox*>(QString::fromLatin1(name));
+    if (c == nullptr) qFatal("no check box %s", name);
+    return c;
+  }
+  /// Waits until the worker has finished everything submitted so far and the events are in.
+  [[nodiscard]] bool idle() const {
+    const bool done = QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);
+    QCoreApplication::processEvents();
+    return done;
+  }
+
+  MainWindow* m_window = nullptr;
+};
+
+QTEST_MAIN(TestWindow)
+#include "test_window.moc"

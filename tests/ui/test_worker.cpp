@@ -1,0 +1,207 @@
+// ComputeWorker / ComputeThread: generations, coalescing, cancellation, errors, thread affinity.
+
+#include <QCoreApplication>
+#include <QSemaphore>
+#include <QTest>
+#include <QThread>
+#include <atomic>
+
+#include "ui/window/compute_thread.hpp"
+
+using mhaviz::ui::ComputeRequest;
+using mhaviz::ui::ComputeThread;
+using mhaviz::ui::ComputeWorker;
+using mhaviz::ui::ResultPtr;
+
+namespace {
+
+ComputeRequest request(quint64 generation, std::int64_t L, std::int64_t S = 8) {
+  ComputeRequest r;
+  r.generation = generation;
+  r.config.tgt_len = L;
+  r.config.src_len = S;
+  return r;
+}
+
+/// Big enough that every (batch, head) block takes a while: 4 * 8 blocks of 1024 x 1024.
+ComputeRequest longRequest(quint64 generation) {
+  ComputeRequest r = request(generation, 1024, 1024);
+  r.config.batch_size = 4;
+  r.config.num_heads = 8;
+  r.config.embed_dim = 64;
+  return r;
+}
+
+/// What the worker reported, recorded on the GUI thread (queued connections), so that the test
+/// reads it without racing the worker thread. (QSignalSpy records on the emitting thread.)
+struct Record {
+  QList<quint64> started, cancelled, failed, results;
+  QStringList messages;
+  QList<ResultPtr> resultPtrs;
+  QList<double> computeMs;
+  int progress = 0;
+};
+
+void record(ComputeWorker* worker, QObject* context, Record& r) {
+  QObject::connect(worker, &ComputeWorker::started, context,
+                   [&r](quint64 g) { r.started.append(g); });
+  QObject::connect(worker, &ComputeWorker::cancelled, context,
+                   [&r](quint64 g) { r.cancelled.append(g); });
+  QObject::connect(worker, &ComputeWorker::failed, context, [&r](quint64 g, const QString& m) {
+    r.failed.append(g);
+    r.messages.append(m);
+  });
+  QObject::connect(worker, &ComputeWorker::resultReady, context,
+                   [&r](quint64 g, const ResultPtr& result, double ms) {
+                     r.results.append(g);
+                     r.resultPtrs.append(result);
+                     r.computeMs.append(ms);
+                   });
+  QObject::connect(worker, &ComputeWorker::progress, context,
+                   [&r](quint64, qint64, qint64) { ++r.progress; });
+}
+
+constexpr int kTimeout = 60000;
+
+}  // namespace
+
+class TestWorker : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    m_thread = new ComputeThread;
+    m_record = Record{};
+    m_context = new QObject;
+    record(m_thread->worker(), m_context, m_record);
+  }
+  void cleanup() {
+    delete m_thread;
+    m_thread = nullptr;
+    delete m_context;
+    m_context = nullptr;
+  }
+
+  void resultCarriesGenerationAndConfig() {
+    m_thread->worker()->submit(request(7, 5, 6));
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
+    QCOMPARE(m_record.results.at(0), quint64{7});
+    const ResultPtr result = m_record.resultPtrs.at(0);
+    QVERIFY(result != nullptr);
+    QCOMPARE(result->L, 5);
+    QCOMPARE(result->S, 6);
+    QCOMPARE(result->H, 2);
+    QVERIFY(m_record.computeMs.at(0) >= 0.0);
+    QCOMPARE(m_record.started, QList<quint64>{7});
+  }
+
+  void forwardRunsOnTheWorkerThread() {
+    std::atomic<QThread*> seen{nullptr};
+    // Direct connection: the lambda runs on the thread that emits, i.e. inside the computation.
+    connect(
+        m_thread->worker(), &ComputeWorker::started, m_context,
+        [&seen](quint64) { seen.store(QThread::currentThread()); }, Qt::DirectConnection);
+    m_thread->worker()->submit(request(1, 4));
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
+    QVERIFY(seen.load() != nullptr);
+    QVERIFY(seen.load() != QCoreApplication::instance()->thread());
+    QCOMPARE(seen.load(), m_thread->workerThread());
+  }
+
+  void onlyTheNewestWaitingRequestIsComputed() {
+    ComputeWorker* worker = m_thread->worker();
+    // Hold the worker thread so that all requests below arrive while it is busy.
+    QSemaphore gate;
+    QMetaObject::invokeMethod(
+        worker, [&gate] { gate.acquire(); }, Qt::QueuedConnection);
+    for (quint64 g = 1; g <= 20; ++g) worker->submit(request(g, static_cast<std::int64_t>(g)));
+    gate.release();
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
+    QTest::qWait(100);  // any further (wrong) result would arrive by now
+    QCOMPARE(m_record.started, QList<quint64>{20});
+    QCOMPARE(m_record.results, QList<quint64>{20});
+    QCOMPARE(m_record.resultPtrs.at(0)->L, 20);
+  }
+
+  void newerRequestAbandonsTheRunningOne() {
+    ComputeWorker* worker = m_thread->worker();
+    // At the first finished block of the long request, a newer one arrives (from the computing
+    // thread itself, so the timing is exact): the long one must stop at the next block.
+    std::atomic<bool> once{false};
+    connect(
+        worker, &ComputeWorker::progress, m_context,
+        [worker, &once](quint64 generation, qint64, qint64) {
+          if (generation == 1 && !once.exchange(true)) worker->submit(request(2, 3));
+        },
+        Qt::DirectConnection);
+    worker->submit(longRequest(1));
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
+    QCOMPARE(m_record.cancelled, QList<quint64>{1});
+    QCOMPARE(m_record.results, QList<quint64>{2});
+  }
+
+  void cancelStopsALongComputation() {
+    ComputeWorker* worker = m_thread->worker();
+    connect(
+        worker, &ComputeWorker::progress, m_context,
+        [worker](quint64, qint64 done, qint64) {
+          if (done == 1) worker->cancelAll();
+        },
+        Qt::DirectConnection);
+    worker->submit(longRequest(5));
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.cancelled.size(), 1, kTimeout);
+    QCOMPARE(m_record.cancelled.at(0), quint64{5});
+    QTest::qWait(100);
+    QVERIFY(m_record.results.isEmpty());
+    QVERIFY(m_record.failed.isEmpty());
+    // Stopped at the next block boundary (blocks already running on other computing threads
+    // finish): far fewer than the 32 blocks were done.
+    QVERIFY2(m_record.progress <= 4, qPrintable(QString::number(m_record.progress)));
+  }
+
+  void cancelledWaitingRequestStillReportsItsEnd() {
+    ComputeWorker* worker = m_thread->worker();
+    QSemaphore gate;
+    QMetaObject::invokeMethod(
+        worker, [&gate] { gate.acquire(); }, Qt::QueuedConnection);
+    worker->submit(request(9, 4));
+    worker->cancelAll();
+    gate.release();
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.cancelled.size(), 1, kTimeout);
+    QCOMPARE(m_record.cancelled.at(0), quint64{9});
+    QVERIFY(m_record.started.isEmpty());
+    QVERIFY(m_record.results.isEmpty());
+  }
+
+  void invalidInputArrivesAsAMessage() {
+    ComputeRequest r = request(3, 4);
+    r.config.embed_dim = 10;
+    r.config.num_heads = 4;
+    m_thread->worker()->submit(r);
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.failed.size(), 1, kTimeout);
+    QCOMPARE(m_record.failed.at(0), quint64{3});
+    const QString message = m_record.messages.at(0);
+    QVERIFY2(message.startsWith(QStringLiteral("embed_dim must be divisible by num_heads")),
+             qPrintable(message));
+    QVERIFY(m_record.results.isEmpty());
+  }
+
+  void overTheMemoryLimitIsRefusedWithTheEstimate() {
+    m_thread->worker()->setMemoryLimit(1024);
+    m_thread->worker()->submit(request(4, 64, 64));
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.failed.size(), 1, kTimeout);
+    const QString message = m_record.messages.at(0);
+    QVERIFY2(message.contains(QStringLiteral("limit")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("KiB")) || message.contains(QStringLiteral("MiB")),
+             qPrintable(message));
+    QVERIFY(m_record.results.isEmpty());
+  }
+
+ private:
+  ComputeThread* m_thread = nullptr;
+  QObject* m_context = nullptr;  // receiver of the recording connections (GUI thread)
+  Record m_record;
+};
+
+QTEST_GUILESS_MAIN(TestWorker)
+#include "test_worker.moc"

@@ -1,0 +1,171 @@
+#include "ui/cli/cli_app.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/io/suggest.hpp"
+#include "ui/cli/commands.hpp"
+#include "ui/cli/usage_error.hpp"
+#include "ui/window/app_info.hpp"
+
+namespace mhaviz::cli {
+
+namespace {
+
+const QString kProgram = QStringLiteral("mhaviz-cli");
+
+void printOut(const QString& text) { std::cout << text.toStdString() << std::flush; }
+
+/// One `error: ...` line on stderr (messages are single lines; stray newlines are folded).
+void printError(const QString& message) {
+  QString line = message.simplified();
+  std::cerr << "error: " << line.toStdString() << '\n' << std::flush;
+}
+
+QString globalHelp() {
+  QString text = QStringLiteral(
+      "Usage: mhaviz-cli <command> [options]\n\n"
+      "Computes nn.MultiheadAttention exactly as PyTorch does, without a window.\n\n"
+      "Commands:\n");
+  for (const Command& c : commands()) {
+    text += QStringLiteral("  %1 %2\n").arg(QString::fromLatin1(c.name), -8).arg(c.summary);
+  }
+  text += QStringLiteral(
+      "\nOptions:\n"
+      "  -h, --help     Show this help (mhaviz-cli <command> --help: a command's options).\n"
+      "  -v, --version  Show the version.\n\n"
+      "Exit codes: 0 success, 1 invalid input (files, tensors, settings), 2 usage error.\n");
+  return text;
+}
+
+QString commandHelp(const Command& command, const QCommandLineParser& parser) {
+  QString text = QStringLiteral("Usage: mhaviz-cli %1 %2\n\n%3\n\n")
+                     .arg(QString::fromLatin1(command.name), QString::fromLatin1(command.synopsis),
+                          QString::fromLatin1(command.summary));
+  const QString generated = parser.helpText();
+  const qsizetype options = generated.indexOf(QStringLiteral("Options:"));
+  text += options >= 0 ? generated.mid(options) : generated;
+  return text;
+}
+
+/// Prints the usage error and the hint to the right help, returns exit code 2.
+int usageError(const QString& message, const Command* command) {
+  printError(message);
+  const QString where = command != nullptr ? kProgram + " " + command->name : kProgram;
+  std::cerr << "Run '" << where.toStdString() << " --help' for usage.\n" << std::flush;
+  return kExitUsage;
+}
+
+const Command* findCommand(const QString& name) {
+  for (const Command& c : commands()) {
+    if (name == QLatin1String(c.name)) return &c;
+  }
+  return nullptr;
+}
+
+QString unknownCommand(const QString& name) {
+  std::vector<std::string_view> names;
+  QString list;
+  for (const Command& c : commands()) {
+    names.emplace_back(c.name);
+    list += (list.isEmpty() ? "" : ", ") + QString::fromLatin1(c.name);
+  }
+  const std::string word = name.toStdString();
+  QString message = QStringLiteral("unknown command \"%1\"").arg(name);
+  if (const auto best = io::closest_name(word, names)) {
+    message += QStringLiteral(" (did you mean \"%1\"?)")
+                   .arg(QString::fromUtf8(best->data(), qsizetype(best->size())));
+  }
+  return message + "; the commands are " + list;
+}
+
+/// Parses the command's own options (`args` starts with the program name) and runs it.
+int runCommand(const Command& command, const QStringList& args) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QString::fromLatin1(command.summary));
+  const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                QStringLiteral("Show this command's help."));
+  parser.addOption(help);
+  command.addOptions(parser);
+  if (!parser.parse(args)) throw UsageError(parser.errorText().toStdString());
+  if (parser.isSet(help)) {
+    printOut(commandHelp(command, parser));
+    return kExitOk;
+  }
+  if (!parser.positionalArguments().isEmpty()) {
+    throw UsageError(
+        QStringLiteral("unexpected argument \"%1\" (options take the form --name value)")
+            .arg(parser.positionalArguments().first())
+            .toStdString());
+  }
+  return command.execute(parser);
+}
+
+std::unique_ptr<QCoreApplication> makeApplication(int& argc, char* argv[], bool gui) {
+  if (gui) {
+    // Image export draws widgets; no display is needed unless the user asks for a platform.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    return std::make_unique<QApplication>(argc, argv);
+  }
+  return std::make_unique<QCoreApplication>(argc, argv);
+}
+
+}  // namespace
+
+int runCli(int argc, char* argv[]) {
+  QCoreApplication::setApplicationName(kProgram);
+  QCoreApplication::setApplicationVersion(ui::applicationVersion());
+  const bool gui = argc > 1 && std::string_view(argv[1]) == "export";
+  const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, gui);
+  QStringList args = QCoreApplication::arguments();
+
+  if (args.size() < 2) {
+    std::cerr << globalHelp().toStdString();
+    return usageError(QStringLiteral("no command given"), nullptr);
+  }
+  const QString first = args.at(1);
+  if (first == QLatin1String("-h") || first == QLatin1String("--help") ||
+      first == QLatin1String("help")) {
+    if (args.size() > 2) {
+      if (const Command* c = findCommand(args.at(2))) {
+        return runCommand(*c, {args.at(0), QStringLiteral("--help")});
+      }
+      return usageError(unknownCommand(args.at(2)), nullptr);
+    }
+    printOut(globalHelp());
+    return kExitOk;
+  }
+  if (first == QLatin1String("-v") || first == QLatin1String("--version")) {
+    printOut(kProgram + " " + QCoreApplication::applicationVersion() + "\n");
+    return kExitOk;
+  }
+  if (first.startsWith('-')) {
+    return usageError(
+        QStringLiteral("unknown option \"%1\"; give a command first (run, export, shapes, torch)")
+            .arg(first),
+        nullptr);
+  }
+  const Command* command = findCommand(first);
+  if (command == nullptr) return usageError(unknownCommand(first), nullptr);
+  args.removeAt(1);
+  try {
+    return runCommand(*command, args);
+  } catch (const UsageError& e) {
+    return usageError(QString::fromStdString(e.what()), command);
+  } catch (const InvalidInput& e) {
+    printError(QString::fromStdString(e.what()));
+    return kExitInvalidInput;
+  } catch (const std::exception& e) {
+    printError(QStringLiteral("%1 failed: %2").arg(first, QString::fromStdString(e.what())));
+    return kExitInvalidInput;
+  }
+}
+
+}  // namespace mhaviz::cli

@@ -1,0 +1,24 @@
+#include "ui/cli/commands.hpp"
+
+#include <array>
+
+namespace mhaviz::cli {
+
+std::span<const Command> commands() {
+  static const std::array<Command, 4> table = {{
+      {"run", "Compute the forward pass and write every tensor to a .npz file.",
+       "--config C.json [--tensors T.npz|.safetensors] --out R.npz [--max-memory 4GiB]",
+       &addRunOptions, &runCommand, false},
+      {"export", "Draw the heatmap grid (as the window does) to a PNG, SVG or PDF file.",
+       "--config C.json [--tensors T] --image OUT.png|.svg|.pdf [options]", &addExportOptions,
+       &exportCommand, true},
+      {"shapes", "Print the shape of every step of the forward pass.",
+       "--config C.json [--tensors T]", &addShapesOptions, &shapesCommand, false},
+      {"torch", "Write a PyTorch script (and its data file) that reproduces and checks mhaviz.",
+       "--config C.json [--tensors T] --out repro.py [--max-memory 4GiB]", &addTorchOptions,
+       &torchCommand, false},
+  }};
+  return table;
+}
+
+}  // namespace mhaviz::cli

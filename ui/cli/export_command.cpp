@@ -1,0 +1,222 @@
+// mhaviz-cli export: the window's heatmap grid written to PNG/SVG/PDF through
+// mhaviz::ui::exportImage (the same code the window's export uses). Runs on the main thread of
+// a QApplication (offscreen platform by default; see cli_app.cpp).
+
+#include <QStringList>
+#include <array>
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mhaviz/core/errors.hpp"
+#include "ui/cli/commands.hpp"
+#include "ui/cli/output_path.hpp"
+#include "ui/cli/problem_options.hpp"
+#include "ui/cli/usage_error.hpp"
+#include "ui/render/image_export.hpp"
+#include "ui/render/view_options.hpp"
+
+namespace mhaviz::cli {
+
+namespace {
+
+using ui::Colormap;
+using ui::Stage;
+
+const std::array<std::pair<const char*, Stage>, 11> kStages = {{
+    {"weights", Stage::weights},
+    {"weights_before_dropout", Stage::weights_before_dropout},
+    {"scores", Stage::scores},
+    {"mask", Stage::mask},
+    {"raw_scores", Stage::raw_scores},
+    {"q", Stage::q},
+    {"k", Stage::k},
+    {"v", Stage::v},
+    {"head_output", Stage::head_output},
+    {"merged", Stage::merged},
+    {"output", Stage::output},
+}};
+
+const std::array<std::pair<const char*, Colormap>, 5> kColormaps = {{
+    {"viridis", Colormap::viridis},
+    {"magma", Colormap::magma},
+    {"cividis", Colormap::cividis},
+    {"grayscale", Colormap::grayscale},
+    {"diverging", Colormap::diverging},
+}};
+
+/// The enum value named by an option, or a UsageError listing the accepted names.
+template <typename T, std::size_t Size>
+T choice(const QCommandLineParser& parser, const QString& option,
+         const std::array<std::pair<const char*, T>, Size>& table, T fallback) {
+  if (!parser.isSet(option)) return fallback;
+  const QString value = parser.value(option);
+  QStringList names;
+  for (const auto& [name, v] : table) {
+    if (value == QLatin1String(name)) return v;
+    names << QString::fromLatin1(name);
+  }
+  throw UsageError(QStringLiteral("--%1 \"%2\" is not one of %3")
+                       .arg(option, value, names.join(QStringLiteral(", ")))
+                       .toStdString());
+}
+
+/// A non-negative (or, with `positive`, strictly positive) integer option.
+int intOption(const QCommandLineParser& parser, const QString& option, int fallback,
+              bool positive) {
+  if (!parser.isSet(option)) return fallback;
+  bool ok = false;
+  const int v = parser.value(option).toInt(&ok);
+  if (!ok || v < (positive ? 1 : 0)) {
+    throw UsageError(
+        QStringLiteral("--%1 \"%2\" must be a %3 integer")
+            .arg(option, parser.value(option),
+                 positive ? QStringLiteral("positive") : QStringLiteral("non-negative"))
+            .toStdString());
+  }
+  return v;
+}
+
+/// --heads: "all" (-1) or one head index. The grid shows all heads or one (ViewOptions::soloHead);
+/// a list naming every head means all.
+int soloHead(const QCommandLineParser& parser, std::int64_t heads) {
+  const QString value = parser.value(QStringLiteral("heads")).trimmed();
+  if (!parser.isSet(QStringLiteral("heads")) || value == QLatin1String("all")) return -1;
+  QList<std::int64_t> picked;
+  for (const QString& part : value.split(',')) {
+    bool ok = false;
+    const int h = part.trimmed().toInt(&ok);
+    if (!ok || h < 0) {
+      throw UsageError(QStringLiteral("--heads \"%1\" must be \"all\" or a head index such as 0")
+                           .arg(value)
+                           .toStdString());
+    }
+    if (h >= heads) {
+      throw InvalidInput(QStringLiteral("--heads %1: the configuration has num_heads=%2, so heads "
+                                        "are numbered 0 to %3")
+                             .arg(h)
+                             .arg(heads)
+                             .arg(heads - 1)
+                             .toStdString());
+    }
+    if (!picked.contains(h)) picked << h;
+  }
+  if (picked.size() == 1) return static_cast<int>(picked.front());
+  if (picked.size() == heads) return -1;
+  throw UsageError(QStringLiteral("--heads \"%1\": the grid shows all heads or one; give \"all\" "
+                                  "or a single head index")
+                       .arg(value)
+                       .toStdString());
+}
+
+QStringList labels(const QCommandLineParser& parser, const QString& option,
+                   const std::vector<std::string>& fromConfig) {
+  if (parser.isSet(option)) return parser.value(option).split(',');
+  QStringList out;
+  for (const std::string& label : fromConfig) out << QString::fromStdString(label);
+  return out;
+}
+
+}  // namespace
+
+void addExportOptions(QCommandLineParser& parser) {
+  addProblemOptions(parser, true);
+  parser.addOptions({
+      {QStringLiteral("image"), QStringLiteral("Output image; the format follows the extension."),
+       QStringLiteral("OUT.png|.svg|.pdf")},
+      {QStringLiteral("batch"), QStringLiteral("Batch element shown (default 0)."),
+       QStringLiteral("n")},
+      {QStringLiteral("heads"), QStringLiteral("\"all\" (default) or one head index."),
+       QStringLiteral("all|h")},
+      {QStringLiteral("stage"),
+       QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
+                      "mask, raw_scores, q, k, v, head_output, merged, output."),
+       QStringLiteral("stage")},
+      {QStringLiteral("colormap"),
+       QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),
+       QStringLiteral("name")},
+      {QStringLiteral("width"), QStringLiteral("Picture width in logical pixels (default 1600)."),
+       QStringLiteral("px")},
+      {QStringLiteral("height"), QStringLiteral("Picture height in logical pixels (default 1000)."),
+       QStringLiteral("px")},
+      {QStringLiteral("dpi-scale"),
+       QStringLiteral("Device pixel ratio: a PNG gets width*scale pixels (default 1)."),
+       QStringLiteral("factor")},
+      {QStringLiteral("transparent"), QStringLiteral("Leave the PNG/SVG background transparent.")},
+      {QStringLiteral("no-average"), QStringLiteral("Leave out the map averaged over heads.")},
+      {QStringLiteral("per-head-scale"),
+       QStringLiteral("Give each map its own colour scale instead of one shared scale.")},
+      {QStringLiteral("reduce"),
+       QStringLiteral("mean (default) or max: how cells are combined when a map has more cells "
+                      "than pixels."),
+       QStringLiteral("rule")},
+      {QStringLiteral("title"),
+       QStringLiteral("Title above the grid (default: the configuration and the stage)."),
+       QStringLiteral("text")},
+      {QStringLiteral("query-labels"),
+       QStringLiteral(
+           "Comma-separated query token labels (default: the configuration's query_labels)."),
+       QStringLiteral("a,b,...")},
+      {QStringLiteral("key-labels"),
+       QStringLiteral(
+           "Comma-separated key token labels (default: the configuration's key_labels)."),
+       QStringLiteral("a,b,...")},
+  });
+}
+
+int exportCommand(const QCommandLineParser& parser) {
+  const QString image = requiredValue(parser, QStringLiteral("image"));
+  requireSuffix(QStringLiteral("image"), image,
+                {QStringLiteral(".png"), QStringLiteral(".svg"), QStringLiteral(".pdf")});
+  ui::ViewOptions view;
+  view.batch = intOption(parser, QStringLiteral("batch"), 0, false);
+  view.stage = choice(parser, QStringLiteral("stage"), kStages, Stage::weights);
+  view.colormap = choice(parser, QStringLiteral("colormap"), kColormaps, Colormap::viridis);
+  view.reduce = choice(parser, QStringLiteral("reduce"),
+                       std::array<std::pair<const char*, ui::Reduce>, 2>{
+                           {{"mean", ui::Reduce::mean}, {"max", ui::Reduce::max}}},
+                       ui::Reduce::mean);
+  view.perHeadScale = parser.isSet(QStringLiteral("per-head-scale"));
+  view.showAverage = !parser.isSet(QStringLiteral("no-average"));
+
+  ui::ExportOptions options;
+  options.width = intOption(parser, QStringLiteral("width"), options.width, true);
+  options.height = intOption(parser, QStringLiteral("height"), options.height, true);
+  if (parser.isSet(QStringLiteral("dpi-scale"))) {
+    bool ok = false;
+    options.scale = parser.value(QStringLiteral("dpi-scale")).toDouble(&ok);
+    if (!ok || !(options.scale > 0.0) || options.scale > 16.0) {
+      throw UsageError(QStringLiteral("--dpi-scale \"%1\" must be a number above 0 and at most 16")
+                           .arg(parser.value(QStringLiteral("dpi-scale")))
+                           .toStdString());
+    }
+  }
+  options.transparent = parser.isSet(QStringLiteral("transparent"));
+  options.title = parser.value(QStringLiteral("title"));
+
+  const ForwardResult result = computeResult(parser);
+  view.soloHead = soloHead(parser, result.H);
+  if (view.batch >= result.N) {
+    throw InvalidInput(QStringLiteral("--batch %1: the input has %2 batch element%3 (0 to %4)")
+                           .arg(view.batch)
+                           .arg(result.N)
+                           .arg(result.N == 1 ? "" : "s")
+                           .arg(result.N - 1)
+                           .toStdString());
+  }
+  if (view.stage == Stage::weights_before_dropout && !result.weights_before_dropout) {
+    throw InvalidInput(
+        "--stage weights_before_dropout: dropout was not applied; it needs training=true and "
+        "dropout > 0 in the configuration (use --stage weights)");
+  }
+  // Token labels: the options, else the configuration's query_labels / key_labels.
+  view.queryLabels = labels(parser, QStringLiteral("query-labels"), result.config.query_labels);
+  view.keyLabels = labels(parser, QStringLiteral("key-labels"), result.config.key_labels);
+  const QString error = ui::exportImage(result, view, options, image);
+  if (!error.isEmpty()) throw InvalidInput(error.toStdString());
+  std::cout << "wrote " << image.toStdString() << '\n';
+  return kExitOk;
+}
+
+}  // namespace mhaviz::cli

@@ -1,0 +1,43 @@
+#pragma once
+// The options every command shares (--config, --tensors, --max-memory) and what they load:
+// the Problem (config + parameters + inputs) and, for the computing commands, its result.
+
+#include <QCommandLineParser>
+#include <cstdint>
+
+#include "mhaviz/core/io/tensor_map.hpp"
+#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/result.hpp"
+
+namespace mhaviz::cli {
+
+/// Adds --config and --tensors; with `withMemoryLimit` also --max-memory.
+void addProblemOptions(QCommandLineParser& parser, bool withMemoryLimit);
+
+/// A required option's value; throws UsageError naming the option when it is absent or empty.
+QString requiredValue(const QCommandLineParser& parser, const QString& option);
+
+/// The configuration file and the tensors file (when given), read without building anything.
+/// Throws UsageError without --config, InvalidInput for unreadable or malformed files.
+struct LoadedFiles {
+  Config config;
+  io::TensorMap tensors;
+  QString tensorsName;  // the tensors file as typed, for messages ("tensors" when none)
+};
+LoadedFiles loadFiles(const QCommandLineParser& parser);
+
+/// static_k's S' (its dimension 1) when the tensors hold a 3-D static_k, else -1.
+std::int64_t staticSrcLen(const io::TensorMap& tensors);
+
+/// The --max-memory limit in bytes (kDefaultMemoryLimit when absent). Throws UsageError for a
+/// malformed size.
+std::uint64_t memoryLimit(const QCommandLineParser& parser);
+
+/// loadFiles, then the memory check against --max-memory (before anything large is allocated),
+/// then make_problem. Throws UsageError or InvalidInput.
+Problem loadProblem(const QCommandLineParser& parser);
+
+/// loadProblem followed by mhaviz::forward.
+ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut = nullptr);
+
+}  // namespace mhaviz::cli

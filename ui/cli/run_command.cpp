@@ -1,0 +1,35 @@
+// mhaviz-cli run: the forward pass, every tensor written to one file.
+
+#include <filesystem>
+#include <iostream>
+
+#include "mhaviz/core/io/tensor_file.hpp"
+#include "ui/cli/commands.hpp"
+#include "ui/cli/output_path.hpp"
+#include "ui/cli/problem_options.hpp"
+#include "ui/cli/result_tensors.hpp"
+#include "ui/cli/usage_error.hpp"
+
+namespace mhaviz::cli {
+
+void addRunOptions(QCommandLineParser& parser) {
+  addProblemOptions(parser, true);
+  parser.addOption({QStringLiteral("out"),
+                    QStringLiteral("Output file (.npz, or .safetensors) for attn_output, "
+                                   "attn_output_weights and every intermediate."),
+                    QStringLiteral("R.npz")});
+}
+
+int runCommand(const QCommandLineParser& parser) {
+  const QString out = requiredValue(parser, QStringLiteral("out"));
+  requireSuffix(QStringLiteral("out"), out,
+                {QStringLiteral(".npz"), QStringLiteral(".safetensors")});
+  const ForwardResult result = computeResult(parser);
+  const io::TensorMap tensors = resultTensors(result);
+  io::write_tensor_file(std::filesystem::path(out.toStdString()), tensors);
+  std::cout << "wrote " << tensors.size() << " tensors to " << out.toStdString() << " (attn_output "
+            << shape_str(result.attn_output.shape()) << ")\n";
+  return kExitOk;
+}
+
+}  // namespace mhaviz::cli

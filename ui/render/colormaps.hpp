@@ -1,0 +1,28 @@
+#pragma once
+// Colour gradients for the heatmaps, built from published colour stops (QCustomPlot 2.1.0 has
+// no perceptual presets), and the colours that mark masked cells, NaN cells and the appended
+// bias_k / zero keys so they never look like a value of the gradient.
+
+#include <QColor>
+
+#include "ui/render/view_options.hpp"
+
+class QCPColorGradient;
+
+namespace mhaviz::ui {
+
+/// The colormap actually drawn: signed stages use `diverging` unless grayscale (print) or
+/// diverging was chosen; unsigned stages use the chosen one.
+Colormap effectiveColormap(Colormap chosen, bool isSigned);
+
+/// Gradient over [0, 1] with NaN drawn in nanColor(map) (QCPColorGradient::nhNanColor).
+QCPColorGradient makeGradient(Colormap map);
+
+/// NaN cells: a colour that the gradient never produces (magenta; cyan for magma).
+QColor nanColor(Colormap map);
+/// Masked cells (-inf in the merged mask): a neutral colour far from the gradient.
+QColor maskedColor(Colormap map);
+/// Tick labels and separator of the key columns/rows appended by add_bias_kv / add_zero_attn.
+QColor extraKeyColor();
+
+}  // namespace mhaviz::ui

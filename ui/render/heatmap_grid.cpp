@@ -1,0 +1,414 @@
+#include "ui/render/heatmap_grid.hpp"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QResizeEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "mhaviz/core/errors.hpp"
+#include "ui/render/colormaps.hpp"
+#include "ui/render/heatmap_grid_state.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+// Pixels reserved around each map for its title, tick labels and margins when choosing the
+// number of grid columns.
+constexpr int kMapChromeW = 70;
+constexpr int kMapChromeH = 60;
+
+bool anyMasked(const StageData& data) {
+  for (const MapData& map : data.maps) {
+    if (std::find(map.masked.begin(), map.masked.end(), 1) != map.masked.end()) return true;
+  }
+  return false;
+}
+
+bool anyNan(const StageData& data) {
+  for (const MapData& map : data.maps) {
+    if (std::any_of(map.values.begin(), map.values.end(), [](double x) { return std::isnan(x); }))
+      return true;
+  }
+  return false;
+}
+
+bool hasKind(const std::vector<ColumnInfo>& infos, KeyKind kind) {
+  return std::any_of(infos.begin(), infos.end(),
+                     [kind](const ColumnInfo& c) { return c.kind == kind; });
+}
+
+// Index of the first appended key (bias_k or zero) in `infos`, or -1.
+int firstExtra(const std::vector<ColumnInfo>& infos) {
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    if (infos[i].kind != KeyKind::source) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void addSeparator(QCustomPlot* plot, QCPAxisRect* rect, bool vertical, double at) {
+  for (int layer = 0; layer < 2; ++layer) {
+    auto* line = new QCPItemStraightLine(plot);
+    line->setClipAxisRect(rect);
+    line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    line->point1->setCoords(vertical ? at : 0.0, vertical ? 0.0 : at);
+    line->point2->setCoords(vertical ? at : 1.0, vertical ? 1.0 : at);
+    line->setPen(layer == 0 ? QPen(Qt::white, 3) : QPen(extraKeyColor(), 1.6, Qt::DashLine));
+    line->setSelectable(false);
+  }
+}
+
+QCPAxis* addExtraAxis(QCPAxisRect* rect, QCPAxis::AxisType type) {
+  QCPAxis* axis = rect->addAxis(type);
+  axis->setBasePen(Qt::NoPen);
+  axis->setTickPen(Qt::NoPen);  // the labels sit under their columns; the colour marks them
+  axis->setTickLabelColor(extraKeyColor());
+  axis->setSubTicks(false);
+  axis->setTickLength(0, 4);
+  axis->setOffset(0);
+  axis->grid()->setVisible(false);
+  axis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+  return axis;
+}
+
+}  // namespace
+
+HeatmapGrid::HeatmapGrid(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), state_(std::make_unique<GridState>()) {
+  plot_->setGeometry(rect());
+  plot_->setNoAntialiasingOnDrag(true);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->setMouseTracking(true);
+  plot_->plotLayout()->clear();
+  state_->badge = new QLabel(this);
+  state_->badge->setStyleSheet(
+      QStringLiteral("QLabel { background: rgba(180, 30, 30, 225); color: white; font-weight: bold;"
+                     " padding: 4px 8px; border-radius: 4px; }"));
+  state_->badge->setWordWrap(true);
+  state_->badge->hide();
+  connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapGrid::onMouseMove);
+  connect(plot_, &QCustomPlot::mousePress, this, &HeatmapGrid::onMousePress);
+  connect(plot_, &QCustomPlot::mouseRelease, this, &HeatmapGrid::onMouseRelease);
+}
+
+HeatmapGrid::~HeatmapGrid() = default;
+
+void HeatmapGrid::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
+                            const ViewOptions& view) {
+  QElapsedTimer timer;
+  timer.start();
+  result_ = std::move(result);
+  view_ = view;
+  extract();
+  rebuild();
+  renderAll();
+  lastRenderMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+void HeatmapGrid::setView(const ViewOptions& view) {
+  QElapsedTimer timer;
+  timer.start();
+  const bool sameData = view.batch == view_.batch && view.stage == view_.stage &&
+                        view.soloHead == view_.soloHead && view.showAverage == view_.showAverage &&
+                        view.keyLabels == view_.keyLabels;
+  view_ = view;
+  if (!sameData) extract();
+  rebuild();
+  renderAll();
+  lastRenderMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+void HeatmapGrid::setOutOfDate(bool outOfDate, const QString& why) {
+  outOfDate_ = outOfDate;
+  outOfDateWhy_ = why;
+  QString text = tr("Out of date");
+  if (!why.isEmpty()) text += QStringLiteral(": ") + why;
+  text += tr(" (showing the last computed result)");
+  state_->badge->setText(text);
+  state_->badge->setVisible(outOfDate);
+  placeBadge();
+}
+
+void HeatmapGrid::clear() {
+  result_.reset();
+  data_ = StageData{};
+  message_.clear();
+  rebuild();
+  plot_->replot();
+}
+
+int HeatmapGrid::mapCount() const { return static_cast<int>(state_->views.size()); }
+
+QStringList HeatmapGrid::mapTitles() const {
+  QStringList titles;
+  for (const MapData& map : data_.maps) titles << map.title;
+  return titles;
+}
+
+QStringList HeatmapGrid::columnLabels(int map) const {
+  QStringList labels;
+  if (map < 0 || map >= static_cast<int>(data_.maps.size())) return labels;
+  const MapData& m = data_.maps[static_cast<std::size_t>(map)];
+  for (int c = 0; c < m.cols; ++c) {
+    labels << (static_cast<std::size_t>(c) < m.columns.size()
+                   ? m.columns[static_cast<std::size_t>(c)].label
+                   : QString::number(c));
+  }
+  return labels;
+}
+
+QCustomPlot* HeatmapGrid::plot() const { return plot_; }
+
+double HeatmapGrid::lastRenderMs() const { return lastRenderMs_; }
+
+void HeatmapGrid::setCaption(const QString& caption) { caption_ = caption; }
+
+void HeatmapGrid::setAxisTitles(bool on) { axisTitles_ = on; }
+
+void HeatmapGrid::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  plot_->setGeometry(rect());
+  placeBadge();
+  if (!data_.maps.empty()) {
+    if (chooseColumns(static_cast<int>(data_.maps.size())) != state_->columns) rebuild();
+    queueRender();
+  }
+}
+
+void HeatmapGrid::placeBadge() {
+  QLabel* badge = state_->badge;
+  badge->setMaximumWidth(std::max(200, width() - 16));
+  badge->adjustSize();
+  badge->move(8, 8);
+  badge->raise();
+}
+
+void HeatmapGrid::extract() {
+  message_.clear();
+  data_ = StageData{};
+  if (!result_) return;
+  try {
+    data_ = extractStage(*result_, view_);
+  } catch (const mhaviz::InvalidInput& e) {
+    message_ = QString::fromStdString(e.what());
+  }
+}
+
+double HeatmapGrid::cellPixels(int n, int columns) const {
+  if (data_.maps.empty() || n <= 0 || columns <= 0) return 0;
+  const QSize size = plot_->viewport().size();
+  const double availW = std::max(100, size.width() - 110);  // colour scale
+  const double availH =
+      std::max(100, size.height() - (caption_.isEmpty() ? 40 : 70) - (axisTitles_ ? 20 : 0));
+  const double rows = std::max(1, data_.maps.front().rows);
+  const double cols = std::max(1, data_.maps.front().cols);
+  const int gridRows = (n + columns - 1) / columns;
+  const double cellW = availW / columns - kMapChromeW;
+  const double cellH = availH / gridRows - kMapChromeH;
+  return std::min(cellW / cols, cellH / rows);
+}
+
+int HeatmapGrid::chooseColumns(int n) const {
+  if (n <= 1 || data_.maps.empty()) return 1;
+  int best = 1;
+  double bestScale = -1;
+  for (int c = 1; c <= n; ++c) {
+    const double scale = cellPixels(n, c);
+    if (scale > bestScale + 1e-9) {
+      bestScale = scale;
+      best = c;
+    }
+  }
+  return best;
+}
+
+void HeatmapGrid::rebuild() {
+  GridState& s = *state_;
+  plot_->clearItems();
+  plot_->clearPlottables();
+  plot_->plotLayout()->clear();
+  s.views.clear();
+  s.scale = nullptr;
+  delete s.margins;
+  s.margins = nullptr;
+  plot_->setViewport(QRect(QPoint(0, 0), plot_->size()));
+
+  QCPLayoutGrid* top = plot_->plotLayout();
+  top->setRowSpacing(4);
+  // Filler rows above and below keep the picture vertically centred when square cells leave
+  // height unused.
+  top->addElement(0, 0, new QCPLayoutElement(plot_));
+  top->setRowStretchFactor(0, 0.001);
+  int row = 1;
+  if (!caption_.isEmpty()) {
+    QFont font = plot_->font();
+    font.setPointSizeF(font.pointSizeF() * 1.3);
+    font.setBold(true);
+    top->addElement(row++, 0, new QCPTextElement(plot_, caption_, font));
+  }
+  if (data_.maps.empty()) {
+    const QString text = !message_.isEmpty() ? message_ : tr("No result to show yet.");
+    top->addElement(row, 0, new QCPTextElement(plot_, text));
+    return;
+  }
+
+  s.colormap = effectiveColormap(view_.colormap, data_.isSigned);
+  s.gradient = makeGradient(s.colormap);
+  const int n = static_cast<int>(data_.maps.size());
+  s.columns = chooseColumns(n);
+
+  // Body: [filler | maps | colour scale | filler], so that maps with square cells are centred.
+  auto* body = new QCPLayoutGrid;
+  const int bodyRow = row++;
+  top->addElement(bodyRow, 0, body);
+  auto* maps = new QCPLayoutGrid;
+  maps->setColumnSpacing(14);
+  maps->setRowSpacing(8);
+  body->addElement(0, 0, new QCPLayoutElement(plot_));
+  body->addElement(0, 1, maps);
+  body->setColumnSpacing(8);
+  s.margins = new QCPMarginGroup(plot_);
+  // Square cells: each axis rect at most cell * (cols, rows) pixels.
+  const double cellPx = cellPixels(n, s.columns);
+  const MapData& first = data_.maps.front();
+  const QSize maxRect = cellPx > 0 ? QSize(std::max(60, static_cast<int>(cellPx * first.cols)),
+                                           std::max(60, static_cast<int>(cellPx * first.rows)))
+                                   : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+  QFont noteFont = plot_->font();
+  noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
+
+  QFont titleFont = plot_->font();
+  titleFont.setBold(true);
+  for (int i = 0; i < n; ++i) {
+    const MapData& m = data_.maps[static_cast<std::size_t>(i)];
+    MapView v;
+    auto* cell = new QCPLayoutGrid;
+    maps->addElement(i / s.columns, i % s.columns, cell);
+    v.title = new QCPTextElement(plot_, m.title, titleFont);
+    v.note = new QCPTextElement(plot_, QString(), noteFont);
+    v.note->setTextColor(QColor(90, 90, 90));
+    v.note->setMargins(QMargins(2, 0, 2, 0));
+    v.rect = new QCPAxisRect(plot_, true);
+    v.rect->setMaximumSize(maxRect);
+    cell->addElement(0, 0, v.title);
+    cell->addElement(1, 0, v.note);
+    cell->addElement(2, 0, v.rect);
+    cell->setRowSpacing(0);
+    cell->setRowStretchFactor(0, 0.001);
+    cell->setRowStretchFactor(1, 0.001);
+    v.rect->setMarginGroup(QCP::msLeft | QCP::msRight | QCP::msTop | QCP::msBottom, s.margins);
+    v.rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    v.rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
+    for (QCPAxis* axis : {x, y}) {
+      axis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+      axis->setSubTicks(false);
+      axis->setTickLength(0, 4);
+      axis->grid()->setVisible(false);
+    }
+    x->setRange(-0.5, m.cols - 0.5);
+    y->setRange(-0.5, m.rows - 0.5);
+
+    v.colorMap = new QCPColorMap(x, y);
+    v.colorMap->setInterpolate(false);
+    v.colorMap->setTightBoundary(false);
+    v.colorMap->setGradient(s.gradient);
+
+    if (!m.masked.empty()) {
+      v.maskOverlay = new QCPItemPixmap(plot_);
+      v.maskOverlay->setClipAxisRect(v.rect);
+      v.maskOverlay->topLeft->setAxes(x, y);
+      v.maskOverlay->bottomRight->setAxes(x, y);
+      v.maskOverlay->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+      v.maskOverlay->setSelectable(false);
+    }
+    const int extraCol = firstExtra(m.columns);
+    if (extraCol >= 0) {
+      v.extraX = addExtraAxis(v.rect, QCPAxis::atBottom);
+      v.extraX->setRange(x->range());
+      addSeparator(plot_, v.rect, true, extraCol - 0.5);
+    }
+    const int extraRow = firstExtra(m.rowsInfo);
+    if (extraRow >= 0) {
+      v.extraY = addExtraAxis(v.rect, QCPAxis::atLeft);
+      v.extraY->setRange(y->range());
+      addSeparator(plot_, v.rect, false, m.rows - extraRow - 0.5);
+    }
+    if (axisTitles_) {
+      const bool keyCols = !m.columns.empty() && hasKind(m.columns, KeyKind::source) &&
+                           view_.stage != Stage::q && view_.stage != Stage::head_output &&
+                           view_.stage != Stage::merged && view_.stage != Stage::output;
+      const QString xTitle = keyCols ? tr("key")
+                             : (view_.stage == Stage::merged || view_.stage == Stage::output)
+                                 ? tr("embedding dimension")
+                                 : tr("head dimension");
+      const QString yTitle = m.rowsInfo.empty() ? tr("query") : tr("key");
+      (v.extraX != nullptr ? v.extraX : x)->setLabel(xTitle);
+      (v.extraY != nullptr ? v.extraY : y)->setLabel(yTitle);
+    }
+    const int index = i;
+    connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this, index](const QCPRange&) { onAxisRangeChanged(index, true); });
+    connect(y, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this, index](const QCPRange&) { onAxisRangeChanged(index, false); });
+    s.views.push_back(v);
+  }
+
+  // One colour scale for all maps.
+  s.scale = new QCPColorScale(plot_);
+  s.scale->setType(QCPAxis::atRight);
+  s.scale->setBarWidth(14);
+  s.scale->setGradient(s.gradient);
+  s.scale->setRangeDrag(false);
+  s.scale->setRangeZoom(false);
+  s.scale->axis()->setLabel(data_.unit);
+  body->addElement(0, 2, s.scale);
+  body->addElement(0, 3, new QCPLayoutElement(plot_));
+  // The maps take all the width they can use (up to square cells); the fillers get the rest.
+  body->setColumnStretchFactor(0, 0.001);
+  body->setColumnStretchFactor(1, 1000);
+  body->setColumnStretchFactor(2, 0.000001);
+  body->setColumnStretchFactor(3, 0.001);
+  if (n <= s.columns) s.scale->setMarginGroup(QCP::msTop | QCP::msBottom, s.margins);
+
+  // Legend of the special cells and columns.
+  auto* legend = new QCPLayoutGrid;
+  top->addElement(row, 0, legend);
+  top->setRowStretchFactor(bodyRow, 1000);
+  legend->setColumnSpacing(10);
+  int k = 0;
+  const QColor text = QColor(40, 40, 40);
+  if (anyMasked(data_) || view_.stage == Stage::weights || view_.stage == Stage::scores ||
+      view_.stage == Stage::mask || view_.stage == Stage::weights_before_dropout) {
+    legend->addElement(0, k++,
+                       new LegendKey(plot_, maskedColor(s.colormap), LegendKey::Swatch::fill,
+                                     tr("masked (-inf in the mask)"), text));
+  }
+  legend->addElement(
+      0, k++,
+      new LegendKey(plot_, nanColor(s.colormap), LegendKey::Swatch::fill,
+                    anyNan(data_) ? tr("NaN (every key of the query masked)") : tr("NaN"), text));
+  const auto& infos =
+      data_.maps.front().columns.empty() ? data_.maps.front().rowsInfo : data_.maps.front().columns;
+  if (hasKind(infos, KeyKind::bias_k)) {
+    legend->addElement(0, k++,
+                       new LegendKey(plot_, extraKeyColor(), LegendKey::Swatch::line,
+                                     tr("bias_k: key appended by add_bias_kv"), extraKeyColor()));
+  }
+  if (hasKind(infos, KeyKind::zero)) {
+    legend->addElement(
+        0, k++,
+        new LegendKey(plot_, extraKeyColor(), LegendKey::Swatch::line,
+                      tr("zero: all-zero key appended by add_zero_attn"), extraKeyColor()));
+  }
+  legend->addElement(0, k, new QCPLayoutElement(plot_));  // takes the rest of the width
+  legend->setColumnStretchFactor(k, 1000);
+  top->setRowStretchFactor(row, 0.000001);
+  top->addElement(row + 1, 0, new QCPLayoutElement(plot_));
+  top->setRowStretchFactor(row + 1, 0.001);
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,160 @@
+// HeatmapGrid: hover descriptions, clicks, and zoom/pan shared by all maps. GUI thread only.
+
+#include <qcustomplot.h>
+
+#include <QToolTip>
+#include <cmath>
+
+#include "ui/render/heatmap_grid.hpp"
+#include "ui/render/heatmap_grid_state.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+QString describeKey(const ColumnInfo& info, int index, bool tokens) {
+  switch (info.kind) {
+    case KeyKind::bias_k:
+      return QObject::tr("key bias_k (appended by add_bias_kv)");
+    case KeyKind::zero:
+      return QObject::tr("key zero (all-zero key appended by add_zero_attn)");
+    case KeyKind::source:
+      break;
+  }
+  if (tokens && info.label != QString::number(index)) {
+    return QObject::tr("key %1 \u201c%2\u201d").arg(index).arg(info.label);
+  }
+  return QObject::tr("key %1").arg(info.label);
+}
+
+QString formatValue(double v) {
+  if (std::isnan(v)) return QStringLiteral("NaN");
+  if (std::isinf(v)) return v < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
+  return QString::number(v, 'g', 4);
+}
+
+// Clamps `range` into [-0.5, count-0.5] keeping its size (at most the whole map, at least one
+// cell).
+QCPRange clampRange(QCPRange range, int count) {
+  const QCPRange full(-0.5, count - 0.5);
+  if (range.size() >= full.size()) return full;
+  if (range.size() < 1) {
+    const double c = range.center();
+    range = QCPRange(c - 0.5, c + 0.5);
+  }
+  if (range.lower < full.lower) range += full.lower - range.lower;
+  if (range.upper > full.upper) range -= range.upper - full.upper;
+  return range;
+}
+
+}  // namespace
+
+void HeatmapGrid::onAxisRangeChanged(int index, bool horizontal) {
+  GridState& s = *state_;
+  if (s.syncing || index >= static_cast<int>(s.views.size())) return;
+  s.syncing = true;
+  const MapData& m = data_.maps[static_cast<std::size_t>(index)];
+  const QCPAxis::AxisType type = horizontal ? QCPAxis::atBottom : QCPAxis::atLeft;
+  QCPAxis* changed = s.views[static_cast<std::size_t>(index)].rect->axis(type);
+  const QCPRange range = clampRange(changed->range(), horizontal ? m.cols : m.rows);
+  // All maps of a stage have the same shape: zoom and pan them together.
+  for (MapView& v : s.views) {
+    v.rect->axis(type)->setRange(range);
+    QCPAxis* extra = horizontal ? v.extraX : v.extraY;
+    if (extra != nullptr) extra->setRange(range);
+  }
+  s.syncing = false;
+  queueRender();
+}
+
+bool HeatmapGrid::cellAt(const QPointF& pos, int* map, int* row, int* col) const {
+  for (std::size_t i = 0; i < state_->views.size(); ++i) {
+    const MapView& v = state_->views[i];
+    if (!v.rect->rect().contains(pos.toPoint())) continue;
+    const MapData& m = data_.maps[i];
+    const double kx = v.rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
+    const double ky = v.rect->axis(QCPAxis::atLeft)->pixelToCoord(pos.y());
+    const int c = static_cast<int>(std::lround(kx));
+    const int yd = static_cast<int>(std::lround(ky));
+    const int r = m.rows - 1 - yd;
+    if (c < 0 || c >= m.cols || r < 0 || r >= m.rows) return false;
+    *map = static_cast<int>(i);
+    *row = r;
+    *col = c;
+    return true;
+  }
+  return false;
+}
+
+QString HeatmapGrid::describeCell(int map, int row, int col) const {
+  const MapData& m = data_.maps[static_cast<std::size_t>(map)];
+  const std::size_t k = static_cast<std::size_t>(row) * static_cast<std::size_t>(m.cols) +
+                        static_cast<std::size_t>(col);
+  const double value = m.values[k];
+  const bool tokens = !view_.keyLabels.isEmpty();
+  QStringList parts;
+  parts << m.title;
+  if (!m.rowsInfo.empty()) {
+    parts << describeKey(m.rowsInfo[static_cast<std::size_t>(row)], row, tokens);
+  } else if (row < view_.queryLabels.size() && !view_.queryLabels[row].isEmpty()) {
+    parts << tr("query %1 \u201c%2\u201d").arg(row).arg(view_.queryLabels[row]);
+  } else {
+    parts << tr("query %1").arg(row);
+  }
+  const bool keyCols = view_.stage == Stage::weights ||
+                       view_.stage == Stage::weights_before_dropout ||
+                       view_.stage == Stage::raw_scores || view_.stage == Stage::mask ||
+                       view_.stage == Stage::scores;
+  if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
+    parts << describeKey(m.columns[static_cast<std::size_t>(col)], col, tokens);
+  } else if (view_.stage == Stage::merged || view_.stage == Stage::output) {
+    parts << tr("feature %1").arg(col);
+  } else {
+    parts << tr("dim %1").arg(col);
+  }
+  parts << data_.unit + QLatin1Char(' ') + formatValue(value);
+  if (!m.masked.empty() && m.masked[k] != 0) parts << tr("masked (-inf in the mask)");
+  if (std::isnan(value)) {
+    parts << tr(
+        "NaN: every key of this query is masked, so softmax divides 0 by 0 "
+        "(add_zero_attn or add_bias_kv add a key that is never masked)");
+  }
+  const MapView& v = state_->views[static_cast<std::size_t>(map)];
+  if (v.hasShown && v.shown.reduced()) {
+    parts << tr("drawn as the %1 of %2x%3 cells; zoom in for single cells")
+                 .arg(view_.reduce == Reduce::mean ? tr("mean") : tr("max"))
+                 .arg(v.shown.rowBlock)
+                 .arg(v.shown.colBlock);
+  }
+  return parts.join(QStringLiteral(" \u00b7 "));
+}
+
+void HeatmapGrid::onMouseMove(QMouseEvent* event) {
+  if (event->buttons() != Qt::NoButton) return;  // dragging
+  int map = -1, row = -1, col = -1;
+  if (!cellAt(event->position(), &map, &row, &col)) {
+    if (lastHoverMap_ >= 0) QToolTip::hideText();
+    lastHoverMap_ = lastHoverRow_ = lastHoverCol_ = -1;
+    return;
+  }
+  if (map == lastHoverMap_ && row == lastHoverRow_ && col == lastHoverCol_) return;
+  lastHoverMap_ = map;
+  lastHoverRow_ = row;
+  lastHoverCol_ = col;
+  const MapData& m = data_.maps[static_cast<std::size_t>(map)];
+  const double value = m.values[static_cast<std::size_t>(row) * static_cast<std::size_t>(m.cols) +
+                                static_cast<std::size_t>(col)];
+  const QString description = describeCell(map, row, col);
+  emit cellHovered(map, row, col, value, description);
+  QToolTip::showText(event->globalPosition().toPoint(), description, plot_);
+}
+
+void HeatmapGrid::onMousePress(QMouseEvent* event) { pressPos_ = event->position().toPoint(); }
+
+void HeatmapGrid::onMouseRelease(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return;
+  if ((event->position().toPoint() - pressPos_).manhattanLength() > 3) return;  // a drag
+  int map = -1, row = -1, col = -1;
+  if (cellAt(event->position(), &map, &row, &col)) emit cellClicked(map, row, col);
+}
+
+}  // namespace mhaviz::ui

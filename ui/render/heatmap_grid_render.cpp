@@ -1,0 +1,319 @@
+// HeatmapGrid: filling the colour maps (reduced to the screen when a map has more cells than
+// pixels), colour ranges and the tick labels that fit. GUI thread only.
+
+#include <qcustomplot.h>
+
+#include <QFontMetrics>
+#include <QImage>
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+
+#include "ui/render/colormaps.hpp"
+#include "ui/render/heatmap_grid.hpp"
+#include "ui/render/heatmap_grid_state.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+// Smallest "nice" step (1, 2, 5, 10, 20, 50, ...) that is at least `minStep`.
+int niceStep(double minStep) {
+  if (minStep <= 1) return 1;
+  for (int base = 1;; base *= 10) {
+    for (int m : {1, 2, 5}) {
+      if (m * base >= minStep) return m * base;
+    }
+    if (base > 100000000) return base;
+  }
+}
+
+// Cell index range [first, last] of `count` cells visible in an axis range (cell i spans
+// [i - 0.5, i + 0.5]).
+void visibleCells(const QCPRange& range, int count, int* first, int* last) {
+  *first = std::clamp(static_cast<int>(std::floor(range.lower + 0.5)), 0, std::max(0, count - 1));
+  *last = std::clamp(static_cast<int>(std::ceil(range.upper + 0.5)) - 1, *first,
+                     std::max(0, count - 1));
+}
+
+QCPRange finiteRange(const MapData& m, bool symmetric) {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo;
+  for (double x : m.values) {
+    if (!std::isfinite(x)) continue;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  if (lo > hi) return symmetric ? QCPRange(-1, 1) : QCPRange(0, 1);
+  if (symmetric) {
+    const double a = std::max(std::abs(lo), std::abs(hi));
+    return a > 0 ? QCPRange(-a, a) : QCPRange(-1, 1);
+  }
+  if (hi - lo < 1e-12) return QCPRange(lo - 0.5e-6, hi + 0.5e-6);
+  return QCPRange(lo, hi);
+}
+
+QString fmt(double x) { return QString::number(x, 'g', 3); }
+
+}  // namespace
+
+void HeatmapGrid::layoutNow() {
+  plot_->setViewport(QRect(QPoint(0, 0), plot_->size()));
+  QCPLayoutGrid* layout = plot_->plotLayout();
+  layout->update(QCPLayoutElement::upPreparation);
+  layout->update(QCPLayoutElement::upMargins);
+  layout->update(QCPLayoutElement::upLayout);
+}
+
+void HeatmapGrid::renderAll() {
+  GridState& s = *state_;
+  if (s.views.empty()) {
+    plot_->replot();
+    return;
+  }
+  // Colour ranges: one shared range, or one per map.
+  const bool fixedUnit = !data_.isSigned;
+  for (std::size_t i = 0; i < s.views.size(); ++i) {
+    MapView& v = s.views[i];
+    const MapData& m = data_.maps[i];
+    if (view_.perHeadScale) {
+      v.valueRange = finiteRange(m, data_.isSigned);
+      v.title->setText(
+          m.title +
+          QStringLiteral("   [%1, %2]").arg(fmt(v.valueRange.lower), fmt(v.valueRange.upper)));
+    } else {
+      v.valueRange = fixedUnit ? QCPRange(0, 1) : QCPRange(data_.lo, data_.hi);
+    }
+    v.colorMap->setDataRange(v.valueRange);
+  }
+  auto scaleTicker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+  if (view_.perHeadScale) {
+    s.scale->setDataRange(QCPRange(0, 1));
+    if (data_.isSigned) {
+      scaleTicker->setTicks(
+          {{0.0, tr("-max|v|")}, {0.5, QStringLiteral("0")}, {1.0, tr("+max|v|")}});
+    } else {
+      scaleTicker->setTicks({{0.0, tr("min")}, {1.0, tr("max")}});
+    }
+    s.scale->axis()->setTicker(scaleTicker);
+    s.scale->axis()->setLabel(data_.unit + tr(" (range of each map)"));
+  } else {
+    s.scale->setDataRange(s.views.front().valueRange);
+    s.scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    s.scale->axis()->setLabel(data_.unit);
+  }
+
+  layoutNow();
+  for (std::size_t i = 0; i < s.views.size(); ++i) {
+    s.views[i].hasShown = false;
+    updateTicks(static_cast<int>(i));
+  }
+  // Tick labels change the margins: lay out again before sizing the maps to their pixels.
+  layoutNow();
+  for (std::size_t i = 0; i < s.views.size(); ++i) renderMap(static_cast<int>(i));
+  plot_->replot();
+}
+
+void HeatmapGrid::queueRender() {
+  if (state_->renderQueued) return;
+  state_->renderQueued = true;
+  QTimer::singleShot(0, this, [this] {
+    state_->renderQueued = false;
+    if (state_->views.empty()) return;
+    QElapsedTimer timer;
+    timer.start();
+    layoutNow();
+    for (std::size_t i = 0; i < state_->views.size(); ++i) {
+      updateTicks(static_cast<int>(i));
+      renderMap(static_cast<int>(i));
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    lastRenderMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+  });
+}
+
+void HeatmapGrid::renderMap(int index) {
+  MapView& v = state_->views[static_cast<std::size_t>(index)];
+  const MapData& m = data_.maps[static_cast<std::size_t>(index)];
+  if (m.rows <= 0 || m.cols <= 0) return;
+  QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
+  QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
+  const int widthPx = std::max(1, v.rect->width());
+  const int heightPx = std::max(1, v.rect->height());
+
+  int c0 = 0, c1 = m.cols - 1, y0 = 0, y1 = m.rows - 1;
+  int colBlock = 1, rowBlock = 1;
+  if (m.cols > widthPx || m.rows > heightPx) {
+    // Only the visible region, at full resolution when it fits, else reduced by blocks.
+    visibleCells(x->range(), m.cols, &c0, &c1);
+    visibleCells(y->range(), m.rows, &y0, &y1);
+    colBlock = blockFactor(c1 - c0 + 1, widthPx);
+    rowBlock = blockFactor(y1 - y0 + 1, heightPx);
+  }
+  // Display row yd shows data row rows-1-yd (query 0 at the top).
+  const int r0 = m.rows - 1 - y1;
+  const int nRows = y1 - y0 + 1;
+  const int nCols = c1 - c0 + 1;
+  if (v.hasShown && v.shown.row0 == r0 && v.shown.col0 == c0 && v.shown.sourceRows == nRows &&
+      v.shown.sourceCols == nCols && v.shown.rowBlock == rowBlock && v.shown.colBlock == colBlock) {
+    return;  // the colour map already holds this region at this resolution
+  }
+  v.shown = reduceRegion(m, r0, c0, nRows, nCols, rowBlock, colBlock, view_.reduce);
+  v.hasShown = true;
+  const ReducedGrid& g = v.shown;
+
+  // QCPColorMapData cells are centred on the ends of its key/value ranges; a dimension of one
+  // block is stored as two equal cells a quarter block either side of the centre.
+  const int nx = std::max(2, g.cols);
+  const int ny = std::max(2, g.rows);
+  const double halfX = (g.colBlock - 1) / 2.0;
+  const double halfY = (g.rowBlock - 1) / 2.0;
+  QCPRange keyRange(c0 + halfX, c0 + (g.cols - 1) * g.colBlock + halfX);
+  // Block i (from the top) has its centre at display y = rows-1-(r0 + i*rowBlock + halfY).
+  QCPRange valueRange(m.rows - 1 - (r0 + (g.rows - 1) * g.rowBlock + halfY),
+                      m.rows - 1 - (r0 + halfY));
+  if (g.cols == 1)
+    keyRange = QCPRange(keyRange.lower - g.colBlock / 4.0, keyRange.lower + g.colBlock / 4.0);
+  if (g.rows == 1) {
+    valueRange = QCPRange(valueRange.lower - g.rowBlock / 4.0, valueRange.lower + g.rowBlock / 4.0);
+  }
+  auto* cells = new QCPColorMapData(nx, ny, keyRange, valueRange);
+  const double lo = v.valueRange.lower;
+  const double hi = v.valueRange.upper;
+  for (int yi = 0; yi < ny; ++yi) {
+    const int bi = std::min(g.rows - 1, g.rows == 1 ? 0 : g.rows - 1 - yi);
+    const double* src =
+        g.values.data() + static_cast<std::size_t>(bi) * static_cast<std::size_t>(g.cols);
+    for (int xi = 0; xi < nx; ++xi) {
+      double z = src[std::min(xi, g.cols - 1)];
+      if (std::isinf(z)) z = z < 0 ? lo : hi;  // -inf (masked scores) at the bottom of the scale
+      cells->setCell(xi, yi, z);
+    }
+  }
+  v.colorMap->setData(cells, false);
+
+  if (v.maskOverlay != nullptr) {
+    QImage image(g.cols, g.rows, QImage::Format_ARGB32);
+    image.fill(Qt::transparent);
+    const QRgb masked = maskedColor(state_->colormap).rgba();
+    bool any = false;
+    for (int bi = 0; bi < g.rows; ++bi) {
+      auto* line = reinterpret_cast<QRgb*>(image.scanLine(bi));
+      for (int bj = 0; bj < g.cols; ++bj) {
+        const std::size_t k = static_cast<std::size_t>(bi) * static_cast<std::size_t>(g.cols) +
+                              static_cast<std::size_t>(bj);
+        // NaN cells keep their NaN colour: a fully masked row is NaN, not just masked.
+        if (g.masked[k] != 0 && !std::isnan(g.values[k])) {
+          line[bj] = masked;
+          any = true;
+        }
+      }
+    }
+    v.maskOverlay->setPixmap(QPixmap::fromImage(image));
+    v.maskOverlay->topLeft->setCoords(c0 - 0.5, m.rows - 1 - r0 + 0.5);
+    v.maskOverlay->bottomRight->setCoords(c0 + g.cols * g.colBlock - 0.5,
+                                          m.rows - 1 - (r0 + g.rows * g.rowBlock) + 0.5);
+    v.maskOverlay->setVisible(any);
+  }
+
+  if (g.reduced()) {
+    v.note->setText(tr("reduced %1x%2 -> %3x%4 (%5)")
+                        .arg(nRows)
+                        .arg(nCols)
+                        .arg(g.rows)
+                        .arg(g.cols)
+                        .arg(view_.reduce == Reduce::mean ? tr("mean") : tr("max")));
+  } else {
+    v.note->setText(QString());
+  }
+}
+
+void HeatmapGrid::updateTicks(int index) {
+  MapView& v = state_->views[static_cast<std::size_t>(index)];
+  const MapData& m = data_.maps[static_cast<std::size_t>(index)];
+  QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
+  QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
+  const QFontMetrics metrics(x->tickLabelFont());
+  const bool queryRows = m.rowsInfo.empty();
+
+  auto colLabel = [&](int c) -> QString {
+    return static_cast<std::size_t>(c) < m.columns.size()
+               ? m.columns[static_cast<std::size_t>(c)].label
+               : QString::number(c);
+  };
+  auto colKind = [&](int c) {
+    return static_cast<std::size_t>(c) < m.columns.size()
+               ? m.columns[static_cast<std::size_t>(c)].kind
+               : KeyKind::source;
+  };
+  auto rowLabel = [&](int r) -> QString {
+    if (!queryRows) return m.rowsInfo[static_cast<std::size_t>(r)].label;
+    if (r < view_.queryLabels.size() && !view_.queryLabels[r].isEmpty())
+      return view_.queryLabels[r];
+    return QString::number(r);
+  };
+  auto rowKind = [&](int r) {
+    return queryRows ? KeyKind::source : m.rowsInfo[static_cast<std::size_t>(r)].kind;
+  };
+
+  // Columns.
+  int c0 = 0, c1 = 0;
+  visibleCells(x->range(), m.cols, &c0, &c1);
+  const double pxPerCol = std::max(1, v.rect->width()) / std::max(1e-9, x->range().size());
+  int widest = 0;
+  for (int c = c0; c <= c1 && c - c0 < 4096; ++c) {
+    if (colKind(c) == KeyKind::source)
+      widest = std::max(widest, metrics.horizontalAdvance(colLabel(c)));
+  }
+  const bool tokens = !view_.keyLabels.isEmpty() && !m.columns.empty();
+  int colStep = niceStep((widest + 8) / pxPerCol);
+  bool rotate = false;
+  if (tokens && widest + 8 > pxPerCol) {
+    rotate = true;  // token labels read better vertically than thinned out
+    colStep = niceStep((metrics.height() + 2) / pxPerCol);
+  }
+  x->setTickLabelRotation(rotate ? 90 : 0);
+  QMap<double, QString> colTicks, extraColTicks;
+  for (int c = c0; c <= c1; ++c) {
+    if (colKind(c) != KeyKind::source) {
+      extraColTicks.insert(c, colLabel(c));
+    } else if (c % colStep == 0) {
+      colTicks.insert(c, colLabel(c));
+    }
+  }
+  x->ticker().staticCast<QCPAxisTickerText>()->setTicks(colTicks);
+  if (v.extraX != nullptr) {
+    // "bias_k" next to "zero" needs room: turn the labels when neighbours would collide.
+    bool collide = false;
+    for (auto it = extraColTicks.cbegin(); it != extraColTicks.cend(); ++it) {
+      const auto next = std::next(it);
+      if (next == extraColTicks.cend()) break;
+      const double need =
+          (metrics.horizontalAdvance(it.value()) + metrics.horizontalAdvance(next.value())) / 2.0 +
+          6;
+      if (need > (next.key() - it.key()) * pxPerCol) collide = true;
+    }
+    v.extraX->setTickLabelRotation(rotate || collide ? 90 : 0);
+    v.extraX->ticker().staticCast<QCPAxisTickerText>()->setTicks(extraColTicks);
+  }
+
+  // Rows (display y = rows-1-row).
+  int y0 = 0, y1 = 0;
+  visibleCells(y->range(), m.rows, &y0, &y1);
+  const double pxPerRow = std::max(1, v.rect->height()) / std::max(1e-9, y->range().size());
+  const int rowStep = niceStep((metrics.height() + 2) / pxPerRow);
+  QMap<double, QString> rowTicks, extraRowTicks;
+  for (int yd = y0; yd <= y1; ++yd) {
+    const int r = m.rows - 1 - yd;
+    if (rowKind(r) != KeyKind::source) {
+      extraRowTicks.insert(yd, rowLabel(r));
+    } else if (r % rowStep == 0) {
+      rowTicks.insert(yd, rowLabel(r));
+    }
+  }
+  y->ticker().staticCast<QCPAxisTickerText>()->setTicks(rowTicks);
+  if (v.extraY != nullptr)
+    v.extraY->ticker().staticCast<QCPAxisTickerText>()->setTicks(extraRowTicks);
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,61 @@
+#pragma once
+// Private to HeatmapGrid: the QCustomPlot objects of the current picture. All pointers are owned
+// by the QCustomPlot (layout elements, plottables, items); GridState only refers to them.
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+#include "ui/render/reduce.hpp"
+#include "ui/render/view_options.hpp"
+
+class QLabel;
+
+namespace mhaviz::ui {
+
+/// One map of the grid.
+struct MapView {
+  QCPAxisRect* rect = nullptr;
+  QCPColorMap* colorMap = nullptr;
+  QCPItemPixmap* maskOverlay = nullptr;  // masked cells, drawn over the colour map
+  QCPTextElement* title = nullptr;
+  QCPTextElement* note = nullptr;  // under the title: "reduced 2048x2048 -> 512x512 (mean)"
+  QCPAxis* extraX = nullptr;       // tick labels of the bias_k / zero columns
+  QCPAxis* extraY = nullptr;       // tick labels of the bias_k / zero rows (k, v)
+  QCPRange valueRange;             // colour range of this map
+  ReducedGrid shown;               // region and blocks the colour map holds now
+  bool hasShown = false;
+};
+
+struct GridState {
+  std::vector<MapView> views;
+  QCPColorScale* scale = nullptr;
+  QCPMarginGroup* margins = nullptr;
+  QCPColorGradient gradient;
+  Colormap colormap = Colormap::viridis;
+  int columns = 1;
+  bool syncing = false;       // true while ranges are copied between maps
+  bool renderQueued = false;  // a re-render after zoom/pan is pending
+  QLabel* badge = nullptr;    // out-of-date badge over the plot (child of the grid widget)
+};
+
+/// A legend entry for the layout: a colour swatch (or a dashed line) and a text.
+class LegendKey : public QCPLayoutElement {
+ public:
+  enum class Swatch { fill, line };
+  LegendKey(QCustomPlot* plot, const QColor& color, Swatch swatch, const QString& text,
+            const QColor& textColor);
+  QSize minimumOuterSizeHint() const override;
+  QSize maximumOuterSizeHint() const override;
+
+ protected:
+  void draw(QCPPainter* painter) override;
+
+ private:
+  QColor color_;
+  Swatch swatch_;
+  QString text_;
+  QColor textColor_;
+};
+
+}  // namespace mhaviz::ui

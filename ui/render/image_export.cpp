@@ -1,0 +1,158 @@
+#include "ui/render/image_export.hpp"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSvgGenerator>
+#include <exception>
+#include <memory>
+
+#include "ui/render/heatmap_grid.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+constexpr int kMaxSide = 20000;  // px; larger pictures exhaust memory before they help anyone
+
+QString writeSvg(QCustomPlot* plot, const QString& path, int width, int height,
+                 const QString& title) {
+  QSvgGenerator generator;
+  generator.setFileName(path);
+  generator.setSize(QSize(width, height));
+  generator.setViewBox(QRect(0, 0, width, height));
+  generator.setTitle(title);
+  generator.setDescription(QStringLiteral("mhaviz attention heatmaps"));
+  QCPPainter painter;
+  if (!painter.begin(&generator)) {
+    return QObject::tr("cannot write '%1': the SVG file could not be opened for writing").arg(path);
+  }
+  painter.setMode(QCPPainter::pmVectorized);
+  painter.setMode(QCPPainter::pmNoCaching);
+  plot->toPainter(&painter, width, height);
+  painter.end();
+  return {};
+}
+
+}  // namespace
+
+QString describeConfig(const mhaviz::Config& config, int batch) {
+  QStringList parts;
+  parts << QStringLiteral("L=%1").arg(config.tgt_len) << QStringLiteral("S=%1").arg(config.src_len);
+  if (config.batched() && config.batch() > 1) parts << QStringLiteral("N=%1").arg(config.batch());
+  parts << QStringLiteral("E=%1").arg(config.embed_dim)
+        << QStringLiteral("H=%1").arg(config.num_heads);
+  if (config.kdim && *config.kdim != config.embed_dim)
+    parts << QStringLiteral("kdim=%1").arg(*config.kdim);
+  if (config.vdim && *config.vdim != config.embed_dim)
+    parts << QStringLiteral("vdim=%1").arg(*config.vdim);
+  if (!config.bias) parts << QStringLiteral("bias=False");
+  if (config.add_bias_kv) parts << QStringLiteral("add_bias_kv");
+  if (config.add_zero_attn) parts << QStringLiteral("add_zero_attn");
+  if (config.training && config.dropout > 0) {
+    parts << QStringLiteral("dropout=%1 (training)").arg(config.dropout);
+  }
+  if (config.dtype == mhaviz::DType::float64) parts << QStringLiteral("float64");
+  QString text = parts.join(QLatin1Char(' '));
+  text +=
+      config.batched() ? QStringLiteral(", batch %1").arg(batch) : QStringLiteral(", unbatched");
+  return text;
+}
+
+QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                    const ExportOptions& options, const QString& path) {
+  try {
+    const QFileInfo info(path);
+    const QString ext = info.suffix().toLower();
+    if (ext != QLatin1String("png") && ext != QLatin1String("svg") && ext != QLatin1String("pdf")) {
+      return QObject::tr(
+                 "cannot export to '%1': unknown image type '%2'; use a file name ending "
+                 "in .png, .svg or .pdf")
+          .arg(path, ext.isEmpty() ? QObject::tr("(no extension)") : QStringLiteral(".") + ext);
+    }
+    if (options.width < 16 || options.height < 16 || options.width > kMaxSide ||
+        options.height > kMaxSide) {
+      return QObject::tr(
+                 "cannot export a %1x%2 picture: width and height must be between 16 "
+                 "and %3 pixels")
+          .arg(options.width)
+          .arg(options.height)
+          .arg(kMaxSide);
+    }
+    if (!(options.scale > 0 && options.scale <= 10)) {
+      return QObject::tr("cannot export with scale %1: use a scale between 0.1 and 10")
+          .arg(options.scale);
+    }
+    const QDir dir = info.absoluteDir();
+    if (!dir.exists()) {
+      return QObject::tr(
+                 "cannot write '%1': the folder '%2' does not exist; create it or choose "
+                 "another folder")
+          .arg(path, dir.path());
+    }
+    {
+      QFile probe(path);
+      const bool existed = probe.exists();
+      if (!probe.open(QIODevice::WriteOnly | QIODevice::Append)) {
+        return QObject::tr("cannot write '%1': %2; choose a writable location")
+            .arg(path, probe.errorString());
+      }
+      probe.close();
+      if (!existed) probe.remove();
+    }
+    if (qobject_cast<QApplication*>(QCoreApplication::instance()) == nullptr) {
+      return QObject::tr(
+          "image export needs a QApplication (run with a display or "
+          "QT_QPA_PLATFORM=offscreen)");
+    }
+
+    const QString title =
+        !options.title.isEmpty()
+            ? options.title
+            : describeConfig(result.config, view.batch) + QStringLiteral(" \u2014 ") +
+                  stageName(view.stage) +
+                  (view.soloHead >= 0 ? QObject::tr(", head %1").arg(view.soloHead) : QString());
+
+    // The same widget as the window, drawn offscreen at the requested size.
+    HeatmapGrid grid;
+    grid.setAttribute(Qt::WA_DontShowOnScreen);
+    grid.resize(options.width, options.height);
+    QCustomPlot* plot = grid.plot();
+    plot->setGeometry(0, 0, options.width, options.height);
+    plot->setBackground(options.transparent ? QBrush(Qt::NoBrush) : QBrush(Qt::white));
+    grid.setCaption(title);
+    grid.setAxisTitles(true);
+    // Not owned: `result` outlives the grid.
+    grid.setResult(
+        std::shared_ptr<const mhaviz::ForwardResult>(&result, [](const mhaviz::ForwardResult*) {}),
+        view);
+    if (grid.mapCount() == 0) {
+      return QObject::tr("nothing to export: %1").arg(grid.message());
+    }
+
+    bool ok = true;
+    if (ext == QLatin1String("png")) {
+      ok = plot->savePng(path, options.width, options.height, options.scale, -1,
+                         static_cast<int>(96 * options.scale));
+    } else if (ext == QLatin1String("pdf")) {
+      ok = plot->savePdf(path, options.width, options.height, QCP::epNoCosmetic,
+                         QStringLiteral("mhaviz"), title);
+    } else {
+      const QString error = writeSvg(plot, path, options.width, options.height, title);
+      if (!error.isEmpty()) return error;
+    }
+    if (!ok || QFileInfo(path).size() == 0) {
+      return QObject::tr(
+                 "cannot write '%1': the %2 file could not be written (disk full or no "
+                 "permission?)")
+          .arg(path, ext.toUpper());
+    }
+    return {};
+  } catch (const std::exception& e) {
+    return QObject::tr("export to '%1' failed: %2").arg(path, QString::fromUtf8(e.what()));
+  }
+}
+
+}  // namespace mhaviz::ui

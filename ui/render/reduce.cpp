@@ -1,0 +1,91 @@
+#include "ui/render/reduce.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include "ui/render/stage_data.hpp"
+
+namespace mhaviz::ui {
+
+int blockFactor(int cells, int pixels) {
+  if (cells <= 0) return 1;
+  if (pixels <= 0) return cells;
+  return std::max(1, (cells + pixels - 1) / pixels);
+}
+
+ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int nCols, int rowBlock,
+                         int colBlock, Reduce rule) {
+  ReducedGrid out;
+  row0 = std::clamp(row0, 0, std::max(0, map.rows - 1));
+  col0 = std::clamp(col0, 0, std::max(0, map.cols - 1));
+  nRows = std::clamp(nRows, 0, map.rows - row0);
+  nCols = std::clamp(nCols, 0, map.cols - col0);
+  out.row0 = row0;
+  out.col0 = col0;
+  out.sourceRows = nRows;
+  out.sourceCols = nCols;
+  out.rowBlock = std::max(1, rowBlock);
+  out.colBlock = std::max(1, colBlock);
+  out.rows = (nRows + out.rowBlock - 1) / out.rowBlock;
+  out.cols = (nCols + out.colBlock - 1) / out.colBlock;
+  const auto outCells = static_cast<std::size_t>(out.rows) * static_cast<std::size_t>(out.cols);
+  const bool hasMask = !map.masked.empty();
+  const double init = rule == Reduce::mean ? 0.0 : -std::numeric_limits<double>::infinity();
+  out.values.assign(outCells, init);
+  std::vector<unsigned char> nan(outCells, 0);
+  if (hasMask) out.masked.assign(outCells, 1);
+  const auto stride = static_cast<std::size_t>(map.cols);
+
+  // One pass over the source rows; each row adds into its block row. Columns are walked in
+  // order so memory is read sequentially even for 2048x2048 maps.
+  for (int bi = 0; bi < out.rows; ++bi) {
+    const int rBegin = row0 + bi * out.rowBlock;
+    const int rEnd = std::min(rBegin + out.rowBlock, row0 + nRows);
+    const auto outRow = static_cast<std::size_t>(bi) * static_cast<std::size_t>(out.cols);
+    double* dst = out.values.data() + outRow;
+    unsigned char* dstNan = nan.data() + outRow;
+    unsigned char* dstMask = hasMask ? out.masked.data() + outRow : nullptr;
+    for (int r = rBegin; r < rEnd; ++r) {
+      const std::size_t srcRow = static_cast<std::size_t>(r) * stride;
+      const double* src = map.values.data() + srcRow;
+      const unsigned char* srcMask = hasMask ? map.masked.data() + srcRow : nullptr;
+      for (int bj = 0; bj < out.cols; ++bj) {
+        const int cBegin = col0 + bj * out.colBlock;
+        const int cEnd = std::min(cBegin + out.colBlock, col0 + nCols);
+        double acc = dst[bj];
+        bool anyNan = dstNan[bj] != 0;
+        for (int c = cBegin; c < cEnd; ++c) {
+          const double x = src[c];
+          if (std::isnan(x)) {
+            anyNan = true;
+          } else if (rule == Reduce::mean) {
+            acc += x;
+          } else {
+            acc = std::max(acc, x);
+          }
+        }
+        dst[bj] = acc;
+        dstNan[bj] = anyNan ? 1 : 0;
+        if (dstMask != nullptr) {
+          for (int c = cBegin; c < cEnd && dstMask[bj] != 0; ++c) {
+            if (srcMask[c] == 0) dstMask[bj] = 0;
+          }
+        }
+      }
+    }
+    for (int bj = 0; bj < out.cols; ++bj) {
+      if (dstNan[bj] != 0) {
+        dst[bj] = std::numeric_limits<double>::quiet_NaN();
+      } else if (rule == Reduce::mean) {
+        const int cBegin = col0 + bj * out.colBlock;
+        const int cEnd = std::min(cBegin + out.colBlock, col0 + nCols);
+        dst[bj] /= static_cast<double>((rEnd - rBegin) * (cEnd - cBegin));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,244 @@
+#include "ui/render/stage_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "mhaviz/core/errors.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+// Copies the (rows, cols) matrix at flat offset `offset` of a float tensor into doubles.
+void copyBlock(const mhaviz::Tensor& t, std::size_t offset, std::size_t count,
+               std::vector<double>& out) {
+  out.resize(count);
+  if (t.type() == mhaviz::ElemType::f32) {
+    const auto src = t.data<float>().subspan(offset, count);
+    std::transform(src.begin(), src.end(), out.begin(),
+                   [](float x) { return static_cast<double>(x); });
+  } else if (t.type() == mhaviz::ElemType::f64) {
+    const auto src = t.data<double>().subspan(offset, count);
+    std::copy(src.begin(), src.end(), out.begin());
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      out[i] = t.value(static_cast<std::int64_t>(offset + i));
+    }
+  }
+}
+
+// Per-cell flags: 1 where the additive mask is -inf (a masked key).
+void markMasked(const mhaviz::Tensor& mask, std::size_t offset, std::size_t count,
+                std::vector<unsigned char>& out) {
+  out.resize(count);
+  auto flag = [](auto x) -> unsigned char { return std::isinf(x) && x < 0 ? 1 : 0; };
+  if (mask.type() == mhaviz::ElemType::f32) {
+    const auto src = mask.data<float>().subspan(offset, count);
+    std::transform(src.begin(), src.end(), out.begin(), flag);
+  } else if (mask.type() == mhaviz::ElemType::f64) {
+    const auto src = mask.data<double>().subspan(offset, count);
+    std::transform(src.begin(), src.end(), out.begin(), flag);
+  } else {
+    std::fill(out.begin(), out.end(), 0);
+  }
+}
+
+std::size_t toSize(std::int64_t v) {
+  return static_cast<std::size_t>(std::max<std::int64_t>(v, 0));
+}
+
+QString keyLabel(const mhaviz::KeyColumn& column, const QStringList& labels) {
+  switch (column.kind) {
+    case mhaviz::KeyKind::bias_k:
+      return QStringLiteral("bias_k");
+    case mhaviz::KeyKind::zero:
+      return QStringLiteral("zero");
+    case mhaviz::KeyKind::source:
+      break;
+  }
+  const auto index = static_cast<qsizetype>(column.index);
+  if (index >= 0 && index < labels.size() && !labels[index].isEmpty()) return labels[index];
+  return QString::number(column.index);
+}
+
+std::vector<ColumnInfo> keyColumns(const mhaviz::ForwardResult& result, const QStringList& labels) {
+  std::vector<ColumnInfo> columns;
+  columns.reserve(toSize(result.Sx));
+  for (std::int64_t j = 0; j < result.Sx; ++j) {
+    mhaviz::KeyColumn column{mhaviz::KeyKind::source, j};
+    if (static_cast<std::size_t>(j) < result.columns.size()) {
+      column = result.columns[static_cast<std::size_t>(j)];
+    }
+    columns.push_back({keyLabel(column, labels), column.kind});
+  }
+  return columns;
+}
+
+std::vector<ColumnInfo> indexColumns(std::int64_t n) {
+  std::vector<ColumnInfo> columns;
+  columns.reserve(toSize(n));
+  for (std::int64_t j = 0; j < n; ++j) columns.push_back({QString::number(j), KeyKind::source});
+  return columns;
+}
+
+QString unitOf(Stage stage) {
+  switch (stage) {
+    case Stage::weights:
+    case Stage::weights_before_dropout:
+      return QStringLiteral("weight");
+    case Stage::raw_scores:
+      return QStringLiteral("raw score");
+    case Stage::mask:
+      return QStringLiteral("mask term");
+    case Stage::scores:
+      return QStringLiteral("score");
+    default:
+      return stageName(stage);
+  }
+}
+
+const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage) {
+  switch (stage) {
+    case Stage::weights:
+      return result.weights;
+    case Stage::weights_before_dropout:
+      // Without dropout the weights are the weights before dropout.
+      return result.weights_before_dropout ? *result.weights_before_dropout : result.weights;
+    case Stage::raw_scores:
+      return result.raw_scores;
+    case Stage::mask:
+      return result.mask;
+    case Stage::scores:
+      return result.scores;
+    case Stage::q:
+      return result.q;
+    case Stage::k:
+      return result.k;
+    case Stage::v:
+      return result.v;
+    case Stage::head_output:
+      return result.head_output;
+    case Stage::merged:
+      return result.merged;
+    case Stage::output:
+      return result.output;
+  }
+  return result.weights;
+}
+
+bool stageHasMask(Stage stage) {
+  return stage == Stage::weights || stage == Stage::weights_before_dropout ||
+         stage == Stage::mask || stage == Stage::scores;
+}
+
+// Mean over the head maps, as PyTorch's average_attn_weights (NaN in any head gives NaN); a cell
+// counts as masked when it is masked in every head.
+MapData averageOf(const std::vector<MapData>& heads) {
+  MapData avg;
+  avg.title = QStringLiteral("average over heads");
+  avg.rows = heads.front().rows;
+  avg.cols = heads.front().cols;
+  avg.columns = heads.front().columns;
+  const std::size_t n = heads.front().values.size();
+  avg.values.assign(n, 0.0);
+  for (const MapData& head : heads) {
+    for (std::size_t i = 0; i < n; ++i) avg.values[i] += head.values[i];
+  }
+  const auto count = static_cast<double>(heads.size());
+  for (double& x : avg.values) x /= count;
+  if (!heads.front().masked.empty()) {
+    avg.masked.assign(n, 1);
+    for (const MapData& head : heads) {
+      for (std::size_t i = 0; i < n; ++i) avg.masked[i] &= head.masked[i];
+    }
+  }
+  return avg;
+}
+
+void checkShape(const mhaviz::Tensor& t, const mhaviz::Shape& expected, Stage stage) {
+  if (t.shape() != expected) {
+    throw mhaviz::InvalidInput("the result's " + stageName(stage).toStdString() +
+                               " tensor has shape " + mhaviz::shape_str(t.shape()) + ", expected " +
+                               mhaviz::shape_str(expected) + "; recompute the result");
+  }
+}
+
+}  // namespace
+
+StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view) {
+  if (view.batch < 0 || view.batch >= result.N) {
+    throw mhaviz::InvalidInput("batch element " + std::to_string(view.batch) +
+                               " does not exist: the result has " + std::to_string(result.N) +
+                               " (choose 0.." + std::to_string(result.N - 1) + ")");
+  }
+  StageData data;
+  data.isSigned = stageIsSigned(view.stage);
+  data.unit = unitOf(view.stage);
+  const auto n = static_cast<std::int64_t>(view.batch);
+  const mhaviz::Tensor& t = tensorOf(result, view.stage);
+
+  if (view.stage == Stage::merged || view.stage == Stage::output) {
+    checkShape(t, {result.N, result.L, result.E}, view.stage);
+    MapData map;
+    map.title = view.stage == Stage::merged ? QStringLiteral("heads concatenated (before out_proj)")
+                                            : QStringLiteral("out_proj output");
+    map.rows = static_cast<int>(result.L);
+    map.cols = static_cast<int>(result.E);
+    const std::size_t count = toSize(result.L * result.E);
+    copyBlock(t, toSize(n) * count, count, map.values);
+    map.columns = indexColumns(result.E);
+    data.maps.push_back(std::move(map));
+  } else {
+    const bool keyRows = view.stage == Stage::k || view.stage == Stage::v;
+    const bool keyCols = !keyRows && view.stage != Stage::q && view.stage != Stage::head_output;
+    const std::int64_t rows = keyRows ? result.Sx : result.L;
+    const std::int64_t cols = keyCols ? result.Sx : result.hd;
+    checkShape(t, {result.N, result.H, rows, cols}, view.stage);
+    const bool withMask =
+        stageHasMask(view.stage) &&
+        result.mask.shape() == mhaviz::Shape{result.N, result.H, result.L, result.Sx};
+    const std::size_t count = toSize(rows * cols);
+    const auto keyInfo = keyColumns(result, view.keyLabels);
+    const bool solo = view.soloHead >= 0 && view.soloHead < result.H;
+    for (std::int64_t h = 0; h < result.H; ++h) {
+      if (solo && h != view.soloHead) continue;
+      MapData map;
+      map.title = QStringLiteral("head %1").arg(h);
+      map.rows = static_cast<int>(rows);
+      map.cols = static_cast<int>(cols);
+      const std::size_t offset = toSize(n * result.H + h) * count;
+      copyBlock(t, offset, count, map.values);
+      if (keyCols) map.columns = keyInfo;
+      if (keyRows) map.rowsInfo = keyInfo;
+      if (!keyCols && !keyRows) map.columns = indexColumns(cols);
+      if (withMask) markMasked(result.mask, offset, count, map.masked);
+      data.maps.push_back(std::move(map));
+    }
+    const bool weightsStage =
+        view.stage == Stage::weights || view.stage == Stage::weights_before_dropout;
+    if (weightsStage && view.showAverage && !solo) {
+      data.maps.push_back(averageOf(data.maps));
+    }
+  }
+
+  if (data.isSigned) {
+    double maxAbs = 0;
+    for (const MapData& map : data.maps) {
+      for (double x : map.values) {
+        if (std::isfinite(x)) maxAbs = std::max(maxAbs, std::abs(x));
+      }
+    }
+    if (maxAbs == 0) maxAbs = 1;
+    data.lo = -maxAbs;
+    data.hi = maxAbs;
+  } else {
+    data.lo = 0;
+    data.hi = 1;
+  }
+  return data;
+}
+
+}  // namespace mhaviz::ui

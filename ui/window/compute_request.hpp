@@ -1,0 +1,31 @@
+#pragma once
+// The value the GUI thread hands to the compute worker, and the result type that comes back.
+// Both cross threads by value (a request is a snapshot; a result is shared read-only).
+
+#include <QMetaType>
+#include <QtGlobal>
+#include <memory>
+
+#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/result.hpp"
+
+namespace mhaviz::ui {
+
+/// One computation to run: the settings snapshot and the generation that identifies it.
+/// Generations increase with every submission; results carry theirs so that the controller can
+/// drop stale ones.
+struct ComputeRequest {
+  quint64 generation = 0;
+  mhaviz::Config config;
+};
+
+/// A finished forward pass, shared read-only between the worker, the controller and the grid.
+using ResultPtr = std::shared_ptr<const mhaviz::ForwardResult>;
+
+/// Registers the types above for queued (cross-thread) signal delivery. Idempotent.
+void registerComputeMetaTypes();
+
+}  // namespace mhaviz::ui
+
+Q_DECLARE_METATYPE(mhaviz::ui::ComputeRequest)
+Q_DECLARE_METATYPE(mhaviz::ui::ResultPtr)

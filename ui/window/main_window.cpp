@@ -1,0 +1,205 @@
+#include "ui/window/main_window.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QUndoStack>
+#include <exception>
+
+#include "ui/render/heatmap_grid.hpp"
+#include "ui/render/image_export.hpp"
+#include "ui/window/app_info.hpp"
+#include "ui/window/parameter_panel.hpp"
+#include "ui/window/session_controller.hpp"
+#include "ui/window/status_widgets.hpp"
+#include "ui/window/view_controls.hpp"
+
+namespace mhaviz::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      m_controller(new SessionController(this)),
+      m_grid(new HeatmapGrid),
+      m_panel(new ParameterPanel(m_controller)),
+      m_dock(new QDockWidget(tr("Parameters"), this)),
+      m_status(nullptr) {
+  setWindowTitle(QStringLiteral("mhaviz"));
+  m_grid->setObjectName(QStringLiteral("heatmapGrid"));
+  setCentralWidget(m_grid);
+
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(m_panel);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setFrameShape(QFrame::NoFrame);
+  // Wide enough for the panel plus a vertical scroll bar, so nothing is cut off horizontally.
+  scroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
+  m_dock->setObjectName(QStringLiteral("parameterDock"));
+  m_dock->setWidget(scroll);
+  m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                      QDockWidget::DockWidgetClosable);
+  addDockWidget(Qt::LeftDockWidgetArea, m_dock);
+
+  m_status = new StatusWidgets(statusBar(), m_controller, this);
+  buildMenus();
+  connectController();
+  restoreLayout();
+  m_controller->recompute();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::connectController() {
+  SessionController* c = m_controller;
+  connect(c, &SessionController::resultReady, this,
+          [this](const ResultPtr& result, const ViewOptions& view, double computeMs) {
+            try {
+              m_grid->setResult(result, view);
+            } catch (const std::exception& e) {
+              statusBar()->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
+            }
+            m_status->showTimes(computeMs, m_grid->lastRenderMs(), result->bytes());
+          });
+  connect(c, &SessionController::viewChanged, this, [this](const ViewOptions& view) {
+    if (!m_controller->result()) return;
+    try {
+      m_grid->setView(view);
+    } catch (const std::exception& e) {
+      statusBar()->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
+    }
+    if (m_colormaps != nullptr) {
+      for (QAction* a : m_colormaps->actions()) {
+        a->setChecked(a->data().toInt() == static_cast<int>(view.colormap));
+      }
+    }
+  });
+  connect(c, &SessionController::outOfDateChanged, m_grid, &HeatmapGrid::setOutOfDate);
+  connect(m_grid, &HeatmapGrid::cellHovered, this,
+          [this](int, int, int, double, const QString& text) { m_status->showHover(text); });
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* exportAction =
+      file->addAction(tr("&Export image…"), this, &MainWindow::exportImageDialog);
+  exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  quit->setMenuRole(QAction::QuitRole);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = m_controller->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = m_controller->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* next = view->addAction(tr("&Next stage"), this, [this] { stepStage(+1); });
+  next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+  QAction* prev = view->addAction(tr("&Previous stage"), this, [this] { stepStage(-1); });
+  prev->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+  QMenu* colormaps = view->addMenu(tr("&Colormap"));
+  m_colormaps = new QActionGroup(this);
+  m_colormaps->setExclusive(true);
+  for (Colormap map : allColormaps()) {
+    QAction* a = colormaps->addAction(colormapName(map));
+    a->setCheckable(true);
+    a->setData(static_cast<int>(map));
+    a->setChecked(map == m_controller->view().colormap);
+    m_colormaps->addAction(a);
+    connect(a, &QAction::triggered, this, [this, map] {
+      ViewOptions v = m_controller->view();
+      v.colormap = map;
+      m_controller->setView(v);
+    });
+  }
+  view->addSeparator();
+  QAction* panelToggle = m_dock->toggleViewAction();
+  panelToggle->setText(tr("&Parameter panel"));
+  view->addAction(panelToggle);
+
+  QMenu* compute = menuBar()->addMenu(tr("&Compute"));
+  QAction* again =
+      compute->addAction(tr("&Recompute"), m_controller, &SessionController::recompute);
+  again->setShortcut(QKeySequence::Refresh);
+  QAction* cancel =
+      compute->addAction(tr("&Cancel computation"), m_controller, &SessionController::cancel);
+  cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+  cancel->setEnabled(false);
+  connect(m_controller, &SessionController::busyChanged, cancel, &QAction::setEnabled);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::stepStage(int delta) {
+  const QList<Stage> stages = allStages();
+  ViewOptions v = m_controller->view();
+  const auto count = static_cast<int>(stages.size());
+  int i = static_cast<int>(stages.indexOf(v.stage));
+  // Skip weights_before_dropout when the result has none (no dropout applied).
+  for (int step = 0; step < count; ++step) {
+    i = (i + delta + count) % count;
+    const ResultPtr r = m_controller->result();
+    if (stages[i] == Stage::weights_before_dropout && r && !r->weights_before_dropout) continue;
+    break;
+  }
+  v.stage = stages[i];
+  m_controller->setView(v);
+}
+
+void MainWindow::exportImageDialog() {
+  const ResultPtr result = m_controller->result();
+  if (!result) {
+    QMessageBox::information(this, tr("Export image"), tr("There is no picture to export yet."));
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export image"),
+      QStringLiteral("mhaviz-%1.png")
+          .arg(stageName(m_controller->view().stage).replace(QLatin1Char(' '), QLatin1Char('_'))),
+      tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
+  if (path.isEmpty()) return;
+  ExportOptions options;
+  options.scale = devicePixelRatioF();
+  const QString error = exportImage(*result, m_controller->view(), options, path);
+  if (!error.isEmpty()) {
+    QMessageBox::warning(this, tr("Export image"), error);
+  } else {
+    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  }
+}
+
+void MainWindow::restoreLayout() {
+  QSettings settings;
+  const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
+  if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1400, 900);
+  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::saveLayout() const {
+  QSettings settings;
+  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("window/state"), saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveLayout();
+  m_controller->cancel();
+  QMainWindow::closeEvent(event);
+}
+
+}  // namespace mhaviz::ui

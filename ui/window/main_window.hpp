@@ -1,0 +1,49 @@
+#pragma once
+// The main window: parameter panel (left dock), heatmap grid (centre), status bar, menus and
+// keyboard shortcuts; window geometry and dock layout remembered with QSettings. GUI thread only.
+
+#include <QMainWindow>
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+
+namespace mhaviz::ui {
+
+class HeatmapGrid;
+class ParameterPanel;
+class SessionController;
+class StatusWidgets;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  [[nodiscard]] SessionController* controller() const { return m_controller; }
+  [[nodiscard]] HeatmapGrid* grid() const { return m_grid; }
+  [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
+  [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void connectController();
+  void stepStage(int delta);
+  void exportImageDialog();
+  void restoreLayout();
+  void saveLayout() const;
+
+  SessionController* m_controller;
+  HeatmapGrid* m_grid;
+  ParameterPanel* m_panel;
+  QDockWidget* m_dock;
+  StatusWidgets* m_status;
+  QActionGroup* m_colormaps = nullptr;
+};
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,78 @@
+#pragma once
+// The left panel: one control per nn.MultiheadAttention argument (sizes, module flags, forward
+// flags, dtype, seeds), an inline error line at the top, and the view controls below. Every
+// edit becomes one undoable SessionController::changeConfig; the controls follow the
+// controller's configChanged (so undo/redo moves them too). GUI thread only.
+
+#include <QWidget>
+#include <functional>
+
+#include "mhaviz/core/config.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+class QGroupBox;
+
+namespace mhaviz::ui {
+
+class SessionController;
+class ViewControls;
+
+class ParameterPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ParameterPanel(SessionController* controller, QWidget* parent = nullptr);
+
+  [[nodiscard]] ViewControls* viewControls() const { return m_view; }
+
+ private:
+  QGroupBox* buildSizes();
+  QGroupBox* buildModule();
+  QGroupBox* buildForward();
+  QGroupBox* buildData();
+  QSpinBox* intSpin(const char* name, int min, int max, const QString& tip);
+  QCheckBox* check(const char* name, const QString& text, const QString& tip);
+  void connectSpin(QSpinBox* spin, int mergeId, const char* arg,
+                   std::function<void(mhaviz::Config&, int)> set);
+  void connectCheck(QCheckBox* box, const char* arg,
+                    std::function<void(mhaviz::Config&, bool)> set);
+  /// Applies `change` to a copy of the current config and submits it as one undoable command.
+  void edit(int mergeId, const QString& text, const std::function<void(mhaviz::Config&)>& change);
+  void showConfig(const mhaviz::Config& config);
+  void showError(const QString& message);
+
+  SessionController* m_controller;
+  bool m_updating = false;  // true while showConfig moves the controls
+
+  QLabel* m_error = nullptr;
+  QSpinBox* m_tgtLen = nullptr;
+  QSpinBox* m_srcLen = nullptr;
+  QSpinBox* m_batch = nullptr;
+  QCheckBox* m_unbatched = nullptr;
+  QSpinBox* m_embed = nullptr;
+  QSpinBox* m_heads = nullptr;
+  QSpinBox* m_kdim = nullptr;
+  QCheckBox* m_kdimSame = nullptr;
+  QSpinBox* m_vdim = nullptr;
+  QCheckBox* m_vdimSame = nullptr;
+  QCheckBox* m_bias = nullptr;
+  QCheckBox* m_addBiasKv = nullptr;
+  QCheckBox* m_addZeroAttn = nullptr;
+  QCheckBox* m_batchFirst = nullptr;
+  QDoubleSpinBox* m_dropout = nullptr;
+  QCheckBox* m_training = nullptr;
+  QCheckBox* m_needWeights = nullptr;
+  QCheckBox* m_average = nullptr;
+  QCheckBox* m_causal = nullptr;
+  QComboBox* m_dtype = nullptr;
+  QSpinBox* m_seed = nullptr;
+  QSpinBox* m_inputSeed = nullptr;
+  QSpinBox* m_dropoutSeed = nullptr;
+  ViewControls* m_view = nullptr;
+};
+
+}  // namespace mhaviz::ui

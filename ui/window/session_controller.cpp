@@ -1,0 +1,145 @@
+#include "ui/window/session_controller.hpp"
+
+#include <algorithm>
+#include <exception>
+
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/memory.hpp"
+#include "ui/window/config_command.hpp"
+
+namespace mhaviz::ui {
+
+SessionController::SessionController(QObject* parent)
+    : QObject(parent), m_memoryLimit(mhaviz::kDefaultMemoryLimit) {
+  registerComputeMetaTypes();
+  ComputeWorker* w = m_thread.worker();
+  // Queued (the worker emits on its own thread); typed functor connections only.
+  connect(w, &ComputeWorker::resultReady, this, &SessionController::onResult);
+  connect(w, &ComputeWorker::failed, this, &SessionController::onFailed);
+  connect(w, &ComputeWorker::cancelled, this, &SessionController::onCancelled);
+  connect(w, &ComputeWorker::progress, this, [this](quint64 generation, qint64 done, qint64 total) {
+    if (generation == m_generation) emit progress(done, total);
+  });
+}
+
+SessionController::~SessionController() = default;
+
+QString SessionController::quickCheck(const mhaviz::Config& config, std::uint64_t limit) {
+  try {
+    mhaviz::validate_config(config);
+    mhaviz::check_memory(config, limit);
+  } catch (const std::exception& e) {
+    return QString::fromUtf8(e.what());
+  }
+  return {};
+}
+
+void SessionController::changeConfig(const mhaviz::Config& next, const QString& text, int mergeId) {
+  if (next == m_config) return;
+  m_undo.push(new ConfigCommand(m_config, next, text, mergeId,
+                                [this](const mhaviz::Config& c) { applyConfig(c); }));
+}
+
+void SessionController::setView(const ViewOptions& view) {
+  ViewOptions fitted = m_result ? fitViewToResult(view, *m_result) : view;
+  if (fitted == m_view) return;
+  m_view = fitted;
+  emit viewChanged(m_view);
+}
+
+void SessionController::recompute() { applyConfig(m_config); }
+
+void SessionController::cancel() {
+  if (!isBusy()) return;
+  m_userCancelled = true;
+  m_thread.worker()->cancelAll();
+}
+
+void SessionController::setMemoryLimit(std::uint64_t bytes) {
+  m_memoryLimit = bytes;
+  m_thread.worker()->setMemoryLimit(bytes);
+}
+
+void SessionController::applyConfig(const mhaviz::Config& config) {
+  m_config = config;
+  emit configChanged(m_config);
+  const QString problem = quickCheck(m_config, m_memoryLimit);
+  if (!problem.isEmpty()) {
+    // Keep the last good picture; make whatever is still running stale and stop it.
+    ++m_generation;
+    m_thread.worker()->cancelAll();
+    setError(problem);
+    setOutOfDate(m_result != nullptr, problem);
+    return;
+  }
+  setError({});
+  submitCurrent();
+}
+
+void SessionController::submitCurrent() {
+  ComputeRequest request;
+  request.generation = ++m_generation;
+  request.config = m_config;
+  const bool wasBusy = isBusy();
+  m_awaiting = request.generation;
+  m_userCancelled = false;
+  m_thread.worker()->submit(request);
+  if (!wasBusy) emit busyChanged(true);
+}
+
+void SessionController::setError(const QString& message) {
+  if (message == m_error) return;
+  m_error = message;
+  emit errorChanged(m_error);
+}
+
+void SessionController::setOutOfDate(bool outOfDate, const QString& why) {
+  m_outOfDate = outOfDate;
+  emit outOfDateChanged(outOfDate, why);
+}
+
+void SessionController::finishGeneration(quint64 generation) {
+  if (generation != m_awaiting) return;
+  m_awaiting = 0;
+  emit busyChanged(false);
+}
+
+void SessionController::onResult(quint64 generation, const ResultPtr& result, double computeMs) {
+  finishGeneration(generation);
+  if (generation != m_generation || !result) {
+    ++m_staleDropped;
+    return;
+  }
+  m_result = result;
+  m_view = fitViewToResult(m_view, *m_result);
+  setOutOfDate(false);
+  emit resultReady(m_result, m_view, computeMs);
+}
+
+void SessionController::onFailed(quint64 generation, const QString& message) {
+  finishGeneration(generation);
+  if (generation != m_generation) return;
+  setError(message);
+  setOutOfDate(m_result != nullptr, message);
+}
+
+void SessionController::onCancelled(quint64 generation) {
+  finishGeneration(generation);
+  if (generation != m_generation || !m_userCancelled) return;
+  m_userCancelled = false;
+  setOutOfDate(m_result != nullptr,
+               tr("Computation cancelled: the picture shows earlier settings. Press F5 to "
+                  "compute again."));
+  emit cancelled();
+}
+
+ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& result) {
+  view.batch = std::clamp(view.batch, 0, static_cast<int>(std::max<std::int64_t>(result.N, 1)) - 1);
+  if (view.soloHead >= result.H) view.soloHead = -1;
+  if (view.stage == Stage::weights_before_dropout && !result.weights_before_dropout) {
+    view.stage = Stage::weights;
+  }
+  return view;
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,92 @@
+#include "ui/window/status_widgets.hpp"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
+
+#include "mhaviz/core/memory.hpp"
+#include "ui/window/session_controller.hpp"
+
+namespace mhaviz::ui {
+
+QString formatMs(double ms) {
+  if (ms < 1000.0) return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10.0 ? 2 : 1);
+  return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+}
+
+StatusWidgets::StatusWidgets(QStatusBar* bar, SessionController* controller, QObject* parent)
+    : QObject(parent),
+      m_controller(controller),
+      m_bar(bar),
+      m_hover(new QLabel),
+      m_compute(new QLabel),
+      m_render(new QLabel),
+      m_memory(new QLabel),
+      m_progress(new QProgressBar),
+      m_cancel(new QPushButton(tr("Cancel"))) {
+  m_hover->setObjectName(QStringLiteral("hoverLabel"));
+  m_hover->setTextFormat(Qt::PlainText);
+  m_hover->setMinimumWidth(120);
+  m_compute->setObjectName(QStringLiteral("computeTime"));
+  m_compute->setToolTip(tr("Time the worker thread spent in the forward pass"));
+  m_render->setObjectName(QStringLiteral("renderTime"));
+  m_render->setToolTip(tr("Time spent drawing the heatmaps"));
+  m_memory->setObjectName(QStringLiteral("resultMemory"));
+  m_memory->setToolTip(tr("Memory held by the result: every intermediate tensor"));
+  m_progress->setObjectName(QStringLiteral("progress"));
+  m_progress->setMaximumWidth(180);
+  m_progress->setTextVisible(true);
+  m_progress->hide();
+  m_cancel->setObjectName(QStringLiteral("cancelButton"));
+  m_cancel->setToolTip(tr("Stop the running computation (Esc); the picture stays."));
+  m_cancel->hide();
+
+  bar->addWidget(m_hover, 1);
+  bar->addPermanentWidget(m_progress);
+  bar->addPermanentWidget(m_cancel);
+  bar->addPermanentWidget(m_compute);
+  bar->addPermanentWidget(m_render);
+  bar->addPermanentWidget(m_memory);
+
+  m_delay.setSingleShot(true);
+  m_delay.setInterval(250);
+  connect(&m_delay, &QTimer::timeout, this, [this] {
+    if (!m_controller->isBusy()) return;
+    m_progress->setRange(0, 0);  // busy indicator until the first progress report
+    m_progress->show();
+    m_cancel->show();
+  });
+  connect(m_cancel, &QPushButton::clicked, controller, &SessionController::cancel);
+  connect(controller, &SessionController::busyChanged, this, &StatusWidgets::onBusy);
+  connect(controller, &SessionController::progress, this, [this](qint64 done, qint64 total) {
+    if (total <= 0 || !m_progress->isVisible()) return;
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(static_cast<int>(done * 1000 / total));
+    m_progress->setFormat(tr("%1 / %2 blocks").arg(done).arg(total));
+  });
+  connect(controller, &SessionController::cancelled, this,
+          [this] { m_bar->showMessage(tr("Computation cancelled"), 4000); });
+}
+
+void StatusWidgets::onBusy(bool busy) {
+  if (busy) {
+    m_delay.start();
+    m_compute->setText(tr("computing…"));
+    return;
+  }
+  m_delay.stop();
+  m_progress->hide();
+  m_cancel->hide();
+  if (m_compute->text() == tr("computing…")) m_compute->clear();
+}
+
+void StatusWidgets::showTimes(double computeMs, double renderMs, std::size_t resultBytes) {
+  m_compute->setText(tr("compute %1").arg(formatMs(computeMs)));
+  m_render->setText(tr("render %1").arg(formatMs(renderMs)));
+  m_memory->setText(tr("result %1").arg(QString::fromStdString(mhaviz::format_bytes(resultBytes))));
+}
+
+void StatusWidgets::showHover(const QString& text) { m_hover->setText(text); }
+
+}  // namespace mhaviz::ui

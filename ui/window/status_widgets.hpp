@@ -1,0 +1,48 @@
+#pragma once
+// The status bar's contents: compute time, render time, result memory, hover text, and a
+// progress bar with a Cancel button shown while a computation takes long. GUI thread only.
+
+#include <QObject>
+#include <QTimer>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStatusBar;
+
+namespace mhaviz::ui {
+
+class SessionController;
+
+class StatusWidgets : public QObject {
+  Q_OBJECT
+
+ public:
+  /// Adds its widgets to `bar` (which owns them). `cancel` is triggered by the Cancel button.
+  StatusWidgets(QStatusBar* bar, SessionController* controller, QObject* parent = nullptr);
+
+  void showTimes(double computeMs, double renderMs, std::size_t resultBytes);
+  void showHover(const QString& text);
+  /// Milliseconds a computation runs before the progress bar and Cancel button appear.
+  void setProgressDelay(int ms) { m_delay.setInterval(ms); }
+  [[nodiscard]] QPushButton* cancelButton() const { return m_cancel; }
+  [[nodiscard]] QProgressBar* progressBar() const { return m_progress; }
+
+ private:
+  void onBusy(bool busy);
+
+  SessionController* m_controller;
+  QStatusBar* m_bar;
+  QLabel* m_hover;
+  QLabel* m_compute;
+  QLabel* m_render;
+  QLabel* m_memory;
+  QProgressBar* m_progress;
+  QPushButton* m_cancel;
+  QTimer m_delay;  // single shot: avoids flashing the progress bar for quick computations
+};
+
+/// "12.3 ms", "1.25 s".
+QString formatMs(double ms);
+
+}  // namespace mhaviz::ui
