@@ -1,10 +1,8 @@
 #include "mhaviz/core/tensor.hpp"
 
 #include <limits>
+#include <mutex>
 #include <new>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #include <stdexcept>
 #include <type_traits>
 
@@ -61,22 +59,83 @@ std::string shape_str(const Shape& shape) {
 
 namespace detail {
 namespace {
-constexpr std::size_t kHugePage = std::size_t{2} << 20U;
-constexpr std::size_t kHugeThreshold = std::size_t{8} << 20U;
-std::align_val_t alignment_for(std::size_t bytes) {
-  return std::align_val_t{bytes >= kHugeThreshold ? kHugePage : 64};
+constexpr std::align_val_t kAlign{64};
+constexpr std::size_t kCachedFrom = std::size_t{8} << 20U;  // blocks of 8 MiB and more
+constexpr std::size_t kCacheLimit = std::size_t{1} << 30U;  // held at most while unused
+
+/// Large blocks freed by one forward pass are kept for the next one of the same shape: a
+/// window recomputing on every slider step would otherwise have the kernel fault in and
+/// clear hundreds of MiB each time. Exact-size reuse; oldest blocks go first past the limit.
+class BlockCache {
+ public:
+  void* take(std::size_t bytes) {
+    const std::lock_guard lock(mutex_);
+    for (auto it = blocks_.begin(); it != blocks_.end(); ++it) {
+      if (it->second == bytes) {
+        void* p = it->first;
+        held_ -= bytes;
+        blocks_.erase(it);
+        return p;
+      }
+    }
+    return nullptr;
+  }
+  void give(void* p, std::size_t bytes) {
+    std::vector<std::pair<void*, std::size_t>> evicted;
+    {
+      const std::lock_guard lock(mutex_);
+      if (bytes > kCacheLimit) {
+        evicted.emplace_back(p, bytes);
+      } else {
+        blocks_.emplace_back(p, bytes);
+        held_ += bytes;
+        while (held_ > kCacheLimit) {
+          evicted.push_back(blocks_.front());
+          held_ -= blocks_.front().second;
+          blocks_.erase(blocks_.begin());
+        }
+      }
+    }
+    for (const auto& [q, n] : evicted) ::operator delete(q, kAlign);
+  }
+  void clear() {
+    std::vector<std::pair<void*, std::size_t>> all;
+    {
+      const std::lock_guard lock(mutex_);
+      all.swap(blocks_);
+      held_ = 0;
+    }
+    for (const auto& [q, n] : all) ::operator delete(q, kAlign);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::pair<void*, std::size_t>> blocks_;  // oldest first
+  std::size_t held_ = 0;
+};
+
+BlockCache& cache() {
+  static auto* instance = new BlockCache;  // never destroyed: tensors may outlive statics
+  return *instance;
 }
 }  // namespace
 
 void* allocate_storage(std::size_t bytes) {
-  void* p = ::operator new(bytes, alignment_for(bytes));
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes >= kHugeThreshold) (void)madvise(p, bytes & ~(kHugePage - 1), MADV_HUGEPAGE);
-#endif
-  return p;
+  if (bytes >= kCachedFrom) {
+    if (void* p = cache().take(bytes)) return p;
+  }
+  return ::operator new(bytes, kAlign);
 }
 
-void free_storage(void* p, std::size_t bytes) { ::operator delete(p, alignment_for(bytes)); }
+void free_storage(void* p, std::size_t bytes) {
+  if (bytes >= kCachedFrom) {
+    cache().give(p, bytes);
+  } else {
+    ::operator delete(p, kAlign);
+  }
+}
+
+void release_cached_storage() { cache().clear(); }
 }  // namespace detail
 
 namespace {

@@ -25,10 +25,12 @@ std::size_t elem_size(ElemType type);
 using Shape = std::vector<std::int64_t>;
 
 namespace detail {
-/// Storage for tensors: 64-byte aligned; blocks of several MiB are 2 MiB aligned and marked
-/// for transparent huge pages on Linux (far fewer page faults when a large result is made).
+/// Storage for tensors, 64-byte aligned. Freed blocks of 8 MiB and more are kept (up to
+/// 1 GiB in all) for reuse by the next tensor of the same size. Thread-safe.
 void* allocate_storage(std::size_t bytes);
 void free_storage(void* p, std::size_t bytes);
+/// Returns every kept block to the system.
+void release_cached_storage();
 }  // namespace detail
 
 /// Allocator of Tensor storage. Alignment is the same on every run, so vectorised reductions
