@@ -7,9 +7,10 @@
 
 namespace mhaviz::detail {
 
+/// Views into the parameter tensors (no copies); the Params must outlive this.
 template <typename T>
 struct Projections {
-  Mat<T> wq, wk, wv, wo;
+  ConstMatMap<T> wq{nullptr, 0, 0}, wk{nullptr, 0, 0}, wv{nullptr, 0, 0}, wo{nullptr, 0, 0};
   RowVec<T> bq, bk, bv, bo;
   RowVec<T> bias_k, bias_v;
 
@@ -18,15 +19,15 @@ struct Projections {
   Projections(const Params& p, const Dims& d) {
     const std::int64_t E = d.E;
     if (p.in_proj_weight) {
-      wq = rows(*p.in_proj_weight, 0, E);
-      wk = rows(*p.in_proj_weight, E, E);
-      wv = rows(*p.in_proj_weight, 2 * E, E);
+      new (&wq) ConstMatMap<T>(rows(*p.in_proj_weight, 0, E));
+      new (&wk) ConstMatMap<T>(rows(*p.in_proj_weight, E, E));
+      new (&wv) ConstMatMap<T>(rows(*p.in_proj_weight, 2 * E, E));
     } else {
-      wq = rows(*p.q_proj_weight, 0, E);
-      wk = rows(*p.k_proj_weight, 0, E);
-      wv = rows(*p.v_proj_weight, 0, E);
+      new (&wq) ConstMatMap<T>(rows(*p.q_proj_weight, 0, E));
+      new (&wk) ConstMatMap<T>(rows(*p.k_proj_weight, 0, E));
+      new (&wv) ConstMatMap<T>(rows(*p.v_proj_weight, 0, E));
     }
-    wo = rows(*p.out_proj_weight, 0, E);
+    new (&wo) ConstMatMap<T>(rows(*p.out_proj_weight, 0, E));
     bq = bk = bv = bo = RowVec<T>::Zero(E);
     if (p.in_proj_bias) {
       bq = segment(*p.in_proj_bias, 0, E);
@@ -41,7 +42,7 @@ struct Projections {
   }
 
  private:
-  static Mat<T> rows(const Tensor& t, std::int64_t row0, std::int64_t count) {
+  static ConstMatMap<T> rows(const Tensor& t, std::int64_t row0, std::int64_t count) {
     const std::int64_t cols = t.size(-1);
     return ConstMatMap<T>(t.data<T>().data() + row0 * cols, count, cols);
   }

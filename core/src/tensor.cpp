@@ -154,14 +154,14 @@ Tensor::Tensor(ElemType type, Shape shape) : type_(type), shape_(std::move(shape
   const auto n = static_cast<std::size_t>(mhaviz::numel(shape_));
   switch (type_) {
     case ElemType::f32:
-      storage_ = AlignedVector<float>(n, 0.0F);
+      storage_ = std::make_shared<Storage>(AlignedVector<float>(n, 0.0F));
       break;
     case ElemType::f64:
-      storage_ = AlignedVector<double>(n, 0.0);
+      storage_ = std::make_shared<Storage>(AlignedVector<double>(n, 0.0));
       break;
     case ElemType::boolean:
     case ElemType::u8:
-      storage_ = AlignedVector<std::uint8_t>(n, 0);
+      storage_ = std::make_shared<Storage>(AlignedVector<std::uint8_t>(n, 0));
       break;
   }
 }
@@ -173,14 +173,14 @@ Tensor Tensor::uninitialized(ElemType type, Shape shape) {
   const auto n = static_cast<std::size_t>(mhaviz::numel(t.shape_));
   switch (type) {
     case ElemType::f32:
-      t.storage_ = AlignedVector<float>(n);
+      t.storage_ = std::make_shared<Storage>(AlignedVector<float>(n));
       break;
     case ElemType::f64:
-      t.storage_ = AlignedVector<double>(n);
+      t.storage_ = std::make_shared<Storage>(AlignedVector<double>(n));
       break;
     case ElemType::boolean:
     case ElemType::u8:
-      t.storage_ = AlignedVector<std::uint8_t>(n);
+      t.storage_ = std::make_shared<Storage>(AlignedVector<std::uint8_t>(n));
       break;
   }
   return t;
@@ -199,7 +199,7 @@ Tensor Tensor::from(Shape shape, std::vector<T> values) {
   if constexpr (std::is_same_v<T, double>) t.type_ = ElemType::f64;
   if constexpr (std::is_same_v<T, std::uint8_t>) t.type_ = ElemType::u8;
   t.shape_ = std::move(shape);
-  t.storage_ = AlignedVector<T>(values.begin(), values.end());
+  t.storage_ = std::make_shared<Storage>(AlignedVector<T>(values.begin(), values.end()));
   return t;
 }
 template Tensor Tensor::from<float>(Shape, std::vector<float>);
@@ -230,7 +230,7 @@ std::span<T> Tensor::data() {
                            std::string(to_string(type_)));
   }
   using V = AlignedVector<std::remove_const_t<T>>;
-  return std::span<T>(std::get<V>(storage_));
+  return std::span<T>(std::get<V>(own()));
 }
 template <typename T>
 std::span<const T> Tensor::data() const {
@@ -238,7 +238,7 @@ std::span<const T> Tensor::data() const {
     throw std::logic_error(std::string("Tensor::data: tensor holds ") +
                            std::string(to_string(type_)));
   }
-  return std::span<const T>(std::get<AlignedVector<T>>(storage_));
+  return std::span<const T>(std::get<AlignedVector<T>>(stored()));
 }
 template std::span<float> Tensor::data<float>();
 template std::span<double> Tensor::data<double>();
@@ -249,14 +249,19 @@ template std::span<const std::uint8_t> Tensor::data<std::uint8_t>() const;
 
 double Tensor::value(std::int64_t flat_index) const {
   const auto i = static_cast<std::size_t>(flat_index);
-  return std::visit([i](const auto& v) { return static_cast<double>(v.at(i)); }, storage_);
+  return std::visit([i](const auto& v) { return static_cast<double>(v.at(i)); }, stored());
+}
+
+Tensor::Storage& Tensor::own() {
+  if (storage_.use_count() > 1) storage_ = std::make_shared<Storage>(*storage_);
+  return *storage_;
 }
 
 std::span<const std::byte> Tensor::bytes() const {
-  return std::visit([](const auto& v) { return std::as_bytes(std::span(v)); }, storage_);
+  return std::visit([](const auto& v) { return std::as_bytes(std::span(v)); }, stored());
 }
 std::span<std::byte> Tensor::bytes() {
-  return std::visit([](auto& v) { return std::as_writable_bytes(std::span(v)); }, storage_);
+  return std::visit([](auto& v) { return std::as_writable_bytes(std::span(v)); }, own());
 }
 
 Tensor Tensor::to(ElemType type) const {
@@ -276,9 +281,9 @@ Tensor Tensor::to(ElemType type) const {
                 }
               }
             },
-            out.storage_);
+            out.own());
       },
-      storage_);
+      stored());
   return out;
 }
 

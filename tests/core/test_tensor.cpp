@@ -39,5 +39,18 @@ TEST(Tensor, ConvertsBetweenTypes) {
   EXPECT_THROW((void)f.reshaped({2, 2}), std::invalid_argument);
 }
 
+TEST(Tensor, CopiesShareUntilWritten) {
+  const Tensor a = Tensor::from<float>({2, 2}, {1.0F, 2.0F, 3.0F, 4.0F});
+  Tensor b = a;
+  const Tensor r = a.reshaped({4});
+  EXPECT_TRUE(b.shares_storage_with(a));
+  EXPECT_TRUE(r.shares_storage_with(a));
+  b.data<float>()[0] = 9.0F;  // a write through a copy detaches it first
+  EXPECT_FALSE(b.shares_storage_with(a));
+  EXPECT_EQ(a.data<float>()[0], 1.0F);
+  EXPECT_EQ(r.data<float>()[0], 1.0F);
+  EXPECT_EQ(b.data<float>()[0], 9.0F);
+}
+
 }  // namespace
 }  // namespace mhaviz

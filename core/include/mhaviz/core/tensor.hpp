@@ -4,6 +4,7 @@
 /// the file formats and the UI. Element types are the ones PyTorch users put in files.
 
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <span>
 #include <string>
@@ -65,7 +66,10 @@ std::int64_t numel(const Shape& shape);
 /// PyTorch-style tuple text: "(2, 3)", "(5,)", "()".
 std::string shape_str(const Shape& shape);
 
-/// Owning row-major n-d array. Copyable value type.
+/// Owning row-major n-d array with value semantics. Copies (and reshaped()) share the
+/// elements until one of them is written through a non-const accessor, which copies first;
+/// so a copy costs nothing until it is changed. As with standard containers, one Tensor
+/// object must not be accessed non-const from two threads while it is being copied.
 class Tensor {
  public:
   Tensor() = default;
@@ -105,13 +109,26 @@ class Tensor {
 
   /// Same values in another element type (float<->double, bool/u8 -> 0/1).
   [[nodiscard]] Tensor to(ElemType type) const;
-  /// Same data, new shape with the same element count.
+  /// Same data, new shape with the same element count (shares the elements).
   [[nodiscard]] Tensor reshaped(Shape shape) const;
+  /// True when both tensors hold the same elements in memory (one was copied from the other
+  /// and neither has been written since).
+  [[nodiscard]] bool shares_storage_with(const Tensor& other) const {
+    return storage_ == other.storage_;
+  }
+  /// Identifies the element storage (equal for tensors that share it).
+  [[nodiscard]] const void* storage_id() const { return storage_.get(); }
 
  private:
   ElemType type_ = ElemType::f32;
   Shape shape_;
-  std::variant<AlignedVector<float>, AlignedVector<double>, AlignedVector<std::uint8_t>> storage_;
+  using Storage =
+      std::variant<AlignedVector<float>, AlignedVector<double>, AlignedVector<std::uint8_t>>;
+  /// The storage of a writable access: copied first when another Tensor shares it.
+  Storage& own();
+  [[nodiscard]] const Storage& stored() const { return *storage_; }
+
+  std::shared_ptr<Storage> storage_ = std::make_shared<Storage>();
 };
 
 }  // namespace mhaviz
