@@ -2,13 +2,19 @@
 
 #include <QApplication>
 
+#include "ui/desktop/desktop_setup.hpp"
+#include "ui/session/command_line.hpp"
+#include "ui/session/session_document.hpp"
 #include "ui/window/app_info.hpp"
 #include "ui/window/main_window.hpp"
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);
   mhaviz::ui::setApplicationInfo();
+  mhaviz::ui::setupDesktop();  // language, theme, icon (reads QSettings)
+  const mhaviz::ui::StartupFiles files = mhaviz::ui::parseStartupArguments(app);
   mhaviz::ui::MainWindow window;
   window.show();
+  window.document()->start(files);  // crash recovery offer, then the files named
   return QApplication::exec();
 }

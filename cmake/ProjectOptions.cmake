@@ -41,3 +41,17 @@ if(MHAVIZ_SANITIZE_THREAD)
   target_compile_options(mhaviz_options INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
   target_link_options(mhaviz_options INTERFACE -fsanitize=thread)
 endif()
+
+# libFuzzer targets (tests/fuzz): clang only. Every target, the core included, gets the
+# fuzzer's coverage instrumentation plus ASan and UBSan, so a finding in the core is reported
+# where it happens; the fuzz targets themselves add -fsanitize=fuzzer (libFuzzer's main).
+option(MHAVIZ_FUZZ "Build the libFuzzer targets in tests/fuzz (clang only)" OFF)
+if(MHAVIZ_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "MHAVIZ_FUZZ needs clang (libFuzzer); configure with --preset fuzz")
+  endif()
+  target_compile_options(mhaviz_options INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+    -fno-sanitize-recover=undefined)
+  target_link_options(mhaviz_options INTERFACE -fsanitize=address,undefined)
+endif()

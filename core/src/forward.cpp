@@ -242,6 +242,7 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
   const Dims d = detail::validated_dims(c, p, in);
   ForwardResult r;
   allocate<T>(r, c, d);
+  r.params = p;  // copies share the tensors' storage
   const detail::Projections<T> w(p, d);
   const detail::Masks<T> masks(in, d);
   const auto cancelled = [&] { return rc.cancel != nullptr && rc.cancel->load(); };

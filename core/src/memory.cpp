@@ -8,8 +8,30 @@
 namespace mhaviz {
 
 namespace {
+/// A byte or element count that saturates at the largest uint64 instead of wrapping, so that
+/// sizes from an untrusted configuration (e.g. embed_dim = 2^62, whose products wrap to 0)
+/// can never estimate below the limit.
+class Count {
+ public:
+  constexpr Count(std::uint64_t v = 0) : v_(v) {}  // implicit: counts mix with plain numbers
+  [[nodiscard]] constexpr std::uint64_t value() const { return v_; }
+  friend constexpr Count operator+(Count a, Count b) {
+    std::uint64_t r = 0;
+    return __builtin_add_overflow(a.v_, b.v_, &r) ? Count(kMax) : Count(r);
+  }
+  friend constexpr Count operator*(Count a, Count b) {
+    std::uint64_t r = 0;
+    return __builtin_mul_overflow(a.v_, b.v_, &r) ? Count(kMax) : Count(r);
+  }
+  constexpr Count& operator+=(Count b) { return *this = *this + b; }
+
+ private:
+  static constexpr std::uint64_t kMax = ~std::uint64_t{0};
+  std::uint64_t v_;
+};
+
 struct Sizes {
-  std::uint64_t N, H, L, E, S, Sx, kd, vd, elem;
+  Count N, H, L, E, S, Sx, kd, vd, elem;
 };
 Sizes sizes(const Config& c, std::int64_t static_src_len) {
   const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v < 0 ? 0 : v); };
@@ -25,27 +47,39 @@ Sizes sizes(const Config& c, std::int64_t static_src_len) {
   z.elem = c.dtype == DType::float64 ? 8 : 4;
   return z;
 }
+
+Count result_bytes(const Config& c, std::int64_t static_src_len) {
+  const Sizes z = sizes(c, static_src_len);
+  const Count per_head = z.N * z.H * z.L * z.Sx;  // raw_scores, mask, scores, weights
+  Count n = 0;
+  n += z.N * z.L * z.E + 2 * z.N * z.Sx * z.E;              // q, k, v
+  n += per_head * (c.training && c.dropout > 0.0 ? 5 : 4);  // + weights_before_dropout
+  n += 3 * z.N * z.L * z.E;                                 // head_output, merged, output
+  // attn_output shares output's storage except in the (L, N, E) layout; per-head
+  // attn_output_weights share the weights' storage.
+  if (c.batched() && !c.batch_first) n += z.N * z.L * z.E;
+  if (c.need_weights && c.average_attn_weights) n += z.N * z.L * z.Sx;
+  // The parameters the result keeps (ForwardResult::params).
+  n += c.packed_projection() ? 3 * z.E * z.E : z.E * z.E + z.E * (z.kd + z.vd);
+  n += z.E * z.E;
+  if (c.bias) n += 4 * z.E;
+  if (c.add_bias_kv) n += 2 * z.E;
+  return n * z.elem + z.Sx * 16;  // + the column descriptions
+}
+
 }  // namespace
 
 std::uint64_t estimate_result_bytes(const Config& c, std::int64_t static_src_len) {
-  const Sizes z = sizes(c, static_src_len);
-  const std::uint64_t per_head = z.N * z.H * z.L * z.Sx;  // raw_scores, mask, scores, weights
-  std::uint64_t n = 0;
-  n += z.N * z.L * z.E + 2 * z.N * z.Sx * z.E;              // q, k, v
-  n += per_head * (c.training && c.dropout > 0.0 ? 5 : 4);  // + weights_before_dropout
-  n += 4 * z.N * z.L * z.E;  // head_output, merged, output, attn_output
-  if (c.need_weights) n += c.average_attn_weights ? z.N * z.L * z.Sx : per_head;
-  return n * z.elem + z.Sx * 16;  // + the column descriptions
+  return result_bytes(c, static_src_len).value();
 }
 
 std::uint64_t estimate_memory(const Config& c, std::int64_t static_src_len) {
   const Sizes z = sizes(c, static_src_len);
-  std::uint64_t n = 0;
+  Count n = 0;
   n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);    // inputs
-  n += 3 * z.E * z.E + z.E * (z.kd + z.vd) + 6 * z.E;  // parameters (upper bound)
-  n += z.L * z.E + 2 * z.S * z.E;                      // projections of one batch element
+  n += z.N * z.L * z.E + 2 * z.N * z.S * z.E;          // projected q, k, v of every token
   n += z.N * z.H * z.L * z.S;                          // canonicalised masks (3-D at most)
-  return estimate_result_bytes(c, static_src_len) + n * z.elem;
+  return (result_bytes(c, static_src_len) + n * z.elem).value();
 }
 
 std::string format_bytes(std::uint64_t bytes) {

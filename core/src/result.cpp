@@ -18,6 +18,9 @@ std::size_t ForwardResult::bytes() const {
   }
   if (weights_before_dropout) add(*weights_before_dropout);
   if (attn_output_weights) add(*attn_output_weights);
+  for (std::string_view key : kStateDictKeys) {
+    if (const auto& t = *params.find(key)) add(*t);
+  }
   return total + columns.size() * sizeof(KeyColumn);
 }
 

@@ -62,6 +62,9 @@ CONFIGS = {
     "labels": {"tgt_len": 2, "src_len": 3, "query_labels": ["a", "b"],
                "key_labels": ["x", "y", "z"], "seed": 18446744073709551615},
     "bad_divisible": {"embed_dim": 10, "num_heads": 4},
+    # sizes whose products wrap around 2^64 (the memory estimate must still refuse them)
+    "sizes_wrap": {"embed_dim": 4611686018427387904, "num_heads": 1, "tgt_len": 4,
+                   "src_len": 4},
     "bad_unknown_key": {"embed_dims": 8},
 }
 

@@ -19,19 +19,23 @@ namespace {
 constexpr int kMapChromeW = 70;
 constexpr int kMapChromeH = 60;
 
+// Maps with more cells than this in total are described (not copied) and, with background
+// preparation on, summarised and reduced off the GUI thread.
+constexpr std::int64_t kDirectCells = 1 << 20;
+
 bool anyMasked(const StageData& data) {
-  for (const MapData& map : data.maps) {
-    if (std::find(map.masked.begin(), map.masked.end(), 1) != map.masked.end()) return true;
-  }
-  return false;
+  return std::any_of(data.maps.begin(), data.maps.end(),
+                     [](const MapData& m) { return m.hasMask(); });
 }
 
 bool anyNan(const StageData& data) {
-  for (const MapData& map : data.maps) {
-    if (std::any_of(map.values.begin(), map.values.end(), [](double x) { return std::isnan(x); }))
-      return true;
-  }
-  return false;
+  return std::any_of(data.maps.begin(), data.maps.end(), [](const MapData& m) { return m.hasNan; });
+}
+
+std::int64_t totalCells(const mhaviz::ForwardResult& r, const ViewOptions& view) {
+  const std::int64_t side = std::max({r.L, r.Sx, r.E, r.hd, std::int64_t{1}});
+  const std::int64_t maps = view.soloHead >= 0 ? 1 : r.H + 1;
+  return side * side * maps;  // an upper bound: cheap and enough to choose the path
 }
 
 bool hasKind(const std::vector<ColumnInfo>& infos, KeyKind kind) {
@@ -76,7 +80,12 @@ QCPAxis* addExtraAxis(QCPAxisRect* rect, QCPAxis::AxisType type) {
 }  // namespace
 
 HeatmapGrid::HeatmapGrid(QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), state_(std::make_unique<GridState>()) {
+    : QWidget(parent),
+      plot_(new QCustomPlot(this)),
+      state_(std::make_unique<GridState>()),
+      inbox_(std::make_shared<PrepInbox>()),
+      cancel_(std::make_shared<std::atomic<bool>>(false)) {
+  inbox_->grid = this;
   plot_->setGeometry(rect());
   plot_->setNoAntialiasingOnDrag(true);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -93,23 +102,25 @@ HeatmapGrid::HeatmapGrid(QWidget* parent)
   connect(plot_, &QCustomPlot::mouseRelease, this, &HeatmapGrid::onMouseRelease);
 }
 
-HeatmapGrid::~HeatmapGrid() = default;
+HeatmapGrid::~HeatmapGrid() {
+  cancel_->store(true);
+  const std::lock_guard<std::mutex> lock(inbox_->mutex);
+  inbox_->grid = nullptr;  // running tasks finish on their own and post nothing
+}
 
 void HeatmapGrid::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
                             const ViewOptions& view) {
-  QElapsedTimer timer;
-  timer.start();
+  changeTimer_.start();
   result_ = std::move(result);
   view_ = view;
   extract();
   rebuild();
   renderAll();
-  lastRenderMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+  lastRenderMs_ = static_cast<double>(changeTimer_.nsecsElapsed()) / 1e6;
 }
 
 void HeatmapGrid::setView(const ViewOptions& view) {
-  QElapsedTimer timer;
-  timer.start();
+  changeTimer_.start();
   const bool sameData = view.batch == view_.batch && view.stage == view_.stage &&
                         view.soloHead == view_.soloHead && view.showAverage == view_.showAverage &&
                         view.keyLabels == view_.keyLabels;
@@ -117,7 +128,7 @@ void HeatmapGrid::setView(const ViewOptions& view) {
   if (!sameData) extract();
   rebuild();
   renderAll();
-  lastRenderMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+  lastRenderMs_ = static_cast<double>(changeTimer_.nsecsElapsed()) / 1e6;
 }
 
 void HeatmapGrid::setOutOfDate(bool outOfDate, const QString& why) {
@@ -132,6 +143,11 @@ void HeatmapGrid::setOutOfDate(bool outOfDate, const QString& why) {
 }
 
 void HeatmapGrid::clear() {
+  ++dataGen_;
+  cancel_->store(true);
+  preparing_ = false;
+  awaitingPicture_ = false;
+  pendingJobs_.clear();
   result_.reset();
   data_ = StageData{};
   message_.clear();
@@ -188,9 +204,18 @@ void HeatmapGrid::placeBadge() {
 void HeatmapGrid::extract() {
   message_.clear();
   data_ = StageData{};
+  ++dataGen_;  // output of tasks for the previous data is dropped
+  cancel_->store(true);
+  preparing_ = false;
+  pendingJobs_.clear();
   if (!result_) return;
   try {
-    data_ = extractStage(*result_, view_);
+    // Big maps are only described: their cells are read from the result (kept alive by
+    // result_) when reduced, never copied.
+    const bool big = totalCells(*result_, view_) > kDirectCells;
+    data_ = extractStage(*result_, view_, big ? ExtractMode::describe : ExtractMode::copy);
+    // Without background preparation the statistics are computed here (GUI thread).
+    if (!data_.statsReady && !background_) computeStats(data_);
   } catch (const mhaviz::InvalidInput& e) {
     message_ = QString::fromStdString(e.what());
   }
@@ -231,6 +256,7 @@ void HeatmapGrid::rebuild() {
   plot_->plotLayout()->clear();
   s.views.clear();
   s.scale = nullptr;
+  s.nanKey = nullptr;
   delete s.margins;
   s.margins = nullptr;
   plot_->setViewport(QRect(QPoint(0, 0), plot_->size()));
@@ -317,7 +343,7 @@ void HeatmapGrid::rebuild() {
     v.colorMap->setTightBoundary(false);
     v.colorMap->setGradient(s.gradient);
 
-    if (!m.masked.empty()) {
+    if (m.hasMask()) {
       v.maskOverlay = new QCPItemPixmap(plot_);
       v.maskOverlay->setClipAxisRect(v.rect);
       v.maskOverlay->topLeft->setAxes(x, y);
@@ -387,10 +413,10 @@ void HeatmapGrid::rebuild() {
                        new LegendKey(plot_, maskedColor(s.colormap), LegendKey::Swatch::fill,
                                      tr("masked (-inf in the mask)"), text));
   }
-  legend->addElement(
-      0, k++,
+  s.nanKey =
       new LegendKey(plot_, nanColor(s.colormap), LegendKey::Swatch::fill,
-                    anyNan(data_) ? tr("NaN (every key of the query masked)") : tr("NaN"), text));
+                    anyNan(data_) ? tr("NaN (every key of the query masked)") : tr("NaN"), text);
+  legend->addElement(0, k++, s.nanKey);
   const auto& infos =
       data_.maps.front().columns.empty() ? data_.maps.front().rowsInfo : data_.maps.front().columns;
   if (hasKind(infos, KeyKind::bias_k)) {

@@ -3,10 +3,14 @@
 // the current stage, a shared QCPColorScale, bias_k/zero column marking, masked/NaN drawing,
 // hover/click signals and screen-sized reduction of big maps. GUI thread only.
 
+#include <QElapsedTimer>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <array>
+#include <atomic>
 #include <memory>
+#include <vector>
 
 #include "mhaviz/core/result.hpp"
 #include "ui/render/stage_data.hpp"
@@ -18,7 +22,9 @@ class QWheelEvent;
 
 namespace mhaviz::ui {
 
-struct GridState;  // axis rects, colour maps and overlays of the current picture
+struct GridState;     // axis rects, colour maps and overlays of the current picture
+struct PreparedMaps;  // statistics and reduced maps made by a background task
+struct PrepInbox;     // how background tasks reach the grid (outlives it while tasks run)
 
 class HeatmapGrid : public QWidget {
   Q_OBJECT
@@ -30,6 +36,14 @@ class HeatmapGrid : public QWidget {
   void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view);
   /// Re-renders the same result with other view options.
   void setView(const ViewOptions& view);
+  /// On: maps with many cells are summarised and reduced to the screen on a QThreadPool task,
+  /// never on the GUI thread; the grid shows them when ready (pictureShown()) and zooming
+  /// re-reduces the visible window in the background while the coarser picture stays. Off
+  /// (default, used by export and tests): setResult/setView return with the picture drawn.
+  void setBackgroundPreparation(bool on) { background_ = on; }
+  /// True while a background task prepares the picture of the current result/view (not for a
+  /// zoom's sharper re-reduction).
+  bool isPreparing() const { return preparing_ || awaitingPicture_; }
   /// Visible "out of date" badge (with `why`); the picture itself stays.
   void setOutOfDate(bool outOfDate, const QString& why = {});
   void clear();
@@ -53,12 +67,18 @@ class HeatmapGrid : public QWidget {
  signals:
   void cellHovered(int map, int row, int col, double value, const QString& description);
   void cellClicked(int map, int row, int col);
+  /// The picture of the current result and view has been drawn (replotted).
+  void pictureShown();
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
 
  private:
-  void extract();               // data_ from result_ and view_ (catches InvalidInput)
+  void extract();           // data_ from result_ and view_ (catches InvalidInput)
+  void applyRanges();       // colour ranges of the maps and the scale (needs statistics)
+  void fillMap(int index);  // colour map `index` from its reduced grid state_->views[].shown
+  void launchPreparation(bool withStats);  // background task for pendingJobs_ (and statistics)
+  void applyPrepared(const PreparedMaps& prepared);  // GUI thread: show a task's output
   void rebuild();               // new layout for data_ (maps, scale, legend, labels)
   void renderAll();             // fill every map for its visible range and size, replot
   void renderMap(int index);    // fill one map (reduced to its pixel size when needed)
@@ -86,6 +106,14 @@ class HeatmapGrid : public QWidget {
   bool outOfDate_ = false;
   QString outOfDateWhy_;
   double lastRenderMs_ = 0;
+  bool background_ = false;
+  bool preparing_ = false;        // a statistics task for the current data is running
+  bool awaitingPicture_ = false;  // the picture of setResult/setView comes from a task
+  quint64 dataGen_ = 0;           // bumped whenever data_ changes; stale tasks are dropped
+  std::shared_ptr<PrepInbox> inbox_;
+  std::shared_ptr<std::atomic<bool>> cancel_;    // of the newest task
+  std::vector<std::array<int, 7>> pendingJobs_;  // map, row0, col0, nRows, nCols, rowBlk, colBlk
+  QElapsedTimer changeTimer_;                    // since the last setResult/setView
   QPoint pressPos_;
   int lastHoverMap_ = -1, lastHoverRow_ = -1, lastHoverCol_ = -1;
 };

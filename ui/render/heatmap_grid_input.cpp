@@ -87,9 +87,7 @@ bool HeatmapGrid::cellAt(const QPointF& pos, int* map, int* row, int* col) const
 
 QString HeatmapGrid::describeCell(int map, int row, int col) const {
   const MapData& m = data_.maps[static_cast<std::size_t>(map)];
-  const std::size_t k = static_cast<std::size_t>(row) * static_cast<std::size_t>(m.cols) +
-                        static_cast<std::size_t>(col);
-  const double value = m.values[k];
+  const double value = m.valueAt(row, col);
   const bool tokens = !view_.keyLabels.isEmpty();
   QStringList parts;
   parts << m.title;
@@ -112,7 +110,7 @@ QString HeatmapGrid::describeCell(int map, int row, int col) const {
     parts << tr("dim %1").arg(col);
   }
   parts << data_.unit + QLatin1Char(' ') + formatValue(value);
-  if (!m.masked.empty() && m.masked[k] != 0) parts << tr("masked (-inf in the mask)");
+  if (m.maskedAt(row, col)) parts << tr("masked (-inf in the mask)");
   if (std::isnan(value)) {
     parts << tr(
         "NaN: every key of this query is masked, so softmax divides 0 by 0 "
@@ -141,8 +139,7 @@ void HeatmapGrid::onMouseMove(QMouseEvent* event) {
   lastHoverRow_ = row;
   lastHoverCol_ = col;
   const MapData& m = data_.maps[static_cast<std::size_t>(map)];
-  const double value = m.values[static_cast<std::size_t>(row) * static_cast<std::size_t>(m.cols) +
-                                static_cast<std::size_t>(col)];
+  const double value = m.valueAt(row, col);
   const QString description = describeCell(map, row, col);
   emit cellHovered(map, row, col, value, description);
   QToolTip::showText(event->globalPosition().toPoint(), description, plot_);

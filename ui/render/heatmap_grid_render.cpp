@@ -5,6 +5,7 @@
 
 #include <QFontMetrics>
 #include <QImage>
+#include <QThreadPool>
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -37,14 +38,9 @@ void visibleCells(const QCPRange& range, int count, int* first, int* last) {
 }
 
 QCPRange finiteRange(const MapData& m, bool symmetric) {
-  double lo = std::numeric_limits<double>::infinity();
-  double hi = -lo;
-  for (double x : m.values) {
-    if (!std::isfinite(x)) continue;
-    lo = std::min(lo, x);
-    hi = std::max(hi, x);
-  }
-  if (lo > hi) return symmetric ? QCPRange(-1, 1) : QCPRange(0, 1);
+  const double lo = m.finiteLo;
+  const double hi = m.finiteHi;
+  if (!m.hasFinite) return symmetric ? QCPRange(-1, 1) : QCPRange(0, 1);
   if (symmetric) {
     const double a = std::max(std::abs(lo), std::abs(hi));
     return a > 0 ? QCPRange(-a, a) : QCPRange(-1, 1);
@@ -65,12 +61,8 @@ void HeatmapGrid::layoutNow() {
   layout->update(QCPLayoutElement::upLayout);
 }
 
-void HeatmapGrid::renderAll() {
+void HeatmapGrid::applyRanges() {
   GridState& s = *state_;
-  if (s.views.empty()) {
-    plot_->replot();
-    return;
-  }
   // Colour ranges: one shared range, or one per map.
   const bool fixedUnit = !data_.isSigned;
   for (std::size_t i = 0; i < s.views.size(); ++i) {
@@ -102,7 +94,22 @@ void HeatmapGrid::renderAll() {
     s.scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     s.scale->axis()->setLabel(data_.unit);
   }
+  if (s.nanKey != nullptr) {
+    const bool nan = std::any_of(data_.maps.begin(), data_.maps.end(),
+                                 [](const MapData& m) { return m.hasNan; });
+    s.nanKey->setText(nan ? tr("NaN (every key of the query masked)") : tr("NaN"));
+  }
+}
 
+void HeatmapGrid::renderAll() {
+  GridState& s = *state_;
+  if (s.views.empty()) {
+    plot_->replot();
+    emit pictureShown();
+    return;
+  }
+  const bool ready = data_.statsReady;
+  if (ready) applyRanges();
   layoutNow();
   for (std::size_t i = 0; i < s.views.size(); ++i) {
     s.views[i].hasShown = false;
@@ -110,8 +117,23 @@ void HeatmapGrid::renderAll() {
   }
   // Tick labels change the margins: lay out again before sizing the maps to their pixels.
   layoutNow();
+  pendingJobs_.clear();
   for (std::size_t i = 0; i < s.views.size(); ++i) renderMap(static_cast<int>(i));
+  if (!ready) {
+    // Statistics and maps come from a background task; until then the plot keeps showing its
+    // last picture (nothing is replotted).
+    awaitingPicture_ = true;
+    launchPreparation(true);
+    return;
+  }
+  if (!pendingJobs_.empty()) {
+    awaitingPicture_ = true;
+    launchPreparation(false);
+    return;
+  }
+  awaitingPicture_ = false;
   plot_->replot();
+  emit pictureShown();
 }
 
 void HeatmapGrid::queueRender() {
@@ -119,17 +141,88 @@ void HeatmapGrid::queueRender() {
   state_->renderQueued = true;
   QTimer::singleShot(0, this, [this] {
     state_->renderQueued = false;
-    if (state_->views.empty()) return;
+    if (state_->views.empty() || preparing_) return;  // the task's arrival renders again
     QElapsedTimer timer;
     timer.start();
     layoutNow();
+    pendingJobs_.clear();
     for (std::size_t i = 0; i < state_->views.size(); ++i) {
       updateTicks(static_cast<int>(i));
       renderMap(static_cast<int>(i));
     }
+    if (!pendingJobs_.empty()) launchPreparation(false);
     plot_->replot(QCustomPlot::rpQueuedReplot);
     lastRenderMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   });
+}
+
+void HeatmapGrid::launchPreparation(bool withStats) {
+  cancel_->store(true);  // an older task's output would be replaced anyway
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  preparing_ = withStats;
+  auto jobs = std::move(pendingJobs_);
+  pendingJobs_.clear();
+  // The task owns copies of everything it reads; the shared result keeps the tensors that the
+  // described maps point into alive.
+  QThreadPool::globalInstance()->start([result = result_, data = data_, jobs = std::move(jobs),
+                                        rule = view_.reduce, gen = dataGen_, withStats,
+                                        cancel = cancel_, inbox = inbox_]() mutable {
+    auto out = std::make_shared<PreparedMaps>();
+    out->dataGen = gen;
+    out->withStats = withStats;
+    if (withStats && !computeStats(data, cancel.get())) return;
+    for (const auto& j : jobs) {
+      if (cancel->load()) return;
+      out->indices.push_back(j[0]);
+      out->grids.push_back(reduceRegion(data.maps[static_cast<std::size_t>(j[0])], j[1], j[2], j[3],
+                                        j[4], j[5], j[6], rule, cancel.get()));
+    }
+    if (cancel->load()) return;
+    if (withStats) {
+      for (MapData& m : data.maps) m.columns.clear();  // only the statistics are read
+      out->stats = std::move(data);
+    }
+    const std::lock_guard<std::mutex> lock(inbox->mutex);
+    HeatmapGrid* grid = inbox->grid;
+    if (grid == nullptr) return;
+    QMetaObject::invokeMethod(
+        grid, [grid, out] { grid->applyPrepared(*out); }, Qt::QueuedConnection);
+  });
+}
+
+void HeatmapGrid::applyPrepared(const PreparedMaps& prepared) {
+  if (prepared.dataGen != dataGen_ || state_->views.empty()) return;  // stale
+  GridState& s = *state_;
+  if (prepared.withStats) {
+    if (prepared.stats.maps.size() != data_.maps.size()) return;
+    data_.lo = prepared.stats.lo;
+    data_.hi = prepared.stats.hi;
+    data_.statsReady = true;
+    for (std::size_t i = 0; i < data_.maps.size(); ++i) {
+      const MapData& from = prepared.stats.maps[i];
+      MapData& to = data_.maps[i];
+      to.finiteLo = from.finiteLo;
+      to.finiteHi = from.finiteHi;
+      to.hasFinite = from.hasFinite;
+      to.hasNan = from.hasNan;
+    }
+    preparing_ = false;
+    applyRanges();
+  }
+  for (std::size_t k = 0; k < prepared.grids.size(); ++k) {
+    const auto index = static_cast<std::size_t>(prepared.indices[k]);
+    if (index >= s.views.size() || prepared.grids[k].rows == 0) continue;
+    s.views[index].shown = prepared.grids[k];
+    s.views[index].hasShown = true;
+    fillMap(static_cast<int>(index));
+  }
+  plot_->replot();
+  if (awaitingPicture_) {
+    awaitingPicture_ = false;
+    lastRenderMs_ = static_cast<double>(changeTimer_.nsecsElapsed()) / 1e6;
+    emit pictureShown();
+  }
+  queueRender();  // the view may have changed (zoom, resize) while the task ran
 }
 
 void HeatmapGrid::renderMap(int index) {
@@ -158,9 +251,25 @@ void HeatmapGrid::renderMap(int index) {
       v.shown.sourceCols == nCols && v.shown.rowBlock == rowBlock && v.shown.colBlock == colBlock) {
     return;  // the colour map already holds this region at this resolution
   }
+  if (background_ && (!data_.statsReady || m.values.empty())) {
+    // Described (big) map: reduce on a pool thread; the current picture stays meanwhile.
+    pendingJobs_.push_back({index, r0, c0, nRows, nCols, rowBlock, colBlock});
+    return;
+  }
   v.shown = reduceRegion(m, r0, c0, nRows, nCols, rowBlock, colBlock, view_.reduce);
   v.hasShown = true;
+  fillMap(index);
+}
+
+void HeatmapGrid::fillMap(int index) {
+  MapView& v = state_->views[static_cast<std::size_t>(index)];
+  const MapData& m = data_.maps[static_cast<std::size_t>(index)];
   const ReducedGrid& g = v.shown;
+  if (g.rows <= 0 || g.cols <= 0) return;
+  const int r0 = g.row0;
+  const int c0 = g.col0;
+  const int nRows = g.sourceRows;
+  const int nCols = g.sourceCols;
 
   // QCPColorMapData cells are centred on the ends of its key/value ranges; a dimension of one
   // block is stored as two equal cells a quarter block either side of the centre.
@@ -260,12 +369,18 @@ void HeatmapGrid::updateTicks(int index) {
   int c0 = 0, c1 = 0;
   visibleCells(x->range(), m.cols, &c0, &c1);
   const double pxPerCol = std::max(1, v.rect->width()) / std::max(1e-9, x->range().size());
-  int widest = 0;
-  for (int c = c0; c <= c1 && c - c0 < 4096; ++c) {
-    if (colKind(c) == KeyKind::source)
-      widest = std::max(widest, metrics.horizontalAdvance(colLabel(c)));
-  }
   const bool tokens = !view_.keyLabels.isEmpty() && !m.columns.empty();
+  int widest = 0;
+  if (tokens) {
+    for (int c = c0; c <= c1 && c - c0 < 4096; ++c) {
+      if (colKind(c) == KeyKind::source)
+        widest = std::max(widest, metrics.horizontalAdvance(colLabel(c)));
+    }
+  } else {
+    // Index labels: the last visible one has the most digits (measuring 2048 labels per map
+    // cost the GUI thread milliseconds per map).
+    widest = metrics.horizontalAdvance(QString::number(c1));
+  }
   int colStep = niceStep((widest + 8) / pxPerCol);
   bool rotate = false;
   if (tokens && widest + 8 > pxPerCol) {

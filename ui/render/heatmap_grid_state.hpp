@@ -4,7 +4,12 @@
 
 #include <qcustomplot.h>
 
+#include <QPointer>
+#include <memory>
+#include <mutex>
 #include <vector>
+
+#include "ui/render/stage_data.hpp"
 
 #include "ui/render/reduce.hpp"
 #include "ui/render/view_options.hpp"
@@ -34,9 +39,27 @@ struct GridState {
   QCPColorGradient gradient;
   Colormap colormap = Colormap::viridis;
   int columns = 1;
-  bool syncing = false;       // true while ranges are copied between maps
-  bool renderQueued = false;  // a re-render after zoom/pan is pending
-  QLabel* badge = nullptr;    // out-of-date badge over the plot (child of the grid widget)
+  bool syncing = false;               // true while ranges are copied between maps
+  bool renderQueued = false;          // a re-render after zoom/pan is pending
+  QLabel* badge = nullptr;            // out-of-date badge over the plot (child of the grid widget)
+  class LegendKey* nanKey = nullptr;  // legend entry whose text says why NaN appears
+};
+
+/// Output of one background preparation task (made on a pool thread, read on the GUI thread).
+struct PreparedMaps {
+  quint64 dataGen = 0;
+  bool withStats = false;
+  StageData stats;           // maps without values; statistics when withStats
+  std::vector<int> indices;  // map index of each grid
+  std::vector<ReducedGrid> grids;
+};
+
+/// Shared by the grid and its running tasks: the grid clears `grid` in its destructor under
+/// `mutex`, and tasks post their output only while holding it, so no task posts to a grid being
+/// destroyed.
+struct PrepInbox {
+  std::mutex mutex;
+  class HeatmapGrid* grid = nullptr;
 };
 
 /// A legend entry for the layout: a colour swatch (or a dashed line) and a text.
@@ -45,6 +68,7 @@ class LegendKey : public QCPLayoutElement {
   enum class Swatch { fill, line };
   LegendKey(QCustomPlot* plot, const QColor& color, Swatch swatch, const QString& text,
             const QColor& textColor);
+  void setText(const QString& text) { text_ = text; }
   QSize minimumOuterSizeHint() const override;
   QSize maximumOuterSizeHint() const override;
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <vector>
 
 #include "ui/render/stage_data.hpp"
 
@@ -16,7 +17,7 @@ int blockFactor(int cells, int pixels) {
 }
 
 ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int nCols, int rowBlock,
-                         int colBlock, Reduce rule) {
+                         int colBlock, Reduce rule, const std::atomic<bool>* cancelled) {
   ReducedGrid out;
   row0 = std::clamp(row0, 0, std::max(0, map.rows - 1));
   col0 = std::clamp(col0, 0, std::max(0, map.cols - 1));
@@ -31,12 +32,14 @@ ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int 
   out.rows = (nRows + out.rowBlock - 1) / out.rowBlock;
   out.cols = (nCols + out.colBlock - 1) / out.colBlock;
   const auto outCells = static_cast<std::size_t>(out.rows) * static_cast<std::size_t>(out.cols);
-  const bool hasMask = !map.masked.empty();
+  const bool hasMask = map.hasMask();
   const double init = rule == Reduce::mean ? 0.0 : -std::numeric_limits<double>::infinity();
   out.values.assign(outCells, init);
   std::vector<unsigned char> nan(outCells, 0);
   if (hasMask) out.masked.assign(outCells, 1);
-  const auto stride = static_cast<std::size_t>(map.cols);
+  // One source row at a time (copied maps and maps read from the result alike).
+  std::vector<double> rowValues(static_cast<std::size_t>(std::max(nCols, 0)));
+  std::vector<unsigned char> rowMask(hasMask ? rowValues.size() : 0);
 
   // One pass over the source rows; each row adds into its block row. Columns are walked in
   // order so memory is read sequentially even for 2048x2048 maps.
@@ -47,17 +50,20 @@ ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int 
     double* dst = out.values.data() + outRow;
     unsigned char* dstNan = nan.data() + outRow;
     unsigned char* dstMask = hasMask ? out.masked.data() + outRow : nullptr;
+    if (cancelled != nullptr && cancelled->load(std::memory_order_relaxed)) return ReducedGrid{};
     for (int r = rBegin; r < rEnd; ++r) {
-      const std::size_t srcRow = static_cast<std::size_t>(r) * stride;
-      const double* src = map.values.data() + srcRow;
-      const unsigned char* srcMask = hasMask ? map.masked.data() + srcRow : nullptr;
+      if (nCols <= 0) break;
+      map.readRow(r, col0, nCols, rowValues.data(), hasMask ? rowMask.data() : nullptr);
+      // Element i of the row buffers is source column col0 + i.
+      const double* src = rowValues.data();
+      const unsigned char* srcMask = hasMask ? rowMask.data() : nullptr;
       for (int bj = 0; bj < out.cols; ++bj) {
         const int cBegin = col0 + bj * out.colBlock;
         const int cEnd = std::min(cBegin + out.colBlock, col0 + nCols);
         double acc = dst[bj];
         bool anyNan = dstNan[bj] != 0;
         for (int c = cBegin; c < cEnd; ++c) {
-          const double x = src[c];
+          const double x = src[c - col0];
           if (std::isnan(x)) {
             anyNan = true;
           } else if (rule == Reduce::mean) {
@@ -70,7 +76,7 @@ ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int 
         dstNan[bj] = anyNan ? 1 : 0;
         if (dstMask != nullptr) {
           for (int c = cBegin; c < cEnd && dstMask[bj] != 0; ++c) {
-            if (srcMask[c] == 0) dstMask[bj] = 0;
+            if (srcMask[c - col0] == 0) dstMask[bj] = 0;
           }
         }
       }

@@ -3,6 +3,7 @@
 // on, each block of rowBlock x colBlock cells becomes one cell holding the block's mean or max.
 // Pure functions (no widgets), used by HeatmapGrid and tested directly.
 
+#include <atomic>
 #include <vector>
 
 #include "ui/render/view_options.hpp"
@@ -31,7 +32,9 @@ int blockFactor(int cells, int pixels);
 /// Reduces rows [row0, row0+nRows) x cols [col0, col0+nCols) of `map` into blocks of
 /// rowBlock x colBlock cells by `rule`. Infinite values take part (the mean of a block holding
 /// -inf is -inf; +inf and -inf together give NaN).
+/// Reads the map's copy or, for a described map, the result's memory (no full copy is made).
+/// Any thread. Returns an empty grid (rows = cols = 0) when `cancelled` became true.
 ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int nCols, int rowBlock,
-                         int colBlock, Reduce rule);
+                         int colBlock, Reduce rule, const std::atomic<bool>* cancelled = nullptr);
 
 }  // namespace mhaviz::ui

@@ -8,9 +8,45 @@
 #include <string>
 
 #include "mhaviz/core/errors.hpp"
+#include "ui/teach/param_stage.hpp"
 
 namespace mhaviz::ui {
 namespace {
+
+// Reads `count` elements at flat index `offset` of `t` as doubles; adds them into `out` when
+// `add`.
+void readBlock(const mhaviz::Tensor& t, std::size_t offset, std::size_t count, double* out,
+               bool add) {
+  auto put = [&](std::size_t i, double x) { out[i] = add ? out[i] + x : x; };
+  if (t.type() == mhaviz::ElemType::f32) {
+    const float* src = t.data<float>().data() + offset;
+    for (std::size_t i = 0; i < count; ++i) put(i, static_cast<double>(src[i]));
+  } else if (t.type() == mhaviz::ElemType::f64) {
+    const double* src = t.data<double>().data() + offset;
+    for (std::size_t i = 0; i < count; ++i) put(i, src[i]);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) put(i, t.value(static_cast<std::int64_t>(offset + i)));
+  }
+}
+
+// ANDs "is -inf" flags of `count` mask elements at `offset` into `out`.
+void andMasked(const mhaviz::Tensor& mask, std::size_t offset, std::size_t count,
+               unsigned char* out) {
+  auto flag = [](double x) { return std::isinf(x) && x < 0; };
+  if (mask.type() == mhaviz::ElemType::f32) {
+    const float* src = mask.data<float>().data() + offset;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!flag(src[i])) out[i] = 0;
+    }
+  } else if (mask.type() == mhaviz::ElemType::f64) {
+    const double* src = mask.data<double>().data() + offset;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!flag(src[i])) out[i] = 0;
+    }
+  } else {
+    std::fill(out, out + count, 0);
+  }
+}
 
 // Copies the (rows, cols) matrix at flat offset `offset` of a float tensor into doubles.
 void copyBlock(const mhaviz::Tensor& t, std::size_t offset, std::size_t count,
@@ -125,6 +161,9 @@ const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage)
       return result.merged;
     case Stage::output:
       return result.output;
+    case Stage::in_proj_weight:
+    case Stage::out_proj_weight:
+      break;  // parameters: extractParamStage
   }
   return result.weights;
 }
@@ -168,12 +207,15 @@ void checkShape(const mhaviz::Tensor& t, const mhaviz::Shape& expected, Stage st
 
 }  // namespace
 
-StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view) {
+StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                       ExtractMode mode) {
+  const bool copy = mode == ExtractMode::copy;
   if (view.batch < 0 || view.batch >= result.N) {
     throw mhaviz::InvalidInput("batch element " + std::to_string(view.batch) +
                                " does not exist: the result has " + std::to_string(result.N) +
                                " (choose 0.." + std::to_string(result.N - 1) + ")");
   }
+  if (isParamStage(view.stage)) return extractParamStage(result, paramsOf(result), view);
   StageData data;
   data.isSigned = stageIsSigned(view.stage);
   data.unit = unitOf(view.stage);
@@ -188,7 +230,9 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
     map.rows = static_cast<int>(result.L);
     map.cols = static_cast<int>(result.E);
     const std::size_t count = toSize(result.L * result.E);
-    copyBlock(t, toSize(n) * count, count, map.values);
+    map.source.tensor = &t;
+    map.source.offsets = {toSize(n) * count};
+    if (copy) copyBlock(t, toSize(n) * count, count, map.values);
     map.columns = indexColumns(result.E);
     data.maps.push_back(std::move(map));
   } else {
@@ -210,27 +254,111 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
       map.rows = static_cast<int>(rows);
       map.cols = static_cast<int>(cols);
       const std::size_t offset = toSize(n * result.H + h) * count;
-      copyBlock(t, offset, count, map.values);
+      map.source.tensor = &t;
+      map.source.offsets = {offset};
+      if (withMask) map.source.mask = &result.mask;
+      if (copy) copyBlock(t, offset, count, map.values);
       if (keyCols) map.columns = keyInfo;
       if (keyRows) map.rowsInfo = keyInfo;
       if (!keyCols && !keyRows) map.columns = indexColumns(cols);
-      if (withMask) markMasked(result.mask, offset, count, map.masked);
+      if (withMask && copy) markMasked(result.mask, offset, count, map.masked);
       data.maps.push_back(std::move(map));
     }
     const bool weightsStage =
         view.stage == Stage::weights || view.stage == Stage::weights_before_dropout;
     if (weightsStage && view.showAverage && !solo) {
-      data.maps.push_back(averageOf(data.maps));
+      MapData avg;
+      if (copy) {
+        avg = averageOf(data.maps);
+      } else {
+        avg.title = QStringLiteral("average over heads");
+        avg.rows = data.maps.front().rows;
+        avg.cols = data.maps.front().cols;
+        avg.columns = data.maps.front().columns;
+      }
+      avg.source.tensor = &t;
+      avg.source.mask = data.maps.front().source.mask;
+      for (const MapData& head : data.maps) avg.source.offsets.push_back(head.source.offsets[0]);
+      data.maps.push_back(std::move(avg));
     }
   }
 
-  if (data.isSigned) {
-    double maxAbs = 0;
-    for (const MapData& map : data.maps) {
-      for (double x : map.values) {
-        if (std::isfinite(x)) maxAbs = std::max(maxAbs, std::abs(x));
+  if (copy) computeStats(data);
+  return data;
+}
+
+void MapData::readRow(int row, int col0, int n, double* out, unsigned char* maskOut) const {
+  const std::size_t base = toSize(row) * toSize(cols) + toSize(col0);
+  const auto count = toSize(n);
+  if (!values.empty()) {
+    std::copy_n(values.data() + base, count, out);
+    if (maskOut != nullptr && !masked.empty()) std::copy_n(masked.data() + base, count, maskOut);
+    return;
+  }
+  const auto& offsets = source.offsets;
+  if (source.tensor == nullptr || offsets.empty()) {
+    std::fill(out, out + count, std::numeric_limits<double>::quiet_NaN());
+    if (maskOut != nullptr) std::fill(maskOut, maskOut + count, 0);
+    return;
+  }
+  readBlock(*source.tensor, offsets[0] + base, count, out, false);
+  if (offsets.size() > 1) {
+    // The head average, summed in head order and divided once, as averageOf does.
+    for (std::size_t b = 1; b < offsets.size(); ++b) {
+      readBlock(*source.tensor, offsets[b] + base, count, out, true);
+    }
+    const auto blocks = static_cast<double>(offsets.size());
+    for (std::size_t i = 0; i < count; ++i) out[i] /= blocks;
+  }
+  if (maskOut != nullptr && source.mask != nullptr) {
+    std::fill(maskOut, maskOut + count, 1);
+    for (std::size_t offset : offsets) andMasked(*source.mask, offset + base, count, maskOut);
+  }
+}
+
+double MapData::valueAt(int row, int col) const {
+  double x = 0;
+  readRow(row, col, 1, &x, nullptr);
+  return x;
+}
+
+bool MapData::maskedAt(int row, int col) const {
+  if (!hasMask()) return false;
+  double x = 0;
+  unsigned char flag = 0;
+  readRow(row, col, 1, &x, &flag);
+  return flag != 0;
+}
+
+bool computeStats(StageData& data, const std::atomic<bool>* cancelled) {
+  double maxAbs = 0;
+  std::vector<double> row;
+  for (MapData& map : data.maps) {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    bool nan = false;
+    row.resize(toSize(map.cols));
+    for (int r = 0; r < map.rows; ++r) {
+      if (cancelled != nullptr && (r & 63) == 0 && cancelled->load(std::memory_order_relaxed)) {
+        return false;
+      }
+      map.readRow(r, 0, map.cols, row.data(), nullptr);
+      for (double x : row) {
+        if (std::isnan(x)) {
+          nan = true;
+        } else if (std::isfinite(x)) {
+          lo = std::min(lo, x);
+          hi = std::max(hi, x);
+        }
       }
     }
+    map.hasNan = nan;
+    map.hasFinite = lo <= hi;
+    map.finiteLo = map.hasFinite ? lo : 0;
+    map.finiteHi = map.hasFinite ? hi : 0;
+    if (map.hasFinite) maxAbs = std::max({maxAbs, std::abs(lo), std::abs(hi)});
+  }
+  if (data.isSigned) {
     if (maxAbs == 0) maxAbs = 1;
     data.lo = -maxAbs;
     data.hi = maxAbs;
@@ -238,7 +366,8 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
     data.lo = 0;
     data.hi = 1;
   }
-  return data;
+  data.statsReady = true;
+  return true;
 }
 
 }  // namespace mhaviz::ui

@@ -1,8 +1,12 @@
 #pragma once
 // Pure extraction (no widgets): which matrices a stage shows for one batch element, with titles
-// and column meanings. Runs on any thread; owns copies of the values it returns.
+// and column meanings. Runs on any thread. A map either owns a copy of its values (tests, small
+// maps) or only describes where they are in the ForwardResult (MapSource), so that the window
+// never copies 2048x2048 maps; the caller then keeps the result alive while the map is used.
 
 #include <QString>
+#include <atomic>
+#include <cstddef>
 #include <vector>
 
 #include "mhaviz/core/result.hpp"
@@ -17,6 +21,16 @@ struct ColumnInfo {
   mhaviz::KeyKind kind = mhaviz::KeyKind::source;
 };
 
+/// Where a map's cells live in the result's memory (not owned: the ForwardResult must outlive
+/// the MapData). Cell (r, c) of block b is tensor[offsets[b] + r*cols + c]; with several blocks
+/// (the head average) the cell is their mean. mask, when set, holds the merged additive mask
+/// with the same layout (a cell is masked when -inf in every block).
+struct MapSource {
+  const mhaviz::Tensor* tensor = nullptr;
+  const mhaviz::Tensor* mask = nullptr;
+  std::vector<std::size_t> offsets;
+};
+
 struct MapData {
   QString title;                      // "head 0", "average over heads", "out_proj output"...
   int rows = 0, cols = 0;             // rows = queries (or keys for k/v), row 0 shown at the TOP
@@ -25,18 +39,41 @@ struct MapData {
   std::vector<ColumnInfo> rowsInfo;   // per row for k/v (bias_k / zero rows), else empty
   std::vector<unsigned char> masked;  // per cell, 1 when the merged mask is -inf there
                                       // (weights/scores stages), else empty
+  MapSource source;                   // always set: where the values come from
+  // Statistics over the finite values (valid when StageData::statsReady).
+  double finiteLo = 0, finiteHi = 0;
+  bool hasFinite = false, hasNan = false;
+
+  /// Cell (row, col): from `values` when copied, else read from the result. Any thread.
+  [[nodiscard]] double valueAt(int row, int col) const;
+  [[nodiscard]] bool maskedAt(int row, int col) const;
+  /// Copies cells [col0, col0+n) of `row` into `out` (and mask flags into `maskOut` when not
+  /// null and the map has a mask). Works for copied and source-only maps.
+  void readRow(int row, int col0, int n, double* out, unsigned char* maskOut) const;
+  [[nodiscard]] bool hasMask() const { return !masked.empty() || source.mask != nullptr; }
 };
 
 struct StageData {
   std::vector<MapData> maps;
   double lo = 0, hi = 1;  // shared colour range (symmetric around 0 when isSigned)
   bool isSigned = false;
-  QString unit;  // what a value is: "weight", "score", "mask term", "value"...
+  QString unit;             // what a value is: "weight", "score", "mask term", "value"...
+  bool statsReady = false;  // lo/hi and the per-map statistics are computed
 };
+
+/// copy: every map owns its values (and mask flags). describe: maps hold only their MapSource
+/// (no per-cell work; statsReady stays false until computeStats).
+enum class ExtractMode { copy, describe };
 
 /// The maps of `view.stage` for batch element `view.batch`: one per head (only head
 /// view.soloHead when >= 0), plus the head average for weights when view.showAverage; one (L,E)
 /// map for merged/output. Throws InvalidInput when the batch element or head does not exist.
-StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view);
+StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                       ExtractMode mode = ExtractMode::copy);
+
+/// Per-map finite range and NaN flag, and the stage's colour range (lo/hi: symmetric max |v|
+/// for signed stages, else 0..1). Reads every cell once; any thread. Returns false (leaving
+/// statsReady false) when `cancelled` became true on the way.
+bool computeStats(StageData& data, const std::atomic<bool>* cancelled = nullptr);
 
 }  // namespace mhaviz::ui

@@ -1,31 +1,37 @@
 #include "ui/render/view_options.hpp"
 
+#include <QCoreApplication>  // QT_TRANSLATE_NOOP: stage names are translated for display
+
 namespace mhaviz::ui {
 
 QString stageName(Stage stage) {
   switch (stage) {
     case Stage::weights:
-      return QStringLiteral("weights");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "weights"));
     case Stage::weights_before_dropout:
-      return QStringLiteral("weights before dropout");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "weights before dropout"));
     case Stage::raw_scores:
-      return QStringLiteral("raw scores");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "raw scores"));
     case Stage::mask:
-      return QStringLiteral("mask");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "mask"));
     case Stage::scores:
-      return QStringLiteral("scores");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "scores"));
     case Stage::q:
-      return QStringLiteral("q");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "q"));
     case Stage::k:
-      return QStringLiteral("k");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "k"));
     case Stage::v:
-      return QStringLiteral("v");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "v"));
     case Stage::head_output:
-      return QStringLiteral("head output");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "head output"));
     case Stage::merged:
-      return QStringLiteral("merged");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "merged"));
     case Stage::output:
-      return QStringLiteral("output");
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "output"));
+    case Stage::in_proj_weight:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "in_proj_weight"));
+    case Stage::out_proj_weight:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "out_proj.weight"));
   }
   return {};
 }

@@ -19,7 +19,9 @@ enum class Stage {
   v,
   head_output,
   merged,
-  output
+  output,
+  in_proj_weight,  // parameters: W_q / W_k / W_v (or q/k/v_proj_weight), one map per head slice
+  out_proj_weight  // parameters: out_proj.weight
 };
 
 enum class Colormap { viridis, magma, cividis, grayscale, diverging };

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "mhaviz/core/config.hpp"
+#include "mhaviz/core/io/tensor_map.hpp"
 #include "mhaviz/core/result.hpp"
 
 namespace mhaviz::ui {
@@ -17,6 +18,8 @@ namespace mhaviz::ui {
 struct ComputeRequest {
   quint64 generation = 0;
   mhaviz::Config config;
+  /// The user's tensors (PyTorch names) replacing generated ones; null: all generated.
+  std::shared_ptr<const mhaviz::io::TensorMap> tensors;
 };
 
 /// A finished forward pass, shared read-only between the worker, the controller and the grid.

@@ -21,27 +21,14 @@ void registerComputeMetaTypes() {
   qRegisterMetaType<ResultPtr>();
 }
 
-namespace {
-
-/// Everything the forward call needs for a config without user tensors: init_params and seeded
-/// random query/key/value (mhaviz::make_problem) and, when is_causal is set, the causal (L,S)
-/// bool mask PyTorch requires alongside the hint (True above the diagonal = masked, as
-/// torch.triu(torch.ones(L, S, dtype=torch.bool), diagonal=1)).
-mhaviz::Problem makeProblem(const mhaviz::Config& config) {
-  mhaviz::Problem problem = mhaviz::make_problem(config);
-  if (config.is_causal && !problem.inputs.attn_mask) {
-    const std::int64_t L = config.tgt_len;
-    const std::int64_t S = config.src_len;
-    std::vector<std::uint8_t> masked(static_cast<std::size_t>(L * S), 0);
-    for (std::int64_t i = 0; i < L; ++i) {
-      for (std::int64_t j = i + 1; j < S; ++j) masked[static_cast<std::size_t>(i * S + j)] = 1;
-    }
-    problem.inputs.attn_mask = mhaviz::Tensor::from_bools({L, S}, std::move(masked));
-  }
-  return problem;
+/// Everything the forward call needs: parameters, inputs and masks generated from the config's
+/// settings (mhaviz::make_problem), replaced by the user's tensors when given. is_causal adds no
+/// mask: as in PyTorch 2.x it is only a hint, and forward() rejects it without an attn_mask.
+mhaviz::Problem makeComputeProblem(const mhaviz::Config& config,
+                                   const mhaviz::io::TensorMap* tensors) {
+  return tensors != nullptr ? mhaviz::make_problem(config, *tensors, "loaded tensors")
+                            : mhaviz::make_problem(config);
 }
-
-}  // namespace
 
 ComputeWorker::ComputeWorker(QObject* parent)
     : QObject(parent), m_memoryLimit(mhaviz::kDefaultMemoryLimit) {
@@ -100,7 +87,7 @@ void ComputeWorker::run(const Job& job) {
       limit = m_memoryLimit;
     }
     mhaviz::check_memory(config, limit);
-    const mhaviz::Problem problem = makeProblem(config);
+    const mhaviz::Problem problem = makeComputeProblem(config, job.request.tensors.get());
 
     mhaviz::RunControl control;
     control.cancel = job.cancel.get();

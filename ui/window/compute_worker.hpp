@@ -10,9 +10,15 @@
 #include <mutex>
 #include <optional>
 
+#include "mhaviz/core/problem.hpp"
 #include "ui/window/compute_request.hpp"
 
 namespace mhaviz::ui {
+
+/// What the worker computes from: mhaviz::make_problem(config, *tensors) (everything generated
+/// from the config when `tensors` is null). Throws InvalidInput. Any thread.
+mhaviz::Problem makeComputeProblem(const mhaviz::Config& config,
+                                   const mhaviz::io::TensorMap* tensors);
 
 class ComputeWorker : public QObject {
   Q_OBJECT

@@ -15,8 +15,12 @@
 #include <QUndoStack>
 #include <exception>
 
+#include "ui/desktop/desktop_setup.hpp"
 #include "ui/render/heatmap_grid.hpp"
 #include "ui/render/image_export.hpp"
+#include "ui/masks/mask_dock.hpp"
+#include "ui/session/session_document.hpp"
+#include "ui/teach/teaching_tools.hpp"
 #include "ui/window/app_info.hpp"
 #include "ui/window/parameter_panel.hpp"
 #include "ui/window/session_controller.hpp"
@@ -34,6 +38,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_status(nullptr) {
   setWindowTitle(QStringLiteral("mhaviz"));
   m_grid->setObjectName(QStringLiteral("heatmapGrid"));
+  m_grid->setBackgroundPreparation(true);  // big maps are reduced off the GUI thread
   setCentralWidget(m_grid);
 
   auto* scroll = new QScrollArea;
@@ -48,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                       QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, m_dock);
+  installMaskEditors(this, m_controller);  // "Masks and inputs" dock, tabbed with it
 
   m_status = new StatusWidgets(statusBar(), m_controller, this);
   buildMenus();
@@ -89,10 +95,8 @@ void MainWindow::connectController() {
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* exportAction =
-      file->addAction(tr("&Export image…"), this, &MainWindow::exportImageDialog);
-  exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
-  file->addSeparator();
+  m_document = new SessionDocument(this, m_controller);
+  m_document->addFileActions(file);  // New/Open/Save, Load tensors, Export, Copy
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
   quit->setMenuRole(QAction::QuitRole);
@@ -129,6 +133,7 @@ void MainWindow::buildMenus() {
   QAction* panelToggle = m_dock->toggleViewAction();
   panelToggle->setText(tr("&Parameter panel"));
   view->addAction(panelToggle);
+  installDesktopMenus(view, this);  // View > Language, View > Theme
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));
   QAction* again =
@@ -143,6 +148,7 @@ void MainWindow::buildMenus() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+  installTeaching(this, m_controller, m_grid, file, view, help);
 }
 
 void MainWindow::stepStage(int delta) {
@@ -159,28 +165,6 @@ void MainWindow::stepStage(int delta) {
   }
   v.stage = stages[i];
   m_controller->setView(v);
-}
-
-void MainWindow::exportImageDialog() {
-  const ResultPtr result = m_controller->result();
-  if (!result) {
-    QMessageBox::information(this, tr("Export image"), tr("There is no picture to export yet."));
-    return;
-  }
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export image"),
-      QStringLiteral("mhaviz-%1.png")
-          .arg(stageName(m_controller->view().stage).replace(QLatin1Char(' '), QLatin1Char('_'))),
-      tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
-  if (path.isEmpty()) return;
-  ExportOptions options;
-  options.scale = devicePixelRatioF();
-  const QString error = exportImage(*result, m_controller->view(), options, path);
-  if (!error.isEmpty()) {
-    QMessageBox::warning(this, tr("Export image"), error);
-  } else {
-    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-  }
 }
 
 void MainWindow::restoreLayout() {

@@ -13,6 +13,7 @@ namespace mhaviz::ui {
 class HeatmapGrid;
 class ParameterPanel;
 class SessionController;
+class SessionDocument;
 class StatusWidgets;
 
 class MainWindow : public QMainWindow {
@@ -23,6 +24,8 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   [[nodiscard]] SessionController* controller() const { return m_controller; }
+  /// The session file, File menu, autosave and unsaved-changes prompts.
+  [[nodiscard]] SessionDocument* document() const { return m_document; }
   [[nodiscard]] HeatmapGrid* grid() const { return m_grid; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
@@ -34,7 +37,6 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void connectController();
   void stepStage(int delta);
-  void exportImageDialog();
   void restoreLayout();
   void saveLayout() const;
 
@@ -44,6 +46,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_dock;
   StatusWidgets* m_status;
   QActionGroup* m_colormaps = nullptr;
+  SessionDocument* m_document = nullptr;
 };
 
 }  // namespace mhaviz::ui

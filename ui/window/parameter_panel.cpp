@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "ui/masks/causal_hint.hpp"
 #include "ui/window/session_controller.hpp"
 #include "ui/window/view_controls.hpp"
 
@@ -257,15 +258,13 @@ QGroupBox* ParameterPanel::buildForward() {
                     tr("average_attn_weights — forward(average_attn_weights=True): the returned "
                        "weights are the mean over heads (N, L, S) instead of per head "
                        "(N, H, L, S). The grid's \"average\" map shows that mean."));
-  m_causal = check("is_causal", QStringLiteral("is_causal"),
-                   tr("is_causal — forward(is_causal=True): a hint that attn_mask is the causal "
-                      "mask. PyTorch requires attn_mask with it, so mhaviz supplies the causal "
-                      "mask: query i sees keys 0..i, later keys are masked."));
+  m_causal = check("is_causal", QStringLiteral("is_causal"), CausalHint::isCausalToolTip());
   auto* flags = new QGridLayout;
   flags->addWidget(m_needWeights, 0, 0);
   flags->addWidget(m_causal, 0, 1);
   flags->addWidget(m_average, 1, 0, 1, 2);
   form->addRow(flags);
+  form->addRow(new CausalHint(m_controller));  // shown while is_causal is set without attn_mask
   connectCheck(m_needWeights, "need_weights",
                [](mhaviz::Config& c, bool on) { c.need_weights = on; });
   connectCheck(m_average, "average_attn_weights",

@@ -1,9 +1,11 @@
 #include "ui/window/session_controller.hpp"
 
+#include <QStringList>
 #include <algorithm>
 #include <exception>
 
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/gen/resize.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "ui/window/config_command.hpp"
 
@@ -34,10 +36,20 @@ QString SessionController::quickCheck(const mhaviz::Config& config, std::uint64_
   return {};
 }
 
-void SessionController::changeConfig(const mhaviz::Config& next, const QString& text, int mergeId) {
+void SessionController::changeConfig(const mhaviz::Config& requested, const QString& text,
+                                     int mergeId) {
+  // Masks, padding and labels follow size changes (custom cells cut, lengths capped, ...).
+  mhaviz::Config next = requested;
+  QStringList notes;
+  for (const std::string& note : mhaviz::gen::fit_to_sizes(m_config, next)) {
+    notes << QString::fromStdString(note);
+  }
   if (next == m_config) return;
+  m_fitNotes = notes.join(u'\n');
   m_undo.push(new ConfigCommand(m_config, next, text, mergeId,
                                 [this](const mhaviz::Config& c) { applyConfig(c); }));
+  m_fitNotes.clear();
+  if (!notes.isEmpty()) emit sizesFitted(notes.join(u'\n'));
 }
 
 void SessionController::setView(const ViewOptions& view) {
@@ -60,6 +72,11 @@ void SessionController::setMemoryLimit(std::uint64_t bytes) {
   m_thread.worker()->setMemoryLimit(bytes);
 }
 
+void SessionController::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors) {
+  m_tensors = std::move(tensors);
+  recompute();
+}
+
 void SessionController::applyConfig(const mhaviz::Config& config) {
   m_config = config;
   emit configChanged(m_config);
@@ -80,6 +97,7 @@ void SessionController::submitCurrent() {
   ComputeRequest request;
   request.generation = ++m_generation;
   request.config = m_config;
+  request.tensors = m_tensors;
   const bool wasBusy = isBusy();
   m_awaiting = request.generation;
   m_userCancelled = false;
@@ -139,6 +157,13 @@ ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& resul
   if (view.stage == Stage::weights_before_dropout && !result.weights_before_dropout) {
     view.stage = Stage::weights;
   }
+  const auto labels = [](const std::vector<std::string>& names) {
+    QStringList list;
+    for (const std::string& name : names) list << QString::fromStdString(name);
+    return list;
+  };
+  view.queryLabels = labels(result.config.query_labels);
+  view.keyLabels = labels(result.config.key_labels);
   return view;
 }
 

@@ -37,6 +37,9 @@ class SessionController : public QObject {
   [[nodiscard]] int staleResultsDropped() const { return m_staleDropped; }
   [[nodiscard]] ComputeWorker* worker() const { return m_thread.worker(); }
   [[nodiscard]] QThread* workerThread() { return m_thread.workerThread(); }
+  /// While a changeConfig is being applied: what gen::fit_to_sizes did to the generation
+  /// settings for the new sizes (one sentence per line); empty otherwise.
+  [[nodiscard]] QString lastFitNotes() const { return m_fitNotes; }
 
   /// Pushes one undoable change to `next`. `text` is what Edit > Undo shows ("Set num_heads to
   /// 4"); consecutive changes with the same `mergeId` (>= 0) merge into one command.
@@ -48,6 +51,10 @@ class SessionController : public QObject {
   /// Stops the running computation; the picture stays, marked out of date.
   void cancel();
   void setMemoryLimit(std::uint64_t bytes);
+  /// Tensors (PyTorch names) used instead of generated ones, sent with every request; null:
+  /// none. Recomputes. Shape errors come back through errorChanged like other errors.
+  void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors);
+  [[nodiscard]] std::shared_ptr<const mhaviz::io::TensorMap> tensors() const { return m_tensors; }
 
   /// Empty when `config` can be computed; else the message to show (PyTorch's text for
   /// argument errors, the memory estimate for sizes over `limit`).
@@ -65,6 +72,8 @@ class SessionController : public QObject {
   void progress(qint64 done, qint64 total);
   /// The current computation was cancelled by the user.
   void cancelled();
+  /// changeConfig adapted masks, padding or labels to new sizes (gen::fit_to_sizes's notes).
+  void sizesFitted(const QString& notes);
 
  private:
   void applyConfig(const mhaviz::Config& config);
@@ -82,16 +91,19 @@ class SessionController : public QObject {
   ComputeThread m_thread;
   ResultPtr m_result;
   QString m_error;
+  QString m_fitNotes;
   bool m_outOfDate = false;
   quint64 m_generation = 0;
   quint64 m_awaiting = 0;  // generation whose end (result, error, cancel) we wait for; 0: none
   bool m_userCancelled = false;
   int m_staleDropped = 0;
   std::uint64_t m_memoryLimit;
+  std::shared_ptr<const mhaviz::io::TensorMap> m_tensors;
 };
 
-/// `view` adjusted to what `result` holds: batch element and solo head in range, and `weights`
-/// instead of `weights_before_dropout` when no dropout was applied.
+/// `view` adjusted to what `result` holds: batch element and solo head in range, `weights`
+/// instead of `weights_before_dropout` when no dropout was applied, and the token labels of
+/// the result's config (Config::query_labels / key_labels) on the axes.
 ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& result);
 
 }  // namespace mhaviz::ui

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QSpinBox>
@@ -13,16 +14,9 @@
 namespace mhaviz::ui {
 
 QList<Stage> allStages() {
-  return {Stage::q,
-          Stage::k,
-          Stage::v,
-          Stage::raw_scores,
-          Stage::mask,
-          Stage::scores,
-          Stage::weights_before_dropout,
-          Stage::weights,
-          Stage::head_output,
-          Stage::merged,
+  return {Stage::in_proj_weight, Stage::q,           Stage::k,      Stage::v,
+          Stage::raw_scores,     Stage::mask,        Stage::scores, Stage::weights_before_dropout,
+          Stage::weights,        Stage::head_output, Stage::merged, Stage::out_proj_weight,
           Stage::output};
 }
 
@@ -34,15 +28,15 @@ QList<Colormap> allColormaps() {
 QString colormapName(Colormap colormap) {
   switch (colormap) {
     case Colormap::viridis:
-      return QStringLiteral("viridis");
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "viridis");
     case Colormap::magma:
-      return QStringLiteral("magma");
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "magma");
     case Colormap::cividis:
-      return QStringLiteral("cividis (colour-blind safe)");
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "cividis (colour-blind safe)");
     case Colormap::grayscale:
-      return QStringLiteral("grayscale (print)");
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "grayscale (print)");
     case Colormap::diverging:
-      return QStringLiteral("diverging");
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "diverging");
   }
   return {};
 }
@@ -54,7 +48,12 @@ ViewControls::ViewControls(SessionController* controller, QWidget* parent)
 
   m_stage = new QComboBox;
   m_stage->setObjectName(QStringLiteral("stage"));
-  for (Stage s : allStages()) m_stage->addItem(stageName(s), static_cast<int>(s));
+  for (Stage s : allStages()) {
+    // stageName() stays English (file names, messages); the list shows it translated.
+    m_stage->addItem(
+        QCoreApplication::translate("mhaviz::ui::Stage", stageName(s).toLatin1().constData()),
+        static_cast<int>(s));
+  }
   m_stage->setToolTip(
       tr("Which intermediate of F.multi_head_attention_forward the grid shows, "
          "in computation order: projected q/k/v per head, raw scores "

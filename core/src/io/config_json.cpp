@@ -250,6 +250,16 @@ const std::vector<KeyHandler>& key_table() {
   throw InvalidInput(std::string(source) + ": JSON syntax error " + detail);
 }
 
+/// nlohmann's "[json.exception.out_of_range.406] number overflow parsing '1e400'" (a number
+/// no double holds) as "<source>: JSON number out of range: number overflow parsing '1e400'".
+[[noreturn]] void number_error(std::string_view source, const json::exception& e) {
+  std::string what = e.what();
+  const std::size_t tag_end = what.find("] ");
+  throw InvalidInput(std::string(source) + ": JSON number out of range: " +
+                     (tag_end == std::string::npos ? what : what.substr(tag_end + 2)) +
+                     " (numbers must lie within about +-1.8e308)");
+}
+
 }  // namespace
 
 Config parse_config_json(std::string_view text, std::string_view source_name) {
@@ -280,6 +290,8 @@ Config parse_config_json(std::string_view text, std::string_view source_name) {
     root = json::parse(text.begin(), text.end(), on_event);
   } catch (const json::parse_error& e) {
     syntax_error(source_name, e);
+  } catch (const json::exception& e) {
+    number_error(source_name, e);
   }
   if (!root.is_object()) {
     throw InvalidInput(std::string(source_name) +

@@ -67,10 +67,14 @@ std::vector<std::byte> read_member(zip_t* archive, zip_uint64_t index, const zip
 }  // namespace
 
 TensorMap read_npz(const std::filesystem::path& path) {
-  const std::string file_name = display_name(path);
   // Read the bytes ourselves so that "missing" and "directory" get the common messages and
   // libzip works on exactly the bytes we sized.
   const std::vector<std::byte> bytes = read_file_bytes(path);
+  return parse_npz(bytes, display_name(path));
+}
+
+TensorMap parse_npz(std::span<const std::byte> bytes, std::string_view name) {
+  const std::string file_name(name);
   ZipErrorGuard err;
   zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err.error);
   if (source == nullptr) {

@@ -43,9 +43,20 @@ std::string_view dtype_name(ElemType type) {
   return "?";
 }
 
+/// The value as a message shows it. Arrays and objects are named, never dumped: a hostile
+/// header may nest them deeply enough to overflow the stack of the recursive dump().
+std::string brief(const json& v) {
+  if (v.is_array()) return "an array";
+  if (v.is_object()) return "an object";
+  constexpr std::size_t kMaxShown = 40;
+  std::string text = v.dump();
+  if (text.size() > kMaxShown) text = text.substr(0, kMaxShown) + "...";
+  return text;
+}
+
 std::uint64_t to_index(const json& v, const std::string& where, const std::string& what) {
   if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
-    throw InvalidInput(where + ": " + what + " must be a non-negative integer, got " + v.dump());
+    throw InvalidInput(where + ": " + what + " must be a non-negative integer, got " + brief(v));
   }
   return v.get<std::uint64_t>();
 }
@@ -108,8 +119,12 @@ Entry parse_entry(const std::string& name, const json& info, const std::string& 
 }  // namespace
 
 TensorMap read_safetensors(const std::filesystem::path& path) {
-  const std::string file_name = display_name(path);
   const std::vector<std::byte> bytes = read_file_bytes(path);
+  return parse_safetensors(bytes, display_name(path));
+}
+
+TensorMap parse_safetensors(std::span<const std::byte> bytes, std::string_view source_name) {
+  const std::string file_name(source_name);
   if (bytes.size() < 8) {
     throw InvalidInput(file_name + ": truncated safetensors file: " + std::to_string(bytes.size()) +
                        " bytes, too short for the 8-byte header length");
@@ -131,7 +146,7 @@ TensorMap read_safetensors(const std::filesystem::path& path) {
   json header;
   try {
     header = json::parse(header_begin, header_begin + header_len);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e400
     throw InvalidInput(file_name + ": not a safetensors file: its header is not valid JSON (" +
                        std::string(e.what()) + ")");
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mhaviz/core/config.hpp"
+#include "mhaviz/core/params.hpp"
 #include "mhaviz/core/tensor.hpp"
 
 namespace mhaviz {
@@ -31,6 +32,7 @@ struct KeyColumn {
 /// element n is PyTorch's batch-head index b = n*H + h.
 struct ForwardResult {
   Config config;        ///< the snapshot this result was computed from
+  Params params;        ///< the parameters it was computed with (shares their storage)
   std::int64_t N = 0;   ///< batch elements (1 when unbatched)
   std::int64_t H = 0;   ///< heads
   std::int64_t L = 0;   ///< target length

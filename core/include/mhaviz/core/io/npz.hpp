@@ -3,8 +3,11 @@
 /// NumPy's .npz format: a zip archive of .npy members, stored (np.savez) or deflated
 /// (np.savez_compressed). Read and written through libzip.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
+#include <string_view>
 
 #include "mhaviz/core/io/tensor_map.hpp"
 
@@ -19,6 +22,11 @@ inline constexpr std::uint64_t kMaxNpzMemberBytes = 4ULL << 30;
 /// compressed size can hold before reading, and its .npy header against the bytes read.
 /// Throws InvalidInput naming the file, the member and the problem.
 TensorMap read_npz(const std::filesystem::path& path);
+
+/// Parses the bytes of an .npz file held in memory, with the same checks and messages as
+/// read_npz; `name` starts every error message (e.g. the file name). `bytes` is only read and
+/// must stay alive for the duration of the call.
+TensorMap parse_npz(std::span<const std::byte> bytes, std::string_view name);
 
 /// Writes every tensor as "<name>.npy", deflated when `compressed`, atomically (temporary file
 /// in the same directory, then rename). Throws InvalidInput on I/O errors.

@@ -4,7 +4,10 @@
 /// {"name": {"dtype", "shape", "data_offsets": [begin, end]}, "__metadata__": {...}}, then one
 /// byte buffer. Supported dtypes: F32, F64, BOOL, U8.
 
+#include <cstddef>
 #include <filesystem>
+#include <span>
+#include <string_view>
 
 #include "mhaviz/core/io/tensor_map.hpp"
 
@@ -15,6 +18,10 @@ namespace mhaviz::io {
 /// checked before anything is allocated. Throws InvalidInput naming the file, the tensor and
 /// the problem.
 TensorMap read_safetensors(const std::filesystem::path& path);
+
+/// Parses the bytes of a .safetensors file held in memory, with the same checks and messages
+/// as read_safetensors; `name` starts every error message (e.g. the file name).
+TensorMap parse_safetensors(std::span<const std::byte> bytes, std::string_view name);
 
 /// Writes the layout safetensors.torch.save_file writes: header padded with spaces to a
 /// multiple of 8 bytes, tensors packed in name order. Atomic (temporary file + rename).

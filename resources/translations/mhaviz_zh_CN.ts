@@ -1,0 +1,2043 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>DesktopMenus</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The new language is used the next time mhaviz starts.</source>
+        <translation>新的语言将在下次启动 mhaviz 时生效。</translation>
+    </message>
+    <message>
+        <source>&amp;System language</source>
+        <translation>跟随系统语言(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>key bias_k (appended by add_bias_kv)</source>
+        <translation>键 bias_k（由 add_bias_kv 追加）</translation>
+    </message>
+    <message>
+        <source>key zero (all-zero key appended by add_zero_attn)</source>
+        <translation>键 zero（由 add_zero_attn 追加的全零键）</translation>
+    </message>
+    <message>
+        <source>key %1 “%2”</source>
+        <translation>键 %1“%2”</translation>
+    </message>
+    <message>
+        <source>key %1</source>
+        <translation>键 %1</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: the SVG file could not be opened for writing</source>
+        <translation>无法写入“%1”：无法打开该 SVG 文件进行写入</translation>
+    </message>
+    <message>
+        <source>cannot export to &apos;%1&apos;: unknown image type &apos;%2&apos;; use a file name ending in .png, .svg or .pdf</source>
+        <translation>无法导出到“%1”：未知的图像类型“%2”；请使用以 .png、.svg 或 .pdf 结尾的文件名</translation>
+    </message>
+    <message>
+        <source>(no extension)</source>
+        <translation>（无扩展名）</translation>
+    </message>
+    <message>
+        <source>cannot export a %1x%2 picture: width and height must be between 16 and %3 pixels</source>
+        <translation>无法导出 %1x%2 的图片：宽度和高度必须在 16 到 %3 像素之间</translation>
+    </message>
+    <message>
+        <source>cannot export with scale %1: use a scale between 0.1 and 10</source>
+        <translation>无法以缩放比例 %1 导出：请使用 0.1 到 10 之间的缩放比例</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: the folder &apos;%2&apos; does not exist; create it or choose another folder</source>
+        <translation>无法写入“%1”：文件夹“%2”不存在；请创建该文件夹或选择其他文件夹</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: %2; choose a writable location</source>
+        <translation>无法写入“%1”：%2；请选择可写的位置</translation>
+    </message>
+    <message>
+        <source>image export needs a QApplication (run with a display or QT_QPA_PLATFORM=offscreen)</source>
+        <translation>图像导出需要 QApplication（请在有显示器的环境下运行，或设置 QT_QPA_PLATFORM=offscreen）</translation>
+    </message>
+    <message>
+        <source>, head %1</source>
+        <translation>，头 %1</translation>
+    </message>
+    <message>
+        <source>nothing to export: %1</source>
+        <translation>没有可导出的内容：%1</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: the %2 file could not be written (disk full or no permission?)</source>
+        <translation>无法写入“%1”：无法写入该 %2 文件（磁盘已满或没有权限？）</translation>
+    </message>
+    <message>
+        <source>export to &apos;%1&apos; failed: %2</source>
+        <translation>导出到“%1”失败：%2</translation>
+    </message>
+    <message>
+        <source>About mhaviz</source>
+        <translation>关于 mhaviz</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;mhaviz %1&lt;/h3&gt;&lt;p&gt;A multi-head attention visualiser: it computes exactly what PyTorch&apos;s &lt;code&gt;nn.MultiheadAttention&lt;/code&gt; computes, keeps every intermediate and draws one heatmap per head, including the extra key columns of &lt;code&gt;add_bias_kv&lt;/code&gt; (bias_k) and &lt;code&gt;add_zero_attn&lt;/code&gt; (zero).&lt;/p&gt;&lt;p&gt;Hover over a cell for its head, query, key and value; the mouse wheel zooms a map. Every parameter change can be undone (Ctrl+Z).&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;mhaviz %1&lt;/h3&gt;&lt;p&gt;多头注意力可视化工具：它与 PyTorch 的 &lt;code&gt;nn.MultiheadAttention&lt;/code&gt; 进行完全相同的计算，保留每一个中间结果，并为每个头绘制一张热力图，包括 &lt;code&gt;add_bias_kv&lt;/code&gt;（bias_k）和 &lt;code&gt;add_zero_attn&lt;/code&gt;（zero）追加的额外键列。&lt;/p&gt;&lt;p&gt;将鼠标悬停在单元格上可查看其头、查询、键和值；鼠标滚轮可缩放热力图。每次参数修改都可以撤销（Ctrl+Z）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>sliding window</source>
+        <translation>滑动窗口</translation>
+    </message>
+    <message>
+        <source>band</source>
+        <translation>带状</translation>
+    </message>
+    <message>
+        <source>block diagonal</source>
+        <translation>块对角</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>custom (edit the grid)</source>
+        <translation>自定义（在网格中编辑）</translation>
+    </message>
+    <message>
+        <source>ALiBi bias (per head)</source>
+        <translation>ALiBi 偏置（每个头）</translation>
+    </message>
+    <message>
+        <source>graph bias (per head)</source>
+        <translation>图偏置（每个头）</translation>
+    </message>
+    <message>
+        <source>Masks and inputs</source>
+        <translation>掩码与输入</translation>
+    </message>
+    <message>
+        <source>mhaviz session (*.mhaviz.json);;JSON (*.json)</source>
+        <translation>mhaviz 会话 (*.mhaviz.json);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>Save the changes to %1 before continuing?</source>
+        <translation>继续之前是否保存对 %1 的更改？</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work from %1?</source>
+        <translation>是否恢复 %1 中未保存的工作？</translation>
+    </message>
+    <message>
+        <source>mhaviz did not close normally last time.</source>
+        <translation>mhaviz 上次没有正常关闭。</translation>
+    </message>
+    <message>
+        <source>&amp;Recover</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>丢弃(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz</name>
+    <message>
+        <source>Multi-head attention visualiser: what nn.MultiheadAttention computes, per head.</source>
+        <translation>多头注意力可视化工具：逐头展示 nn.MultiheadAttention 的计算。</translation>
+    </message>
+    <message>
+        <source>A session (.mhaviz.json) or configuration file.</source>
+        <translation>会话文件（.mhaviz.json）或配置文件。</translation>
+    </message>
+    <message>
+        <source>Start from this configuration file (JSON).</source>
+        <translation>从此配置文件（JSON）开始。</translation>
+    </message>
+    <message>
+        <source>Use these tensors (.npz/.safetensors with PyTorch&apos;s names).</source>
+        <translation>使用这些张量（按 PyTorch 命名的 .npz/.safetensors 文件）。</translation>
+    </message>
+    <message>
+        <source>Give one session file, or --config (and --tensors), not both.</source>
+        <translation>请给出一个会话文件，或者 --config（以及 --tensors），不能同时给出。</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui</name>
+    <message>
+        <source>Parameters: the in-projection</source>
+        <translation>参数：输入投影</translation>
+    </message>
+    <message>
+        <source>query, key and value are multiplied by the learned projection matrices. With kdim == vdim == embed_dim PyTorch packs them into one in_proj_weight of shape (3E, E): rows [0, E) are W_q, rows [E, 2E) are W_k and rows [2E, 3E) are W_v, the value projection. Head h uses rows [h*hd, (h+1)*hd) of each block, shown as one map per head slice. With other kdim/vdim the three matrices are separate.</source>
+        <translation>query、key 和 value 分别乘以可学习的投影矩阵。当 kdim == vdim == embed_dim 时，PyTorch 把它们打包成一个形状为 (3E, E) 的 in_proj_weight：第 [0, E) 行是 W_q，第 [E, 2E) 行是 W_k，第 [2E, 3E) 行是值投影 W_v。头 h 使用每个块的第 [h*hd, (h+1)*hd) 行，每个头的切片显示为一张图。kdim/vdim 取其他值时，三个矩阵是分开的。</translation>
+    </message>
+    <message>
+        <source>q: projected queries, split into heads</source>
+        <translation>q：投影后的查询，拆分到各个头</translation>
+    </message>
+    <message>
+        <source>Each query row is projected (x @ W_q.T + b_q) and its E features are cut into H heads of hd = E/H features: head h owns features [h*hd, (h+1)*hd). The map shows q for one head, one row per query, before the 1/sqrt(hd) scaling.</source>
+        <translation>每个查询行经过投影（x @ W_q.T + b_q），其 E 个特征被切分成 H 个头，每个头 hd = E/H 个特征：头 h 拥有特征 [h*hd, (h+1)*hd)。图中显示一个头的 q，每个查询一行，尚未乘以 1/sqrt(hd)。</translation>
+    </message>
+    <message>
+        <source>k: projected keys, with bias_k and the zero key</source>
+        <translation>k：投影后的键，含 bias_k 和零键</translation>
+    </message>
+    <message>
+        <source>Keys are projected with W_k and split into heads like q. add_bias_kv appends the learned row bias_k at the END of the keys, after the projection and before the head split; add_zero_attn appends an all-zero row after the head split. These extra rows are the last rows of the map.</source>
+        <translation>键用 W_k 投影，并像 q 一样拆分到各个头。add_bias_kv 在投影之后、拆分头之前，把可学习的行 bias_k 追加到键的末尾；add_zero_attn 在拆分头之后追加一个全零行。这些额外的行是图中的最后几行。</translation>
+    </message>
+    <message>
+        <source>v: projected values, with bias_v and the zero value</source>
+        <translation>v：投影后的值，含 bias_v 和零值</translation>
+    </message>
+    <message>
+        <source>Values are projected with W_v (the third block of in_proj_weight) and split into heads. bias_v and the zero value are appended exactly where bias_k and the zero key are, so key column j always pairs with value row j.</source>
+        <translation>值用 W_v（in_proj_weight 的第三个块）投影并拆分到各个头。bias_v 和零值追加的位置与 bias_k 和零键完全相同，因此键的第 j 列总是与值的第 j 行对应。</translation>
+    </message>
+    <message>
+        <source>Raw scores: q k^T / sqrt(hd)</source>
+        <translation>原始分数：q k^T / sqrt(hd)</translation>
+    </message>
+    <message>
+        <source>Every query is compared with every key by a dot product, scaled by 1/sqrt(hd) so that the scores do not grow with the head size. Row i, column j is (q_i . k_j) / sqrt(hd). The zero key&apos;s raw score is exactly 0 for every query.</source>
+        <translation>每个查询通过点积与每个键比较，并乘以 1/sqrt(hd)，使分数不随头的大小增长。第 i 行第 j 列为 (q_i . k_j) / sqrt(hd)。对任何查询，零键的原始分数都恰好为 0。</translation>
+    </message>
+    <message>
+        <source>The merged additive mask</source>
+        <translation>合并后的加性掩码</translation>
+    </message>
+    <message>
+        <source>attn_mask and key_padding_mask are merged into one float mask that is ADDED to the scores. A bool True means masked and becomes -inf; a float mask is added as it is. The bias_k and zero columns get 0: they are never masked.</source>
+        <translation>attn_mask 和 key_padding_mask 被合并成一个浮点掩码，并“加”到分数上。bool 值 True 表示屏蔽，变为 -inf；浮点掩码按原值相加。bias_k 列和 zero 列取 0：它们永远不会被屏蔽。</translation>
+    </message>
+    <message>
+        <source>Masked scores: the softmax input</source>
+        <translation>掩码后的分数：softmax 的输入</translation>
+    </message>
+    <message>
+        <source>The mask is added to the scaled scores in one fused call. Masked cells are -inf; a float bias (ALiBi, a graph distance) shifts the scores of each head.</source>
+        <translation>掩码在一次融合调用中加到缩放后的分数上。被屏蔽的单元格为 -inf；浮点偏置（ALiBi、图距离）会平移每个头的分数。</translation>
+    </message>
+    <message>
+        <source>Attention weights (softmax)</source>
+        <translation>注意力权重（softmax）</translation>
+    </message>
+    <message>
+        <source>Each row is turned into probabilities: exp(score - row max) divided by the row&apos;s sum. Masked keys get weight 0. A row whose every key is masked is -inf everywhere, so softmax computes 0/0 = NaN.</source>
+        <translation>每一行都被转换成概率：exp(分数 - 行最大值) 除以该行之和。被屏蔽的键权重为 0。如果一行的所有键都被屏蔽，则该行处处为 -inf，softmax 计算 0/0 = NaN。</translation>
+    </message>
+    <message>
+        <source>Attention weights after dropout</source>
+        <translation>dropout 之后的注意力权重</translation>
+    </message>
+    <message>
+        <source>When training with dropout p &gt; 0, each weight is zeroed with probability p and the kept ones are divided by (1 - p). In eval mode the weights are the softmax itself. These are the weights PyTorch returns (averaged over heads when average_attn_weights=True).</source>
+        <translation>在 dropout p &gt; 0 的训练模式下，每个权重以概率 p 被置零，保留的权重除以 (1 - p)。在 eval 模式下，权重就是 softmax 本身。这些就是 PyTorch 返回的权重（average_attn_weights=True 时对各头取平均）。</translation>
+    </message>
+    <message>
+        <source>Head outputs: weights @ v</source>
+        <translation>头输出：权重 @ v</translation>
+    </message>
+    <message>
+        <source>Each query&apos;s output in head h is the weighted sum of the value rows of that head, including bias_v and the zero value. A NaN weight row gives a NaN output row.</source>
+        <translation>每个查询在头 h 中的输出，是该头各值行（包括 bias_v 和零值）的加权和。权重行为 NaN 时，输出行也为 NaN。</translation>
+    </message>
+    <message>
+        <source>Heads merged (before out_proj)</source>
+        <translation>合并各头（out_proj 之前）</translation>
+    </message>
+    <message>
+        <source>The H head outputs are concatenated back into E features: head h fills features [h*hd, (h+1)*hd) of each query row.</source>
+        <translation>H 个头的输出被拼接回 E 个特征：头 h 填充每个查询行的特征 [h*hd, (h+1)*hd)。</translation>
+    </message>
+    <message>
+        <source>Parameters: out_proj.weight</source>
+        <translation>参数：out_proj.weight</translation>
+    </message>
+    <message>
+        <source>The output projection mixes the concatenated heads: a (E, E) matrix whose column block [h*hd, (h+1)*hd) reads head h&apos;s features.</source>
+        <translation>输出投影混合拼接后的各头：这是一个 (E, E) 矩阵，其列块 [h*hd, (h+1)*hd) 读取头 h 的特征。</translation>
+    </message>
+    <message>
+        <source>Output: out_proj</source>
+        <translation>输出：out_proj</translation>
+    </message>
+    <message>
+        <source>The merged features go through out_proj (x @ W_o.T + b_o). This is attn_output, PyTorch&apos;s first return value (transposed to (N, L, E) when batch_first).</source>
+        <translation>合并后的特征经过 out_proj（x @ W_o.T + b_o）。这就是 attn_output，PyTorch 的第一个返回值（batch_first 时转置为 (N, L, E)）。</translation>
+    </message>
+    <message>
+        <source>%1 (recomputed) vs %2 (stored by the core) &lt;b&gt;differ&lt;/b&gt;</source>
+        <translation>%1（重新计算）与 %2（核心保存的值）&lt;b&gt;不一致&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Batch %1, head %2, query %3, key %4&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;批次 %1，头 %2，查询 %3，键 %4&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;bias_k&lt;/b&gt;: a learned key appended after the in-projection by add_bias_kv; never masked.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;bias_k&lt;/b&gt;：add_bias_kv 在输入投影之后追加的可学习的键；永远不会被屏蔽。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;zero key&lt;/b&gt;: the all-zero key appended after the head split by add_zero_attn; never masked. Its raw score is exactly 0 (q . 0 = 0).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;零键&lt;/b&gt;：add_zero_attn 在拆分头之后追加的全零键；永远不会被屏蔽。它的原始分数恰好为 0（q . 0 = 0）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Key column %1 is source position %2.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;键列 %1 对应源位置 %2。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>q_i (%1 numbers)</source>
+        <translation>q_i（%1 个数）</translation>
+    </message>
+    <message>
+        <source>k_j (%1 numbers)</source>
+        <translation>k_j（%1 个数）</translation>
+    </message>
+    <message>
+        <source>q_i . k_j</source>
+        <translation>q_i . k_j</translation>
+    </message>
+    <message>
+        <source>/ sqrt(hd) = / %1</source>
+        <translation>/ sqrt(hd) = / %1</translation>
+    </message>
+    <message>
+        <source>+ mask term</source>
+        <translation>+ 掩码项</translation>
+    </message>
+    <message>
+        <source>= score</source>
+        <translation>= 分数</translation>
+    </message>
+    <message>
+        <source>row max</source>
+        <translation>行最大值</translation>
+    </message>
+    <message>
+        <source>exp(score - max)</source>
+        <translation>exp(分数 - 最大值)</translation>
+    </message>
+    <message>
+        <source>row sum of exp</source>
+        <translation>exp 的行和</translation>
+    </message>
+    <message>
+        <source>softmax = exp / sum</source>
+        <translation>softmax = exp / 和</translation>
+    </message>
+    <message>
+        <source>after dropout</source>
+        <translation>dropout 之后</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;This key is masked for this query: -inf is added, so exp gives 0.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;对这个查询而言，该键被屏蔽：加上了 -inf，因此 exp 得到 0。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;NaN&lt;/b&gt;: every key of this query row is masked (-inf), so the row max is -inf and softmax computes 0/0 = NaN, as PyTorch does. add_zero_attn or add_bias_kv prevent it: their key is never masked.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;NaN&lt;/b&gt;：该查询行的所有键都被屏蔽（-inf），因此行最大值为 -inf，softmax 计算 0/0 = NaN，与 PyTorch 相同。add_zero_attn 或 add_bias_kv 可以避免这种情况：它们的键永远不会被屏蔽。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Average over heads: batch %1, query %2, key %3&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;各头平均：批次 %1，查询 %2，键 %3&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>mean (average_attn_weights)</source>
+        <translation>平均值（average_attn_weights）</translation>
+    </message>
+    <message>
+        <source>Where bias_k and the zero key go</source>
+        <translation>bias_k 和零键的位置</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; appends one learned row &lt;code&gt;bias_k&lt;/code&gt; to the keys and &lt;code&gt;bias_v&lt;/code&gt; to the values. They are appended at the &lt;b&gt;end&lt;/b&gt; (after the S source keys), &lt;b&gt;after&lt;/b&gt; the in-projection (they are not multiplied by W_k or W_v) and before the head split. S becomes S+1.&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; appends one all-zero row of width hd to k and v &lt;b&gt;after&lt;/b&gt; the head split, after bias_k when both are on. S becomes S+2. Its raw score is exactly 0 for every query.&lt;/p&gt;&lt;p&gt;Both columns get mask 0: they are never masked. The grid labels them &lt;i&gt;bias_k&lt;/i&gt; and &lt;i&gt;zero&lt;/i&gt; and sets them apart.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; 向键追加一行可学习的 &lt;code&gt;bias_k&lt;/code&gt;，向值追加 &lt;code&gt;bias_v&lt;/code&gt;。它们追加在&lt;b&gt;末尾&lt;/b&gt;（S 个源键之后），位于输入投影&lt;b&gt;之后&lt;/b&gt;（不乘以 W_k 或 W_v）、拆分头之前。S 变为 S+1。&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; 在拆分头&lt;b&gt;之后&lt;/b&gt;向 k 和 v 各追加一行宽度为 hd 的全零行；两者都开启时位于 bias_k 之后。S 变为 S+2。对任何查询，它的原始分数都恰好为 0。&lt;/p&gt;&lt;p&gt;这两列的掩码都为 0：它们永远不会被屏蔽。网格把它们标为 &lt;i&gt;bias_k&lt;/i&gt; 和 &lt;i&gt;zero&lt;/i&gt; 并单独标出。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>True in a bool mask means masked</source>
+        <translation>bool 掩码中 True 表示屏蔽</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In nn.MultiheadAttention a bool &lt;code&gt;attn_mask&lt;/code&gt; or &lt;code&gt;key_padding_mask&lt;/code&gt; entry &lt;b&gt;True means the key is hidden&lt;/b&gt; (masked) from the query. It becomes -inf in the additive mask.&lt;/p&gt;&lt;p&gt;This is the &lt;b&gt;opposite&lt;/b&gt; of &lt;code&gt;F.scaled_dot_product_attention&lt;/code&gt;, where True means the key takes part. Passing one framework&apos;s mask to the other inverts it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在 nn.MultiheadAttention 中，bool 类型的 &lt;code&gt;attn_mask&lt;/code&gt; 或 &lt;code&gt;key_padding_mask&lt;/code&gt; 中的 &lt;b&gt;True 表示该键对查询不可见&lt;/b&gt;（被屏蔽）。它在加性掩码中变为 -inf。&lt;/p&gt;&lt;p&gt;这与 &lt;code&gt;F.scaled_dot_product_attention&lt;/code&gt; &lt;b&gt;相反&lt;/b&gt;，后者中 True 表示该键参与计算。把一种框架的掩码直接传给另一种，含义会颠倒。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Float masks are added</source>
+        <translation>浮点掩码是相加的</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A float &lt;code&gt;attn_mask&lt;/code&gt; is &lt;b&gt;added&lt;/b&gt; to the scaled scores before the softmax: &lt;code&gt;scores = q k^T / sqrt(hd) + attn_mask&lt;/code&gt;. 0 leaves a score alone, -inf masks it, and finite values bias it (ALiBi&apos;s -m_h |i - j|, a graph distance). It is not multiplied and not a probability.&lt;/p&gt;&lt;p&gt;key_padding_mask is broadcast over heads and queries and merged into the same additive mask.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;浮点 &lt;code&gt;attn_mask&lt;/code&gt; 在 softmax 之前被&lt;b&gt;加&lt;/b&gt;到缩放后的分数上：&lt;code&gt;scores = q k^T / sqrt(hd) + attn_mask&lt;/code&gt;。0 保持分数不变，-inf 屏蔽它，有限值则对它施加偏置（ALiBi 的 -m_h |i - j|、图距离）。它不是乘上去的，也不是概率。&lt;/p&gt;&lt;p&gt;key_padding_mask 在头和查询维度上广播，并合并到同一个加性掩码中。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Why NaN appears</source>
+        <translation>为什么会出现 NaN</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;When &lt;b&gt;every&lt;/b&gt; key of a query is masked (a fully masked causal row, or a batch element whose keys are all padding), the row of scores is -inf everywhere. Softmax computes exp(-inf - (-inf)) = 0/0 = &lt;b&gt;NaN&lt;/b&gt; for every weight, and the query&apos;s output row is NaN too. PyTorch does the same.&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; or &lt;b&gt;add_bias_kv&lt;/b&gt; remove it: their key column is never masked, so every row has at least one finite score.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;当一个查询的&lt;b&gt;所有&lt;/b&gt;键都被屏蔽时（完全被屏蔽的因果行，或所有键都是填充的批次元素），该行分数处处为 -inf。softmax 对每个权重计算 exp(-inf - (-inf)) = 0/0 = &lt;b&gt;NaN&lt;/b&gt;，该查询的输出行也是 NaN。PyTorch 的行为相同。&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; 或 &lt;b&gt;add_bias_kv&lt;/b&gt; 可以消除它：它们的键列永远不会被屏蔽，因此每一行至少有一个有限的分数。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>What average_attn_weights averages</source>
+        <translation>average_attn_weights 平均的是什么</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;With &lt;code&gt;average_attn_weights=True&lt;/code&gt; (the default) the returned weights are the &lt;b&gt;mean over the H heads&lt;/b&gt; of the per-head softmax weights, shape (N, L, S&apos;) instead of (N, H, L, S&apos;). Each averaged row still sums to 1. It averages the weights, not the scores, and not over batch elements. The output itself always uses each head&apos;s own weights.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;当 &lt;code&gt;average_attn_weights=True&lt;/code&gt;（默认值）时，返回的权重是各头 softmax 权重&lt;b&gt;在 H 个头上的平均值&lt;/b&gt;，形状为 (N, L, S&apos;) 而不是 (N, H, L, S&apos;)。平均后的每一行之和仍为 1。它平均的是权重而不是分数，也不在批次元素之间平均。输出本身始终使用每个头自己的权重。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>PyTorch 1.13 and 2.x</source>
+        <translation>PyTorch 1.13 与 2.x</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;mhaviz follows PyTorch 2.x. Differences from 1.13:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;uint8 masks&lt;/b&gt;: 1.13 converts them to bool with a deprecation warning; 2.x rejects them. Use bool masks.&lt;/li&gt;&lt;li&gt;&lt;b&gt;need_weights=False&lt;/b&gt;: 2.x goes through scaled_dot_product_attention, which returns &lt;b&gt;0&lt;/b&gt; instead of NaN for fully masked rows; with need_weights=True both give NaN.&lt;/li&gt;&lt;li&gt;Mixed bool/float masks: 1.13 ORs bool masks; 2.x converts both to float and adds them (and warns that mixing is deprecated).&lt;/li&gt;&lt;li&gt;&lt;code&gt;is_causal&lt;/code&gt; exists only in 2.x and still needs an attn_mask.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;p&gt;mhaviz 遵循 PyTorch 2.x。与 1.13 的区别：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;uint8 掩码&lt;/b&gt;：1.13 会把它们转换为 bool 并给出弃用警告；2.x 直接拒绝。请使用 bool 掩码。&lt;/li&gt;&lt;li&gt;&lt;b&gt;need_weights=False&lt;/b&gt;：2.x 走 scaled_dot_product_attention，对完全被屏蔽的行返回 &lt;b&gt;0&lt;/b&gt; 而不是 NaN；need_weights=True 时两者都得到 NaN。&lt;/li&gt;&lt;li&gt;bool/浮点混合掩码：1.13 对 bool 掩码取或；2.x 把两者都转换为浮点后相加（并警告混用已被弃用）。&lt;/li&gt;&lt;li&gt;&lt;code&gt;is_causal&lt;/code&gt; 只在 2.x 中存在，并且仍然需要 attn_mask。&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>Attention &amp;explained</source>
+        <translation>注意力详解(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Causal self-attention</source>
+        <translation>因果自注意力</translation>
+    </message>
+    <message>
+        <source>Padding with a fully padded batch element</source>
+        <translation>含完全填充批次元素的填充</translation>
+    </message>
+    <message>
+        <source>add_bias_kv and add_zero_attn together</source>
+        <translation>同时使用 add_bias_kv 和 add_zero_attn</translation>
+    </message>
+    <message>
+        <source>Cross-attention with kdim and vdim</source>
+        <translation>使用 kdim 和 vdim 的交叉注意力</translation>
+    </message>
+    <message>
+        <source>ALiBi per-head bias</source>
+        <translation>ALiBi 每头偏置</translation>
+    </message>
+    <message>
+        <source>Graphormer-style edge bias</source>
+        <translation>Graphormer 风格的边偏置</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation>示例(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Open example “%1”</source>
+        <translation>打开示例“%1”</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>示例</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::AttnMaskEditor</name>
+    <message>
+        <source>attn_mask</source>
+        <translation>attn_mask</translation>
+    </message>
+    <message>
+        <source>The generated attn_mask: row i = query i, column j = key j. Dark = masked (bool True / -inf), red = negative bias, blue = positive. For a custom mask click or drag to toggle cells.</source>
+        <translation>生成的 attn_mask：第 i 行 = 查询 i，第 j 列 = 键 j。深色 = 被屏蔽（bool True / -inf），红色 = 负偏置，蓝色 = 正偏置。自定义掩码时，单击或拖动可切换单元格。</translation>
+    </message>
+    <message>
+        <source>attn_mask — forward(attn_mask=...): which positions a query may not attend to (bool True = masked), or a float bias added to the scores.</source>
+        <translation>attn_mask — forward(attn_mask=...)：查询不能关注的位置（bool True = 屏蔽），或加到分数上的浮点偏置。</translation>
+    </message>
+    <message>
+        <source>bool (True = masked)</source>
+        <translation>bool（True = 屏蔽）</translation>
+    </message>
+    <message>
+        <source>float (added to scores)</source>
+        <translation>浮点（加到分数上）</translation>
+    </message>
+    <message>
+        <source>2-D (L, S), all heads</source>
+        <translation>二维 (L, S)，所有头</translation>
+    </message>
+    <message>
+        <source>3-D (N*H, L, S), per head</source>
+        <translation>三维 (N*H, L, S)，每个头</translation>
+    </message>
+    <message>
+        <source>Float masks: the value a masked cell adds to its score. -inf hides the key exactly; a finite value such as -10000 almost.</source>
+        <translation>浮点掩码：被屏蔽的单元格加到其分数上的值。-inf 完全隐藏该键；-10000 这样的有限值则近似隐藏。</translation>
+    </message>
+    <message>
+        <source>window: query i sees keys i-width+1 .. i; band: keys with |i-j| &lt; width.</source>
+        <translation>窗口：查询 i 看到键 i-width+1 .. i；带状：看到满足 |i-j| &lt; width 的键。</translation>
+    </message>
+    <message>
+        <source>Segment sizes, e.g. &quot;3 5&quot;: a query sees only keys of its own segment; positions past their sum form one last segment.</source>
+        <translation>段大小，例如“3 5”：查询只能看到自己所在段的键；超出总和的位置组成最后一段。</translation>
+    </message>
+    <message>
+        <source>auto (seed + 3)</source>
+        <translation>auto（种子 + 3）</translation>
+    </message>
+    <message>
+        <source>also mask later keys (j &gt; i)</source>
+        <translation>同时屏蔽之后的键（j &gt; i）</translation>
+    </message>
+    <message>
+        <source>Undirected edges between positions as u-v pairs (query i is node i, key j is node j).</source>
+        <translation>位置之间的无向边，写作 u-v 对（查询 i 是节点 i，键 j 是节点 j）。</translation>
+    </message>
+    <message>
+        <source>distance (-slope x d)</source>
+        <translation>距离（-斜率 x d）</translation>
+    </message>
+    <message>
+        <source>table per head</source>
+        <translation>每头查表</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>masked value</source>
+        <translation>屏蔽值</translation>
+    </message>
+    <message>
+        <source>width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>segments</source>
+        <translation>分段</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>edges</source>
+        <translation>边</translation>
+    </message>
+    <message>
+        <source>edge probability</source>
+        <translation>边概率</translation>
+    </message>
+    <message>
+        <source>graph bias</source>
+        <translation>图偏置</translation>
+    </message>
+    <message>
+        <source>max distance</source>
+        <translation>最大距离</translation>
+    </message>
+    <message>
+        <source>table scale</source>
+        <translation>查表缩放</translation>
+    </message>
+    <message>
+        <source>Set attn_mask kind to %1</source>
+        <translation>将 attn_mask 类型设为 %1</translation>
+    </message>
+    <message>
+        <source>Set attn_mask dtype to %1</source>
+        <translation>将 attn_mask 的 dtype 设为 %1</translation>
+    </message>
+    <message>
+        <source>Set attn_mask shape to %1</source>
+        <translation>将 attn_mask 形状设为 %1</translation>
+    </message>
+    <message>
+        <source>Set attn_mask masked_value</source>
+        <translation>设置 attn_mask 的 masked_value</translation>
+    </message>
+    <message>
+        <source>Set attn_mask width to %1</source>
+        <translation>将 attn_mask 宽度设为 %1</translation>
+    </message>
+    <message>
+        <source>segments: &quot;%1&quot; is not a positive size; type sizes such as &quot;3 5&quot;.</source>
+        <translation>分段：“%1”不是正的大小；请输入“3 5”这样的大小。</translation>
+    </message>
+    <message>
+        <source>Set attn_mask segments</source>
+        <translation>设置 attn_mask 分段</translation>
+    </message>
+    <message>
+        <source>Set attn_mask probability</source>
+        <translation>设置 attn_mask 概率</translation>
+    </message>
+    <message>
+        <source>Set attn_mask seed</source>
+        <translation>设置 attn_mask 种子</translation>
+    </message>
+    <message>
+        <source>Set attn_mask causal</source>
+        <translation>设置 attn_mask 因果</translation>
+    </message>
+    <message>
+        <source>edges: &quot;%1&quot; is not an edge; type pairs such as &quot;0-1 1-2&quot;.</source>
+        <translation>边：“%1”不是一条边；请输入“0-1 1-2”这样的节点对。</translation>
+    </message>
+    <message>
+        <source>Set graph edges</source>
+        <translation>设置图的边</translation>
+    </message>
+    <message>
+        <source>Set graph edge probability</source>
+        <translation>设置图的边概率</translation>
+    </message>
+    <message>
+        <source>Set graph bias</source>
+        <translation>设置图偏置</translation>
+    </message>
+    <message>
+        <source>Set graph max distance</source>
+        <translation>设置图的最大距离</translation>
+    </message>
+    <message>
+        <source>Set graph table scale</source>
+        <translation>设置图的查表缩放</translation>
+    </message>
+    <message>
+        <source>3-D masks: the block b = n*H + h (batch element n, head h) the grid shows and edits.</source>
+        <translation>三维掩码：网格显示和编辑的块 b = n*H + h（批次元素 n，头 h）。</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>屏蔽</translation>
+    </message>
+    <message>
+        <source>Float masks: clicked cells get masked_value; uncheck to set the value in the box instead.</source>
+        <translation>浮点掩码：单击的单元格取 masked_value；取消勾选则改为设为框中的值。</translation>
+    </message>
+    <message>
+        <source>Float masks: the value a clicked cell adds to its score.</source>
+        <translation>浮点掩码：单击的单元格加到其分数上的值。</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>Unmask every cell of this block</source>
+        <translation>取消屏蔽此块的所有单元格</translation>
+    </message>
+    <message>
+        <source>Invert</source>
+        <translation>反转</translation>
+    </message>
+    <message>
+        <source>Toggle every cell</source>
+        <translation>切换所有单元格</translation>
+    </message>
+    <message>
+        <source>Fill row</source>
+        <translation>填充行</translation>
+    </message>
+    <message>
+        <source>Mask (or set) query row i</source>
+        <translation>屏蔽（或设置）查询行 i</translation>
+    </message>
+    <message>
+        <source>Fill column</source>
+        <translation>填充列</translation>
+    </message>
+    <message>
+        <source>Mask (or set) key column j</source>
+        <translation>屏蔽（或设置）键列 j</translation>
+    </message>
+    <message>
+        <source>cell value</source>
+        <translation>单元格值</translation>
+    </message>
+    <message>
+        <source>row i</source>
+        <translation>行 i</translation>
+    </message>
+    <message>
+        <source>column j</source>
+        <translation>列 j</translation>
+    </message>
+    <message>
+        <source>Clear custom attn_mask</source>
+        <translation>清除自定义 attn_mask</translation>
+    </message>
+    <message>
+        <source>Invert custom attn_mask</source>
+        <translation>反转自定义 attn_mask</translation>
+    </message>
+    <message>
+        <source>Fill attn_mask row %1</source>
+        <translation>填充 attn_mask 第 %1 行</translation>
+    </message>
+    <message>
+        <source>Fill attn_mask column %1</source>
+        <translation>填充 attn_mask 第 %1 列</translation>
+    </message>
+    <message>
+        <source>Toggle attn_mask cell (%1, %2)</source>
+        <translation>切换 attn_mask 单元格 (%1, %2)</translation>
+    </message>
+    <message>
+        <source>Paint %1 attn_mask cells</source>
+        <translation>绘制 %1 个 attn_mask 单元格</translation>
+    </message>
+    <message>
+        <source>every block (b = -1)</source>
+        <translation>所有块（b = -1）</translation>
+    </message>
+    <message>
+        <source>b = %1 (n = %2, head %3)</source>
+        <translation>b = %1（n = %2，头 %3）</translation>
+    </message>
+    <message>
+        <source>No attn_mask: every query attends to every key.</source>
+        <translation>无 attn_mask：每个查询都关注每个键。</translation>
+    </message>
+    <message>
+        <source>The mask is too large to preview here (%1 cells); the heatmap&apos;s &quot;mask&quot; stage shows it.</source>
+        <translation>掩码太大，无法在此预览（%1 个单元格）；热力图的“mask”阶段会显示它。</translation>
+    </message>
+    <message>
+        <source>No attn_mask.</source>
+        <translation>无 attn_mask。</translation>
+    </message>
+    <message>
+        <source>%1 is an additive bias that differs per head, so attn_mask is set to float and 3-D (N*H, L, S): block b = n*H + h is added to head h&apos;s scores of batch element n.</source>
+        <translation>%1 是每个头各不相同的加性偏置，因此 attn_mask 被设为浮点、三维 (N*H, L, S)：块 b = n*H + h 加到批次元素 n 的头 h 的分数上。</translation>
+    </message>
+    <message>
+        <source>ALiBi</source>
+        <translation>ALiBi</translation>
+    </message>
+    <message>
+        <source>The graph bias</source>
+        <translation>图偏置</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::BreakdownDock</name>
+    <message>
+        <source>Cell breakdown</source>
+        <translation>单元格分解</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Click a cell of the weights, scores, raw scores or mask maps to see its arithmetic.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;单击权重、分数、原始分数或掩码图中的单元格，查看它的计算过程。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The breakdown explains attention cells: choose the weights, scores, raw scores or mask stage and click a cell.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;分解视图解释注意力单元格：选择权重、分数、原始分数或掩码阶段，然后单击一个单元格。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::CausalHint</name>
+    <message>
+        <source>is_causal is only a hint: PyTorch 2.x requires an attn_mask with it (it does not make one).</source>
+        <translation>is_causal 只是一个提示：PyTorch 2.x 要求同时提供 attn_mask（它不会自动生成）。</translation>
+    </message>
+    <message>
+        <source>Use a causal attn_mask</source>
+        <translation>使用因果 attn_mask</translation>
+    </message>
+    <message>
+        <source>Sets attn_mask to the causal mask (key j &gt; query i masked), the mask the is_causal hint describes.</source>
+        <translation>把 attn_mask 设为因果掩码（键 j &gt; 查询 i 时屏蔽），即 is_causal 提示所描述的掩码。</translation>
+    </message>
+    <message>
+        <source>is_causal — forward(is_causal=True): a hint that attn_mask IS the causal mask, so a fast path may skip reading it. In PyTorch 2.x it requires attn_mask: without one forward fails with &quot;Need attn_mask if specifying the is_causal hint&quot;. Set attn_mask to causal (the button below does it).</source>
+        <translation>is_causal — forward(is_causal=True)：提示 attn_mask 就是因果掩码，快速路径可以不读取它。在 PyTorch 2.x 中它需要 attn_mask：没有时 forward 会失败并报错 &quot;Need attn_mask if specifying the is_causal hint&quot;。请把 attn_mask 设为因果掩码（下面的按钮可以完成）。</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::Colormap</name>
+    <message>
+        <source>viridis</source>
+        <translation>viridis</translation>
+    </message>
+    <message>
+        <source>magma</source>
+        <translation>magma</translation>
+    </message>
+    <message>
+        <source>cividis (colour-blind safe)</source>
+        <translation>cividis（色盲友好）</translation>
+    </message>
+    <message>
+        <source>grayscale (print)</source>
+        <translation>灰度（打印）</translation>
+    </message>
+    <message>
+        <source>diverging</source>
+        <translation>发散</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ComputeWorker</name>
+    <message>
+        <source>Out of memory while computing this configuration. Reduce L, S, N or E, or switch to float32.</source>
+        <translation>计算此配置时内存不足。请减小 L、S、N 或 E，或改用 float32。</translation>
+    </message>
+    <message>
+        <source>Computation failed: %1</source>
+        <translation>计算失败：%1</translation>
+    </message>
+    <message>
+        <source>Computation failed with an unknown error.</source>
+        <translation>计算因未知错误而失败。</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ExportDialog</name>
+    <message>
+        <source>Export image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>Whole grid</source>
+        <translation>整个网格</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>显示(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>S&amp;tage:</source>
+        <translation>阶段(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>PNG image (pixels)</source>
+        <translation>PNG 图像（像素）</translation>
+    </message>
+    <message>
+        <source>SVG image (vector)</source>
+        <translation>SVG 图像（矢量）</translation>
+    </message>
+    <message>
+        <source>PDF document (vector)</source>
+        <translation>PDF 文档（矢量）</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>DPI scale: 2 doubles the PNG&apos;s pixels (sharp on slides and print) without changing the layout.</source>
+        <translation>DPI 缩放：2 会使 PNG 的像素加倍（在幻灯片和印刷中更清晰），而不改变布局。</translation>
+    </message>
+    <message>
+        <source>&amp;Colormap:</source>
+        <translation>色图(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Transparent background (PNG, SVG)</source>
+        <translation>透明背景（PNG、SVG）</translation>
+    </message>
+    <message>
+        <source>T&amp;itle:</source>
+        <translation>标题(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Export &amp;all heads…</source>
+        <translation>导出所有头(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>, head %1</source>
+        <translation>，头 %1</translation>
+    </message>
+    <message>
+        <source>→ %1 × %2 pixels</source>
+        <translation>→ %1 × %2 像素</translation>
+    </message>
+    <message>
+        <source>vector: sizes are in points</source>
+        <translation>矢量：尺寸单位为点</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export all heads to folder</source>
+        <translation>将所有头导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Export all heads</source>
+        <translation>导出所有头</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) to %1.</source>
+        <translation><numerusform>已将 %n 个文件写入 %1。</numerusform></translation>
+    </message>
+    <message>
+        <source>Size (logical):</source>
+        <translation>尺寸（逻辑）：</translation>
+    </message>
+    <message>
+        <source>DPI scale:</source>
+        <translation>DPI 缩放：</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::HeatmapGrid</name>
+    <message>
+        <source>Out of date</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source> (showing the last computed result)</source>
+        <translation>（显示的是上次计算的结果）</translation>
+    </message>
+    <message>
+        <source>No result to show yet.</source>
+        <translation>尚无可显示的结果。</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>embedding dimension</source>
+        <translation>嵌入维度</translation>
+    </message>
+    <message>
+        <source>head dimension</source>
+        <translation>头维度</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>masked (-inf in the mask)</source>
+        <translation>已屏蔽（掩码中为 -inf）</translation>
+    </message>
+    <message>
+        <source>NaN (every key of the query masked)</source>
+        <translation>NaN（该查询的所有键都被屏蔽）</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>bias_k: key appended by add_bias_kv</source>
+        <translation>bias_k：由 add_bias_kv 追加的键</translation>
+    </message>
+    <message>
+        <source>zero: all-zero key appended by add_zero_attn</source>
+        <translation>zero：由 add_zero_attn 追加的全零键</translation>
+    </message>
+    <message>
+        <source>-max|v|</source>
+        <translation>-max|v|</translation>
+    </message>
+    <message>
+        <source>+max|v|</source>
+        <translation>+max|v|</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source> (range of each map)</source>
+        <translation>（各图各自的范围）</translation>
+    </message>
+    <message>
+        <source>reduced %1x%2 -&gt; %3x%4 (%5)</source>
+        <translation>已缩减 %1x%2 -&gt; %3x%4（%5）</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>query %1 “%2”</source>
+        <translation>查询 %1“%2”</translation>
+    </message>
+    <message>
+        <source>query %1</source>
+        <translation>查询 %1</translation>
+    </message>
+    <message>
+        <source>feature %1</source>
+        <translation>特征 %1</translation>
+    </message>
+    <message>
+        <source>dim %1</source>
+        <translation>维度 %1</translation>
+    </message>
+    <message>
+        <source>NaN: every key of this query is masked, so softmax divides 0 by 0 (add_zero_attn or add_bias_kv add a key that is never masked)</source>
+        <translation>NaN：该查询的所有键都被屏蔽，softmax 计算 0 除以 0（add_zero_attn 或 add_bias_kv 会追加一个永不被屏蔽的键）</translation>
+    </message>
+    <message>
+        <source>drawn as the %1 of %2x%3 cells; zoom in for single cells</source>
+        <translation>按 %2x%3 个单元格的%1绘制；放大可查看单个单元格</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::InputsEditor</name>
+    <message>
+        <source>Inputs and weights</source>
+        <translation>输入与权重</translation>
+    </message>
+    <message>
+        <source>random normal</source>
+        <translation>随机正态</translation>
+    </message>
+    <message>
+        <source>one-hot / identity tokens</source>
+        <translation>one-hot / 单位向量词元</translation>
+    </message>
+    <message>
+        <source>sinusoidal positions</source>
+        <translation>正弦位置编码</translation>
+    </message>
+    <message>
+        <source>How query, key and value are generated: standard normal from the input seed; position p as the one-hot vector e_(p mod width); or Vaswani&apos;s sinusoidal position encoding plus random content.</source>
+        <translation>query、key 和 value 的生成方式：由输入种子生成标准正态分布；位置 p 取 one-hot 向量 e_(p mod width)；或 Vaswani 的正弦位置编码加上随机内容。</translation>
+    </message>
+    <message>
+        <source>Every generated input is multiplied by this.</source>
+        <translation>每个生成的输入都乘以此值。</translation>
+    </message>
+    <message>
+        <source>Sinusoidal: standard deviation of the random content added to the positions (0 = positions only).</source>
+        <translation>正弦：加到位置编码上的随机内容的标准差（0 = 仅位置编码）。</translation>
+    </message>
+    <message>
+        <source>self-attention (key = value = query)</source>
+        <translation>自注意力（key = value = query）</translation>
+    </message>
+    <message>
+        <source>Self-attention passes the same tensor as query, key and value (needs S = L and kdim = vdim = E); off: cross-attention with separate key and value.</source>
+        <translation>自注意力把同一个张量同时作为 query、key 和 value 传入（需要 S = L 且 kdim = vdim = E）；关闭时为使用独立 key 和 value 的交叉注意力。</translation>
+    </message>
+    <message>
+        <source>one label per query, e.g. The cat sat</source>
+        <translation>每个查询一个标签，例如 The cat sat</translation>
+    </message>
+    <message>
+        <source>Token labels of the L query positions, separated by spaces or commas; shown on the heatmap rows. Empty: position numbers.</source>
+        <translation>L 个查询位置的词元标签，以空格或逗号分隔；显示在热力图的行上。留空：显示位置编号。</translation>
+    </message>
+    <message>
+        <source>one label per key</source>
+        <translation>每个键一个标签</translation>
+    </message>
+    <message>
+        <source>Token labels of the S key positions; shown on the heatmap columns.</source>
+        <translation>S 个键位置的词元标签；显示在热力图的列上。</translation>
+    </message>
+    <message>
+        <source>PyTorch default init</source>
+        <translation>PyTorch 默认初始化</translation>
+    </message>
+    <message>
+        <source>identity projections</source>
+        <translation>单位投影</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s _reset_parameters from the weights seed, or identity projections with zero biases (scores are then the raw similarity of the inputs). Load a state_dict with File &gt; Load tensors.</source>
+        <translation>由权重种子按 PyTorch 的 _reset_parameters 初始化，或使用零偏置的单位投影（此时分数就是输入的原始相似度）。可通过“文件 &gt; 加载张量”加载 state_dict。</translation>
+    </message>
+    <message>
+        <source>Every generated parameter is multiplied by this.</source>
+        <translation>每个生成的参数都乘以此值。</translation>
+    </message>
+    <message>
+        <source>inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>scale</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>content scale</source>
+        <translation>内容缩放</translation>
+    </message>
+    <message>
+        <source>query labels</source>
+        <translation>查询标签</translation>
+    </message>
+    <message>
+        <source>key labels</source>
+        <translation>键标签</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>weight scale</source>
+        <translation>权重缩放</translation>
+    </message>
+    <message>
+        <source>Set inputs kind to %1</source>
+        <translation>将输入类型设为 %1</translation>
+    </message>
+    <message>
+        <source>Set inputs scale</source>
+        <translation>设置输入缩放</translation>
+    </message>
+    <message>
+        <source>Set inputs content scale</source>
+        <translation>设置输入内容缩放</translation>
+    </message>
+    <message>
+        <source>Use self-attention</source>
+        <translation>使用自注意力</translation>
+    </message>
+    <message>
+        <source>Use cross-attention</source>
+        <translation>使用交叉注意力</translation>
+    </message>
+    <message>
+        <source>Set weights kind to %1</source>
+        <translation>将权重类型设为 %1</translation>
+    </message>
+    <message>
+        <source>Set weights scale</source>
+        <translation>设置权重缩放</translation>
+    </message>
+    <message>
+        <source>%1 %2 labels for %3 = %4: type exactly one label per position (spaces or commas between them), or none for position numbers.</source>
+        <translation>%3 = %4 时有 %1 个%2标签：请为每个位置恰好输入一个标签（以空格或逗号分隔），或者留空以使用位置编号。</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Set token labels</source>
+        <translation>设置词元标签</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::KeyPaddingEditor</name>
+    <message>
+        <source>key_padding_mask</source>
+        <translation>key_padding_mask</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>valid length per element</source>
+        <translation>每个元素的有效长度</translation>
+    </message>
+    <message>
+        <source>padded keys per element</source>
+        <translation>每个元素的填充键</translation>
+    </message>
+    <message>
+        <source>key_padding_mask — forward(key_padding_mask=...): (N, S), True = this key of batch element n is padding and no query attends to it.</source>
+        <translation>key_padding_mask — forward(key_padding_mask=...)：(N, S)，True = 批次元素 n 的该键是填充，任何查询都不会关注它。</translation>
+    </message>
+    <message>
+        <source>bool (True = padded)</source>
+        <translation>bool（True = 填充）</translation>
+    </message>
+    <message>
+        <source>float (added to scores)</source>
+        <translation>浮点（加到分数上）</translation>
+    </message>
+    <message>
+        <source>Batch element n whose padding is edited.</source>
+        <translation>正在编辑其填充的批次元素 n。</translation>
+    </message>
+    <message>
+        <source>Valid keys of element n: keys j &gt;= length are padded. 0 pads every key.</source>
+        <translation>元素 n 的有效键数：键 j &gt;= 长度时被填充。0 表示填充所有键。</translation>
+    </message>
+    <message>
+        <source>Checked keys of element n are padded.</source>
+        <translation>元素 n 中勾选的键被填充。</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <source>padded value</source>
+        <translation>填充值</translation>
+    </message>
+    <message>
+        <source>batch element</source>
+        <translation>批次元素</translation>
+    </message>
+    <message>
+        <source>valid length</source>
+        <translation>有效长度</translation>
+    </message>
+    <message>
+        <source>padded keys</source>
+        <translation>填充键</translation>
+    </message>
+    <message>
+        <source>Set key_padding_mask kind to %1</source>
+        <translation>将 key_padding_mask 类型设为 %1</translation>
+    </message>
+    <message>
+        <source>Set key_padding_mask dtype</source>
+        <translation>设置 key_padding_mask 的 dtype</translation>
+    </message>
+    <message>
+        <source>Set key_padding_mask masked_value</source>
+        <translation>设置 key_padding_mask 的 masked_value</translation>
+    </message>
+    <message>
+        <source>Set valid length of element %1 to %2</source>
+        <translation>将元素 %1 的有效长度设为 %2</translation>
+    </message>
+    <message>
+        <source>%1 key %2 of element %3</source>
+        <translation>%1元素 %3 的键 %2</translation>
+    </message>
+    <message>
+        <source>Pad</source>
+        <translation>填充</translation>
+    </message>
+    <message>
+        <source>Unpad</source>
+        <translation>取消填充</translation>
+    </message>
+    <message>
+        <source>key %1</source>
+        <translation>键 %1</translation>
+    </message>
+    <message>
+        <source>Batch element %1 is fully padded</source>
+        <translation>批次元素 %1 被完全填充</translation>
+    </message>
+    <message>
+        <source>Batch elements %1 are fully padded</source>
+        <translation>批次元素 %1 被完全填充</translation>
+    </message>
+    <message>
+        <source>%1, but %2 appends a key that cannot be padded, so its rows stay finite: every query attends only to that extra key.</source>
+        <translation>%1，但 %2 追加了一个不能被填充的键，因此这些行保持有限：每个查询只关注这个额外的键。</translation>
+    </message>
+    <message>
+        <source>%1: every key is hidden, so each query row&apos;s scores are all -inf and softmax divides 0 by 0 — its attention weights and output are NaN (PyTorch does the same). add_zero_attn or add_bias_kv would add a key that cannot be padded.</source>
+        <translation>%1：所有键都被隐藏，因此每个查询行的分数全为 -inf，softmax 计算 0 除以 0 —— 其注意力权重和输出为 NaN（PyTorch 也是如此）。add_zero_attn 或 add_bias_kv 会追加一个不能被填充的键。</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::MainWindow</name>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Cannot draw: %1</source>
+        <translation>无法绘制：%1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Next stage</source>
+        <translation>下一阶段(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous stage</source>
+        <translation>上一阶段(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Colormap</source>
+        <translation>色图(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Parameter panel</source>
+        <translation>参数面板(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Compute</source>
+        <translation>计算(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Recompute</source>
+        <translation>重新计算(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel computation</source>
+        <translation>取消计算(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About mhaviz</source>
+        <translation>关于 mhaviz(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ParameterPanel</name>
+    <message>
+        <source>Set %1 to %2</source>
+        <translation>将 %1 设为 %2</translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>L (target length) — rows of query: (L, N, E), or (N, L, E) with batch_first. Each map has L rows, one per query.</source>
+        <translation>L（目标序列长度）— query 的行数：(L, N, E)，使用 batch_first 时为 (N, L, E)。每张图有 L 行，每个查询一行。</translation>
+    </message>
+    <message>
+        <source>S (source length) — rows of key (S, N, kdim) and value (S, N, vdim). Each map has S columns, plus bias_k / zero when those are on.</source>
+        <translation>S（源序列长度）— key (S, N, kdim) 和 value (S, N, vdim) 的行数。每张图有 S 列，开启 bias_k / zero 时另加相应的列。</translation>
+    </message>
+    <message>
+        <source>N (batch size) — batch dimension of query, key and value. Every batch element has its own maps; pick the one shown under View.</source>
+        <translation>N（批次大小）— query、key 和 value 的批次维度。每个批次元素都有自己的注意力图；在“视图”中选择要显示的元素。</translation>
+    </message>
+    <message>
+        <source>unbatched</source>
+        <translation>无批次</translation>
+    </message>
+    <message>
+        <source>Unbatched input — pass 2-D query (L, E), key (S, kdim) and value (S, vdim), as PyTorch allows; treated as N = 1 and squeezed back. batch_first is ignored then.</source>
+        <translation>无批次输入 — 按 PyTorch 允许的方式传入二维的 query (L, E)、key (S, kdim) 和 value (S, vdim)；按 N = 1 处理后再压缩回去。此时忽略 batch_first。</translation>
+    </message>
+    <message>
+        <source>embed_dim — nn.MultiheadAttention(embed_dim): model width E. Must be divisible by num_heads; each head gets head_dim = E / H features.</source>
+        <translation>embed_dim — nn.MultiheadAttention(embed_dim)：模型宽度 E。必须能被 num_heads 整除；每个头得到 head_dim = E / H 个特征。</translation>
+    </message>
+    <message>
+        <source>num_heads — nn.MultiheadAttention(num_heads): number of parallel heads H. The grid shows one map per head, plus their average.</source>
+        <translation>num_heads — nn.MultiheadAttention(num_heads)：并行头的数量 H。网格中每个头显示一张图，另加它们的平均值。</translation>
+    </message>
+    <message>
+        <source>kdim — nn.MultiheadAttention(kdim=...): feature size of key. With kdim and vdim equal to E the projections are packed in in_proj_weight; otherwise k_proj_weight is (E, kdim).</source>
+        <translation>kdim — nn.MultiheadAttention(kdim=...)：key 的特征大小。当 kdim 和 vdim 都等于 E 时，投影打包在 in_proj_weight 中；否则 k_proj_weight 为 (E, kdim)。</translation>
+    </message>
+    <message>
+        <source>= E</source>
+        <translation>= E</translation>
+    </message>
+    <message>
+        <source>kdim=None — key has embed_dim features (PyTorch&apos;s default).</source>
+        <translation>kdim=None — key 有 embed_dim 个特征（PyTorch 的默认值）。</translation>
+    </message>
+    <message>
+        <source>vdim — nn.MultiheadAttention(vdim=...): feature size of value. With kdim and vdim equal to E the projections are packed in in_proj_weight; otherwise v_proj_weight is (E, vdim).</source>
+        <translation>vdim — nn.MultiheadAttention(vdim=...)：value 的特征大小。当 kdim 和 vdim 都等于 E 时，投影打包在 in_proj_weight 中；否则 v_proj_weight 为 (E, vdim)。</translation>
+    </message>
+    <message>
+        <source>vdim=None — value has embed_dim features (PyTorch&apos;s default).</source>
+        <translation>vdim=None — value 有 embed_dim 个特征（PyTorch 的默认值）。</translation>
+    </message>
+    <message>
+        <source>L (tgt_len)</source>
+        <translation>L (tgt_len)</translation>
+    </message>
+    <message>
+        <source>S (src_len)</source>
+        <translation>S (src_len)</translation>
+    </message>
+    <message>
+        <source>N (batch)</source>
+        <translation>N（批次）</translation>
+    </message>
+    <message>
+        <source>E (embed_dim)</source>
+        <translation>E (embed_dim)</translation>
+    </message>
+    <message>
+        <source>H (num_heads)</source>
+        <translation>H (num_heads)</translation>
+    </message>
+    <message>
+        <source>kdim</source>
+        <translation>kdim</translation>
+    </message>
+    <message>
+        <source>vdim</source>
+        <translation>vdim</translation>
+    </message>
+    <message>
+        <source>Use unbatched input</source>
+        <translation>使用无批次输入</translation>
+    </message>
+    <message>
+        <source>Use batched input (N = %1)</source>
+        <translation>使用批次输入（N = %1）</translation>
+    </message>
+    <message>
+        <source>Set kdim to None</source>
+        <translation>将 kdim 设为 None</translation>
+    </message>
+    <message>
+        <source>Set kdim to %1</source>
+        <translation>将 kdim 设为 %1</translation>
+    </message>
+    <message>
+        <source>Set vdim to None</source>
+        <translation>将 vdim 设为 None</translation>
+    </message>
+    <message>
+        <source>Set vdim to %1</source>
+        <translation>将 vdim 设为 %1</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>bias — nn.MultiheadAttention(bias=True): adds in_proj_bias and out_proj.bias (initialised to zero, as PyTorch does).</source>
+        <translation>bias — nn.MultiheadAttention(bias=True)：添加 in_proj_bias 和 out_proj.bias（与 PyTorch 一样初始化为零）。</translation>
+    </message>
+    <message>
+        <source>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True): appends learned bias_k / bias_v rows to key and value after the in-projection; every query gets one extra column &quot;bias_k&quot; that is never masked.</source>
+        <translation>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True)：在输入投影之后，向 key 和 value 追加可学习的 bias_k / bias_v 行；每个查询多出一列永不被屏蔽的“bias_k”。</translation>
+    </message>
+    <message>
+        <source>add_zero_attn — nn.MultiheadAttention(add_zero_attn=True): appends an all-zero key and value after the head split; its score is exactly 0, so no query row can be fully masked.</source>
+        <translation>add_zero_attn — nn.MultiheadAttention(add_zero_attn=True)：在拆分头之后追加全零的 key 和 value；它的分数恰好为 0，因此任何查询行都不会被完全屏蔽。</translation>
+    </message>
+    <message>
+        <source>batch_first — nn.MultiheadAttention(batch_first=True): query, key, value and attn_output are (N, L, E) instead of (L, N, E). The maps do not change; attn_output_weights are never transposed.</source>
+        <translation>batch_first — nn.MultiheadAttention(batch_first=True)：query、key、value 和 attn_output 的形状为 (N, L, E) 而不是 (L, N, E)。注意力图不变；attn_output_weights 永远不会被转置。</translation>
+    </message>
+    <message>
+        <source>dropout — nn.MultiheadAttention(dropout=p): probability of zeroing an attention weight; kept weights are scaled by 1/(1-p). Applied only in training mode.</source>
+        <translation>dropout — nn.MultiheadAttention(dropout=p)：将注意力权重置零的概率；保留的权重乘以 1/(1-p)。仅在训练模式下生效。</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练模式</translation>
+    </message>
+    <message>
+        <source>module.train() / module.eval() — dropout is applied only in training mode. The mask comes from the dropout seed (torch&apos;s random stream is not reproduced).</source>
+        <translation>module.train() / module.eval() — dropout 仅在训练模式下生效。dropout 掩码由 dropout 种子生成（不复现 torch 的随机数流）。</translation>
+    </message>
+    <message>
+        <source>dropout</source>
+        <translation>dropout</translation>
+    </message>
+    <message>
+        <source>Set dropout to %1</source>
+        <translation>将 dropout 设为 %1</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向计算</translation>
+    </message>
+    <message>
+        <source>need_weights — forward(need_weights=True): return attn_output_weights as the second value. The grid shows the weights either way.</source>
+        <translation>need_weights — forward(need_weights=True)：将 attn_output_weights 作为第二个返回值。无论如何网格都会显示权重。</translation>
+    </message>
+    <message>
+        <source>average_attn_weights — forward(average_attn_weights=True): the returned weights are the mean over heads (N, L, S) instead of per head (N, H, L, S). The grid&apos;s &quot;average&quot; map shows that mean.</source>
+        <translation>average_attn_weights — forward(average_attn_weights=True)：返回的权重是各头的平均值 (N, L, S)，而不是每个头的权重 (N, H, L, S)。网格中的“平均”图显示的就是该平均值。</translation>
+    </message>
+    <message>
+        <source>Data type and seeds</source>
+        <translation>数据类型与随机种子</translation>
+    </message>
+    <message>
+        <source>dtype — torch.float32 or torch.float64 for the parameters, the inputs and every intermediate.</source>
+        <translation>dtype — 参数、输入和所有中间结果使用 torch.float32 或 torch.float64。</translation>
+    </message>
+    <message>
+        <source>Weights seed — draws the parameters with PyTorch&apos;s initialisation scheme (xavier_uniform in_proj, kaiming_uniform out_proj, xavier_normal bias_k/bias_v; the generator is mhaviz&apos;s own, not torch&apos;s).</source>
+        <translation>权重种子 — 按 PyTorch 的初始化方案生成参数（in_proj 用 xavier_uniform，out_proj 用 kaiming_uniform，bias_k/bias_v 用 xavier_normal；随机数生成器是 mhaviz 自己的，而不是 torch 的）。</translation>
+    </message>
+    <message>
+        <source>Input seed — draws the standard-normal query, key and value. auto = weights seed + 1.</source>
+        <translation>输入种子 — 生成服从标准正态分布的 query、key 和 value。auto = 权重种子 + 1。</translation>
+    </message>
+    <message>
+        <source>auto (seed + 1)</source>
+        <translation>auto（种子 + 1）</translation>
+    </message>
+    <message>
+        <source>Dropout seed — draws the dropout mask in training mode. auto = weights seed + 2.</source>
+        <translation>Dropout 种子 — 在训练模式下生成 dropout 掩码。auto = 权重种子 + 2。</translation>
+    </message>
+    <message>
+        <source>auto (seed + 2)</source>
+        <translation>auto（种子 + 2）</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <source>weights seed</source>
+        <translation>权重种子</translation>
+    </message>
+    <message>
+        <source>input seed</source>
+        <translation>输入种子</translation>
+    </message>
+    <message>
+        <source>dropout seed</source>
+        <translation>dropout 种子</translation>
+    </message>
+    <message>
+        <source>Set dtype to torch.%1</source>
+        <translation>将 dtype 设为 torch.%1</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::SessionController</name>
+    <message>
+        <source>Computation cancelled: the picture shows earlier settings. Press F5 to compute again.</source>
+        <translation>计算已取消：图中显示的是之前的设置。按 F5 重新计算。</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::SessionDocument</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Load tensors</source>
+        <translation>加载张量</translation>
+    </message>
+    <message>
+        <source>Computing with the tensors of %1</source>
+        <translation>正在使用 %1 中的张量计算</translation>
+    </message>
+    <message>
+        <source>Open Recent</source>
+        <translation>最近打开</translation>
+    </message>
+    <message>
+        <source>These files no longer exist and were removed from the list:
+%1</source>
+        <translation>以下文件已不存在，已从列表中移除：
+%1</translation>
+    </message>
+    <message>
+        <source>Open session or configuration</source>
+        <translation>打开会话或配置</translation>
+    </message>
+    <message>
+        <source>Tensors with PyTorch names (*.npz *.safetensors)</source>
+        <translation>按 PyTorch 命名的张量 (*.npz *.safetensors)</translation>
+    </message>
+    <message>
+        <source>Export image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>There is no picture to export yet.</source>
+        <translation>还没有可导出的图片。</translation>
+    </message>
+    <message>
+        <source>Exported</source>
+        <translation>已导出</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>导出数据</translation>
+    </message>
+    <message>
+        <source>There is no result to export yet.</source>
+        <translation>还没有可导出的结果。</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Shown stage as CSV (*.csv)</source>
+        <translation>当前阶段导出为 CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>All tensors as NumPy archive (*.npz)</source>
+        <translation>所有张量导出为 NumPy 归档 (*.npz)</translation>
+    </message>
+    <message>
+        <source>Copy image</source>
+        <translation>复制图像</translation>
+    </message>
+    <message>
+        <source>Image copied to the clipboard</source>
+        <translation>图像已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>PyTorch script copied; save it as a .py file and run it. Its data: %1</source>
+        <translation>PyTorch 脚本已复制；请将其保存为 .py 文件后运行。其数据：%1</translation>
+    </message>
+    <message>
+        <source>Copy as PyTorch code</source>
+        <translation>复制为 PyTorch 代码</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Load tensors…</source>
+        <translation>加载张量(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export image…</source>
+        <translation>导出图像(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Export &amp;data…</source>
+        <translation>导出数据(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy image</source>
+        <translation>复制图像(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;PyTorch code</source>
+        <translation>复制为 PyTorch 代码(&amp;P)</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ShapeFlowDock</name>
+    <message>
+        <source>Shape flow</source>
+        <translation>形状流</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Symbolic</source>
+        <translation>符号形状</translation>
+    </message>
+    <message>
+        <source>Concrete</source>
+        <translation>具体形状</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::Stage</name>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>weights before dropout</source>
+        <translation>dropout 之前的权重</translation>
+    </message>
+    <message>
+        <source>raw scores</source>
+        <translation>原始分数</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>q</source>
+        <translation>q</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <translation>k</translation>
+    </message>
+    <message>
+        <source>v</source>
+        <translation>v</translation>
+    </message>
+    <message>
+        <source>head output</source>
+        <translation>头输出</translation>
+    </message>
+    <message>
+        <source>merged</source>
+        <translation>合并各头</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>in_proj_weight</source>
+        <translation>in_proj_weight</translation>
+    </message>
+    <message>
+        <source>out_proj.weight</source>
+        <translation>out_proj.weight</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::StatusWidgets</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Time the worker thread spent in the forward pass</source>
+        <translation>工作线程在前向计算中花费的时间</translation>
+    </message>
+    <message>
+        <source>Time spent drawing the heatmaps</source>
+        <translation>绘制热力图花费的时间</translation>
+    </message>
+    <message>
+        <source>Memory held by the result: every intermediate tensor</source>
+        <translation>结果占用的内存：所有中间张量</translation>
+    </message>
+    <message>
+        <source>Stop the running computation (Esc); the picture stays.</source>
+        <translation>停止正在进行的计算（Esc）；图片保持不变。</translation>
+    </message>
+    <message>
+        <source>%1 / %2 blocks</source>
+        <translation>%1 / %2 块</translation>
+    </message>
+    <message>
+        <source>Computation cancelled</source>
+        <translation>计算已取消</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>compute %1</source>
+        <translation>计算 %1</translation>
+    </message>
+    <message>
+        <source>render %1</source>
+        <translation>绘制 %1</translation>
+    </message>
+    <message>
+        <source>result %1</source>
+        <translation>结果 %1</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::TeachingTools</name>
+    <message>
+        <source>&amp;Walk-through</source>
+        <translation>逐步讲解(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Cell &amp;breakdown</source>
+        <translation>单元格分解(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Shape flow</source>
+        <translation>形状流(&amp;S)</translation>
+    </message>
+    <message>
+        <source>P&amp;resentation mode</source>
+        <translation>演示模式(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;High contrast</source>
+        <translation>高对比度(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ViewControls</name>
+    <message>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>Which intermediate of F.multi_head_attention_forward the grid shows, in computation order: projected q/k/v per head, raw scores q·k/sqrt(head_dim), the merged additive mask, masked scores, softmax weights (before and after dropout), weights @ v, merged heads and out_proj output. Ctrl+PgDown / Ctrl+PgUp step through them.</source>
+        <translation>网格显示 F.multi_head_attention_forward 的哪一个中间结果，按计算顺序依次为：每个头投影后的 q/k/v、原始分数 q·k/sqrt(head_dim)、合并后的加性掩码、掩码后的分数、softmax 权重（dropout 之前和之后）、权重 @ v、合并后的各头以及 out_proj 输出。用 Ctrl+PgDown / Ctrl+PgUp 逐一切换。</translation>
+    </message>
+    <message>
+        <source>Batch element n shown (0..N-1). Every batch element has its own attention maps.</source>
+        <translation>显示的批次元素 n（0..N-1）。每个批次元素都有自己的注意力图。</translation>
+    </message>
+    <message>
+        <source>Show all heads in a grid, or one head large.</source>
+        <translation>以网格显示所有头，或放大显示单个头。</translation>
+    </message>
+    <message>
+        <source>+ average</source>
+        <translation>+ 平均</translation>
+    </message>
+    <message>
+        <source>Add the mean of the heads&apos; weights: what PyTorch returns as attn_output_weights with average_attn_weights=True.</source>
+        <translation>添加各头权重的平均值：即 average_attn_weights=True 时 PyTorch 返回的 attn_output_weights。</translation>
+    </message>
+    <message>
+        <source>Colour map. Signed stages (scores, q, k, v, outputs) are drawn with the diverging map centred on 0 unless grayscale is chosen.</source>
+        <translation>色图。除非选择灰度，有符号的阶段（分数、q、k、v、输出）使用以 0 为中心的发散色图绘制。</translation>
+    </message>
+    <message>
+        <source>per-head colour scale</source>
+        <translation>每个头单独的色阶</translation>
+    </message>
+    <message>
+        <source>Scale each map&apos;s colours to its own range. Off: one shared scale (fixed 0..1 for weights) so heads compare directly.</source>
+        <translation>按每张图自身的取值范围缩放颜色。关闭时使用统一的色阶（权重固定为 0..1），便于直接比较各头。</translation>
+    </message>
+    <message>
+        <source>mean of block</source>
+        <translation>块均值</translation>
+    </message>
+    <message>
+        <source>max of block</source>
+        <translation>块最大值</translation>
+    </message>
+    <message>
+        <source>When a map has more cells than screen pixels, each pixel shows the mean or the max of the block of cells it covers. Zoom in (mouse wheel) to see exact cells.</source>
+        <translation>当图的单元格多于屏幕像素时，每个像素显示它所覆盖的单元格块的均值或最大值。放大（鼠标滚轮）可查看精确的单元格。</translation>
+    </message>
+    <message>
+        <source>stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>batch element</source>
+        <translation>批次元素</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>colormap</source>
+        <translation>色图</translation>
+    </message>
+    <message>
+        <source>big maps</source>
+        <translation>大图</translation>
+    </message>
+    <message>
+        <source>all heads</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <source>head %1 only</source>
+        <translation>仅头 %1</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::WalkthroughDock</name>
+    <message>
+        <source>Walk-through</source>
+        <translation>逐步讲解</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>Previous stage (Left arrow on the grid)</source>
+        <translation>上一阶段（在网格上按左方向键）</translation>
+    </message>
+    <message>
+        <source>Next stage (Right arrow on the grid)</source>
+        <translation>下一阶段（在网格上按右方向键）</translation>
+    </message>
+    <message>
+        <source>PyTorch (F.multi_head_attention_forward):</source>
+        <translation>PyTorch（F.multi_head_attention_forward）：</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>第 %1 步，共 %2 步：%3</translation>
+    </message>
+</context>
+</TS>

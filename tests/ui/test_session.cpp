@@ -1,0 +1,479 @@
+// Sessions (QtTest, offscreen): file round trip, damaged and newer files, atomic saves,
+// autosave and recovery, the unsaved-changes decision, recent files, tensors in sessions.
+
+#include <sys/resource.h>
+
+#include <QDir>
+#include <QFile>
+#include <QMainWindow>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+#include <cmath>
+#include <csignal>
+#include <exception>
+
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/io/npz.hpp"
+#include "ui/render/stage_data.hpp"
+#include "ui/session/autosave.hpp"
+#include "ui/session/recent_files.hpp"
+#include "ui/session/session_document.hpp"
+#include "ui/session/session_file.hpp"
+#include "ui/session/unsaved_changes.hpp"
+#include "ui/window/main_window.hpp"
+#include "ui/window/session_controller.hpp"
+
+using namespace mhaviz::ui;
+
+namespace {
+
+constexpr int kTimeout = 30000;
+
+mhaviz::Config sessionConfig() {
+  mhaviz::Config c;
+  c.embed_dim = 16;
+  c.num_heads = 4;
+  c.tgt_len = 5;
+  c.src_len = 7;
+  c.batch_size = 2;
+  c.add_bias_kv = true;
+  c.seed = 12345678901234567ULL;  // beyond double precision: must survive the file exactly
+  return c;
+}
+
+ViewOptions sessionView() {
+  ViewOptions v;
+  v.stage = Stage::raw_scores;
+  v.batch = 1;
+  v.colormap = Colormap::magma;
+  v.perHeadScale = true;
+  v.soloHead = 2;
+  v.showAverage = false;
+  v.reduce = Reduce::max;
+  return v;
+}
+
+bool sameValues(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
+  }
+  return true;
+}
+
+QString parseError(const QByteArray& text, const QString& path) {
+  try {
+    (void)parseSession(text, path);
+  } catch (const mhaviz::InvalidInput& e) {
+    return QString::fromUtf8(e.what());
+  }
+  return {};
+}
+
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// A window whose prompts never block: answers come from the fields below.
+struct TestWindow {
+  MainWindow window;
+  UnsavedAnswer answer = UnsavedAnswer::cancel;
+  int unsavedAsked = 0;
+  int recoverAsked = 0;
+  bool recover = true;
+  QStringList errors;
+
+  TestWindow() {
+    SessionDocument::Prompts p;
+    p.unsaved = [this](const QString&) {
+      ++unsavedAsked;
+      return answer;
+    };
+    p.recover = [this](const QDateTime&) {
+      ++recoverAsked;
+      return recover;
+    };
+    p.error = [this](const QString&, const QString& message) { errors << message; };
+    window.document()->setPrompts(p);
+    window.resize(900, 600);
+  }
+  SessionController* controller() { return window.controller(); }
+  SessionDocument* document() { return window.document(); }
+  /// Waits until no computation runs and a result for the current config is shown.
+  bool idle() {
+    return QTest::qWaitFor(
+        [this] {
+          return !controller()->isBusy() && controller()->result() &&
+                 controller()->result()->config == controller()->config();
+        },
+        kTimeout);
+  }
+};
+
+}  // namespace
+
+class TestSession : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-session-tests"));
+    QFile::remove(Autosave::defaultPath());
+    storeRecentFiles({});
+  }
+
+  void fileRoundTripRestoresConfigViewAndPicture() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("session.mhaviz.json"));
+    StageData before;
+    {
+      TestWindow w;
+      QVERIFY(w.idle());
+      w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
+      QVERIFY(w.idle());
+      w.controller()->setView(sessionView());
+      QVERIFY(w.document()->isModified());
+      QVERIFY(w.window.isWindowModified());
+      QVERIFY(w.window.windowTitle().contains(QStringLiteral("[*]")));
+      QVERIFY(w.document()->saveTo(path));
+      QVERIFY(!w.document()->isModified());
+      QVERIFY(!w.window.isWindowModified());
+      QCOMPARE(w.window.windowTitle(), QStringLiteral("session.mhaviz.json[*] — mhaviz"));
+      before = extractStage(*w.controller()->result(), w.controller()->view());
+    }
+    // The file itself: the documented format.
+    const Session s = readSession(path);
+    QVERIFY(s.config == sessionConfig());
+    QVERIFY(s.view.stage == Stage::raw_scores);
+    QCOMPARE(s.view.soloHead, 2);
+    QVERIFY(readAll(path).contains("\"format\": \"mhaviz-session\""));
+    QVERIFY(readAll(path).contains("12345678901234567"));
+
+    TestWindow w;
+    QVERIFY(w.idle());
+    QVERIFY(w.document()->open(path));
+    QVERIFY(w.idle());
+    QTRY_VERIFY(w.controller()->view().soloHead == 2);
+    QVERIFY(w.controller()->config() == sessionConfig());
+    ViewOptions expected = sessionView();
+    expected.queryLabels = w.controller()->view().queryLabels;
+    expected.keyLabels = w.controller()->view().keyLabels;
+    QVERIFY(w.controller()->view() == expected);
+    QVERIFY(!w.document()->isModified());
+    QCOMPARE(w.document()->filePath(), QFileInfo(path).absoluteFilePath());
+    const StageData after = extractStage(*w.controller()->result(), w.controller()->view());
+    QCOMPARE(after.maps.size(), before.maps.size());
+    QCOMPARE(after.maps.size(), std::size_t{1});  // solo head 2
+    for (std::size_t i = 0; i < after.maps.size(); ++i) {
+      QCOMPARE(after.maps[i].title, before.maps[i].title);
+      QVERIFY(sameValues(after.maps[i].values, before.maps[i].values));
+    }
+    QCOMPARE(after.lo, before.lo);
+    QCOMPARE(after.hi, before.hi);
+  }
+
+  void damagedFileGivesItsPosition() {
+    const QString message =
+        parseError("{\n  \"format\": \"mhaviz-session\",\n  \"version\": 1,\n  \"config\": {\n",
+                   QStringLiteral("/x/broken.mhaviz.json"));
+    QVERIFY2(message.startsWith(QStringLiteral("broken.mhaviz.json is damaged")),
+             qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("line 5")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("column")), qPrintable(message));
+
+    const QString badView = parseError(
+        R"({"format": "mhaviz-session", "version": 1, "config": {}, "view": {"stage": "nope"}})",
+        QStringLiteral("v.mhaviz.json"));
+    QVERIFY2(badView.contains(QStringLiteral("view.stage must be one of")), qPrintable(badView));
+
+    const QString badConfig =
+        parseError(R"({"format": "mhaviz-session", "version": 1, "config": {"num_head": 2}})",
+                   QStringLiteral("c.mhaviz.json"));
+    QVERIFY2(badConfig.contains(QStringLiteral("num_head")), qPrintable(badConfig));
+
+    // Through the window: the message is shown, the session kept.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.mhaviz.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": \"mhaviz-session\", \"version\": ");
+    f.close();
+    TestWindow w;
+    QVERIFY(!w.document()->open(path));
+    QCOMPARE(w.errors.size(), 1);
+    QVERIFY(w.errors.front().contains(QStringLiteral("damaged")));
+  }
+
+  void newerVersionIsRefused() {
+    const QString message =
+        parseError(R"({"format": "mhaviz-session", "version": 3, "config": {}})",
+                   QStringLiteral("/tmp/session.mhaviz.json"));
+    QCOMPARE(message, QStringLiteral("session.mhaviz.json was written by a newer mhaviz (format "
+                                     "version 3; this mhaviz reads up to 1). Update mhaviz to "
+                                     "open it."));
+    const QString other =
+        parseError(R"({"format": "something-else", "version": 1})", QStringLiteral("o.json"));
+    QVERIFY2(other.contains(QStringLiteral("not an mhaviz session")), qPrintable(other));
+  }
+
+  void plainConfigOpensUntitled() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("c.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"embed_dim": 8, "num_heads": 2})");
+    f.close();
+    TestWindow w;
+    QVERIFY(w.document()->open(path));
+    QCOMPARE(w.controller()->config().embed_dim, 8);
+    QVERIFY(w.document()->filePath().isEmpty());  // Save must not overwrite the config
+  }
+
+  void interruptedSaveLeavesTheOldFile() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("keep.mhaviz.json"));
+    Session first;
+    first.config = sessionConfig();
+    writeSession(first, path);
+    const QByteArray old = readAll(path);
+    QVERIFY(old.size() > 200);
+
+    Session second;
+    second.config.num_heads = 8;
+    second.config.embed_dim = 64;
+    // Make every write past 64 bytes fail (EFBIG) in the middle of the save.
+    rlimit saved{};
+    QCOMPARE(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit small = saved;
+    small.rlim_cur = 64;
+    QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+    QString error;
+    try {
+      writeSession(second, path);
+    } catch (const mhaviz::InvalidInput& e) {
+      error = QString::fromUtf8(e.what());
+    }
+    setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, oldHandler);
+    QVERIFY2(error.startsWith(QStringLiteral("Cannot save ")),
+             qPrintable(QStringLiteral("%1 / %2 bytes").arg(error).arg(readAll(path).size())));
+    QCOMPARE(readAll(path), old);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"keep.mhaviz.json"});
+
+    // A folder that cannot be written (skipped as root, who may write anywhere).
+    QDir(dir.path()).mkdir(QStringLiteral("locked"));
+    const QString locked = dir.filePath(QStringLiteral("locked/s.mhaviz.json"));
+    writeSession(first, locked);
+    const QByteArray lockedOld = readAll(locked);
+    QFile::setPermissions(dir.filePath(QStringLiteral("locked")),
+                          QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+    if (geteuid() != 0) {
+      QVERIFY_THROWS_EXCEPTION(mhaviz::InvalidInput, writeSession(second, locked));
+      QCOMPARE(readAll(locked), lockedOld);
+    }
+    QFile::setPermissions(dir.filePath(QStringLiteral("locked")),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+
+    // Through the window: the error is shown and the session stays modified.
+    TestWindow w;
+    QVERIFY(w.idle());
+    w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
+    QVERIFY(!w.document()->saveTo(dir.filePath(QStringLiteral("no/such/dir/x.mhaviz.json"))));
+    QCOMPARE(w.errors.size(), 1);
+    QVERIFY(w.document()->isModified());
+  }
+
+  void autosaveIsWrittenAndOfferedForRecovery() {
+    QTemporaryDir dir;
+    const QString autosavePath = dir.filePath(QStringLiteral("autosave.mhaviz.json"));
+    QByteArray crashed;
+    {
+      TestWindow w;
+      // The window's own document autosaves to the app-data location; use a second document
+      // on the same window with an explicit path to keep the test's files together.
+      SessionDocument doc(&w.window, w.controller(), autosavePath);
+      doc.autosave()->setDelay(50);
+      SessionDocument::Prompts none;
+      doc.setPrompts(none);
+      QVERIFY(w.idle());
+      QVERIFY(!QFile::exists(autosavePath));
+      w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
+      QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosavePath), kTimeout);
+      const auto offer = Autosave::pendingRecovery(autosavePath);
+      QVERIFY(offer.has_value());
+      QVERIFY(offer->session.config == sessionConfig());
+      crashed = readAll(autosavePath);
+      // Saving makes the session clean: the autosave goes away.
+      QVERIFY(doc.saveTo(dir.filePath(QStringLiteral("saved.mhaviz.json"))));
+      QVERIFY(!QFile::exists(autosavePath));
+    }
+    // A clean exit leaves nothing to recover.
+    QVERIFY(!QFile::exists(autosavePath));
+
+    // What a killed process leaves behind: the autosave file.
+    QFile f(autosavePath);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(crashed);
+    f.close();
+    TestWindow w;
+    SessionDocument doc(&w.window, w.controller(), autosavePath);
+    int asked = 0;
+    SessionDocument::Prompts p;
+    p.recover = [&asked](const QDateTime& written) {
+      ++asked;
+      return written.isValid();
+    };
+    doc.setPrompts(p);
+    doc.start(StartupFiles{});
+    QCOMPARE(asked, 1);
+    QVERIFY(w.controller()->config() == sessionConfig());
+    QVERIFY(doc.isModified());  // recovered work is unsaved
+
+    // Declining discards the autosave.
+    TestWindow w2;
+    SessionDocument doc2(&w2.window, w2.controller(), autosavePath);
+    QFile again(autosavePath);
+    QVERIFY(again.open(QIODevice::WriteOnly));
+    again.write(crashed);
+    again.close();
+    SessionDocument::Prompts decline;
+    decline.recover = [](const QDateTime&) { return false; };
+    doc2.setPrompts(decline);
+    doc2.start(StartupFiles{});
+    QVERIFY(!(w2.controller()->config() == sessionConfig()));
+    QVERIFY(!QFile::exists(autosavePath));
+  }
+
+  void unsavedChangesDecision() {
+    QVERIFY(decideUnsaved(false, UnsavedAnswer::cancel) == UnsavedAction::proceed);
+    QVERIFY(decideUnsaved(true, UnsavedAnswer::save) == UnsavedAction::saveThenProceed);
+    QVERIFY(decideUnsaved(true, UnsavedAnswer::discard) == UnsavedAction::proceed);
+    QVERIFY(decideUnsaved(true, UnsavedAnswer::cancel) == UnsavedAction::abort);
+
+    QTemporaryDir dir;
+    const QString other = dir.filePath(QStringLiteral("other.mhaviz.json"));
+    writeSession(Session{}, other);
+    TestWindow w;
+    QVERIFY(w.idle());
+    // Unmodified: no question.
+    QVERIFY(w.document()->open(other));
+    QCOMPARE(w.unsavedAsked, 0);
+    w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
+    // Cancel keeps the changes, on open and on close.
+    w.answer = UnsavedAnswer::cancel;
+    QVERIFY(!w.document()->open(other));
+    QVERIFY(w.controller()->config() == sessionConfig());
+    w.window.show();
+    QVERIFY(!w.window.close());
+    QVERIFY(w.window.isVisible());
+    QCOMPARE(w.unsavedAsked, 2);
+    // Save writes the current file first, then proceeds.
+    w.answer = UnsavedAnswer::save;
+    const QString current = dir.filePath(QStringLiteral("current.mhaviz.json"));
+    QVERIFY(w.document()->saveTo(current));
+    w.controller()->changeConfig(mhaviz::Config{}, QStringLiteral("test"));
+    QVERIFY(w.document()->open(other));
+    QVERIFY(readSession(current).config == mhaviz::Config{});
+    // Discard drops them.
+    w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
+    w.answer = UnsavedAnswer::discard;
+    QVERIFY(w.window.close());
+  }
+
+  void recentFilesList() {
+    QTemporaryDir dir;
+    QStringList list;
+    for (int i = 0; i < 10; ++i) {
+      list = addRecentFile(list, dir.filePath(QStringLiteral("f%1.mhaviz.json").arg(i)));
+    }
+    QCOMPARE(list.size(), kMaxRecentFiles);
+    QCOMPARE(QFileInfo(list.front()).fileName(), QStringLiteral("f9.mhaviz.json"));
+    list = addRecentFile(list, dir.filePath(QStringLiteral("f5.mhaviz.json")));
+    QCOMPARE(list.size(), kMaxRecentFiles);
+    QCOMPARE(QFileInfo(list.front()).fileName(), QStringLiteral("f5.mhaviz.json"));
+    QCOMPARE(list.count(list.front()), 1);
+
+    writeSession(Session{}, list.front());
+    QStringList removed;
+    const QStringList kept = pruneMissingFiles(list, &removed);
+    QCOMPARE(kept, QStringList{list.front()});
+    QCOMPARE(removed.size(), kMaxRecentFiles - 1);
+
+    storeRecentFiles({});
+    TestWindow w;
+    QVERIFY(w.document()->saveTo(dir.filePath(QStringLiteral("a.mhaviz.json"))));
+    QVERIFY(w.document()->saveTo(dir.filePath(QStringLiteral("b.mhaviz.json"))));
+    QCOMPARE(loadRecentFiles(), (QStringList{dir.filePath(QStringLiteral("b.mhaviz.json")),
+                                             dir.filePath(QStringLiteral("a.mhaviz.json"))}));
+  }
+
+  void tensorsTravelWithTheRequestAndTheSession() {
+    QTemporaryDir dir;
+    mhaviz::Config c;
+    c.embed_dim = 4;
+    c.num_heads = 2;
+    c.tgt_len = 3;
+    c.src_len = 3;
+    c.batch_size = std::nullopt;
+    // A query that differs from the generated one: the result must use it.
+    std::vector<float> q(12);
+    for (std::size_t i = 0; i < q.size(); ++i) q[i] = static_cast<float>(i) * 0.25F - 1.0F;
+    const QString good = dir.filePath(QStringLiteral("query.npz"));
+    mhaviz::io::write_npz(good.toStdString(), {{"query", mhaviz::Tensor::from<float>({3, 4}, q)}});
+    const QString bad = dir.filePath(QStringLiteral("bad.npz"));
+    mhaviz::io::write_npz(bad.toStdString(),
+                          {{"query", mhaviz::Tensor::from<float>({5, 4}, std::vector<float>(20))}});
+
+    TestWindow w;
+    QVERIFY(w.idle());
+    w.controller()->changeConfig(c, QStringLiteral("test"));
+    QVERIFY(w.idle());
+    const auto generated = w.controller()->result();
+    QVERIFY(w.document()->loadTensors(good));
+    QVERIFY(w.document()->isModified());
+    QTRY_VERIFY_WITH_TIMEOUT(w.controller()->result() != generated && !w.controller()->isBusy(),
+                             kTimeout);
+    const auto withQuery = w.controller()->result();
+    QVERIFY(!sameValues(extractStage(*withQuery, ViewOptions{}).maps[0].values,
+                        extractStage(*generated, ViewOptions{}).maps[0].values));
+
+    // Referenced and embedded tensors come back with the session.
+    const QString referenced = dir.filePath(QStringLiteral("ref.mhaviz.json"));
+    QVERIFY(w.document()->saveTo(referenced));
+    QVERIFY(readAll(referenced).contains("\"file\": \"query.npz\""));
+    Session embedded = w.document()->snapshot();
+    embedded.embedTensors = true;
+    const QString embeddedPath = dir.filePath(QStringLiteral("emb.mhaviz.json"));
+    writeSession(embedded, embeddedPath);
+    QVERIFY(readAll(embeddedPath).contains("npz_base64"));
+    for (const QString& path : {referenced, embeddedPath}) {
+      TestWindow other;
+      QVERIFY(other.idle());
+      QVERIFY(other.document()->open(path));
+      QVERIFY(other.idle());
+      QVERIFY(other.controller()->tensors() != nullptr);
+      QVERIFY(sameValues(extractStage(*other.controller()->result(), ViewOptions{}).maps[0].values,
+                         extractStage(*withQuery, ViewOptions{}).maps[0].values));
+    }
+
+    // Wrong shapes: an inline error, like other errors; the picture stays.
+    QVERIFY(w.document()->loadTensors(bad));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->error().isEmpty(), kTimeout);
+    QVERIFY2(w.controller()->error().contains(QStringLiteral("query")),
+             qPrintable(w.controller()->error()));
+    // A missing referenced file is named.
+    QFile::remove(good);
+    TestWindow missing;
+    QVERIFY(!missing.document()->open(referenced));
+    QVERIFY(missing.errors.front().contains(QStringLiteral("query.npz")));
+  }
+};
+
+QTEST_MAIN(TestSession)
+#include "test_session.moc"

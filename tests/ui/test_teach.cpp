@@ -1,0 +1,391 @@
+// Teaching features without the window: every stage's maps against the core's tensors, the cell
+// breakdown against the intermediates, the shape-flow table, the walk-through order and the
+// bundled examples.
+
+#include <QTableWidget>
+#include <QTest>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+
+#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/shapes.hpp"
+#include "ui/render/heatmap_grid.hpp"
+#include "ui/render/stage_data.hpp"
+#include "ui/teach/cell_breakdown.hpp"
+#include "ui/teach/examples.hpp"
+#include "ui/teach/param_stage.hpp"
+#include "ui/teach/stage_guide.hpp"
+#include "ui/teach/teach_docks.hpp"
+
+using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevity
+
+namespace {
+
+struct Computed {
+  mhaviz::Problem problem;
+  mhaviz::ForwardResult result;
+};
+
+Computed compute(const mhaviz::Config& config) {
+  Computed c{mhaviz::make_problem(config), {}};
+  c.result = mhaviz::forward(c.problem.config, c.problem.params, c.problem.inputs);
+  return c;
+}
+
+mhaviz::Config biasZeroConfig() {
+  mhaviz::Config c = loadExample(QStringLiteral(":/examples/bias_kv_and_zero_attn.json"));
+  c.dtype = mhaviz::DType::float64;
+  return c;
+}
+
+// Element (n, h, r, c) of a (N, H, rows, cols) tensor, indexed independently of the UI code.
+double at4(const mhaviz::Tensor& t, std::int64_t n, std::int64_t h, std::int64_t r,
+           std::int64_t c) {
+  const auto& s = t.shape();
+  return t.value(((n * s[1] + h) * s[2] + r) * s[3] + c);
+}
+
+bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+}  // namespace
+
+class TestTeach : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void everyIntermediateStageShowsTheCoreTensorPerHead() {
+    mhaviz::Config config = biasZeroConfig();
+    config.training = true;
+    config.dropout = 0.3;
+    const Computed c = compute(config);
+    const mhaviz::ForwardResult& r = c.result;
+    QVERIFY(r.weights_before_dropout.has_value());
+    const std::pair<Stage, const mhaviz::Tensor*> perHead[] = {
+        {Stage::q, &r.q},
+        {Stage::k, &r.k},
+        {Stage::v, &r.v},
+        {Stage::raw_scores, &r.raw_scores},
+        {Stage::mask, &r.mask},
+        {Stage::scores, &r.scores},
+        {Stage::weights_before_dropout, &*r.weights_before_dropout},
+        {Stage::weights, &r.weights},
+        {Stage::head_output, &r.head_output}};
+    for (std::int64_t n = 0; n < r.N; ++n) {
+      for (const auto& [stage, tensor] : perHead) {
+        ViewOptions view;
+        view.batch = static_cast<int>(n);
+        view.stage = stage;
+        view.showAverage = false;
+        const StageData data = extractStage(r, view);
+        QCOMPARE(static_cast<std::int64_t>(data.maps.size()), r.H);
+        for (std::int64_t h = 0; h < r.H; ++h) {
+          const MapData& m = data.maps[static_cast<std::size_t>(h)];
+          QCOMPARE(static_cast<std::int64_t>(m.rows), tensor->shape()[2]);
+          QCOMPARE(static_cast<std::int64_t>(m.cols), tensor->shape()[3]);
+          for (int i = 0; i < m.rows; ++i) {
+            for (int j = 0; j < m.cols; ++j) {
+              QVERIFY2(same(m.values[static_cast<std::size_t>(i * m.cols + j)],
+                            at4(*tensor, n, h, i, j)),
+                       qPrintable(stageName(stage)));
+            }
+          }
+        }
+      }
+      for (Stage stage : {Stage::merged, Stage::output}) {
+        ViewOptions view;
+        view.batch = static_cast<int>(n);
+        view.stage = stage;
+        const StageData data = extractStage(r, view);
+        const mhaviz::Tensor& t = stage == Stage::merged ? r.merged : r.output;
+        QCOMPARE(data.maps.size(), std::size_t{1});
+        for (std::int64_t i = 0; i < r.L; ++i) {
+          for (std::int64_t e = 0; e < r.E; ++e) {
+            QVERIFY(same(data.maps[0].values[static_cast<std::size_t>(i * r.E + e)],
+                         t.value((n * r.L + i) * r.E + e)));
+          }
+        }
+      }
+    }
+    // The k and v maps mark their last two rows as bias_k and zero.
+    ViewOptions kView;
+    kView.stage = Stage::k;
+    const StageData k = extractStage(r, kView);
+    QCOMPARE(k.maps[0].rowsInfo[static_cast<std::size_t>(r.Sx - 2)].kind, mhaviz::KeyKind::bias_k);
+    QCOMPARE(k.maps[0].rowsInfo[static_cast<std::size_t>(r.Sx - 1)].kind, mhaviz::KeyKind::zero);
+  }
+
+  void theGridShowsTheSelectedHeadOfTheScores() {
+    const Computed c = compute(biasZeroConfig());
+    auto shared = std::make_shared<const mhaviz::ForwardResult>(c.result);
+    HeatmapGrid grid;
+    grid.resize(800, 600);
+    ViewOptions view;
+    view.stage = Stage::scores;
+    view.batch = 1;
+    view.soloHead = 1;
+    grid.setResult(shared, view);
+    QCOMPARE(grid.mapCount(), 1);
+    const MapData& m = grid.stageData().maps.at(0);
+    for (int i = 0; i < m.rows; ++i) {
+      for (int j = 0; j < m.cols; ++j) {
+        QVERIFY(same(m.values[static_cast<std::size_t>(i * m.cols + j)],
+                     at4(c.result.scores, 1, 1, i, j)));
+      }
+    }
+  }
+
+  void parameterStagesShowTheHeadSlicesOfTheWeights() {
+    for (bool packed : {true, false}) {
+      mhaviz::Config config;
+      config.embed_dim = 8;
+      config.num_heads = 2;
+      if (!packed) {
+        config.kdim = 5;
+        config.vdim = 3;
+      }
+      const Computed c = compute(config);
+      const std::int64_t E = 8, hd = 4;
+      ViewOptions view;
+      view.stage = Stage::in_proj_weight;
+      const StageData data = extractStage(c.result, view);
+      QCOMPARE(data.maps.size(), std::size_t{6});  // W_q, W_k, W_v x 2 heads
+      QVERIFY(data.isSigned);
+      const mhaviz::Params& p = c.problem.params;
+      for (int block = 0; block < 3; ++block) {
+        const mhaviz::Tensor* w = nullptr;
+        std::int64_t base = 0;
+        if (packed) {
+          w = &*p.in_proj_weight;
+          base = block * E;
+        } else {
+          w = block == 0 ? &*p.q_proj_weight : block == 1 ? &*p.k_proj_weight : &*p.v_proj_weight;
+        }
+        const std::int64_t cols = w->shape()[1];
+        for (std::int64_t h = 0; h < 2; ++h) {
+          const MapData& m = data.maps[static_cast<std::size_t>(block * 2 + h)];
+          QCOMPARE(static_cast<std::int64_t>(m.rows), hd);
+          QCOMPARE(static_cast<std::int64_t>(m.cols), cols);
+          QVERIFY2(m.title.contains(QStringLiteral("head %1").arg(h)), qPrintable(m.title));
+          QVERIFY2(m.title.contains(packed ? QStringLiteral("in_proj_weight")
+                                           : QStringLiteral("_proj_weight")),
+                   qPrintable(m.title));
+          for (std::int64_t r = 0; r < hd; ++r) {
+            for (std::int64_t col = 0; col < cols; ++col) {
+              QCOMPARE(m.values[static_cast<std::size_t>(r * cols + col)],
+                       w->value((base + h * hd + r) * cols + col));
+            }
+          }
+        }
+      }
+      view.stage = Stage::out_proj_weight;
+      const StageData out = extractStage(c.result, view);
+      QCOMPARE(out.maps.size(), std::size_t{1});
+      for (std::int64_t i = 0; i < E * E; ++i) {
+        QCOMPARE(out.maps[0].values[static_cast<std::size_t>(i)], p.out_proj_weight->value(i));
+      }
+    }
+  }
+
+  void breakdownOfANormalCellReproducesTheWeight() {
+    const Computed c = compute(biasZeroConfig());
+    const mhaviz::ForwardResult& r = c.result;
+    const std::int64_t n = 0, h = 1, i = 4, j = 2;
+    const CellBreakdown b = breakdownCell(r, n, h, i, j);
+    QCOMPARE(b.column.kind, mhaviz::KeyKind::source);
+    QCOMPARE(static_cast<std::int64_t>(b.q.size()), r.hd);
+    for (std::int64_t d = 0; d < r.hd; ++d) {
+      QCOMPARE(b.q[static_cast<std::size_t>(d)], at4(r.q, n, h, i, d));
+      QCOMPARE(b.k[static_cast<std::size_t>(d)], at4(r.k, n, h, j, d));
+    }
+    QCOMPARE(b.rawStored, at4(r.raw_scores, n, h, i, j));
+    QCOMPARE(b.maskTerm, at4(r.mask, n, h, i, j));
+    QCOMPARE(b.scoreStored, at4(r.scores, n, h, i, j));
+    QCOMPARE(b.weightStored, at4(r.weights, n, h, i, j));
+    QVERIFY(agrees(b.rawRecomputed, b.rawStored, 1e-9));
+    QVERIFY(agrees(b.scoreRecomputed, b.scoreStored, 1e-9));
+    QVERIFY(std::abs(b.weightRecomputed - b.weightStored) <= 1e-6 * std::abs(b.weightStored));
+    QVERIFY(b.weightStored > 0);
+    const QString html = breakdownHtml(b);
+    QVERIFY(!html.contains(QStringLiteral("differ")));
+    QVERIFY(html.contains(QString::number(b.rowSum, 'g', 8)));
+  }
+
+  void breakdownOfAMaskedCellIsZero() {
+    const Computed c = compute(biasZeroConfig());
+    const CellBreakdown b = breakdownCell(c.result, 0, 0, 1, 4);  // causal: key 4 > query 1
+    QVERIFY(std::isinf(b.maskTerm) && b.maskTerm < 0);
+    QCOMPARE(b.weightStored, 0.0);
+    QCOMPARE(b.weightRecomputed, 0.0);
+  }
+
+  void breakdownOfTheBiasKColumn() {
+    const Computed c = compute(biasZeroConfig());
+    const mhaviz::ForwardResult& r = c.result;
+    // Batch element 1 is fully padded: only bias_k and the zero key are left.
+    const std::int64_t j = r.Sx - 2;
+    const CellBreakdown b = breakdownCell(r, 1, 0, 3, j);
+    QCOMPARE(b.column.kind, mhaviz::KeyKind::bias_k);
+    QCOMPARE(b.maskTerm, 0.0);
+    QVERIFY(!b.rowFullyMasked);
+    QCOMPARE(b.weightStored, at4(r.weights, 1, 0, 3, j));
+    QVERIFY(std::abs(b.weightRecomputed - b.weightStored) <= 1e-6 * std::abs(b.weightStored));
+    QVERIFY(breakdownHtml(b).contains(
+        QStringLiteral("a learned key appended after the in-projection by add_bias_kv; never "
+                       "masked")));
+  }
+
+  void breakdownOfTheZeroColumn() {
+    const Computed c = compute(biasZeroConfig());
+    const mhaviz::ForwardResult& r = c.result;
+    const std::int64_t j = r.Sx - 1;
+    const CellBreakdown b = breakdownCell(r, 0, 1, 2, j);
+    QCOMPARE(b.column.kind, mhaviz::KeyKind::zero);
+    for (double x : b.k) QCOMPARE(x, 0.0);
+    QCOMPARE(b.dot, 0.0);
+    QCOMPARE(b.rawStored, 0.0);
+    QCOMPARE(b.weightStored, at4(r.weights, 0, 1, 2, j));
+    QVERIFY(std::abs(b.weightRecomputed - b.weightStored) <= 1e-6 * std::abs(b.weightStored));
+    QVERIFY(breakdownHtml(b).contains(QStringLiteral("exactly 0 (q . 0 = 0)")));
+  }
+
+  void breakdownOfANanCellExplainsTheFullyMaskedRow() {
+    mhaviz::Config config = loadExample(QStringLiteral(":/examples/padding_fully_padded.json"));
+    config.dtype = mhaviz::DType::float64;
+    const Computed c = compute(config);
+    const CellBreakdown b = breakdownCell(c.result, 2, 1, 0, 3);  // batch 2: every key padded
+    QVERIFY(b.rowFullyMasked);
+    QVERIFY(std::isnan(at4(c.result.weights, 2, 1, 0, 3)));
+    QVERIFY(std::isnan(b.weightStored));
+    QVERIFY(std::isnan(b.weightRecomputed));
+    const QString html = breakdownHtml(b);
+    QVERIFY(html.contains(QStringLiteral("0/0 = NaN")));
+    QVERIFY(html.contains(QStringLiteral("add_zero_attn")));
+    QVERIFY(!html.contains(QStringLiteral("differ")));
+  }
+
+  void breakdownInFloat32AgreesToRounding() {
+    mhaviz::Config config = biasZeroConfig();
+    config.dtype = mhaviz::DType::float32;
+    const Computed c = compute(config);
+    for (std::int64_t j = 0; j < c.result.Sx; ++j) {
+      const CellBreakdown b = breakdownCell(c.result, 0, 0, 5, j);
+      QVERIFY(agrees(b.weightRecomputed, b.weightStored, b.tolerance));
+      QVERIFY(!breakdownHtml(b).contains(QStringLiteral("differ")));
+    }
+  }
+
+  void averageCellListsEveryHead() {
+    const Computed c = compute(biasZeroConfig());
+    const QString html = averageHtml(c.result, 0, 3, 1, false);
+    double sum = 0;
+    for (std::int64_t h = 0; h < c.result.H; ++h) {
+      const double w = at4(c.result.weights, 0, h, 3, 1);
+      sum += w;
+      QVERIFY(html.contains(QString::number(w, 'g', 8)));
+    }
+    QVERIFY(html.contains(QString::number(sum / static_cast<double>(c.result.H), 'g', 8)));
+  }
+
+  void shapeTableEqualsShapeFlow() {
+    QList<mhaviz::Config> configs;
+    mhaviz::Config base;
+    configs << base;
+    mhaviz::Config bias = base;
+    bias.add_bias_kv = true;
+    configs << bias;
+    mhaviz::Config zero = base;
+    zero.add_zero_attn = true;
+    configs << zero;
+    mhaviz::Config both = bias;
+    both.add_zero_attn = true;
+    configs << both;
+    mhaviz::Config unbatched = both;
+    unbatched.batch_size.reset();
+    configs << unbatched;
+    mhaviz::Config first = base;
+    first.batch_first = true;
+    first.batch_size = 3;
+    first.tgt_len = 5;
+    configs << first;
+    mhaviz::Config cross = base;
+    cross.kdim = 6;
+    cross.vdim = 10;
+    configs << cross;
+    ShapeFlowDock dock;
+    for (const mhaviz::Config& config : configs) {
+      dock.showConfig(config);
+      const auto steps = mhaviz::shape_flow(config);
+      QTableWidget* table = dock.table();
+      QCOMPARE(table->rowCount(), static_cast<int>(steps.size()));
+      for (int r = 0; r < table->rowCount(); ++r) {
+        const auto& s = steps[static_cast<std::size_t>(r)];
+        QCOMPARE(table->item(r, 0)->text(), QString::fromStdString(s.step));
+        QCOMPARE(table->item(r, 1)->text(), QString::fromStdString(s.tensor));
+        QCOMPARE(table->item(r, 2)->text(), QString::fromStdString(s.symbolic));
+        QCOMPARE(table->item(r, 3)->text(), QString::fromStdString(mhaviz::shape_str(s.shape)));
+      }
+    }
+    dock.showConfig(both);
+    bool sawS2 = false;
+    for (int r = 0; r < dock.table()->rowCount(); ++r) {
+      sawS2 = sawS2 || dock.table()->item(r, 2)->text().contains(QStringLiteral("S+2"));
+    }
+    QVERIFY(sawS2);
+  }
+
+  void walkThroughFollowsPyTorchsOrder() {
+    const QList<Stage> expected = {
+        Stage::in_proj_weight, Stage::q,           Stage::k,      Stage::v,
+        Stage::raw_scores,     Stage::mask,        Stage::scores, Stage::weights_before_dropout,
+        Stage::weights,        Stage::head_output, Stage::merged, Stage::out_proj_weight,
+        Stage::output};
+    QCOMPARE(walkStages(nullptr), expected);
+    Stage s = expected.front();
+    for (qsizetype i = 1; i < expected.size(); ++i) {
+      s = stepFrom(s, +1, nullptr);
+      QCOMPARE(s, expected[i]);
+    }
+    QCOMPARE(stepFrom(s, +1, nullptr), Stage::output);  // clamped at the end
+    for (qsizetype i = expected.size() - 2; i >= 0; --i) {
+      s = stepFrom(s, -1, nullptr);
+      QCOMPARE(s, expected[i]);
+    }
+    QCOMPARE(stepFrom(s, -1, nullptr), Stage::in_proj_weight);
+    for (const GuideStep& step : guideSteps()) {
+      QVERIFY(!step.explanation.isEmpty());
+      QVERIFY(!step.code.isEmpty());
+    }
+    QVERIFY(guideStep(Stage::scores).code.contains(QStringLiteral("torch.baddbmm(attn_mask")));
+    // Without dropout the walk skips weights_before_dropout.
+    const Computed c = compute(mhaviz::Config{});
+    QVERIFY(!walkStages(&c.result).contains(Stage::weights_before_dropout));
+    QCOMPARE(stepFrom(Stage::scores, +1, &c.result), Stage::weights);
+  }
+
+  void everyBundledExampleParsesAndComputes() {
+    const QList<ExampleSession> examples = exampleSessions();
+    QCOMPARE(examples.size(), 6);
+    for (const ExampleSession& example : examples) {
+      mhaviz::Config config;
+      try {
+        config = loadExample(example.resource);
+        const Computed c = compute(config);
+        QVERIFY(c.result.N >= 1);
+      } catch (const std::exception& e) {
+        QFAIL(qPrintable(example.resource + QStringLiteral(": ") + QString::fromUtf8(e.what())));
+      }
+    }
+    const Computed both =
+        compute(loadExample(QStringLiteral(":/examples/bias_kv_and_zero_attn.json")));
+    QCOMPARE(both.result.Sx, both.result.S + 2);
+    const Computed cross =
+        compute(loadExample(QStringLiteral(":/examples/cross_attention_kdim_vdim.json")));
+    QVERIFY(cross.result.L != cross.result.S);
+    QVERIFY(!cross.result.config.packed_projection());
+  }
+};
+
+QTEST_MAIN(TestTeach)
+#include "test_teach.moc"

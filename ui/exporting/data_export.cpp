@@ -1,0 +1,101 @@
+#include "ui/exporting/data_export.hpp"
+
+#include <QDir>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/io/npz.hpp"
+#include "ui/cli/result_tensors.hpp"
+#include "ui/session/session_file.hpp"
+
+namespace mhaviz::ui {
+
+namespace {
+
+QString number(double v) {
+  if (std::isnan(v)) return QStringLiteral("nan");
+  if (std::isinf(v)) return v < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return QString::fromLatin1(buf, ec == std::errc() ? static_cast<int>(end - buf) : 0);
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+QString field(const QString& text) {
+  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+      !text.contains(QLatin1Char('\n'))) {
+    return text;
+  }
+  QString quoted = text;
+  quoted.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+  return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+}  // namespace
+
+QString stageCsv(const StageData& data) {
+  QString out = QStringLiteral("map,row,column,value\n");
+  for (const MapData& map : data.maps) {
+    const QString title = field(map.title);
+    for (int r = 0; r < map.rows; ++r) {
+      for (int c = 0; c < map.cols; ++c) {
+        const QString column = static_cast<std::size_t>(c) < map.columns.size()
+                                   ? field(map.columns[static_cast<std::size_t>(c)].label)
+                                   : QString::number(c);
+        out += title + QLatin1Char(',') + QString::number(r) + QLatin1Char(',') + column +
+               QLatin1Char(',') +
+               number(map.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(map.cols) +
+                                 static_cast<std::size_t>(c)]) +
+               QLatin1Char('\n');
+      }
+    }
+  }
+  return out;
+}
+
+void writeStageCsv(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                   const QString& path) {
+  writeFileAtomically(path, stageCsv(extractStage(result, view)).toUtf8());
+}
+
+void writeResultNpz(const mhaviz::ForwardResult& result, const QString& path) {
+  mhaviz::io::write_npz(path.toStdString(), mhaviz::cli::resultTensors(result));
+}
+
+QString headFileName(Stage stage, int head, int batch, const QString& extension) {
+  QString name = stageName(stage).replace(QLatin1Char(' '), QLatin1Char('_'));
+  if (head >= 0) name += QStringLiteral("_head%1").arg(head);
+  return name + QStringLiteral("_batch%1.%2").arg(batch).arg(extension);
+}
+
+QStringList exportAllHeads(const mhaviz::ForwardResult& result, ViewOptions view,
+                           const ExportOptions& options, const QString& folder,
+                           const QString& extension) {
+  if (!QDir().mkpath(folder)) {
+    throw mhaviz::InvalidInput(QStringLiteral("Cannot create the folder %1. Choose another folder.")
+                                   .arg(folder)
+                                   .toStdString());
+  }
+  const bool perHead = view.stage != Stage::merged && view.stage != Stage::output;
+  const int heads = perHead ? static_cast<int>(result.H) : 1;
+  QStringList written;
+  for (int h = 0; h < heads; ++h) {
+    view.soloHead = perHead ? h : -1;
+    const QString path =
+        QDir(folder).filePath(headFileName(view.stage, perHead ? h : -1, view.batch, extension));
+    ExportOptions o = options;
+    if (o.title.isEmpty() && perHead) {
+      o.title = QStringLiteral("%1, %2, head %3")
+                    .arg(describeConfig(result.config, view.batch), stageName(view.stage))
+                    .arg(h);
+    }
+    const QString error = exportImage(result, view, o, path);
+    if (!error.isEmpty()) throw mhaviz::InvalidInput(error.toStdString());
+    written << path;
+  }
+  return written;
+}
+
+}  // namespace mhaviz::ui

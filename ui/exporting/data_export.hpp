@@ -1,0 +1,39 @@
+#pragma once
+// Data and batch exports of a result: the shown stage as CSV, every tensor as .npz (the names
+// of `mhaviz-cli run`), and one image per head. GUI thread for the image functions (they draw
+// through exportImage); the CSV/npz functions run on any thread.
+
+#include <QString>
+#include <QStringList>
+
+#include "mhaviz/core/result.hpp"
+#include "ui/render/image_export.hpp"
+#include "ui/render/stage_data.hpp"
+#include "ui/render/view_options.hpp"
+
+namespace mhaviz::ui {
+
+/// CSV of `data` in long form, one line per cell: map,row,column,value. `map` is the map title
+/// ("head 0", "average over heads"), `row` the query (or key) index, `column` the column label
+/// ("3", "bias_k", "zero"); values are written round-trip ("-inf" and "nan" as such).
+QString stageCsv(const StageData& data);
+
+/// Writes stageCsv(extractStage(result, view)) atomically. Throws InvalidInput.
+void writeStageCsv(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                   const QString& path);
+
+/// Writes every tensor of `result` as .npz with mhaviz-cli run's names. Throws InvalidInput.
+void writeResultNpz(const mhaviz::ForwardResult& result, const QString& path);
+
+/// "weights_head0_batch0.png": stage (spaces as '_'), head, batch element, extension.
+QString headFileName(Stage stage, int head, int batch, const QString& extension);
+
+/// Exports each head of view.stage for view.batch into `folder` (one file per head, named by
+/// headFileName), through exportImage. For merged/output (no per-head maps) writes the one map
+/// as "<stage>_batch<b>.<ext>". Returns the written paths; throws InvalidInput on the first
+/// failure.
+QStringList exportAllHeads(const mhaviz::ForwardResult& result, ViewOptions view,
+                           const ExportOptions& options, const QString& folder,
+                           const QString& extension);
+
+}  // namespace mhaviz::ui

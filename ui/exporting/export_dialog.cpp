@@ -1,0 +1,255 @@
+#include "ui/exporting/export_dialog.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <cmath>
+#include <exception>
+#include <utility>
+
+#include "ui/exporting/data_export.hpp"
+#include "ui/window/view_controls.hpp"
+
+namespace mhaviz::ui {
+
+ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* parent)
+    : QDialog(parent), m_result(std::move(result)), m_view(view) {
+  setObjectName(QStringLiteral("exportDialog"));
+  setWindowTitle(tr("Export image"));
+  setMinimumWidth(560);  // room for the default title and the file path
+  auto* form = new QFormLayout;
+
+  m_scope = new QComboBox;
+  m_scope->setObjectName(QStringLiteral("scope"));
+  m_scope->addItem(tr("Whole grid"), -1);
+  for (int h = 0; h < static_cast<int>(m_result->H); ++h) m_scope->addItem(tr("Head %1").arg(h), h);
+  m_scope->setCurrentIndex(view.soloHead >= 0 ? view.soloHead + 1 : 0);
+  form->addRow(tr("&Show:"), m_scope);
+
+  m_stage = new QComboBox;
+  m_stage->setObjectName(QStringLiteral("stage"));
+  for (Stage s : allStages()) {
+    if (s == Stage::weights_before_dropout && !m_result->weights_before_dropout) continue;
+    m_stage->addItem(
+        QCoreApplication::translate("mhaviz::ui::Stage", stageName(s).toLatin1().constData()),
+        static_cast<int>(s));
+  }
+  m_stage->setCurrentIndex(std::max(0, m_stage->findData(static_cast<int>(view.stage))));
+  form->addRow(tr("S&tage:"), m_stage);
+
+  m_format = new QComboBox;
+  m_format->setObjectName(QStringLiteral("format"));
+  m_format->addItem(tr("PNG image (pixels)"), QStringLiteral("png"));
+  m_format->addItem(tr("SVG image (vector)"), QStringLiteral("svg"));
+  m_format->addItem(tr("PDF document (vector)"), QStringLiteral("pdf"));
+  form->addRow(tr("&Format:"), m_format);
+
+  m_width = new QSpinBox;
+  m_width->setObjectName(QStringLiteral("width"));
+  m_width->setRange(200, 20000);
+  m_width->setValue(1600);
+  m_width->setSuffix(tr(" px"));
+  m_height = new QSpinBox;
+  m_height->setObjectName(QStringLiteral("height"));
+  m_height->setRange(150, 20000);
+  m_height->setValue(1000);
+  m_height->setSuffix(tr(" px"));
+  auto* size = new QHBoxLayout;
+  size->addWidget(m_width);
+  size->addWidget(new QLabel(QStringLiteral("×")));
+  size->addWidget(m_height);
+  form->addRow(tr("Size (logical):"), size);
+
+  m_scale = new QDoubleSpinBox;
+  m_scale->setObjectName(QStringLiteral("scale"));
+  m_scale->setRange(0.5, 8.0);
+  m_scale->setSingleStep(0.5);
+  m_scale->setValue(2.0);
+  m_scale->setToolTip(
+      tr("DPI scale: 2 doubles the PNG's pixels (sharp on slides and print) "
+         "without changing the layout."));
+  m_pixels = new QLabel;
+  auto* scaleRow = new QHBoxLayout;
+  scaleRow->addWidget(m_scale);
+  scaleRow->addWidget(m_pixels, 1);
+  form->addRow(tr("DPI scale:"), scaleRow);
+
+  m_colormap = new QComboBox;
+  m_colormap->setObjectName(QStringLiteral("colormap"));
+  for (Colormap c : allColormaps()) m_colormap->addItem(colormapName(c), static_cast<int>(c));
+  m_colormap->setCurrentIndex(std::max(0, m_colormap->findData(static_cast<int>(view.colormap))));
+  form->addRow(tr("&Colormap:"), m_colormap);
+
+  m_transparent = new QCheckBox(tr("Transparent background (PNG, SVG)"));
+  m_transparent->setObjectName(QStringLiteral("transparent"));
+  form->addRow(QString(), m_transparent);
+
+  m_title = new QLineEdit;
+  m_title->setObjectName(QStringLiteral("title"));
+  m_title->setClearButtonEnabled(true);
+  form->addRow(tr("T&itle:"), m_title);
+
+  m_path = new QLineEdit;
+  m_path->setObjectName(QStringLiteral("path"));
+  auto* browseButton = new QPushButton(tr("&Browse…"));
+  connect(browseButton, &QPushButton::clicked, this, &ExportDialog::browse);
+  auto* pathRow = new QHBoxLayout;
+  pathRow->addWidget(m_path, 1);
+  pathRow->addWidget(browseButton);
+  form->addRow(tr("File:"), pathRow);
+
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+  QPushButton* exportButton = buttons->addButton(tr("&Export"), QDialogButtonBox::AcceptRole);
+  exportButton->setDefault(true);
+  QPushButton* allButton =
+      buttons->addButton(tr("Export &all heads…"), QDialogButtonBox::ActionRole);
+  connect(exportButton, &QPushButton::clicked, this, &ExportDialog::exportClicked);
+  connect(allButton, &QPushButton::clicked, this, &ExportDialog::exportAllClicked);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(buttons);
+
+  for (QComboBox* box : {m_scope, m_stage, m_format}) {
+    connect(box, &QComboBox::currentIndexChanged, this, &ExportDialog::updateControls);
+  }
+  connect(m_width, &QSpinBox::valueChanged, this, &ExportDialog::updateControls);
+  connect(m_height, &QSpinBox::valueChanged, this, &ExportDialog::updateControls);
+  connect(m_scale, &QDoubleSpinBox::valueChanged, this, &ExportDialog::updateControls);
+  m_path->setText(
+      QDir::home().filePath(headFileName(view.stage, -1, view.batch, QStringLiteral("png"))));
+  updateControls();
+}
+
+ViewOptions ExportDialog::exportView() const {
+  ViewOptions v = m_view;
+  v.stage = static_cast<Stage>(m_stage->currentData().toInt());
+  v.soloHead = m_scope->currentData().toInt();
+  v.colormap = static_cast<Colormap>(m_colormap->currentData().toInt());
+  return v;
+}
+
+ExportOptions ExportDialog::exportOptions() const {
+  ExportOptions o;
+  o.width = m_width->value();
+  o.height = m_height->value();
+  o.scale = m_scale->value();
+  o.transparent = m_transparent->isChecked();
+  o.title = m_title->text().trimmed();
+  return o;
+}
+
+QString ExportDialog::extension() const { return m_format->currentData().toString(); }
+
+QString ExportDialog::defaultTitle() const {
+  const ViewOptions v = exportView();
+  QString title =
+      describeConfig(m_result->config, v.batch) + QStringLiteral(", ") + stageName(v.stage);
+  if (v.soloHead >= 0) title += tr(", head %1").arg(v.soloHead);
+  return title;
+}
+
+void ExportDialog::setStage(Stage stage) {
+  m_stage->setCurrentIndex(std::max(0, m_stage->findData(static_cast<int>(stage))));
+}
+void ExportDialog::setHead(int head) {
+  m_scope->setCurrentIndex(std::max(0, m_scope->findData(head)));
+}
+void ExportDialog::setFormat(const QString& extension) {
+  m_format->setCurrentIndex(std::max(0, m_format->findData(extension.toLower())));
+}
+void ExportDialog::setPixelSize(int width, int height) {
+  m_width->setValue(width);
+  m_height->setValue(height);
+}
+void ExportDialog::setScale(double scale) { m_scale->setValue(scale); }
+void ExportDialog::setTransparent(bool on) { m_transparent->setChecked(on); }
+void ExportDialog::setColormap(Colormap map) {
+  m_colormap->setCurrentIndex(std::max(0, m_colormap->findData(static_cast<int>(map))));
+}
+
+void ExportDialog::updateControls() {
+  const bool png = extension() == QLatin1String("png");
+  m_scale->setEnabled(png);
+  m_pixels->setText(png ? tr("→ %1 × %2 pixels")
+                              .arg(std::lround(m_width->value() * m_scale->value()))
+                              .arg(std::lround(m_height->value() * m_scale->value()))
+                        : tr("vector: sizes are in points"));
+  m_transparent->setEnabled(extension() != QLatin1String("pdf"));
+  m_title->setPlaceholderText(defaultTitle());
+  // Keep the file name's extension in step with the format.
+  const QFileInfo info(m_path->text());
+  if (!m_path->text().isEmpty() && info.suffix().toLower() != extension()) {
+    m_path->setText(info.dir().filePath(info.completeBaseName() + QLatin1Char('.') + extension()));
+  }
+}
+
+QString ExportDialog::exportTo(const QString& path) {
+  ExportOptions o = exportOptions();
+  if (o.title.isEmpty()) o.title = defaultTitle();
+  return exportImage(*m_result, exportView(), o, path);
+}
+
+QStringList ExportDialog::exportAllHeadsTo(const QString& folder, QString* error) {
+  try {
+    return exportAllHeads(*m_result, exportView(), exportOptions(), folder, extension());
+  } catch (const std::exception& e) {
+    if (error != nullptr) *error = QString::fromUtf8(e.what());
+    return {};
+  }
+}
+
+void ExportDialog::browse() {
+  const QString filter = extension() == QLatin1String("png")   ? tr("PNG image (*.png)")
+                         : extension() == QLatin1String("svg") ? tr("SVG image (*.svg)")
+                                                               : tr("PDF document (*.pdf)");
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export image"), m_path->text(), filter);
+  if (!path.isEmpty()) m_path->setText(path);
+}
+
+void ExportDialog::exportClicked() {
+  const QString path = m_path->text().trimmed();
+  if (path.isEmpty()) {
+    browse();
+    if (m_path->text().trimmed().isEmpty()) return;
+  }
+  const QString error = exportTo(m_path->text().trimmed());
+  if (!error.isEmpty()) {
+    QMessageBox::warning(this, tr("Export image"), error);
+    return;
+  }
+  accept();
+}
+
+void ExportDialog::exportAllClicked() {
+  const QString folder = QFileDialog::getExistingDirectory(
+      this, tr("Export all heads to folder"), QFileInfo(m_path->text()).absolutePath());
+  if (folder.isEmpty()) return;
+  QString error;
+  const QStringList files = exportAllHeadsTo(folder, &error);
+  if (!error.isEmpty()) {
+    QMessageBox::warning(this, tr("Export all heads"), error);
+    return;
+  }
+  QMessageBox::information(this, tr("Export all heads"),
+                           tr("Wrote %n file(s) to %1.", nullptr, static_cast<int>(files.size()))
+                               .arg(QDir::toNativeSeparators(folder)));
+  accept();
+}
+
+}  // namespace mhaviz::ui

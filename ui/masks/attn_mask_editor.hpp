@@ -1,0 +1,79 @@
+#pragma once
+// The attn_mask editor: kind, dtype, shape, masked value, the parameters of each kind, and a
+// grid that previews the generated mask (mhaviz::gen::make_attn_mask, one (n, h) block at a
+// time for 3-D masks) and edits the cells of a custom mask by click / drag, with Clear, Invert,
+// Fill row and Fill column. Size changes are fitted by the controller (gen::fit_to_sizes); its
+// notes are shown inline. GUI thread only.
+
+#include <cstdint>
+
+#include "mhaviz/core/gen/specs.hpp"
+#include "ui/masks/custom_cells.hpp"
+#include "ui/masks/spec_editor.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace mhaviz::ui {
+
+class MaskGridView;
+
+class AttnMaskEditor : public SpecEditor {
+  Q_OBJECT
+
+ public:
+  explicit AttnMaskEditor(SessionController* controller, QWidget* parent = nullptr);
+
+  [[nodiscard]] MaskGridView* grid() const { return m_grid; }
+  /// The block b = n*H + h the grid shows and edits (-1: the 2-D mask or every block).
+  [[nodiscard]] std::int64_t selectedBlock() const;
+  /// Selects block `b` in the block selector (if listed).
+  void selectBlock(std::int64_t b);
+
+ protected:
+  void showConfig(const mhaviz::Config& config) override;
+
+ private:
+  void buildControls(QFormLayout* form);
+  void buildCustomTools(QFormLayout* form);
+  void editSpec(const QString& text, const std::function<void(gen::AttnMaskSpec&)>& change,
+                int mergeId = -1);
+  void fillBlocks(const mhaviz::Config& config);
+  void updatePreview(const mhaviz::Config& config);
+  void onStroke(const QVector<QPoint>& cells);
+  [[nodiscard]] cells::State brush() const;
+
+  QFormLayout* m_form = nullptr;
+  QComboBox* m_kind = nullptr;
+  QComboBox* m_dtype = nullptr;
+  QComboBox* m_shape = nullptr;
+  QCheckBox* m_maskedInf = nullptr;
+  QDoubleSpinBox* m_maskedValue = nullptr;
+  QSpinBox* m_width = nullptr;
+  QLineEdit* m_segments = nullptr;
+  QDoubleSpinBox* m_probability = nullptr;
+  QSpinBox* m_seed = nullptr;
+  QCheckBox* m_causal = nullptr;
+  QLineEdit* m_edges = nullptr;
+  QDoubleSpinBox* m_edgeProbability = nullptr;
+  QComboBox* m_graphBias = nullptr;
+  QSpinBox* m_maxDistance = nullptr;
+  QDoubleSpinBox* m_tableScale = nullptr;
+  QComboBox* m_block = nullptr;
+  QWidget* m_customTools = nullptr;
+  QDoubleSpinBox* m_cellValue = nullptr;
+  QCheckBox* m_cellMasked = nullptr;
+  QSpinBox* m_row = nullptr;
+  QSpinBox* m_column = nullptr;
+  QLabel* m_note = nullptr;
+  QLabel* m_resizeNote = nullptr;
+  MaskGridView* m_grid = nullptr;
+  gen::AttnMaskSpec m_shownSpec;
+};
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,49 @@
+#include "ui/masks/mask_dock.hpp"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "ui/masks/attn_mask_editor.hpp"
+#include "ui/masks/inputs_editor.hpp"
+#include "ui/masks/padding_editor.hpp"
+#include "ui/window/session_controller.hpp"
+
+namespace mhaviz::ui {
+
+QDockWidget* installMaskEditors(QMainWindow* window, SessionController* controller) {
+  auto* content = new QWidget;
+  auto* layout = new QVBoxLayout(content);
+  layout->addWidget(new AttnMaskEditor(controller));
+  layout->addWidget(new KeyPaddingEditor(controller));
+  layout->addWidget(new InputsEditor(controller));
+  layout->addStretch(1);
+
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(content);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setMinimumWidth(content->sizeHint().width() + 24);
+
+  auto* dock = new QDockWidget(QObject::tr("Masks and inputs"), window);
+  dock->setObjectName(QStringLiteral("maskDock"));
+  dock->setWidget(scroll);
+  dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                    QDockWidget::DockWidgetClosable);
+  window->addDockWidget(Qt::LeftDockWidgetArea, dock);
+  if (auto* parameters = window->findChild<QDockWidget*>(QStringLiteral("parameterDock"))) {
+    window->tabifyDockWidget(parameters, dock);
+    parameters->raise();
+  }
+  QObject::connect(controller, &SessionController::sizesFitted, window,
+                   [window](const QString& notes) {
+                     window->statusBar()->showMessage(
+                         QString(notes).replace(u'\n', QStringLiteral("; ")), 10000);
+                   });
+  return dock;
+}
+
+}  // namespace mhaviz::ui

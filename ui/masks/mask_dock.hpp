@@ -1,0 +1,16 @@
+#pragma once
+// Installs the "Masks & inputs" dock (attn_mask, key_padding_mask, inputs and weights editors)
+// into the main window, tabbed with the parameter dock, and shows the controller's resize
+// notes (gen::fit_to_sizes) in the status bar. GUI thread only.
+
+class QDockWidget;
+class QMainWindow;
+
+namespace mhaviz::ui {
+
+class SessionController;
+
+/// Creates the dock (object name "maskDock") and returns it; the window owns it.
+QDockWidget* installMaskEditors(QMainWindow* window, SessionController* controller);
+
+}  // namespace mhaviz::ui

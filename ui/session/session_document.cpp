@@ -1,0 +1,488 @@
+#include "ui/session/session_document.hpp"
+
+#include <QAction>
+#include <QClipboard>
+#include <QDateTime>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QImage>
+#include <QKeySequence>
+#include <QLocale>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <exception>
+#include <span>
+#include <utility>
+
+#include "mhaviz/core/io/config_json.hpp"
+#include "mhaviz/core/io/file_bytes.hpp"
+#include "mhaviz/core/io/npz.hpp"
+#include "mhaviz/core/io/tensor_file.hpp"
+#include "ui/cli/torch_script.hpp"
+#include "ui/exporting/data_export.hpp"
+#include "ui/exporting/export_dialog.hpp"
+#include "ui/session/recent_files.hpp"
+#include "ui/window/compute_worker.hpp"
+#include "ui/window/session_controller.hpp"
+
+namespace mhaviz::ui {
+
+namespace {
+
+QString sessionFilter() { return QObject::tr("mhaviz session (*.mhaviz.json);;JSON (*.json)"); }
+
+bool isTensorFile(const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  return suffix == QLatin1String("npz") || suffix == QLatin1String("safetensors");
+}
+
+bool isJsonFile(const QString& path) {
+  return QFileInfo(path).suffix().toLower() == QLatin1String("json");
+}
+
+SessionDocument::Prompts defaultPrompts(QMainWindow* window) {
+  SessionDocument::Prompts p;
+  p.unsaved = [window](const QString& name) {
+    const auto answer = QMessageBox::warning(
+        window, QObject::tr("Unsaved changes"),
+        QObject::tr("Save the changes to %1 before continuing?").arg(name),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    return answer == QMessageBox::Save      ? UnsavedAnswer::save
+           : answer == QMessageBox::Discard ? UnsavedAnswer::discard
+                                            : UnsavedAnswer::cancel;
+  };
+  p.recover = [window](const QDateTime& written) {
+    QMessageBox box(QMessageBox::Question, QObject::tr("Recover unsaved work"),
+                    QObject::tr("Recover unsaved work from %1?")
+                        .arg(QLocale().toString(written, QLocale::LongFormat)),
+                    QMessageBox::NoButton, window);
+    box.setInformativeText(QObject::tr("mhaviz did not close normally last time."));
+    QPushButton* recover = box.addButton(QObject::tr("&Recover"), QMessageBox::AcceptRole);
+    box.addButton(QObject::tr("&Discard"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(recover);
+    box.exec();
+    return box.clickedButton() == recover;
+  };
+  p.error = [window](const QString& title, const QString& message) {
+    QMessageBox::warning(window, title, message);
+  };
+  return p;
+}
+
+}  // namespace
+
+SessionDocument::SessionDocument(QMainWindow* window, SessionController* controller,
+                                 const QString& autosavePath)
+    : QObject(window),
+      m_window(window),
+      m_controller(controller),
+      m_prompts(defaultPrompts(window)),
+      m_autosave(autosavePath, [this] { return snapshot(); }),
+      m_untitledName(tr("Untitled")) {
+  m_recent = loadRecentFiles();
+  window->setAcceptDrops(true);
+  window->installEventFilter(this);
+  QUndoStack* undo = controller->undoStack();
+  connect(undo, &QUndoStack::cleanChanged, this, [this] { onChanged(); });
+  connect(controller, &SessionController::configChanged, this, [this] { onChanged(); });
+  connect(controller, &SessionController::resultReady, this, [this] {
+    if (!m_pendingView) return;
+    const ViewOptions view = *m_pendingView;
+    m_pendingView.reset();
+    m_controller->setView(view);
+  });
+  updateTitle();
+}
+
+SessionDocument::~SessionDocument() {
+  // Destroyed with the window at a normal exit: nothing left to recover.
+  m_autosave.clear();
+}
+
+bool SessionDocument::isModified() const {
+  return m_tensorsDirty || !m_controller->undoStack()->isClean();
+}
+
+Session SessionDocument::snapshot() const {
+  Session s;
+  s.config = m_controller->config();
+  s.view = m_pendingView.value_or(m_controller->view());
+  s.tensors = m_controller->tensors();
+  s.tensorsFile = m_tensorsFile;
+  s.embedTensors = m_embedTensors;
+  return s;
+}
+
+void SessionDocument::onChanged() {
+  updateTitle();
+  if (isModified()) {
+    m_autosave.changed();
+  } else {
+    m_autosave.clear();
+  }
+  emit modifiedChanged(isModified());
+}
+
+void SessionDocument::updateTitle() {
+  const bool modified = isModified();
+  if (m_path.isEmpty() && !modified && m_untitledName == tr("Untitled")) {
+    // A fresh, unchanged session: just the program's name.
+    m_window->setWindowModified(false);
+    m_window->setWindowTitle(QStringLiteral("mhaviz"));
+    return;
+  }
+  const QString name = m_path.isEmpty() ? m_untitledName : QFileInfo(m_path).fileName();
+  m_window->setWindowTitle(QStringLiteral("%1[*] — mhaviz").arg(name));
+  m_window->setWindowModified(modified);
+}
+
+void SessionDocument::showError(const QString& title, const QString& message) {
+  if (m_prompts.error) m_prompts.error(title, message);
+}
+
+bool SessionDocument::maybeSave() {
+  const QString name = m_path.isEmpty() ? m_untitledName : QFileInfo(m_path).fileName();
+  const UnsavedAnswer answer =
+      isModified() && m_prompts.unsaved ? m_prompts.unsaved(name) : UnsavedAnswer::discard;
+  switch (decideUnsaved(isModified(), answer)) {
+    case UnsavedAction::proceed:
+      return true;
+    case UnsavedAction::saveThenProceed:
+      return save();
+    case UnsavedAction::abort:
+      return false;
+  }
+  return false;
+}
+
+void SessionDocument::applySession(const Session& session, const QString& path, bool markClean) {
+  m_path = path;
+  m_untitledName =
+      session.fromConfigFile && !path.isEmpty() ? QFileInfo(path).fileName() : tr("Untitled");
+  if (session.fromConfigFile) m_path.clear();  // never overwrite a configuration with a session
+  m_tensorsFile = session.tensorsFile;
+  m_embedTensors = session.embedTensors;
+  m_tensorsDirty = false;
+  m_pendingView = session.view;
+  if (m_controller->tensors() != session.tensors) m_controller->setTensors(session.tensors);
+  m_controller->changeConfig(session.config, tr("Open session"));
+  if (markClean) m_controller->undoStack()->clear();
+  m_controller->setView(session.view);
+  onChanged();
+}
+
+bool SessionDocument::open(const QString& path) {
+  if (!maybeSave()) return false;
+  Session session;
+  try {
+    session = readSession(path);
+  } catch (const std::exception& e) {
+    showError(tr("Open"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  applySession(session, path, true);
+  rememberRecent(path);
+  m_window->statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
+  return true;
+}
+
+bool SessionDocument::save() { return m_path.isEmpty() ? saveAs() : saveTo(m_path); }
+
+bool SessionDocument::saveAs() {
+  QString suggested = m_path;
+  if (suggested.isEmpty()) {
+    suggested = QDir::home().filePath(QStringLiteral("session.mhaviz.json"));
+  }
+  QString path =
+      QFileDialog::getSaveFileName(m_window, tr("Save session"), suggested, sessionFilter());
+  if (path.isEmpty()) return false;
+  if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+    path += QStringLiteral(".mhaviz.json");
+  }
+  return saveTo(path);
+}
+
+bool SessionDocument::saveTo(const QString& path) {
+  try {
+    writeSession(snapshot(), path);
+  } catch (const std::exception& e) {
+    showError(tr("Save"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  m_path = QFileInfo(path).absoluteFilePath();
+  m_tensorsDirty = false;
+  m_controller->undoStack()->setClean();
+  rememberRecent(m_path);
+  onChanged();
+  m_window->statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+  return true;
+}
+
+void SessionDocument::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
+                                 const QString& file) {
+  m_tensorsFile = file;
+  m_tensorsDirty = true;
+  m_controller->setTensors(std::move(tensors));
+  onChanged();
+}
+
+bool SessionDocument::loadTensors(const QString& path) {
+  std::shared_ptr<const mhaviz::io::TensorMap> tensors;
+  try {
+    tensors = std::make_shared<const mhaviz::io::TensorMap>(
+        mhaviz::io::read_tensor_file(path.toStdString()));
+  } catch (const std::exception& e) {
+    showError(tr("Load tensors"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  setTensors(std::move(tensors), QFileInfo(path).absoluteFilePath());
+  m_window->statusBar()->showMessage(
+      tr("Computing with the tensors of %1").arg(QFileInfo(path).fileName()), 5000);
+  return true;
+}
+
+void SessionDocument::newSession() {
+  if (!maybeSave()) return;
+  applySession(Session{}, QString(), true);
+}
+
+void SessionDocument::start(const StartupFiles& files) {
+  const bool filesGiven =
+      !files.session.isEmpty() || !files.config.isEmpty() || !files.tensors.isEmpty();
+  QString damaged;
+  const std::optional<RecoveryOffer> offer = Autosave::pendingRecovery(m_autosave.path(), &damaged);
+  if (offer && !filesGiven && m_prompts.recover && m_prompts.recover(offer->written)) {
+    applySession(offer->session, QString(), false);
+    m_tensorsDirty = true;  // recovered work is unsaved until the user saves it
+    onChanged();
+    return;
+  }
+  if (offer && !filesGiven) m_autosave.clear();
+  if (!damaged.isEmpty() && !filesGiven) m_autosave.clear();
+  if (!files.session.isEmpty()) open(files.session);
+  if (!files.config.isEmpty()) open(files.config);
+  if (!files.tensors.isEmpty()) loadTensors(files.tensors);
+}
+
+void SessionDocument::rememberRecent(const QString& path) {
+  m_recent = addRecentFile(m_recent, path);
+  storeRecentFiles(m_recent);
+  rebuildRecentMenu();
+  emit recentFilesChanged(m_recent);
+}
+
+void SessionDocument::rebuildRecentMenu() {
+  if (m_recentMenu == nullptr) return;
+  m_recentMenu->clear();
+  for (const QString& path : m_recent) {
+    m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
+      QStringList removed;
+      const QStringList kept = pruneMissingFiles(m_recent, &removed);
+      if (!removed.isEmpty()) {
+        m_recent = kept;
+        storeRecentFiles(m_recent);
+        rebuildRecentMenu();
+        showError(tr("Open Recent"),
+                  tr("These files no longer exist and were removed from the list:\n%1")
+                      .arg(removed.join(QLatin1Char('\n'))));
+        if (removed.contains(path)) return;
+      }
+      open(path);
+    });
+  }
+  m_recentMenu->setEnabled(!m_recent.isEmpty());
+}
+
+void SessionDocument::openDialog() {
+  const QString path = QFileDialog::getOpenFileName(
+      m_window, tr("Open session or configuration"),
+      m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath(), sessionFilter());
+  if (!path.isEmpty()) open(path);
+}
+
+void SessionDocument::loadTensorsDialog() {
+  const QString path =
+      QFileDialog::getOpenFileName(m_window, tr("Load tensors"), QDir::homePath(),
+                                   tr("Tensors with PyTorch names (*.npz *.safetensors)"));
+  if (!path.isEmpty()) loadTensors(path);
+}
+
+void SessionDocument::exportImageDialog() {
+  const ResultPtr result = m_controller->result();
+  if (!result) {
+    showError(tr("Export image"), tr("There is no picture to export yet."));
+    return;
+  }
+  ExportDialog dialog(result, m_controller->view(), m_window);
+  if (dialog.exec() == QDialog::Accepted) {
+    m_window->statusBar()->showMessage(tr("Exported"), 5000);
+  }
+}
+
+bool SessionDocument::exportData(const QString& path) {
+  const ResultPtr result = m_controller->result();
+  if (!result) {
+    showError(tr("Export data"), tr("There is no result to export yet."));
+    return false;
+  }
+  try {
+    if (QFileInfo(path).suffix().toLower() == QLatin1String("npz")) {
+      writeResultNpz(*result, path);
+    } else {
+      writeStageCsv(*result, m_controller->view(), path);
+    }
+  } catch (const std::exception& e) {
+    showError(tr("Export data"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  m_window->statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+  return true;
+}
+
+void SessionDocument::exportDataDialog() {
+  QString filter;
+  const QString csv = tr("Shown stage as CSV (*.csv)");
+  const QString npz = tr("All tensors as NumPy archive (*.npz)");
+  QString path = QFileDialog::getSaveFileName(
+      m_window, tr("Export data"),
+      QDir::home().filePath(
+          stageName(m_controller->view().stage).replace(QLatin1Char(' '), QLatin1Char('_')) +
+          QStringLiteral(".csv")),
+      csv + QStringLiteral(";;") + npz, &filter);
+  if (path.isEmpty()) return;
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix != QLatin1String("csv") && suffix != QLatin1String("npz")) {
+    path += filter == npz ? QStringLiteral(".npz") : QStringLiteral(".csv");
+  }
+  exportData(path);
+}
+
+bool SessionDocument::copyImage() {
+  const ResultPtr result = m_controller->result();
+  if (!result) return false;
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("copy.png"));
+  ExportOptions options;
+  options.scale = m_window->devicePixelRatioF();
+  const QString error = exportImage(*result, m_controller->view(), options, path);
+  if (!error.isEmpty()) {
+    showError(tr("Copy image"), error);
+    return false;
+  }
+  QGuiApplication::clipboard()->setImage(QImage(path));
+  m_window->statusBar()->showMessage(tr("Image copied to the clipboard"), 5000);
+  return true;
+}
+
+bool SessionDocument::copyTorchCode() {
+  const ResultPtr result = m_controller->result();
+  if (!result) return false;
+  try {
+    const mhaviz::Problem problem =
+        makeComputeProblem(result->config, m_controller->tensors().get());
+    const mhaviz::io::TensorMap data = mhaviz::cli::torchData(problem, *result);
+    const QString folder = QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+                               .filePath(QStringLiteral("pytorch"));
+    QDir().mkpath(folder);
+    const QString dataPath = QDir(folder).filePath(
+        QStringLiteral("mhaviz-data-%1.npz")
+            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+    mhaviz::io::write_npz(dataPath.toStdString(), data);
+    // An absolute data path: the pasted script finds its data wherever it is saved.
+    const std::string script =
+        mhaviz::cli::torchScript(problem.config, data, dataPath.toStdString(), "mhaviz_repro.py");
+    QGuiApplication::clipboard()->setText(QString::fromStdString(script));
+    m_window->statusBar()->showMessage(
+        tr("PyTorch script copied; save it as a .py file and run it. Its data: %1")
+            .arg(QDir::toNativeSeparators(dataPath)),
+        8000);
+  } catch (const std::exception& e) {
+    showError(tr("Copy as PyTorch code"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  return true;
+}
+
+void SessionDocument::addFileActions(QMenu* file) {
+  QAction* first = file->actions().isEmpty() ? nullptr : file->actions().front();
+  const auto add = [&](const QString& text, auto slot, const QKeySequence& keys = {}) {
+    auto* a = new QAction(text, file);
+    a->setShortcut(keys);
+    connect(a, &QAction::triggered, this, slot);
+    file->insertAction(first, a);
+    return a;
+  };
+  add(
+      tr("&New"), [this] { newSession(); }, QKeySequence::New);
+  add(
+      tr("&Open…"), [this] { openDialog(); }, QKeySequence::Open);
+  m_recentMenu = new QMenu(tr("Open &Recent"), file);
+  file->insertMenu(first, m_recentMenu);
+  rebuildRecentMenu();
+  add(
+      tr("&Save"), [this] { save(); }, QKeySequence::Save);
+  add(
+      tr("Save &As…"), [this] { saveAs(); }, QKeySequence::SaveAs);
+  file->insertSeparator(first);
+  add(tr("&Load tensors…"), [this] { loadTensorsDialog(); });
+  file->insertSeparator(first);
+  add(
+      tr("&Export image…"), [this] { exportImageDialog(); }, QKeySequence(tr("Ctrl+E")));
+  add(tr("Export &data…"), [this] { exportDataDialog(); });
+  add(
+      tr("&Copy image"), [this] { copyImage(); }, QKeySequence(tr("Ctrl+Shift+C")));
+  add(tr("Copy as &PyTorch code"), [this] { copyTorchCode(); });
+  file->insertSeparator(first);
+}
+
+bool SessionDocument::eventFilter(QObject* watched, QEvent* event) {
+  if (watched != m_window) return QObject::eventFilter(watched, event);
+  switch (event->type()) {
+    case QEvent::Close:
+      if (!maybeSave()) {
+        event->ignore();
+        return true;
+      }
+      m_autosave.clear();
+      break;
+    case QEvent::DragEnter: {
+      auto* drag = static_cast<QDragEnterEvent*>(event);
+      const QList<QUrl> urls = drag->mimeData()->urls();
+      if (urls.size() == 1 && urls.front().isLocalFile() &&
+          (isJsonFile(urls.front().toLocalFile()) || isTensorFile(urls.front().toLocalFile()))) {
+        drag->acceptProposedAction();
+        return true;
+      }
+      break;
+    }
+    case QEvent::Drop: {
+      auto* drop = static_cast<QDropEvent*>(event);
+      const QList<QUrl> urls = drop->mimeData()->urls();
+      if (urls.size() != 1 || !urls.front().isLocalFile()) break;
+      const QString path = urls.front().toLocalFile();
+      drop->acceptProposedAction();
+      if (isTensorFile(path)) {
+        loadTensors(path);
+      } else {
+        open(path);
+      }
+      return true;
+    }
+    default:
+      break;
+  }
+  return QObject::eventFilter(watched, event);
+}
+
+}  // namespace mhaviz::ui

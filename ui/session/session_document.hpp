@@ -1,0 +1,117 @@
+#pragma once
+// The session as a document of the main window: its file, the modified marker in the title,
+// the File menu (New, Open, Save, Save As, Open Recent, Load tensors, Export image/data, Copy
+// image, Copy as PyTorch code), drag and drop, the unsaved-changes prompt on close/open/new,
+// and the autosave offered for recovery after a crash. GUI thread only.
+
+#include <QDateTime>
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "ui/session/autosave.hpp"
+#include "ui/session/command_line.hpp"
+#include "ui/session/session_file.hpp"
+#include "ui/session/unsaved_changes.hpp"
+
+class QMainWindow;
+class QMenu;
+
+namespace mhaviz::ui {
+
+class SessionController;
+
+class SessionDocument : public QObject {
+  Q_OBJECT
+
+ public:
+  /// How the document asks the user. The defaults show modal message boxes; tests replace them
+  /// so that nothing ever blocks on a dialog.
+  struct Prompts {
+    std::function<UnsavedAnswer(const QString& documentName)> unsaved;
+    std::function<bool(const QDateTime& written)> recover;  // true: recover
+    std::function<void(const QString& title, const QString& message)> error;
+  };
+
+  /// Attaches to `window` (title, close and drop events) and `controller`. `autosavePath`
+  /// defaults to AppDataLocation/autosave.mhaviz.json.
+  SessionDocument(QMainWindow* window, SessionController* controller,
+                  const QString& autosavePath = Autosave::defaultPath());
+  ~SessionDocument() override;
+
+  /// Adds the File menu's session, tensors, export and copy actions to `file`.
+  void addFileActions(QMenu* file);
+
+  void setPrompts(Prompts prompts) { m_prompts = std::move(prompts); }
+  [[nodiscard]] Autosave* autosave() { return &m_autosave; }
+
+  /// Start-up: offers an autosave left by a crashed run (unless files were given), then opens
+  /// the files named on the command line.
+  void start(const StartupFiles& files);
+
+  /// The current session as it would be saved.
+  [[nodiscard]] Session snapshot() const;
+  [[nodiscard]] QString filePath() const { return m_path; }
+  [[nodiscard]] bool isModified() const;
+  [[nodiscard]] QStringList recentFiles() const { return m_recent; }
+
+  /// Asks about unsaved changes (if any) and saves when asked to; false: the caller must stop.
+  bool maybeSave();
+  /// Opens a session or configuration file (after maybeSave); false when it failed or the
+  /// user cancelled. Errors go to Prompts::error.
+  bool open(const QString& path);
+  /// Saves to the current file (Save As when there is none). False on failure or cancel.
+  bool save();
+  bool saveAs();
+  /// Writes to `path` atomically; on success it becomes the current file. Errors go to
+  /// Prompts::error.
+  bool saveTo(const QString& path);
+  /// Reads a .npz/.safetensors and computes with it; shape errors appear inline.
+  bool loadTensors(const QString& path);
+  /// Back to the default configuration without tensors (after maybeSave).
+  void newSession();
+  /// Replaces the current session with `session` (no prompt). `path` empty: untitled.
+  void applySession(const Session& session, const QString& path, bool markClean);
+  /// Copies the current picture (as exported) to the clipboard.
+  bool copyImage();
+  /// Copies the PyTorch reproduction script; its data file is written to AppDataLocation.
+  bool copyTorchCode();
+  /// Writes the shown stage as .csv or every tensor as .npz, by the extension of `path`.
+  bool exportData(const QString& path);
+
+ signals:
+  void modifiedChanged(bool modified);
+  void recentFilesChanged(const QStringList& files);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void updateTitle();
+  void onChanged();
+  void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors, const QString& file);
+  void rememberRecent(const QString& path);
+  void rebuildRecentMenu();
+  void showError(const QString& title, const QString& message);
+  void openDialog();
+  void loadTensorsDialog();
+  void exportImageDialog();
+  void exportDataDialog();
+
+  QMainWindow* m_window;
+  SessionController* m_controller;
+  Prompts m_prompts;
+  Autosave m_autosave;
+  QString m_path;
+  QString m_untitledName;
+  QString m_tensorsFile;
+  bool m_embedTensors = false;
+  bool m_tensorsDirty = false;
+  std::optional<ViewOptions> m_pendingView;  // reapplied once the new result has arrived
+  QStringList m_recent;
+  QMenu* m_recentMenu = nullptr;
+};
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,32 @@
+#pragma once
+// The bundled example sessions (resources/examples/*.json, compiled in under ":/examples"):
+// mhaviz configuration files opened from File > Examples. GUI thread for the menu.
+
+#include <QList>
+#include <QString>
+
+#include "mhaviz/core/config.hpp"
+
+class QMenu;
+class QWidget;
+
+namespace mhaviz::ui {
+
+class SessionController;
+
+struct ExampleSession {
+  QString title;     // menu entry (translated)
+  QString resource;  // ":/examples/causal_self_attention.json"
+};
+
+/// Every bundled example, in menu order.
+QList<ExampleSession> exampleSessions();
+
+/// Parses an example's configuration. Throws InvalidInput naming the file on a bad resource.
+mhaviz::Config loadExample(const QString& resource);
+
+/// Adds File > Examples; choosing one replaces the settings through
+/// SessionController::changeConfig (undoable). Errors are shown in a message box.
+QMenu* addExamplesMenu(QMenu* file, SessionController* controller, QWidget* parent);
+
+}  // namespace mhaviz::ui

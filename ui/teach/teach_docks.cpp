@@ -1,0 +1,179 @@
+#include "ui/teach/teach_docks.hpp"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QStringList>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <exception>
+
+#include "mhaviz/core/shapes.hpp"
+#include "ui/teach/cell_breakdown.hpp"
+#include "ui/teach/stage_guide.hpp"
+#include "ui/window/session_controller.hpp"
+
+namespace mhaviz::ui {
+
+// --- WalkthroughDock ---------------------------------------------------------------------------
+
+WalkthroughDock::WalkthroughDock(SessionController* controller, QWidget* parent)
+    : QDockWidget(tr("Walk-through"), parent), m_controller(controller) {
+  setObjectName(QStringLiteral("walkthroughDock"));
+  auto* body = new QWidget;
+  auto* layout = new QVBoxLayout(body);
+  auto* buttons = new QHBoxLayout;
+  m_prev = new QPushButton(tr("\u25c0 Previous"));
+  m_next = new QPushButton(tr("Next \u25b6"));
+  m_prev->setObjectName(QStringLiteral("walkPrevious"));
+  m_next->setObjectName(QStringLiteral("walkNext"));
+  m_prev->setToolTip(tr("Previous stage (Left arrow on the grid)"));
+  m_next->setToolTip(tr("Next stage (Right arrow on the grid)"));
+  buttons->addWidget(m_prev);
+  buttons->addWidget(m_next);
+  layout->addLayout(buttons);
+  m_title = new QLabel;
+  QFont titleFont = m_title->font();
+  titleFont.setBold(true);
+  m_title->setFont(titleFont);
+  m_explanation = new QLabel;
+  m_explanation->setWordWrap(true);
+  m_code = new QLabel;
+  // Rich text <pre> (not setFont or a style sheet) so that the code follows the presentation
+  // mode's larger application font and the high-contrast palette.
+  m_code->setTextFormat(Qt::RichText);
+  m_code->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_code->setWordWrap(true);
+  m_code->setFrameShape(QFrame::StyledPanel);
+  layout->addWidget(m_title);
+  layout->addWidget(m_explanation);
+  layout->addWidget(new QLabel(tr("PyTorch (F.multi_head_attention_forward):")));
+  layout->addWidget(m_code);
+  layout->addStretch(1);
+  setWidget(body);
+
+  connect(m_prev, &QPushButton::clicked, this, [this] { step(-1); });
+  connect(m_next, &QPushButton::clicked, this, [this] { step(+1); });
+  connect(controller, &SessionController::viewChanged, this,
+          [this](const ViewOptions& view) { showStage(view.stage); });
+  connect(controller, &SessionController::resultReady, this,
+          [this](const ResultPtr&, const ViewOptions& view, double) { showStage(view.stage); });
+  showStage(controller->view().stage);
+}
+
+void WalkthroughDock::step(int delta) {
+  const ResultPtr result = m_controller->result();
+  ViewOptions view = m_controller->view();
+  view.stage = stepFrom(view.stage, delta, result.get());
+  m_controller->setView(view);
+}
+
+void WalkthroughDock::showStage(Stage stage) {
+  const ResultPtr result = m_controller->result();
+  GuideStep step = guideStep(stage);
+  // Without dropout the weights are the softmax itself: explain the softmax.
+  if (stage == Stage::weights && result && !result->weights_before_dropout) {
+    const GuideStep softmax = guideStep(Stage::weights_before_dropout);
+    step.title = softmax.title;
+    step.explanation = softmax.explanation;
+    step.code = softmax.code;
+  }
+  const QList<Stage> stages = walkStages(result.get());
+  const auto index = stages.indexOf(stage);
+  m_title->setText(tr("Step %1 of %2: %3").arg(index + 1).arg(stages.size()).arg(step.title));
+  m_explanation->setText(step.explanation);
+  m_codeText = step.code;
+  m_code->setText(QStringLiteral("<pre style='margin:0'>%1</pre>").arg(step.code.toHtmlEscaped()));
+  m_prev->setEnabled(index != 0);
+  m_next->setEnabled(index != stages.size() - 1);
+  emit stepShown(step.title, step.explanation);
+}
+
+QString WalkthroughDock::titleText() const { return m_title->text(); }
+QString WalkthroughDock::explanationText() const { return m_explanation->text(); }
+QString WalkthroughDock::codeText() const { return m_codeText; }
+
+// --- BreakdownDock -----------------------------------------------------------------------------
+
+BreakdownDock::BreakdownDock(QWidget* parent) : QDockWidget(tr("Cell breakdown"), parent) {
+  setObjectName(QStringLiteral("breakdownDock"));
+  m_text = new QTextBrowser;
+  m_text->setHtml(
+      tr("<p>Click a cell of the weights, scores, raw scores or mask maps to see "
+         "its arithmetic.</p>"));
+  setWidget(m_text);
+}
+
+void BreakdownDock::showCell(const ResultPtr& result, const ViewOptions& view, int map, int row,
+                             int col) {
+  if (!result) return;
+  const bool cellStage =
+      view.stage == Stage::weights || view.stage == Stage::weights_before_dropout ||
+      view.stage == Stage::scores || view.stage == Stage::raw_scores || view.stage == Stage::mask;
+  if (!cellStage) {
+    m_text->setHtml(
+        tr("<p>The breakdown explains attention cells: choose the weights, scores, "
+           "raw scores or mask stage and click a cell.</p>"));
+    return;
+  }
+  const bool solo = view.soloHead >= 0 && view.soloHead < result->H;
+  const std::int64_t h = solo ? view.soloHead : map;
+  try {
+    if (!solo && h >= result->H) {
+      m_text->setHtml(
+          averageHtml(*result, view.batch, row, col, view.stage == Stage::weights_before_dropout));
+    } else {
+      m_text->setHtml(breakdownHtml(breakdownCell(*result, view.batch, h, row, col)));
+    }
+  } catch (const std::exception& e) {
+    m_text->setHtml(QStringLiteral("<p>%1</p>").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+  }
+  show();
+  raise();
+}
+
+void BreakdownDock::clearCell() {
+  m_text->setHtml(
+      tr("<p>Click a cell of the weights, scores, raw scores or mask maps to see "
+         "its arithmetic.</p>"));
+}
+
+QString BreakdownDock::html() const { return m_text->toHtml(); }
+
+// --- ShapeFlowDock -----------------------------------------------------------------------------
+
+ShapeFlowDock::ShapeFlowDock(QWidget* parent) : QDockWidget(tr("Shape flow"), parent) {
+  setObjectName(QStringLiteral("shapeFlowDock"));
+  m_table = new QTableWidget(0, 4);
+  m_table->setHorizontalHeaderLabels({tr("Step"), tr("Tensor"), tr("Symbolic"), tr("Concrete")});
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_table->horizontalHeader()->setStretchLastSection(true);
+  m_table->verticalHeader()->setVisible(false);
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  setWidget(m_table);
+}
+
+void ShapeFlowDock::showConfig(const mhaviz::Config& config) {
+  std::vector<mhaviz::ShapeStep> steps;
+  try {
+    steps = mhaviz::shape_flow(config);
+  } catch (const std::exception& e) {
+    m_table->setRowCount(1);
+    m_table->setItem(0, 0, new QTableWidgetItem(QString::fromUtf8(e.what())));
+    for (int c = 1; c < 4; ++c) m_table->setItem(0, c, new QTableWidgetItem);
+    return;
+  }
+  m_table->setRowCount(static_cast<int>(steps.size()));
+  for (int r = 0; r < static_cast<int>(steps.size()); ++r) {
+    const mhaviz::ShapeStep& s = steps[static_cast<std::size_t>(r)];
+    m_table->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(s.step)));
+    m_table->setItem(r, 1, new QTableWidgetItem(QString::fromStdString(s.tensor)));
+    m_table->setItem(r, 2, new QTableWidgetItem(QString::fromStdString(s.symbolic)));
+    m_table->setItem(r, 3,
+                     new QTableWidgetItem(QString::fromStdString(mhaviz::shape_str(s.shape))));
+  }
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,76 @@
+#pragma once
+// The teaching docks: the stage walk-through (Previous/Next with explanation and PyTorch line),
+// the cell breakdown and the shape-flow table. GUI thread only.
+
+#include <QDockWidget>
+#include <cstdint>
+
+#include "mhaviz/core/config.hpp"
+#include "ui/render/view_options.hpp"
+#include "ui/window/compute_request.hpp"
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QTextBrowser;
+
+namespace mhaviz::ui {
+
+class SessionController;
+
+/// Previous/Next through the stages in PyTorch's order; shows the current stage's explanation
+/// and code line. Changes the view through SessionController::setView.
+class WalkthroughDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit WalkthroughDock(SessionController* controller, QWidget* parent = nullptr);
+  /// Moves one stage forward (+1) or back (-1), clamped at the first and last stage.
+  void step(int delta);
+  [[nodiscard]] QString titleText() const;
+  [[nodiscard]] QString explanationText() const;
+  [[nodiscard]] QString codeText() const;
+
+ signals:
+  /// The shown stage changed (its title and explanation, for the presentation caption).
+  void stepShown(const QString& title, const QString& explanation);
+
+ private:
+  void showStage(Stage stage);
+
+  SessionController* m_controller;
+  QLabel* m_title = nullptr;
+  QLabel* m_explanation = nullptr;
+  QLabel* m_code = nullptr;
+  QString m_codeText;  // the shown PyTorch line(s), plain text
+  QPushButton* m_prev = nullptr;
+  QPushButton* m_next = nullptr;
+};
+
+/// The arithmetic of the clicked cell (see cell_breakdown.hpp).
+class BreakdownDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit BreakdownDock(QWidget* parent = nullptr);
+  /// Shows cell (row, col) of grid map `map` of `result` drawn with `view`.
+  void showCell(const ResultPtr& result, const ViewOptions& view, int map, int row, int col);
+  /// Back to the "click a cell" hint (a new result makes the shown cell stale).
+  void clearCell();
+  [[nodiscard]] QString html() const;
+
+ private:
+  QTextBrowser* m_text = nullptr;
+};
+
+/// mhaviz::shape_flow(config) as a table (step, tensor, symbolic, concrete).
+class ShapeFlowDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit ShapeFlowDock(QWidget* parent = nullptr);
+  void showConfig(const mhaviz::Config& config);
+  [[nodiscard]] QTableWidget* table() const { return m_table; }
+
+ private:
+  QTableWidget* m_table = nullptr;
+};
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,190 @@
+#include "ui/teach/teaching_tools.hpp"
+
+#include <qcustomplot.h>
+#include <QAction>
+#include <QApplication>
+#include <QKeyEvent>
+#include <QKeySequence>
+#include <QMainWindow>
+#include <QMenu>
+#include <QStringList>
+#include <exception>
+
+#include "ui/render/heatmap_grid.hpp"
+#include "ui/teach/examples.hpp"
+#include "ui/teach/explanations.hpp"
+#include "ui/teach/teach_docks.hpp"
+#include "ui/window/session_controller.hpp"
+
+namespace mhaviz::ui {
+
+namespace {
+constexpr double kPresentationFontScale = 1.6;
+constexpr qsizetype kCaptionLine = 55;  // characters per caption line (QCPTextElement: no wrap)
+
+// Breaks `text` into lines of at most kCaptionLine characters at spaces.
+QString wrapCaption(const QString& text) {
+  QStringList lines;
+  QString line;
+  for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    if (!line.isEmpty() && line.size() + 1 + word.size() > kCaptionLine) {
+      lines << line;
+      line.clear();
+    }
+    if (!line.isEmpty()) line += QLatin1Char(' ');
+    line += word;
+  }
+  if (!line.isEmpty()) lines << line;
+  return lines.join(QLatin1Char('\n'));
+}
+}  // namespace
+
+TeachingTools::TeachingTools(QMainWindow* window, SessionController* controller, HeatmapGrid* grid,
+                             QMenu* file, QMenu* view, QMenu* help)
+    : QObject(window),
+      m_window(window),
+      m_controller(controller),
+      m_grid(grid),
+      m_walk(new WalkthroughDock(controller, window)),
+      m_breakdown(new BreakdownDock(window)),
+      m_shapes(new ShapeFlowDock(window)) {
+  setObjectName(QStringLiteral("teachingTools"));
+  // The grid keeps the centre: the walk-through is a strip below it, the breakdown and the
+  // shape table share the right-hand area as tabs.
+  window->addDockWidget(Qt::BottomDockWidgetArea, m_walk);
+  window->addDockWidget(Qt::RightDockWidgetArea, m_breakdown);
+  window->addDockWidget(Qt::RightDockWidgetArea, m_shapes);
+  window->tabifyDockWidget(m_breakdown, m_shapes);
+  m_breakdown->raise();
+
+  connect(m_walk, &WalkthroughDock::stepShown, this,
+          [this](const QString& title, const QString& text) {
+            m_stepTitle = title;
+            m_stepText = text;
+            if (m_presenting) updateCaption();
+          });
+  connect(grid, &HeatmapGrid::cellClicked, this, [this](int map, int row, int col) {
+    m_breakdown->showCell(m_controller->result(), m_grid->view(), map, row, col);
+  });
+  connect(controller, &SessionController::resultReady, m_breakdown, &BreakdownDock::clearCell);
+  connect(controller, &SessionController::configChanged, m_shapes, &ShapeFlowDock::showConfig);
+  m_shapes->showConfig(controller->config());
+
+  grid->setFocusPolicy(Qt::StrongFocus);
+  grid->installEventFilter(this);
+  if (grid->plot() != nullptr) grid->plot()->installEventFilter(this);
+
+  addExamplesMenu(file, controller, window);
+
+  view->addSeparator();
+  QAction* walkToggle = m_walk->toggleViewAction();
+  walkToggle->setText(tr("&Walk-through"));
+  view->addAction(walkToggle);
+  QAction* breakdownToggle = m_breakdown->toggleViewAction();
+  breakdownToggle->setText(tr("Cell &breakdown"));
+  view->addAction(breakdownToggle);
+  QAction* shapesToggle = m_shapes->toggleViewAction();
+  shapesToggle->setText(tr("&Shape flow"));
+  view->addAction(shapesToggle);
+  view->addSeparator();
+  m_presentation = view->addAction(tr("P&resentation mode"));
+  m_presentation->setObjectName(QStringLiteral("presentationAction"));
+  m_presentation->setCheckable(true);
+  m_presentation->setShortcut(QKeySequence(Qt::Key_F11));
+  m_presentation->setShortcutContext(Qt::ApplicationShortcut);
+  connect(m_presentation, &QAction::toggled, this, &TeachingTools::setPresentation);
+  m_highContrast = view->addAction(tr("&High contrast"));
+  m_highContrast->setObjectName(QStringLiteral("highContrastAction"));
+  m_highContrast->setCheckable(true);
+  connect(m_highContrast, &QAction::toggled, this, &TeachingTools::setHighContrast);
+
+  addExplanationsMenu(help, window);
+}
+
+void TeachingTools::setPresentation(bool on) {
+  if (on == m_presenting) return;
+  m_presenting = on;
+  if (m_presentation->isChecked() != on) m_presentation->setChecked(on);
+  if (on) {
+    m_wasFullScreen = m_window->isFullScreen();
+    m_wasMaximized = m_window->isMaximized();
+    m_normalFont = QApplication::font();
+    QFont big = m_normalFont;
+    if (big.pointSizeF() > 0) {
+      big.setPointSizeF(big.pointSizeF() * kPresentationFontScale);
+    } else {
+      big.setPixelSize(static_cast<int>(big.pixelSize() * kPresentationFontScale));
+    }
+    QApplication::setFont(big);
+    m_window->showFullScreen();
+  } else {
+    QApplication::setFont(m_normalFont);
+    if (!m_wasFullScreen) {
+      if (m_wasMaximized) {
+        m_window->showMaximized();
+      } else {
+        m_window->showNormal();
+      }
+    }
+  }
+  updateCaption();
+}
+
+void TeachingTools::setHighContrast(bool on) {
+  if (on == m_contrast) return;
+  m_contrast = on;
+  if (m_highContrast->isChecked() != on) m_highContrast->setChecked(on);
+  if (on) {
+    m_normalPalette = QApplication::palette();
+    QPalette p;
+    p.setColor(QPalette::Window, Qt::black);
+    p.setColor(QPalette::WindowText, Qt::white);
+    p.setColor(QPalette::Base, Qt::black);
+    p.setColor(QPalette::AlternateBase, QColor(40, 40, 40));
+    p.setColor(QPalette::Text, Qt::white);
+    p.setColor(QPalette::Button, QColor(20, 20, 20));
+    p.setColor(QPalette::ButtonText, Qt::white);
+    p.setColor(QPalette::Highlight, Qt::yellow);
+    p.setColor(QPalette::HighlightedText, Qt::black);
+    p.setColor(QPalette::ToolTipBase, Qt::black);
+    p.setColor(QPalette::ToolTipText, Qt::yellow);
+    QApplication::setPalette(p);
+  } else {
+    QApplication::setPalette(m_normalPalette);
+  }
+  redrawGrid();
+}
+
+void TeachingTools::updateCaption() {
+  m_grid->setCaption(m_presenting ? m_stepTitle + QLatin1Char('\n') + wrapCaption(m_stepText)
+                                  : QString());
+  redrawGrid();
+}
+
+void TeachingTools::redrawGrid() {
+  if (!m_controller->result() || m_grid->mapCount() == 0) return;
+  try {
+    m_grid->setView(m_grid->view());
+  } catch (const std::exception&) {
+    // The grid reports drawing problems itself when the view changes; a caption does not.
+  }
+}
+
+bool TeachingTools::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::KeyPress) {
+    const auto* key = static_cast<QKeyEvent*>(event);
+    if (key->modifiers() == Qt::NoModifier &&
+        (key->key() == Qt::Key_Left || key->key() == Qt::Key_Right)) {
+      m_walk->step(key->key() == Qt::Key_Right ? +1 : -1);
+      return true;
+    }
+  }
+  return QObject::eventFilter(watched, event);
+}
+
+TeachingTools* installTeaching(QMainWindow* window, SessionController* controller,
+                               HeatmapGrid* grid, QMenu* file, QMenu* view, QMenu* help) {
+  return new TeachingTools(window, controller, grid, file, view, help);
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,71 @@
+#pragma once
+// Installs the teaching features into the main window: the walk-through, cell breakdown and
+// shape-flow docks, Help > Attention explained, File > Examples, and presentation mode (F11,
+// with a high-contrast option). GUI thread only.
+
+#include <QFont>
+#include <QObject>
+#include <QPalette>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+
+namespace mhaviz::ui {
+
+class BreakdownDock;
+class HeatmapGrid;
+class SessionController;
+class ShapeFlowDock;
+class WalkthroughDock;
+
+/// Owned by the window (its QObject child, object name "teachingTools").
+class TeachingTools : public QObject {
+  Q_OBJECT
+ public:
+  TeachingTools(QMainWindow* window, SessionController* controller, HeatmapGrid* grid, QMenu* file,
+                QMenu* view, QMenu* help);
+
+  [[nodiscard]] WalkthroughDock* walkthrough() const { return m_walk; }
+  [[nodiscard]] BreakdownDock* breakdown() const { return m_breakdown; }
+  [[nodiscard]] ShapeFlowDock* shapeFlow() const { return m_shapes; }
+  [[nodiscard]] QAction* presentationAction() const { return m_presentation; }
+  [[nodiscard]] QAction* highContrastAction() const { return m_highContrast; }
+  [[nodiscard]] bool inPresentation() const { return m_presenting; }
+
+  /// Full screen, application font x1.6 and the stage explanation as the grid's caption; off
+  /// restores the window state and font.
+  void setPresentation(bool on);
+  /// White on black with yellow highlights; off restores the palette.
+  void setHighContrast(bool on);
+
+ protected:
+  /// Left/Right on the grid step the walk-through.
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void updateCaption();
+  void redrawGrid();
+
+  QMainWindow* m_window;
+  SessionController* m_controller;
+  HeatmapGrid* m_grid;
+  WalkthroughDock* m_walk;
+  BreakdownDock* m_breakdown;
+  ShapeFlowDock* m_shapes;
+  QAction* m_presentation = nullptr;
+  QAction* m_highContrast = nullptr;
+  bool m_presenting = false;
+  bool m_wasFullScreen = false;
+  bool m_wasMaximized = false;
+  QFont m_normalFont;
+  QPalette m_normalPalette;
+  bool m_contrast = false;
+  QString m_stepTitle, m_stepText;
+};
+
+/// Creates the window's TeachingTools (see above) and returns it.
+TeachingTools* installTeaching(QMainWindow* window, SessionController* controller,
+                               HeatmapGrid* grid, QMenu* file, QMenu* view, QMenu* help);
+
+}  // namespace mhaviz::ui
