@@ -76,9 +76,9 @@ std::uint64_t estimate_result_bytes(const Config& c, std::int64_t static_src_len
 std::uint64_t estimate_memory(const Config& c, std::int64_t static_src_len) {
   const Sizes z = sizes(c, static_src_len);
   Count n = 0;
-  n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);    // inputs
-  n += z.N * z.L * z.E + 2 * z.N * z.S * z.E;          // projected q, k, v of every token
-  n += z.N * z.H * z.L * z.S;                          // canonicalised masks (3-D at most)
+  n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);  // inputs
+  n += z.N * z.L * z.E + 2 * z.N * z.S * z.E;        // projected q, k, v of every token
+  n += z.N * z.H * z.L * z.S;                        // canonicalised masks (3-D at most)
   return (result_bytes(c, static_src_len) + n * z.elem).value();
 }
 

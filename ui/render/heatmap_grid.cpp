@@ -417,21 +417,24 @@ void HeatmapGrid::rebuild() {
       new LegendKey(plot_, nanColor(s.colormap), LegendKey::Swatch::fill,
                     anyNan(data_) ? tr("NaN (every key of the query masked)") : tr("NaN"), text);
   legend->addElement(0, k++, s.nanKey);
+  legend->addElement(0, k, new QCPLayoutElement(plot_));  // takes the rest of the width
+  legend->setColumnStretchFactor(k, 1000);
+  // The extra-key keys go on a second row: one row of four does not fit beside a narrow grid.
   const auto& infos =
       data_.maps.front().columns.empty() ? data_.maps.front().rowsInfo : data_.maps.front().columns;
+  int e = 0;
   if (hasKind(infos, KeyKind::bias_k)) {
-    legend->addElement(0, k++,
+    legend->addElement(1, e++,
                        new LegendKey(plot_, extraKeyColor(), LegendKey::Swatch::line,
                                      tr("bias_k: key appended by add_bias_kv"), extraKeyColor()));
   }
   if (hasKind(infos, KeyKind::zero)) {
     legend->addElement(
-        0, k++,
+        1, e++,
         new LegendKey(plot_, extraKeyColor(), LegendKey::Swatch::line,
                       tr("zero: all-zero key appended by add_zero_attn"), extraKeyColor()));
   }
-  legend->addElement(0, k, new QCPLayoutElement(plot_));  // takes the rest of the width
-  legend->setColumnStretchFactor(k, 1000);
+  if (e > 0) legend->addElement(1, std::max(e, k), new QCPLayoutElement(plot_));
   top->setRowStretchFactor(row, 0.000001);
   top->addElement(row + 1, 0, new QCPLayoutElement(plot_));
   top->setRowStretchFactor(row + 1, 0.001);

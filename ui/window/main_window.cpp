@@ -16,9 +16,9 @@
 #include <exception>
 
 #include "ui/desktop/desktop_setup.hpp"
+#include "ui/masks/mask_dock.hpp"
 #include "ui/render/heatmap_grid.hpp"
 #include "ui/render/image_export.hpp"
-#include "ui/masks/mask_dock.hpp"
 #include "ui/session/session_document.hpp"
 #include "ui/teach/teaching_tools.hpp"
 #include "ui/window/app_info.hpp"
