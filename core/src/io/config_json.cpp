@@ -22,29 +22,6 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-/// The value as a message shows it: `string "2"`, `number 2.5`, `boolean true`, `null`.
-std::string describe(const json& v) {
-  switch (v.type()) {
-    case json::value_t::string:
-      return "string " + v.dump();
-    case json::value_t::boolean:
-      return "boolean " + v.dump();
-    case json::value_t::null:
-      return "null";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return "integer " + v.dump();
-    case json::value_t::number_float:
-      return "number " + v.dump();
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    default:
-      return v.type_name();
-  }
-}
-
 /// Where a value is read: the source and the key, for messages.
 struct KeyContext {
   std::string_view source;
@@ -53,7 +30,7 @@ struct KeyContext {
 
   [[noreturn]] void wrong_type(const json& v) const {
     throw InvalidInput(std::string(source) + ": key \"" + std::string(key) + "\" must be " +
-                       std::string(expected) + ", got " + describe(v));
+                       std::string(expected) + ", got " + detail::describe_json(v));
   }
   [[noreturn]] void out_of_range(const json& v) const {
     throw InvalidInput(std::string(source) + ": key \"" + std::string(key) + "\" must be " +
@@ -297,7 +274,7 @@ Config parse_config_json(std::string_view text, std::string_view source_name) {
     throw InvalidInput(std::string(source_name) +
                        ": the configuration must be a JSON object ({\"embed_dim\": 16, ...}), "
                        "got " +
-                       describe(root));
+                       detail::describe_json(root));
   }
   Config config;
   for (const auto& [key, value] : root.items()) {

@@ -21,28 +21,6 @@ using namespace mhaviz::gen;  // NOLINT: the spec types and their enums
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string describe(const json& v) {
-  switch (v.type()) {
-    case json::value_t::string:
-      return "string " + v.dump();
-    case json::value_t::boolean:
-      return "boolean " + v.dump();
-    case json::value_t::null:
-      return "null";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return "integer " + v.dump();
-    case json::value_t::number_float:
-      return "number " + v.dump();
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    default:
-      return v.type_name();
-  }
-}
-
 /// A value at a key path ("attn_mask.cells[2]") of a source, for messages.
 struct At {
   std::string_view source;
@@ -56,7 +34,7 @@ struct At {
   }
   [[noreturn]] void fail(std::string_view expected, const json& v) const {
     throw InvalidInput(std::string(source) + ": key \"" + path + "\" must be " +
-                       std::string(expected) + ", got " + describe(v));
+                       std::string(expected) + ", got " + describe_json(v));
   }
 };
 
@@ -421,6 +399,29 @@ void read_labels(const json& value, std::vector<std::string>& labels, std::strin
   for (std::size_t k = 0; k < list.size(); ++k) {
     if (!list[k].is_string()) at[k].fail("a string (one label per position)", list[k]);
     labels.push_back(list[k].get<std::string>());
+  }
+}
+
+std::string describe_json(const nlohmann::json& v) {
+  using nlohmann::json;
+  switch (v.type()) {
+    case json::value_t::string:
+      return "string " + v.dump();
+    case json::value_t::boolean:
+      return "boolean " + v.dump();
+    case json::value_t::null:
+      return "null";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return "integer " + v.dump();
+    case json::value_t::number_float:
+      return "number " + v.dump();
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    default:
+      return v.type_name();
   }
 }
 

@@ -4,11 +4,15 @@
 // the source name and name the full key path ("attn_mask.kind").
 
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 #include "mhaviz/core/config.hpp"
 
 namespace mhaviz::io::detail {
+
+/// A JSON value as a message shows it: `string "2"`, `integer 2`, `boolean true`, `null`.
+std::string describe_json(const nlohmann::json& v);
 
 void read_attn_mask(const nlohmann::json& value, Config& config, std::string_view source);
 nlohmann::ordered_json write_attn_mask(const Config& config);
