@@ -195,8 +195,14 @@ class TestStress : public QObject {
         "dropped; RSS %.1f -> %.1f MiB (growth %.1f MiB, bound %.0f MiB)",
         kChanges, kChanges / 5, sendMs, 100 * validCount / std::max(1, sampled),
         c->staleResultsDropped(), rssBefore, rssAfter, rssAfter - rssBefore, kRssBoundMiB);
+#if defined(__SANITIZE_ADDRESS__)
+    // ASan keeps freed memory in quarantine, so RSS says nothing about growth there (leaks
+    // are LeakSanitizer's job in that build).
+    qInfo("stress: RSS bound not checked under AddressSanitizer");
+#else
     QVERIFY2(rssAfter - rssBefore < kRssBoundMiB,
              qPrintable(QStringLiteral("RSS grew by %1 MiB").arg(rssAfter - rssBefore)));
+#endif
   }
 
  private:
