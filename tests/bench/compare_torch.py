@@ -12,6 +12,7 @@ fraction of what this machine's matrix multiply reaches. Needs Debian's python3-
 comparison against OpenBLAS rather than the reference BLAS install libopenblas0-pthread.
 """
 import argparse
+import ctypes
 import json
 import os
 import subprocess
@@ -28,10 +29,21 @@ def flops(n, l, s, e, h):
     return 2 * n * l * e * e + 4 * n * s * e * e + 4 * n * h * l * s * hd + 2 * n * l * e * e
 
 
-def blas_library():
+def blas_libraries():
     with open("/proc/self/maps") as maps:
-        libs = {line.split()[-1] for line in maps if "blas" in line.lower() and "/" in line}
-    return ", ".join(sorted(libs)) or "unknown"
+        return sorted({line.split()[-1] for line in maps if "blas" in line.lower() and "/" in line})
+
+
+def set_blas_threads(libs, threads):
+    """torch.set_num_threads does not reach OpenBLAS's own pool in Debian's torch: without
+    this, a "1 thread" torch run would multiply matrices on every core. Returns whether the
+    BLAS in use could be told."""
+    for path in libs:
+        lib = ctypes.CDLL(path)
+        if hasattr(lib, "openblas_set_num_threads"):
+            lib.openblas_set_num_threads(threads)
+            return True
+    return False
 
 
 def best_time(fn, repeat, min_seconds=0.3):
@@ -99,10 +111,13 @@ def main():
         sys.exit("compare_torch: %s not found; build it with scripts/build release" % args.bench)
 
     torch.randn(64, 64) @ torch.randn(64, 64)
-    print("torch %s, BLAS: %s" % (torch.__version__, blas_library()))
+    libs = blas_libraries()
+    print("torch %s, BLAS: %s" % (torch.__version__, ", ".join(libs) or "unknown"))
     mh = mhaviz_times(args.bench, args.threads, args.repeat)
     for threads in args.threads:
         torch.set_num_threads(threads)
+        if not set_blas_threads(libs, threads):
+            print("note: not OpenBLAS; its thread count follows its own environment variables")
         peak = sgemm_peak(torch, args.repeat)
         print("\n%d thread(s): sgemm 4096^3 peak %.1f GFLOP/s" % (threads, peak))
         print("%-26s %11s %11s %8s %10s %7s" % ("size N/L/S/E/H", "torch ms", "mhaviz ms",
