@@ -96,18 +96,18 @@ StridedMap<T> head_rows(const Mat<T>& projected, const Dims& d, bool seq_first, 
                        Eigen::OuterStride<>(E));
 }
 
-/// Step 10 on one row, in place: softmax. A row of only -inf becomes NaN (as PyTorch), or 0
+/// Step 10 on one row: out = softmax(in). A row of only -inf becomes NaN (as PyTorch), or 0
 /// when `fully_masked_to_zero` (2.x's need_weights=False path through SDPA).
-template <typename Row>
-void softmax_row(Row&& row, bool fully_masked_to_zero) {
-  using T = typename std::decay_t<Row>::Scalar;
-  const T mx = row.maxCoeff();
+template <typename In, typename Out>
+void softmax_row(const In& in, Out&& out, bool fully_masked_to_zero) {
+  using T = typename std::decay_t<Out>::Scalar;
+  const T mx = in.maxCoeff();
   if (fully_masked_to_zero && mx == -std::numeric_limits<T>::infinity()) {
-    row.setZero();
+    out.setZero();
     return;
   }
-  row = (row.array() - mx).exp();
-  row /= row.sum();
+  out = (in.array() - mx).exp();
+  out /= out.sum();
 }
 
 template <typename T>
@@ -132,10 +132,16 @@ struct Pass {
     auto v = block<T>(r.v, b, Sx, hd);
     // Steps 4-7: head split; static_k/v; bias_k/bias_v row; zero row (in that order).
     q = head_rows<T>(qp, d, seq_first, L, n, h);
-    k.topRows(S) = in.static_k ? block<T>(*in.static_k, b, S, hd)
-                               : Mat<T>(head_rows<T>(kp, d, seq_first, S, n, h));
-    v.topRows(S) = in.static_v ? block<T>(*in.static_v, b, S, hd)
-                               : Mat<T>(head_rows<T>(vp, d, seq_first, S, n, h));
+    if (in.static_k) {
+      k.topRows(S) = block<T>(*in.static_k, b, S, hd);
+    } else {
+      k.topRows(S) = head_rows<T>(kp, d, seq_first, S, n, h);
+    }
+    if (in.static_v) {
+      v.topRows(S) = block<T>(*in.static_v, b, S, hd);
+    } else {
+      v.topRows(S) = head_rows<T>(vp, d, seq_first, S, n, h);
+    }
     if (c.add_bias_kv) {
       k.row(S) = w.bias_k.segment(h * hd, hd);
       v.row(S) = w.bias_v.segment(h * hd, hd);
@@ -155,6 +161,7 @@ struct Pass {
     auto scores = block<T>(r.scores, b, L, Sx);
     auto weights = block<T>(r.weights, b, L, Sx);
     auto out = block<T>(r.head_output, b, L, hd);
+    if (!masks.any()) mask.setZero();
     Mat<T> q_scaled;
     for (std::int64_t i0 = 0; i0 < L; i0 += kQueryTile) {
       const std::int64_t rows = std::min(kQueryTile, L - i0);
@@ -162,10 +169,13 @@ struct Pass {
       q_scaled = q.middleRows(i0, rows) * scale;
       product(raw.middleRows(i0, rows), q_scaled, k.transpose());
       for (std::int64_t i = i0; i < i0 + rows; ++i) {
-        masks.merged_row(n, b, i, mask.row(i));
-        scores.row(i) = raw.row(i) + mask.row(i);
-        weights.row(i) = scores.row(i);
-        softmax_row(weights.row(i), !c.need_weights);  // step 10
+        if (masks.any()) {
+          masks.merged_row(n, b, i, mask.row(i));
+          scores.row(i) = raw.row(i) + mask.row(i);
+        } else {
+          scores.row(i) = raw.row(i);
+        }
+        softmax_row(scores.row(i), weights.row(i), !c.need_weights);  // step 10
         if (dropping) {                                // step 11
           block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
           for (std::int64_t j = 0; j < Sx; ++j) {
@@ -237,9 +247,21 @@ void returned_values(ForwardResult& r, const Config& c, const Dims& d) {
   r.attn_output_weights = d.batched ? avg : avg.reshaped({L, Sx});
 }
 
+/// `requested` threads (0 = one per hardware thread), or 1 when the pass is so small that
+/// starting threads (tens of microseconds each, several times per pass) costs more than it saves.
+int useful_threads(int requested, const Dims& d) {
+  const auto projections = 2.0 * static_cast<double>(d.E) * static_cast<double>(d.E) *
+                           static_cast<double>(d.N * (2 * d.L + 2 * d.S));
+  const auto attention = 4.0 * static_cast<double>(d.N * d.H * d.L * d.Sx * d.hd);
+  constexpr double kMinFlopsForThreads = 1e7;
+  return projections + attention < kMinFlopsForThreads ? 1 : requested;
+}
+
 template <typename T>
-ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunControl& rc) {
+ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunControl& control) {
   const Dims d = detail::validated_dims(c, p, in);
+  RunControl rc = control;
+  rc.threads = useful_threads(control.threads, d);
   ForwardResult r;
   allocate<T>(r, c, d);
   r.params = p;  // copies share the tensors' storage

@@ -43,6 +43,9 @@ class Masks {
     if (in.key_padding_mask) padding_ = canonical_mask<T>(*in.key_padding_mask, d.N, d.S);
   }
 
+  /// Whether there is any mask; without one every merged row is zero.
+  bool any() const { return attn_.size() > 0 || padding_.size() > 0; }
+
   /// Row i of the merged additive mask of batch-head b (batch element n), written into `out`
   /// (Sx entries). Steps 4 and 7: the appended bias_k / zero columns stay 0, so they can
   /// never be masked. Step 8 (2.x): key_padding_mask is added to attn_mask.
