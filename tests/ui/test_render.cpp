@@ -266,7 +266,7 @@ class TestRender : public QObject {
     QCOMPARE(grid.mapCount(), 0);
   }
 
-  void bigGridIsReducedAndFast() {
+  void bigGridIsReducedToScreenResolution() {
     mhaviz::Config c;
     c.embed_dim = 64;
     c.num_heads = 8;
@@ -284,9 +284,8 @@ class TestRender : public QObject {
     qInfo("extracting 8 heads + average took %lld ms", extractTimer.elapsed());
     grid.setResult(r, ViewOptions{});
     QCOMPARE(grid.mapCount(), 9);
+    // Timing is measured by mhaviz-window-bench, never asserted here.
     qInfo("8-head 2048x2048 grid rendered in %.1f ms", grid.lastRenderMs());
-    // Typically ~0.5 s on one core; the bound leaves room for a loaded CI machine.
-    QVERIFY2(grid.lastRenderMs() < 2000, qPrintable(QString::number(grid.lastRenderMs())));
     auto* map = qobject_cast<QCPColorMap*>(grid.plot()->plottable(0));
     QVERIFY(map->data()->keySize() < 2048);
     QVERIFY(map->data()->keySize() <= map->keyAxis()->axisRect()->width());
