@@ -156,24 +156,28 @@ ShapeFlowDock::ShapeFlowDock(QWidget* parent) : QDockWidget(tr("Shape flow"), pa
 }
 
 void ShapeFlowDock::showConfig(const mhaviz::Config& config) {
-  std::vector<mhaviz::ShapeStep> steps;
+  QList<QStringList> rows;
   try {
-    steps = mhaviz::shape_flow(config);
+    for (const mhaviz::ShapeStep& s : mhaviz::shape_flow(config)) {
+      rows.append({QString::fromStdString(s.step), QString::fromStdString(s.tensor),
+                   QString::fromStdString(s.symbolic),
+                   QString::fromStdString(mhaviz::shape_str(s.shape))});
+    }
   } catch (const std::exception& e) {
-    m_table->setRowCount(1);
-    m_table->setItem(0, 0, new QTableWidgetItem(QString::fromUtf8(e.what())));
-    for (int c = 1; c < 4; ++c) m_table->setItem(0, c, new QTableWidgetItem);
-    return;
+    rows = {{QString::fromUtf8(e.what()), {}, {}, {}}};
   }
-  m_table->setRowCount(static_cast<int>(steps.size()));
-  for (int r = 0; r < static_cast<int>(steps.size()); ++r) {
-    const mhaviz::ShapeStep& s = steps[static_cast<std::size_t>(r)];
-    m_table->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(s.step)));
-    m_table->setItem(r, 1, new QTableWidgetItem(QString::fromStdString(s.tensor)));
-    m_table->setItem(r, 2, new QTableWidgetItem(QString::fromStdString(s.symbolic)));
-    m_table->setItem(r, 3,
-                     new QTableWidgetItem(QString::fromStdString(mhaviz::shape_str(s.shape))));
+  // Most changes (a seed, a toggle) keep every shape; refilling the table costs milliseconds
+  // of the GUI thread on each of them.
+  if (rows == m_shown) return;
+  m_shown = rows;
+  // Sized to the contents once, not after each of the cells.
+  QHeaderView* header = m_table->horizontalHeader();
+  header->setSectionResizeMode(QHeaderView::Interactive);
+  m_table->setRowCount(static_cast<int>(rows.size()));
+  for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+    for (int c = 0; c < 4; ++c) m_table->setItem(r, c, new QTableWidgetItem(rows[r][c]));
   }
+  header->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
 
 }  // namespace mhaviz::ui

@@ -3,6 +3,7 @@
 // the cell breakdown and the shape-flow table. GUI thread only.
 
 #include <QDockWidget>
+#include <QStringList>
 #include <cstdint>
 
 #include "mhaviz/core/config.hpp"
@@ -71,6 +72,7 @@ class ShapeFlowDock : public QDockWidget {
 
  private:
   QTableWidget* m_table = nullptr;
+  QList<QStringList> m_shown;  // the rows in the table
 };
 
 }  // namespace mhaviz::ui
