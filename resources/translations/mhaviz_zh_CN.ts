@@ -182,6 +182,18 @@
         <source>&amp;Discard</source>
         <translation>丢弃(&amp;D)</translation>
     </message>
+    <message>
+        <source>dropout=%1 (training)</source>
+        <translation>dropout=%1（训练模式）</translation>
+    </message>
+    <message>
+        <source>, batch %1</source>
+        <translation>，批次 %1</translation>
+    </message>
+    <message>
+        <source>, unbatched</source>
+        <translation>，无批次维度</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz</name>
@@ -204,6 +216,10 @@
     <message>
         <source>Give one session file, or --config (and --tensors), not both.</source>
         <translation>请给出一个会话文件，或者 --config（以及 --tensors），不能同时给出。</translation>
+    </message>
+    <message>
+        <source>cannot open the bundled example %1; the program was built without its resources</source>
+        <translation>无法打开内置示例 %1；程序构建时没有包含其资源</translation>
     </message>
 </context>
 <context>
@@ -857,6 +873,17 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::DataExport</name>
+    <message>
+        <source>Cannot create the folder %1. Choose another folder.</source>
+        <translation>无法创建文件夹 %1。请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>%1, %2, head %3</source>
+        <translation>%1，%2，头 %3</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::ExportDialog</name>
     <message>
         <source>Export image</source>
@@ -964,7 +991,9 @@
     </message>
     <message numerus="yes">
         <source>Wrote %n file(s) to %1.</source>
-        <translation><numerusform>已将 %n 个文件写入 %1。</numerusform></translation>
+        <translation>
+            <numerusform>已将 %n 个文件写入 %1。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Size (logical):</source>
@@ -973,6 +1002,10 @@
     <message>
         <source>DPI scale:</source>
         <translation>DPI 缩放：</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
     </message>
 </context>
 <context>
@@ -1628,6 +1661,10 @@
         <source>Computation cancelled: the picture shows earlier settings. Press F5 to compute again.</source>
         <translation>计算已取消：图中显示的是之前的设置。按 F5 重新计算。</translation>
     </message>
+    <message>
+        <source> (The window&apos;s limit is %1; mhaviz-cli run --max-memory SIZE computes larger configurations.)</source>
+        <translation>（窗口的内存上限为 %1；更大的配置可用 mhaviz-cli run --max-memory SIZE 计算。）</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::SessionDocument</name>
@@ -1783,6 +1820,105 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::SessionFile</name>
+    <message>
+        <source>%1 must be one of %2.</source>
+        <translation>%1 必须是以下之一：%2。</translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number.</source>
+        <translation>%1 必须是整数。</translation>
+    </message>
+    <message>
+        <source>%1 must be true or false.</source>
+        <translation>%1 必须是 true 或 false。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;view&quot; must be an object.</source>
+        <translation>%1：“view”必须是一个对象。</translation>
+    </message>
+    <message>
+        <source>%1 is not a view setting (known: stage, batch, colormap, perHeadScale, soloHead, showAverage, reduce).</source>
+        <translation>%1 不是视图设置（已知的有：stage、batch、colormap、perHeadScale、soloHead、showAverage、reduce）。</translation>
+    </message>
+    <message>
+        <source>%1: view.batch must be 0 or more.</source>
+        <translation>%1：view.batch 必须大于或等于 0。</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary folder to embed tensors.</source>
+        <translation>无法创建用于嵌入张量的临时文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot read back the tensors to embed: %1</source>
+        <translation>无法读回要嵌入的张量：%1</translation>
+    </message>
+    <message>
+        <source>%1: &quot;tensors&quot; must be {&quot;file&quot;: path} or {&quot;npz_base64&quot;: data}.</source>
+        <translation>%1：“tensors”必须是 {&quot;file&quot;: 路径} 或 {&quot;npz_base64&quot;: 数据}。</translation>
+    </message>
+    <message>
+        <source>%1: npz_base64 must be a string.</source>
+        <translation>%1：npz_base64 必须是字符串。</translation>
+    </message>
+    <message>
+        <source>%1: the embedded tensors are not valid base64.</source>
+        <translation>%1：嵌入的张量不是有效的 base64。</translation>
+    </message>
+    <message>
+        <source>%1: tensors.file must be a string.</source>
+        <translation>%1：tensors.file 必须是字符串。</translation>
+    </message>
+    <message>
+        <source>%1 refers to the tensors file %2, which does not exist. Put it beside the session (or at that path) and open the session again.</source>
+        <translation>%1 引用的张量文件 %2 不存在。请把它放在会话文件旁边（或该路径处），然后重新打开会话。</translation>
+    </message>
+    <message>
+        <source>%1 is damaged and cannot be opened: %2. Fix the file or open another one.</source>
+        <translation>%1 已损坏，无法打开：%2。请修复该文件或打开其他文件。</translation>
+    </message>
+    <message>
+        <source>%1 is not an mhaviz session or configuration: its top level is not a JSON object.</source>
+        <translation>%1 不是 mhaviz 会话或配置文件：其顶层不是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>%1 is not an mhaviz session: &quot;format&quot; must be &quot;%2&quot;.</source>
+        <translation>%1 不是 mhaviz 会话：“format”必须是“%2”。</translation>
+    </message>
+    <message>
+        <source>%1 has no valid &quot;version&quot; (a whole number from 1). The file is damaged.</source>
+        <translation>%1 没有有效的“version”（从 1 开始的整数）。该文件已损坏。</translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer mhaviz (format version %2; this mhaviz reads up to %3). Update mhaviz to open it.</source>
+        <translation>%1 由更新版本的 mhaviz 写入（格式版本 %2；此 mhaviz 最高只能读取版本 %3）。请更新 mhaviz 后再打开。</translation>
+    </message>
+    <message>
+        <source>%1: unknown key &quot;%2&quot; (known: format, version, config, view, tensors).</source>
+        <translation>%1：未知的键“%2”（已知的有：format、version、config、view、tensors）。</translation>
+    </message>
+    <message>
+        <source>%1 has no &quot;config&quot; object.</source>
+        <translation>%1 没有“config”对象。</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2.</source>
+        <translation>无法打开 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2. Choose another folder or file name.</source>
+        <translation>无法保存 %1：%2。请选择其他文件夹或文件名。</translation>
+    </message>
+    <message>
+        <source>only part of the data could be written (is the disk full?)</source>
+        <translation>只写入了部分数据（磁盘是否已满？）</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2. The previous file is unchanged.</source>
+        <translation>无法保存 %1：%2。原有文件保持不变。</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::ShapeFlowDock</name>
     <message>
         <source>Shape flow</source>
@@ -1858,6 +1994,73 @@
     <message>
         <source>out_proj.weight</source>
         <translation>out_proj.weight</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::StageText</name>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>raw score</source>
+        <translation>原始分数</translation>
+    </message>
+    <message>
+        <source>mask term</source>
+        <translation>掩码项</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>average over heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>the result&apos;s %1 tensor has shape %2, expected %3; recompute the result</source>
+        <translation>结果中的%1张量形状为 %2，应为 %3；请重新计算结果</translation>
+    </message>
+    <message>
+        <source>batch element %1 does not exist: the result has %2 (choose 0..%3)</source>
+        <translation>批次元素 %1 不存在：结果共有 %2 个（请选择 0..%3）</translation>
+    </message>
+    <message>
+        <source>heads concatenated (before out_proj)</source>
+        <translation>各头拼接（out_proj 之前）</translation>
+    </message>
+    <message>
+        <source>out_proj output</source>
+        <translation>out_proj 输出</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>the parameters have no %1; recompute the result</source>
+        <translation>参数中没有 %1；请重新计算结果</translation>
+    </message>
+    <message>
+        <source>weight entry</source>
+        <translation>权重元素</translation>
+    </message>
+    <message>
+        <source>out_proj.weight (E, E)</source>
+        <translation>out_proj.weight (E, E)</translation>
+    </message>
+    <message>
+        <source>%1 = in_proj_weight rows %2-%3 (head %4)</source>
+        <translation>%1 = in_proj_weight 第 %2-%3 行（头 %4）</translation>
+    </message>
+    <message>
+        <source>%1 rows %2-%3 (head %4)</source>
+        <translation>%1 第 %2-%3 行（头 %4）</translation>
+    </message>
+    <message>
+        <source>cell (n=%1, h=%2, i=%3, j=%4) is outside the result; click a cell of the current maps</source>
+        <translation>单元格 (n=%1, h=%2, i=%3, j=%4) 不在结果范围内；请点击当前热力图中的单元格</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "ui/exporting/data_export.hpp"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <charconv>
 #include <cmath>
@@ -36,6 +37,8 @@ QString field(const QString& text) {
 }  // namespace
 
 QString stageCsv(const StageData& data) {
+  // Data, not display: the English titles and labels, so that the file is the same whatever the
+  // UI language.
   QString out = QStringLiteral("map,row,column,value\n");
   for (const MapData& map : data.maps) {
     const QString title = field(map.title);
@@ -74,9 +77,11 @@ QStringList exportAllHeads(const mhaviz::ForwardResult& result, ViewOptions view
                            const ExportOptions& options, const QString& folder,
                            const QString& extension) {
   if (!QDir().mkpath(folder)) {
-    throw mhaviz::InvalidInput(QStringLiteral("Cannot create the folder %1. Choose another folder.")
-                                   .arg(folder)
-                                   .toStdString());
+    throw mhaviz::InvalidInput(
+        QCoreApplication::translate("mhaviz::ui::DataExport",
+                                    "Cannot create the folder %1. Choose another folder.")
+            .arg(folder)
+            .toStdString());
   }
   const bool perHead = view.stage != Stage::merged && view.stage != Stage::output;
   const int heads = perHead ? static_cast<int>(result.H) : 1;
@@ -87,8 +92,9 @@ QStringList exportAllHeads(const mhaviz::ForwardResult& result, ViewOptions view
         QDir(folder).filePath(headFileName(view.stage, perHead ? h : -1, view.batch, extension));
     ExportOptions o = options;
     if (o.title.isEmpty() && perHead) {
-      o.title = QStringLiteral("%1, %2, head %3")
-                    .arg(describeConfig(result.config, view.batch), stageName(view.stage))
+      // Shown in the picture: in the UI language (the file name stays English).
+      o.title = QCoreApplication::translate("mhaviz::ui::DataExport", "%1, %2, head %3")
+                    .arg(describeConfig(result.config, view.batch), shownStageName(view.stage))
                     .arg(h);
     }
     const QString error = exportImage(result, view, o, path);

@@ -13,9 +13,10 @@
 
 namespace mhaviz::ui {
 
-/// CSV of `data` in long form, one line per cell: map,row,column,value. `map` is the map title
-/// ("head 0", "average over heads"), `row` the query (or key) index, `column` the column label
-/// ("3", "bias_k", "zero"); values are written round-trip ("-inf" and "nan" as such).
+/// CSV of `data` in long form, one line per cell: map,row,column,value. `map` is the English map
+/// title ("head 0", "average over heads": the file is the same in every UI language), `row` the
+/// query (or key) index, `column` the column label ("3", "bias_k", "zero"); values are written
+/// round-trip ("-inf" and "nan" as such).
 QString stageCsv(const StageData& data);
 
 /// Writes stageCsv(extractStage(result, view)) atomically. Throws InvalidInput.
@@ -25,7 +26,8 @@ void writeStageCsv(const mhaviz::ForwardResult& result, const ViewOptions& view,
 /// Writes every tensor of `result` as .npz with mhaviz-cli run's names. Throws InvalidInput.
 void writeResultNpz(const mhaviz::ForwardResult& result, const QString& path);
 
-/// "weights_head0_batch0.png": stage (spaces as '_'), head, batch element, extension.
+/// "weights_head0_batch0.png": stage (spaces as '_'), head, batch element, extension. English
+/// in every UI language; the pictures' titles are translated.
 QString headFileName(Stage stage, int head, int batch, const QString& extension);
 
 /// Exports each head of view.stage for view.batch into `folder` (one file per head, named by

@@ -158,7 +158,7 @@ QString ExportDialog::extension() const { return m_format->currentData().toStrin
 QString ExportDialog::defaultTitle() const {
   const ViewOptions v = exportView();
   QString title =
-      describeConfig(m_result->config, v.batch) + QStringLiteral(", ") + stageName(v.stage);
+      tr("%1, %2").arg(describeConfig(m_result->config, v.batch), shownStageName(v.stage));
   if (v.soloHead >= 0) title += tr(", head %1").arg(v.soloHead);
   return title;
 }

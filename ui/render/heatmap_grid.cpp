@@ -64,6 +64,23 @@ void addSeparator(QCustomPlot* plot, QCPAxisRect* rect, bool vertical, double at
   }
 }
 
+// `c` moved towards `to` by `amount` (0: c, 1: to): dimmed text that works on light and dark.
+QColor mix(const QColor& c, const QColor& to, double amount) {
+  auto channel = [amount](int a, int b) {
+    return static_cast<int>(std::lround(a + (b - a) * amount));
+  };
+  return QColor(channel(c.red(), to.red()), channel(c.green(), to.green()),
+                channel(c.blue(), to.blue()));
+}
+
+void styleAxis(QCPAxis* axis, const QColor& color) {
+  axis->setBasePen(QPen(color, 0));
+  axis->setTickPen(QPen(color, 0));
+  axis->setSubTickPen(QPen(color, 0));
+  axis->setTickLabelColor(color);
+  axis->setLabelColor(color);
+}
+
 QCPAxis* addExtraAxis(QCPAxisRect* rect, QCPAxis::AxisType type) {
   QCPAxis* axis = rect->addAxis(type);
   axis->setBasePen(Qt::NoPen);
@@ -91,6 +108,7 @@ HeatmapGrid::HeatmapGrid(QWidget* parent)
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->setMouseTracking(true);
   plot_->plotLayout()->clear();
+  plot_->setBackground(palette().color(QPalette::Base));
   state_->badge = new QLabel(this);
   state_->badge->setStyleSheet(
       QStringLiteral("QLabel { background: rgba(180, 30, 30, 225); color: white; font-weight: bold;"
@@ -159,7 +177,7 @@ int HeatmapGrid::mapCount() const { return static_cast<int>(state_->views.size()
 
 QStringList HeatmapGrid::mapTitles() const {
   QStringList titles;
-  for (const MapData& map : data_.maps) titles << map.title;
+  for (const MapData& map : data_.maps) titles << map.shownTitle;
   return titles;
 }
 
@@ -191,6 +209,17 @@ void HeatmapGrid::resizeEvent(QResizeEvent* event) {
     if (chooseColumns(static_cast<int>(data_.maps.size())) != state_->columns) rebuild();
     queueRender();
   }
+}
+
+void HeatmapGrid::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() != QEvent::PaletteChange || !followPalette_) return;
+  rebuild();
+  renderAll();
+}
+
+QColor HeatmapGrid::textColor() const {
+  return followPalette_ ? palette().color(QPalette::Text) : QColor(Qt::black);
 }
 
 void HeatmapGrid::placeBadge() {
@@ -260,6 +289,9 @@ void HeatmapGrid::rebuild() {
   delete s.margins;
   s.margins = nullptr;
   plot_->setViewport(QRect(QPoint(0, 0), plot_->size()));
+  const QColor background = followPalette_ ? palette().color(QPalette::Base) : QColor(Qt::white);
+  if (followPalette_) plot_->setBackground(background);
+  const QColor text = textColor();
 
   QCPLayoutGrid* top = plot_->plotLayout();
   top->setRowSpacing(4);
@@ -272,11 +304,15 @@ void HeatmapGrid::rebuild() {
     QFont font = plot_->font();
     font.setPointSizeF(font.pointSizeF() * 1.3);
     font.setBold(true);
-    top->addElement(row++, 0, new QCPTextElement(plot_, caption_, font));
+    auto* caption = new QCPTextElement(plot_, caption_, font);
+    caption->setTextColor(text);
+    top->addElement(row++, 0, caption);
   }
   if (data_.maps.empty()) {
-    const QString text = !message_.isEmpty() ? message_ : tr("No result to show yet.");
-    top->addElement(row, 0, new QCPTextElement(plot_, text));
+    const QString message = !message_.isEmpty() ? message_ : tr("No result to show yet.");
+    auto* element = new QCPTextElement(plot_, message);
+    element->setTextColor(text);
+    top->addElement(row, 0, element);
     return;
   }
 
@@ -312,9 +348,10 @@ void HeatmapGrid::rebuild() {
     MapView v;
     auto* cell = new QCPLayoutGrid;
     maps->addElement(i / s.columns, i % s.columns, cell);
-    v.title = new QCPTextElement(plot_, m.title, titleFont);
+    v.title = new QCPTextElement(plot_, m.shownTitle, titleFont);
+    v.title->setTextColor(text);
     v.note = new QCPTextElement(plot_, QString(), noteFont);
-    v.note->setTextColor(QColor(90, 90, 90));
+    v.note->setTextColor(followPalette_ ? mix(text, background, 0.35) : QColor(90, 90, 90));
     v.note->setMargins(QMargins(2, 0, 2, 0));
     v.rect = new QCPAxisRect(plot_, true);
     v.rect->setMaximumSize(maxRect);
@@ -334,6 +371,7 @@ void HeatmapGrid::rebuild() {
       axis->setSubTicks(false);
       axis->setTickLength(0, 4);
       axis->grid()->setVisible(false);
+      styleAxis(axis, text);
     }
     x->setRange(-0.5, m.cols - 0.5);
     y->setRange(-0.5, m.rows - 0.5);
@@ -390,7 +428,8 @@ void HeatmapGrid::rebuild() {
   s.scale->setGradient(s.gradient);
   s.scale->setRangeDrag(false);
   s.scale->setRangeZoom(false);
-  s.scale->axis()->setLabel(data_.unit);
+  s.scale->axis()->setLabel(data_.shownUnit);
+  styleAxis(s.scale->axis(), text);
   body->addElement(0, 2, s.scale);
   body->addElement(0, 3, new QCPLayoutElement(plot_));
   // The maps take all the width they can use (up to square cells); the fillers get the rest.
@@ -406,16 +445,16 @@ void HeatmapGrid::rebuild() {
   top->setRowStretchFactor(bodyRow, 1000);
   legend->setColumnSpacing(10);
   int k = 0;
-  const QColor text = QColor(40, 40, 40);
+  const QColor legendText = followPalette_ ? mix(text, background, 0.16) : QColor(40, 40, 40);
   if (anyMasked(data_) || view_.stage == Stage::weights || view_.stage == Stage::scores ||
       view_.stage == Stage::mask || view_.stage == Stage::weights_before_dropout) {
     legend->addElement(0, k++,
                        new LegendKey(plot_, maskedColor(s.colormap), LegendKey::Swatch::fill,
-                                     tr("masked (-inf in the mask)"), text));
+                                     tr("masked (-inf in the mask)"), legendText));
   }
-  s.nanKey =
-      new LegendKey(plot_, nanColor(s.colormap), LegendKey::Swatch::fill,
-                    anyNan(data_) ? tr("NaN (every key of the query masked)") : tr("NaN"), text);
+  s.nanKey = new LegendKey(plot_, nanColor(s.colormap), LegendKey::Swatch::fill,
+                           anyNan(data_) ? tr("NaN (every key of the query masked)") : tr("NaN"),
+                           legendText);
   legend->addElement(0, k++, s.nanKey);
   legend->addElement(0, k, new QCPLayoutElement(plot_));  // takes the rest of the width
   legend->setColumnStretchFactor(k, 1000);

@@ -63,6 +63,10 @@ class HeatmapGrid : public QWidget {
   void setCaption(const QString& caption);
   /// Adds "key"/"query" axis labels to every map (export); off by default to save space.
   void setAxisTitles(bool on);
+  /// On (default, the window): the plot background, axes and text take the widget palette's
+  /// Base and Text colours and follow theme changes. Off (image export): black text, and the
+  /// background the caller gives the plot.
+  void setFollowPalette(bool on) { followPalette_ = on; }
 
  signals:
   void cellHovered(int map, int row, int col, double value, const QString& description);
@@ -72,6 +76,7 @@ class HeatmapGrid : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  void changeEvent(QEvent* event) override;  // palette changes restyle the picture
 
  private:
   void extract();           // data_ from result_ and view_ (catches InvalidInput)
@@ -94,6 +99,7 @@ class HeatmapGrid : public QWidget {
   int chooseColumns(int n) const;
   double cellPixels(int n, int columns) const;  // side of a square cell for n maps in columns
   void placeBadge();
+  QColor textColor() const;  // palette Text when following the palette, else black
 
   QCustomPlot* plot_ = nullptr;
   std::shared_ptr<const mhaviz::ForwardResult> result_;
@@ -103,6 +109,7 @@ class HeatmapGrid : public QWidget {
   std::unique_ptr<GridState> state_;
   QString caption_;
   bool axisTitles_ = false;
+  bool followPalette_ = true;
   bool outOfDate_ = false;
   QString outOfDateWhy_;
   double lastRenderMs_ = 0;

@@ -90,7 +90,7 @@ QString HeatmapGrid::describeCell(int map, int row, int col) const {
   const double value = m.valueAt(row, col);
   const bool tokens = !view_.keyLabels.isEmpty();
   QStringList parts;
-  parts << m.title;
+  parts << m.shownTitle;
   if (!m.rowsInfo.empty()) {
     parts << describeKey(m.rowsInfo[static_cast<std::size_t>(row)], row, tokens);
   } else if (row < view_.queryLabels.size() && !view_.queryLabels[row].isEmpty()) {
@@ -109,7 +109,7 @@ QString HeatmapGrid::describeCell(int map, int row, int col) const {
   } else {
     parts << tr("dim %1").arg(col);
   }
-  parts << data_.unit + QLatin1Char(' ') + formatValue(value);
+  parts << data_.shownUnit + QLatin1Char(' ') + formatValue(value);
   if (m.maskedAt(row, col)) parts << tr("masked (-inf in the mask)");
   if (std::isnan(value)) {
     parts << tr(

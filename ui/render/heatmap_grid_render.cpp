@@ -14,6 +14,7 @@
 #include "ui/render/colormaps.hpp"
 #include "ui/render/heatmap_grid.hpp"
 #include "ui/render/heatmap_grid_state.hpp"
+#include "ui/render/parallel_maps.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -71,7 +72,7 @@ void HeatmapGrid::applyRanges() {
     if (view_.perHeadScale) {
       v.valueRange = finiteRange(m, data_.isSigned);
       v.title->setText(
-          m.title +
+          m.shownTitle +
           QStringLiteral("   [%1, %2]").arg(fmt(v.valueRange.lower), fmt(v.valueRange.upper)));
     } else {
       v.valueRange = fixedUnit ? QCPRange(0, 1) : QCPRange(data_.lo, data_.hi);
@@ -88,11 +89,11 @@ void HeatmapGrid::applyRanges() {
       scaleTicker->setTicks({{0.0, tr("min")}, {1.0, tr("max")}});
     }
     s.scale->axis()->setTicker(scaleTicker);
-    s.scale->axis()->setLabel(data_.unit + tr(" (range of each map)"));
+    s.scale->axis()->setLabel(data_.shownUnit + tr(" (range of each map)"));
   } else {
     s.scale->setDataRange(s.views.front().valueRange);
     s.scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    s.scale->axis()->setLabel(data_.unit);
+    s.scale->axis()->setLabel(data_.shownUnit);
   }
   if (s.nanKey != nullptr) {
     const bool nan = std::any_of(data_.maps.begin(), data_.maps.end(),
@@ -171,12 +172,15 @@ void HeatmapGrid::launchPreparation(bool withStats) {
     out->dataGen = gen;
     out->withStats = withStats;
     if (withStats && !computeStats(data, cancel.get())) return;
-    for (const auto& j : jobs) {
-      if (cancel->load()) return;
-      out->indices.push_back(j[0]);
-      out->grids.push_back(reduceRegion(data.maps[static_cast<std::size_t>(j[0])], j[1], j[2], j[3],
-                                        j[4], j[5], j[6], rule, cancel.get()));
-    }
+    out->indices.resize(jobs.size());
+    out->grids.resize(jobs.size());
+    forEachMap(static_cast<int>(jobs.size()), [&](int k) {
+      const auto& j = jobs[static_cast<std::size_t>(k)];
+      out->indices[static_cast<std::size_t>(k)] = j[0];
+      out->grids[static_cast<std::size_t>(k)] =
+          reduceRegion(data.maps[static_cast<std::size_t>(j[0])], j[1], j[2], j[3], j[4], j[5],
+                       j[6], rule, cancel.get());
+    });
     if (cancel->load()) return;
     if (withStats) {
       for (MapData& m : data.maps) m.columns.clear();  // only the statistics are read

@@ -52,12 +52,11 @@ QString describeConfig(const mhaviz::Config& config, int batch) {
   if (config.add_bias_kv) parts << QStringLiteral("add_bias_kv");
   if (config.add_zero_attn) parts << QStringLiteral("add_zero_attn");
   if (config.training && config.dropout > 0) {
-    parts << QStringLiteral("dropout=%1 (training)").arg(config.dropout);
+    parts << QObject::tr("dropout=%1 (training)").arg(config.dropout);
   }
   if (config.dtype == mhaviz::DType::float64) parts << QStringLiteral("float64");
   QString text = parts.join(QLatin1Char(' '));
-  text +=
-      config.batched() ? QStringLiteral(", batch %1").arg(batch) : QStringLiteral(", unbatched");
+  text += config.batched() ? QObject::tr(", batch %1").arg(batch) : QObject::tr(", unbatched");
   return text;
 }
 
@@ -112,12 +111,13 @@ QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view
         !options.title.isEmpty()
             ? options.title
             : describeConfig(result.config, view.batch) + QStringLiteral(" \u2014 ") +
-                  stageName(view.stage) +
+                  shownStageName(view.stage) +
                   (view.soloHead >= 0 ? QObject::tr(", head %1").arg(view.soloHead) : QString());
 
     // The same widget as the window, drawn offscreen at the requested size.
     HeatmapGrid grid;
     grid.setAttribute(Qt::WA_DontShowOnScreen);
+    grid.setFollowPalette(false);  // the picture's own background, whatever the window theme
     grid.resize(options.width, options.height);
     QCustomPlot* plot = grid.plot();
     plot->setGeometry(0, 0, options.width, options.height);

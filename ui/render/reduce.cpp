@@ -37,12 +37,15 @@ ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int 
   out.values.assign(outCells, init);
   std::vector<unsigned char> nan(outCells, 0);
   if (hasMask) out.masked.assign(outCells, 1);
-  // One source row at a time (copied maps and maps read from the result alike).
-  std::vector<double> rowValues(static_cast<std::size_t>(std::max(nCols, 0)));
-  std::vector<unsigned char> rowMask(hasMask ? rowValues.size() : 0);
+  // One source row at a time (copied maps and maps read from the result alike), folded into
+  // per-column accumulators over the rows of a block row; the columns are folded into blocks
+  // once per block row. The per-row loops run over whole rows and vectorise.
+  const auto width = static_cast<std::size_t>(std::max(nCols, 0));
+  std::vector<double> rowValues(width);
+  std::vector<unsigned char> rowMask(hasMask ? width : 0);
+  std::vector<double> colAcc(width);
+  std::vector<unsigned char> colNan(width);
 
-  // One pass over the source rows; each row adds into its block row. Columns are walked in
-  // order so memory is read sequentially even for 2048x2048 maps.
   for (int bi = 0; bi < out.rows; ++bi) {
     const int rBegin = row0 + bi * out.rowBlock;
     const int rEnd = std::min(rBegin + out.rowBlock, row0 + nRows);
@@ -51,35 +54,48 @@ ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int 
     unsigned char* dstNan = nan.data() + outRow;
     unsigned char* dstMask = hasMask ? out.masked.data() + outRow : nullptr;
     if (cancelled != nullptr && cancelled->load(std::memory_order_relaxed)) return ReducedGrid{};
+    if (nCols <= 0) continue;
+    std::fill(colAcc.begin(), colAcc.end(), init);
+    std::fill(colNan.begin(), colNan.end(), 0);
     for (int r = rBegin; r < rEnd; ++r) {
-      if (nCols <= 0) break;
       map.readRow(r, col0, nCols, rowValues.data(), hasMask ? rowMask.data() : nullptr);
       // Element i of the row buffers is source column col0 + i.
       const double* src = rowValues.data();
-      const unsigned char* srcMask = hasMask ? rowMask.data() : nullptr;
-      for (int bj = 0; bj < out.cols; ++bj) {
-        const int cBegin = col0 + bj * out.colBlock;
-        const int cEnd = std::min(cBegin + out.colBlock, col0 + nCols);
-        double acc = dst[bj];
-        bool anyNan = dstNan[bj] != 0;
-        for (int c = cBegin; c < cEnd; ++c) {
-          const double x = src[c - col0];
-          if (std::isnan(x)) {
-            anyNan = true;
-          } else if (rule == Reduce::mean) {
-            acc += x;
-          } else {
-            acc = std::max(acc, x);
-          }
+      if (rule == Reduce::mean) {
+        for (std::size_t c = 0; c < width; ++c) {
+          const bool isNan = std::isnan(src[c]);
+          colNan[c] |= static_cast<unsigned char>(isNan);
+          colAcc[c] += isNan ? 0.0 : src[c];
         }
-        dst[bj] = acc;
-        dstNan[bj] = anyNan ? 1 : 0;
-        if (dstMask != nullptr) {
+      } else {
+        for (std::size_t c = 0; c < width; ++c) {
+          const bool isNan = std::isnan(src[c]);
+          colNan[c] |= static_cast<unsigned char>(isNan);
+          colAcc[c] = !isNan && src[c] > colAcc[c] ? src[c] : colAcc[c];
+        }
+      }
+      if (dstMask != nullptr) {
+        for (int bj = 0; bj < out.cols; ++bj) {
+          const int cBegin = bj * out.colBlock;
+          const int cEnd = std::min(cBegin + out.colBlock, nCols);
           for (int c = cBegin; c < cEnd && dstMask[bj] != 0; ++c) {
-            if (srcMask[c - col0] == 0) dstMask[bj] = 0;
+            if (rowMask[static_cast<std::size_t>(c)] == 0) dstMask[bj] = 0;
           }
         }
       }
+    }
+    for (int bj = 0; bj < out.cols; ++bj) {
+      const int cBegin = bj * out.colBlock;
+      const int cEnd = std::min(cBegin + out.colBlock, nCols);
+      double acc = init;
+      bool anyNan = false;
+      for (int c = cBegin; c < cEnd; ++c) {
+        const auto k = static_cast<std::size_t>(c);
+        anyNan = anyNan || colNan[k] != 0;
+        acc = rule == Reduce::mean ? acc + colAcc[k] : std::max(acc, colAcc[k]);
+      }
+      dst[bj] = acc;
+      dstNan[bj] = anyNan ? 1 : 0;
     }
     for (int bj = 0; bj < out.cols; ++bj) {
       if (dstNan[bj] != 0) {

@@ -1,13 +1,17 @@
 #include "ui/render/stage_data.hpp"
 
+#include <QCoreApplication>
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mhaviz/core/errors.hpp"
+#include "ui/render/parallel_maps.hpp"
 #include "ui/teach/param_stage.hpp"
 
 namespace mhaviz::ui {
@@ -17,15 +21,24 @@ namespace {
 // `add`.
 void readBlock(const mhaviz::Tensor& t, std::size_t offset, std::size_t count, double* out,
                bool add) {
-  auto put = [&](std::size_t i, double x) { out[i] = add ? out[i] + x : x; };
+  // Separate loops for each case, so that the compiler vectorises them (maps of 2048 x 2048
+  // go through here several times per picture).
+  const auto convert = [&](const auto* src) {
+    if (add) {
+      for (std::size_t i = 0; i < count; ++i) out[i] += static_cast<double>(src[i]);
+    } else {
+      for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<double>(src[i]);
+    }
+  };
   if (t.type() == mhaviz::ElemType::f32) {
-    const float* src = t.data<float>().data() + offset;
-    for (std::size_t i = 0; i < count; ++i) put(i, static_cast<double>(src[i]));
+    convert(t.data<float>().data() + offset);
   } else if (t.type() == mhaviz::ElemType::f64) {
-    const double* src = t.data<double>().data() + offset;
-    for (std::size_t i = 0; i < count; ++i) put(i, src[i]);
+    convert(t.data<double>().data() + offset);
   } else {
-    for (std::size_t i = 0; i < count; ++i) put(i, t.value(static_cast<std::int64_t>(offset + i)));
+    for (std::size_t i = 0; i < count; ++i) {
+      const double x = t.value(static_cast<std::int64_t>(offset + i));
+      out[i] = add ? out[i] + x : x;
+    }
   }
 }
 
@@ -120,19 +133,26 @@ std::vector<ColumnInfo> indexColumns(std::int64_t n) {
   return columns;
 }
 
-QString unitOf(Stage stage) {
+// What a value of the stage is, for the colour scale and hover text.
+void setUnitOf(StageData& data, Stage stage) {
   switch (stage) {
     case Stage::weights:
     case Stage::weights_before_dropout:
-      return QStringLiteral("weight");
+      setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "weight"));
+      return;
     case Stage::raw_scores:
-      return QStringLiteral("raw score");
+      setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "raw score"));
+      return;
     case Stage::mask:
-      return QStringLiteral("mask term");
+      setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "mask term"));
+      return;
     case Stage::scores:
-      return QStringLiteral("score");
+      setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "score"));
+      return;
     default:
-      return stageName(stage);
+      data.unit = stageName(stage);
+      data.shownUnit = shownStageName(stage);
+      return;
   }
 }
 
@@ -177,7 +197,7 @@ bool stageHasMask(Stage stage) {
 // counts as masked when it is masked in every head.
 MapData averageOf(const std::vector<MapData>& heads) {
   MapData avg;
-  avg.title = QStringLiteral("average over heads");
+  setMapTitle(avg, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "average over heads"));
   avg.rows = heads.front().rows;
   avg.cols = heads.front().cols;
   avg.columns = heads.front().columns;
@@ -199,9 +219,13 @@ MapData averageOf(const std::vector<MapData>& heads) {
 
 void checkShape(const mhaviz::Tensor& t, const mhaviz::Shape& expected, Stage stage) {
   if (t.shape() != expected) {
-    throw mhaviz::InvalidInput("the result's " + stageName(stage).toStdString() +
-                               " tensor has shape " + mhaviz::shape_str(t.shape()) + ", expected " +
-                               mhaviz::shape_str(expected) + "; recompute the result");
+    throw mhaviz::InvalidInput(
+        QCoreApplication::translate("mhaviz::ui::StageText",
+                                    "the result's %1 tensor has shape %2, expected %3; recompute "
+                                    "the result")
+            .arg(shownStageName(stage), QString::fromStdString(mhaviz::shape_str(t.shape())),
+                 QString::fromStdString(mhaviz::shape_str(expected)))
+            .toStdString());
   }
 }
 
@@ -211,22 +235,29 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
                        ExtractMode mode) {
   const bool copy = mode == ExtractMode::copy;
   if (view.batch < 0 || view.batch >= result.N) {
-    throw mhaviz::InvalidInput("batch element " + std::to_string(view.batch) +
-                               " does not exist: the result has " + std::to_string(result.N) +
-                               " (choose 0.." + std::to_string(result.N - 1) + ")");
+    throw mhaviz::InvalidInput(
+        QCoreApplication::translate("mhaviz::ui::StageText",
+                                    "batch element %1 does not exist: the result has %2 (choose "
+                                    "0..%3)")
+            .arg(view.batch)
+            .arg(result.N)
+            .arg(result.N - 1)
+            .toStdString());
   }
   if (isParamStage(view.stage)) return extractParamStage(result, paramsOf(result), view);
   StageData data;
   data.isSigned = stageIsSigned(view.stage);
-  data.unit = unitOf(view.stage);
+  setUnitOf(data, view.stage);
   const auto n = static_cast<std::int64_t>(view.batch);
   const mhaviz::Tensor& t = tensorOf(result, view.stage);
 
   if (view.stage == Stage::merged || view.stage == Stage::output) {
     checkShape(t, {result.N, result.L, result.E}, view.stage);
     MapData map;
-    map.title = view.stage == Stage::merged ? QStringLiteral("heads concatenated (before out_proj)")
-                                            : QStringLiteral("out_proj output");
+    setMapTitle(map, view.stage == Stage::merged
+                         ? QT_TRANSLATE_NOOP("mhaviz::ui::StageText",
+                                             "heads concatenated (before out_proj)")
+                         : QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "out_proj output"));
     map.rows = static_cast<int>(result.L);
     map.cols = static_cast<int>(result.E);
     const std::size_t count = toSize(result.L * result.E);
@@ -250,7 +281,7 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
     for (std::int64_t h = 0; h < result.H; ++h) {
       if (solo && h != view.soloHead) continue;
       MapData map;
-      map.title = QStringLiteral("head %1").arg(h);
+      setMapTitle(map, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "head %1"), {QString::number(h)});
       map.rows = static_cast<int>(rows);
       map.cols = static_cast<int>(cols);
       const std::size_t offset = toSize(n * result.H + h) * count;
@@ -271,7 +302,7 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
       if (copy) {
         avg = averageOf(data.maps);
       } else {
-        avg.title = QStringLiteral("average over heads");
+        setMapTitle(avg, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "average over heads"));
         avg.rows = data.maps.front().rows;
         avg.cols = data.maps.front().cols;
         avg.columns = data.maps.front().columns;
@@ -285,6 +316,26 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
 
   if (copy) computeStats(data);
   return data;
+}
+
+void setMapTitle(MapData& map, const char* source, const QStringList& args) {
+  QString english = QString::fromUtf8(source);
+  QString shown = QCoreApplication::translate(kStageTextContext, source);
+  for (const QString& arg : args) {
+    english = english.arg(arg);
+    shown = shown.arg(arg);
+  }
+  map.title = std::move(english);
+  map.shownTitle = std::move(shown);
+}
+
+void setUnit(StageData& data, const char* source) {
+  data.unit = QString::fromUtf8(source);
+  data.shownUnit = QCoreApplication::translate(kStageTextContext, source);
+}
+
+QString shownStageName(Stage stage) {
+  return QCoreApplication::translate("mhaviz::ui::Stage", stageName(stage).toLatin1().constData());
 }
 
 void MapData::readRow(int row, int col0, int n, double* out, unsigned char* maskOut) const {
@@ -331,32 +382,34 @@ bool MapData::maskedAt(int row, int col) const {
 }
 
 bool computeStats(StageData& data, const std::atomic<bool>* cancelled) {
-  double maxAbs = 0;
-  std::vector<double> row;
-  for (MapData& map : data.maps) {
+  const auto stopped = [cancelled] {
+    return cancelled != nullptr && cancelled->load(std::memory_order_relaxed);
+  };
+  forEachMap(static_cast<int>(data.maps.size()), [&](int index) {
+    MapData& map = data.maps[toSize(index)];
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     bool nan = false;
-    row.resize(toSize(map.cols));
+    std::vector<double> row(toSize(map.cols));
     for (int r = 0; r < map.rows; ++r) {
-      if (cancelled != nullptr && (r & 63) == 0 && cancelled->load(std::memory_order_relaxed)) {
-        return false;
-      }
+      if ((r & 63) == 0 && stopped()) return;
       map.readRow(r, 0, map.cols, row.data(), nullptr);
-      for (double x : row) {
-        if (std::isnan(x)) {
-          nan = true;
-        } else if (std::isfinite(x)) {
-          lo = std::min(lo, x);
-          hi = std::max(hi, x);
-        }
+      for (double x : row) {  // branch-free, so that it vectorises
+        nan |= std::isnan(x);
+        const bool finite = std::abs(x) <= std::numeric_limits<double>::max();  // not NaN/inf
+        lo = finite && x < lo ? x : lo;
+        hi = finite && x > hi ? x : hi;
       }
     }
     map.hasNan = nan;
     map.hasFinite = lo <= hi;
     map.finiteLo = map.hasFinite ? lo : 0;
     map.finiteHi = map.hasFinite ? hi : 0;
-    if (map.hasFinite) maxAbs = std::max({maxAbs, std::abs(lo), std::abs(hi)});
+  });
+  if (stopped()) return false;
+  double maxAbs = 0;
+  for (const MapData& map : data.maps) {
+    if (map.hasFinite) maxAbs = std::max({maxAbs, std::abs(map.finiteLo), std::abs(map.finiteHi)});
   }
   if (data.isSigned) {
     if (maxAbs == 0) maxAbs = 1;

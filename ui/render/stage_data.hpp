@@ -5,6 +5,7 @@
 // never copies 2048x2048 maps; the caller then keeps the result alive while the map is used.
 
 #include <QString>
+#include <QStringList>
 #include <atomic>
 #include <cstddef>
 #include <vector>
@@ -32,9 +33,11 @@ struct MapSource {
 };
 
 struct MapData {
-  QString title;                      // "head 0", "average over heads", "out_proj output"...
-  int rows = 0, cols = 0;             // rows = queries (or keys for k/v), row 0 shown at the TOP
-  std::vector<double> values;         // row-major rows*cols; NaN = NaN; -inf allowed (masked)
+  QString title;               // "head 0", "average over heads"...: English, the same in every UI
+                               // language (data: the CSV "map" column)
+  QString shownTitle;          // the title in the UI language (grid, exported images, hover text)
+  int rows = 0, cols = 0;      // rows = queries (or keys for k/v), row 0 shown at the TOP
+  std::vector<double> values;  // row-major rows*cols; NaN = NaN; -inf allowed (masked)
   std::vector<ColumnInfo> columns;    // per column (for key-indexed stages), else empty
   std::vector<ColumnInfo> rowsInfo;   // per row for k/v (bias_k / zero rows), else empty
   std::vector<unsigned char> masked;  // per cell, 1 when the merged mask is -inf there
@@ -57,9 +60,25 @@ struct StageData {
   std::vector<MapData> maps;
   double lo = 0, hi = 1;  // shared colour range (symmetric around 0 when isSigned)
   bool isSigned = false;
-  QString unit;             // what a value is: "weight", "score", "mask term", "value"...
+  QString unit;             // what a value is: "weight", "score", "mask term"... (English)
+  QString shownUnit;        // the unit in the UI language (colour scale, hover text)
   bool statsReady = false;  // lo/hi and the per-map statistics are computed
 };
+
+/// Translation context of the map titles and units ("head %1", "weight", ...).
+inline constexpr char kStageTextContext[] = "mhaviz::ui::StageText";
+
+/// Sets map.title (English) and map.shownTitle (translated in kStageTextContext) from one
+/// source text marked with QT_TRANSLATE_NOOP("mhaviz::ui::StageText", ...), whose %1, %2...
+/// take `args` in order. Any thread (translators are installed before the window exists).
+void setMapTitle(MapData& map, const char* source, const QStringList& args = {});
+
+/// Sets data.unit and data.shownUnit from a QT_TRANSLATE_NOOP("mhaviz::ui::StageText", ...)
+/// source text.
+void setUnit(StageData& data, const char* source);
+
+/// stageName() in the UI language (context "mhaviz::ui::Stage"), for titles shown to people.
+QString shownStageName(Stage stage);
 
 /// copy: every map owns its values (and mask flags). describe: maps hold only their MapSource
 /// (no per-cell work; statsReady stays false until computeStats).

@@ -1,5 +1,6 @@
 #include "ui/session/session_file.hpp"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -71,7 +72,8 @@ Enum enumFrom(const std::array<std::pair<Enum, const char*>, K>& table, const Js
     if (value.is_string() && value.get<std::string>() == name) return e;
     names << QString::fromLatin1(name);
   }
-  fail(QStringLiteral("%1 must be one of %2.").arg(where, names.join(QStringLiteral(", "))));
+  fail(QCoreApplication::translate("mhaviz::ui::SessionFile", "%1 must be one of %2.")
+           .arg(where, names.join(QStringLiteral(", "))));
 }
 
 QString displayName(const QString& path) { return QFileInfo(path).fileName(); }
@@ -91,18 +93,23 @@ Json viewToJson(const ViewOptions& v) {
 int intFrom(const Json& value, const QString& where) {
   if (!value.is_number_integer() || value.get<std::int64_t>() < -1 ||
       value.get<std::int64_t>() > 1'000'000'000) {
-    fail(QStringLiteral("%1 must be a whole number.").arg(where));
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile", "%1 must be a whole number.")
+             .arg(where));
   }
   return value.get<int>();
 }
 
 bool boolFrom(const Json& value, const QString& where) {
-  if (!value.is_boolean()) fail(QStringLiteral("%1 must be true or false.").arg(where));
+  if (!value.is_boolean())
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile", "%1 must be true or false.")
+             .arg(where));
   return value.get<bool>();
 }
 
 ViewOptions viewFromJson(const Json& j, const QString& name) {
-  if (!j.is_object()) fail(QStringLiteral("%1: \"view\" must be an object.").arg(name));
+  if (!j.is_object())
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile", "%1: \"view\" must be an object.")
+             .arg(name));
   ViewOptions v;
   for (const auto& [key, value] : j.items()) {
     const QString where = QStringLiteral("%1: view.%2").arg(name, QString::fromStdString(key));
@@ -121,23 +128,30 @@ ViewOptions viewFromJson(const Json& j, const QString& name) {
     } else if (key == "reduce") {
       v.reduce = enumFrom(kReduces, value, where);
     } else {
-      fail(QStringLiteral("%1 is not a view setting (known: stage, batch, colormap, "
-                          "perHeadScale, soloHead, showAverage, reduce).")
+      fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                       "%1 is not a view setting (known: stage, batch, colormap, "
+                                       "perHeadScale, soloHead, showAverage, reduce).")
                .arg(where));
     }
   }
-  if (v.batch < 0) fail(QStringLiteral("%1: view.batch must be 0 or more.").arg(name));
+  if (v.batch < 0)
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile", "%1: view.batch must be 0 or more.")
+             .arg(name));
   return v;
 }
 
 QByteArray npzBytes(const mhaviz::io::TensorMap& tensors) {
   QTemporaryDir dir;
-  if (!dir.isValid()) fail(QStringLiteral("Cannot create a temporary folder to embed tensors."));
+  if (!dir.isValid())
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                     "Cannot create a temporary folder to embed tensors."));
   const QString path = dir.filePath(QStringLiteral("tensors.npz"));
   mhaviz::io::write_npz(path.toStdString(), tensors);
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
-    fail(QStringLiteral("Cannot read back the tensors to embed: %1").arg(file.errorString()));
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                     "Cannot read back the tensors to embed: %1")
+             .arg(file.errorString()));
   }
   return file.readAll();
 }
@@ -159,30 +173,42 @@ std::shared_ptr<const mhaviz::io::TensorMap> tensorsFromJson(const Json& j, cons
                                                              const QString& sessionPath,
                                                              Session& out) {
   if (!j.is_object() || j.size() != 1 || (!j.contains("file") && !j.contains("npz_base64"))) {
-    fail(QStringLiteral("%1: \"tensors\" must be {\"file\": path} or {\"npz_base64\": data}.")
+    fail(QCoreApplication::translate(
+             "mhaviz::ui::SessionFile",
+             "%1: \"tensors\" must be {\"file\": path} or {\"npz_base64\": data}.")
              .arg(name));
   }
   if (j.contains("npz_base64")) {
     if (!j["npz_base64"].is_string())
-      fail(QStringLiteral("%1: npz_base64 must be a string.").arg(name));
+      fail(
+          QCoreApplication::translate("mhaviz::ui::SessionFile", "%1: npz_base64 must be a string.")
+              .arg(name));
     const auto decoded = QByteArray::fromBase64Encoding(
         QByteArray::fromStdString(j["npz_base64"].get<std::string>()),
         QByteArray::AbortOnBase64DecodingErrors);
-    if (!decoded) fail(QStringLiteral("%1: the embedded tensors are not valid base64.").arg(name));
+    if (!decoded)
+      fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                       "%1: the embedded tensors are not valid base64.")
+               .arg(name));
     const QByteArray& bytes = *decoded;
     out.embedTensors = true;
     return std::make_shared<const mhaviz::io::TensorMap>(mhaviz::io::parse_npz(
         std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))),
         (name + QStringLiteral(" (embedded tensors)")).toStdString()));
   }
-  if (!j["file"].is_string()) fail(QStringLiteral("%1: tensors.file must be a string.").arg(name));
+  if (!j["file"].is_string())
+    fail(
+        QCoreApplication::translate("mhaviz::ui::SessionFile", "%1: tensors.file must be a string.")
+            .arg(name));
   const QString file = QString::fromStdString(j["file"].get<std::string>());
   const QString path = QFileInfo(file).isAbsolute()
                            ? file
                            : QFileInfo(sessionPath).absoluteDir().absoluteFilePath(file);
   if (!QFileInfo::exists(path)) {
-    fail(QStringLiteral("%1 refers to the tensors file %2, which does not exist. Put it beside "
-                        "the session (or at that path) and open the session again.")
+    fail(QCoreApplication::translate(
+             "mhaviz::ui::SessionFile",
+             "%1 refers to the tensors file %2, which does not exist. Put it beside "
+             "the session (or at that path) and open the session again.")
              .arg(name, path));
   }
   out.tensorsFile = path;
@@ -210,13 +236,16 @@ Session parseSession(const QByteArray& bytes, const QString& sessionPath) {
   } catch (const Json::parse_error& e) {
     std::string what = e.what();
     if (const auto pos = what.find("] "); pos != std::string::npos) what.erase(0, pos + 2);
-    fail(QStringLiteral("%1 is damaged and cannot be opened: %2. Fix the file or open another "
-                        "one.")
+    fail(QCoreApplication::translate(
+             "mhaviz::ui::SessionFile",
+             "%1 is damaged and cannot be opened: %2. Fix the file or open another "
+             "one.")
              .arg(name, QString::fromStdString(what)));
   }
   if (!j.is_object())
-    fail(QStringLiteral("%1 is not an mhaviz session or configuration: its top "
-                        "level is not a JSON object.")
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                     "%1 is not an mhaviz session or configuration: its top "
+                                     "level is not a JSON object.")
              .arg(name));
   Session s;
   if (!j.contains("format")) {
@@ -226,18 +255,23 @@ Session parseSession(const QByteArray& bytes, const QString& sessionPath) {
     return s;
   }
   if (j["format"] != kFormat) {
-    fail(QStringLiteral("%1 is not an mhaviz session: \"format\" must be \"%2\".")
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                     "%1 is not an mhaviz session: \"format\" must be \"%2\".")
              .arg(name, kFormat));
   }
   if (!j.contains("version") || !j["version"].is_number_integer() ||
       j["version"].get<std::int64_t>() < 1) {
-    fail(QStringLiteral("%1 has no valid \"version\" (a whole number from 1). The file is damaged.")
+    fail(QCoreApplication::translate(
+             "mhaviz::ui::SessionFile",
+             "%1 has no valid \"version\" (a whole number from 1). The file is damaged.")
              .arg(name));
   }
   const std::int64_t version = j["version"].get<std::int64_t>();
   if (version > kSessionFormatVersion) {
-    fail(QStringLiteral("%1 was written by a newer mhaviz (format version %2; this mhaviz reads "
-                        "up to %3). Update mhaviz to open it.")
+    fail(QCoreApplication::translate(
+             "mhaviz::ui::SessionFile",
+             "%1 was written by a newer mhaviz (format version %2; this mhaviz reads "
+             "up to %3). Update mhaviz to open it.")
              .arg(name)
              .arg(version)
              .arg(kSessionFormatVersion));
@@ -245,12 +279,16 @@ Session parseSession(const QByteArray& bytes, const QString& sessionPath) {
   for (const auto& [key, value] : j.items()) {
     if (key != "format" && key != "version" && key != "config" && key != "view" &&
         key != "tensors") {
-      fail(QStringLiteral("%1: unknown key \"%2\" (known: format, version, config, view, "
-                          "tensors).")
+      fail(QCoreApplication::translate(
+               "mhaviz::ui::SessionFile",
+               "%1: unknown key \"%2\" (known: format, version, config, view, "
+               "tensors).")
                .arg(name, QString::fromStdString(key)));
     }
   }
-  if (!j.contains("config")) fail(QStringLiteral("%1 has no \"config\" object.").arg(name));
+  if (!j.contains("config"))
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile", "%1 has no \"config\" object.")
+             .arg(name));
   s.config = mhaviz::io::parse_config_json(j["config"].dump(), name.toStdString() + ": config");
   if (j.contains("view")) s.view = viewFromJson(j["view"], name);
   if (j.contains("tensors") && !j["tensors"].is_null()) {
@@ -262,7 +300,8 @@ Session parseSession(const QByteArray& bytes, const QString& sessionPath) {
 Session readSession(const QString& path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
-    fail(QStringLiteral("Cannot open %1: %2.").arg(path, file.errorString()));
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile", "Cannot open %1: %2.")
+             .arg(path, file.errorString()));
   }
   return parseSession(file.readAll(), path);
 }
@@ -272,20 +311,25 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes) {
   // Unbuffered, and the size checked before commit: a short write (disk full, file size limit)
   // must never be committed over the previous file.
   if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
-    fail(QStringLiteral("Cannot save %1: %2. Choose another folder or file name.")
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                     "Cannot save %1: %2. Choose another folder or file name.")
              .arg(path, file.errorString()));
   }
   if (file.write(bytes) != bytes.size() || !file.flush() || file.size() != bytes.size()) {
-    const QString reason = file.error() != QFileDevice::NoError
-                               ? file.errorString()
-                               : QStringLiteral(
-                                     "only part of the data could be written (is the "
-                                     "disk full?)");
+    const QString reason =
+        file.error() != QFileDevice::NoError
+            ? file.errorString()
+            : QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                          "only part of the data could be written (is the "
+                                          "disk full?)");
     file.cancelWriting();
-    fail(QStringLiteral("Cannot save %1: %2. The previous file is unchanged.").arg(path, reason));
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                     "Cannot save %1: %2. The previous file is unchanged.")
+             .arg(path, reason));
   }
   if (!file.commit()) {
-    fail(QStringLiteral("Cannot save %1: %2. The previous file is unchanged.")
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                     "Cannot save %1: %2. The previous file is unchanged.")
              .arg(path, file.errorString()));
   }
 }

@@ -45,9 +45,15 @@ CellBreakdown breakdownCell(const mhaviz::ForwardResult& result, std::int64_t n,
                             std::int64_t i, std::int64_t j) {
   if (n < 0 || n >= result.N || h < 0 || h >= result.H || i < 0 || i >= result.L || j < 0 ||
       j >= result.Sx) {
-    throw mhaviz::InvalidInput("cell (n=" + std::to_string(n) + ", h=" + std::to_string(h) +
-                               ", i=" + std::to_string(i) + ", j=" + std::to_string(j) +
-                               ") is outside the result; click a cell of the current maps");
+    throw mhaviz::InvalidInput(
+        QCoreApplication::translate(
+            "mhaviz::ui::StageText",
+            "cell (n=%1, h=%2, i=%3, j=%4) is outside the result; click a cell of the current maps")
+            .arg(n)
+            .arg(h)
+            .arg(i)
+            .arg(j)
+            .toStdString());
   }
   CellBreakdown c;
   c.n = n;

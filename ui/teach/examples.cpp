@@ -34,8 +34,10 @@ QList<ExampleSession> exampleSessions() {
 mhaviz::Config loadExample(const QString& resource) {
   QFile file(resource);
   if (!file.open(QIODevice::ReadOnly)) {
-    throw mhaviz::InvalidInput("cannot open the bundled example " + resource.toStdString() +
-                               "; the program was built without its resources");
+    throw mhaviz::InvalidInput(
+        tr("cannot open the bundled example %1; the program was built without its resources")
+            .arg(resource)
+            .toStdString());
   }
   const QByteArray text = file.readAll();
   return mhaviz::io::parse_config_json(
