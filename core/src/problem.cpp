@@ -1,5 +1,6 @@
 #include "mhaviz/core/problem.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,33 @@ Problem make_problem(const Config& config, const io::TensorMap& tensors,
     }
   }
   return problem;
+}
+
+std::string nonfinite_warning(const io::TensorMap& tensors, std::string_view source_name) {
+  std::string listed;
+  for (const auto& [name, tensor] : tensors) {
+    if (!tensor.is_floating()) continue;
+    const bool mask = name == "attn_mask" || name == "key_padding_mask";
+    std::int64_t nans = 0;
+    std::int64_t infs = 0;
+    for (std::int64_t i = 0; i < tensor.numel(); ++i) {
+      const double v = tensor.value(i);
+      if (std::isnan(v)) ++nans;
+      if (std::isinf(v) && !(mask && v < 0)) ++infs;  // -inf in a mask means "masked"
+    }
+    if (nans == 0 && infs == 0) continue;
+    // Appended piece by piece: GCC 12 gives a false -Wrestrict on `"literal" + std::string&&`.
+    if (!listed.empty()) listed += ", ";
+    listed += "\"" + name + "\" holds ";
+    if (nans > 0) listed += std::to_string(nans) + " NaN";
+    if (nans > 0 && infs > 0) listed += " and ";
+    if (infs > 0) listed += std::to_string(infs) + " infinite";
+    listed += nans + infs == 1 ? " value" : " values";
+  }
+  if (listed.empty()) return {};
+  return std::string(source_name) + ": " + listed +
+         "; PyTorch propagates NaN and Inf, so every output they reach is NaN. Replace them "
+         "(e.g. torch.nan_to_num) to see numbers.";
 }
 
 }  // namespace mhaviz

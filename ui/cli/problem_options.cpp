@@ -1,6 +1,7 @@
 #include "ui/cli/problem_options.hpp"
 
 #include <filesystem>
+#include <iostream>
 #include <string>
 
 #include "mhaviz/core/errors.hpp"
@@ -86,7 +87,11 @@ Problem loadProblem(const QCommandLineParser& parser) {
   } catch (const InvalidInput& e) {
     throw InvalidInput(std::string(e.what()) + " (mhaviz-cli: --max-memory SIZE, e.g. 8GiB)");
   }
-  return make_problem(files.config, files.tensors, files.tensorsName.toStdString());
+  Problem problem = make_problem(files.config, files.tensors, files.tensorsName.toStdString());
+  // Not an error (PyTorch computes with them too), but the NaN they cause needs explaining.
+  const std::string nonfinite = nonfinite_warning(files.tensors, files.tensorsName.toStdString());
+  if (!nonfinite.empty()) std::cerr << "warning: " << nonfinite << '\n' << std::flush;
+  return problem;
 }
 
 ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut) {

@@ -25,10 +25,14 @@
 #include <span>
 #include <utility>
 
+#include "mhaviz/core/gen/inputs.hpp"
+#include "mhaviz/core/gen/masks.hpp"
+#include "mhaviz/core/gen/weights.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
+#include "mhaviz/core/problem.hpp"
 #include "ui/cli/torch_script.hpp"
 #include "ui/exporting/data_export.hpp"
 #include "ui/exporting/export_dialog.hpp"
@@ -49,6 +53,24 @@ bool isTensorFile(const QString& path) {
 
 bool isJsonFile(const QString& path) {
   return QFileInfo(path).suffix().toLower() == QLatin1String("json");
+}
+
+/// Throws InvalidInput for generation settings that do not fit the file's own sizes (a mask
+/// cell outside L x S, a padding length over S, labels of the wrong count), as mhaviz-cli
+/// does. The window's size changes fit such settings (gen::fit_to_sizes); done to a file being
+/// opened, that would change its data without a word. Size errors themselves are left to the
+/// inline message.
+void checkGenerationSettings(const mhaviz::Config& config) {
+  try {
+    mhaviz::validate_config(config);
+  } catch (const std::exception&) {
+    return;
+  }
+  mhaviz::gen::check_attn_mask_spec(config);
+  mhaviz::gen::check_key_padding_spec(config);
+  mhaviz::gen::check_input_spec(config);
+  mhaviz::gen::check_weight_spec(config);
+  mhaviz::gen::check_labels(config);
 }
 
 SessionDocument::Prompts defaultPrompts(QMainWindow* window) {
@@ -187,6 +209,7 @@ bool SessionDocument::open(const QString& path) {
   Session session;
   try {
     session = readSession(path);
+    checkGenerationSettings(session.config);
   } catch (const std::exception& e) {
     showError(tr("Open"), QString::fromUtf8(e.what()));
     return false;
@@ -246,9 +269,16 @@ bool SessionDocument::loadTensors(const QString& path) {
     showError(tr("Load tensors"), QString::fromUtf8(e.what()));
     return false;
   }
+  // NaN/Inf are no error (PyTorch computes with them too); the warning stays until replaced.
+  const std::string nonfinite =
+      mhaviz::nonfinite_warning(*tensors, QFileInfo(path).fileName().toStdString());
   setTensors(std::move(tensors), QFileInfo(path).absoluteFilePath());
-  m_window->statusBar()->showMessage(
-      tr("Computing with the tensors of %1").arg(QFileInfo(path).fileName()), 5000);
+  if (!nonfinite.empty()) {
+    m_window->statusBar()->showMessage(QString::fromStdString(nonfinite));
+  } else {
+    m_window->statusBar()->showMessage(
+        tr("Computing with the tensors of %1").arg(QFileInfo(path).fileName()), 5000);
+  }
   return true;
 }
 

@@ -29,9 +29,17 @@ SessionController::~SessionController() = default;
 QString SessionController::quickCheck(const mhaviz::Config& config, std::uint64_t limit) {
   try {
     mhaviz::validate_config(config);
-    mhaviz::check_memory(config, limit);
   } catch (const std::exception& e) {
     return QString::fromUtf8(e.what());
+  }
+  try {
+    mhaviz::check_memory(config, limit);
+  } catch (const std::exception& e) {
+    // The window has no setting for its limit: say where a larger one can be given.
+    return QString::fromUtf8(e.what()) +
+           tr(" (The window's limit is %1; mhaviz-cli run --max-memory SIZE computes larger "
+              "configurations.)")
+               .arg(QString::fromStdString(mhaviz::format_bytes(limit)));
   }
   return {};
 }

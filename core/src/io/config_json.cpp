@@ -276,6 +276,12 @@ Config parse_config_json(std::string_view text, std::string_view source_name) {
                        "got " +
                        detail::describe_json(root));
   }
+  if (root.contains("format") && root["format"] == "mhaviz-session") {
+    throw InvalidInput(std::string(source_name) +
+                       ": this is an mhaviz session (saved by the window), not a configuration; "
+                       "open it in the window, or save its \"config\" object as a file of its "
+                       "own for --config");
+  }
   Config config;
   for (const auto& [key, value] : root.items()) {
     const KeyHandler* handler = nullptr;

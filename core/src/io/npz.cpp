@@ -85,7 +85,8 @@ TensorMap parse_npz(std::span<const std::byte> bytes, std::string_view name) {
   if (!archive) {
     zip_source_free(source);
     throw InvalidInput(file_name +
-                       ": not a valid .npz (zip) file: " + zip_error_strerror(&err.error));
+                       ": not a valid .npz (zip) file: " + zip_error_strerror(&err.error) +
+                       " (truncated or not an .npz: write it again with numpy.savez)");
   }
 
   TensorMap tensors;

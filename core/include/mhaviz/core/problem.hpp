@@ -4,6 +4,7 @@
 /// generated from the config and overridden by the tensors a user supplies.
 
 #include <array>
+#include <string>
 #include <string_view>
 
 #include "mhaviz/core/config.hpp"
@@ -38,5 +39,11 @@ inline constexpr std::array<std::string_view, 7> kInputTensorNames = {
 /// shapes). Mask and static_k/v shapes are left to validate().
 Problem make_problem(const Config& config, const io::TensorMap& tensors = {},
                      std::string_view source_name = "tensors");
+
+/// What a user should hear about NaN or infinite values in `tensors` (PyTorch propagates
+/// them into every output they reach; mhaviz computes the same NaNs), or an empty string when
+/// every value is usable. Masks may hold -inf (masked); NaN and +inf in a mask are reported.
+/// One line starting with `source_name`, naming each tensor and its count of bad values.
+std::string nonfinite_warning(const io::TensorMap& tensors, std::string_view source_name);
 
 }  // namespace mhaviz

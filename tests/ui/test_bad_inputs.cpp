@@ -1,0 +1,189 @@
+// The bad input catalogue through the window (QtTest, offscreen): every row of
+// tests/catalogue/bad_inputs.json that the window can receive is fed to a MainWindow the way a
+// user would (File > Open of a configuration or session, File > Load tensors, File > Save), and
+// the message must appear where the catalogue says: inline (the parameter panel's red line,
+// the last picture kept and marked out of date), in the File action's warning dialog, or as a
+// status bar warning beside a computed result. No row may crash, freeze or leave a modal open.
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include "catalogue.hpp"
+#include "ui/session/autosave.hpp"
+#include "ui/session/recent_files.hpp"
+#include "ui/session/session_document.hpp"
+#include "ui/window/main_window.hpp"
+#include "ui/window/parameter_panel.hpp"
+#include "ui/window/session_controller.hpp"
+
+using namespace mhaviz::ui;
+using mhaviz::catalogue::Row;
+
+namespace {
+
+constexpr int kTimeout = 30000;
+
+/// A main window whose File prompts record instead of opening message boxes (as in
+/// test_session.cpp), and which records and closes any modal widget that opens anyway.
+struct QuietWindow {
+  MainWindow window;
+  QStringList dialogs;  // messages passed to SessionDocument's error prompt
+  QStringList modals;   // titles of modal widgets that opened (must stay empty)
+  QTimer watchdog;
+
+  QuietWindow() {
+    SessionDocument::Prompts p;
+    p.unsaved = [](const QString&) { return UnsavedAnswer::discard; };
+    p.recover = [](const QDateTime&) { return false; };
+    p.error = [this](const QString&, const QString& message) { dialogs << message; };
+    window.document()->setPrompts(p);
+    window.resize(900, 600);
+    watchdog.setInterval(50);
+    QObject::connect(&watchdog, &QTimer::timeout, [this] {
+      if (QWidget* modal = QApplication::activeModalWidget()) {
+        modals << modal->windowTitle();
+        modal->close();
+      }
+    });
+    watchdog.start();
+  }
+  SessionController* controller() { return window.controller(); }
+  SessionDocument* document() { return window.document(); }
+  /// No computation runs and the shown result is the current configuration's.
+  bool idle() {
+    return QTest::qWaitFor(
+        [this] {
+          return !controller()->isBusy() && controller()->result() &&
+                 controller()->result()->config == controller()->config();
+        },
+        kTimeout);
+  }
+};
+
+Row findRow(const QString& id) {
+  for (const Row& row : mhaviz::catalogue::loadRows()) {
+    if (QString::fromStdString(row.id) == id) return row;
+  }
+  qFatal("no catalogue row %s", qPrintable(id));
+}
+
+QString path(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
+
+/// Empty when `text` holds every fragment; else the first one missing, for the failure message.
+QString missingFragment(const QString& text, const std::vector<std::string>& fragments) {
+  for (const std::string& f : fragments) {
+    if (!text.contains(QString::fromStdString(f))) return QString::fromStdString(f);
+  }
+  return {};
+}
+
+}  // namespace
+
+class TestBadInputs : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-bad-input-tests"));
+    QFile::remove(Autosave::defaultPath());
+    storeRecentFiles({});
+  }
+
+  void windowShowsTheMessage_data() {
+    QTest::addColumn<QString>("id");
+    for (const Row& row : mhaviz::catalogue::loadRows()) {
+      if (row.window) QTest::newRow(row.id.c_str()) << QString::fromStdString(row.id);
+    }
+  }
+
+  void windowShowsTheMessage() {
+    QFETCH(QString, id);
+    const Row row = findRow(id);
+    const auto& expect = *row.window;
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const auto files =
+        mhaviz::catalogue::writeRowFiles(row.id, std::filesystem::path(tmp.path().toStdString()));
+    const QDir dir(path(files.dir));
+
+    QuietWindow w;
+    QVERIFY(w.idle());
+    if (expect.via == "load_tensors") {
+      // The configuration the tensors are meant for is opened first and computes.
+      QVERIFY(w.document()->open(path(files.config)));
+      QVERIFY(w.idle());
+      QVERIFY2(w.controller()->error().isEmpty(), qPrintable(w.controller()->error()));
+    }
+    const mhaviz::Config configBefore = w.controller()->config();
+
+    bool accepted = false;
+    if (expect.via == "open_config") {
+      accepted = w.document()->open(path(files.config));
+    } else if (expect.via == "load_tensors") {
+      accepted = w.document()->loadTensors(path(files.tensors));
+    } else if (expect.via == "open_session") {
+      accepted = w.document()->open(path(files.session));
+    } else if (expect.via == "open_missing") {
+      accepted = w.document()->open(dir.filePath(QStringLiteral("missing.json")));
+    } else if (expect.via == "load_missing") {
+      accepted = w.document()->loadTensors(dir.filePath(QStringLiteral("gone.npz")));
+    } else if (expect.via == "save_unwritable") {
+      accepted = w.document()->saveTo(dir.filePath(QStringLiteral("no/such/dir/s.mhaviz.json")));
+    }
+    // Let queued results, failures and repaints arrive.
+    QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->isBusy(), kTimeout);
+
+    auto* label = w.window.panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
+    QVERIFY(label != nullptr);
+    if (expect.shows == "dialog") {
+      QVERIFY2(!accepted, "a file the window refuses must report failure");
+      QCOMPARE(w.dialogs.size(), 1);
+      const QString missing = missingFragment(w.dialogs.front(), expect.fragments);
+      QVERIFY2(
+          missing.isEmpty(),
+          qPrintable(QStringLiteral("dialog \"%1\" lacks \"%2\"").arg(w.dialogs.front(), missing)));
+      // Nothing else changed: same settings, no inline error, the picture still current.
+      QVERIFY(w.controller()->config() == configBefore);
+      QVERIFY(w.controller()->error().isEmpty());
+      QVERIFY(!w.controller()->isOutOfDate());
+    } else if (expect.shows == "inline") {
+      QVERIFY(accepted);
+      QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->error().isEmpty(), kTimeout);
+      const QString error = w.controller()->error();
+      const QString missing = missingFragment(error, expect.fragments);
+      QVERIFY2(missing.isEmpty(),
+               qPrintable(QStringLiteral("inline \"%1\" lacks \"%2\"").arg(error, missing)));
+      QVERIFY(w.dialogs.isEmpty());
+      QCOMPARE(label->text(), error);
+      QVERIFY(!label->isHidden());
+      // The last good picture stays, marked out of date.
+      QVERIFY(w.controller()->result() != nullptr);
+      QVERIFY(w.controller()->isOutOfDate());
+    } else if (expect.shows == "warning") {
+      QVERIFY(accepted);
+      QVERIFY(w.idle());
+      QVERIFY2(w.controller()->error().isEmpty(), qPrintable(w.controller()->error()));
+      QVERIFY(w.dialogs.isEmpty());
+      QVERIFY(label->isHidden());
+      const QString message = w.window.statusBar()->currentMessage();
+      const QString missing = missingFragment(message, expect.fragments);
+      QVERIFY2(missing.isEmpty(),
+               qPrintable(QStringLiteral("status \"%1\" lacks \"%2\"").arg(message, missing)));
+    } else {
+      QFAIL("unknown window.shows");
+    }
+    QVERIFY2(w.modals.isEmpty(), qPrintable(w.modals.join(QStringLiteral(", "))));
+  }
+};
+
+QTEST_MAIN(TestBadInputs)
+#include "test_bad_inputs.moc"
