@@ -192,3 +192,37 @@ TEST_F(NpzFiles, RandomCorruptionGivesInvalidInputOrTensors) {
     }
   }
 }
+
+TEST_F(NpzFiles, FailedWriteLeavesTheOldFileAndNoTemporary) {
+  const fs::path p = dir_ / "kept.npz";
+  TensorMap first;
+  first.emplace("a", Tensor(ElemType::f32, Shape{2, 3}));
+  mhaviz::io::write_npz(p, first);
+  const auto before = mhaviz::io::read_file_bytes(p);
+  // A writer that fails half-way: the temporary it wrote to is removed, the file untouched.
+  EXPECT_THROW(mhaviz::io::replace_file_atomic(p,
+                                               [](const fs::path& tmp) {
+                                                 mhaviz::io::write_file_atomic(
+                                                     tmp, std::vector<std::byte>(7));
+                                                 throw InvalidInput("disk full");
+                                               }),
+               InvalidInput);
+  EXPECT_EQ(mhaviz::io::read_file_bytes(p), before);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1);
+}
+
+TEST_F(NpzFiles, LargeStoredArchiveRoundTrips) {
+  // 64 MiB of float32, stored: the writer streams each member from the tensor itself.
+  TensorMap big;
+  Tensor t(ElemType::f32, Shape{4096, 4096});
+  auto data = t.data<float>();
+  for (std::size_t i = 0; i < data.size(); i += 4099) data[i] = static_cast<float>(i);
+  big.emplace("weights", t);
+  const fs::path p = dir_ / "big.npz";
+  mhaviz::io::write_npz(p, big, false);
+  const TensorMap back = mhaviz::io::read_npz(p);
+  ASSERT_EQ(back.count("weights"), 1U);
+  EXPECT_EQ(back.at("weights").shape(), (Shape{4096, 4096}));
+  const auto got = back.at("weights").data<float>();
+  for (std::size_t i = 0; i < got.size(); i += 4099) ASSERT_EQ(got[i], static_cast<float>(i));
+}

@@ -69,36 +69,46 @@ fs::path temp_path_for(const fs::path& path) {
 
 }  // namespace
 
-void write_file_atomic(const fs::path& path, std::span<const std::byte> bytes) {
+void replace_file_atomic(const fs::path& path, const std::function<void(const fs::path&)>& write) {
   const std::string name = display_name(path);
   if (path.filename().empty()) throw InvalidInput(name + ": not a file name");
   const fs::path tmp = temp_path_for(path);
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
+    const std::ofstream create(tmp, std::ios::binary | std::ios::trunc);
+    if (!create) {
       throw InvalidInput(
           name + ": cannot create a file in " +
           (path.parent_path().empty() ? std::string(".") : path.parent_path().string()) + ": " +
           std::strerror(errno));
     }
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      const std::string reason = std::strerror(errno);
-      out.close();
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
-      throw InvalidInput(name + ": write failed (" + reason + ")");
-    }
+  }
+  const auto remove_tmp = [&tmp] {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+  };
+  try {
+    write(tmp);
+  } catch (...) {
+    remove_tmp();
+    throw;
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
+    remove_tmp();
     throw InvalidInput(name + ": cannot replace the file: " + ec.message());
   }
+}
+
+void write_file_atomic(const fs::path& path, std::span<const std::byte> bytes) {
+  replace_file_atomic(path, [&](const fs::path& tmp) {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out)
+      throw InvalidInput(display_name(path) + ": write failed (" + std::strerror(errno) + ")");
+  });
 }
 
 }  // namespace mhaviz::io

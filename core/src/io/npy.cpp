@@ -157,7 +157,7 @@ Tensor read_npy(const std::filesystem::path& path) {
   return parse_npy(bytes, display_name(path));
 }
 
-std::vector<std::byte> serialize_npy(const Tensor& tensor) {
+std::vector<std::byte> npy_header_bytes(const Tensor& tensor) {
   std::string descr;
   switch (tensor.type()) {
     case ElemType::f32:
@@ -190,9 +190,8 @@ std::vector<std::byte> serialize_npy(const Tensor& tensor) {
   header.push_back('\n');
   const std::size_t header_len = header.size();
 
-  const auto data = tensor.bytes();
   std::vector<std::byte> out;
-  out.reserve(padded + data.size());
+  out.reserve(padded);
   for (const char c : kMagic) out.push_back(static_cast<std::byte>(c));
   out.push_back(static_cast<std::byte>(major));
   out.push_back(std::byte{0});
@@ -200,6 +199,12 @@ std::vector<std::byte> serialize_npy(const Tensor& tensor) {
     out.push_back(static_cast<std::byte>((header_len >> (8 * i)) & 0xFF));
   }
   for (const char c : header) out.push_back(static_cast<std::byte>(c));
+  return out;
+}
+
+std::vector<std::byte> serialize_npy(const Tensor& tensor) {
+  std::vector<std::byte> out = npy_header_bytes(tensor);
+  const auto data = tensor.bytes();
   out.insert(out.end(), data.begin(), data.end());
   return out;
 }

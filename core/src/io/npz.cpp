@@ -162,61 +162,47 @@ void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool
     write_file_atomic(path, empty);
     return;
   }
-  // The archive is built in memory, then written by write_file_atomic (temp file + rename).
-  ZipErrorGuard err;
-  zip_source_t* sink = zip_source_buffer_create(nullptr, 0, 0, &err.error);
-  if (sink == nullptr) {
-    throw InvalidInput(file_name + ": cannot create archive: " + zip_error_strerror(&err.error));
-  }
-  zip_source_keep(sink);  // we read the finished archive back after zip_close
-  std::unique_ptr<zip_source_t, decltype(&zip_source_free)> sink_owner(sink, zip_source_free);
-  zip_t* archive = zip_open_from_source(sink, ZIP_TRUNCATE, &err.error);
-  if (archive == nullptr) {
-    throw InvalidInput(file_name + ": cannot create archive: " + zip_error_strerror(&err.error));
-  }
-  std::unique_ptr<zip_t, ZipCloser> archive_owner(archive);
-
-  // Member data must stay alive until zip_close.
-  std::vector<std::vector<std::byte>> members;
-  members.reserve(tensors.size());
-  for (const auto& [name, tensor] : tensors) {
-    members.push_back(serialize_npy(tensor));
-    const auto& data = members.back();
-    zip_source_t* member = zip_source_buffer(archive, data.data(), data.size(), 0);
-    if (member == nullptr) {
-      throw InvalidInput(file_name + ": cannot add \"" + name + "\": " + zip_strerror(archive));
+  // The archive is written straight into the temporary file of replace_file_atomic; each
+  // member is its .npy header plus the tensor's own bytes (no copies of the data).
+  replace_file_atomic(path, [&](const std::filesystem::path& tmp) {
+    ZipErrorGuard err;
+    int code = 0;
+    zip_t* archive = zip_open(tmp.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+    if (archive == nullptr) {
+      zip_error_init_with_code(&err.error, code);
+      throw InvalidInput(file_name + ": cannot create archive: " + zip_error_strerror(&err.error));
     }
-    const zip_int64_t index =
-        zip_file_add(archive, (name + ".npy").c_str(), member, ZIP_FL_ENC_UTF_8);
-    if (index < 0) {
-      zip_source_free(member);
-      throw InvalidInput(file_name + ": cannot add \"" + name + "\": " + zip_strerror(archive));
+    std::unique_ptr<zip_t, ZipCloser> archive_owner(archive);
+    // Headers and fragment lists must stay alive until zip_close.
+    std::vector<std::vector<std::byte>> headers;
+    headers.reserve(tensors.size());
+    for (const auto& [name, tensor] : tensors) {
+      headers.push_back(npy_header_bytes(tensor));
+      const auto data = tensor.bytes();
+      zip_buffer_fragment_t fragments[2] = {
+          {reinterpret_cast<zip_uint8_t*>(headers.back().data()), headers.back().size()},
+          {reinterpret_cast<zip_uint8_t*>(const_cast<std::byte*>(data.data())), data.size()}};
+      zip_source_t* member =
+          zip_source_buffer_fragment(archive, fragments, data.empty() ? 1 : 2, 0);
+      if (member == nullptr) {
+        throw InvalidInput(file_name + ": cannot add \"" + name + "\": " + zip_strerror(archive));
+      }
+      const zip_int64_t index =
+          zip_file_add(archive, (name + ".npy").c_str(), member, ZIP_FL_ENC_UTF_8);
+      if (index < 0) {
+        zip_source_free(member);
+        throw InvalidInput(file_name + ": cannot add \"" + name + "\": " + zip_strerror(archive));
+      }
+      if (zip_set_file_compression(archive, static_cast<zip_uint64_t>(index),
+                                   compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) != 0) {
+        throw InvalidInput(file_name + ": cannot set compression: " + zip_strerror(archive));
+      }
     }
-    const auto uindex = static_cast<zip_uint64_t>(index);
-    if (zip_set_file_compression(archive, uindex, compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) !=
-        0) {
-      throw InvalidInput(file_name + ": cannot set compression: " + zip_strerror(archive));
+    if (zip_close(archive) != 0) {
+      throw InvalidInput(file_name + ": cannot write the archive: " + zip_strerror(archive));
     }
-  }
-  if (zip_close(archive) != 0) {
-    throw InvalidInput(file_name + ": cannot finish archive: " + zip_strerror(archive));
-  }
-  archive_owner.release();  // zip_close freed it
-
-  if (zip_source_open(sink) != 0 || zip_source_seek(sink, 0, SEEK_END) != 0) {
-    throw InvalidInput(file_name +
-                       ": cannot read back archive: " + zip_error_strerror(zip_source_error(sink)));
-  }
-  const zip_int64_t size = zip_source_tell(sink);
-  zip_source_seek(sink, 0, SEEK_SET);
-  std::vector<std::byte> out(static_cast<std::size_t>(size < 0 ? 0 : size));
-  const zip_int64_t got = out.empty() ? 0 : zip_source_read(sink, out.data(), out.size());
-  zip_source_close(sink);
-  if (size < 0 || got != size) {
-    throw InvalidInput(file_name +
-                       ": cannot read back archive: " + zip_error_strerror(zip_source_error(sink)));
-  }
-  write_file_atomic(path, out);
+    archive_owner.release();  // zip_close freed it
+  });
 }
 
 }  // namespace mhaviz::io

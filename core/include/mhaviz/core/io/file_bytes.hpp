@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +19,13 @@ std::vector<std::byte> read_file_bytes(const std::filesystem::path& path);
 /// `path`, so readers see either the old file or the complete new one, never a partial file.
 /// Throws InvalidInput naming the file when the directory is not writable or the disk is full.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+/// The same for a file too large to hold in memory at once: creates an empty temporary file
+/// in the directory of `path` (with the same messages as write_file_atomic when it cannot),
+/// calls `write(temporary)` to fill it, then renames it over `path`. When `write` throws, the
+/// temporary file is removed and `path` is left as it was.
+void replace_file_atomic(const std::filesystem::path& path,
+                         const std::function<void(const std::filesystem::path&)>& write);
 
 /// The file name as messages show it (the name the user typed, e.g. "data/t.npz").
 std::string display_name(const std::filesystem::path& path);

@@ -30,6 +30,9 @@ Tensor parse_npy(std::span<const std::byte> bytes, std::string_view name);
 /// over 64 KiB; header padded so the data starts at a multiple of 64).
 std::vector<std::byte> serialize_npy(const Tensor& tensor);
 
+/// The first part of serialize_npy: magic, version and header; tensor.bytes() follow it.
+std::vector<std::byte> npy_header_bytes(const Tensor& tensor);
+
 /// Writes a .npy file atomically (temporary file + rename). Throws InvalidInput on I/O errors.
 void write_npy(const std::filesystem::path& path, const Tensor& tensor);
 
