@@ -78,8 +78,9 @@ def sgemm_peak(torch, repeat):
     return 2 * 4096 ** 3 / t / 1e9
 
 
-def mhaviz_times(bench, threads, repeat):
-    pattern = "forward/.*/(" + "|".join(str(t) for t in threads) + ")/real_time$"
+def mhaviz_times(bench, size, threads, repeat):
+    """mhaviz-bench's median time for one size and thread count."""
+    pattern = "^forward/%s/%d/real_time$" % ("/".join(map(str, size)), threads)
     out = subprocess.run([bench, "--benchmark_filter=" + pattern, "--benchmark_format=json",
                           "--benchmark_repetitions=%d" % repeat,
                           "--benchmark_report_aggregates_only=true"],
@@ -113,7 +114,6 @@ def main():
     torch.randn(64, 64) @ torch.randn(64, 64)
     libs = blas_libraries()
     print("torch %s, BLAS: %s" % (torch.__version__, ", ".join(libs) or "unknown"))
-    mh = mhaviz_times(args.bench, args.threads, args.repeat)
     for threads in args.threads:
         torch.set_num_threads(threads)
         if not set_blas_threads(libs, threads):
@@ -123,8 +123,10 @@ def main():
         print("%-26s %11s %11s %8s %10s %7s" % ("size N/L/S/E/H", "torch ms", "mhaviz ms",
                                                 "ratio", "GFLOP/s", "%peak"))
         for size in SIZES:
+            # One size at a time, mhaviz then torch, so that a change in the machine's speed
+            # during the run (other work, a shared host) touches both sides of a ratio alike.
+            t_mh = mhaviz_times(args.bench, size, threads, args.repeat)[(size, threads)]
             t_torch = torch_time(torch, size, args.repeat)
-            t_mh = mh[(size, threads)]
             rate = flops(*size) / t_mh / 1e9
             print("%-26s %11.3f %11.3f %7.2fx %10.1f %6.0f%%" % (
                 "/".join(map(str, size)), t_torch * 1e3, t_mh * 1e3, t_torch / t_mh, rate,
