@@ -16,6 +16,7 @@
 #include <QtTest>
 
 #include "catalogue.hpp"
+#include "prompted_window.hpp"
 #include "ui/session/autosave.hpp"
 #include "ui/session/recent_files.hpp"
 #include "ui/session/session_document.hpp"
@@ -30,21 +31,15 @@ namespace {
 
 constexpr int kTimeout = 30000;
 
-/// A main window whose File prompts record instead of opening message boxes (as in
-/// test_session.cpp), and which records and closes any modal widget that opens anyway.
-struct QuietWindow {
-  MainWindow window;
-  QStringList dialogs;  // messages passed to SessionDocument's error prompt
-  QStringList modals;   // titles of modal widgets that opened (must stay empty)
+/// A prompted window (prompts record instead of opening message boxes) that also records and
+/// closes any modal widget that opens anyway.
+struct QuietWindow : testing::PromptedWindow {
+  QStringList modals;  // titles of modal widgets that opened (must stay empty)
   QTimer watchdog;
 
   QuietWindow() {
-    SessionDocument::Prompts p;
-    p.unsaved = [](const QString&) { return UnsavedAnswer::discard; };
-    p.recover = [](const QDateTime&) { return false; };
-    p.error = [this](const QString&, const QString& message) { dialogs << message; };
-    window.document()->setPrompts(p);
-    window.resize(900, 600);
+    answer = UnsavedAnswer::discard;
+    recover = false;
     watchdog.setInterval(50);
     QObject::connect(&watchdog, &QTimer::timeout, [this] {
       if (QWidget* modal = QApplication::activeModalWidget()) {
@@ -53,17 +48,6 @@ struct QuietWindow {
       }
     });
     watchdog.start();
-  }
-  SessionController* controller() { return window.controller(); }
-  SessionDocument* document() { return window.document(); }
-  /// No computation runs and the shown result is the current configuration's.
-  bool idle() {
-    return QTest::qWaitFor(
-        [this] {
-          return !controller()->isBusy() && controller()->result() &&
-                 controller()->result()->config == controller()->config();
-        },
-        kTimeout);
   }
 };
 
@@ -90,13 +74,7 @@ class TestBadInputs : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-bad-input-tests"));
-    QFile::remove(Autosave::defaultPath());
-    storeRecentFiles({});
-  }
+  void initTestCase() { testing::isolateSettings("mhaviz-bad-input-tests"); }
 
   void windowShowsTheMessage_data() {
     QTest::addColumn<QString>("id");
@@ -146,11 +124,11 @@ class TestBadInputs : public QObject {
     QVERIFY(label != nullptr);
     if (expect.shows == "dialog") {
       QVERIFY2(!accepted, "a file the window refuses must report failure");
-      QCOMPARE(w.dialogs.size(), 1);
-      const QString missing = missingFragment(w.dialogs.front(), expect.fragments);
+      QCOMPARE(w.errors.size(), 1);
+      const QString missing = missingFragment(w.errors.front(), expect.fragments);
       QVERIFY2(
           missing.isEmpty(),
-          qPrintable(QStringLiteral("dialog \"%1\" lacks \"%2\"").arg(w.dialogs.front(), missing)));
+          qPrintable(QStringLiteral("dialog \"%1\" lacks \"%2\"").arg(w.errors.front(), missing)));
       // Nothing else changed: same settings, no inline error, the picture still current.
       QVERIFY(w.controller()->config() == configBefore);
       QVERIFY(w.controller()->error().isEmpty());
@@ -162,7 +140,7 @@ class TestBadInputs : public QObject {
       const QString missing = missingFragment(error, expect.fragments);
       QVERIFY2(missing.isEmpty(),
                qPrintable(QStringLiteral("inline \"%1\" lacks \"%2\"").arg(error, missing)));
-      QVERIFY(w.dialogs.isEmpty());
+      QVERIFY(w.errors.isEmpty());
       QCOMPARE(label->text(), error);
       QVERIFY(!label->isHidden());
       // The last good picture stays, marked out of date.
@@ -172,7 +150,7 @@ class TestBadInputs : public QObject {
       QVERIFY(accepted);
       QVERIFY(w.idle());
       QVERIFY2(w.controller()->error().isEmpty(), qPrintable(w.controller()->error()));
-      QVERIFY(w.dialogs.isEmpty());
+      QVERIFY(w.errors.isEmpty());
       QVERIFY(label->isHidden());
       const QString message = w.window.statusBar()->currentMessage();
       const QString missing = missingFragment(message, expect.fragments);

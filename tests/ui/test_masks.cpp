@@ -18,6 +18,7 @@
 #include <limits>
 
 #include "mhaviz/core/gen/masks.hpp"
+#include "prompted_window.hpp"
 #include "ui/masks/attn_mask_editor.hpp"
 #include "ui/masks/inputs_editor.hpp"
 #include "ui/masks/mask_grid_view.hpp"
@@ -60,11 +61,7 @@ class TestMasks : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-mask-tests"));
-  }
+  void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-mask-tests"); }
 
   void init() {
     m_window = new MainWindow;

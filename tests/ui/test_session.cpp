@@ -16,6 +16,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/npz.hpp"
+#include "prompted_window.hpp"
 #include "ui/render/stage_data.hpp"
 #include "ui/session/autosave.hpp"
 #include "ui/session/recent_files.hpp"
@@ -77,41 +78,7 @@ QByteArray readAll(const QString& path) {
   return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-/// A window whose prompts never block: answers come from the fields below.
-struct TestWindow {
-  MainWindow window;
-  UnsavedAnswer answer = UnsavedAnswer::cancel;
-  int unsavedAsked = 0;
-  int recoverAsked = 0;
-  bool recover = true;
-  QStringList errors;
-
-  TestWindow() {
-    SessionDocument::Prompts p;
-    p.unsaved = [this](const QString&) {
-      ++unsavedAsked;
-      return answer;
-    };
-    p.recover = [this](const QDateTime&) {
-      ++recoverAsked;
-      return recover;
-    };
-    p.error = [this](const QString&, const QString& message) { errors << message; };
-    window.document()->setPrompts(p);
-    window.resize(900, 600);
-  }
-  SessionController* controller() { return window.controller(); }
-  SessionDocument* document() { return window.document(); }
-  /// Waits until no computation runs and a result for the current config is shown.
-  bool idle() {
-    return QTest::qWaitFor(
-        [this] {
-          return !controller()->isBusy() && controller()->result() &&
-                 controller()->result()->config == controller()->config();
-        },
-        kTimeout);
-  }
-};
+using TestWindow = testing::PromptedWindow;
 
 }  // namespace
 
@@ -119,13 +86,7 @@ class TestSession : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-session-tests"));
-    QFile::remove(Autosave::defaultPath());
-    storeRecentFiles({});
-  }
+  void initTestCase() { testing::isolateSettings("mhaviz-session-tests"); }
 
   void fileRoundTripRestoresConfigViewAndPicture() {
     QTemporaryDir dir;

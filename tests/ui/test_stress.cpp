@@ -17,6 +17,7 @@
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "mhaviz/core/problem.hpp"
+#include "prompted_window.hpp"
 #include "ui/render/heatmap_grid.hpp"
 #include "ui/render/stage_data.hpp"
 #include "ui/window/main_window.hpp"
@@ -120,11 +121,7 @@ class TestStress : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-stress-tests"));
-  }
+  void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-stress-tests"); }
 
   void thousandsOfChangesEndOnTheLastValidSetting() {
     MainWindow window;

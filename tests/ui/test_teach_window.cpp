@@ -10,6 +10,7 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "prompted_window.hpp"
 #include "ui/render/heatmap_grid.hpp"
 #include "ui/teach/stage_guide.hpp"
 #include "ui/teach/teach_docks.hpp"
@@ -27,11 +28,7 @@ class TestTeachWindow : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-teach-window-tests"));
-  }
+  void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-teach-window-tests"); }
 
   void init() {
     m_window = new MainWindow;

@@ -11,6 +11,7 @@
 #include <QUndoStack>
 #include <atomic>
 
+#include "prompted_window.hpp"
 #include "ui/render/heatmap_grid.hpp"
 #include "ui/window/main_window.hpp"
 #include "ui/window/parameter_panel.hpp"
@@ -29,11 +30,7 @@ class TestWindow : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
-    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-window-tests"));
-  }
+  void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-window-tests"); }
 
   void init() {
     m_window = new MainWindow;

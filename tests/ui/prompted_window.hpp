@@ -1,0 +1,67 @@
+#pragma once
+// Shared by the window tests that open, save and recover files (test_session.cpp,
+// test_bad_inputs.cpp): settings kept away from the user's, and a main window whose File
+// prompts never block.
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QStandardPaths>
+#include <QStringList>
+#include <QtTest>
+
+#include "ui/session/autosave.hpp"
+#include "ui/session/recent_files.hpp"
+#include "ui/session/session_document.hpp"
+#include "ui/session/unsaved_changes.hpp"
+#include "ui/window/main_window.hpp"
+#include "ui/window/session_controller.hpp"
+
+namespace mhaviz::ui::testing {
+
+/// Test-mode settings and data folders under the name `application`, with no autosave and no
+/// recent files left from an earlier run. Call from initTestCase().
+inline void isolateSettings(const char* application) {
+  QStandardPaths::setTestModeEnabled(true);
+  QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
+  QCoreApplication::setApplicationName(QString::fromLatin1(application));
+  QFile::remove(Autosave::defaultPath());
+  storeRecentFiles({});
+}
+
+/// A main window whose prompts answer from the fields below and record error messages.
+struct PromptedWindow {
+  MainWindow window;
+  UnsavedAnswer answer = UnsavedAnswer::cancel;  // to "save your changes?"
+  bool recover = true;                           // to "recover the autosave?"
+  int unsavedAsked = 0;
+  int recoverAsked = 0;
+  QStringList errors;  // messages passed to SessionDocument's error prompt
+
+  PromptedWindow() {
+    SessionDocument::Prompts p;
+    p.unsaved = [this](const QString&) {
+      ++unsavedAsked;
+      return answer;
+    };
+    p.recover = [this](const QDateTime&) {
+      ++recoverAsked;
+      return recover;
+    };
+    p.error = [this](const QString&, const QString& message) { errors << message; };
+    window.document()->setPrompts(p);
+    window.resize(900, 600);
+  }
+  SessionController* controller() { return window.controller(); }
+  SessionDocument* document() { return window.document(); }
+  /// Waits until no computation runs and a result for the current config is shown.
+  bool idle(int timeoutMs = 30000) {
+    return QTest::qWaitFor(
+        [this] {
+          return !controller()->isBusy() && controller()->result() &&
+                 controller()->result()->config == controller()->config();
+        },
+        timeoutMs);
+  }
+};
+
+}  // namespace mhaviz::ui::testing
