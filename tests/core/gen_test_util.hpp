@@ -12,21 +12,9 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/tensor.hpp"
+#include "test_util.hpp"
 
 namespace mhaviz::test {
-
-/// Runs fn and expects an InvalidInput whose message contains every part.
-inline void expect_invalid(const std::function<void()>& fn, const std::vector<std::string>& parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "no InvalidInput thrown; expected a message with \"" << parts.front() << "\"";
-  } catch (const InvalidInput& e) {
-    const std::string message = e.what();
-    for (const auto& p : parts) {
-      EXPECT_NE(message.find(p), std::string::npos) << "message: " << message << "\nmissing: " << p;
-    }
-  }
-}
 
 /// tests/fixtures/masks/<name>.npz.
 inline io::TensorMap mask_fixture(const std::string& name) {

@@ -11,6 +11,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/suggest.hpp"
+#include "test_util.hpp"
 
 namespace fs = std::filesystem;
 using mhaviz::Config;
@@ -18,22 +19,12 @@ using mhaviz::DType;
 using mhaviz::InvalidInput;
 using mhaviz::io::parse_config_json;
 
+using mhaviz::test::expect_invalid;
+
 namespace {
 
-void expect_error(const std::function<void()>& fn, const std::vector<std::string>& parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "no InvalidInput thrown; expected a message with \"" << parts.front() << "\"";
-  } catch (const InvalidInput& e) {
-    const std::string message = e.what();
-    for (const auto& p : parts) {
-      EXPECT_NE(message.find(p), std::string::npos) << "message: " << message << "\nmissing: " << p;
-    }
-  }
-}
-
 void expect_config_error(const std::string& text, const std::vector<std::string>& parts) {
-  expect_error([&] { parse_config_json(text, "config.json"); }, parts);
+  expect_invalid([&] { parse_config_json(text, "config.json"); }, parts);
 }
 
 }  // namespace
@@ -158,9 +149,9 @@ TEST(ConfigJson, ReadFileNamesTheFile) {
     std::ofstream out(p);
     out << "{\"num_heads\": \"x\"}";
   }
-  expect_error([&] { mhaviz::io::read_config_file(p); }, {"my.json: key \"num_heads\""});
-  expect_error([&] { mhaviz::io::read_config_file(dir / "none.json"); },
-               {"none.json", "file not found"});
+  expect_invalid([&] { mhaviz::io::read_config_file(p); }, {"my.json: key \"num_heads\""});
+  expect_invalid([&] { mhaviz::io::read_config_file(dir / "none.json"); },
+                 {"none.json", "file not found"});
   fs::remove_all(dir);
 }
 

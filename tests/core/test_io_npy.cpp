@@ -13,6 +13,7 @@
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npy.hpp"
 #include "mhaviz/core/io/npy_header.hpp"
+#include "test_util.hpp"
 
 namespace fs = std::filesystem;
 using mhaviz::ElemType;
@@ -20,36 +21,16 @@ using mhaviz::InvalidInput;
 using mhaviz::Shape;
 using mhaviz::Tensor;
 
+using mhaviz::test::expect_invalid;
+
 namespace {
 
 fs::path fixture(const std::string& name) { return fs::path(MHAVIZ_FIXTURE_DIR) / "io" / name; }
 
 /// A fresh directory per test, removed afterwards.
-class NpyFiles : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("mhaviz-npy-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using NpyFiles = mhaviz::test::TempDirTest;
 
 /// Runs `fn`, expects InvalidInput, and checks that each of `parts` occurs in its message.
-void expect_error(const std::function<void()>& fn, const std::vector<std::string>& parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "no InvalidInput thrown; expected a message with \"" << parts.front() << "\"";
-  } catch (const InvalidInput& e) {
-    const std::string message = e.what();
-    for (const auto& p : parts) {
-      EXPECT_NE(message.find(p), std::string::npos) << "message: " << message << "\nmissing: " << p;
-    }
-  }
-}
-
 std::vector<std::byte> fixture_bytes(const std::string& name) {
   return mhaviz::io::read_file_bytes(fixture(name));
 }
@@ -163,33 +144,33 @@ TEST_F(NpyFiles, WriteReplacesAtomicallyAndLeavesNoTemporaryFile) {
   mhaviz::io::write_npy(p, Tensor::from<float>({2}, {2.0F, 3.0F}));
   EXPECT_EQ(mhaviz::io::read_npy(p).shape(), (Shape{2}));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
-  expect_error([&] { mhaviz::io::write_npy(dir_ / "missing-dir" / "y.npy", Tensor()); },
-               {"y.npy", "cannot create"});
+  expect_invalid([&] { mhaviz::io::write_npy(dir_ / "missing-dir" / "y.npy", Tensor()); },
+                 {"y.npy", "cannot create"});
 }
 
 TEST(NpyErrors, MissingFile) {
-  expect_error([] { mhaviz::io::read_npy(fixture("nope.npy")); }, {"nope.npy", "file not found"});
+  expect_invalid([] { mhaviz::io::read_npy(fixture("nope.npy")); }, {"nope.npy", "file not found"});
 }
 
 TEST(NpyErrors, UnsupportedDtypesFromNumpy) {
-  expect_error([] { mhaviz::io::read_npy(fixture("i8.npy")); },
-               {"i8.npy", "unsupported dtype '<i8'", "'<f4' (float32)", "astype"});
-  expect_error([] { mhaviz::io::read_npy(fixture("be_f4.npy")); },
-               {"be_f4.npy", "unsupported dtype '>f4'", "big-endian"});
+  expect_invalid([] { mhaviz::io::read_npy(fixture("i8.npy")); },
+                 {"i8.npy", "unsupported dtype '<i8'", "'<f4' (float32)", "astype"});
+  expect_invalid([] { mhaviz::io::read_npy(fixture("be_f4.npy")); },
+                 {"be_f4.npy", "unsupported dtype '>f4'", "big-endian"});
 }
 
 TEST(NpyErrors, BadMagic) {
   auto bytes = fixture_bytes("f4.npy");
   bytes[1] = std::byte{'X'};
-  expect_error([&] { mhaviz::io::parse_npy(bytes, "bad.npy"); }, {"bad.npy", "not a .npy file"});
-  expect_error([] { mhaviz::io::parse_npy({}, "empty.npy"); }, {"empty.npy", "not a .npy file"});
+  expect_invalid([&] { mhaviz::io::parse_npy(bytes, "bad.npy"); }, {"bad.npy", "not a .npy file"});
+  expect_invalid([] { mhaviz::io::parse_npy({}, "empty.npy"); }, {"empty.npy", "not a .npy file"});
 }
 
 TEST(NpyErrors, UnknownVersion) {
   auto bytes = fixture_bytes("f4.npy");
   bytes[6] = std::byte{4};
-  expect_error([&] { mhaviz::io::parse_npy(bytes, "v4.npy"); },
-               {"v4.npy", "unsupported .npy format version 4.0"});
+  expect_invalid([&] { mhaviz::io::parse_npy(bytes, "v4.npy"); },
+                 {"v4.npy", "unsupported .npy format version 4.0"});
 }
 
 TEST(NpyErrors, TruncatedEverywhere) {
@@ -201,23 +182,23 @@ TEST(NpyErrors, TruncatedEverywhere) {
     EXPECT_THROW(mhaviz::io::parse_npy(prefix, "cut.npy"), InvalidInput);
   }
   const std::span<const std::byte> cut(bytes.data(), bytes.size() - 4);
-  expect_error([&] { mhaviz::io::parse_npy(cut, "cut.npy"); },
-               {"cut.npy", "truncated", "(2, 3) float32 = 24 bytes", "only 20 bytes"});
+  expect_invalid([&] { mhaviz::io::parse_npy(cut, "cut.npy"); },
+                 {"cut.npy", "truncated", "(2, 3) float32 = 24 bytes", "only 20 bytes"});
 }
 
 TEST(NpyErrors, LyingHeaderLength) {
   auto bytes = fixture_bytes("f4.npy");
   bytes[8] = std::byte{0xFF};
   bytes[9] = std::byte{0xFF};
-  expect_error([&] { mhaviz::io::parse_npy(bytes, "liar.npy"); },
-               {"liar.npy", "header claims 65535 bytes"});
+  expect_invalid([&] { mhaviz::io::parse_npy(bytes, "liar.npy"); },
+                 {"liar.npy", "header claims 65535 bytes"});
 }
 
 TEST(NpyErrors, ShapeLargerThanData) {
   // A header declaring 10^12 elements must be refused by arithmetic, not by allocating.
-  expect_error([] { mhaviz::io::parse_npy(f4_with_shape("(1000000, 1000000)"), "big.npy"); },
-               {"big.npy", "truncated", "(1000000, 1000000)", "only 24 bytes"});
-  expect_error(
+  expect_invalid([] { mhaviz::io::parse_npy(f4_with_shape("(1000000, 1000000)"), "big.npy"); },
+                 {"big.npy", "truncated", "(1000000, 1000000)", "only 24 bytes"});
+  expect_invalid(
       [] { mhaviz::io::parse_npy(f4_with_shape("(99999999999999999, 999999)"), "overflow.npy"); },
       {"overflow.npy", "impossibly large"});
 }
@@ -225,8 +206,8 @@ TEST(NpyErrors, ShapeLargerThanData) {
 TEST(NpyErrors, DataLongerThanShape) {
   auto bytes = fixture_bytes("f4.npy");
   bytes.resize(bytes.size() + 8);
-  expect_error([&] { mhaviz::io::parse_npy(bytes, "long.npy"); },
-               {"long.npy", "corrupt", "32 bytes follow"});
+  expect_invalid([&] { mhaviz::io::parse_npy(bytes, "long.npy"); },
+                 {"long.npy", "corrupt", "32 bytes follow"});
 }
 
 TEST(NpyHeader, ParsesNumpyVariants) {
@@ -238,18 +219,18 @@ TEST(NpyHeader, ParsesNumpyVariants) {
   const auto h2 = parse_npy_header(
       "{\"shape\": (3L, 4L), \"descr\": \"<f8\", \"fortran_order\": False}\n", "x");
   EXPECT_EQ(h2.shape, (Shape{3, 4}));
-  expect_error([] { parse_npy_header("{'descr': '<f4', 'fortran_order': False}", "h.npy"); },
-               {"h.npy", "missing key 'shape'"});
-  expect_error(
+  expect_invalid([] { parse_npy_header("{'descr': '<f4', 'fortran_order': False}", "h.npy"); },
+                 {"h.npy", "missing key 'shape'"});
+  expect_invalid(
       [] { parse_npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,)}", "h.npy"); },
       {"h.npy", "negative dimension"});
-  expect_error(
+  expect_invalid(
       [] {
         parse_npy_header("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': ()}", "h.npy");
       },
       {"h.npy", "structured"});
-  expect_error([] { parse_npy_header("{'descr': '<f4', 'fortran_order': 0, 'shape': ()}", "h"); },
-               {"expected True or False"});
+  expect_invalid([] { parse_npy_header("{'descr': '<f4', 'fortran_order': 0, 'shape': ()}", "h"); },
+                 {"expected True or False"});
 }
 
 TEST(NpyErrors, RandomCorruptionGivesInvalidInputOrAValidTensor) {

@@ -10,6 +10,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
+#include "test_util.hpp"
 
 namespace fs = std::filesystem;
 using mhaviz::ElemType;
@@ -18,33 +19,13 @@ using mhaviz::Shape;
 using mhaviz::Tensor;
 using mhaviz::io::TensorMap;
 
+using mhaviz::test::expect_invalid;
+
 namespace {
 
 fs::path fixture(const std::string& name) { return fs::path(MHAVIZ_FIXTURE_DIR) / "io" / name; }
 
-void expect_error(const std::function<void()>& fn, const std::vector<std::string>& parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "no InvalidInput thrown; expected a message with \"" << parts.front() << "\"";
-  } catch (const InvalidInput& e) {
-    const std::string message = e.what();
-    for (const auto& p : parts) {
-      EXPECT_NE(message.find(p), std::string::npos) << "message: " << message << "\nmissing: " << p;
-    }
-  }
-}
-
-class NpzFiles : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("mhaviz-npz-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using NpzFiles = mhaviz::test::TempDirTest;
 
 bool same(const Tensor& a, const Tensor& b) {
   const auto x = a.bytes();
@@ -126,23 +107,23 @@ TEST_F(NpzFiles, OverwriteLeavesNoTemporaryFile) {
 }
 
 TEST(NpzErrors, UnsupportedMemberDtypeNamesMember) {
-  expect_error([] { mhaviz::io::read_npz(fixture("bad_dtype.npz")); },
-               {"bad_dtype.npz", "\"key\"", "unsupported dtype '<i8'"});
+  expect_invalid([] { mhaviz::io::read_npz(fixture("bad_dtype.npz")); },
+                 {"bad_dtype.npz", "\"key\"", "unsupported dtype '<i8'"});
 }
 
 TEST(NpzErrors, MemberHeaderClaimsMoreThanItHolds) {
-  expect_error([] { mhaviz::io::read_npz(fixture("lying_member.npz")); },
-               {"lying_member.npz", "\"query\"", "truncated", "(200, 3)", "only 24 bytes"});
+  expect_invalid([] { mhaviz::io::read_npz(fixture("lying_member.npz")); },
+                 {"lying_member.npz", "\"query\"", "truncated", "(200, 3)", "only 24 bytes"});
 }
 
 TEST(NpzErrors, HugeDeclaredMemberSizeRefusedBeforeReading) {
-  expect_error([] { mhaviz::io::read_npz(fixture("huge_member.npz")); },
-               {"huge_member.npz", "\"query\"", "4294967040 bytes"});
+  expect_invalid([] { mhaviz::io::read_npz(fixture("huge_member.npz")); },
+                 {"huge_member.npz", "\"query\"", "4294967040 bytes"});
 }
 
 TEST(NpzErrors, NotAZip) {
-  expect_error([] { mhaviz::io::read_npz(fixture("f4.npy")); },
-               {"f4.npy", "not a valid .npz (zip) file"});
+  expect_invalid([] { mhaviz::io::read_npz(fixture("f4.npy")); },
+                 {"f4.npy", "not a valid .npz (zip) file"});
 }
 
 TEST_F(NpzFiles, TruncatedArchive) {
@@ -151,7 +132,7 @@ TEST_F(NpzFiles, TruncatedArchive) {
     SCOPED_TRACE(keep);
     const fs::path p = dir_ / "cut.npz";
     mhaviz::io::write_file_atomic(p, std::span<const std::byte>(bytes.data(), keep));
-    expect_error([&] { mhaviz::io::read_npz(p); }, {"cut.npz"});
+    expect_invalid([&] { mhaviz::io::read_npz(p); }, {"cut.npz"});
   }
 }
 
@@ -162,11 +143,11 @@ TEST_F(NpzFiles, CorruptDeflateDataIsAnError) {
   for (std::size_t i = 45; i < 60; ++i) bytes[i] ^= std::byte{0x5A};
   const fs::path p = dir_ / "flipped.npz";
   mhaviz::io::write_file_atomic(p, bytes);
-  expect_error([&] { mhaviz::io::read_npz(p); }, {"flipped.npz"});
+  expect_invalid([&] { mhaviz::io::read_npz(p); }, {"flipped.npz"});
 }
 
 TEST(NpzErrors, MissingFile) {
-  expect_error([] { mhaviz::io::read_npz(fixture("absent.npz")); }, {"absent.npz", "not found"});
+  expect_invalid([] { mhaviz::io::read_npz(fixture("absent.npz")); }, {"absent.npz", "not found"});
 }
 
 TEST_F(NpzFiles, RandomCorruptionGivesInvalidInputOrTensors) {

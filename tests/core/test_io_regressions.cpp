@@ -17,10 +17,13 @@
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/safetensors.hpp"
 #include "mhaviz/core/memory.hpp"
+#include "test_util.hpp"
 
 namespace fs = std::filesystem;
 using mhaviz::InvalidInput;
 using mhaviz::io::TensorMap;
+
+using mhaviz::test::expect_invalid;
 
 namespace {
 
@@ -29,18 +32,6 @@ fs::path regression(const std::string& name) { return fixture("regressions/" + n
 
 /// Runs fn; passes when it throws InvalidInput whose message holds every part. Any other
 /// exception escapes and fails the test.
-void expect_error(const std::function<void()>& fn, const std::vector<std::string>& parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "no InvalidInput thrown; expected a message with \"" << parts.front() << "\"";
-  } catch (const InvalidInput& e) {
-    const std::string message = e.what();
-    for (const auto& p : parts) {
-      EXPECT_NE(message.find(p), std::string::npos) << "message: " << message << "\nmissing: " << p;
-    }
-  }
-}
-
 std::vector<std::byte> bytes_of(const std::string& text) {
   std::vector<std::byte> out(text.size());
   if (!text.empty()) std::memcpy(out.data(), text.data(), text.size());
@@ -73,16 +64,16 @@ void expect_same(const TensorMap& a, const TensorMap& b) {
 // fuzz_config: a number beyond double's range made nlohmann throw json::out_of_range (406),
 // which parse_config_json did not catch (it caught only parse_error): the program aborted.
 TEST(IoRegressions, ConfigNumberBeyondDoubleIsInvalidInput) {
-  expect_error(
+  expect_invalid(
       [] { (void)mhaviz::io::read_config_file(regression("config_number_overflow.json")); },
       {"config_number_overflow.json", "number out of range", "1e400"});
-  expect_error([] { (void)mhaviz::io::parse_config_json(R"({"dropout": -2e308})", "c.json"); },
-               {"c.json: JSON number out of range", "-2e308"});
+  expect_invalid([] { (void)mhaviz::io::parse_config_json(R"({"dropout": -2e308})", "c.json"); },
+                 {"c.json: JSON number out of range", "-2e308"});
 }
 
 // fuzz_safetensors: the same json::out_of_range escaped read_safetensors' header parse.
 TEST(IoRegressions, SafetensorsHeaderNumberBeyondDoubleIsInvalidInput) {
-  expect_error(
+  expect_invalid(
       [] {
         (void)mhaviz::io::read_safetensors(regression("safetensors_number_overflow.safetensors"));
       },
@@ -96,8 +87,8 @@ TEST(IoRegressions, SafetensorsDeeplyNestedShapeIsInvalidInput) {
   const std::string header = R"({"a":{"dtype":"F32","shape":[)" + std::string(kDepth, '[') +
                              std::string(kDepth, ']') + R"(],"data_offsets":[0,0]}})";
   const auto file = safetensors_with_header(header, 0);
-  expect_error([&] { (void)mhaviz::io::parse_safetensors(file, "deep.safetensors"); },
-               {"deep.safetensors: \"a\"", "must be a non-negative integer, got an array"});
+  expect_invalid([&] { (void)mhaviz::io::parse_safetensors(file, "deep.safetensors"); },
+                 {"deep.safetensors: \"a\"", "must be a non-negative integer, got an array"});
 }
 
 TEST(IoRegressions, SafetensorsLongStringIsShortenedInTheMessage) {
@@ -120,11 +111,12 @@ TEST(IoRegressions, MemoryEstimateOfHugeSizesDoesNotWrap) {
   EXPECT_NO_THROW(mhaviz::validate_config(config));
   EXPECT_EQ(mhaviz::estimate_memory(config), ~std::uint64_t{0});
   EXPECT_EQ(mhaviz::estimate_result_bytes(config), ~std::uint64_t{0});
-  expect_error([&] { mhaviz::check_memory(config); }, {"this configuration needs", "the limit is"});
+  expect_invalid([&] { mhaviz::check_memory(config); },
+                 {"this configuration needs", "the limit is"});
   mhaviz::Config wide;
   wide.tgt_len = std::int64_t{1} << 40;
   wide.src_len = std::int64_t{1} << 40;
-  expect_error([&] { mhaviz::check_memory(wide, std::uint64_t{1} << 62); }, {"needs"});
+  expect_invalid([&] { mhaviz::check_memory(wide, std::uint64_t{1} << 62); }, {"needs"});
 }
 
 // parse_npz / parse_safetensors (from memory) give exactly what the file readers give.
@@ -136,10 +128,10 @@ TEST(IoRegressions, FromMemoryParsersMatchFileReaders) {
   const auto bytes = mhaviz::io::read_file_bytes(fixture("tensors.safetensors"));
   expect_same(mhaviz::io::parse_safetensors(bytes, "tensors.safetensors"),
               mhaviz::io::read_safetensors(fixture("tensors.safetensors")));
-  expect_error([&] { (void)mhaviz::io::parse_npz(bytes, "mem.npz"); },
-               {"mem.npz: not a valid .npz (zip) file"});
-  expect_error([&] { (void)mhaviz::io::parse_safetensors(bytes_of("12345"), "mem.safetensors"); },
-               {"mem.safetensors: truncated safetensors file: 5 bytes"});
+  expect_invalid([&] { (void)mhaviz::io::parse_npz(bytes, "mem.npz"); },
+                 {"mem.npz: not a valid .npz (zip) file"});
+  expect_invalid([&] { (void)mhaviz::io::parse_safetensors(bytes_of("12345"), "mem.safetensors"); },
+                 {"mem.safetensors: truncated safetensors file: 5 bytes"});
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/safetensors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
+#include "test_util.hpp"
 
 namespace fs = std::filesystem;
 using mhaviz::ElemType;
@@ -20,32 +21,14 @@ using mhaviz::Shape;
 using mhaviz::Tensor;
 using mhaviz::io::TensorMap;
 
+using mhaviz::test::expect_invalid;
+
 namespace {
 
 fs::path fixture(const std::string& name) { return fs::path(MHAVIZ_FIXTURE_DIR) / "io" / name; }
 
-void expect_error(const std::function<void()>& fn, const std::vector<std::string>& parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "no InvalidInput thrown; expected a message with \"" << parts.front() << "\"";
-  } catch (const InvalidInput& e) {
-    const std::string message = e.what();
-    for (const auto& p : parts) {
-      EXPECT_NE(message.find(p), std::string::npos) << "message: " << message << "\nmissing: " << p;
-    }
-  }
-}
-
-class SafetensorsFiles : public ::testing::Test {
+class SafetensorsFiles : public mhaviz::test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("mhaviz-st-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   /// Writes an 8-byte length, `header` padded to a multiple of 8, and `data` bytes.
   fs::path write_raw(const std::string& name, std::string header, std::size_t data_bytes,
                      std::uint64_t declared_len = 0) {
@@ -60,8 +43,6 @@ class SafetensorsFiles : public ::testing::Test {
     mhaviz::io::write_file_atomic(p, out);
     return p;
   }
-
-  fs::path dir_;
 };
 
 bool same(const Tensor& a, const Tensor& b) {
@@ -115,67 +96,67 @@ TEST_F(SafetensorsFiles, RoundTripEveryDtypeWithAlignedHeader) {
 }
 
 TEST(SafetensorsErrors, OverlappingOffsets) {
-  expect_error([] { mhaviz::io::read_safetensors(fixture("overlap.safetensors")); },
-               {"overlap.safetensors", "\"b\"", "overlap", "\"a\""});
+  expect_invalid([] { mhaviz::io::read_safetensors(fixture("overlap.safetensors")); },
+                 {"overlap.safetensors", "\"b\"", "overlap", "\"a\""});
 }
 
 TEST(SafetensorsErrors, UnsupportedDtype) {
-  expect_error([] { mhaviz::io::read_safetensors(fixture("f16.safetensors")); },
-               {"f16.safetensors", "\"w\"", "unsupported dtype F16", "F32, F64, BOOL, U8"});
+  expect_invalid([] { mhaviz::io::read_safetensors(fixture("f16.safetensors")); },
+                 {"f16.safetensors", "\"w\"", "unsupported dtype F16", "F32, F64, BOOL, U8"});
 }
 
 TEST_F(SafetensorsFiles, Truncated) {
   const auto bytes = mhaviz::io::read_file_bytes(fixture("tensors.safetensors"));
   const fs::path p = dir_ / "cut.safetensors";
   mhaviz::io::write_file_atomic(p, std::span<const std::byte>(bytes.data(), bytes.size() - 1));
-  expect_error([&] { mhaviz::io::read_safetensors(p); },
-               {"cut.safetensors", "\"ids\"", "run past the end"});
+  expect_invalid([&] { mhaviz::io::read_safetensors(p); },
+                 {"cut.safetensors", "\"ids\"", "run past the end"});
   mhaviz::io::write_file_atomic(p, std::span<const std::byte>(bytes.data(), 5));
-  expect_error([&] { mhaviz::io::read_safetensors(p); }, {"cut.safetensors", "too short"});
+  expect_invalid([&] { mhaviz::io::read_safetensors(p); }, {"cut.safetensors", "too short"});
   mhaviz::io::write_file_atomic(p, std::span<const std::byte>(bytes.data(), 100));
-  expect_error([&] { mhaviz::io::read_safetensors(p); },
-               {"cut.safetensors", "header length 304 exceeds the 92 bytes"});
+  expect_invalid([&] { mhaviz::io::read_safetensors(p); },
+                 {"cut.safetensors", "header length 304 exceeds the 92 bytes"});
 }
 
 TEST_F(SafetensorsFiles, HugeDeclaredHeaderAndShape) {
   const fs::path p1 = write_raw("hdr.safetensors", "{}", 0, 1ULL << 62);
-  expect_error([&] { mhaviz::io::read_safetensors(p1); },
-               {"hdr.safetensors", "header length 4611686018427387904 exceeds"});
+  expect_invalid([&] { mhaviz::io::read_safetensors(p1); },
+                 {"hdr.safetensors", "header length 4611686018427387904 exceeds"});
   const fs::path p2 =
       write_raw("shape.safetensors",
                 R"({"x":{"dtype":"F64","shape":[100000,100000,100000],"data_offsets":[0,8]}})", 8);
-  expect_error([&] { mhaviz::io::read_safetensors(p2); },
-               {"shape.safetensors", "\"x\"", "span 8 bytes", "(100000, 100000, 100000)"});
+  expect_invalid([&] { mhaviz::io::read_safetensors(p2); },
+                 {"shape.safetensors", "\"x\"", "span 8 bytes", "(100000, 100000, 100000)"});
   const fs::path p3 =
       write_raw("overflow.safetensors",
                 R"({"x":{"dtype":"F64","shape":[4294967296,4294967296],"data_offsets":[0,8]}})", 8);
-  expect_error([&] { mhaviz::io::read_safetensors(p3); }, {"\"x\"", "impossibly large"});
+  expect_invalid([&] { mhaviz::io::read_safetensors(p3); }, {"\"x\"", "impossibly large"});
 }
 
 TEST_F(SafetensorsFiles, MalformedHeaders) {
-  expect_error([&] { mhaviz::io::read_safetensors(write_raw("a.safetensors", "{nope", 0)); },
-               {"a.safetensors", "not valid JSON"});
-  expect_error([&] { mhaviz::io::read_safetensors(write_raw("b.safetensors", "[1]", 0)); },
-               {"b.safetensors", "must be a JSON object"});
-  expect_error(
+  expect_invalid([&] { mhaviz::io::read_safetensors(write_raw("a.safetensors", "{nope", 0)); },
+                 {"a.safetensors", "not valid JSON"});
+  expect_invalid([&] { mhaviz::io::read_safetensors(write_raw("b.safetensors", "[1]", 0)); },
+                 {"b.safetensors", "must be a JSON object"});
+  expect_invalid(
       [&] {
         mhaviz::io::read_safetensors(
             write_raw("c.safetensors", R"({"x":{"dtype":"F32","shape":[1]}})", 4));
       },
       {"c.safetensors", "\"x\"", "no \"data_offsets\""});
-  expect_error(
+  expect_invalid(
       [&] {
         mhaviz::io::read_safetensors(write_raw(
             "d.safetensors", R"({"x":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", 4));
       },
       {"\"x\"", "non-negative integer"});
-  expect_error(
+  expect_invalid(
       [&] {
         mhaviz::io::read_safetensors(write_raw(
             "e.safetensors", R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8));
       },
       {"e.safetensors", "bytes 0 to 4", "belong to no tensor"});
-  expect_error(
+  expect_invalid(
       [&] {
         mhaviz::io::read_safetensors(write_raw(
             "f.safetensors", R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", 12));
@@ -198,11 +179,11 @@ TEST_F(SafetensorsFiles, TensorFileDispatchesOnExtension) {
   const TensorMap q = mhaviz::io::read_tensor_file(dir_ / "query.npy");
   ASSERT_EQ(q.count("query"), 1U);
   EXPECT_TRUE(same(q.at("query"), one.at("ignored")));
-  expect_error([&] { mhaviz::io::write_tensor_file(dir_ / "two.npy", m); },
-               {"two.npy", "exactly one tensor"});
-  expect_error([&] { mhaviz::io::read_tensor_file(dir_ / "w.pt"); },
-               {"w.pt", "unknown tensor file type \".pt\"", ".npz, .safetensors or .npy"});
-  expect_error([&] { mhaviz::io::read_tensor_file(dir_ / "noext"); }, {"(no extension)"});
+  expect_invalid([&] { mhaviz::io::write_tensor_file(dir_ / "two.npy", m); },
+                 {"two.npy", "exactly one tensor"});
+  expect_invalid([&] { mhaviz::io::read_tensor_file(dir_ / "w.pt"); },
+                 {"w.pt", "unknown tensor file type \".pt\"", ".npz, .safetensors or .npy"});
+  expect_invalid([&] { mhaviz::io::read_tensor_file(dir_ / "noext"); }, {"(no extension)"});
 }
 
 TEST_F(SafetensorsFiles, RandomCorruptionGivesInvalidInputOrTensors) {

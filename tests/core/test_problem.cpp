@@ -7,6 +7,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/problem.hpp"
+#include "test_util.hpp"
 
 using mhaviz::Config;
 using mhaviz::DType;
@@ -17,19 +18,9 @@ using mhaviz::Shape;
 using mhaviz::Tensor;
 using mhaviz::io::TensorMap;
 
-namespace {
+using mhaviz::test::expect_invalid;
 
-void expect_error(const std::function<void()>& fn, const std::vector<std::string>& parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "no InvalidInput thrown; expected a message with \"" << parts.front() << "\"";
-  } catch (const InvalidInput& e) {
-    const std::string message = e.what();
-    for (const auto& p : parts) {
-      EXPECT_NE(message.find(p), std::string::npos) << "message: " << message << "\nmissing: " << p;
-    }
-  }
-}
+namespace {
 
 /// A float64 tensor whose element i is `start + i`.
 Tensor ramp(Shape shape, double start) {
@@ -111,53 +102,53 @@ TEST(MakeProblem, Float64ConfigAndSeparateProjections) {
 TEST(MakeProblem, ShapeErrorsNameBothShapes) {
   TensorMap t;
   t.emplace("in_proj_weight", ramp({48, 16}, 0.0));
-  expect_error(
+  expect_invalid(
       [&] { make_problem(small(), t, "tensors.npz"); },
       {"tensors.npz: \"in_proj_weight\" has shape (48, 16) but embed_dim=8 needs (24, 8)"});
   TensorMap q;
   q.emplace("query", ramp({2, 3, 8}, 0.0));
-  expect_error([&] { make_problem(small(), q, "t.npz"); },
-               {"t.npz: \"query\" has shape (2, 3, 8) but tgt_len=3, batch_size=2, embed_dim=8 "
-                "needs (3, 2, 8)"});
+  expect_invalid([&] { make_problem(small(), q, "t.npz"); },
+                 {"t.npz: \"query\" has shape (2, 3, 8) but tgt_len=3, batch_size=2, embed_dim=8 "
+                  "needs (3, 2, 8)"});
   Config unbatched = small();
   unbatched.batch_size = std::nullopt;
   TensorMap v;
   v.emplace("value", ramp({5, 1, 8}, 0.0));
-  expect_error([&] { make_problem(unbatched, v); },
-               {"\"value\" has shape (5, 1, 8)", "batch_size=null (unbatched)", "needs (5, 8)"});
+  expect_invalid([&] { make_problem(unbatched, v); },
+                 {"\"value\" has shape (5, 1, 8)", "batch_size=null (unbatched)", "needs (5, 8)"});
 }
 
 TEST(MakeProblem, EntriesTheConfigDoesNotHave) {
   TensorMap bk;
   bk.emplace("bias_k", ramp({1, 1, 8}, 0.0));
-  expect_error([&] { make_problem(small(), bk); },
-               {"\"bias_k\" is not a parameter of this configuration", "add_bias_kv=true"});
+  expect_invalid([&] { make_problem(small(), bk); },
+                 {"\"bias_k\" is not a parameter of this configuration", "add_bias_kv=true"});
   Config separate = small();
   separate.kdim = 4;
   TensorMap packed;
   packed.emplace("in_proj_weight", ramp({24, 8}, 0.0));
-  expect_error([&] { make_problem(separate, packed); },
-               {"\"in_proj_weight\"", "kdim=4", "only when kdim == vdim == embed_dim"});
+  expect_invalid([&] { make_problem(separate, packed); },
+                 {"\"in_proj_weight\"", "kdim=4", "only when kdim == vdim == embed_dim"});
   TensorMap q;
   q.emplace("q_proj_weight", ramp({8, 8}, 0.0));
-  expect_error([&] { make_problem(small(), q); }, {"\"q_proj_weight\"", "packed in_proj_weight"});
+  expect_invalid([&] { make_problem(small(), q); }, {"\"q_proj_weight\"", "packed in_proj_weight"});
   Config nobias = small();
   nobias.bias = false;
   TensorMap ob;
   ob.emplace("out_proj.bias", ramp({8}, 0.0));
-  expect_error([&] { make_problem(nobias, ob); }, {"\"out_proj.bias\"", "bias=true"});
+  expect_invalid([&] { make_problem(nobias, ob); }, {"\"out_proj.bias\"", "bias=true"});
 }
 
 TEST(MakeProblem, UnknownNamesAndWrongDtypes) {
   TensorMap t;
   t.emplace("querry", ramp({3, 2, 8}, 0.0));
-  expect_error([&] { make_problem(small(), t, "x.npz"); },
-               {"x.npz: unknown tensor \"querry\" (did you mean \"query\"?)",
-                "accepted names are query, key, value, attn_mask", "out_proj.weight"});
+  expect_invalid([&] { make_problem(small(), t, "x.npz"); },
+                 {"x.npz: unknown tensor \"querry\" (did you mean \"query\"?)",
+                  "accepted names are query, key, value, attn_mask", "out_proj.weight"});
   TensorMap b;
   b.emplace("out_proj.weight", Tensor::from_bools({8, 8}, std::vector<std::uint8_t>(64, 1)));
-  expect_error([&] { make_problem(small(), b); },
-               {"\"out_proj.weight\" must be a floating-point tensor", "got bool"});
+  expect_invalid([&] { make_problem(small(), b); },
+                 {"\"out_proj.weight\" must be a floating-point tensor", "got bool"});
 }
 
 TEST(MakeProblem, InvalidConfigIsRefusedFirst) {
