@@ -5,7 +5,10 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QLockFile>
 #include <QMainWindow>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -262,6 +265,7 @@ class TestSession : public QObject {
       doc.autosave()->setDelay(50);
       SessionDocument::Prompts none;
       doc.setPrompts(none);
+      doc.start(StartupFiles{});
       QVERIFY(w.idle());
       QVERIFY(!QFile::exists(autosavePath));
       w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
@@ -309,6 +313,79 @@ class TestSession : public QObject {
     doc2.start(StartupFiles{});
     QVERIFY(!(w2.controller()->config() == sessionConfig()));
     QVERIFY(!QFile::exists(autosavePath));
+  }
+
+  void crashedRunIsOfferedWhenTheWindowStarts() {
+    // The window's own document, as `mhaviz` starts it: the autosave a killed run left at this
+    // process's autosave path must survive the window's first computation and be offered.
+    Session crashed;
+    crashed.config = sessionConfig();
+    writeSession(crashed, Autosave::defaultPath());
+    TestWindow w;
+    QVERIFY(w.idle());
+    QVERIFY(QFile::exists(Autosave::defaultPath()));
+    w.document()->start(StartupFiles{});
+    QCOMPARE(w.recoverAsked, 1);
+    QVERIFY(w.controller()->config() == sessionConfig());
+    QVERIFY(w.document()->isModified());
+  }
+
+  void eachRunningWindowHasItsOwnAutosave() {
+    QTemporaryDir dir;
+    // Another running mhaviz holds slot 0: its lock (taken here, by a live process) and its work.
+    QLockFile other(dir.filePath(QStringLiteral("autosave-0.lock")));
+    QVERIFY(other.tryLock(0));
+    const QString otherFile = dir.filePath(QStringLiteral("autosave-0.mhaviz.json"));
+    Session otherWork;
+    otherWork.config = sessionConfig();
+    writeSession(otherWork, otherFile);
+
+    const QString mine = Autosave::claimPath(dir.path());
+    QCOMPARE(QFileInfo(mine).fileName(), QStringLiteral("autosave-1.mhaviz.json"));
+    QCOMPARE(Autosave::claimPath(dir.path()), mine);  // kept for the rest of the process
+    // Starting up neither offers nor discards the other window's autosave.
+    TestWindow w;
+    SessionDocument doc(&w.window, w.controller(), mine);
+    int asked = 0;
+    SessionDocument::Prompts p;
+    p.recover = [&asked](const QDateTime&) {
+      ++asked;
+      return true;
+    };
+    doc.setPrompts(p);
+    doc.start(StartupFiles{});
+    QCOMPARE(asked, 0);
+    QVERIFY(Autosave::pendingRecovery(otherFile).has_value());
+  }
+
+  void autosaveOfAKilledRunIsClaimedAndOffered() {
+    QTemporaryDir dir;
+    // What a killed mhaviz leaves: its autosave, and its lock naming a process that is gone.
+    QByteArray lockContents;
+    {
+      QLockFile probe(dir.filePath(QStringLiteral("probe.lock")));
+      QVERIFY(probe.tryLock(0));
+      lockContents = readAll(dir.filePath(QStringLiteral("probe.lock")));
+    }
+    QProcess gone;
+    gone.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("exit 0")});
+    QVERIFY(gone.waitForStarted());
+    const qint64 deadPid = gone.processId();
+    QVERIFY(gone.waitForFinished());
+    lockContents = QByteArray::number(deadPid) + lockContents.mid(lockContents.indexOf('\n'));
+    QFile lock(dir.filePath(QStringLiteral("autosave-0.lock")));
+    QVERIFY(lock.open(QIODevice::WriteOnly));
+    lock.write(lockContents);
+    lock.close();
+    Session crashed;
+    crashed.config = sessionConfig();
+    writeSession(crashed, dir.filePath(QStringLiteral("autosave-0.mhaviz.json")));
+
+    const QString path = Autosave::claimPath(dir.path());
+    QCOMPARE(QFileInfo(path).fileName(), QStringLiteral("autosave-0.mhaviz.json"));
+    const auto offer = Autosave::pendingRecovery(path);
+    QVERIFY(offer.has_value());
+    QVERIFY(offer->session.config == sessionConfig());
   }
 
   void unsavedChangesDecision() {

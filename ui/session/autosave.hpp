@@ -1,7 +1,9 @@
 #pragma once
-// Autosave: the current session written (atomically, debounced) to
-// QStandardPaths::AppDataLocation/autosave.mhaviz.json after every change, removed on a clean
-// exit. A file still there at start-up means the previous run crashed or was killed, and is
+// Autosave: the current session written (atomically, debounced) to an autosave file in
+// QStandardPaths::AppDataLocation after every change, removed on a clean exit. Each running
+// mhaviz holds its own file (autosave-N.mhaviz.json, claimed with the lock file autosave-N.lock
+// for as long as it runs), so two windows never write over or discard each other's autosave.
+// A file whose lock is free at start-up was left by a run that crashed or was killed, and is
 // offered for recovery. GUI thread only.
 
 #include <QDateTime>
@@ -28,8 +30,14 @@ class Autosave : public QObject {
   /// `snapshot` returns the session to write; called when the debounce timer fires.
   Autosave(QString path, std::function<Session()> snapshot, QObject* parent = nullptr);
 
-  /// AppDataLocation/autosave.mhaviz.json.
+  /// This process's autosave file in AppDataLocation: claimPath() of that folder.
   static QString defaultPath();
+
+  /// The autosave file of this process in `folder`: autosave-N.mhaviz.json for the lowest N
+  /// whose lock (autosave-N.lock) no running mhaviz holds. The lock is taken and kept until the
+  /// process ends, so later calls for the same folder return the same file; a lock left by a
+  /// process that no longer runs counts as free.
+  static QString claimPath(const QString& folder);
 
   [[nodiscard]] QString path() const { return m_path; }
   /// Restarts the debounce timer (default 2 s); the file is written when it fires.

@@ -148,10 +148,14 @@ Session SessionDocument::snapshot() const {
 
 void SessionDocument::onChanged() {
   updateTitle();
-  if (isModified()) {
-    m_autosave.changed();
-  } else {
-    m_autosave.clear();
+  // Until start() has looked at it, the autosave file is a crashed run's work: the window's
+  // first computation must not remove it.
+  if (m_started) {
+    if (isModified()) {
+      m_autosave.changed();
+    } else {
+      m_autosave.clear();
+    }
   }
   emit modifiedChanged(isModified());
 }
@@ -288,6 +292,7 @@ void SessionDocument::newSession() {
 }
 
 void SessionDocument::start(const StartupFiles& files) {
+  m_started = true;
   const bool filesGiven =
       !files.session.isEmpty() || !files.config.isEmpty() || !files.tensors.isEmpty();
   QString damaged;

@@ -36,7 +36,7 @@ class SessionDocument : public QObject {
   };
 
   /// Attaches to `window` (title, close and drop events) and `controller`. `autosavePath`
-  /// defaults to AppDataLocation/autosave.mhaviz.json.
+  /// defaults to this process's autosave file (Autosave::defaultPath()).
   SessionDocument(QMainWindow* window, SessionController* controller,
                   const QString& autosavePath = Autosave::defaultPath());
   ~SessionDocument() override;
@@ -109,6 +109,7 @@ class SessionDocument : public QObject {
   QString m_tensorsFile;
   bool m_embedTensors = false;
   bool m_tensorsDirty = false;
+  bool m_started = false;                    // start() has run: the autosave file is this run's own
   std::optional<ViewOptions> m_pendingView;  // reapplied once the new result has arrived
   QStringList m_recent;
   QMenu* m_recentMenu = nullptr;
