@@ -1043,10 +1043,6 @@
         <translation>已屏蔽（掩码中为 -inf）</translation>
     </message>
     <message>
-        <source>NaN (every key of the query masked)</source>
-        <translation>NaN（该查询的所有键都被屏蔽）</translation>
-    </message>
-    <message>
         <source>NaN</source>
         <translation>NaN</translation>
     </message>
@@ -1109,6 +1105,10 @@
     <message>
         <source>drawn as the %1 of %2x%3 cells; zoom in for single cells</source>
         <translation>按 %2x%3 个单元格的%1绘制；放大可查看单个单元格</translation>
+    </message>
+    <message>
+        <source>NaN (a query with every key masked, or NaN/Inf in the tensors)</source>
+        <translation>NaN（某个查询的所有键都被屏蔽，或张量中含 NaN/Inf）</translation>
     </message>
 </context>
 <context>

@@ -452,9 +452,11 @@ void HeatmapGrid::rebuild() {
                        new LegendKey(plot_, maskedColor(s.colormap), LegendKey::Swatch::fill,
                                      tr("masked (-inf in the mask)"), legendText));
   }
-  s.nanKey = new LegendKey(plot_, nanColor(s.colormap), LegendKey::Swatch::fill,
-                           anyNan(data_) ? tr("NaN (every key of the query masked)") : tr("NaN"),
-                           legendText);
+  s.nanKey = new LegendKey(
+      plot_, nanColor(s.colormap), LegendKey::Swatch::fill,
+      anyNan(data_) ? tr("NaN (a query with every key masked, or NaN/Inf in the tensors)")
+                    : tr("NaN"),
+      legendText);
   legend->addElement(0, k++, s.nanKey);
   legend->addElement(0, k, new QCPLayoutElement(plot_));  // takes the rest of the width
   legend->setColumnStretchFactor(k, 1000);

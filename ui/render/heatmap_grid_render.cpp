@@ -98,7 +98,8 @@ void HeatmapGrid::applyRanges() {
   if (s.nanKey != nullptr) {
     const bool nan = std::any_of(data_.maps.begin(), data_.maps.end(),
                                  [](const MapData& m) { return m.hasNan; });
-    s.nanKey->setText(nan ? tr("NaN (every key of the query masked)") : tr("NaN"));
+    s.nanKey->setText(nan ? tr("NaN (a query with every key masked, or NaN/Inf in the tensors)")
+                          : tr("NaN"));
   }
 }
 
