@@ -2,11 +2,11 @@
 
 #include <QApplication>
 
-#include "ui/desktop/desktop_setup.hpp"
-#include "ui/session/command_line.hpp"
-#include "ui/session/session_document.hpp"
-#include "ui/window/app_info.hpp"
-#include "ui/window/main_window.hpp"
+#include "desktop/desktop_setup.hpp"
+#include "session/command_line.hpp"
+#include "session/session_document.hpp"
+#include "window/app_info.hpp"
+#include "window/main_window.hpp"
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);

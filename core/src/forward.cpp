@@ -176,7 +176,7 @@ struct Pass {
           scores.row(i) = raw.row(i);
         }
         softmax_row(scores.row(i), weights.row(i), !c.need_weights);  // step 10
-        if (dropping) {                                // step 11
+        if (dropping) {                                               // step 11
           block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
           for (std::int64_t j = 0; j < Sx; ++j) {
             T& x = weights(i, j);

@@ -98,15 +98,6 @@ class BlockCache {
     }
     for (const auto& [q, n] : evicted) ::operator delete(q, kAlign);
   }
-  void clear() {
-    std::vector<std::pair<void*, std::size_t>> all;
-    {
-      const std::lock_guard lock(mutex_);
-      all.swap(blocks_);
-      held_ = 0;
-    }
-    for (const auto& [q, n] : all) ::operator delete(q, kAlign);
-  }
 
  private:
   std::mutex mutex_;
@@ -134,8 +125,6 @@ void free_storage(void* p, std::size_t bytes) {
     ::operator delete(p, kAlign);
   }
 }
-
-void release_cached_storage() { cache().clear(); }
 }  // namespace detail
 
 namespace {

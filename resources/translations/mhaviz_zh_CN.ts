@@ -1656,7 +1656,7 @@
     </message>
 </context>
 <context>
-    <name>mhaviz::ui::SessionController</name>
+    <name>mhaviz::ui::ComputeController</name>
     <message>
         <source>Computation cancelled: the picture shows earlier settings. Press F5 to compute again.</source>
         <translation>计算已取消：图中显示的是之前的设置。按 F5 重新计算。</translation>

@@ -21,13 +21,13 @@
 #include <string>
 #include <vector>
 
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/window/main_window.hpp"
-#include "ui/window/session_controller.hpp"
+#include "compute/compute_controller.hpp"
+#include "render/heatmap_grid.hpp"
+#include "window/main_window.hpp"
 
+using mhaviz::ui::ComputeController;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
-using mhaviz::ui::SessionController;
 using mhaviz::ui::Stage;
 using mhaviz::ui::ViewOptions;
 
@@ -117,7 +117,7 @@ bool idle(MainWindow& w) {
 
 // Changes the config and waits until the grid shows its result; returns ms (or -1).
 double changeAndWait(MainWindow& w, const mhaviz::Config& config) {
-  SessionController* c = w.controller();
+  ComputeController* c = w.controller();
   bool shown = false;
   QElapsedTimer t;
   const auto conn = QObject::connect(w.grid(), &HeatmapGrid::pictureShown, [&] {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ui/cli/memory_arg.hpp"
+#include "cli/memory_arg.hpp"
 
 namespace mhaviz::cli {
 namespace {

@@ -9,12 +9,12 @@
 #include <QStringList>
 #include <QtTest>
 
-#include "ui/session/autosave.hpp"
-#include "ui/session/recent_files.hpp"
-#include "ui/session/session_document.hpp"
-#include "ui/session/unsaved_changes.hpp"
-#include "ui/window/main_window.hpp"
-#include "ui/window/session_controller.hpp"
+#include "compute/compute_controller.hpp"
+#include "session/autosave.hpp"
+#include "session/recent_files.hpp"
+#include "session/session_document.hpp"
+#include "session/unsaved_changes.hpp"
+#include "window/main_window.hpp"
 
 namespace mhaviz::ui::testing {
 
@@ -51,7 +51,7 @@ struct PromptedWindow {
     window.document()->setPrompts(p);
     window.resize(900, 600);
   }
-  SessionController* controller() { return window.controller(); }
+  ComputeController* controller() { return window.controller(); }
   SessionDocument* document() { return window.document(); }
   /// Waits until no computation runs and a result for the current config is shown.
   bool idle(int timeoutMs = 30000) {

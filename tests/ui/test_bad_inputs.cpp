@@ -16,13 +16,13 @@
 #include <QtTest>
 
 #include "catalogue.hpp"
+#include "compute/compute_controller.hpp"
 #include "prompted_window.hpp"
-#include "ui/session/autosave.hpp"
-#include "ui/session/recent_files.hpp"
-#include "ui/session/session_document.hpp"
-#include "ui/window/main_window.hpp"
-#include "ui/window/parameter_panel.hpp"
-#include "ui/window/session_controller.hpp"
+#include "session/autosave.hpp"
+#include "session/recent_files.hpp"
+#include "session/session_document.hpp"
+#include "window/main_window.hpp"
+#include "window/parameter_panel.hpp"
 
 using namespace mhaviz::ui;
 using mhaviz::catalogue::Row;

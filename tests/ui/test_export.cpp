@@ -7,8 +7,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "render/image_export.hpp"
 #include "test_render_common.hpp"
-#include "ui/render/image_export.hpp"
 
 using namespace mhaviz::ui;
 using mhaviz::ui::test::computeResult;

@@ -11,12 +11,12 @@
 #include <cmath>
 #include <memory>
 
+#include "exporting/data_export.hpp"
+#include "exporting/export_dialog.hpp"
 #include "mhaviz/core/io/npz.hpp"
+#include "mhaviz/core/io/result_tensors.hpp"
+#include "stages/stage_data.hpp"
 #include "test_render_common.hpp"
-#include "ui/cli/result_tensors.hpp"
-#include "ui/exporting/data_export.hpp"
-#include "ui/exporting/export_dialog.hpp"
-#include "ui/render/stage_data.hpp"
 
 using namespace mhaviz::ui;
 
@@ -189,7 +189,7 @@ class TestExportDialog : public QObject {
     const QString path = dir.filePath(QStringLiteral("all.npz"));
     writeResultNpz(*r, path);
     const mhaviz::io::TensorMap back = mhaviz::io::read_npz(path.toStdString());
-    const mhaviz::io::TensorMap expected = mhaviz::cli::resultTensors(*r);
+    const mhaviz::io::TensorMap expected = mhaviz::io::result_tensors(*r);
     QCOMPARE(back.size(), expected.size());
     for (const auto& [name, tensor] : expected) {
       QVERIFY2(back.count(name) == 1, name.c_str());

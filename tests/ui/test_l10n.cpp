@@ -29,17 +29,17 @@
 #include <functional>
 #include <memory>
 
+#include "desktop/desktop_setup.hpp"
+#include "desktop/language.hpp"
+#include "desktop/theme.hpp"
+#include "exporting/data_export.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "render/heatmap_grid.hpp"
+#include "render/image_export.hpp"
+#include "session/session_file.hpp"
+#include "stages/stage_data.hpp"
 #include "test_render_common.hpp"
-#include "ui/desktop/desktop_setup.hpp"
-#include "ui/desktop/language.hpp"
-#include "ui/desktop/theme.hpp"
-#include "ui/exporting/data_export.hpp"
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/render/image_export.hpp"
-#include "ui/render/stage_data.hpp"
-#include "ui/session/session_file.hpp"
-#include "ui/window/main_window.hpp"
+#include "window/main_window.hpp"
 
 using mhaviz::ui::MainWindow;
 

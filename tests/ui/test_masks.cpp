@@ -1,4 +1,4 @@
-// The mask, padding, input and weight editors end to end: editor controls -> SessionController
+// The mask, padding, input and weight editors end to end: editor controls -> ComputeController
 // (undoable config change) -> the real compute worker -> ForwardResult / heatmap grid.
 
 #include <QApplication>
@@ -17,20 +17,20 @@
 #include <cmath>
 #include <limits>
 
+#include "compute/compute_controller.hpp"
+#include "masks/attn_mask_editor.hpp"
+#include "masks/inputs_editor.hpp"
+#include "masks/mask_grid_view.hpp"
+#include "masks/padding_editor.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "prompted_window.hpp"
-#include "ui/masks/attn_mask_editor.hpp"
-#include "ui/masks/inputs_editor.hpp"
-#include "ui/masks/mask_grid_view.hpp"
-#include "ui/masks/padding_editor.hpp"
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/window/main_window.hpp"
-#include "ui/window/parameter_panel.hpp"
-#include "ui/window/session_controller.hpp"
+#include "render/heatmap_grid.hpp"
+#include "window/main_window.hpp"
+#include "window/parameter_panel.hpp"
 
 using mhaviz::gen::MaskKind;
+using mhaviz::ui::ComputeController;
 using mhaviz::ui::MainWindow;
-using mhaviz::ui::SessionController;
 
 namespace {
 constexpr int kTimeout = 30000;
@@ -389,7 +389,7 @@ class TestMasks : public QObject {
   }
 
  private:
-  [[nodiscard]] SessionController* controller() const { return m_window->controller(); }
+  [[nodiscard]] ComputeController* controller() const { return m_window->controller(); }
   [[nodiscard]] QDockWidget* dock() const {
     auto* d = m_window->findChild<QDockWidget*>(QStringLiteral("maskDock"));
     if (d == nullptr) qFatal("no mask dock");

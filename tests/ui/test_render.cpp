@@ -9,11 +9,11 @@
 #include <random>
 
 #include "mhaviz/core/errors.hpp"
+#include "render/colormaps.hpp"
+#include "render/heatmap_grid.hpp"
+#include "render/reduce.hpp"
+#include "stages/stage_data.hpp"
 #include "test_render_common.hpp"
-#include "ui/render/colormaps.hpp"
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/render/reduce.hpp"
-#include "ui/render/stage_data.hpp"
 
 using namespace mhaviz::ui;
 using mhaviz::ui::test::computeResult;

@@ -17,17 +17,17 @@
 #include <csignal>
 #include <exception>
 
+#include "compute/compute_controller.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "prompted_window.hpp"
-#include "ui/render/stage_data.hpp"
-#include "ui/session/autosave.hpp"
-#include "ui/session/recent_files.hpp"
-#include "ui/session/session_document.hpp"
-#include "ui/session/session_file.hpp"
-#include "ui/session/unsaved_changes.hpp"
-#include "ui/window/main_window.hpp"
-#include "ui/window/session_controller.hpp"
+#include "session/autosave.hpp"
+#include "session/recent_files.hpp"
+#include "session/session_document.hpp"
+#include "session/session_file.hpp"
+#include "session/unsaved_changes.hpp"
+#include "stages/stage_data.hpp"
+#include "window/main_window.hpp"
 
 using namespace mhaviz::ui;
 

@@ -14,18 +14,18 @@
 #include <optional>
 #include <random>
 
+#include "compute/compute_controller.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "prompted_window.hpp"
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/render/stage_data.hpp"
-#include "ui/window/main_window.hpp"
-#include "ui/window/session_controller.hpp"
+#include "render/heatmap_grid.hpp"
+#include "stages/stage_data.hpp"
+#include "window/main_window.hpp"
 
+using mhaviz::ui::ComputeController;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
-using mhaviz::ui::SessionController;
 using mhaviz::ui::Stage;
 using mhaviz::ui::ViewOptions;
 
@@ -99,7 +99,7 @@ mhaviz::Config mutate(mhaviz::Config c, std::mt19937& gen) {
 }
 
 bool valid(const mhaviz::Config& c) {
-  if (!SessionController::quickCheck(c, mhaviz::kDefaultMemoryLimit).isEmpty()) return false;
+  if (!ComputeController::quickCheck(c, mhaviz::kDefaultMemoryLimit).isEmpty()) return false;
   try {
     const mhaviz::Problem p = mhaviz::make_problem(c);
     mhaviz::validate(p.config, p.params, p.inputs);
@@ -127,7 +127,7 @@ class TestStress : public QObject {
     MainWindow window;
     window.resize(1200, 800);
     window.show();
-    SessionController* c = window.controller();
+    ComputeController* c = window.controller();
     HeatmapGrid* grid = window.grid();
     auto idle = [&] {
       return QTest::qWaitFor([&] { return !c->isBusy() && !grid->isPreparing(); }, kTimeoutMs);

@@ -11,13 +11,13 @@
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/shapes.hpp"
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/render/stage_data.hpp"
-#include "ui/teach/cell_breakdown.hpp"
-#include "ui/teach/examples.hpp"
-#include "ui/teach/param_stage.hpp"
-#include "ui/teach/stage_guide.hpp"
-#include "ui/teach/teach_docks.hpp"
+#include "render/heatmap_grid.hpp"
+#include "stages/param_stage.hpp"
+#include "stages/stage_data.hpp"
+#include "teach/cell_breakdown.hpp"
+#include "teach/examples.hpp"
+#include "teach/stage_guide.hpp"
+#include "teach/teach_docks.hpp"
 
 using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevity
 

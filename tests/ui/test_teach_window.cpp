@@ -10,13 +10,13 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "compute/compute_controller.hpp"
 #include "prompted_window.hpp"
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/teach/stage_guide.hpp"
-#include "ui/teach/teach_docks.hpp"
-#include "ui/teach/teaching_tools.hpp"
-#include "ui/window/main_window.hpp"
-#include "ui/window/session_controller.hpp"
+#include "render/heatmap_grid.hpp"
+#include "teach/stage_guide.hpp"
+#include "teach/teach_docks.hpp"
+#include "teach/teaching_tools.hpp"
+#include "window/main_window.hpp"
 
 using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevity
 
@@ -142,7 +142,7 @@ class TestTeachWindow : public QObject {
   }
 
  private:
-  SessionController* controller() const { return m_window->controller(); }
+  ComputeController* controller() const { return m_window->controller(); }
   HeatmapGrid* grid() const { return m_window->grid(); }
   bool idle() const {
     return QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);

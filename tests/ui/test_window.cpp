@@ -11,16 +11,16 @@
 #include <QUndoStack>
 #include <atomic>
 
+#include "compute/compute_controller.hpp"
 #include "prompted_window.hpp"
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/window/main_window.hpp"
-#include "ui/window/parameter_panel.hpp"
-#include "ui/window/session_controller.hpp"
+#include "render/heatmap_grid.hpp"
+#include "window/main_window.hpp"
+#include "window/parameter_panel.hpp"
 
+using mhaviz::ui::ComputeController;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::ResultPtr;
-using mhaviz::ui::SessionController;
 
 namespace {
 constexpr int kTimeout = 30000;
@@ -99,7 +99,7 @@ class TestWindow : public QObject {
 
   void rapidChangesEndWithTheLastSetting() {
     QList<std::int64_t> delivered;
-    connect(controller(), &SessionController::resultReady, this,
+    connect(controller(), &ComputeController::resultReady, this,
             [&delivered](const ResultPtr& r, const mhaviz::ui::ViewOptions&, double) {
               delivered.append(r->L);
             });
@@ -124,7 +124,7 @@ class TestWindow : public QObject {
     spin("num_heads")->setValue(4);
     QVERIFY(idle());
     const ResultPtr good = controller()->result();
-    QSignalSpy outOfDate(controller(), &SessionController::outOfDateChanged);
+    QSignalSpy outOfDate(controller(), &ComputeController::outOfDateChanged);
     spin("embed_dim")->setValue(10);
     QVERIFY(idle());
     auto* error = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
@@ -196,9 +196,9 @@ class TestWindow : public QObject {
   }
 
   void cancelStopsALongComputation() {
-    QSignalSpy results(controller(), &SessionController::resultReady);
-    QSignalSpy progress(controller(), &SessionController::progress);
-    QSignalSpy busy(controller(), &SessionController::busyChanged);
+    QSignalSpy results(controller(), &ComputeController::resultReady);
+    QSignalSpy progress(controller(), &ComputeController::progress);
+    QSignalSpy busy(controller(), &ComputeController::busyChanged);
     mhaviz::Config big = controller()->config();
     big.tgt_len = 1024;
     big.src_len = 1024;
@@ -224,8 +224,8 @@ class TestWindow : public QObject {
     big.batch_size = 4;
     big.num_heads = 8;
     big.embed_dim = 64;
-    QSignalSpy progress(controller(), &SessionController::progress);
-    QSignalSpy results(controller(), &SessionController::resultReady);
+    QSignalSpy progress(controller(), &ComputeController::progress);
+    QSignalSpy results(controller(), &ComputeController::resultReady);
     controller()->changeConfig(big, QStringLiteral("big"));
     QVERIFY(progress.wait(kTimeout));
     m_window->activateWindow();
@@ -264,7 +264,7 @@ class TestWindow : public QObject {
   }
 
  private:
-  SessionController* controller() const { return m_window->controller(); }
+  ComputeController* controller() const { return m_window->controller(); }
   HeatmapGrid* grid() const { return m_window->grid(); }
   QSpinBox* spin(const char* name) const {
     auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));

@@ -6,7 +6,7 @@
 #include <QThread>
 #include <atomic>
 
-#include "ui/window/compute_thread.hpp"
+#include "compute/compute_thread.hpp"
 
 using mhaviz::ui::ComputeRequest;
 using mhaviz::ui::ComputeThread;

@@ -1,4 +1,4 @@
-#include "ui/cli/cli_app.hpp"
+#include "cli/cli_app.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/commands.hpp"
+#include "cli/usage_error.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/suggest.hpp"
-#include "ui/cli/commands.hpp"
-#include "ui/cli/usage_error.hpp"
-#include "ui/window/app_info.hpp"
+#include "mhaviz/core/version.hpp"
 
 namespace mhaviz::cli {
 
@@ -121,7 +121,7 @@ std::unique_ptr<QCoreApplication> makeApplication(int& argc, char* argv[], bool 
 
 int runCli(int argc, char* argv[]) {
   QCoreApplication::setApplicationName(kProgram);
-  QCoreApplication::setApplicationVersion(ui::applicationVersion());
+  QCoreApplication::setApplicationVersion(QString::fromLatin1(kVersion));
   const bool gui = argc > 1 && std::string_view(argv[1]) == "export";
   const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, gui);
   QStringList args = QCoreApplication::arguments();

@@ -1,4 +1,4 @@
-#include "ui/cli/commands.hpp"
+#include "cli/commands.hpp"
 
 #include <array>
 

@@ -9,13 +9,13 @@
 #include <utility>
 #include <vector>
 
+#include "cli/commands.hpp"
+#include "cli/output_path.hpp"
+#include "cli/problem_options.hpp"
+#include "cli/usage_error.hpp"
 #include "mhaviz/core/errors.hpp"
-#include "ui/cli/commands.hpp"
-#include "ui/cli/output_path.hpp"
-#include "ui/cli/problem_options.hpp"
-#include "ui/cli/usage_error.hpp"
-#include "ui/render/image_export.hpp"
-#include "ui/render/view_options.hpp"
+#include "render/image_export.hpp"
+#include "stages/view_options.hpp"
 
 namespace mhaviz::cli {
 

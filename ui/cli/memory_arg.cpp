@@ -1,4 +1,4 @@
-#include "ui/cli/memory_arg.hpp"
+#include "cli/memory_arg.hpp"
 
 #include <QRegularExpression>
 #include <cmath>

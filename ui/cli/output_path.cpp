@@ -1,6 +1,6 @@
-#include "ui/cli/output_path.hpp"
+#include "cli/output_path.hpp"
 
-#include "ui/cli/usage_error.hpp"
+#include "cli/usage_error.hpp"
 
 namespace mhaviz::cli {
 

@@ -1,16 +1,16 @@
-#include "ui/cli/problem_options.hpp"
+#include "cli/problem_options.hpp"
 
 #include <filesystem>
 #include <iostream>
 #include <string>
 
+#include "cli/memory_arg.hpp"
+#include "cli/usage_error.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/memory.hpp"
-#include "ui/cli/memory_arg.hpp"
-#include "ui/cli/usage_error.hpp"
 
 namespace mhaviz::cli {
 

@@ -3,12 +3,12 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/commands.hpp"
+#include "cli/output_path.hpp"
+#include "cli/problem_options.hpp"
+#include "cli/usage_error.hpp"
+#include "mhaviz/core/io/result_tensors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "ui/cli/commands.hpp"
-#include "ui/cli/output_path.hpp"
-#include "ui/cli/problem_options.hpp"
-#include "ui/cli/result_tensors.hpp"
-#include "ui/cli/usage_error.hpp"
 
 namespace mhaviz::cli {
 
@@ -25,7 +25,7 @@ int runCommand(const QCommandLineParser& parser) {
   requireSuffix(QStringLiteral("out"), out,
                 {QStringLiteral(".npz"), QStringLiteral(".safetensors")});
   const ForwardResult result = computeResult(parser);
-  const io::TensorMap tensors = resultTensors(result);
+  const io::TensorMap tensors = io::result_tensors(result);
   io::write_tensor_file(std::filesystem::path(out.toStdString()), tensors);
   std::cout << "wrote " << tensors.size() << " tensors to " << out.toStdString() << " (attn_output "
             << shape_str(result.attn_output.shape()) << ")\n";

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "cli/commands.hpp"
+#include "cli/problem_options.hpp"
+#include "cli/usage_error.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/shapes.hpp"
-#include "ui/cli/commands.hpp"
-#include "ui/cli/problem_options.hpp"
-#include "ui/cli/usage_error.hpp"
 
 namespace mhaviz::cli {
 

@@ -5,13 +5,14 @@
 #include <iostream>
 #include <string>
 
+#include "cli/commands.hpp"
+#include "cli/output_path.hpp"
+#include "cli/problem_options.hpp"
+#include "cli/usage_error.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
-#include "ui/cli/commands.hpp"
-#include "ui/cli/output_path.hpp"
-#include "ui/cli/problem_options.hpp"
-#include "ui/cli/torch_script.hpp"
-#include "ui/cli/usage_error.hpp"
+#include "mhaviz/core/torch_script.hpp"
+#include "mhaviz/core/version.hpp"
 
 namespace mhaviz::cli {
 
@@ -32,9 +33,9 @@ int torchCommand(const QCommandLineParser& parser) {
 
   Problem problem;
   const ForwardResult result = computeResult(parser, &problem);
-  const io::TensorMap data = torchData(problem, result);
-  const std::string script = torchScript(problem.config, data, dataPath.filename().string(),
-                                         scriptPath.filename().string());
+  const io::TensorMap data = torch_data(problem, result);
+  const std::string script = torch_script(problem.config, data, dataPath.filename().string(),
+                                          scriptPath.filename().string(), kVersion);
   io::write_npz(dataPath, data);
   io::write_file_atomic(scriptPath, std::as_bytes(std::span(script.data(), script.size())));
   std::error_code ignored;  // executable bit is a convenience; `python3 repro.py` works without

@@ -1,4 +1,4 @@
-#include "ui/desktop/desktop_setup.hpp"
+#include "desktop/desktop_setup.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -9,8 +9,8 @@
 #include <QMessageBox>
 #include <utility>
 
-#include "ui/desktop/language.hpp"
-#include "ui/desktop/theme.hpp"
+#include "desktop/language.hpp"
+#include "desktop/theme.hpp"
 
 namespace mhaviz::ui {
 

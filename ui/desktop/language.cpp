@@ -1,4 +1,4 @@
-#include "ui/desktop/language.hpp"
+#include "desktop/language.hpp"
 
 #include <QCoreApplication>
 #include <QLibraryInfo>

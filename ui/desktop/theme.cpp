@@ -1,4 +1,4 @@
-#include "ui/desktop/theme.hpp"
+#include "desktop/theme.hpp"
 
 #include <QApplication>
 #include <QSettings>

@@ -1,15 +1,16 @@
-#include "ui/exporting/data_export.hpp"
+#include "exporting/data_export.hpp"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <charconv>
 #include <cmath>
+#include <span>
 #include <string>
 
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
-#include "ui/cli/result_tensors.hpp"
-#include "ui/session/session_file.hpp"
+#include "mhaviz/core/io/result_tensors.hpp"
 
 namespace mhaviz::ui {
 
@@ -60,11 +61,13 @@ QString stageCsv(const StageData& data) {
 
 void writeStageCsv(const mhaviz::ForwardResult& result, const ViewOptions& view,
                    const QString& path) {
-  writeFileAtomically(path, stageCsv(extractStage(result, view)).toUtf8());
+  const QByteArray csv = stageCsv(extractStage(result, view)).toUtf8();
+  mhaviz::io::write_file_atomic(path.toStdString(),
+                                std::as_bytes(std::span(csv.constData(), csv.size())));
 }
 
 void writeResultNpz(const mhaviz::ForwardResult& result, const QString& path) {
-  mhaviz::io::write_npz(path.toStdString(), mhaviz::cli::resultTensors(result));
+  mhaviz::io::write_npz(path.toStdString(), mhaviz::io::result_tensors(result));
 }
 
 QString headFileName(Stage stage, int head, int batch, const QString& extension) {

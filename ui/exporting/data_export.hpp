@@ -7,9 +7,9 @@
 #include <QStringList>
 
 #include "mhaviz/core/result.hpp"
-#include "ui/render/image_export.hpp"
-#include "ui/render/stage_data.hpp"
-#include "ui/render/view_options.hpp"
+#include "render/image_export.hpp"
+#include "stages/stage_data.hpp"
+#include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
 

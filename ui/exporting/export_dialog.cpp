@@ -1,4 +1,4 @@
-#include "ui/exporting/export_dialog.hpp"
+#include "exporting/export_dialog.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,8 +20,8 @@
 #include <exception>
 #include <utility>
 
-#include "ui/exporting/data_export.hpp"
-#include "ui/window/view_controls.hpp"
+#include "exporting/data_export.hpp"
+#include "render/colormaps.hpp"
 
 namespace mhaviz::ui {
 
@@ -177,11 +177,6 @@ void ExportDialog::setPixelSize(int width, int height) {
   m_height->setValue(height);
 }
 void ExportDialog::setScale(double scale) { m_scale->setValue(scale); }
-void ExportDialog::setTransparent(bool on) { m_transparent->setChecked(on); }
-void ExportDialog::setColormap(Colormap map) {
-  m_colormap->setCurrentIndex(std::max(0, m_colormap->findData(static_cast<int>(map))));
-}
-
 void ExportDialog::updateControls() {
   const bool png = extension() == QLatin1String("png");
   m_scale->setEnabled(png);

@@ -8,8 +8,8 @@
 #include <QString>
 #include <QStringList>
 
-#include "ui/render/image_export.hpp"
-#include "ui/window/compute_request.hpp"
+#include "compute/compute_request.hpp"
+#include "render/image_export.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -40,8 +40,6 @@ class ExportDialog : public QDialog {
   void setFormat(const QString& extension);
   void setPixelSize(int width, int height);
   void setScale(double scale);
-  void setTransparent(bool on);
-  void setColormap(Colormap map);
 
   /// Exports with the current settings; returns an empty string or the error.
   QString exportTo(const QString& path);

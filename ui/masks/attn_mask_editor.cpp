@@ -1,4 +1,4 @@
-#include "ui/masks/attn_mask_editor.hpp"
+#include "masks/attn_mask_editor.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -16,9 +16,9 @@
 #include <exception>
 #include <limits>
 
+#include "compute/compute_controller.hpp"
+#include "masks/mask_grid_view.hpp"
 #include "mhaviz/core/gen/masks.hpp"
-#include "ui/masks/mask_grid_view.hpp"
-#include "ui/window/session_controller.hpp"
 
 namespace mhaviz::ui {
 
@@ -83,7 +83,7 @@ QString joinEdges(const std::vector<std::array<std::int64_t, 2>>& edges) {
 
 }  // namespace
 
-AttnMaskEditor::AttnMaskEditor(SessionController* controller, QWidget* parent)
+AttnMaskEditor::AttnMaskEditor(ComputeController* controller, QWidget* parent)
     : SpecEditor(tr("attn_mask"), controller, parent) {
   setObjectName(QStringLiteral("attnMaskEditor"));
   auto* layout = new QVBoxLayout(this);

@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
+#include "masks/custom_cells.hpp"
+#include "masks/spec_editor.hpp"
 #include "mhaviz/core/gen/specs.hpp"
-#include "ui/masks/custom_cells.hpp"
-#include "ui/masks/spec_editor.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -27,7 +27,7 @@ class AttnMaskEditor : public SpecEditor {
   Q_OBJECT
 
  public:
-  explicit AttnMaskEditor(SessionController* controller, QWidget* parent = nullptr);
+  explicit AttnMaskEditor(ComputeController* controller, QWidget* parent = nullptr);
 
   [[nodiscard]] MaskGridView* grid() const { return m_grid; }
   /// The block b = n*H + h the grid shows and edits (-1: the 2-D mask or every block).

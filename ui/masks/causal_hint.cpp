@@ -1,14 +1,14 @@
-#include "ui/masks/causal_hint.hpp"
+#include "masks/causal_hint.hpp"
 
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "ui/window/session_controller.hpp"
+#include "compute/compute_controller.hpp"
 
 namespace mhaviz::ui {
 
-CausalHint::CausalHint(SessionController* controller, QWidget* parent)
+CausalHint::CausalHint(ComputeController* controller, QWidget* parent)
     : QWidget(parent),
       m_controller(controller),
       m_text(new QLabel(tr("is_causal is only a hint: PyTorch 2.x requires an attn_mask with "
@@ -31,7 +31,7 @@ CausalHint::CausalHint(SessionController* controller, QWidget* parent)
     next.attn_mask_spec.kind = gen::MaskKind::causal;
     m_controller->changeConfig(next, tr("Use a causal attn_mask"));
   });
-  connect(controller, &SessionController::configChanged, this, &CausalHint::follow);
+  connect(controller, &ComputeController::configChanged, this, &CausalHint::follow);
   follow(controller->config());
 }
 

@@ -12,13 +12,13 @@ class QPushButton;
 
 namespace mhaviz::ui {
 
-class SessionController;
+class ComputeController;
 
 class CausalHint : public QWidget {
   Q_OBJECT
 
  public:
-  explicit CausalHint(SessionController* controller, QWidget* parent = nullptr);
+  explicit CausalHint(ComputeController* controller, QWidget* parent = nullptr);
 
   /// Tooltip text for the is_causal checkbox.
   static QString isCausalToolTip();
@@ -26,7 +26,7 @@ class CausalHint : public QWidget {
  private:
   void follow(const mhaviz::Config& config);
 
-  SessionController* m_controller;
+  ComputeController* m_controller;
   QLabel* m_text;
   QPushButton* m_fix;
 };

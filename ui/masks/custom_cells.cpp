@@ -1,4 +1,4 @@
-#include "ui/masks/custom_cells.hpp"
+#include "masks/custom_cells.hpp"
 
 #include <algorithm>
 

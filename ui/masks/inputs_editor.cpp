@@ -1,4 +1,4 @@
-#include "ui/masks/inputs_editor.hpp"
+#include "masks/inputs_editor.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,7 +9,7 @@
 #include <QRegularExpression>
 #include <QVBoxLayout>
 
-#include "ui/window/session_controller.hpp"
+#include "compute/compute_controller.hpp"
 
 namespace mhaviz::ui {
 
@@ -37,7 +37,7 @@ QDoubleSpinBox* scaleSpin(const char* name, const QString& tip) {
 
 }  // namespace
 
-InputsEditor::InputsEditor(SessionController* controller, QWidget* parent)
+InputsEditor::InputsEditor(ComputeController* controller, QWidget* parent)
     : SpecEditor(tr("Inputs and weights"), controller, parent) {
   setObjectName(QStringLiteral("inputsEditor"));
   auto* layout = new QVBoxLayout(this);

@@ -5,7 +5,7 @@
 // initialisation, identity projections, times a scale). Seeds are in the parameter panel;
 // loading tensors or a state_dict is File > Load tensors. GUI thread only.
 
-#include "ui/masks/spec_editor.hpp"
+#include "masks/spec_editor.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -19,7 +19,7 @@ class InputsEditor : public SpecEditor {
   Q_OBJECT
 
  public:
-  explicit InputsEditor(SessionController* controller, QWidget* parent = nullptr);
+  explicit InputsEditor(ComputeController* controller, QWidget* parent = nullptr);
 
   /// The inline message about the labels ("" when hidden), for tests.
   [[nodiscard]] QString labelsMessage() const;

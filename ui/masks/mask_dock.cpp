@@ -1,4 +1,4 @@
-#include "ui/masks/mask_dock.hpp"
+#include "masks/mask_dock.hpp"
 
 #include <QDockWidget>
 #include <QMainWindow>
@@ -6,14 +6,14 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
-#include "ui/masks/attn_mask_editor.hpp"
-#include "ui/masks/inputs_editor.hpp"
-#include "ui/masks/padding_editor.hpp"
-#include "ui/window/session_controller.hpp"
+#include "compute/compute_controller.hpp"
+#include "masks/attn_mask_editor.hpp"
+#include "masks/inputs_editor.hpp"
+#include "masks/padding_editor.hpp"
 
 namespace mhaviz::ui {
 
-QDockWidget* installMaskEditors(QMainWindow* window, SessionController* controller) {
+QDockWidget* installMaskEditors(QMainWindow* window, ComputeController* controller) {
   auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
   layout->addWidget(new AttnMaskEditor(controller));
@@ -38,7 +38,7 @@ QDockWidget* installMaskEditors(QMainWindow* window, SessionController* controll
     window->tabifyDockWidget(parameters, dock);
     parameters->raise();
   }
-  QObject::connect(controller, &SessionController::sizesFitted, window,
+  QObject::connect(controller, &ComputeController::sizesFitted, window,
                    [window](const QString& notes) {
                      window->statusBar()->showMessage(
                          QString(notes).replace(u'\n', QStringLiteral("; ")), 10000);

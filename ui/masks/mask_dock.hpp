@@ -8,9 +8,9 @@ class QMainWindow;
 
 namespace mhaviz::ui {
 
-class SessionController;
+class ComputeController;
 
 /// Creates the dock (object name "maskDock") and returns it; the window owns it.
-QDockWidget* installMaskEditors(QMainWindow* window, SessionController* controller);
+QDockWidget* installMaskEditors(QMainWindow* window, ComputeController* controller);
 
 }  // namespace mhaviz::ui

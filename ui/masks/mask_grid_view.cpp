@@ -1,4 +1,4 @@
-#include "ui/masks/mask_grid_view.hpp"
+#include "masks/mask_grid_view.hpp"
 
 #include <QMouseEvent>
 #include <QPainter>

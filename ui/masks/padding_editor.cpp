@@ -1,4 +1,4 @@
-#include "ui/masks/padding_editor.hpp"
+#include "masks/padding_editor.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,7 +14,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/window/session_controller.hpp"
+#include "compute/compute_controller.hpp"
 
 namespace mhaviz::ui {
 
@@ -53,7 +53,7 @@ QList<int> fullyPadded(const mhaviz::Config& c) {
 
 }  // namespace
 
-KeyPaddingEditor::KeyPaddingEditor(SessionController* controller, QWidget* parent)
+KeyPaddingEditor::KeyPaddingEditor(ComputeController* controller, QWidget* parent)
     : SpecEditor(tr("key_padding_mask"), controller, parent) {
   setObjectName(QStringLiteral("keyPaddingEditor"));
   auto* layout = new QVBoxLayout(this);

@@ -4,7 +4,7 @@
 // padded element is allowed; the editor says that its rows are NaN, or that add_zero_attn /
 // add_bias_kv rescue them. GUI thread only.
 
-#include "ui/masks/spec_editor.hpp"
+#include "masks/spec_editor.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -21,7 +21,7 @@ class KeyPaddingEditor : public SpecEditor {
   Q_OBJECT
 
  public:
-  explicit KeyPaddingEditor(SessionController* controller, QWidget* parent = nullptr);
+  explicit KeyPaddingEditor(ComputeController* controller, QWidget* parent = nullptr);
 
   /// The text of the fully-padded note ("" when hidden), for tests.
   [[nodiscard]] QString note() const;

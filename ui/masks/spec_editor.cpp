@@ -1,16 +1,16 @@
-#include "ui/masks/spec_editor.hpp"
+#include "masks/spec_editor.hpp"
 
 #include <QLabel>
 
-#include "ui/window/session_controller.hpp"
+#include "compute/compute_controller.hpp"
 
 namespace mhaviz::ui {
 
-SpecEditor::SpecEditor(const QString& title, SessionController* controller, QWidget* parent)
+SpecEditor::SpecEditor(const QString& title, ComputeController* controller, QWidget* parent)
     : QGroupBox(title, parent), m_controller(controller) {}
 
 void SpecEditor::follow() {
-  connect(m_controller, &SessionController::configChanged, this, [this](const mhaviz::Config& c) {
+  connect(m_controller, &ComputeController::configChanged, this, [this](const mhaviz::Config& c) {
     m_updating = true;
     showConfig(c);
     m_updating = false;

@@ -1,4 +1,6 @@
-#include "ui/render/colormaps.hpp"
+#include "render/colormaps.hpp"
+
+#include <QCoreApplication>
 
 #include <qcustomplot.h>
 
@@ -146,5 +148,26 @@ QColor maskedColor(Colormap map) {
 }
 
 QColor extraKeyColor() { return QColor(214, 96, 0); }
+
+QList<Colormap> allColormaps() {
+  return {Colormap::viridis, Colormap::magma, Colormap::cividis, Colormap::grayscale,
+          Colormap::diverging};
+}
+
+QString colormapName(Colormap colormap) {
+  switch (colormap) {
+    case Colormap::viridis:
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "viridis");
+    case Colormap::magma:
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "magma");
+    case Colormap::cividis:
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "cividis (colour-blind safe)");
+    case Colormap::grayscale:
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "grayscale (print)");
+    case Colormap::diverging:
+      return QCoreApplication::translate("mhaviz::ui::Colormap", "diverging");
+  }
+  return {};
+}
 
 }  // namespace mhaviz::ui

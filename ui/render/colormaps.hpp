@@ -4,8 +4,10 @@
 // bias_k / zero keys so they never look like a value of the gradient.
 
 #include <QColor>
+#include <QList>
+#include <QString>
 
-#include "ui/render/view_options.hpp"
+#include "stages/view_options.hpp"
 
 class QCPColorGradient;
 
@@ -24,5 +26,9 @@ QColor nanColor(Colormap map);
 QColor maskedColor(Colormap map);
 /// Tick labels and separator of the key columns/rows appended by add_bias_kv / add_zero_attn.
 QColor extraKeyColor();
+
+/// Every colormap, in the order the selectors list them, and its name as shown.
+QList<Colormap> allColormaps();
+QString colormapName(Colormap colormap);
 
 }  // namespace mhaviz::ui

@@ -1,4 +1,4 @@
-#include "ui/render/heatmap_grid.hpp"
+#include "render/heatmap_grid.hpp"
 
 #include <qcustomplot.h>
 
@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "mhaviz/core/errors.hpp"
-#include "ui/render/colormaps.hpp"
-#include "ui/render/heatmap_grid_state.hpp"
+#include "render/colormaps.hpp"
+#include "render/heatmap_grid_state.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -98,93 +98,94 @@ QCPAxis* addExtraAxis(QCPAxisRect* rect, QCPAxis::AxisType type) {
 
 HeatmapGrid::HeatmapGrid(QWidget* parent)
     : QWidget(parent),
-      plot_(new QCustomPlot(this)),
-      state_(std::make_unique<GridState>()),
-      inbox_(std::make_shared<PrepInbox>()),
-      cancel_(std::make_shared<std::atomic<bool>>(false)) {
-  inbox_->grid = this;
-  plot_->setGeometry(rect());
-  plot_->setNoAntialiasingOnDrag(true);
-  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-  plot_->setMouseTracking(true);
-  plot_->plotLayout()->clear();
-  plot_->setBackground(palette().color(QPalette::Base));
-  state_->badge = new QLabel(this);
-  state_->badge->setStyleSheet(
+      m_plot(new QCustomPlot(this)),
+      m_state(std::make_unique<GridState>()),
+      m_inbox(std::make_shared<PrepInbox>()),
+      m_cancel(std::make_shared<std::atomic<bool>>(false)) {
+  m_inbox->grid = this;
+  m_plot->setGeometry(rect());
+  m_plot->setNoAntialiasingOnDrag(true);
+  m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  m_plot->setMouseTracking(true);
+  m_plot->plotLayout()->clear();
+  m_plot->setBackground(palette().color(QPalette::Base));
+  m_state->badge = new QLabel(this);
+  m_state->badge->setStyleSheet(
       QStringLiteral("QLabel { background: rgba(180, 30, 30, 225); color: white; font-weight: bold;"
                      " padding: 4px 8px; border-radius: 4px; }"));
-  state_->badge->setWordWrap(true);
-  state_->badge->hide();
-  connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapGrid::onMouseMove);
-  connect(plot_, &QCustomPlot::mousePress, this, &HeatmapGrid::onMousePress);
-  connect(plot_, &QCustomPlot::mouseRelease, this, &HeatmapGrid::onMouseRelease);
+  m_state->badge->setWordWrap(true);
+  m_state->badge->hide();
+  connect(m_plot, &QCustomPlot::mouseMove, this, &HeatmapGrid::onMouseMove);
+  connect(m_plot, &QCustomPlot::mousePress, this, &HeatmapGrid::onMousePress);
+  connect(m_plot, &QCustomPlot::mouseRelease, this, &HeatmapGrid::onMouseRelease);
 }
 
 HeatmapGrid::~HeatmapGrid() {
-  cancel_->store(true);
-  const std::lock_guard<std::mutex> lock(inbox_->mutex);
-  inbox_->grid = nullptr;  // running tasks finish on their own and post nothing
+  m_cancel->store(true);
+  const std::lock_guard<std::mutex> lock(m_inbox->mutex);
+  m_inbox->grid = nullptr;  // running tasks finish on their own and post nothing
 }
 
 void HeatmapGrid::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
                             const ViewOptions& view) {
-  changeTimer_.start();
-  result_ = std::move(result);
-  view_ = view;
+  m_changeTimer.start();
+  m_result = std::move(result);
+  m_view = view;
   extract();
   rebuild();
   renderAll();
-  lastRenderMs_ = static_cast<double>(changeTimer_.nsecsElapsed()) / 1e6;
+  m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
 }
 
 void HeatmapGrid::setView(const ViewOptions& view) {
-  changeTimer_.start();
-  const bool sameData = view.batch == view_.batch && view.stage == view_.stage &&
-                        view.soloHead == view_.soloHead && view.showAverage == view_.showAverage &&
-                        view.keyLabels == view_.keyLabels;
-  view_ = view;
+  m_changeTimer.start();
+  const bool sameData = view.batch == m_view.batch && view.stage == m_view.stage &&
+                        view.soloHead == m_view.soloHead &&
+                        view.showAverage == m_view.showAverage &&
+                        view.keyLabels == m_view.keyLabels;
+  m_view = view;
   if (!sameData) extract();
   rebuild();
   renderAll();
-  lastRenderMs_ = static_cast<double>(changeTimer_.nsecsElapsed()) / 1e6;
+  m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
 }
 
 void HeatmapGrid::setOutOfDate(bool outOfDate, const QString& why) {
-  outOfDate_ = outOfDate;
-  outOfDateWhy_ = why;
+  m_outOfDate = outOfDate;
+  m_outOfDateWhy = why;
   QString text = tr("Out of date");
   if (!why.isEmpty()) text += QStringLiteral(": ") + why;
   text += tr(" (showing the last computed result)");
-  state_->badge->setText(text);
-  state_->badge->setVisible(outOfDate);
+  m_state->badge->setText(text);
+  m_state->badge->setVisible(outOfDate);
   placeBadge();
 }
 
 void HeatmapGrid::clear() {
-  ++dataGen_;
-  cancel_->store(true);
-  preparing_ = false;
-  awaitingPicture_ = false;
-  pendingJobs_.clear();
-  result_.reset();
-  data_ = StageData{};
-  message_.clear();
+  ++m_dataGen;
+  m_cancel->store(true);
+  m_preparing = false;
+  m_awaitingPicture = false;
+  m_pendingJobs.clear();
+  m_result.reset();
+  m_data = StageData{};
+  m_message.clear();
   rebuild();
-  plot_->replot();
+  m_plot->replot();
 }
 
-int HeatmapGrid::mapCount() const { return static_cast<int>(state_->views.size()); }
+int HeatmapGrid::mapCount() const { return static_cast<int>(m_state->views.size()); }
 
 QStringList HeatmapGrid::mapTitles() const {
   QStringList titles;
-  for (const MapData& map : data_.maps) titles << map.shownTitle;
+  for (const MapData& map : m_data.maps) titles << map.shownTitle;
   return titles;
 }
 
 QStringList HeatmapGrid::columnLabels(int map) const {
   QStringList labels;
-  if (map < 0 || map >= static_cast<int>(data_.maps.size())) return labels;
-  const MapData& m = data_.maps[static_cast<std::size_t>(map)];
+  if (map < 0 || map >= static_cast<int>(m_data.maps.size())) return labels;
+  const MapData& m = m_data.maps[static_cast<std::size_t>(map)];
   for (int c = 0; c < m.cols; ++c) {
     labels << (static_cast<std::size_t>(c) < m.columns.size()
                    ? m.columns[static_cast<std::size_t>(c)].label
@@ -193,37 +194,37 @@ QStringList HeatmapGrid::columnLabels(int map) const {
   return labels;
 }
 
-QCustomPlot* HeatmapGrid::plot() const { return plot_; }
+QCustomPlot* HeatmapGrid::plot() const { return m_plot; }
 
-double HeatmapGrid::lastRenderMs() const { return lastRenderMs_; }
+double HeatmapGrid::lastRenderMs() const { return m_lastRenderMs; }
 
-void HeatmapGrid::setCaption(const QString& caption) { caption_ = caption; }
+void HeatmapGrid::setCaption(const QString& caption) { m_caption = caption; }
 
-void HeatmapGrid::setAxisTitles(bool on) { axisTitles_ = on; }
+void HeatmapGrid::setAxisTitles(bool on) { m_axisTitles = on; }
 
 void HeatmapGrid::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  plot_->setGeometry(rect());
+  m_plot->setGeometry(rect());
   placeBadge();
-  if (!data_.maps.empty()) {
-    if (chooseColumns(static_cast<int>(data_.maps.size())) != state_->columns) rebuild();
+  if (!m_data.maps.empty()) {
+    if (chooseColumns(static_cast<int>(m_data.maps.size())) != m_state->columns) rebuild();
     queueRender();
   }
 }
 
 void HeatmapGrid::changeEvent(QEvent* event) {
   QWidget::changeEvent(event);
-  if (event->type() != QEvent::PaletteChange || !followPalette_) return;
+  if (event->type() != QEvent::PaletteChange || !m_followPalette) return;
   rebuild();
   renderAll();
 }
 
 QColor HeatmapGrid::textColor() const {
-  return followPalette_ ? palette().color(QPalette::Text) : QColor(Qt::black);
+  return m_followPalette ? palette().color(QPalette::Text) : QColor(Qt::black);
 }
 
 void HeatmapGrid::placeBadge() {
-  QLabel* badge = state_->badge;
+  QLabel* badge = m_state->badge;
   badge->setMaximumWidth(std::max(200, width() - 16));
   badge->adjustSize();
   badge->move(8, 8);
@@ -231,33 +232,33 @@ void HeatmapGrid::placeBadge() {
 }
 
 void HeatmapGrid::extract() {
-  message_.clear();
-  data_ = StageData{};
-  ++dataGen_;  // output of tasks for the previous data is dropped
-  cancel_->store(true);
-  preparing_ = false;
-  pendingJobs_.clear();
-  if (!result_) return;
+  m_message.clear();
+  m_data = StageData{};
+  ++m_dataGen;  // output of tasks for the previous data is dropped
+  m_cancel->store(true);
+  m_preparing = false;
+  m_pendingJobs.clear();
+  if (!m_result) return;
   try {
     // Big maps are only described: their cells are read from the result (kept alive by
-    // result_) when reduced, never copied.
-    const bool big = totalCells(*result_, view_) > kDirectCells;
-    data_ = extractStage(*result_, view_, big ? ExtractMode::describe : ExtractMode::copy);
+    // m_result) when reduced, never copied.
+    const bool big = totalCells(*m_result, m_view) > kDirectCells;
+    m_data = extractStage(*m_result, m_view, big ? ExtractMode::describe : ExtractMode::copy);
     // Without background preparation the statistics are computed here (GUI thread).
-    if (!data_.statsReady && !background_) computeStats(data_);
+    if (!m_data.statsReady && !m_background) computeStats(m_data);
   } catch (const mhaviz::InvalidInput& e) {
-    message_ = QString::fromStdString(e.what());
+    m_message = QString::fromStdString(e.what());
   }
 }
 
 double HeatmapGrid::cellPixels(int n, int columns) const {
-  if (data_.maps.empty() || n <= 0 || columns <= 0) return 0;
-  const QSize size = plot_->viewport().size();
+  if (m_data.maps.empty() || n <= 0 || columns <= 0) return 0;
+  const QSize size = m_plot->viewport().size();
   const double availW = std::max(100, size.width() - 110);  // colour scale
   const double availH =
-      std::max(100, size.height() - (caption_.isEmpty() ? 40 : 70) - (axisTitles_ ? 20 : 0));
-  const double rows = std::max(1, data_.maps.front().rows);
-  const double cols = std::max(1, data_.maps.front().cols);
+      std::max(100, size.height() - (m_caption.isEmpty() ? 40 : 70) - (m_axisTitles ? 20 : 0));
+  const double rows = std::max(1, m_data.maps.front().rows);
+  const double cols = std::max(1, m_data.maps.front().cols);
   const int gridRows = (n + columns - 1) / columns;
   const double cellW = availW / columns - kMapChromeW;
   const double cellH = availH / gridRows - kMapChromeH;
@@ -265,7 +266,7 @@ double HeatmapGrid::cellPixels(int n, int columns) const {
 }
 
 int HeatmapGrid::chooseColumns(int n) const {
-  if (n <= 1 || data_.maps.empty()) return 1;
+  if (n <= 1 || m_data.maps.empty()) return 1;
   int best = 1;
   double bestScale = -1;
   for (int c = 1; c <= n; ++c) {
@@ -279,46 +280,46 @@ int HeatmapGrid::chooseColumns(int n) const {
 }
 
 void HeatmapGrid::rebuild() {
-  GridState& s = *state_;
-  plot_->clearItems();
-  plot_->clearPlottables();
-  plot_->plotLayout()->clear();
+  GridState& s = *m_state;
+  m_plot->clearItems();
+  m_plot->clearPlottables();
+  m_plot->plotLayout()->clear();
   s.views.clear();
   s.scale = nullptr;
   s.nanKey = nullptr;
   delete s.margins;
   s.margins = nullptr;
-  plot_->setViewport(QRect(QPoint(0, 0), plot_->size()));
-  const QColor background = followPalette_ ? palette().color(QPalette::Base) : QColor(Qt::white);
-  if (followPalette_) plot_->setBackground(background);
+  m_plot->setViewport(QRect(QPoint(0, 0), m_plot->size()));
+  const QColor background = m_followPalette ? palette().color(QPalette::Base) : QColor(Qt::white);
+  if (m_followPalette) m_plot->setBackground(background);
   const QColor text = textColor();
 
-  QCPLayoutGrid* top = plot_->plotLayout();
+  QCPLayoutGrid* top = m_plot->plotLayout();
   top->setRowSpacing(4);
   // Filler rows above and below keep the picture vertically centred when square cells leave
   // height unused.
-  top->addElement(0, 0, new QCPLayoutElement(plot_));
+  top->addElement(0, 0, new QCPLayoutElement(m_plot));
   top->setRowStretchFactor(0, 0.001);
   int row = 1;
-  if (!caption_.isEmpty()) {
-    QFont font = plot_->font();
+  if (!m_caption.isEmpty()) {
+    QFont font = m_plot->font();
     font.setPointSizeF(font.pointSizeF() * 1.3);
     font.setBold(true);
-    auto* caption = new QCPTextElement(plot_, caption_, font);
+    auto* caption = new QCPTextElement(m_plot, m_caption, font);
     caption->setTextColor(text);
     top->addElement(row++, 0, caption);
   }
-  if (data_.maps.empty()) {
-    const QString message = !message_.isEmpty() ? message_ : tr("No result to show yet.");
-    auto* element = new QCPTextElement(plot_, message);
+  if (m_data.maps.empty()) {
+    const QString message = !m_message.isEmpty() ? m_message : tr("No result to show yet.");
+    auto* element = new QCPTextElement(m_plot, message);
     element->setTextColor(text);
     top->addElement(row, 0, element);
     return;
   }
 
-  s.colormap = effectiveColormap(view_.colormap, data_.isSigned);
+  s.colormap = effectiveColormap(m_view.colormap, m_data.isSigned);
   s.gradient = makeGradient(s.colormap);
-  const int n = static_cast<int>(data_.maps.size());
+  const int n = static_cast<int>(m_data.maps.size());
   s.columns = chooseColumns(n);
 
   // Body: [filler | maps | colour scale | filler], so that maps with square cells are centred.
@@ -328,32 +329,32 @@ void HeatmapGrid::rebuild() {
   auto* maps = new QCPLayoutGrid;
   maps->setColumnSpacing(14);
   maps->setRowSpacing(8);
-  body->addElement(0, 0, new QCPLayoutElement(plot_));
+  body->addElement(0, 0, new QCPLayoutElement(m_plot));
   body->addElement(0, 1, maps);
   body->setColumnSpacing(8);
-  s.margins = new QCPMarginGroup(plot_);
+  s.margins = new QCPMarginGroup(m_plot);
   // Square cells: each axis rect at most cell * (cols, rows) pixels.
   const double cellPx = cellPixels(n, s.columns);
-  const MapData& first = data_.maps.front();
+  const MapData& first = m_data.maps.front();
   const QSize maxRect = cellPx > 0 ? QSize(std::max(60, static_cast<int>(cellPx * first.cols)),
                                            std::max(60, static_cast<int>(cellPx * first.rows)))
                                    : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
-  QFont noteFont = plot_->font();
+  QFont noteFont = m_plot->font();
   noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
 
-  QFont titleFont = plot_->font();
+  QFont titleFont = m_plot->font();
   titleFont.setBold(true);
   for (int i = 0; i < n; ++i) {
-    const MapData& m = data_.maps[static_cast<std::size_t>(i)];
+    const MapData& m = m_data.maps[static_cast<std::size_t>(i)];
     MapView v;
     auto* cell = new QCPLayoutGrid;
     maps->addElement(i / s.columns, i % s.columns, cell);
-    v.title = new QCPTextElement(plot_, m.shownTitle, titleFont);
+    v.title = new QCPTextElement(m_plot, m.shownTitle, titleFont);
     v.title->setTextColor(text);
-    v.note = new QCPTextElement(plot_, QString(), noteFont);
-    v.note->setTextColor(followPalette_ ? mix(text, background, 0.35) : QColor(90, 90, 90));
+    v.note = new QCPTextElement(m_plot, QString(), noteFont);
+    v.note->setTextColor(m_followPalette ? mix(text, background, 0.35) : QColor(90, 90, 90));
     v.note->setMargins(QMargins(2, 0, 2, 0));
-    v.rect = new QCPAxisRect(plot_, true);
+    v.rect = new QCPAxisRect(m_plot, true);
     v.rect->setMaximumSize(maxRect);
     cell->addElement(0, 0, v.title);
     cell->addElement(1, 0, v.note);
@@ -382,7 +383,7 @@ void HeatmapGrid::rebuild() {
     v.colorMap->setGradient(s.gradient);
 
     if (m.hasMask()) {
-      v.maskOverlay = new QCPItemPixmap(plot_);
+      v.maskOverlay = new QCPItemPixmap(m_plot);
       v.maskOverlay->setClipAxisRect(v.rect);
       v.maskOverlay->topLeft->setAxes(x, y);
       v.maskOverlay->bottomRight->setAxes(x, y);
@@ -393,20 +394,20 @@ void HeatmapGrid::rebuild() {
     if (extraCol >= 0) {
       v.extraX = addExtraAxis(v.rect, QCPAxis::atBottom);
       v.extraX->setRange(x->range());
-      addSeparator(plot_, v.rect, true, extraCol - 0.5);
+      addSeparator(m_plot, v.rect, true, extraCol - 0.5);
     }
     const int extraRow = firstExtra(m.rowsInfo);
     if (extraRow >= 0) {
       v.extraY = addExtraAxis(v.rect, QCPAxis::atLeft);
       v.extraY->setRange(y->range());
-      addSeparator(plot_, v.rect, false, m.rows - extraRow - 0.5);
+      addSeparator(m_plot, v.rect, false, m.rows - extraRow - 0.5);
     }
-    if (axisTitles_) {
+    if (m_axisTitles) {
       const bool keyCols = !m.columns.empty() && hasKind(m.columns, KeyKind::source) &&
-                           view_.stage != Stage::q && view_.stage != Stage::head_output &&
-                           view_.stage != Stage::merged && view_.stage != Stage::output;
+                           m_view.stage != Stage::q && m_view.stage != Stage::head_output &&
+                           m_view.stage != Stage::merged && m_view.stage != Stage::output;
       const QString xTitle = keyCols ? tr("key")
-                             : (view_.stage == Stage::merged || view_.stage == Stage::output)
+                             : (m_view.stage == Stage::merged || m_view.stage == Stage::output)
                                  ? tr("embedding dimension")
                                  : tr("head dimension");
       const QString yTitle = m.rowsInfo.empty() ? tr("query") : tr("key");
@@ -422,16 +423,16 @@ void HeatmapGrid::rebuild() {
   }
 
   // One colour scale for all maps.
-  s.scale = new QCPColorScale(plot_);
+  s.scale = new QCPColorScale(m_plot);
   s.scale->setType(QCPAxis::atRight);
   s.scale->setBarWidth(14);
   s.scale->setGradient(s.gradient);
   s.scale->setRangeDrag(false);
   s.scale->setRangeZoom(false);
-  s.scale->axis()->setLabel(data_.shownUnit);
+  s.scale->axis()->setLabel(m_data.shownUnit);
   styleAxis(s.scale->axis(), text);
   body->addElement(0, 2, s.scale);
-  body->addElement(0, 3, new QCPLayoutElement(plot_));
+  body->addElement(0, 3, new QCPLayoutElement(m_plot));
   // The maps take all the width they can use (up to square cells); the fillers get the rest.
   body->setColumnStretchFactor(0, 0.001);
   body->setColumnStretchFactor(1, 1000);
@@ -445,39 +446,39 @@ void HeatmapGrid::rebuild() {
   top->setRowStretchFactor(bodyRow, 1000);
   legend->setColumnSpacing(10);
   int k = 0;
-  const QColor legendText = followPalette_ ? mix(text, background, 0.16) : QColor(40, 40, 40);
-  if (anyMasked(data_) || view_.stage == Stage::weights || view_.stage == Stage::scores ||
-      view_.stage == Stage::mask || view_.stage == Stage::weights_before_dropout) {
+  const QColor legendText = m_followPalette ? mix(text, background, 0.16) : QColor(40, 40, 40);
+  if (anyMasked(m_data) || m_view.stage == Stage::weights || m_view.stage == Stage::scores ||
+      m_view.stage == Stage::mask || m_view.stage == Stage::weights_before_dropout) {
     legend->addElement(0, k++,
-                       new LegendKey(plot_, maskedColor(s.colormap), LegendKey::Swatch::fill,
+                       new LegendKey(m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
                                      tr("masked (-inf in the mask)"), legendText));
   }
   s.nanKey = new LegendKey(
-      plot_, nanColor(s.colormap), LegendKey::Swatch::fill,
-      anyNan(data_) ? tr("NaN (a query with every key masked, or NaN/Inf in the tensors)")
-                    : tr("NaN"),
+      m_plot, nanColor(s.colormap), LegendKey::Swatch::fill,
+      anyNan(m_data) ? tr("NaN (a query with every key masked, or NaN/Inf in the tensors)")
+                     : tr("NaN"),
       legendText);
   legend->addElement(0, k++, s.nanKey);
-  legend->addElement(0, k, new QCPLayoutElement(plot_));  // takes the rest of the width
+  legend->addElement(0, k, new QCPLayoutElement(m_plot));  // takes the rest of the width
   legend->setColumnStretchFactor(k, 1000);
   // The extra-key keys go on a second row: one row of four does not fit beside a narrow grid.
-  const auto& infos =
-      data_.maps.front().columns.empty() ? data_.maps.front().rowsInfo : data_.maps.front().columns;
+  const auto& infos = m_data.maps.front().columns.empty() ? m_data.maps.front().rowsInfo
+                                                          : m_data.maps.front().columns;
   int e = 0;
   if (hasKind(infos, KeyKind::bias_k)) {
     legend->addElement(1, e++,
-                       new LegendKey(plot_, extraKeyColor(), LegendKey::Swatch::line,
+                       new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
                                      tr("bias_k: key appended by add_bias_kv"), extraKeyColor()));
   }
   if (hasKind(infos, KeyKind::zero)) {
     legend->addElement(
         1, e++,
-        new LegendKey(plot_, extraKeyColor(), LegendKey::Swatch::line,
+        new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
                       tr("zero: all-zero key appended by add_zero_attn"), extraKeyColor()));
   }
-  if (e > 0) legend->addElement(1, std::max(e, k), new QCPLayoutElement(plot_));
+  if (e > 0) legend->addElement(1, std::max(e, k), new QCPLayoutElement(m_plot));
   top->setRowStretchFactor(row, 0.000001);
-  top->addElement(row + 1, 0, new QCPLayoutElement(plot_));
+  top->addElement(row + 1, 0, new QCPLayoutElement(m_plot));
   top->setRowStretchFactor(row + 1, 0.001);
 }
 

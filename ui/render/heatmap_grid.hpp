@@ -7,14 +7,13 @@
 #include <QString>
 #include <QStringList>
 #include <QWidget>
-#include <array>
 #include <atomic>
 #include <memory>
 #include <vector>
 
 #include "mhaviz/core/result.hpp"
-#include "ui/render/stage_data.hpp"
-#include "ui/render/view_options.hpp"
+#include "stages/stage_data.hpp"
+#include "stages/view_options.hpp"
 
 class QCustomPlot;
 class QMouseEvent;
@@ -25,6 +24,14 @@ namespace mhaviz::ui {
 struct GridState;     // axis rects, colour maps and overlays of the current picture
 struct PreparedMaps;  // statistics and reduced maps made by a background task
 struct PrepInbox;     // how background tasks reach the grid (outlives it while tasks run)
+
+/// A region of one map waiting to be reduced to screen cells on a pool thread.
+struct PendingReduction {
+  int map = 0;
+  int row0 = 0, col0 = 0;          // first source row and column
+  int rows = 0, cols = 0;          // source rows and columns
+  int rowBlock = 1, colBlock = 1;  // source cells per screen cell
+};
 
 class HeatmapGrid : public QWidget {
   Q_OBJECT
@@ -40,10 +47,10 @@ class HeatmapGrid : public QWidget {
   /// never on the GUI thread; the grid shows them when ready (pictureShown()) and zooming
   /// re-reduces the visible window in the background while the coarser picture stays. Off
   /// (default, used by export and tests): setResult/setView return with the picture drawn.
-  void setBackgroundPreparation(bool on) { background_ = on; }
+  void setBackgroundPreparation(bool on) { m_background = on; }
   /// True while a background task prepares the picture of the current result/view (not for a
   /// zoom's sharper re-reduction).
-  bool isPreparing() const { return preparing_ || awaitingPicture_; }
+  bool isPreparing() const { return m_preparing || m_awaitingPicture; }
   /// Visible "out of date" badge (with `why`); the picture itself stays.
   void setOutOfDate(bool outOfDate, const QString& why = {});
   void clear();
@@ -55,9 +62,9 @@ class HeatmapGrid : public QWidget {
   QCustomPlot* plot() const;  // for export and tests
   double lastRenderMs() const;
   /// Why no maps are shown (e.g. a batch element that does not exist), else empty.
-  QString message() const { return message_; }
-  const ViewOptions& view() const { return view_; }
-  const StageData& stageData() const { return data_; }
+  QString message() const { return m_message; }
+  const ViewOptions& view() const { return m_view; }
+  const StageData& stageData() const { return m_data; }
 
   /// Title above the grid (used by image export); empty hides it.
   void setCaption(const QString& caption);
@@ -66,7 +73,7 @@ class HeatmapGrid : public QWidget {
   /// On (default, the window): the plot background, axes and text take the widget palette's
   /// Base and Text colours and follow theme changes. Off (image export): black text, and the
   /// background the caller gives the plot.
-  void setFollowPalette(bool on) { followPalette_ = on; }
+  void setFollowPalette(bool on) { m_followPalette = on; }
 
  signals:
   void cellHovered(int map, int row, int col, double value, const QString& description);
@@ -79,12 +86,12 @@ class HeatmapGrid : public QWidget {
   void changeEvent(QEvent* event) override;  // palette changes restyle the picture
 
  private:
-  void extract();           // data_ from result_ and view_ (catches InvalidInput)
+  void extract();           // m_data from m_result and m_view (catches InvalidInput)
   void applyRanges();       // colour ranges of the maps and the scale (needs statistics)
-  void fillMap(int index);  // colour map `index` from its reduced grid state_->views[].shown
-  void launchPreparation(bool withStats);  // background task for pendingJobs_ (and statistics)
+  void fillMap(int index);  // colour map `index` from its reduced grid m_state->views[].shown
+  void launchPreparation(bool withStats);  // background task for m_pendingJobs (and statistics)
   void applyPrepared(const PreparedMaps& prepared);  // GUI thread: show a task's output
-  void rebuild();               // new layout for data_ (maps, scale, legend, labels)
+  void rebuild();               // new layout for m_data (maps, scale, legend, labels)
   void renderAll();             // fill every map for its visible range and size, replot
   void renderMap(int index);    // fill one map (reduced to its pixel size when needed)
   void updateTicks(int index);  // tick labels that fit the map's visible range
@@ -101,28 +108,28 @@ class HeatmapGrid : public QWidget {
   void placeBadge();
   QColor textColor() const;  // palette Text when following the palette, else black
 
-  QCustomPlot* plot_ = nullptr;
-  std::shared_ptr<const mhaviz::ForwardResult> result_;
-  ViewOptions view_;
-  StageData data_;
-  QString message_;  // shown instead of maps when extraction failed
-  std::unique_ptr<GridState> state_;
-  QString caption_;
-  bool axisTitles_ = false;
-  bool followPalette_ = true;
-  bool outOfDate_ = false;
-  QString outOfDateWhy_;
-  double lastRenderMs_ = 0;
-  bool background_ = false;
-  bool preparing_ = false;        // a statistics task for the current data is running
-  bool awaitingPicture_ = false;  // the picture of setResult/setView comes from a task
-  quint64 dataGen_ = 0;           // bumped whenever data_ changes; stale tasks are dropped
-  std::shared_ptr<PrepInbox> inbox_;
-  std::shared_ptr<std::atomic<bool>> cancel_;    // of the newest task
-  std::vector<std::array<int, 7>> pendingJobs_;  // map, row0, col0, nRows, nCols, rowBlk, colBlk
-  QElapsedTimer changeTimer_;                    // since the last setResult/setView
-  QPoint pressPos_;
-  int lastHoverMap_ = -1, lastHoverRow_ = -1, lastHoverCol_ = -1;
+  QCustomPlot* m_plot = nullptr;
+  std::shared_ptr<const mhaviz::ForwardResult> m_result;
+  ViewOptions m_view;
+  StageData m_data;
+  QString m_message;  // shown instead of maps when extraction failed
+  std::unique_ptr<GridState> m_state;
+  QString m_caption;
+  bool m_axisTitles = false;
+  bool m_followPalette = true;
+  bool m_outOfDate = false;
+  QString m_outOfDateWhy;
+  double m_lastRenderMs = 0;
+  bool m_background = false;
+  bool m_preparing = false;        // a statistics task for the current data is running
+  bool m_awaitingPicture = false;  // the picture of setResult/setView comes from a task
+  quint64 m_dataGen = 0;           // bumped whenever m_data changes; stale tasks are dropped
+  std::shared_ptr<PrepInbox> m_inbox;
+  std::shared_ptr<std::atomic<bool>> m_cancel;  // of the newest task
+  std::vector<PendingReduction> m_pendingJobs;
+  QElapsedTimer m_changeTimer;  // since the last setResult/setView
+  QPoint m_pressPos;
+  int m_lastHoverMap = -1, m_lastHoverRow = -1, m_lastHoverCol = -1;
 };
 
 }  // namespace mhaviz::ui

@@ -5,8 +5,8 @@
 #include <QToolTip>
 #include <cmath>
 
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/render/heatmap_grid_state.hpp"
+#include "render/heatmap_grid.hpp"
+#include "render/heatmap_grid_state.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -49,10 +49,10 @@ QCPRange clampRange(QCPRange range, int count) {
 }  // namespace
 
 void HeatmapGrid::onAxisRangeChanged(int index, bool horizontal) {
-  GridState& s = *state_;
+  GridState& s = *m_state;
   if (s.syncing || index >= static_cast<int>(s.views.size())) return;
   s.syncing = true;
-  const MapData& m = data_.maps[static_cast<std::size_t>(index)];
+  const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
   const QCPAxis::AxisType type = horizontal ? QCPAxis::atBottom : QCPAxis::atLeft;
   QCPAxis* changed = s.views[static_cast<std::size_t>(index)].rect->axis(type);
   const QCPRange range = clampRange(changed->range(), horizontal ? m.cols : m.rows);
@@ -67,10 +67,10 @@ void HeatmapGrid::onAxisRangeChanged(int index, bool horizontal) {
 }
 
 bool HeatmapGrid::cellAt(const QPointF& pos, int* map, int* row, int* col) const {
-  for (std::size_t i = 0; i < state_->views.size(); ++i) {
-    const MapView& v = state_->views[i];
+  for (std::size_t i = 0; i < m_state->views.size(); ++i) {
+    const MapView& v = m_state->views[i];
     if (!v.rect->rect().contains(pos.toPoint())) continue;
-    const MapData& m = data_.maps[i];
+    const MapData& m = m_data.maps[i];
     const double kx = v.rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
     const double ky = v.rect->axis(QCPAxis::atLeft)->pixelToCoord(pos.y());
     const int c = static_cast<int>(std::lround(kx));
@@ -86,40 +86,40 @@ bool HeatmapGrid::cellAt(const QPointF& pos, int* map, int* row, int* col) const
 }
 
 QString HeatmapGrid::describeCell(int map, int row, int col) const {
-  const MapData& m = data_.maps[static_cast<std::size_t>(map)];
+  const MapData& m = m_data.maps[static_cast<std::size_t>(map)];
   const double value = m.valueAt(row, col);
-  const bool tokens = !view_.keyLabels.isEmpty();
+  const bool tokens = !m_view.keyLabels.isEmpty();
   QStringList parts;
   parts << m.shownTitle;
   if (!m.rowsInfo.empty()) {
     parts << describeKey(m.rowsInfo[static_cast<std::size_t>(row)], row, tokens);
-  } else if (row < view_.queryLabels.size() && !view_.queryLabels[row].isEmpty()) {
-    parts << tr("query %1 \u201c%2\u201d").arg(row).arg(view_.queryLabels[row]);
+  } else if (row < m_view.queryLabels.size() && !m_view.queryLabels[row].isEmpty()) {
+    parts << tr("query %1 \u201c%2\u201d").arg(row).arg(m_view.queryLabels[row]);
   } else {
     parts << tr("query %1").arg(row);
   }
-  const bool keyCols = view_.stage == Stage::weights ||
-                       view_.stage == Stage::weights_before_dropout ||
-                       view_.stage == Stage::raw_scores || view_.stage == Stage::mask ||
-                       view_.stage == Stage::scores;
+  const bool keyCols = m_view.stage == Stage::weights ||
+                       m_view.stage == Stage::weights_before_dropout ||
+                       m_view.stage == Stage::raw_scores || m_view.stage == Stage::mask ||
+                       m_view.stage == Stage::scores;
   if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
     parts << describeKey(m.columns[static_cast<std::size_t>(col)], col, tokens);
-  } else if (view_.stage == Stage::merged || view_.stage == Stage::output) {
+  } else if (m_view.stage == Stage::merged || m_view.stage == Stage::output) {
     parts << tr("feature %1").arg(col);
   } else {
     parts << tr("dim %1").arg(col);
   }
-  parts << data_.shownUnit + QLatin1Char(' ') + formatValue(value);
+  parts << m_data.shownUnit + QLatin1Char(' ') + formatValue(value);
   if (m.maskedAt(row, col)) parts << tr("masked (-inf in the mask)");
   if (std::isnan(value)) {
     parts << tr(
         "NaN: every key of this query is masked, so softmax divides 0 by 0 "
         "(add_zero_attn or add_bias_kv add a key that is never masked)");
   }
-  const MapView& v = state_->views[static_cast<std::size_t>(map)];
+  const MapView& v = m_state->views[static_cast<std::size_t>(map)];
   if (v.hasShown && v.shown.reduced()) {
     parts << tr("drawn as the %1 of %2x%3 cells; zoom in for single cells")
-                 .arg(view_.reduce == Reduce::mean ? tr("mean") : tr("max"))
+                 .arg(m_view.reduce == Reduce::mean ? tr("mean") : tr("max"))
                  .arg(v.shown.rowBlock)
                  .arg(v.shown.colBlock);
   }
@@ -130,26 +130,26 @@ void HeatmapGrid::onMouseMove(QMouseEvent* event) {
   if (event->buttons() != Qt::NoButton) return;  // dragging
   int map = -1, row = -1, col = -1;
   if (!cellAt(event->position(), &map, &row, &col)) {
-    if (lastHoverMap_ >= 0) QToolTip::hideText();
-    lastHoverMap_ = lastHoverRow_ = lastHoverCol_ = -1;
+    if (m_lastHoverMap >= 0) QToolTip::hideText();
+    m_lastHoverMap = m_lastHoverRow = m_lastHoverCol = -1;
     return;
   }
-  if (map == lastHoverMap_ && row == lastHoverRow_ && col == lastHoverCol_) return;
-  lastHoverMap_ = map;
-  lastHoverRow_ = row;
-  lastHoverCol_ = col;
-  const MapData& m = data_.maps[static_cast<std::size_t>(map)];
+  if (map == m_lastHoverMap && row == m_lastHoverRow && col == m_lastHoverCol) return;
+  m_lastHoverMap = map;
+  m_lastHoverRow = row;
+  m_lastHoverCol = col;
+  const MapData& m = m_data.maps[static_cast<std::size_t>(map)];
   const double value = m.valueAt(row, col);
   const QString description = describeCell(map, row, col);
   emit cellHovered(map, row, col, value, description);
-  QToolTip::showText(event->globalPosition().toPoint(), description, plot_);
+  QToolTip::showText(event->globalPosition().toPoint(), description, m_plot);
 }
 
-void HeatmapGrid::onMousePress(QMouseEvent* event) { pressPos_ = event->position().toPoint(); }
+void HeatmapGrid::onMousePress(QMouseEvent* event) { m_pressPos = event->position().toPoint(); }
 
 void HeatmapGrid::onMouseRelease(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return;
-  if ((event->position().toPoint() - pressPos_).manhattanLength() > 3) return;  // a drag
+  if ((event->position().toPoint() - m_pressPos).manhattanLength() > 3) return;  // a drag
   int map = -1, row = -1, col = -1;
   if (cellAt(event->position(), &map, &row, &col)) emit cellClicked(map, row, col);
 }

@@ -11,10 +11,10 @@
 #include <iterator>
 #include <limits>
 
-#include "ui/render/colormaps.hpp"
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/render/heatmap_grid_state.hpp"
-#include "ui/render/parallel_maps.hpp"
+#include "render/colormaps.hpp"
+#include "render/heatmap_grid.hpp"
+#include "render/heatmap_grid_state.hpp"
+#include "stages/parallel_maps.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -55,48 +55,48 @@ QString fmt(double x) { return QString::number(x, 'g', 3); }
 }  // namespace
 
 void HeatmapGrid::layoutNow() {
-  plot_->setViewport(QRect(QPoint(0, 0), plot_->size()));
-  QCPLayoutGrid* layout = plot_->plotLayout();
+  m_plot->setViewport(QRect(QPoint(0, 0), m_plot->size()));
+  QCPLayoutGrid* layout = m_plot->plotLayout();
   layout->update(QCPLayoutElement::upPreparation);
   layout->update(QCPLayoutElement::upMargins);
   layout->update(QCPLayoutElement::upLayout);
 }
 
 void HeatmapGrid::applyRanges() {
-  GridState& s = *state_;
+  GridState& s = *m_state;
   // Colour ranges: one shared range, or one per map.
-  const bool fixedUnit = !data_.isSigned;
+  const bool fixedUnit = !m_data.isSigned;
   for (std::size_t i = 0; i < s.views.size(); ++i) {
     MapView& v = s.views[i];
-    const MapData& m = data_.maps[i];
-    if (view_.perHeadScale) {
-      v.valueRange = finiteRange(m, data_.isSigned);
+    const MapData& m = m_data.maps[i];
+    if (m_view.perHeadScale) {
+      v.valueRange = finiteRange(m, m_data.isSigned);
       v.title->setText(
           m.shownTitle +
           QStringLiteral("   [%1, %2]").arg(fmt(v.valueRange.lower), fmt(v.valueRange.upper)));
     } else {
-      v.valueRange = fixedUnit ? QCPRange(0, 1) : QCPRange(data_.lo, data_.hi);
+      v.valueRange = fixedUnit ? QCPRange(0, 1) : QCPRange(m_data.lo, m_data.hi);
     }
     v.colorMap->setDataRange(v.valueRange);
   }
   auto scaleTicker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-  if (view_.perHeadScale) {
+  if (m_view.perHeadScale) {
     s.scale->setDataRange(QCPRange(0, 1));
-    if (data_.isSigned) {
+    if (m_data.isSigned) {
       scaleTicker->setTicks(
           {{0.0, tr("-max|v|")}, {0.5, QStringLiteral("0")}, {1.0, tr("+max|v|")}});
     } else {
       scaleTicker->setTicks({{0.0, tr("min")}, {1.0, tr("max")}});
     }
     s.scale->axis()->setTicker(scaleTicker);
-    s.scale->axis()->setLabel(data_.shownUnit + tr(" (range of each map)"));
+    s.scale->axis()->setLabel(m_data.shownUnit + tr(" (range of each map)"));
   } else {
     s.scale->setDataRange(s.views.front().valueRange);
     s.scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    s.scale->axis()->setLabel(data_.shownUnit);
+    s.scale->axis()->setLabel(m_data.shownUnit);
   }
   if (s.nanKey != nullptr) {
-    const bool nan = std::any_of(data_.maps.begin(), data_.maps.end(),
+    const bool nan = std::any_of(m_data.maps.begin(), m_data.maps.end(),
                                  [](const MapData& m) { return m.hasNan; });
     s.nanKey->setText(nan ? tr("NaN (a query with every key masked, or NaN/Inf in the tensors)")
                           : tr("NaN"));
@@ -104,13 +104,13 @@ void HeatmapGrid::applyRanges() {
 }
 
 void HeatmapGrid::renderAll() {
-  GridState& s = *state_;
+  GridState& s = *m_state;
   if (s.views.empty()) {
-    plot_->replot();
+    m_plot->replot();
     emit pictureShown();
     return;
   }
-  const bool ready = data_.statsReady;
+  const bool ready = m_data.statsReady;
   if (ready) applyRanges();
   layoutNow();
   for (std::size_t i = 0; i < s.views.size(); ++i) {
@@ -119,56 +119,56 @@ void HeatmapGrid::renderAll() {
   }
   // Tick labels change the margins: lay out again before sizing the maps to their pixels.
   layoutNow();
-  pendingJobs_.clear();
+  m_pendingJobs.clear();
   for (std::size_t i = 0; i < s.views.size(); ++i) renderMap(static_cast<int>(i));
   if (!ready) {
     // Statistics and maps come from a background task; until then the plot keeps showing its
     // last picture (nothing is replotted).
-    awaitingPicture_ = true;
+    m_awaitingPicture = true;
     launchPreparation(true);
     return;
   }
-  if (!pendingJobs_.empty()) {
-    awaitingPicture_ = true;
+  if (!m_pendingJobs.empty()) {
+    m_awaitingPicture = true;
     launchPreparation(false);
     return;
   }
-  awaitingPicture_ = false;
-  plot_->replot();
+  m_awaitingPicture = false;
+  m_plot->replot();
   emit pictureShown();
 }
 
 void HeatmapGrid::queueRender() {
-  if (state_->renderQueued) return;
-  state_->renderQueued = true;
+  if (m_state->renderQueued) return;
+  m_state->renderQueued = true;
   QTimer::singleShot(0, this, [this] {
-    state_->renderQueued = false;
-    if (state_->views.empty() || preparing_) return;  // the task's arrival renders again
+    m_state->renderQueued = false;
+    if (m_state->views.empty() || m_preparing) return;  // the task's arrival renders again
     QElapsedTimer timer;
     timer.start();
     layoutNow();
-    pendingJobs_.clear();
-    for (std::size_t i = 0; i < state_->views.size(); ++i) {
+    m_pendingJobs.clear();
+    for (std::size_t i = 0; i < m_state->views.size(); ++i) {
       updateTicks(static_cast<int>(i));
       renderMap(static_cast<int>(i));
     }
-    if (!pendingJobs_.empty()) launchPreparation(false);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
-    lastRenderMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    if (!m_pendingJobs.empty()) launchPreparation(false);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_lastRenderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   });
 }
 
 void HeatmapGrid::launchPreparation(bool withStats) {
-  cancel_->store(true);  // an older task's output would be replaced anyway
-  cancel_ = std::make_shared<std::atomic<bool>>(false);
-  preparing_ = withStats;
-  auto jobs = std::move(pendingJobs_);
-  pendingJobs_.clear();
+  m_cancel->store(true);  // an older task's output would be replaced anyway
+  m_cancel = std::make_shared<std::atomic<bool>>(false);
+  m_preparing = withStats;
+  auto jobs = std::move(m_pendingJobs);
+  m_pendingJobs.clear();
   // The task owns copies of everything it reads; the shared result keeps the tensors that the
   // described maps point into alive.
-  QThreadPool::globalInstance()->start([result = result_, data = data_, jobs = std::move(jobs),
-                                        rule = view_.reduce, gen = dataGen_, withStats,
-                                        cancel = cancel_, inbox = inbox_]() mutable {
+  QThreadPool::globalInstance()->start([result = m_result, data = m_data, jobs = std::move(jobs),
+                                        rule = m_view.reduce, gen = m_dataGen, withStats,
+                                        cancel = m_cancel, inbox = m_inbox]() mutable {
     auto out = std::make_shared<PreparedMaps>();
     out->dataGen = gen;
     out->withStats = withStats;
@@ -176,11 +176,11 @@ void HeatmapGrid::launchPreparation(bool withStats) {
     out->indices.resize(jobs.size());
     out->grids.resize(jobs.size());
     forEachMap(static_cast<int>(jobs.size()), [&](int k) {
-      const auto& j = jobs[static_cast<std::size_t>(k)];
-      out->indices[static_cast<std::size_t>(k)] = j[0];
+      const PendingReduction& j = jobs[static_cast<std::size_t>(k)];
+      out->indices[static_cast<std::size_t>(k)] = j.map;
       out->grids[static_cast<std::size_t>(k)] =
-          reduceRegion(data.maps[static_cast<std::size_t>(j[0])], j[1], j[2], j[3], j[4], j[5],
-                       j[6], rule, cancel.get());
+          reduceRegion(data.maps[static_cast<std::size_t>(j.map)], j.row0, j.col0, j.rows, j.cols,
+                       j.rowBlock, j.colBlock, rule, cancel.get());
     });
     if (cancel->load()) return;
     if (withStats) {
@@ -196,22 +196,22 @@ void HeatmapGrid::launchPreparation(bool withStats) {
 }
 
 void HeatmapGrid::applyPrepared(const PreparedMaps& prepared) {
-  if (prepared.dataGen != dataGen_ || state_->views.empty()) return;  // stale
-  GridState& s = *state_;
+  if (prepared.dataGen != m_dataGen || m_state->views.empty()) return;  // stale
+  GridState& s = *m_state;
   if (prepared.withStats) {
-    if (prepared.stats.maps.size() != data_.maps.size()) return;
-    data_.lo = prepared.stats.lo;
-    data_.hi = prepared.stats.hi;
-    data_.statsReady = true;
-    for (std::size_t i = 0; i < data_.maps.size(); ++i) {
+    if (prepared.stats.maps.size() != m_data.maps.size()) return;
+    m_data.lo = prepared.stats.lo;
+    m_data.hi = prepared.stats.hi;
+    m_data.statsReady = true;
+    for (std::size_t i = 0; i < m_data.maps.size(); ++i) {
       const MapData& from = prepared.stats.maps[i];
-      MapData& to = data_.maps[i];
+      MapData& to = m_data.maps[i];
       to.finiteLo = from.finiteLo;
       to.finiteHi = from.finiteHi;
       to.hasFinite = from.hasFinite;
       to.hasNan = from.hasNan;
     }
-    preparing_ = false;
+    m_preparing = false;
     applyRanges();
   }
   for (std::size_t k = 0; k < prepared.grids.size(); ++k) {
@@ -221,18 +221,18 @@ void HeatmapGrid::applyPrepared(const PreparedMaps& prepared) {
     s.views[index].hasShown = true;
     fillMap(static_cast<int>(index));
   }
-  plot_->replot();
-  if (awaitingPicture_) {
-    awaitingPicture_ = false;
-    lastRenderMs_ = static_cast<double>(changeTimer_.nsecsElapsed()) / 1e6;
+  m_plot->replot();
+  if (m_awaitingPicture) {
+    m_awaitingPicture = false;
+    m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
     emit pictureShown();
   }
   queueRender();  // the view may have changed (zoom, resize) while the task ran
 }
 
 void HeatmapGrid::renderMap(int index) {
-  MapView& v = state_->views[static_cast<std::size_t>(index)];
-  const MapData& m = data_.maps[static_cast<std::size_t>(index)];
+  MapView& v = m_state->views[static_cast<std::size_t>(index)];
+  const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
   if (m.rows <= 0 || m.cols <= 0) return;
   QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
   QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
@@ -256,19 +256,19 @@ void HeatmapGrid::renderMap(int index) {
       v.shown.sourceCols == nCols && v.shown.rowBlock == rowBlock && v.shown.colBlock == colBlock) {
     return;  // the colour map already holds this region at this resolution
   }
-  if (background_ && (!data_.statsReady || m.values.empty())) {
+  if (m_background && (!m_data.statsReady || m.values.empty())) {
     // Described (big) map: reduce on a pool thread; the current picture stays meanwhile.
-    pendingJobs_.push_back({index, r0, c0, nRows, nCols, rowBlock, colBlock});
+    m_pendingJobs.push_back({index, r0, c0, nRows, nCols, rowBlock, colBlock});
     return;
   }
-  v.shown = reduceRegion(m, r0, c0, nRows, nCols, rowBlock, colBlock, view_.reduce);
+  v.shown = reduceRegion(m, r0, c0, nRows, nCols, rowBlock, colBlock, m_view.reduce);
   v.hasShown = true;
   fillMap(index);
 }
 
 void HeatmapGrid::fillMap(int index) {
-  MapView& v = state_->views[static_cast<std::size_t>(index)];
-  const MapData& m = data_.maps[static_cast<std::size_t>(index)];
+  MapView& v = m_state->views[static_cast<std::size_t>(index)];
+  const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
   const ReducedGrid& g = v.shown;
   if (g.rows <= 0 || g.cols <= 0) return;
   const int r0 = g.row0;
@@ -309,7 +309,7 @@ void HeatmapGrid::fillMap(int index) {
   if (v.maskOverlay != nullptr) {
     QImage image(g.cols, g.rows, QImage::Format_ARGB32);
     image.fill(Qt::transparent);
-    const QRgb masked = maskedColor(state_->colormap).rgba();
+    const QRgb masked = maskedColor(m_state->colormap).rgba();
     bool any = false;
     for (int bi = 0; bi < g.rows; ++bi) {
       auto* line = reinterpret_cast<QRgb*>(image.scanLine(bi));
@@ -336,15 +336,15 @@ void HeatmapGrid::fillMap(int index) {
                         .arg(nCols)
                         .arg(g.rows)
                         .arg(g.cols)
-                        .arg(view_.reduce == Reduce::mean ? tr("mean") : tr("max")));
+                        .arg(m_view.reduce == Reduce::mean ? tr("mean") : tr("max")));
   } else {
     v.note->setText(QString());
   }
 }
 
 void HeatmapGrid::updateTicks(int index) {
-  MapView& v = state_->views[static_cast<std::size_t>(index)];
-  const MapData& m = data_.maps[static_cast<std::size_t>(index)];
+  MapView& v = m_state->views[static_cast<std::size_t>(index)];
+  const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
   QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
   QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
   const QFontMetrics metrics(x->tickLabelFont());
@@ -362,8 +362,8 @@ void HeatmapGrid::updateTicks(int index) {
   };
   auto rowLabel = [&](int r) -> QString {
     if (!queryRows) return m.rowsInfo[static_cast<std::size_t>(r)].label;
-    if (r < view_.queryLabels.size() && !view_.queryLabels[r].isEmpty())
-      return view_.queryLabels[r];
+    if (r < m_view.queryLabels.size() && !m_view.queryLabels[r].isEmpty())
+      return m_view.queryLabels[r];
     return QString::number(r);
   };
   auto rowKind = [&](int r) {
@@ -374,7 +374,7 @@ void HeatmapGrid::updateTicks(int index) {
   int c0 = 0, c1 = 0;
   visibleCells(x->range(), m.cols, &c0, &c1);
   const double pxPerCol = std::max(1, v.rect->width()) / std::max(1e-9, x->range().size());
-  const bool tokens = !view_.keyLabels.isEmpty() && !m.columns.empty();
+  const bool tokens = !m_view.keyLabels.isEmpty() && !m.columns.empty();
   int widest = 0;
   if (tokens) {
     for (int c = c0; c <= c1 && c - c0 < 4096; ++c) {

@@ -9,10 +9,10 @@
 #include <mutex>
 #include <vector>
 
-#include "ui/render/stage_data.hpp"
+#include "stages/stage_data.hpp"
 
-#include "ui/render/reduce.hpp"
-#include "ui/render/view_options.hpp"
+#include "render/reduce.hpp"
+#include "stages/view_options.hpp"
 
 class QLabel;
 
@@ -68,7 +68,7 @@ class LegendKey : public QCPLayoutElement {
   enum class Swatch { fill, line };
   LegendKey(QCustomPlot* plot, const QColor& color, Swatch swatch, const QString& text,
             const QColor& textColor);
-  void setText(const QString& text) { text_ = text; }
+  void setText(const QString& text) { m_text = text; }
   QSize minimumOuterSizeHint() const override;
   QSize maximumOuterSizeHint() const override;
 
@@ -76,10 +76,10 @@ class LegendKey : public QCPLayoutElement {
   void draw(QCPPainter* painter) override;
 
  private:
-  QColor color_;
-  Swatch swatch_;
-  QString text_;
-  QColor textColor_;
+  QColor m_color;
+  Swatch m_swatch;
+  QString m_text;
+  QColor m_textColor;
 };
 
 }  // namespace mhaviz::ui

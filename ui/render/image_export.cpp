@@ -1,4 +1,4 @@
-#include "ui/render/image_export.hpp"
+#include "render/image_export.hpp"
 
 #include <qcustomplot.h>
 
@@ -10,7 +10,7 @@
 #include <exception>
 #include <memory>
 
-#include "ui/render/heatmap_grid.hpp"
+#include "render/heatmap_grid.hpp"
 
 namespace mhaviz::ui {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/result.hpp"
-#include "ui/render/view_options.hpp"
+#include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
 

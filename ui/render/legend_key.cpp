@@ -1,6 +1,6 @@
 #include <QFontMetrics>
 
-#include "ui/render/heatmap_grid_state.hpp"
+#include "render/heatmap_grid_state.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -10,13 +10,17 @@ constexpr int kGap = 6;      // px between swatch and text
 
 LegendKey::LegendKey(QCustomPlot* plot, const QColor& color, Swatch swatch, const QString& text,
                      const QColor& textColor)
-    : QCPLayoutElement(plot), color_(color), swatch_(swatch), text_(text), textColor_(textColor) {
+    : QCPLayoutElement(plot),
+      m_color(color),
+      m_swatch(swatch),
+      m_text(text),
+      m_textColor(textColor) {
   setMargins(QMargins(8, 2, 8, 2));
 }
 
 QSize LegendKey::minimumOuterSizeHint() const {
   const QFontMetrics metrics(mParentPlot->font());
-  const int width = kSwatch + kGap + metrics.horizontalAdvance(text_);
+  const int width = kSwatch + kGap + metrics.horizontalAdvance(m_text);
   const int height = std::max(kSwatch, metrics.height());
   return QSize(width + mMargins.left() + mMargins.right(),
                height + mMargins.top() + mMargins.bottom());
@@ -31,20 +35,20 @@ void LegendKey::draw(QCPPainter* painter) {
   const QRect r = mRect;
   const QRectF swatch(r.left(), r.center().y() - kSwatch / 2.0, kSwatch, kSwatch);
   painter->setFont(mParentPlot->font());
-  if (swatch_ == Swatch::fill) {
+  if (m_swatch == Swatch::fill) {
     painter->setPen(QPen(QColor(90, 90, 90), 0.8));
-    painter->setBrush(color_);
+    painter->setBrush(m_color);
     painter->drawRect(swatch);
   } else {
     const double x = swatch.center().x();
     painter->setPen(QPen(Qt::white, 3));
     painter->drawLine(QPointF(x, swatch.top()), QPointF(x, swatch.bottom()));
-    painter->setPen(QPen(color_, 1.6, Qt::DashLine));
+    painter->setPen(QPen(m_color, 1.6, Qt::DashLine));
     painter->drawLine(QPointF(x, swatch.top()), QPointF(x, swatch.bottom()));
   }
-  painter->setPen(textColor_);
+  painter->setPen(m_textColor);
   painter->drawText(QRectF(swatch.right() + kGap, r.top(), r.width() - kSwatch - kGap, r.height()),
-                    Qt::AlignLeft | Qt::AlignVCenter, text_);
+                    Qt::AlignLeft | Qt::AlignVCenter, m_text);
 }
 
 }  // namespace mhaviz::ui

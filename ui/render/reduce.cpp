@@ -1,4 +1,4 @@
-#include "ui/render/reduce.hpp"
+#include "render/reduce.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "ui/render/stage_data.hpp"
+#include "stages/stage_data.hpp"
 
 namespace mhaviz::ui {
 

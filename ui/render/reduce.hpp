@@ -6,7 +6,7 @@
 #include <atomic>
 #include <vector>
 
-#include "ui/render/view_options.hpp"
+#include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/session/autosave.hpp"
+#include "session/autosave.hpp"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -61,7 +61,6 @@ QString Autosave::writeNow() {
   } catch (const std::exception& e) {
     return QString::fromUtf8(e.what());
   }
-  emit written(m_path);
   return {};
 }
 

@@ -13,7 +13,7 @@
 #include <functional>
 #include <optional>
 
-#include "ui/session/session_file.hpp"
+#include "session/session_file.hpp"
 
 namespace mhaviz::ui {
 
@@ -52,9 +52,6 @@ class Autosave : public QObject {
   /// autosave is reported through `error` (when non-null) and not offered.
   static std::optional<RecoveryOffer> pendingRecovery(const QString& path,
                                                       QString* error = nullptr);
-
- signals:
-  void written(const QString& path);
 
  private:
   QString m_path;

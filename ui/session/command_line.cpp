@@ -1,4 +1,4 @@
-#include "ui/session/command_line.hpp"
+#include "session/command_line.hpp"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "ui/session/recent_files.hpp"
+#include "session/recent_files.hpp"
 
 #include <QFileInfo>
 #include <QSettings>

@@ -1,15 +1,11 @@
-#include "ui/session/session_document.hpp"
+#include "session/session_document.hpp"
 
 #include <QAction>
-#include <QClipboard>
-#include <QDateTime>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QGuiApplication>
-#include <QImage>
 #include <QKeySequence>
 #include <QLocale>
 #include <QMainWindow>
@@ -17,28 +13,17 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
-#include <QStandardPaths>
 #include <QStatusBar>
-#include <QTemporaryDir>
 #include <QUndoStack>
 #include <exception>
 #include <span>
 #include <utility>
 
-#include "mhaviz/core/gen/inputs.hpp"
+#include "compute/compute_controller.hpp"
 #include "mhaviz/core/gen/masks.hpp"
-#include "mhaviz/core/gen/weights.hpp"
-#include "mhaviz/core/io/config_json.hpp"
-#include "mhaviz/core/io/file_bytes.hpp"
-#include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/problem.hpp"
-#include "ui/cli/torch_script.hpp"
-#include "ui/exporting/data_export.hpp"
-#include "ui/exporting/export_dialog.hpp"
-#include "ui/session/recent_files.hpp"
-#include "ui/window/compute_worker.hpp"
-#include "ui/window/session_controller.hpp"
+#include "session/recent_files_menu.hpp"
 
 namespace mhaviz::ui {
 
@@ -66,11 +51,7 @@ void checkGenerationSettings(const mhaviz::Config& config) {
   } catch (const std::exception&) {
     return;
   }
-  mhaviz::gen::check_attn_mask_spec(config);
-  mhaviz::gen::check_key_padding_spec(config);
-  mhaviz::gen::check_input_spec(config);
-  mhaviz::gen::check_weight_spec(config);
-  mhaviz::gen::check_labels(config);
+  mhaviz::gen::validate_generation(config);
 }
 
 SessionDocument::Prompts defaultPrompts(QMainWindow* window) {
@@ -104,21 +85,28 @@ SessionDocument::Prompts defaultPrompts(QMainWindow* window) {
 
 }  // namespace
 
-SessionDocument::SessionDocument(QMainWindow* window, SessionController* controller,
+SessionDocument::SessionDocument(QMainWindow* window, ComputeController* controller,
                                  const QString& autosavePath)
     : QObject(window),
       m_window(window),
       m_controller(controller),
       m_prompts(defaultPrompts(window)),
       m_autosave(autosavePath, [this] { return snapshot(); }),
-      m_untitledName(tr("Untitled")) {
-  m_recent = loadRecentFiles();
+      m_untitledName(tr("Untitled")),
+      m_recent(new RecentFilesMenu(this)) {
+  connect(m_recent, &RecentFilesMenu::openRequested, this,
+          [this](const QString& path) { open(path); });
+  connect(m_recent, &RecentFilesMenu::missingRemoved, this, [this](const QStringList& removed) {
+    showError(tr("Open Recent"),
+              tr("These files no longer exist and were removed from the list:\n%1")
+                  .arg(removed.join(QLatin1Char('\n'))));
+  });
   window->setAcceptDrops(true);
   window->installEventFilter(this);
   QUndoStack* undo = controller->undoStack();
   connect(undo, &QUndoStack::cleanChanged, this, [this] { onChanged(); });
-  connect(controller, &SessionController::configChanged, this, [this] { onChanged(); });
-  connect(controller, &SessionController::resultReady, this, [this] {
+  connect(controller, &ComputeController::configChanged, this, [this] { onChanged(); });
+  connect(controller, &ComputeController::resultReady, this, [this] {
     if (!m_pendingView) return;
     const ViewOptions view = *m_pendingView;
     m_pendingView.reset();
@@ -157,7 +145,6 @@ void SessionDocument::onChanged() {
       m_autosave.clear();
     }
   }
-  emit modifiedChanged(isModified());
 }
 
 void SessionDocument::updateTitle() {
@@ -310,34 +297,9 @@ void SessionDocument::start(const StartupFiles& files) {
   if (!files.tensors.isEmpty()) loadTensors(files.tensors);
 }
 
-void SessionDocument::rememberRecent(const QString& path) {
-  m_recent = addRecentFile(m_recent, path);
-  storeRecentFiles(m_recent);
-  rebuildRecentMenu();
-  emit recentFilesChanged(m_recent);
-}
+QStringList SessionDocument::recentFiles() const { return m_recent->files(); }
 
-void SessionDocument::rebuildRecentMenu() {
-  if (m_recentMenu == nullptr) return;
-  m_recentMenu->clear();
-  for (const QString& path : m_recent) {
-    m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
-      QStringList removed;
-      const QStringList kept = pruneMissingFiles(m_recent, &removed);
-      if (!removed.isEmpty()) {
-        m_recent = kept;
-        storeRecentFiles(m_recent);
-        rebuildRecentMenu();
-        showError(tr("Open Recent"),
-                  tr("These files no longer exist and were removed from the list:\n%1")
-                      .arg(removed.join(QLatin1Char('\n'))));
-        if (removed.contains(path)) return;
-      }
-      open(path);
-    });
-  }
-  m_recentMenu->setEnabled(!m_recent.isEmpty());
-}
+void SessionDocument::rememberRecent(const QString& path) { m_recent->remember(path); }
 
 void SessionDocument::openDialog() {
   const QString path = QFileDialog::getOpenFileName(
@@ -353,102 +315,6 @@ void SessionDocument::loadTensorsDialog() {
   if (!path.isEmpty()) loadTensors(path);
 }
 
-void SessionDocument::exportImageDialog() {
-  const ResultPtr result = m_controller->result();
-  if (!result) {
-    showError(tr("Export image"), tr("There is no picture to export yet."));
-    return;
-  }
-  ExportDialog dialog(result, m_controller->view(), m_window);
-  if (dialog.exec() == QDialog::Accepted) {
-    m_window->statusBar()->showMessage(tr("Exported"), 5000);
-  }
-}
-
-bool SessionDocument::exportData(const QString& path) {
-  const ResultPtr result = m_controller->result();
-  if (!result) {
-    showError(tr("Export data"), tr("There is no result to export yet."));
-    return false;
-  }
-  try {
-    if (QFileInfo(path).suffix().toLower() == QLatin1String("npz")) {
-      writeResultNpz(*result, path);
-    } else {
-      writeStageCsv(*result, m_controller->view(), path);
-    }
-  } catch (const std::exception& e) {
-    showError(tr("Export data"), QString::fromUtf8(e.what()));
-    return false;
-  }
-  m_window->statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
-  return true;
-}
-
-void SessionDocument::exportDataDialog() {
-  QString filter;
-  const QString csv = tr("Shown stage as CSV (*.csv)");
-  const QString npz = tr("All tensors as NumPy archive (*.npz)");
-  QString path = QFileDialog::getSaveFileName(
-      m_window, tr("Export data"),
-      QDir::home().filePath(
-          stageName(m_controller->view().stage).replace(QLatin1Char(' '), QLatin1Char('_')) +
-          QStringLiteral(".csv")),
-      csv + QStringLiteral(";;") + npz, &filter);
-  if (path.isEmpty()) return;
-  const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix != QLatin1String("csv") && suffix != QLatin1String("npz")) {
-    path += filter == npz ? QStringLiteral(".npz") : QStringLiteral(".csv");
-  }
-  exportData(path);
-}
-
-bool SessionDocument::copyImage() {
-  const ResultPtr result = m_controller->result();
-  if (!result) return false;
-  QTemporaryDir dir;
-  const QString path = dir.filePath(QStringLiteral("copy.png"));
-  ExportOptions options;
-  options.scale = m_window->devicePixelRatioF();
-  const QString error = exportImage(*result, m_controller->view(), options, path);
-  if (!error.isEmpty()) {
-    showError(tr("Copy image"), error);
-    return false;
-  }
-  QGuiApplication::clipboard()->setImage(QImage(path));
-  m_window->statusBar()->showMessage(tr("Image copied to the clipboard"), 5000);
-  return true;
-}
-
-bool SessionDocument::copyTorchCode() {
-  const ResultPtr result = m_controller->result();
-  if (!result) return false;
-  try {
-    const mhaviz::Problem problem =
-        makeComputeProblem(result->config, m_controller->tensors().get());
-    const mhaviz::io::TensorMap data = mhaviz::cli::torchData(problem, *result);
-    const QString folder = QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-                               .filePath(QStringLiteral("pytorch"));
-    QDir().mkpath(folder);
-    const QString dataPath = QDir(folder).filePath(
-        QStringLiteral("mhaviz-data-%1.npz")
-            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
-    mhaviz::io::write_npz(dataPath.toStdString(), data);
-    // An absolute data path: the pasted script finds its data wherever it is saved.
-    const std::string script =
-        mhaviz::cli::torchScript(problem.config, data, dataPath.toStdString(), "mhaviz_repro.py");
-    QGuiApplication::clipboard()->setText(QString::fromStdString(script));
-    m_window->statusBar()->showMessage(
-        tr("PyTorch script copied; save it as a .py file and run it. Its data: %1")
-            .arg(QDir::toNativeSeparators(dataPath)),
-        8000);
-  } catch (const std::exception& e) {
-    showError(tr("Copy as PyTorch code"), QString::fromUtf8(e.what()));
-    return false;
-  }
-  return true;
-}
-
 void SessionDocument::addFileActions(QMenu* file) {
   QAction* first = file->actions().isEmpty() ? nullptr : file->actions().front();
   const auto add = [&](const QString& text, auto slot, const QKeySequence& keys = {}) {
@@ -462,22 +328,13 @@ void SessionDocument::addFileActions(QMenu* file) {
       tr("&New"), [this] { newSession(); }, QKeySequence::New);
   add(
       tr("&Open…"), [this] { openDialog(); }, QKeySequence::Open);
-  m_recentMenu = new QMenu(tr("Open &Recent"), file);
-  file->insertMenu(first, m_recentMenu);
-  rebuildRecentMenu();
+  file->insertMenu(first, m_recent->menu(tr("Open &Recent"), file));
   add(
       tr("&Save"), [this] { save(); }, QKeySequence::Save);
   add(
       tr("Save &As…"), [this] { saveAs(); }, QKeySequence::SaveAs);
   file->insertSeparator(first);
   add(tr("&Load tensors…"), [this] { loadTensorsDialog(); });
-  file->insertSeparator(first);
-  add(
-      tr("&Export image…"), [this] { exportImageDialog(); }, QKeySequence(tr("Ctrl+E")));
-  add(tr("Export &data…"), [this] { exportDataDialog(); });
-  add(
-      tr("&Copy image"), [this] { copyImage(); }, QKeySequence(tr("Ctrl+Shift+C")));
-  add(tr("Copy as &PyTorch code"), [this] { copyTorchCode(); });
   file->insertSeparator(first);
 }
 

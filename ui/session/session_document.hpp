@@ -1,7 +1,7 @@
 #pragma once
 // The session as a document of the main window: its file, the modified marker in the title,
-// the File menu (New, Open, Save, Save As, Open Recent, Load tensors, Export image/data, Copy
-// image, Copy as PyTorch code), drag and drop, the unsaved-changes prompt on close/open/new,
+// the File menu's session actions (New, Open, Open Recent, Save, Save As, Load tensors), drag
+// and drop, the unsaved-changes prompt on close/open/new,
 // and the autosave offered for recovery after a crash. GUI thread only.
 
 #include <QDateTime>
@@ -11,17 +11,18 @@
 #include <memory>
 #include <optional>
 
-#include "ui/session/autosave.hpp"
-#include "ui/session/command_line.hpp"
-#include "ui/session/session_file.hpp"
-#include "ui/session/unsaved_changes.hpp"
+#include "session/autosave.hpp"
+#include "session/command_line.hpp"
+#include "session/session_file.hpp"
+#include "session/unsaved_changes.hpp"
 
 class QMainWindow;
 class QMenu;
 
 namespace mhaviz::ui {
 
-class SessionController;
+class ComputeController;
+class RecentFilesMenu;
 
 class SessionDocument : public QObject {
   Q_OBJECT
@@ -37,11 +38,11 @@ class SessionDocument : public QObject {
 
   /// Attaches to `window` (title, close and drop events) and `controller`. `autosavePath`
   /// defaults to this process's autosave file (Autosave::defaultPath()).
-  SessionDocument(QMainWindow* window, SessionController* controller,
+  SessionDocument(QMainWindow* window, ComputeController* controller,
                   const QString& autosavePath = Autosave::defaultPath());
   ~SessionDocument() override;
 
-  /// Adds the File menu's session, tensors, export and copy actions to `file`.
+  /// Adds the File menu's session and tensors actions to `file`, before its first action.
   void addFileActions(QMenu* file);
 
   void setPrompts(Prompts prompts) { m_prompts = std::move(prompts); }
@@ -55,7 +56,7 @@ class SessionDocument : public QObject {
   [[nodiscard]] Session snapshot() const;
   [[nodiscard]] QString filePath() const { return m_path; }
   [[nodiscard]] bool isModified() const;
-  [[nodiscard]] QStringList recentFiles() const { return m_recent; }
+  [[nodiscard]] QStringList recentFiles() const;
 
   /// Asks about unsaved changes (if any) and saves when asked to; false: the caller must stop.
   bool maybeSave();
@@ -74,16 +75,8 @@ class SessionDocument : public QObject {
   void newSession();
   /// Replaces the current session with `session` (no prompt). `path` empty: untitled.
   void applySession(const Session& session, const QString& path, bool markClean);
-  /// Copies the current picture (as exported) to the clipboard.
-  bool copyImage();
-  /// Copies the PyTorch reproduction script; its data file is written to AppDataLocation.
-  bool copyTorchCode();
-  /// Writes the shown stage as .csv or every tensor as .npz, by the extension of `path`.
-  bool exportData(const QString& path);
-
- signals:
-  void modifiedChanged(bool modified);
-  void recentFilesChanged(const QStringList& files);
+  /// Shows an error through Prompts::error (never a dialog when tests replaced it).
+  void showError(const QString& title, const QString& message);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -93,15 +86,11 @@ class SessionDocument : public QObject {
   void onChanged();
   void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors, const QString& file);
   void rememberRecent(const QString& path);
-  void rebuildRecentMenu();
-  void showError(const QString& title, const QString& message);
   void openDialog();
   void loadTensorsDialog();
-  void exportImageDialog();
-  void exportDataDialog();
 
   QMainWindow* m_window;
-  SessionController* m_controller;
+  ComputeController* m_controller;
   Prompts m_prompts;
   Autosave m_autosave;
   QString m_path;
@@ -111,8 +100,7 @@ class SessionDocument : public QObject {
   bool m_tensorsDirty = false;
   bool m_started = false;                    // start() has run: the autosave file is this run's own
   std::optional<ViewOptions> m_pendingView;  // reapplied once the new result has arrived
-  QStringList m_recent;
-  QMenu* m_recentMenu = nullptr;
+  RecentFilesMenu* m_recent;
 };
 
 }  // namespace mhaviz::ui

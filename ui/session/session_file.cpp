@@ -1,10 +1,9 @@
-#include "ui/session/session_file.hpp"
+#include "session/session_file.hpp"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QTemporaryDir>
 #include <array>
 #include <exception>
@@ -15,6 +14,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
+#include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 
@@ -306,36 +306,17 @@ Session readSession(const QString& path) {
   return parseSession(file.readAll(), path);
 }
 
-void writeFileAtomically(const QString& path, const QByteArray& bytes) {
-  QSaveFile file(path);
-  // Unbuffered, and the size checked before commit: a short write (disk full, file size limit)
-  // must never be committed over the previous file.
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
-    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
-                                     "Cannot save %1: %2. Choose another folder or file name.")
-             .arg(path, file.errorString()));
-  }
-  if (file.write(bytes) != bytes.size() || !file.flush() || file.size() != bytes.size()) {
-    const QString reason =
-        file.error() != QFileDevice::NoError
-            ? file.errorString()
-            : QCoreApplication::translate("mhaviz::ui::SessionFile",
-                                          "only part of the data could be written (is the "
-                                          "disk full?)");
-    file.cancelWriting();
-    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
-                                     "Cannot save %1: %2. The previous file is unchanged.")
-             .arg(path, reason));
-  }
-  if (!file.commit()) {
-    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
-                                     "Cannot save %1: %2. The previous file is unchanged.")
-             .arg(path, file.errorString()));
-  }
-}
-
 void writeSession(const Session& session, const QString& path) {
-  writeFileAtomically(path, sessionToJson(session, path));
+  const QByteArray bytes = sessionToJson(session, path);
+  try {
+    mhaviz::io::write_file_atomic(path.toStdString(),
+                                  std::as_bytes(std::span(bytes.constData(), bytes.size())));
+  } catch (const mhaviz::InvalidInput& e) {
+    fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                     "Cannot save %1: %2. Choose another folder or file name; "
+                                     "any previous file is unchanged.")
+             .arg(path, QString::fromUtf8(e.what())));
+  }
 }
 
 }  // namespace mhaviz::ui

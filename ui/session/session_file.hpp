@@ -9,7 +9,7 @@
 
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/io/tensor_map.hpp"
-#include "ui/render/view_options.hpp"
+#include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
 
@@ -44,11 +44,8 @@ Session parseSession(const QByteArray& bytes, const QString& sessionPath);
 /// Reads and parses a session file. Throws InvalidInput.
 Session readSession(const QString& path);
 
-/// Writes `session` atomically (QSaveFile): on any failure the previous file is unchanged.
-/// Throws InvalidInput naming the file and the reason.
+/// Writes `session` atomically (io::write_file_atomic): on any failure the previous file is
+/// unchanged. Throws InvalidInput naming the file and the reason.
 void writeSession(const Session& session, const QString& path);
-
-/// Atomic write of `bytes` to `path` through QSaveFile. Throws InvalidInput.
-void writeFileAtomically(const QString& path, const QByteArray& bytes);
 
 }  // namespace mhaviz::ui

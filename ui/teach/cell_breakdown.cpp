@@ -1,4 +1,4 @@
-#include "ui/teach/cell_breakdown.hpp"
+#include "teach/cell_breakdown.hpp"
 
 #include <QCoreApplication>
 #include <QStringList>

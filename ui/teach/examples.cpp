@@ -1,4 +1,4 @@
-#include "ui/teach/examples.hpp"
+#include "teach/examples.hpp"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -6,9 +6,9 @@
 #include <QMessageBox>
 #include <exception>
 
+#include "compute/compute_controller.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
-#include "ui/window/session_controller.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -45,7 +45,7 @@ mhaviz::Config loadExample(const QString& resource) {
       resource.toStdString());
 }
 
-QMenu* addExamplesMenu(QMenu* file, SessionController* controller, QWidget* parent) {
+QMenu* addExamplesMenu(QMenu* file, ComputeController* controller, QWidget* parent) {
   QMenu* menu = new QMenu(tr("E&xamples"), file);
   menu->setObjectName(QStringLiteral("examplesMenu"));
   // Before the first separator-delimited group's end: keep Quit last.

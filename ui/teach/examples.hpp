@@ -12,7 +12,7 @@ class QWidget;
 
 namespace mhaviz::ui {
 
-class SessionController;
+class ComputeController;
 
 struct ExampleSession {
   QString title;     // menu entry (translated)
@@ -26,7 +26,7 @@ QList<ExampleSession> exampleSessions();
 mhaviz::Config loadExample(const QString& resource);
 
 /// Adds File > Examples; choosing one replaces the settings through
-/// SessionController::changeConfig (undoable). Errors are shown in a message box.
-QMenu* addExamplesMenu(QMenu* file, SessionController* controller, QWidget* parent);
+/// ComputeController::changeConfig (undoable). Errors are shown in a message box.
+QMenu* addExamplesMenu(QMenu* file, ComputeController* controller, QWidget* parent);
 
 }  // namespace mhaviz::ui

@@ -1,4 +1,4 @@
-#include "ui/teach/explanations.hpp"
+#include "teach/explanations.hpp"
 
 #include <QCoreApplication>
 #include <QDialog>

@@ -1,4 +1,4 @@
-#include "ui/teach/stage_guide.hpp"
+#include "teach/stage_guide.hpp"
 
 #include <QCoreApplication>
 #include <algorithm>

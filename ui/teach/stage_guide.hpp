@@ -5,7 +5,7 @@
 #include <QList>
 #include <QString>
 
-#include "ui/render/view_options.hpp"
+#include "stages/view_options.hpp"
 
 namespace mhaviz {
 struct ForwardResult;

@@ -1,4 +1,4 @@
-#include "ui/teach/teach_docks.hpp"
+#include "teach/teach_docks.hpp"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,16 +10,16 @@
 #include <QVBoxLayout>
 #include <exception>
 
+#include "compute/compute_controller.hpp"
 #include "mhaviz/core/shapes.hpp"
-#include "ui/teach/cell_breakdown.hpp"
-#include "ui/teach/stage_guide.hpp"
-#include "ui/window/session_controller.hpp"
+#include "teach/cell_breakdown.hpp"
+#include "teach/stage_guide.hpp"
 
 namespace mhaviz::ui {
 
 // --- WalkthroughDock ---------------------------------------------------------------------------
 
-WalkthroughDock::WalkthroughDock(SessionController* controller, QWidget* parent)
+WalkthroughDock::WalkthroughDock(ComputeController* controller, QWidget* parent)
     : QDockWidget(tr("Walk-through"), parent), m_controller(controller) {
   setObjectName(QStringLiteral("walkthroughDock"));
   auto* body = new QWidget;
@@ -56,9 +56,9 @@ WalkthroughDock::WalkthroughDock(SessionController* controller, QWidget* parent)
 
   connect(m_prev, &QPushButton::clicked, this, [this] { step(-1); });
   connect(m_next, &QPushButton::clicked, this, [this] { step(+1); });
-  connect(controller, &SessionController::viewChanged, this,
+  connect(controller, &ComputeController::viewChanged, this,
           [this](const ViewOptions& view) { showStage(view.stage); });
-  connect(controller, &SessionController::resultReady, this,
+  connect(controller, &ComputeController::resultReady, this,
           [this](const ResultPtr&, const ViewOptions& view, double) { showStage(view.stage); });
   showStage(controller->view().stage);
 }
@@ -91,8 +91,6 @@ void WalkthroughDock::showStage(Stage stage) {
   emit stepShown(step.title, step.explanation);
 }
 
-QString WalkthroughDock::titleText() const { return m_title->text(); }
-QString WalkthroughDock::explanationText() const { return m_explanation->text(); }
 QString WalkthroughDock::codeText() const { return m_codeText; }
 
 // --- BreakdownDock -----------------------------------------------------------------------------

@@ -6,9 +6,9 @@
 #include <QStringList>
 #include <cstdint>
 
+#include "compute/compute_request.hpp"
 #include "mhaviz/core/config.hpp"
-#include "ui/render/view_options.hpp"
-#include "ui/window/compute_request.hpp"
+#include "stages/view_options.hpp"
 
 class QLabel;
 class QPushButton;
@@ -17,18 +17,16 @@ class QTextBrowser;
 
 namespace mhaviz::ui {
 
-class SessionController;
+class ComputeController;
 
 /// Previous/Next through the stages in PyTorch's order; shows the current stage's explanation
-/// and code line. Changes the view through SessionController::setView.
+/// and code line. Changes the view through ComputeController::setView.
 class WalkthroughDock : public QDockWidget {
   Q_OBJECT
  public:
-  explicit WalkthroughDock(SessionController* controller, QWidget* parent = nullptr);
+  explicit WalkthroughDock(ComputeController* controller, QWidget* parent = nullptr);
   /// Moves one stage forward (+1) or back (-1), clamped at the first and last stage.
   void step(int delta);
-  [[nodiscard]] QString titleText() const;
-  [[nodiscard]] QString explanationText() const;
   [[nodiscard]] QString codeText() const;
 
  signals:
@@ -38,7 +36,7 @@ class WalkthroughDock : public QDockWidget {
  private:
   void showStage(Stage stage);
 
-  SessionController* m_controller;
+  ComputeController* m_controller;
   QLabel* m_title = nullptr;
   QLabel* m_explanation = nullptr;
   QLabel* m_code = nullptr;

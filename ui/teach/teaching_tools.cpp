@@ -1,4 +1,4 @@
-#include "ui/teach/teaching_tools.hpp"
+#include "teach/teaching_tools.hpp"
 
 #include <qcustomplot.h>
 #include <QAction>
@@ -10,11 +10,11 @@
 #include <QStringList>
 #include <exception>
 
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/teach/examples.hpp"
-#include "ui/teach/explanations.hpp"
-#include "ui/teach/teach_docks.hpp"
-#include "ui/window/session_controller.hpp"
+#include "compute/compute_controller.hpp"
+#include "render/heatmap_grid.hpp"
+#include "teach/examples.hpp"
+#include "teach/explanations.hpp"
+#include "teach/teach_docks.hpp"
 
 namespace mhaviz::ui {
 
@@ -39,7 +39,7 @@ QString wrapCaption(const QString& text) {
 }
 }  // namespace
 
-TeachingTools::TeachingTools(QMainWindow* window, SessionController* controller, HeatmapGrid* grid,
+TeachingTools::TeachingTools(QMainWindow* window, ComputeController* controller, HeatmapGrid* grid,
                              QMenu* file, QMenu* view, QMenu* help)
     : QObject(window),
       m_window(window),
@@ -66,8 +66,8 @@ TeachingTools::TeachingTools(QMainWindow* window, SessionController* controller,
   connect(grid, &HeatmapGrid::cellClicked, this, [this](int map, int row, int col) {
     m_breakdown->showCell(m_controller->result(), m_grid->view(), map, row, col);
   });
-  connect(controller, &SessionController::resultReady, m_breakdown, &BreakdownDock::clearCell);
-  connect(controller, &SessionController::configChanged, m_shapes, &ShapeFlowDock::showConfig);
+  connect(controller, &ComputeController::resultReady, m_breakdown, &BreakdownDock::clearCell);
+  connect(controller, &ComputeController::configChanged, m_shapes, &ShapeFlowDock::showConfig);
   m_shapes->showConfig(controller->config());
 
   grid->setFocusPolicy(Qt::StrongFocus);
@@ -182,7 +182,7 @@ bool TeachingTools::eventFilter(QObject* watched, QEvent* event) {
   return QObject::eventFilter(watched, event);
 }
 
-TeachingTools* installTeaching(QMainWindow* window, SessionController* controller,
+TeachingTools* installTeaching(QMainWindow* window, ComputeController* controller,
                                HeatmapGrid* grid, QMenu* file, QMenu* view, QMenu* help) {
   return new TeachingTools(window, controller, grid, file, view, help);
 }

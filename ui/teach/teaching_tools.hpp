@@ -15,7 +15,7 @@ namespace mhaviz::ui {
 
 class BreakdownDock;
 class HeatmapGrid;
-class SessionController;
+class ComputeController;
 class ShapeFlowDock;
 class WalkthroughDock;
 
@@ -23,7 +23,7 @@ class WalkthroughDock;
 class TeachingTools : public QObject {
   Q_OBJECT
  public:
-  TeachingTools(QMainWindow* window, SessionController* controller, HeatmapGrid* grid, QMenu* file,
+  TeachingTools(QMainWindow* window, ComputeController* controller, HeatmapGrid* grid, QMenu* file,
                 QMenu* view, QMenu* help);
 
   [[nodiscard]] WalkthroughDock* walkthrough() const { return m_walk; }
@@ -48,7 +48,7 @@ class TeachingTools : public QObject {
   void redrawGrid();
 
   QMainWindow* m_window;
-  SessionController* m_controller;
+  ComputeController* m_controller;
   HeatmapGrid* m_grid;
   WalkthroughDock* m_walk;
   BreakdownDock* m_breakdown;
@@ -65,7 +65,7 @@ class TeachingTools : public QObject {
 };
 
 /// Creates the window's TeachingTools (see above) and returns it.
-TeachingTools* installTeaching(QMainWindow* window, SessionController* controller,
+TeachingTools* installTeaching(QMainWindow* window, ComputeController* controller,
                                HeatmapGrid* grid, QMenu* file, QMenu* view, QMenu* help);
 
 }  // namespace mhaviz::ui

@@ -1,15 +1,13 @@
-#include "ui/window/app_info.hpp"
+#include "window/app_info.hpp"
 
 #include <QCoreApplication>
 #include <QMessageBox>
 
-#ifndef MHAVIZ_VERSION
-#error "MHAVIZ_VERSION must be defined by the build (PROJECT_VERSION)"
-#endif
+#include "mhaviz/core/version.hpp"
 
 namespace mhaviz::ui {
 
-QString applicationVersion() { return QStringLiteral(MHAVIZ_VERSION); }
+QString applicationVersion() { return QString::fromLatin1(mhaviz::kVersion); }
 
 void setApplicationInfo() {
   QCoreApplication::setOrganizationName(QStringLiteral("mhaviz"));

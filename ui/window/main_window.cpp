@@ -1,4 +1,4 @@
-#include "ui/window/main_window.hpp"
+#include "window/main_window.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -15,23 +15,24 @@
 #include <QUndoStack>
 #include <exception>
 
-#include "ui/desktop/desktop_setup.hpp"
-#include "ui/masks/mask_dock.hpp"
-#include "ui/render/heatmap_grid.hpp"
-#include "ui/render/image_export.hpp"
-#include "ui/session/session_document.hpp"
-#include "ui/teach/teaching_tools.hpp"
-#include "ui/window/app_info.hpp"
-#include "ui/window/parameter_panel.hpp"
-#include "ui/window/session_controller.hpp"
-#include "ui/window/status_widgets.hpp"
-#include "ui/window/view_controls.hpp"
+#include "compute/compute_controller.hpp"
+#include "desktop/desktop_setup.hpp"
+#include "exporting/export_actions.hpp"
+#include "masks/mask_dock.hpp"
+#include "render/colormaps.hpp"
+#include "render/heatmap_grid.hpp"
+#include "session/session_document.hpp"
+#include "teach/teaching_tools.hpp"
+#include "window/app_info.hpp"
+#include "window/parameter_panel.hpp"
+#include "window/status_widgets.hpp"
+#include "window/view_controls.hpp"
 
 namespace mhaviz::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
-      m_controller(new SessionController(this)),
+      m_controller(new ComputeController(this)),
       m_grid(new HeatmapGrid),
       m_panel(new ParameterPanel(m_controller)),
       m_dock(new QDockWidget(tr("Parameters"), this)),
@@ -65,8 +66,8 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::connectController() {
-  SessionController* c = m_controller;
-  connect(c, &SessionController::resultReady, this,
+  ComputeController* c = m_controller;
+  connect(c, &ComputeController::resultReady, this,
           [this](const ResultPtr& result, const ViewOptions& view, double computeMs) {
             try {
               m_grid->setResult(result, view);
@@ -75,7 +76,7 @@ void MainWindow::connectController() {
             }
             m_status->showTimes(computeMs, m_grid->lastRenderMs(), result->bytes());
           });
-  connect(c, &SessionController::viewChanged, this, [this](const ViewOptions& view) {
+  connect(c, &ComputeController::viewChanged, this, [this](const ViewOptions& view) {
     if (!m_controller->result()) return;
     try {
       m_grid->setView(view);
@@ -88,7 +89,7 @@ void MainWindow::connectController() {
       }
     }
   });
-  connect(c, &SessionController::outOfDateChanged, m_grid, &HeatmapGrid::setOutOfDate);
+  connect(c, &ComputeController::outOfDateChanged, m_grid, &HeatmapGrid::setOutOfDate);
   connect(m_grid, &HeatmapGrid::cellHovered, this,
           [this](int, int, int, double, const QString& text) { m_status->showHover(text); });
 }
@@ -96,7 +97,11 @@ void MainWindow::connectController() {
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   m_document = new SessionDocument(this, m_controller);
-  m_document->addFileActions(file);  // New/Open/Save, Load tensors, Export, Copy
+  m_document->addFileActions(file);  // New/Open/Save, Load tensors
+  auto* exports = new ExportActions(this, m_controller, [this](const QString& t, const QString& m) {
+    m_document->showError(t, m);
+  });
+  exports->addFileActions(file, nullptr);  // Export image/data, Copy image/PyTorch code
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
   quit->setMenuRole(QAction::QuitRole);
@@ -137,13 +142,13 @@ void MainWindow::buildMenus() {
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));
   QAction* again =
-      compute->addAction(tr("&Recompute"), m_controller, &SessionController::recompute);
+      compute->addAction(tr("&Recompute"), m_controller, &ComputeController::recompute);
   again->setShortcut(QKeySequence::Refresh);
   QAction* cancel =
-      compute->addAction(tr("&Cancel computation"), m_controller, &SessionController::cancel);
+      compute->addAction(tr("&Cancel computation"), m_controller, &ComputeController::cancel);
   cancel->setShortcut(QKeySequence(Qt::Key_Escape));
   cancel->setEnabled(false);
-  connect(m_controller, &SessionController::busyChanged, cancel, &QAction::setEnabled);
+  connect(m_controller, &ComputeController::busyChanged, cancel, &QAction::setEnabled);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });

@@ -12,7 +12,7 @@ namespace mhaviz::ui {
 
 class HeatmapGrid;
 class ParameterPanel;
-class SessionController;
+class ComputeController;
 class SessionDocument;
 class StatusWidgets;
 
@@ -23,7 +23,7 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  [[nodiscard]] SessionController* controller() const { return m_controller; }
+  [[nodiscard]] ComputeController* controller() const { return m_controller; }
   /// The session file, File menu, autosave and unsaved-changes prompts.
   [[nodiscard]] SessionDocument* document() const { return m_document; }
   [[nodiscard]] HeatmapGrid* grid() const { return m_grid; }
@@ -40,7 +40,7 @@ class MainWindow : public QMainWindow {
   void restoreLayout();
   void saveLayout() const;
 
-  SessionController* m_controller;
+  ComputeController* m_controller;
   HeatmapGrid* m_grid;
   ParameterPanel* m_panel;
   QDockWidget* m_dock;

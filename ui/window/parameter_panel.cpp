@@ -1,4 +1,4 @@
-#include "ui/window/parameter_panel.hpp"
+#include "window/parameter_panel.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <limits>
 
-#include "ui/masks/causal_hint.hpp"
-#include "ui/window/session_controller.hpp"
-#include "ui/window/view_controls.hpp"
+#include "compute/compute_controller.hpp"
+#include "masks/causal_hint.hpp"
+#include "window/view_controls.hpp"
 
 namespace mhaviz::ui {
 
@@ -53,7 +53,7 @@ QString pyBool(bool on) { return on ? QStringLiteral("True") : QStringLiteral("F
 
 }  // namespace
 
-ParameterPanel::ParameterPanel(SessionController* controller, QWidget* parent)
+ParameterPanel::ParameterPanel(ComputeController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller) {
   auto* layout = new QVBoxLayout(this);
   m_error = new QLabel;
@@ -73,8 +73,8 @@ ParameterPanel::ParameterPanel(SessionController* controller, QWidget* parent)
   layout->addWidget(m_view);
   layout->addStretch(1);
 
-  connect(controller, &SessionController::configChanged, this, &ParameterPanel::showConfig);
-  connect(controller, &SessionController::errorChanged, this, &ParameterPanel::showError);
+  connect(controller, &ComputeController::configChanged, this, &ParameterPanel::showConfig);
+  connect(controller, &ComputeController::errorChanged, this, &ParameterPanel::showError);
   showConfig(controller->config());
   showError(controller->error());
 }

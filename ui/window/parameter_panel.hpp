@@ -1,7 +1,7 @@
 #pragma once
 // The left panel: one control per nn.MultiheadAttention argument (sizes, module flags, forward
 // flags, dtype, seeds), an inline error line at the top, and the view controls below. Every
-// edit becomes one undoable SessionController::changeConfig; the controls follow the
+// edit becomes one undoable ComputeController::changeConfig; the controls follow the
 // controller's configChanged (so undo/redo moves them too). GUI thread only.
 
 #include <QWidget>
@@ -18,14 +18,14 @@ class QGroupBox;
 
 namespace mhaviz::ui {
 
-class SessionController;
+class ComputeController;
 class ViewControls;
 
 class ParameterPanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit ParameterPanel(SessionController* controller, QWidget* parent = nullptr);
+  explicit ParameterPanel(ComputeController* controller, QWidget* parent = nullptr);
 
   [[nodiscard]] ViewControls* viewControls() const { return m_view; }
 
@@ -45,7 +45,7 @@ class ParameterPanel : public QWidget {
   void showConfig(const mhaviz::Config& config);
   void showError(const QString& message);
 
-  SessionController* m_controller;
+  ComputeController* m_controller;
   bool m_updating = false;  // true while showConfig moves the controls
 
   QLabel* m_error = nullptr;

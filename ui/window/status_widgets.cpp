@@ -1,12 +1,12 @@
-#include "ui/window/status_widgets.hpp"
+#include "window/status_widgets.hpp"
 
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
 
+#include "compute/compute_controller.hpp"
 #include "mhaviz/core/memory.hpp"
-#include "ui/window/session_controller.hpp"
 
 namespace mhaviz::ui {
 
@@ -15,7 +15,7 @@ QString formatMs(double ms) {
   return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
 }
 
-StatusWidgets::StatusWidgets(QStatusBar* bar, SessionController* controller, QObject* parent)
+StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QObject* parent)
     : QObject(parent),
       m_controller(controller),
       m_bar(bar),
@@ -57,15 +57,15 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, SessionController* controller, QOb
     m_progress->show();
     m_cancel->show();
   });
-  connect(m_cancel, &QPushButton::clicked, controller, &SessionController::cancel);
-  connect(controller, &SessionController::busyChanged, this, &StatusWidgets::onBusy);
-  connect(controller, &SessionController::progress, this, [this](qint64 done, qint64 total) {
+  connect(m_cancel, &QPushButton::clicked, controller, &ComputeController::cancel);
+  connect(controller, &ComputeController::busyChanged, this, &StatusWidgets::onBusy);
+  connect(controller, &ComputeController::progress, this, [this](qint64 done, qint64 total) {
     if (total <= 0 || !m_progress->isVisible()) return;
     m_progress->setRange(0, 1000);
     m_progress->setValue(static_cast<int>(done * 1000 / total));
     m_progress->setFormat(tr("%1 / %2 blocks").arg(done).arg(total));
   });
-  connect(controller, &SessionController::cancelled, this,
+  connect(controller, &ComputeController::cancelled, this,
           [this] { m_bar->showMessage(tr("Computation cancelled"), 4000); });
 }
 

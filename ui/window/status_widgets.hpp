@@ -12,14 +12,14 @@ class QStatusBar;
 
 namespace mhaviz::ui {
 
-class SessionController;
+class ComputeController;
 
 class StatusWidgets : public QObject {
   Q_OBJECT
 
  public:
   /// Adds its widgets to `bar` (which owns them). `cancel` is triggered by the Cancel button.
-  StatusWidgets(QStatusBar* bar, SessionController* controller, QObject* parent = nullptr);
+  StatusWidgets(QStatusBar* bar, ComputeController* controller, QObject* parent = nullptr);
 
   void showTimes(double computeMs, double renderMs, std::size_t resultBytes);
   void showHover(const QString& text);
@@ -31,7 +31,7 @@ class StatusWidgets : public QObject {
  private:
   void onBusy(bool busy);
 
-  SessionController* m_controller;
+  ComputeController* m_controller;
   QStatusBar* m_bar;
   QLabel* m_hover;
   QLabel* m_compute;

@@ -1,4 +1,4 @@
-#include "ui/window/view_controls.hpp"
+#include "window/view_controls.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,39 +9,12 @@
 #include <algorithm>
 #include <functional>
 
-#include "ui/window/session_controller.hpp"
+#include "compute/compute_controller.hpp"
+#include "render/colormaps.hpp"
 
 namespace mhaviz::ui {
 
-QList<Stage> allStages() {
-  return {Stage::in_proj_weight, Stage::q,           Stage::k,      Stage::v,
-          Stage::raw_scores,     Stage::mask,        Stage::scores, Stage::weights_before_dropout,
-          Stage::weights,        Stage::head_output, Stage::merged, Stage::out_proj_weight,
-          Stage::output};
-}
-
-QList<Colormap> allColormaps() {
-  return {Colormap::viridis, Colormap::magma, Colormap::cividis, Colormap::grayscale,
-          Colormap::diverging};
-}
-
-QString colormapName(Colormap colormap) {
-  switch (colormap) {
-    case Colormap::viridis:
-      return QCoreApplication::translate("mhaviz::ui::Colormap", "viridis");
-    case Colormap::magma:
-      return QCoreApplication::translate("mhaviz::ui::Colormap", "magma");
-    case Colormap::cividis:
-      return QCoreApplication::translate("mhaviz::ui::Colormap", "cividis (colour-blind safe)");
-    case Colormap::grayscale:
-      return QCoreApplication::translate("mhaviz::ui::Colormap", "grayscale (print)");
-    case Colormap::diverging:
-      return QCoreApplication::translate("mhaviz::ui::Colormap", "diverging");
-  }
-  return {};
-}
-
-ViewControls::ViewControls(SessionController* controller, QWidget* parent)
+ViewControls::ViewControls(ComputeController* controller, QWidget* parent)
     : QGroupBox(tr("View"), parent), m_controller(controller) {
   setObjectName(QStringLiteral("viewControls"));
   auto* form = new QFormLayout(this);
@@ -133,8 +106,8 @@ ViewControls::ViewControls(SessionController* controller, QWidget* parent)
     edit([rule](ViewOptions& v) { v.reduce = rule; });
   });
 
-  connect(controller, &SessionController::viewChanged, this, &ViewControls::showView);
-  connect(controller, &SessionController::resultReady, this,
+  connect(controller, &ComputeController::viewChanged, this, &ViewControls::showView);
+  connect(controller, &ComputeController::resultReady, this,
           [this](const ResultPtr& result, const ViewOptions& view, double) {
             showResultShape(result);
             showView(view);

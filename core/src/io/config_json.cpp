@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gen_json.hpp"
+#include "json_key.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/suggest.hpp"
@@ -22,38 +23,20 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-/// Where a value is read: the source and the key, for messages.
+/// Where a value is read (source and key) and what its key expects, for messages.
 struct KeyContext {
-  std::string_view source;
-  std::string_view key;
+  detail::JsonKey at;
   std::string_view expected;
 
-  [[noreturn]] void wrong_type(const json& v) const {
-    throw InvalidInput(std::string(source) + ": key \"" + std::string(key) + "\" must be " +
-                       std::string(expected) + ", got " + detail::describe_json(v));
-  }
-  [[noreturn]] void out_of_range(const json& v) const {
-    throw InvalidInput(std::string(source) + ": key \"" + std::string(key) + "\" must be " +
-                       std::string(expected) + "; " + v.dump() + " is out of range");
-  }
+  [[noreturn]] void wrong_type(const json& v) const { at.fail(expected, v); }
 };
 
 std::int64_t get_int64(const json& v, const KeyContext& ctx) {
-  if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<std::int64_t>();
-  if (v.is_number_unsigned()) {
-    const auto u = v.get<std::uint64_t>();
-    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-      ctx.out_of_range(v);
-    }
-    return static_cast<std::int64_t>(u);
-  }
-  ctx.wrong_type(v);
+  return detail::get_int(v, ctx.at, ctx.expected);
 }
 
 std::uint64_t get_uint64(const json& v, const KeyContext& ctx) {
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-  if (v.is_number_integer()) ctx.out_of_range(v);  // negative
-  ctx.wrong_type(v);
+  return detail::get_uint(v, ctx.at, ctx.expected);
 }
 
 /// One configuration key: its name, the type a message asks for, and how it is read from and
@@ -171,32 +154,32 @@ const std::vector<KeyHandler>& key_table() {
       // Generation settings (gen_json.cpp; messages name nested keys as "attn_mask.kind").
       {"attn_mask", "an object",
        [](const json& v, Config& c, const KeyContext& ctx) {
-         detail::read_attn_mask(v, c, ctx.source);
+         detail::read_attn_mask(v, c, ctx.at.source);
        },
        detail::write_attn_mask},
       {"key_padding_mask", "an object",
        [](const json& v, Config& c, const KeyContext& ctx) {
-         detail::read_key_padding(v, c, ctx.source);
+         detail::read_key_padding(v, c, ctx.at.source);
        },
        detail::write_key_padding},
       {"inputs", "an object",
        [](const json& v, Config& c, const KeyContext& ctx) {
-         detail::read_inputs(v, c, ctx.source);
+         detail::read_inputs(v, c, ctx.at.source);
        },
        detail::write_inputs},
       {"weights", "an object",
        [](const json& v, Config& c, const KeyContext& ctx) {
-         detail::read_weights(v, c, ctx.source);
+         detail::read_weights(v, c, ctx.at.source);
        },
        detail::write_weights},
       {"query_labels", "an array of strings",
        [](const json& v, Config& c, const KeyContext& ctx) {
-         detail::read_labels(v, c.query_labels, ctx.source, "query_labels");
+         detail::read_labels(v, c.query_labels, ctx.at.source, "query_labels");
        },
        [](const Config& c) { return ordered_json(c.query_labels); }},
       {"key_labels", "an array of strings",
        [](const json& v, Config& c, const KeyContext& ctx) {
-         detail::read_labels(v, c.key_labels, ctx.source, "key_labels");
+         detail::read_labels(v, c.key_labels, ctx.at.source, "key_labels");
        },
        [](const Config& c) { return ordered_json(c.key_labels); }},
   };
@@ -289,7 +272,8 @@ Config parse_config_json(std::string_view text, std::string_view source_name) {
       if (h.key == key) handler = &h;
     }
     if (handler == nullptr) unknown_key(source_name, key);
-    handler->read(value, config, KeyContext{source_name, handler->key, handler->expected});
+    handler->read(value, config,
+                  KeyContext{{source_name, std::string(handler->key)}, handler->expected});
   }
   return config;
 }

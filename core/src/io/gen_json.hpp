@@ -11,9 +11,6 @@
 
 namespace mhaviz::io::detail {
 
-/// A JSON value as a message shows it: `string "2"`, `integer 2`, `boolean true`, `null`.
-std::string describe_json(const nlohmann::json& v);
-
 void read_attn_mask(const nlohmann::json& value, Config& config, std::string_view source);
 nlohmann::ordered_json write_attn_mask(const Config& config);
 

@@ -30,8 +30,6 @@ namespace detail {
 /// 1 GiB in all) for reuse by the next tensor of the same size. Thread-safe.
 void* allocate_storage(std::size_t bytes);
 void free_storage(void* p, std::size_t bytes);
-/// Returns every kept block to the system.
-void release_cached_storage();
 }  // namespace detail
 
 /// Allocator of Tensor storage. Alignment is the same on every run, so vectorised reductions

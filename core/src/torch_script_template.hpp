@@ -1,0 +1,182 @@
+#pragma once
+// The text of the script `mhaviz-cli torch` writes. @NAME@ markers are replaced by
+// torch_script.cpp with Python literals for one configuration.
+
+namespace mhaviz::detail {
+
+inline constexpr const char* kTorchScriptTemplate = R"PY(#!/usr/bin/env python3
+"""Reproduces an mhaviz computation with PyTorch and checks that the results agree.
+
+Written by mhaviz-cli @VERSION@ (`mhaviz-cli torch`). The data file beside this script,
+    @DATA_NAME@
+holds the state_dict, inputs and masks mhaviz used, and mhaviz's results as mhaviz.attn_output
+and mhaviz.attn_output_weights. This script builds nn.MultiheadAttention with the arguments
+below, runs its forward pass on them and compares the results.
+
+Run:  python3 @SCRIPT_NAME@    (PyTorch 1.13 or 2.x, with numpy). Exit status 0 when they agree.
+"""
+
+import inspect
+import os
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), @DATA_LITERAL@)
+DTYPE = torch.@DTYPE@
+MODULE_ARGS = dict(embed_dim=@EMBED_DIM@, num_heads=@NUM_HEADS@, dropout=@DROPOUT@, bias=@BIAS@,
+                   add_bias_kv=@ADD_BIAS_KV@, add_zero_attn=@ADD_ZERO_ATTN@, kdim=@KDIM@,
+                   vdim=@VDIM@, batch_first=@BATCH_FIRST@)
+TRAINING = @TRAINING@
+NEED_WEIGHTS = @NEED_WEIGHTS@
+AVERAGE_ATTN_WEIGHTS = @AVERAGE_ATTN_WEIGHTS@
+IS_CAUSAL = @IS_CAUSAL@
+BATCHED = @BATCHED@
+TOLERANCE = dict(@TOLERANCE@)
+STATE_DICT_KEYS = [@STATE_DICT_KEYS@]
+OLD_TORCH = int(torch.__version__.split(".")[0]) < 2
+
+
+def load(data, name):
+    """The tensor stored under `name`, or None when the data file does not hold it."""
+    if name not in data.files:
+        return None
+    return torch.from_numpy(np.ascontiguousarray(data[name]))
+
+
+def has_parameter(function, name):
+    try:
+        return name in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def run_module(mha, query, key, value, key_padding_mask, attn_mask):
+    kwargs = dict(key_padding_mask=key_padding_mask, need_weights=NEED_WEIGHTS,
+                  attn_mask=attn_mask, average_attn_weights=AVERAGE_ATTN_WEIGHTS)
+    if has_parameter(mha.forward, "is_causal"):
+        kwargs["is_causal"] = IS_CAUSAL
+    elif IS_CAUSAL:
+        print("note: this PyTorch has no is_causal argument; attn_mask is used as given "
+              "(in 2.x is_causal is only a hint that attn_mask is causal)")
+    return mha(query, key, value, **kwargs)
+
+
+def run_functional(mha, query, key, value, key_padding_mask, attn_mask, static_k, static_v):
+    """static_k/static_v exist only in F.multi_head_attention_forward: call it with the
+    module's parameters, as nn.MultiheadAttention.forward does."""
+    if BATCHED and MODULE_ARGS["batch_first"]:
+        query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+    kwargs = dict(training=mha.training, key_padding_mask=key_padding_mask,
+                  need_weights=NEED_WEIGHTS, attn_mask=attn_mask,
+                  use_separate_proj_weight=not mha._qkv_same_embed_dim,
+                  q_proj_weight=mha.q_proj_weight, k_proj_weight=mha.k_proj_weight,
+                  v_proj_weight=mha.v_proj_weight, static_k=static_k, static_v=static_v,
+                  average_attn_weights=AVERAGE_ATTN_WEIGHTS)
+    if has_parameter(F.multi_head_attention_forward, "is_causal"):
+        kwargs["is_causal"] = IS_CAUSAL
+    out, weights = F.multi_head_attention_forward(
+        query, key, value, mha.embed_dim, mha.num_heads, mha.in_proj_weight, mha.in_proj_bias,
+        mha.bias_k, mha.bias_v, mha.add_zero_attn, mha.dropout, mha.out_proj.weight,
+        mha.out_proj.bias, **kwargs)
+    if BATCHED and MODULE_ARGS["batch_first"]:
+        out = out.transpose(0, 1)
+    return out, weights
+
+
+def compare(name, got, want):
+    """True when PyTorch's `got` equals mhaviz's `want` within TOLERANCE, NaN in the same places."""
+    got = got.detach().cpu().to(torch.float64).numpy()
+    want = want.astype(np.float64)
+    if got.shape != want.shape:
+        print(f"FAIL: {name} has shape {got.shape} in PyTorch but {want.shape} in mhaviz")
+        return False
+    got_nan, want_nan = np.isnan(got), np.isnan(want)
+    if OLD_TORCH and not NEED_WEIGHTS:
+        # 2.x (which mhaviz follows) computes need_weights=False through
+        # scaled_dot_product_attention, giving 0 where 1.13 gives NaN (fully masked rows).
+        known = got_nan & ~want_nan & (want == 0)
+        if known.any():
+            print(f"note: {name}: {int(known.sum())} values are NaN in PyTorch 1.13 and 0 in "
+                  "mhaviz, as in PyTorch 2.x (fully masked rows with need_weights=False)")
+            got = np.where(known, 0.0, got)
+            got_nan = np.isnan(got)
+    if not np.array_equal(got_nan, want_nan):
+        print(f"FAIL: {name}: NaN positions differ ({int(got_nan.sum())} NaN in PyTorch, "
+              f"{int(want_nan.sum())} in mhaviz)")
+        return False
+    finite = ~want_nan
+    diff = np.abs(got[finite] - want[finite])
+    bound = TOLERANCE["atol"] + TOLERANCE["rtol"] * np.abs(want[finite])
+    largest = float(diff.max()) if diff.size else 0.0
+    if (diff > bound).any():
+        print(f"FAIL: {name}: {int((diff > bound).sum())} of {diff.size} values differ beyond "
+              f"rtol={TOLERANCE['rtol']}, atol={TOLERANCE['atol']} (largest difference "
+              f"{largest:.3g})")
+        return False
+    print(f"{name}: {want.size} values agree (largest difference {largest:.3g}, "
+          f"{int(want_nan.sum())} NaN in both)")
+    return True
+
+
+def main():
+    torch.manual_seed(0)
+    data = np.load(DATA_FILE)
+    print(f"PyTorch {torch.__version__}; data from {DATA_FILE}")
+    mha = nn.MultiheadAttention(**MODULE_ARGS, dtype=DTYPE)
+    mha.load_state_dict({name: load(data, name) for name in STATE_DICT_KEYS}, strict=True)
+    mha.train(TRAINING)
+    query, key, value = (load(data, name) for name in ("query", "key", "value"))
+    attn_mask, key_padding_mask = load(data, "attn_mask"), load(data, "key_padding_mask")
+    static_k, static_v = load(data, "static_k"), load(data, "static_v")
+    if (OLD_TORCH and key_padding_mask is not None and key_padding_mask.is_floating_point()
+            and attn_mask is not None):
+        print("note: PyTorch 1.13 merges a float key_padding_mask with attn_mask differently "
+              "from 2.x, which mhaviz follows; results may differ")
+    with torch.enable_grad():  # grad enabled: the general path, never the inference fast path
+        if static_k is not None or static_v is not None:
+            out, weights = run_functional(mha, query, key, value, key_padding_mask, attn_mask,
+                                          static_k, static_v)
+        else:
+            out, weights = run_module(mha, query, key, value, key_padding_mask, attn_mask)
+    want_out = data["mhaviz.attn_output"]
+    want_weights = data["mhaviz.attn_output_weights"] if NEED_WEIGHTS else None
+
+    if TRAINING and MODULE_ARGS["dropout"] > 0:
+        print(f"note: dropout={MODULE_ARGS['dropout']} in training mode draws a random mask; "
+              "PyTorch's cannot equal mhaviz's, so only shapes are compared")
+        pairs = [("attn_output", out, want_out)]
+        if NEED_WEIGHTS:
+            pairs.append(("attn_output_weights", weights, want_weights))
+        ok = True
+        for name, got, want in pairs:
+            if got is None or tuple(got.shape) != want.shape:
+                shape = None if got is None else tuple(got.shape)
+                print(f"FAIL: {name} has shape {shape} in PyTorch but {want.shape} in mhaviz")
+                ok = False
+        if ok:
+            print("OK: shapes match mhaviz (values not compared: dropout is random)")
+        return 0 if ok else 1
+
+    ok = compare("attn_output", out, want_out)
+    if NEED_WEIGHTS:
+        if weights is None:
+            print("FAIL: PyTorch returned no attn_output_weights")
+            ok = False
+        else:
+            ok = compare("attn_output_weights", weights, want_weights) and ok
+    if ok:
+        print("OK: matches mhaviz")
+        return 0
+    print("FAIL: PyTorch and mhaviz differ (see above)")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+)PY";
+
+}  // namespace mhaviz::detail

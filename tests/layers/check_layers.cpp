@@ -1,0 +1,165 @@
+// check_layers ROOT: reads the layers and their arrows from ROOT/cmake/layers.txt and every
+// #include "..." of the C++ files in their folders, and fails (exit 1), naming file and line, on
+// any include that no arrow allows. Also fails when the arrows go upwards (a layer may only use
+// layers listed above it, so folders can never include each other in a loop) or when a source
+// file under ui/ belongs to no layer.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Layer {
+  std::string name;
+  fs::path folder;  // relative to the root
+  std::set<std::string> allowed;
+};
+
+std::vector<Layer> readLayers(const fs::path& file, std::vector<std::string>& problems) {
+  std::ifstream in(file);
+  if (!in) {
+    problems.push_back(file.string() + ": cannot read the layers file");
+    return {};
+  }
+  std::vector<Layer> layers;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    Layer layer;
+    std::string folder;
+    words >> layer.name >> folder;
+    layer.folder = folder;
+    for (std::string dep; words >> dep;) {
+      if (dep == "-") continue;
+      const bool above =
+          std::any_of(layers.begin(), layers.end(), [&](const Layer& l) { return l.name == dep; });
+      if (!above) {
+        problems.push_back(file.string() + ":" + std::to_string(number) + ": layer " + layer.name +
+                           " may use " + dep +
+                           ", which is not a layer listed above it (arrows go down only)");
+      }
+      layer.allowed.insert(dep);
+    }
+    layers.push_back(layer);
+  }
+  return layers;
+}
+
+bool isSource(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".cpp" || ext == ".hpp" || ext == ".h";
+}
+
+/// The layer whose folder holds `path` (relative to the root), or nullptr.
+const Layer* layerOf(const std::vector<Layer>& layers, const fs::path& path) {
+  const Layer* best = nullptr;
+  std::size_t bestLength = 0;
+  const std::string p = path.lexically_normal().generic_string();
+  for (const Layer& l : layers) {
+    const std::string f = l.folder.generic_string() + "/";
+    if (p.rfind(f, 0) == 0 && f.size() > bestLength) {
+      best = &l;
+      bestLength = f.size();
+    }
+  }
+  return best;
+}
+
+/// The layer an include names: "mhaviz/core/..." is the core, "<layer>/file.hpp" a file of that
+/// layer's folder, anything else a path relative to the including file.
+const Layer* includedLayer(const std::vector<Layer>& layers, const fs::path& root,
+                           const fs::path& from, const std::string& include) {
+  if (include.rfind("mhaviz/core/", 0) == 0) return layerOf(layers, "core/include");
+  const auto slash = include.find('/');
+  if (slash != std::string::npos) {
+    const std::string first = include.substr(0, slash);
+    for (const Layer& l : layers) {
+      if (l.name == first && fs::exists(root / l.folder / include.substr(slash + 1))) return &l;
+    }
+  }
+  const fs::path relative = (from.parent_path() / include).lexically_normal();
+  if (fs::exists(root / relative)) return layerOf(layers, relative);
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: check_layers REPOSITORY_ROOT\n";
+    return 2;
+  }
+  const fs::path root = argv[1];
+  std::vector<std::string> problems;
+  const std::vector<Layer> layers = readLayers(root / "cmake/layers.txt", problems);
+  const std::regex includeLine(R"(^\s*#\s*include\s*"([^"]+)\")");
+  int files = 0;
+  int includes = 0;
+  for (const Layer& layer : layers) {
+    if (!fs::is_directory(root / layer.folder)) {
+      problems.push_back("cmake/layers.txt: the folder " + layer.folder.string() + " of layer " +
+                         layer.name + " does not exist");
+      continue;
+    }
+    std::vector<fs::path> sources;
+    for (const auto& entry : fs::recursive_directory_iterator(root / layer.folder)) {
+      if (entry.is_regular_file() && isSource(entry.path())) sources.push_back(entry.path());
+    }
+    std::sort(sources.begin(), sources.end());
+    for (const fs::path& source : sources) {
+      const fs::path rel = fs::relative(source, root);
+      if (layerOf(layers, rel) != &layer) continue;  // a sub-folder that is a layer of its own
+      ++files;
+      std::ifstream in(source);
+      std::string line;
+      int number = 0;
+      while (std::getline(in, line)) {
+        ++number;
+        std::smatch m;
+        if (!std::regex_search(line, m, includeLine)) continue;
+        const std::string include = m[1];
+        if (include.size() > 4 && include.substr(include.size() - 4) == ".moc") continue;
+        ++includes;
+        const std::string where = rel.generic_string() + ":" + std::to_string(number) + ": ";
+        const Layer* target = includedLayer(layers, root, rel, include);
+        if (target == nullptr) {
+          problems.push_back(where + "includes \"" + include +
+                             "\", which is in no layer's folder; write it as \"<layer>/file.hpp\"");
+        } else if (target != &layer && layer.allowed.count(target->name) == 0) {
+          std::string allowed;
+          for (const std::string& a : layer.allowed) allowed += (allowed.empty() ? "" : ", ") + a;
+          problems.push_back(where + "includes \"" + include + "\" (layer " + target->name +
+                             "), but layer " + layer.name + " may include only " +
+                             (allowed.empty() ? std::string("its own files") : allowed) +
+                             " (cmake/layers.txt)");
+        }
+      }
+    }
+  }
+  // Every C++ file under ui/ belongs to a layer.
+  if (fs::is_directory(root / "ui")) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / "ui")) {
+      const fs::path rel = fs::relative(entry.path(), root);
+      if (entry.is_regular_file() && isSource(rel) && layerOf(layers, rel) == nullptr) {
+        problems.push_back(rel.generic_string() +
+                           ": in no layer's folder; add the folder to cmake/layers.txt");
+      }
+    }
+  }
+  for (const std::string& p : problems) std::cout << p << '\n';
+  std::cout << "layers: " << layers.size() << " layers, " << files << " files, " << includes
+            << " includes checked, " << problems.size() << " against the arrows\n";
+  return problems.empty() ? 0 : 1;
+}

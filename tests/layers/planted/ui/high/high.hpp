@@ -1,0 +1,4 @@
+#pragma once
+#include "low/low.hpp"
+
+int high();

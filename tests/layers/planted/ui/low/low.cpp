@@ -1,0 +1,5 @@
+#include "low/low.hpp"
+
+#include "high/high.hpp"  // planted: low may not include high
+
+int low() { return high() - 1; }

@@ -1,0 +1,109 @@
+#pragma once
+// The session: current settings (mhaviz::Config) and view (ViewOptions), their undo history,
+// quick validation, and the traffic with the compute worker. Lives on the GUI thread and does
+// no math there: validation and the memory estimate are closed-form size checks.
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+#include <cstdint>
+
+#include "compute/compute_request.hpp"
+#include "compute/compute_thread.hpp"
+#include "mhaviz/core/config.hpp"
+#include "stages/view_options.hpp"
+
+namespace mhaviz::ui {
+
+class ComputeController : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit ComputeController(QObject* parent = nullptr);
+  ~ComputeController() override;
+
+  [[nodiscard]] const mhaviz::Config& config() const { return m_config; }
+  [[nodiscard]] const ViewOptions& view() const { return m_view; }
+  [[nodiscard]] QUndoStack* undoStack() { return &m_undo; }
+  /// The last good result (kept while the settings are invalid); may be null.
+  [[nodiscard]] ResultPtr result() const { return m_result; }
+  /// The message shown inline; empty when the settings are usable.
+  [[nodiscard]] QString error() const { return m_error; }
+  [[nodiscard]] bool isBusy() const { return m_awaiting != 0; }
+  [[nodiscard]] bool isOutOfDate() const { return m_outOfDate; }
+  /// Generation of the newest request; results of older ones are dropped.
+  [[nodiscard]] quint64 generation() const { return m_generation; }
+  /// Number of results that arrived after a newer request and were dropped (for diagnostics).
+  [[nodiscard]] int staleResultsDropped() const { return m_staleDropped; }
+  [[nodiscard]] ComputeWorker* worker() const { return m_thread.worker(); }
+  [[nodiscard]] QThread* workerThread() { return m_thread.workerThread(); }
+  /// While a changeConfig is being applied: what gen::fit_to_sizes did to the generation
+  /// settings for the new sizes (one sentence per line); empty otherwise.
+  [[nodiscard]] QString lastFitNotes() const { return m_fitNotes; }
+
+  /// Pushes one undoable change to `next`. `text` is what Edit > Undo shows ("Set num_heads to
+  /// 4"); consecutive changes with the same `mergeId` (>= 0) merge into one command.
+  void changeConfig(const mhaviz::Config& next, const QString& text, int mergeId = -1);
+  /// Changes what the grid shows (not part of the undo history).
+  void setView(const ViewOptions& view);
+  /// Validates the current settings and submits them (used once at start-up).
+  void recompute();
+  /// Stops the running computation; the picture stays, marked out of date.
+  void cancel();
+  void setMemoryLimit(std::uint64_t bytes);
+  /// Tensors (PyTorch names) used instead of generated ones, sent with every request; null:
+  /// none. Recomputes. Shape errors come back through errorChanged like other errors.
+  void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors);
+  [[nodiscard]] std::shared_ptr<const mhaviz::io::TensorMap> tensors() const { return m_tensors; }
+
+  /// Empty when `config` can be computed; else the message to show (PyTorch's text for
+  /// argument errors, the memory estimate for sizes over `limit`).
+  static QString quickCheck(const mhaviz::Config& config, std::uint64_t limit);
+
+ signals:
+  void configChanged(const mhaviz::Config& config);
+  void viewChanged(const mhaviz::ui::ViewOptions& view);
+  /// A fresh result for the current settings, with the view to draw it with.
+  void resultReady(mhaviz::ui::ResultPtr result, const mhaviz::ui::ViewOptions& view,
+                   double computeMs);
+  void errorChanged(const QString& message);
+  void outOfDateChanged(bool outOfDate, const QString& why);
+  void busyChanged(bool busy);
+  void progress(qint64 done, qint64 total);
+  /// The current computation was cancelled by the user.
+  void cancelled();
+  /// changeConfig adapted masks, padding or labels to new sizes (gen::fit_to_sizes's notes).
+  void sizesFitted(const QString& notes);
+
+ private:
+  void applyConfig(const mhaviz::Config& config);
+  void submitCurrent();
+  void setError(const QString& message);
+  void setOutOfDate(bool outOfDate, const QString& why = {});
+  void finishGeneration(quint64 generation);
+  void onResult(quint64 generation, const ResultPtr& result, double computeMs);
+  void onFailed(quint64 generation, const QString& message);
+  void onCancelled(quint64 generation);
+
+  mhaviz::Config m_config;
+  ViewOptions m_view;
+  QUndoStack m_undo;
+  ComputeThread m_thread;
+  ResultPtr m_result;
+  QString m_error;
+  QString m_fitNotes;
+  bool m_outOfDate = false;
+  quint64 m_generation = 0;
+  quint64 m_awaiting = 0;  // generation whose end (result, error, cancel) we wait for; 0: none
+  bool m_userCancelled = false;
+  int m_staleDropped = 0;
+  std::uint64_t m_memoryLimit;
+  std::shared_ptr<const mhaviz::io::TensorMap> m_tensors;
+};
+
+/// `view` adjusted to what `result` holds: batch element and solo head in range, `weights`
+/// instead of `weights_before_dropout` when no dropout was applied, and the token labels of
+/// the result's config (Config::query_labels / key_labels) on the axes.
+ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& result);
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,128 @@
+#include "compute/compute_worker.hpp"
+
+#include <QElapsedTimer>
+#include <QMetaObject>
+#include <QThread>
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <vector>
+
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/problem.hpp"
+
+namespace mhaviz::ui {
+
+void registerComputeMetaTypes() {
+  qRegisterMetaType<ComputeRequest>();
+  qRegisterMetaType<ResultPtr>();
+}
+
+/// Everything the forward call needs: parameters, inputs and masks generated from the config's
+/// settings (mhaviz::make_problem), replaced by the user's tensors when given. is_causal adds no
+/// mask: as in PyTorch 2.x it is only a hint, and forward() rejects it without an attn_mask.
+mhaviz::Problem makeComputeProblem(const mhaviz::Config& config,
+                                   const mhaviz::io::TensorMap* tensors) {
+  return tensors != nullptr ? mhaviz::make_problem(config, *tensors, "loaded tensors")
+                            : mhaviz::make_problem(config);
+}
+
+ComputeWorker::ComputeWorker(QObject* parent)
+    : QObject(parent), m_memoryLimit(mhaviz::kDefaultMemoryLimit) {
+  registerComputeMetaTypes();
+}
+
+void ComputeWorker::submit(const ComputeRequest& request) {
+  {
+    std::lock_guard lock(m_mutex);
+    if (m_runningCancel) m_runningCancel->store(true);
+    m_pending = Job{request, std::make_shared<std::atomic<bool>>(false)};
+  }
+  // Queued: processPending runs on the worker's thread once the current job has returned.
+  QMetaObject::invokeMethod(this, &ComputeWorker::processPending, Qt::QueuedConnection);
+}
+
+void ComputeWorker::cancelAll() {
+  std::lock_guard lock(m_mutex);
+  if (m_runningCancel) m_runningCancel->store(true);
+  if (m_pending) m_pending->cancel->store(true);
+}
+
+void ComputeWorker::setMemoryLimit(std::uint64_t bytes) {
+  std::lock_guard lock(m_mutex);
+  m_memoryLimit = bytes;
+}
+
+void ComputeWorker::processPending() {
+  Job job;
+  {
+    std::lock_guard lock(m_mutex);
+    if (!m_pending) return;  // a later queued call already took the newest request
+    job = std::move(*m_pending);
+    m_pending.reset();
+    m_runningCancel = job.cancel;
+  }
+  run(job);
+  std::lock_guard lock(m_mutex);
+  m_runningCancel.reset();
+}
+
+void ComputeWorker::run(const Job& job) {
+  const quint64 generation = job.request.generation;
+  const mhaviz::Config& config = job.request.config;
+  if (job.cancel->load()) {
+    emit cancelled(generation);
+    return;
+  }
+  emit started(generation);
+  QElapsedTimer timer;
+  timer.start();
+  try {
+    std::uint64_t limit = 0;
+    {
+      std::lock_guard lock(m_mutex);
+      limit = m_memoryLimit;
+    }
+    mhaviz::check_memory(config, limit);
+    const mhaviz::Problem problem = makeComputeProblem(config, job.request.tensors.get());
+
+    mhaviz::RunControl control;
+    control.cancel = job.cancel.get();
+    // Leave one hardware thread to the GUI so the window stays responsive during long runs.
+    control.threads = std::max(1, QThread::idealThreadCount() - 1);
+    qint64 lastPercent = -1;
+    // Called between blocks from a computing thread (serialised); throttled to whole percents.
+    control.progress = [this, generation, &lastPercent](std::int64_t done, std::int64_t total) {
+      const qint64 percent = total > 0 ? done * 100 / total : 100;
+      if (percent == lastPercent) return;
+      lastPercent = percent;
+      emit progress(generation, done, total);
+    };
+    auto result = std::make_shared<const mhaviz::ForwardResult>(
+        mhaviz::forward(problem.config, problem.params, problem.inputs, control));
+    const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    if (job.cancel->load()) {
+      // Superseded or cancelled after the last block: the caller no longer wants this result.
+      emit cancelled(generation);
+      return;
+    }
+    emit resultReady(generation, std::move(result), ms);
+  } catch (const mhaviz::Cancelled&) {
+    emit cancelled(generation);
+  } catch (const mhaviz::InvalidInput& e) {
+    emit failed(generation, QString::fromUtf8(e.what()));
+  } catch (const std::bad_alloc&) {
+    emit failed(generation,
+                tr("Out of memory while computing this configuration. Reduce L, S, N or E, "
+                   "or switch to float32."));
+  } catch (const std::exception& e) {
+    emit failed(generation, tr("Computation failed: %1").arg(QString::fromUtf8(e.what())));
+  } catch (...) {
+    emit failed(generation, tr("Computation failed with an unknown error."));
+  }
+}
+
+}  // namespace mhaviz::ui

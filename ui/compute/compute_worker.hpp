@@ -1,0 +1,67 @@
+#pragma once
+// The compute worker: one QObject living on its own QThread (see ComputeThread). It runs the
+// forward pass for the newest submitted request; an older request still running is abandoned
+// between (batch, head) blocks through its std::atomic cancel flag.
+
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "compute/compute_request.hpp"
+#include "mhaviz/core/problem.hpp"
+
+namespace mhaviz::ui {
+
+/// What the worker computes from: mhaviz::make_problem(config, *tensors) (everything generated
+/// from the config when `tensors` is null). Throws InvalidInput. Any thread.
+mhaviz::Problem makeComputeProblem(const mhaviz::Config& config,
+                                   const mhaviz::io::TensorMap* tensors);
+
+class ComputeWorker : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit ComputeWorker(QObject* parent = nullptr);
+
+  /// Thread-safe (called from the GUI thread). Replaces any request still waiting (coalescing:
+  /// only the newest waiting request is ever computed), asks the running computation to stop
+  /// at its next block boundary, and schedules processing on the worker's thread.
+  void submit(const ComputeRequest& request);
+
+  /// Thread-safe. Cancels the running computation and the waiting request, if any. Each of them
+  /// still reports `cancelled` with its generation, so the caller learns when work has ended.
+  void cancelAll();
+
+  /// Memory limit passed to mhaviz::check_memory, in bytes. Thread-safe.
+  void setMemoryLimit(std::uint64_t bytes);
+
+ signals:
+  // All emitted on the worker's thread; connect with the default (queued) connection type.
+  void started(quint64 generation);
+  void progress(quint64 generation, qint64 done, qint64 total);
+  void resultReady(quint64 generation, mhaviz::ui::ResultPtr result, double computeMs);
+  /// A user-readable message: mhaviz::InvalidInput's text as is, or what went wrong otherwise.
+  void failed(quint64 generation, const QString& message);
+  void cancelled(quint64 generation);
+
+ private:
+  struct Job {
+    ComputeRequest request;
+    std::shared_ptr<std::atomic<bool>> cancel;
+  };
+
+  /// Runs on the worker thread: takes the waiting job (if another call took it already, does
+  /// nothing) and computes it. Never throws.
+  void processPending();
+  void run(const Job& job);
+
+  std::mutex m_mutex;  // guards the three members below
+  std::optional<Job> m_pending;
+  std::shared_ptr<std::atomic<bool>> m_runningCancel;
+  std::uint64_t m_memoryLimit;
+};
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,147 @@
+// Reading a map's cells (copied or straight from the result) and its statistics.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+#include "stages/parallel_maps.hpp"
+#include "stages/stage_data.hpp"
+#include "stages/stage_parts.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+// Reads `count` elements at flat index `offset` of `t` as doubles; adds them into `out` when
+// `add`.
+void readBlock(const mhaviz::Tensor& t, std::size_t offset, std::size_t count, double* out,
+               bool add) {
+  // Separate loops for each case, so that the compiler vectorises them (maps of 2048 x 2048
+  // go through here several times per picture).
+  const auto convert = [&](const auto* src) {
+    if (add) {
+      for (std::size_t i = 0; i < count; ++i) out[i] += static_cast<double>(src[i]);
+    } else {
+      for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<double>(src[i]);
+    }
+  };
+  if (t.type() == mhaviz::ElemType::f32) {
+    convert(t.data<float>().data() + offset);
+  } else if (t.type() == mhaviz::ElemType::f64) {
+    convert(t.data<double>().data() + offset);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      const double x = t.value(static_cast<std::int64_t>(offset + i));
+      out[i] = add ? out[i] + x : x;
+    }
+  }
+}
+
+// ANDs "is -inf" flags of `count` mask elements at `offset` into `out`.
+void andMasked(const mhaviz::Tensor& mask, std::size_t offset, std::size_t count,
+               unsigned char* out) {
+  auto flag = [](double x) { return std::isinf(x) && x < 0; };
+  if (mask.type() == mhaviz::ElemType::f32) {
+    const float* src = mask.data<float>().data() + offset;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!flag(src[i])) out[i] = 0;
+    }
+  } else if (mask.type() == mhaviz::ElemType::f64) {
+    const double* src = mask.data<double>().data() + offset;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!flag(src[i])) out[i] = 0;
+    }
+  } else {
+    std::fill(out, out + count, 0);
+  }
+}
+
+}  // namespace
+
+void MapData::readRow(int row, int col0, int n, double* out, unsigned char* maskOut) const {
+  const std::size_t base = toSize(row) * toSize(cols) + toSize(col0);
+  const auto count = toSize(n);
+  if (!values.empty()) {
+    std::copy_n(values.data() + base, count, out);
+    if (maskOut != nullptr && !masked.empty()) std::copy_n(masked.data() + base, count, maskOut);
+    return;
+  }
+  const auto& offsets = source.offsets;
+  if (source.tensor == nullptr || offsets.empty()) {
+    std::fill(out, out + count, std::numeric_limits<double>::quiet_NaN());
+    if (maskOut != nullptr) std::fill(maskOut, maskOut + count, 0);
+    return;
+  }
+  readBlock(*source.tensor, offsets[0] + base, count, out, false);
+  if (offsets.size() > 1) {
+    // The head average, summed in head order and divided once, as averageOf does.
+    for (std::size_t b = 1; b < offsets.size(); ++b) {
+      readBlock(*source.tensor, offsets[b] + base, count, out, true);
+    }
+    const auto blocks = static_cast<double>(offsets.size());
+    for (std::size_t i = 0; i < count; ++i) out[i] /= blocks;
+  }
+  if (maskOut != nullptr && source.mask != nullptr) {
+    std::fill(maskOut, maskOut + count, 1);
+    for (std::size_t offset : offsets) andMasked(*source.mask, offset + base, count, maskOut);
+  }
+}
+
+double MapData::valueAt(int row, int col) const {
+  double x = 0;
+  readRow(row, col, 1, &x, nullptr);
+  return x;
+}
+
+bool MapData::maskedAt(int row, int col) const {
+  if (!hasMask()) return false;
+  double x = 0;
+  unsigned char flag = 0;
+  readRow(row, col, 1, &x, &flag);
+  return flag != 0;
+}
+
+bool computeStats(StageData& data, const std::atomic<bool>* cancelled) {
+  const auto stopped = [cancelled] {
+    return cancelled != nullptr && cancelled->load(std::memory_order_relaxed);
+  };
+  forEachMap(static_cast<int>(data.maps.size()), [&](int index) {
+    MapData& map = data.maps[toSize(index)];
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    bool nan = false;
+    std::vector<double> row(toSize(map.cols));
+    for (int r = 0; r < map.rows; ++r) {
+      if ((r & 63) == 0 && stopped()) return;
+      map.readRow(r, 0, map.cols, row.data(), nullptr);
+      for (double x : row) {  // branch-free, so that it vectorises
+        nan |= std::isnan(x);
+        const bool finite = std::abs(x) <= std::numeric_limits<double>::max();  // not NaN/inf
+        lo = finite && x < lo ? x : lo;
+        hi = finite && x > hi ? x : hi;
+      }
+    }
+    map.hasNan = nan;
+    map.hasFinite = lo <= hi;
+    map.finiteLo = map.hasFinite ? lo : 0;
+    map.finiteHi = map.hasFinite ? hi : 0;
+  });
+  if (stopped()) return false;
+  double maxAbs = 0;
+  for (const MapData& map : data.maps) {
+    if (map.hasFinite) maxAbs = std::max({maxAbs, std::abs(map.finiteLo), std::abs(map.finiteHi)});
+  }
+  if (data.isSigned) {
+    if (maxAbs == 0) maxAbs = 1;
+    data.lo = -maxAbs;
+    data.hi = maxAbs;
+  } else {
+    data.lo = 0;
+    data.hi = 1;
+  }
+  data.statsReady = true;
+  return true;
+}
+
+}  // namespace mhaviz::ui

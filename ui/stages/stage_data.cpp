@@ -1,0 +1,217 @@
+// Extraction: which matrices a stage shows for one batch element (stage_data.hpp).
+#include "stages/stage_data.hpp"
+
+#include <QCoreApplication>
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mhaviz/core/errors.hpp"
+#include "stages/param_stage.hpp"
+#include "stages/stage_parts.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+// Copies the (rows, cols) matrix at flat offset `offset` of a float tensor into doubles.
+void copyBlock(const mhaviz::Tensor& t, std::size_t offset, std::size_t count,
+               std::vector<double>& out) {
+  out.resize(count);
+  if (t.type() == mhaviz::ElemType::f32) {
+    const auto src = t.data<float>().subspan(offset, count);
+    std::transform(src.begin(), src.end(), out.begin(),
+                   [](float x) { return static_cast<double>(x); });
+  } else if (t.type() == mhaviz::ElemType::f64) {
+    const auto src = t.data<double>().subspan(offset, count);
+    std::copy(src.begin(), src.end(), out.begin());
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      out[i] = t.value(static_cast<std::int64_t>(offset + i));
+    }
+  }
+}
+
+// Per-cell flags: 1 where the additive mask is -inf (a masked key).
+void markMasked(const mhaviz::Tensor& mask, std::size_t offset, std::size_t count,
+                std::vector<unsigned char>& out) {
+  out.resize(count);
+  auto flag = [](auto x) -> unsigned char { return std::isinf(x) && x < 0 ? 1 : 0; };
+  if (mask.type() == mhaviz::ElemType::f32) {
+    const auto src = mask.data<float>().subspan(offset, count);
+    std::transform(src.begin(), src.end(), out.begin(), flag);
+  } else if (mask.type() == mhaviz::ElemType::f64) {
+    const auto src = mask.data<double>().subspan(offset, count);
+    std::transform(src.begin(), src.end(), out.begin(), flag);
+  } else {
+    std::fill(out.begin(), out.end(), 0);
+  }
+}
+
+const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage) {
+  switch (stage) {
+    case Stage::weights:
+      return result.weights;
+    case Stage::weights_before_dropout:
+      // Without dropout the weights are the weights before dropout.
+      return result.weights_before_dropout ? *result.weights_before_dropout : result.weights;
+    case Stage::raw_scores:
+      return result.raw_scores;
+    case Stage::mask:
+      return result.mask;
+    case Stage::scores:
+      return result.scores;
+    case Stage::q:
+      return result.q;
+    case Stage::k:
+      return result.k;
+    case Stage::v:
+      return result.v;
+    case Stage::head_output:
+      return result.head_output;
+    case Stage::merged:
+      return result.merged;
+    case Stage::output:
+      return result.output;
+    case Stage::in_proj_weight:
+    case Stage::out_proj_weight:
+      break;  // parameters: extractParamStage
+  }
+  return result.weights;
+}
+
+bool stageHasMask(Stage stage) {
+  return stage == Stage::weights || stage == Stage::weights_before_dropout ||
+         stage == Stage::mask || stage == Stage::scores;
+}
+
+// Mean over the head maps, as PyTorch's average_attn_weights (NaN in any head gives NaN); a cell
+// counts as masked when it is masked in every head.
+MapData averageOf(const std::vector<MapData>& heads) {
+  MapData avg;
+  setMapTitle(avg, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "average over heads"));
+  avg.rows = heads.front().rows;
+  avg.cols = heads.front().cols;
+  avg.columns = heads.front().columns;
+  const std::size_t n = heads.front().values.size();
+  avg.values.assign(n, 0.0);
+  for (const MapData& head : heads) {
+    for (std::size_t i = 0; i < n; ++i) avg.values[i] += head.values[i];
+  }
+  const auto count = static_cast<double>(heads.size());
+  for (double& x : avg.values) x /= count;
+  if (!heads.front().masked.empty()) {
+    avg.masked.assign(n, 1);
+    for (const MapData& head : heads) {
+      for (std::size_t i = 0; i < n; ++i) avg.masked[i] &= head.masked[i];
+    }
+  }
+  return avg;
+}
+
+void checkShape(const mhaviz::Tensor& t, const mhaviz::Shape& expected, Stage stage) {
+  if (t.shape() != expected) {
+    throw mhaviz::InvalidInput(
+        QCoreApplication::translate("mhaviz::ui::StageText",
+                                    "the result's %1 tensor has shape %2, expected %3; recompute "
+                                    "the result")
+            .arg(shownStageName(stage), QString::fromStdString(mhaviz::shape_str(t.shape())),
+                 QString::fromStdString(mhaviz::shape_str(expected)))
+            .toStdString());
+  }
+}
+
+}  // namespace
+
+StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                       ExtractMode mode) {
+  const bool copy = mode == ExtractMode::copy;
+  if (view.batch < 0 || view.batch >= result.N) {
+    throw mhaviz::InvalidInput(
+        QCoreApplication::translate("mhaviz::ui::StageText",
+                                    "batch element %1 does not exist: the result has %2 (choose "
+                                    "0..%3)")
+            .arg(view.batch)
+            .arg(result.N)
+            .arg(result.N - 1)
+            .toStdString());
+  }
+  if (isParamStage(view.stage)) return extractParamStage(result, paramsOf(result), view);
+  StageData data;
+  data.isSigned = stageIsSigned(view.stage);
+  setStageUnit(data, view.stage);
+  const auto n = static_cast<std::int64_t>(view.batch);
+  const mhaviz::Tensor& t = tensorOf(result, view.stage);
+
+  if (view.stage == Stage::merged || view.stage == Stage::output) {
+    checkShape(t, {result.N, result.L, result.E}, view.stage);
+    MapData map;
+    setMapTitle(map, view.stage == Stage::merged
+                         ? QT_TRANSLATE_NOOP("mhaviz::ui::StageText",
+                                             "heads concatenated (before out_proj)")
+                         : QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "out_proj output"));
+    map.rows = static_cast<int>(result.L);
+    map.cols = static_cast<int>(result.E);
+    const std::size_t count = toSize(result.L * result.E);
+    map.source.tensor = &t;
+    map.source.offsets = {toSize(n) * count};
+    if (copy) copyBlock(t, toSize(n) * count, count, map.values);
+    map.columns = indexColumns(result.E);
+    data.maps.push_back(std::move(map));
+  } else {
+    const bool keyRows = view.stage == Stage::k || view.stage == Stage::v;
+    const bool keyCols = !keyRows && view.stage != Stage::q && view.stage != Stage::head_output;
+    const std::int64_t rows = keyRows ? result.Sx : result.L;
+    const std::int64_t cols = keyCols ? result.Sx : result.hd;
+    checkShape(t, {result.N, result.H, rows, cols}, view.stage);
+    const bool withMask =
+        stageHasMask(view.stage) &&
+        result.mask.shape() == mhaviz::Shape{result.N, result.H, result.L, result.Sx};
+    const std::size_t count = toSize(rows * cols);
+    const auto keyInfo = keyColumns(result, view.keyLabels);
+    const bool solo = view.soloHead >= 0 && view.soloHead < result.H;
+    for (std::int64_t h = 0; h < result.H; ++h) {
+      if (solo && h != view.soloHead) continue;
+      MapData map;
+      setMapTitle(map, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "head %1"), {QString::number(h)});
+      map.rows = static_cast<int>(rows);
+      map.cols = static_cast<int>(cols);
+      const std::size_t offset = toSize(n * result.H + h) * count;
+      map.source.tensor = &t;
+      map.source.offsets = {offset};
+      if (withMask) map.source.mask = &result.mask;
+      if (copy) copyBlock(t, offset, count, map.values);
+      if (keyCols) map.columns = keyInfo;
+      if (keyRows) map.rowsInfo = keyInfo;
+      if (!keyCols && !keyRows) map.columns = indexColumns(cols);
+      if (withMask && copy) markMasked(result.mask, offset, count, map.masked);
+      data.maps.push_back(std::move(map));
+    }
+    const bool weightsStage =
+        view.stage == Stage::weights || view.stage == Stage::weights_before_dropout;
+    if (weightsStage && view.showAverage && !solo) {
+      MapData avg;
+      if (copy) {
+        avg = averageOf(data.maps);
+      } else {
+        setMapTitle(avg, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "average over heads"));
+        avg.rows = data.maps.front().rows;
+        avg.cols = data.maps.front().cols;
+        avg.columns = data.maps.front().columns;
+      }
+      avg.source.tensor = &t;
+      avg.source.mask = data.maps.front().source.mask;
+      for (const MapData& head : data.maps) avg.source.offsets.push_back(head.source.offsets[0]);
+      data.maps.push_back(std::move(avg));
+    }
+  }
+
+  if (copy) computeStats(data);
+  return data;
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,98 @@
+#pragma once
+// Pure extraction (no widgets): which matrices a stage shows for one batch element, with titles
+// and column meanings. Runs on any thread. A map either owns a copy of its values (tests, small
+// maps) or only describes where they are in the ForwardResult (MapSource), so that the window
+// never copies 2048x2048 maps; the caller then keeps the result alive while the map is used.
+
+#include <QString>
+#include <QStringList>
+#include <atomic>
+#include <cstddef>
+#include <vector>
+
+#include "mhaviz/core/result.hpp"
+#include "stages/view_options.hpp"
+
+namespace mhaviz::ui {
+
+/// One column (or k/v row) of a map: a source position ("3" or its token label), or the
+/// bias_k / zero key appended by add_bias_kv / add_zero_attn.
+struct ColumnInfo {
+  QString label;
+  mhaviz::KeyKind kind = mhaviz::KeyKind::source;
+};
+
+/// Where a map's cells live in the result's memory (not owned: the ForwardResult must outlive
+/// the MapData). Cell (r, c) of block b is tensor[offsets[b] + r*cols + c]; with several blocks
+/// (the head average) the cell is their mean. mask, when set, holds the merged additive mask
+/// with the same layout (a cell is masked when -inf in every block).
+struct MapSource {
+  const mhaviz::Tensor* tensor = nullptr;
+  const mhaviz::Tensor* mask = nullptr;
+  std::vector<std::size_t> offsets;
+};
+
+struct MapData {
+  QString title;               // "head 0", "average over heads"...: English, the same in every UI
+                               // language (data: the CSV "map" column)
+  QString shownTitle;          // the title in the UI language (grid, exported images, hover text)
+  int rows = 0, cols = 0;      // rows = queries (or keys for k/v), row 0 shown at the TOP
+  std::vector<double> values;  // row-major rows*cols; NaN = NaN; -inf allowed (masked)
+  std::vector<ColumnInfo> columns;    // per column (for key-indexed stages), else empty
+  std::vector<ColumnInfo> rowsInfo;   // per row for k/v (bias_k / zero rows), else empty
+  std::vector<unsigned char> masked;  // per cell, 1 when the merged mask is -inf there
+                                      // (weights/scores stages), else empty
+  MapSource source;                   // always set: where the values come from
+  // Statistics over the finite values (valid when StageData::statsReady).
+  double finiteLo = 0, finiteHi = 0;
+  bool hasFinite = false, hasNan = false;
+
+  /// Cell (row, col): from `values` when copied, else read from the result. Any thread.
+  [[nodiscard]] double valueAt(int row, int col) const;
+  [[nodiscard]] bool maskedAt(int row, int col) const;
+  /// Copies cells [col0, col0+n) of `row` into `out` (and mask flags into `maskOut` when not
+  /// null and the map has a mask). Works for copied and source-only maps.
+  void readRow(int row, int col0, int n, double* out, unsigned char* maskOut) const;
+  [[nodiscard]] bool hasMask() const { return !masked.empty() || source.mask != nullptr; }
+};
+
+struct StageData {
+  std::vector<MapData> maps;
+  double lo = 0, hi = 1;  // shared colour range (symmetric around 0 when isSigned)
+  bool isSigned = false;
+  QString unit;             // what a value is: "weight", "score", "mask term"... (English)
+  QString shownUnit;        // the unit in the UI language (colour scale, hover text)
+  bool statsReady = false;  // lo/hi and the per-map statistics are computed
+};
+
+/// Translation context of the map titles and units ("head %1", "weight", ...).
+inline constexpr char kStageTextContext[] = "mhaviz::ui::StageText";
+
+/// Sets map.title (English) and map.shownTitle (translated in kStageTextContext) from one
+/// source text marked with QT_TRANSLATE_NOOP("mhaviz::ui::StageText", ...), whose %1, %2...
+/// take `args` in order. Any thread (translators are installed before the window exists).
+void setMapTitle(MapData& map, const char* source, const QStringList& args = {});
+
+/// Sets data.unit and data.shownUnit from a QT_TRANSLATE_NOOP("mhaviz::ui::StageText", ...)
+/// source text.
+void setUnit(StageData& data, const char* source);
+
+/// stageName() in the UI language (context "mhaviz::ui::Stage"), for titles shown to people.
+QString shownStageName(Stage stage);
+
+/// copy: every map owns its values (and mask flags). describe: maps hold only their MapSource
+/// (no per-cell work; statsReady stays false until computeStats).
+enum class ExtractMode { copy, describe };
+
+/// The maps of `view.stage` for batch element `view.batch`: one per head (only head
+/// view.soloHead when >= 0), plus the head average for weights when view.showAverage; one (L,E)
+/// map for merged/output. Throws InvalidInput when the batch element or head does not exist.
+StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                       ExtractMode mode = ExtractMode::copy);
+
+/// Per-map finite range and NaN flag, and the stage's colour range (lo/hi: symmetric max |v|
+/// for signed stages, else 0..1). Reads every cell once; any thread. Returns false (leaving
+/// statsReady false) when `cancelled` became true on the way.
+bool computeStats(StageData& data, const std::atomic<bool>* cancelled = nullptr);
+
+}  // namespace mhaviz::ui

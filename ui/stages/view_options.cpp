@@ -1,0 +1,50 @@
+#include "stages/view_options.hpp"
+
+#include <QCoreApplication>  // QT_TRANSLATE_NOOP: stage names are translated for display
+
+namespace mhaviz::ui {
+
+QString stageName(Stage stage) {
+  switch (stage) {
+    case Stage::weights:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "weights"));
+    case Stage::weights_before_dropout:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "weights before dropout"));
+    case Stage::raw_scores:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "raw scores"));
+    case Stage::mask:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "mask"));
+    case Stage::scores:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "scores"));
+    case Stage::q:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "q"));
+    case Stage::k:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "k"));
+    case Stage::v:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "v"));
+    case Stage::head_output:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "head output"));
+    case Stage::merged:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "merged"));
+    case Stage::output:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "output"));
+    case Stage::in_proj_weight:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "in_proj_weight"));
+    case Stage::out_proj_weight:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "out_proj.weight"));
+  }
+  return {};
+}
+
+bool stageIsSigned(Stage stage) {
+  return stage != Stage::weights && stage != Stage::weights_before_dropout;
+}
+
+QList<Stage> allStages() {
+  return {Stage::in_proj_weight, Stage::q,           Stage::k,      Stage::v,
+          Stage::raw_scores,     Stage::mask,        Stage::scores, Stage::weights_before_dropout,
+          Stage::weights,        Stage::head_output, Stage::merged, Stage::out_proj_weight,
+          Stage::output};
+}
+
+}  // namespace mhaviz::ui

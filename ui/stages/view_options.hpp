@@ -1,0 +1,55 @@
+#pragma once
+// What the heatmap grid shows and how: one copyable value shared by the window, the grid and
+// image export. Compared with == to decide whether a re-render is needed.
+
+#include <QString>
+#include <QStringList>
+
+namespace mhaviz::ui {
+
+/// The intermediate of F.multi_head_attention_forward the grid shows.
+enum class Stage {
+  weights,
+  weights_before_dropout,
+  raw_scores,
+  mask,
+  scores,
+  q,
+  k,
+  v,
+  head_output,
+  merged,
+  output,
+  in_proj_weight,  // parameters: W_q / W_k / W_v (or q/k/v_proj_weight), one map per head slice
+  out_proj_weight  // parameters: out_proj.weight
+};
+
+enum class Colormap { viridis, magma, cividis, grayscale, diverging };
+
+/// Rule used when a map has more cells than screen pixels: each pixel block shows the mean or
+/// the max of the cells it covers.
+enum class Reduce { mean, max };
+
+struct ViewOptions {
+  int batch = 0;  // batch element n shown
+  Stage stage = Stage::weights;
+  Colormap colormap = Colormap::viridis;  // signed stages are drawn with `diverging` unless
+                                          // grayscale/diverging is chosen explicitly
+  bool perHeadScale = false;              // false: one shared scale (0..1 fixed for weights)
+  int soloHead = -1;                      // -1: all heads; h: only head h, large
+  bool showAverage = true;  // add the head-average map (PyTorch's average_attn_weights)
+  Reduce reduce = Reduce::mean;
+  QStringList queryLabels, keyLabels;  // token labels; empty = indices
+  bool operator==(const ViewOptions&) const = default;
+};
+
+/// "weights", "raw scores", "q", ... (lower case, for titles and file names).
+QString stageName(Stage stage);
+/// True for stages whose values are signed (scores, mask, q, k, v, outputs): drawn with a
+/// diverging colormap centred on 0.
+bool stageIsSigned(Stage stage);
+
+/// Every stage in the order the stage selectors list them.
+QList<Stage> allStages();
+
+}  // namespace mhaviz::ui
