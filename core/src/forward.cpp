@@ -1,5 +1,5 @@
 // F.multi_head_attention_forward's general path (PyTorch 2.x), every intermediate kept.
-// Step numbers refer to ../shared/docs/mha-semantics.md.
+// Step numbers refer to docs/semantics.md.
 //
 // Work is split three ways: (1) the in-projections as GEMMs over all tokens, in row chunks;
 // (2) one block per batch-head b = n*H + h, in parallel, each walking its queries in tiles
@@ -122,7 +122,7 @@ struct Pass {
   const Mat<T>& vp;
   ForwardResult& r;
 
-  /// Steps 4-12 for batch-head b.
+  /// Steps 4-13 for batch-head b.
   void block_pass(std::int64_t b) const {
     const std::int64_t n = b / d.H, h = b % d.H;
     const std::int64_t L = d.L, S = d.S, Sx = d.Sx, hd = d.hd;
@@ -130,7 +130,7 @@ struct Pass {
     auto q = block<T>(r.q, b, L, hd);
     auto k = block<T>(r.k, b, Sx, hd);
     auto v = block<T>(r.v, b, Sx, hd);
-    // Steps 4-7: head split; static_k/v; bias_k/bias_v row; zero row (in that order).
+    // Steps 5, 6, 4, 7 in this order: head split; static_k/v; bias_k/bias_v row; zero row.
     q = head_rows<T>(qp, d, seq_first, L, n, h);
     if (in.static_k) {
       k.topRows(S) = block<T>(*in.static_k, b, S, hd);
@@ -165,7 +165,7 @@ struct Pass {
     Mat<T> q_scaled;
     for (std::int64_t i0 = 0; i0 < L; i0 += kQueryTile) {
       const std::int64_t rows = std::min(kQueryTile, L - i0);
-      // Step 9: scores = (q * sqrt(1/hd)) @ k^T + mask.
+      // Steps 8-9: scores = (q * sqrt(1/hd)) @ k^T + merged mask.
       q_scaled = q.middleRows(i0, rows) * scale;
       product(raw.middleRows(i0, rows), q_scaled, k.transpose());
       for (std::int64_t i = i0; i < i0 + rows; ++i) {
@@ -187,7 +187,7 @@ struct Pass {
       // Step 12: weighted values.
       product(out.middleRows(i0, rows), weights.middleRows(i0, rows), v);
     }
-    // Step 12: heads merged back at features [h*hd, (h+1)*hd).
+    // Step 13: heads merged back at features [h*hd, (h+1)*hd).
     block<T>(r.merged, n, L, d.E).middleCols(h * hd, hd) = out;
   }
 };
@@ -215,7 +215,7 @@ void allocate(ForwardResult& r, const Config& c, const Dims& d) {
   if (c.add_zero_attn) r.columns.push_back({KeyKind::zero, Sx - 1});
 }
 
-/// Step 13: PyTorch's return values in the input layout.
+/// Step 15: PyTorch's return values in the input layout.
 template <typename T>
 void returned_values(ForwardResult& r, const Config& c, const Dims& d) {
   const std::int64_t N = d.N, H = d.H, L = d.L, Sx = d.Sx, E = d.E;
@@ -287,7 +287,7 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
     }
   });
 
-  // Step 12: out_proj over every token.
+  // Step 14: out_proj over every token.
   const std::int64_t tokens = d.N * d.L;
   project_into<T>(ConstMatMap<T>(r.merged.data<T>().data(), tokens, d.E), w.wo, w.bo,
                   MatMap<T>(r.output.data<T>().data(), tokens, d.E), rc.threads);

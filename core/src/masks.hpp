@@ -1,6 +1,6 @@
 #pragma once
-// Steps 3, 4, 7 and 8 of the spec: masks canonicalised to additive floats and merged per
-// batch-head (internal to the core).
+// docs/semantics.md steps 3, 4, 7 and 8: masks canonicalised to additive floats and merged
+// per batch-head (internal to the core).
 
 #include <algorithm>
 #include <limits>

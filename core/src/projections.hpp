@@ -1,5 +1,5 @@
 #pragma once
-// Step 2 of the spec: the in-projection and out-projection weights as matrices (internal).
+// docs/semantics.md steps 2 and 14: the in- and out-projection weights as matrices (internal).
 
 #include "dims.hpp"
 #include "eigen_types.hpp"

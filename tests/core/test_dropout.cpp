@@ -1,6 +1,6 @@
-// Dropout on the attention weights (spec step 11). Torch's RNG is not reproduced, so these
-// tests check what dropout must satisfy: entries 0 or w/(1-p), the fraction of zeros near p,
-// seed determinism, and that eval mode ignores p.
+// Dropout on the attention weights (docs/semantics.md step 11). Torch's RNG is not reproduced,
+// so these tests check what dropout must satisfy: entries 0 or w/(1-p), the fraction of zeros
+// near p, seed determinism, and that eval mode ignores p.
 #include <gtest/gtest.h>
 
 #include <algorithm>

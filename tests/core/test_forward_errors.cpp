@@ -98,7 +98,7 @@ TEST(ForwardErrors, IndexCoversEveryErrorFixture) {
   const std::vector<std::string> on_disk = list_cases(error_fixture_dir());
   EXPECT_EQ(std::set<std::string>(on_disk.begin(), on_disk.end()), indexed)
       << "errors/*.json+.npz and errors/index.json disagree";
-  // The spec's "Validation messages worth mirroring" all appear.
+  // The messages of docs/semantics.md ("Error messages") all appear.
   std::set<std::string> substrings;
   for (const ErrorCase& c : index) substrings.insert(c.substring);
   for (const char* s :

@@ -189,7 +189,7 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ForwardFixture);
 TEST(ForwardFixtures, EverySpecCaseIsPresent) {
   const std::vector<std::string> found = list_cases(fixture_dir());
   ASSERT_FALSE(found.empty()) << "no fixture cases in " << fixture_dir();
-  // The spec's "Cases that the tests must cover" (mha-semantics.md), by fixture name.
+  // docs/semantics.md, "Cases the reference fixtures cover", by fixture name.
   const std::vector<std::string> required = {"packed_basic",
                                              "separate_kdim_vdim",
                                              "bias_false",
