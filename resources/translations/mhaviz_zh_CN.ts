@@ -858,6 +858,17 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::ComputeController</name>
+    <message>
+        <source>Computation cancelled: the picture shows earlier settings. Press F5 to compute again.</source>
+        <translation>计算已取消：图中显示的是之前的设置。按 F5 重新计算。</translation>
+    </message>
+    <message>
+        <source> (The window&apos;s limit is %1; mhaviz-cli run --max-memory SIZE computes larger configurations.)</source>
+        <translation>（窗口的内存上限为 %1；更大的配置可用 mhaviz-cli run --max-memory SIZE 计算。）</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::ComputeWorker</name>
     <message>
         <source>Out of memory while computing this configuration. Reduce L, S, N or E, or switch to float32.</source>
@@ -881,6 +892,81 @@
     <message>
         <source>%1, %2, head %3</source>
         <translation>%1，%2，头 %3</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ExportActions</name>
+    <message>
+        <source>&amp;Export image…</source>
+        <translation>导出图像(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Export &amp;data…</source>
+        <translation>导出数据(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy image</source>
+        <translation>复制图像(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;PyTorch code</source>
+        <translation>复制为 PyTorch 代码(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Export image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>There is no picture to export yet.</source>
+        <translation>还没有可导出的图片。</translation>
+    </message>
+    <message>
+        <source>Exported</source>
+        <translation>已导出</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>导出数据</translation>
+    </message>
+    <message>
+        <source>There is no result to export yet.</source>
+        <translation>还没有可导出的结果。</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Shown stage as CSV (*.csv)</source>
+        <translation>当前阶段导出为 CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>All tensors as NumPy archive (*.npz)</source>
+        <translation>所有张量导出为 NumPy 归档 (*.npz)</translation>
+    </message>
+    <message>
+        <source>Copy image</source>
+        <translation>复制图像</translation>
+    </message>
+    <message>
+        <source>Image copied to the clipboard</source>
+        <translation>图像已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>PyTorch script copied; save it as a .py file and run it. Its data: %1</source>
+        <translation>PyTorch 脚本已复制；请将其保存为 .py 文件后运行。其数据：%1</translation>
+    </message>
+    <message>
+        <source>Copy as PyTorch code</source>
+        <translation>复制为 PyTorch 代码</translation>
     </message>
 </context>
 <context>
@@ -1656,17 +1742,6 @@
     </message>
 </context>
 <context>
-    <name>mhaviz::ui::ComputeController</name>
-    <message>
-        <source>Computation cancelled: the picture shows earlier settings. Press F5 to compute again.</source>
-        <translation>计算已取消：图中显示的是之前的设置。按 F5 重新计算。</translation>
-    </message>
-    <message>
-        <source> (The window&apos;s limit is %1; mhaviz-cli run --max-memory SIZE computes larger configurations.)</source>
-        <translation>（窗口的内存上限为 %1；更大的配置可用 mhaviz-cli run --max-memory SIZE 计算。）</translation>
-    </message>
-</context>
-<context>
     <name>mhaviz::ui::SessionDocument</name>
     <message>
         <source>Untitled</source>
@@ -1723,54 +1798,6 @@
         <translation>按 PyTorch 命名的张量 (*.npz *.safetensors)</translation>
     </message>
     <message>
-        <source>Export image</source>
-        <translation>导出图像</translation>
-    </message>
-    <message>
-        <source>There is no picture to export yet.</source>
-        <translation>还没有可导出的图片。</translation>
-    </message>
-    <message>
-        <source>Exported</source>
-        <translation>已导出</translation>
-    </message>
-    <message>
-        <source>Export data</source>
-        <translation>导出数据</translation>
-    </message>
-    <message>
-        <source>There is no result to export yet.</source>
-        <translation>还没有可导出的结果。</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Shown stage as CSV (*.csv)</source>
-        <translation>当前阶段导出为 CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>All tensors as NumPy archive (*.npz)</source>
-        <translation>所有张量导出为 NumPy 归档 (*.npz)</translation>
-    </message>
-    <message>
-        <source>Copy image</source>
-        <translation>复制图像</translation>
-    </message>
-    <message>
-        <source>Image copied to the clipboard</source>
-        <translation>图像已复制到剪贴板</translation>
-    </message>
-    <message>
-        <source>PyTorch script copied; save it as a .py file and run it. Its data: %1</source>
-        <translation>PyTorch 脚本已复制；请将其保存为 .py 文件后运行。其数据：%1</translation>
-    </message>
-    <message>
-        <source>Copy as PyTorch code</source>
-        <translation>复制为 PyTorch 代码</translation>
-    </message>
-    <message>
         <source>&amp;New</source>
         <translation>新建(&amp;N)</translation>
     </message>
@@ -1793,30 +1820,6 @@
     <message>
         <source>&amp;Load tensors…</source>
         <translation>加载张量(&amp;L)…</translation>
-    </message>
-    <message>
-        <source>&amp;Export image…</source>
-        <translation>导出图像(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+E</source>
-        <translation>Ctrl+E</translation>
-    </message>
-    <message>
-        <source>Export &amp;data…</source>
-        <translation>导出数据(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>&amp;Copy image</source>
-        <translation>复制图像(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+C</source>
-        <translation>Ctrl+Shift+C</translation>
-    </message>
-    <message>
-        <source>Copy as &amp;PyTorch code</source>
-        <translation>复制为 PyTorch 代码(&amp;P)</translation>
     </message>
 </context>
 <context>
@@ -1906,16 +1909,8 @@
         <translation>无法打开 %1：%2。</translation>
     </message>
     <message>
-        <source>Cannot save %1: %2. Choose another folder or file name.</source>
-        <translation>无法保存 %1：%2。请选择其他文件夹或文件名。</translation>
-    </message>
-    <message>
-        <source>only part of the data could be written (is the disk full?)</source>
-        <translation>只写入了部分数据（磁盘是否已满？）</translation>
-    </message>
-    <message>
-        <source>Cannot save %1: %2. The previous file is unchanged.</source>
-        <translation>无法保存 %1：%2。原有文件保持不变。</translation>
+        <source>Cannot save %1: %2. Choose another folder or file name; any previous file is unchanged.</source>
+        <translation>无法保存 %1：%2。请选择其他文件夹或文件名；原有文件保持不变。</translation>
     </message>
 </context>
 <context>
