@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "mhaviz/core/config.hpp"
-#include "mhaviz/core/io/tensor_map.hpp"
 #include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::test {
 

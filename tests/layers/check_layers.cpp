@@ -1,11 +1,12 @@
 // check_layers ROOT: reads the layers and their arrows from ROOT/cmake/layers.txt and every
 // #include "..." of the C++ files in their folders, and fails (exit 1), naming file and line, on
 // any include that no arrow allows. Also fails when the arrows go upwards (a layer may only use
-// layers listed above it, so folders can never include each other in a loop) or when a source
-// file under ui/ belongs to no layer.
+// layers listed above it), when a source file under ui/ belongs to no layer, or when folders
+// include each other in a loop (also inside a layer, e.g. core/src/io and core/src/gen).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -77,21 +78,54 @@ const Layer* layerOf(const std::vector<Layer>& layers, const fs::path& path) {
   return best;
 }
 
-/// The layer an include names: "mhaviz/core/..." is the core, "<layer>/file.hpp" a file of that
-/// layer's folder, anything else a path relative to the including file.
-const Layer* includedLayer(const std::vector<Layer>& layers, const fs::path& root,
-                           const fs::path& from, const std::string& include) {
-  if (include.rfind("mhaviz/core/", 0) == 0) return layerOf(layers, "core/include");
+/// The file an include names, relative to the root: "mhaviz/core/..." is under
+/// core/include, "<layer>/file.hpp" a file of that layer's folder, anything else a path relative
+/// to the including file. Empty when it names no file of the tree. A generated core header
+/// (mhaviz/core/version.hpp) counts as a file of core/include.
+fs::path resolveInclude(const std::vector<Layer>& layers, const fs::path& root, const fs::path& from,
+                        const std::string& include) {
+  if (include.rfind("mhaviz/core/", 0) == 0) return fs::path("core/include") / include;
   const auto slash = include.find('/');
   if (slash != std::string::npos) {
     const std::string first = include.substr(0, slash);
     for (const Layer& l : layers) {
-      if (l.name == first && fs::exists(root / l.folder / include.substr(slash + 1))) return &l;
+      const fs::path file = l.folder / include.substr(slash + 1);
+      if (l.name == first && fs::exists(root / file)) return file;
     }
   }
   const fs::path relative = (from.parent_path() / include).lexically_normal();
-  if (fs::exists(root / relative)) return layerOf(layers, relative);
-  return nullptr;
+  if (fs::exists(root / relative)) return relative;
+  return {};
+}
+
+/// Folders that include each other in a loop: each loop once, as "a -> b -> a".
+std::vector<std::string> folderLoops(const std::map<std::string, std::set<std::string>>& edges) {
+  std::vector<std::string> loops;
+  std::map<std::string, int> state;  // 0 new, 1 on the path, 2 done
+  std::vector<std::string> path;
+  std::function<void(const std::string&)> visit = [&](const std::string& folder) {
+    state[folder] = 1;
+    path.push_back(folder);
+    const auto it = edges.find(folder);
+    if (it != edges.end()) {
+      for (const std::string& next : it->second) {
+        if (state[next] == 1) {
+          std::string loop;
+          const auto start = std::find(path.begin(), path.end(), next);
+          for (auto p = start; p != path.end(); ++p) loop += *p + " -> ";
+          loops.push_back(loop + next);
+        } else if (state[next] == 0) {
+          visit(next);
+        }
+      }
+    }
+    path.pop_back();
+    state[folder] = 2;
+  };
+  for (const auto& [folder, targets] : edges) {
+    if (state[folder] == 0) visit(folder);
+  }
+  return loops;
 }
 
 }  // namespace
@@ -107,6 +141,7 @@ int main(int argc, char** argv) {
   const std::regex includeLine(R"(^\s*#\s*include\s*"([^"]+)\")");
   int files = 0;
   int includes = 0;
+  std::map<std::string, std::set<std::string>> folders;  // folder -> folders it includes from
   for (const Layer& layer : layers) {
     if (!fs::is_directory(root / layer.folder)) {
       problems.push_back("cmake/layers.txt: the folder " + layer.folder.string() + " of layer " +
@@ -133,7 +168,11 @@ int main(int argc, char** argv) {
         if (include.size() > 4 && include.substr(include.size() - 4) == ".moc") continue;
         ++includes;
         const std::string where = rel.generic_string() + ":" + std::to_string(number) + ": ";
-        const Layer* target = includedLayer(layers, root, rel, include);
+        const fs::path file = resolveInclude(layers, root, rel, include);
+        const Layer* target = file.empty() ? nullptr : layerOf(layers, file);
+        if (!file.empty() && file.parent_path() != rel.parent_path()) {
+          folders[rel.parent_path().generic_string()].insert(file.parent_path().generic_string());
+        }
         if (target == nullptr) {
           problems.push_back(where + "includes \"" + include +
                              "\", which is in no layer's folder; write it as \"<layer>/file.hpp\"");
@@ -158,8 +197,12 @@ int main(int argc, char** argv) {
       }
     }
   }
+  for (const std::string& loop : folderLoops(folders)) {
+    problems.push_back("folders include each other in a loop: " + loop);
+  }
   for (const std::string& p : problems) std::cout << p << '\n';
-  std::cout << "layers: " << layers.size() << " layers, " << files << " files, " << includes
-            << " includes checked, " << problems.size() << " against the arrows\n";
+  std::cout << "layers: " << layers.size() << " layers, " << folders.size() << " folders, "
+            << files << " files, " << includes << " includes checked, " << problems.size()
+            << " problems\n";
   return problems.empty() ? 0 : 1;
 }

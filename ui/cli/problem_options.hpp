@@ -5,9 +5,9 @@
 #include <QCommandLineParser>
 #include <cstdint>
 
-#include "mhaviz/core/io/tensor_map.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/result.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::cli {
 

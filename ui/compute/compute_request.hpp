@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "mhaviz/core/config.hpp"
-#include "mhaviz/core/io/tensor_map.hpp"
 #include "mhaviz/core/result.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::ui {
 

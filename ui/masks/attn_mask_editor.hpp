@@ -9,7 +9,7 @@
 
 #include "masks/custom_cells.hpp"
 #include "masks/spec_editor.hpp"
-#include "mhaviz/core/gen/specs.hpp"
+#include "mhaviz/core/gen_specs.hpp"
 
 class QCheckBox;
 class QComboBox;

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "mhaviz/core/gen/specs.hpp"
+#include "mhaviz/core/gen_specs.hpp"
 
 namespace mhaviz::ui::cells {
 

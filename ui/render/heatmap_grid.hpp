@@ -15,6 +15,7 @@
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
 
+class QCPLayoutGrid;
 class QCustomPlot;
 class QMouseEvent;
 class QWheelEvent;
@@ -24,6 +25,8 @@ namespace mhaviz::ui {
 struct GridState;     // axis rects, colour maps and overlays of the current picture
 struct PreparedMaps;  // statistics and reduced maps made by a background task
 struct PrepInbox;     // how background tasks reach the grid (outlives it while tasks run)
+struct MapView;       // one map of the grid: its axis rect, colour map and overlays
+struct MapStyle;      // what every map of one layout shares: colours, fonts, size limit
 
 /// A region of one map waiting to be reduced to screen cells on a pool thread.
 struct PendingReduction {
@@ -91,7 +94,9 @@ class HeatmapGrid : public QWidget {
   void fillMap(int index);  // colour map `index` from its reduced grid m_state->views[].shown
   void launchPreparation(bool withStats);  // background task for m_pendingJobs (and statistics)
   void applyPrepared(const PreparedMaps& prepared);  // GUI thread: show a task's output
-  void rebuild();               // new layout for m_data (maps, scale, legend, labels)
+  void rebuild();  // new layout for m_data (maps, scale, legend, labels)
+  MapView buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style);  // one map's cell
+  void buildLegend(QCPLayoutGrid* legend, const QColor& text, const QColor& background);
   void renderAll();             // fill every map for its visible range and size, replot
   void renderMap(int index);    // fill one map (reduced to its pixel size when needed)
   void updateTicks(int index);  // tick labels that fit the map's visible range

@@ -45,6 +45,15 @@ struct GridState {
   class LegendKey* nanKey = nullptr;  // legend entry whose text says why NaN appears
 };
 
+/// What every map of one layout shares (HeatmapGrid::rebuild).
+struct MapStyle {
+  QColor text;
+  QColor background;
+  QSize maxRect;  // square cells: an axis rect is at most this large
+  QFont titleFont;
+  QFont noteFont;
+};
+
 /// Output of one background preparation task (made on a pool thread, read on the GUI thread).
 struct PreparedMaps {
   quint64 dataGen = 0;

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "mhaviz/core/config.hpp"
-#include "mhaviz/core/io/tensor_map.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {

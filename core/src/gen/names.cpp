@@ -1,4 +1,4 @@
-#include "mhaviz/core/gen/specs.hpp"
+#include "mhaviz/core/gen_specs.hpp"
 
 namespace mhaviz::gen {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mhaviz/core/gen/specs.hpp"
+#include "mhaviz/core/gen_specs.hpp"
 
 namespace mhaviz {
 

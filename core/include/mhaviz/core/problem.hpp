@@ -9,8 +9,8 @@
 
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/inputs.hpp"
-#include "mhaviz/core/io/tensor_map.hpp"
 #include "mhaviz/core/params.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz {
 

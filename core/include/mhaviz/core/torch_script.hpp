@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "mhaviz/core/io/tensor_map.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/result.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz {
 

@@ -2,8 +2,8 @@
 // The tensors of a forward pass by name, as `mhaviz-cli run` and the window's data export
 // write them.
 
-#include "mhaviz/core/io/tensor_map.hpp"
 #include "mhaviz/core/result.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
 

@@ -9,7 +9,7 @@
 #include <span>
 #include <string_view>
 
-#include "mhaviz/core/io/tensor_map.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
 

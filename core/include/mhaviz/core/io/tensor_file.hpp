@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "mhaviz/core/io/tensor_map.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
 

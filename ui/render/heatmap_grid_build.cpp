@@ -1,0 +1,296 @@
+// The grid's layout for new data: caption, one cell per map (title, note, axis rect, colour map,
+// mask overlay, the bias_k / zero separators and labels), the shared colour scale and the
+// legend. GUI thread.
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "render/colormaps.hpp"
+#include "render/heatmap_grid.hpp"
+#include "render/heatmap_grid_state.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+bool anyMasked(const StageData& data) {
+  return std::any_of(data.maps.begin(), data.maps.end(),
+                     [](const MapData& m) { return m.hasMask(); });
+}
+
+bool anyNan(const StageData& data) {
+  return std::any_of(data.maps.begin(), data.maps.end(), [](const MapData& m) { return m.hasNan; });
+}
+
+bool hasKind(const std::vector<ColumnInfo>& infos, KeyKind kind) {
+  return std::any_of(infos.begin(), infos.end(),
+                     [kind](const ColumnInfo& c) { return c.kind == kind; });
+}
+
+// Index of the first appended key (bias_k or zero) in `infos`, or -1.
+int firstExtra(const std::vector<ColumnInfo>& infos) {
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    if (infos[i].kind != KeyKind::source) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void addSeparator(QCustomPlot* plot, QCPAxisRect* rect, bool vertical, double at) {
+  for (int layer = 0; layer < 2; ++layer) {
+    auto* line = new QCPItemStraightLine(plot);
+    line->setClipAxisRect(rect);
+    line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    line->point1->setCoords(vertical ? at : 0.0, vertical ? 0.0 : at);
+    line->point2->setCoords(vertical ? at : 1.0, vertical ? 1.0 : at);
+    line->setPen(layer == 0 ? QPen(Qt::white, 3) : QPen(extraKeyColor(), 1.6, Qt::DashLine));
+    line->setSelectable(false);
+  }
+}
+
+// `c` moved towards `to` by `amount` (0: c, 1: to): dimmed text that works on light and dark.
+QColor mix(const QColor& c, const QColor& to, double amount) {
+  auto channel = [amount](int a, int b) {
+    return static_cast<int>(std::lround(a + (b - a) * amount));
+  };
+  return QColor(channel(c.red(), to.red()), channel(c.green(), to.green()),
+                channel(c.blue(), to.blue()));
+}
+
+void styleAxis(QCPAxis* axis, const QColor& color) {
+  axis->setBasePen(QPen(color, 0));
+  axis->setTickPen(QPen(color, 0));
+  axis->setSubTickPen(QPen(color, 0));
+  axis->setTickLabelColor(color);
+  axis->setLabelColor(color);
+}
+
+QCPAxis* addExtraAxis(QCPAxisRect* rect, QCPAxis::AxisType type) {
+  QCPAxis* axis = rect->addAxis(type);
+  axis->setBasePen(Qt::NoPen);
+  axis->setTickPen(Qt::NoPen);  // the labels sit under their columns; the colour marks them
+  axis->setTickLabelColor(extraKeyColor());
+  axis->setSubTicks(false);
+  axis->setTickLength(0, 4);
+  axis->setOffset(0);
+  axis->grid()->setVisible(false);
+  axis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+  return axis;
+}
+
+}  // namespace
+
+void HeatmapGrid::rebuild() {
+  GridState& s = *m_state;
+  m_plot->clearItems();
+  m_plot->clearPlottables();
+  m_plot->plotLayout()->clear();
+  s.views.clear();
+  s.scale = nullptr;
+  s.nanKey = nullptr;
+  delete s.margins;
+  s.margins = nullptr;
+  m_plot->setViewport(QRect(QPoint(0, 0), m_plot->size()));
+  const QColor background = m_followPalette ? palette().color(QPalette::Base) : QColor(Qt::white);
+  if (m_followPalette) m_plot->setBackground(background);
+  const QColor text = textColor();
+
+  QCPLayoutGrid* top = m_plot->plotLayout();
+  top->setRowSpacing(4);
+  // Filler rows above and below keep the picture vertically centred when square cells leave
+  // height unused.
+  top->addElement(0, 0, new QCPLayoutElement(m_plot));
+  top->setRowStretchFactor(0, 0.001);
+  int row = 1;
+  if (!m_caption.isEmpty()) {
+    QFont font = m_plot->font();
+    font.setPointSizeF(font.pointSizeF() * 1.3);
+    font.setBold(true);
+    auto* caption = new QCPTextElement(m_plot, m_caption, font);
+    caption->setTextColor(text);
+    top->addElement(row++, 0, caption);
+  }
+  if (m_data.maps.empty()) {
+    const QString message = !m_message.isEmpty() ? m_message : tr("No result to show yet.");
+    auto* element = new QCPTextElement(m_plot, message);
+    element->setTextColor(text);
+    top->addElement(row, 0, element);
+    return;
+  }
+
+  s.colormap = effectiveColormap(m_view.colormap, m_data.isSigned);
+  s.gradient = makeGradient(s.colormap);
+  const int n = static_cast<int>(m_data.maps.size());
+  s.columns = chooseColumns(n);
+
+  // Body: [filler | maps | colour scale | filler], so that maps with square cells are centred.
+  auto* body = new QCPLayoutGrid;
+  const int bodyRow = row++;
+  top->addElement(bodyRow, 0, body);
+  auto* maps = new QCPLayoutGrid;
+  maps->setColumnSpacing(14);
+  maps->setRowSpacing(8);
+  body->addElement(0, 0, new QCPLayoutElement(m_plot));
+  body->addElement(0, 1, maps);
+  body->setColumnSpacing(8);
+  s.margins = new QCPMarginGroup(m_plot);
+  // Square cells: each axis rect at most cell * (cols, rows) pixels.
+  const double cellPx = cellPixels(n, s.columns);
+  const MapData& first = m_data.maps.front();
+  const QSize maxRect = cellPx > 0 ? QSize(std::max(60, static_cast<int>(cellPx * first.cols)),
+                                           std::max(60, static_cast<int>(cellPx * first.rows)))
+                                   : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+  QFont noteFont = m_plot->font();
+  noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
+
+  QFont titleFont = m_plot->font();
+  titleFont.setBold(true);
+  const MapStyle style{text, background, maxRect, titleFont, noteFont};
+  for (int i = 0; i < n; ++i) {
+    auto* cell = new QCPLayoutGrid;
+    maps->addElement(i / s.columns, i % s.columns, cell);
+    s.views.push_back(buildMap(i, cell, style));
+  }
+
+  // One colour scale for all maps.
+  s.scale = new QCPColorScale(m_plot);
+  s.scale->setType(QCPAxis::atRight);
+  s.scale->setBarWidth(14);
+  s.scale->setGradient(s.gradient);
+  s.scale->setRangeDrag(false);
+  s.scale->setRangeZoom(false);
+  s.scale->axis()->setLabel(m_data.shownUnit);
+  styleAxis(s.scale->axis(), text);
+  body->addElement(0, 2, s.scale);
+  body->addElement(0, 3, new QCPLayoutElement(m_plot));
+  // The maps take all the width they can use (up to square cells); the fillers get the rest.
+  body->setColumnStretchFactor(0, 0.001);
+  body->setColumnStretchFactor(1, 1000);
+  body->setColumnStretchFactor(2, 0.000001);
+  body->setColumnStretchFactor(3, 0.001);
+  if (n <= s.columns) s.scale->setMarginGroup(QCP::msTop | QCP::msBottom, s.margins);
+
+  // Legend of the special cells and columns.
+  auto* legend = new QCPLayoutGrid;
+  top->addElement(row, 0, legend);
+  top->setRowStretchFactor(bodyRow, 1000);
+  buildLegend(legend, text, background);
+  top->setRowStretchFactor(row, 0.000001);
+  top->addElement(row + 1, 0, new QCPLayoutElement(m_plot));
+  top->setRowStretchFactor(row + 1, 0.001);
+}
+
+MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style) {
+  const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
+  const QColor& text = style.text;
+  MapView v;
+  v.title = new QCPTextElement(m_plot, m.shownTitle, style.titleFont);
+  v.title->setTextColor(text);
+  v.note = new QCPTextElement(m_plot, QString(), style.noteFont);
+  v.note->setTextColor(m_followPalette ? mix(text, style.background, 0.35) : QColor(90, 90, 90));
+  v.note->setMargins(QMargins(2, 0, 2, 0));
+  v.rect = new QCPAxisRect(m_plot, true);
+  v.rect->setMaximumSize(style.maxRect);
+  cell->addElement(0, 0, v.title);
+  cell->addElement(1, 0, v.note);
+  cell->addElement(2, 0, v.rect);
+  cell->setRowSpacing(0);
+  cell->setRowStretchFactor(0, 0.001);
+  cell->setRowStretchFactor(1, 0.001);
+  v.rect->setMarginGroup(QCP::msLeft | QCP::msRight | QCP::msTop | QCP::msBottom, m_state->margins);
+  v.rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+  v.rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+  QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
+  QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
+  for (QCPAxis* axis : {x, y}) {
+    axis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+    axis->setSubTicks(false);
+    axis->setTickLength(0, 4);
+    axis->grid()->setVisible(false);
+    styleAxis(axis, text);
+  }
+  x->setRange(-0.5, m.cols - 0.5);
+  y->setRange(-0.5, m.rows - 0.5);
+
+  v.colorMap = new QCPColorMap(x, y);
+  v.colorMap->setInterpolate(false);
+  v.colorMap->setTightBoundary(false);
+  v.colorMap->setGradient(m_state->gradient);
+
+  if (m.hasMask()) {
+    v.maskOverlay = new QCPItemPixmap(m_plot);
+    v.maskOverlay->setClipAxisRect(v.rect);
+    v.maskOverlay->topLeft->setAxes(x, y);
+    v.maskOverlay->bottomRight->setAxes(x, y);
+    v.maskOverlay->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+    v.maskOverlay->setSelectable(false);
+  }
+  const int extraCol = firstExtra(m.columns);
+  if (extraCol >= 0) {
+    v.extraX = addExtraAxis(v.rect, QCPAxis::atBottom);
+    v.extraX->setRange(x->range());
+    addSeparator(m_plot, v.rect, true, extraCol - 0.5);
+  }
+  const int extraRow = firstExtra(m.rowsInfo);
+  if (extraRow >= 0) {
+    v.extraY = addExtraAxis(v.rect, QCPAxis::atLeft);
+    v.extraY->setRange(y->range());
+    addSeparator(m_plot, v.rect, false, m.rows - extraRow - 0.5);
+  }
+  if (m_axisTitles) {
+    const bool keyCols = !m.columns.empty() && hasKind(m.columns, KeyKind::source) &&
+                         m_view.stage != Stage::q && m_view.stage != Stage::head_output &&
+                         m_view.stage != Stage::merged && m_view.stage != Stage::output;
+    const QString xTitle = keyCols ? tr("key")
+                           : (m_view.stage == Stage::merged || m_view.stage == Stage::output)
+                               ? tr("embedding dimension")
+                               : tr("head dimension");
+    const QString yTitle = m.rowsInfo.empty() ? tr("query") : tr("key");
+    (v.extraX != nullptr ? v.extraX : x)->setLabel(xTitle);
+    (v.extraY != nullptr ? v.extraY : y)->setLabel(yTitle);
+  }
+  connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+          [this, index](const QCPRange&) { onAxisRangeChanged(index, true); });
+  connect(y, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+          [this, index](const QCPRange&) { onAxisRangeChanged(index, false); });
+  return v;
+}
+
+void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const QColor& background) {
+  GridState& s = *m_state;
+  legend->setColumnSpacing(10);
+  int k = 0;
+  const QColor legendText = m_followPalette ? mix(text, background, 0.16) : QColor(40, 40, 40);
+  if (anyMasked(m_data) || m_view.stage == Stage::weights || m_view.stage == Stage::scores ||
+      m_view.stage == Stage::mask || m_view.stage == Stage::weights_before_dropout) {
+    legend->addElement(0, k++,
+                       new LegendKey(m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
+                                     tr("masked (-inf in the mask)"), legendText));
+  }
+  s.nanKey = new LegendKey(
+      m_plot, nanColor(s.colormap), LegendKey::Swatch::fill,
+      anyNan(m_data) ? tr("NaN (a query with every key masked, or NaN/Inf in the tensors)")
+                     : tr("NaN"),
+      legendText);
+  legend->addElement(0, k++, s.nanKey);
+  legend->addElement(0, k, new QCPLayoutElement(m_plot));  // takes the rest of the width
+  legend->setColumnStretchFactor(k, 1000);
+  // The extra-key keys go on a second row: one row of four does not fit beside a narrow grid.
+  const auto& infos = m_data.maps.front().columns.empty() ? m_data.maps.front().rowsInfo
+                                                          : m_data.maps.front().columns;
+  int e = 0;
+  if (hasKind(infos, KeyKind::bias_k)) {
+    legend->addElement(1, e++,
+                       new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
+                                     tr("bias_k: key appended by add_bias_kv"), extraKeyColor()));
+  }
+  if (hasKind(infos, KeyKind::zero)) {
+    legend->addElement(
+        1, e++,
+        new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
+                      tr("zero: all-zero key appended by add_zero_attn"), extraKeyColor()));
+  }
+  if (e > 0) legend->addElement(1, std::max(e, k), new QCPLayoutElement(m_plot));
+}
+
+}  // namespace mhaviz::ui
