@@ -520,10 +520,6 @@
         <translation>bool（True = 屏蔽）</translation>
     </message>
     <message>
-        <source>float (added to scores)</source>
-        <translation>浮点（加到分数上）</translation>
-    </message>
-    <message>
         <source>2-D (L, S), all heads</source>
         <translation>二维 (L, S)，所有头</translation>
     </message>
@@ -1367,10 +1363,6 @@
         <translation>bool（True = 填充）</translation>
     </message>
     <message>
-        <source>float (added to scores)</source>
-        <translation>浮点（加到分数上）</translation>
-    </message>
-    <message>
         <source>Batch element n whose padding is edited.</source>
         <translation>正在编辑其填充的批次元素 n。</translation>
     </message>
@@ -1528,6 +1520,13 @@
     <message>
         <source>About &amp;Qt</source>
         <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::MaskDtypeCombo</name>
+    <message>
+        <source>float (added to scores)</source>
+        <translation>浮点（加到分数上）</translation>
     </message>
 </context>
 <context>

@@ -3,7 +3,9 @@
 // grid that previews the generated mask (mhaviz::gen::make_attn_mask, one (n, h) block at a
 // time for 3-D masks) and edits the cells of a custom mask by click / drag, with Clear, Invert,
 // Fill row and Fill column. Size changes are fitted by the controller (gen::fit_to_sizes); its
-// notes are shown inline. GUI thread only.
+// notes are shown inline. GUI thread only. The code: attn_mask_editor.cpp (construction, preview,
+// showConfig), attn_mask_controls.cpp (the controls and their edits), attn_mask_cells.cpp (the
+// custom-cell tools and the block selector).
 
 #include <cstdint>
 
@@ -21,7 +23,9 @@ class QSpinBox;
 
 namespace mhaviz::ui {
 
+class MaskDtypeCombo;
 class MaskGridView;
+class MaskedValueEdit;
 
 class AttnMaskEditor : public SpecEditor {
   Q_OBJECT
@@ -50,10 +54,9 @@ class AttnMaskEditor : public SpecEditor {
 
   QFormLayout* m_form = nullptr;
   QComboBox* m_kind = nullptr;
-  QComboBox* m_dtype = nullptr;
+  MaskDtypeCombo* m_dtype = nullptr;
   QComboBox* m_shape = nullptr;
-  QCheckBox* m_maskedInf = nullptr;
-  QDoubleSpinBox* m_maskedValue = nullptr;
+  MaskedValueEdit* m_maskedValue = nullptr;
   QSpinBox* m_width = nullptr;
   QLineEdit* m_segments = nullptr;
   QDoubleSpinBox* m_probability = nullptr;

@@ -1,8 +1,6 @@
 #include "masks/padding_editor.hpp"
 
-#include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -11,10 +9,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 #include "compute/compute_controller.hpp"
+#include "masks/mask_value_controls.hpp"
 
 namespace mhaviz::ui {
 
@@ -70,21 +67,10 @@ KeyPaddingEditor::KeyPaddingEditor(ComputeController* controller, QWidget* paren
   m_kind->setToolTip(
       tr("key_padding_mask — forward(key_padding_mask=...): (N, S), True = this "
          "key of batch element n is padding and no query attends to it."));
-  m_dtype = new QComboBox;
+  m_dtype = new MaskDtypeCombo(tr("bool (True = padded)"));
   m_dtype->setObjectName(QStringLiteral("paddingDtype"));
-  m_dtype->addItem(tr("bool (True = padded)"), static_cast<int>(gen::MaskDType::boolean));
-  m_dtype->addItem(tr("float (added to scores)"), static_cast<int>(gen::MaskDType::floating));
-  m_maskedInf = new QCheckBox(QStringLiteral("-inf"));
-  m_maskedInf->setObjectName(QStringLiteral("paddingMaskedInf"));
-  m_maskedValue = new QDoubleSpinBox;
-  m_maskedValue->setObjectName(QStringLiteral("paddingMaskedValue"));
-  m_maskedValue->setRange(-1e9, 1e9);
-  m_maskedValue->setDecimals(1);
-  auto* masked = new QWidget;
-  auto* mh = new QHBoxLayout(masked);
-  mh->setContentsMargins(0, 0, 0, 0);
-  mh->addWidget(m_maskedInf);
-  mh->addWidget(m_maskedValue, 1);
+  m_maskedValue =
+      new MaskedValueEdit(QStringLiteral("paddingMaskedInf"), QStringLiteral("paddingMaskedValue"));
   m_element = new QSpinBox;
   m_element->setObjectName(QStringLiteral("paddingElement"));
   m_element->setToolTip(tr("Batch element n whose padding is edited."));
@@ -107,7 +93,7 @@ KeyPaddingEditor::KeyPaddingEditor(ComputeController* controller, QWidget* paren
 
   m_form->addRow(tr("kind"), m_kind);
   m_form->addRow(tr("dtype"), m_dtype);
-  m_form->addRow(tr("padded value"), masked);
+  m_form->addRow(tr("padded value"), m_maskedValue);
   m_form->addRow(tr("batch element"), m_element);
   m_form->addRow(tr("valid length"), length);
   m_form->addRow(tr("padded keys"), m_keys);
@@ -122,18 +108,15 @@ KeyPaddingEditor::KeyPaddingEditor(ComputeController* controller, QWidget* paren
           sizeEntries(s, c);
         });
   });
-  connect(m_dtype, &QComboBox::activated, this, [this](int index) {
-    const auto dtype = static_cast<gen::MaskDType>(m_dtype->itemData(index).toInt());
+  connect(m_dtype, &MaskDtypeCombo::dtypeChosen, this, [this](gen::MaskDType dtype) {
     editSpec(tr("Set key_padding_mask dtype"),
              [dtype](gen::KeyPaddingSpec& s) { s.dtype = dtype; });
   });
-  connect(m_maskedInf, &QCheckBox::toggled, this, [this](bool inf) {
-    const double v = inf ? -std::numeric_limits<double>::infinity() : m_maskedValue->value();
+  connect(m_maskedValue, &MaskedValueEdit::infToggled, this, [this](double v) {
     editSpec(tr("Set key_padding_mask masked_value"),
              [v](gen::KeyPaddingSpec& s) { s.masked_value = v; });
   });
-  connect(m_maskedValue, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-    if (m_maskedInf->isChecked()) return;
+  connect(m_maskedValue, &MaskedValueEdit::finiteValueChanged, this, [this](double v) {
     editSpec(
         tr("Set key_padding_mask masked_value"),
         [v](gen::KeyPaddingSpec& s) { s.masked_value = v; }, kMaskedValue);
@@ -194,13 +177,8 @@ void KeyPaddingEditor::showConfig(const mhaviz::Config& c) {
   const gen::KeyPaddingSpec& s = c.key_padding_spec;
   const int S = static_cast<int>(c.src_len);
   m_kind->setCurrentIndex(m_kind->findData(static_cast<int>(s.kind)));
-  m_dtype->setCurrentIndex(m_dtype->findData(static_cast<int>(s.dtype)));
-  m_maskedInf->setChecked(std::isinf(s.masked_value));
-  m_maskedValue->setEnabled(!std::isinf(s.masked_value));
-  if (!std::isinf(s.masked_value))
-    m_maskedValue->setValue(s.masked_value);
-  else if (m_maskedValue->value() == 0.0)
-    m_maskedValue->setValue(-10000.0);
+  m_dtype->setDtype(s.dtype);
+  m_maskedValue->showValue(s.masked_value);
   m_element->setRange(0, static_cast<int>(c.batch() - 1));
   const auto n = static_cast<std::size_t>(m_element->value());
   m_lengthSlider->setRange(0, S);
@@ -219,8 +197,7 @@ void KeyPaddingEditor::showConfig(const mhaviz::Config& c) {
   }
   const bool active = s.kind != PaddingKind::none;
   m_form->setRowVisible(m_dtype, active);
-  m_form->setRowVisible(m_maskedValue->parentWidget(),
-                        active && s.dtype == gen::MaskDType::floating);
+  m_form->setRowVisible(m_maskedValue, active && s.dtype == gen::MaskDType::floating);
   m_form->setRowVisible(m_element, active && c.batch() > 1);
   m_form->setRowVisible(m_length->parentWidget(), s.kind == PaddingKind::lengths);
   m_form->setRowVisible(m_keys, s.kind == PaddingKind::keys);

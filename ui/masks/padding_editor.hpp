@@ -6,9 +6,7 @@
 
 #include "masks/spec_editor.hpp"
 
-class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QFormLayout;
 class QListWidget;
 class QListWidgetItem;
@@ -16,6 +14,9 @@ class QSlider;
 class QSpinBox;
 
 namespace mhaviz::ui {
+
+class MaskDtypeCombo;
+class MaskedValueEdit;
 
 class KeyPaddingEditor : public SpecEditor {
   Q_OBJECT
@@ -37,9 +38,8 @@ class KeyPaddingEditor : public SpecEditor {
 
   QFormLayout* m_form = nullptr;
   QComboBox* m_kind = nullptr;
-  QComboBox* m_dtype = nullptr;
-  QCheckBox* m_maskedInf = nullptr;
-  QDoubleSpinBox* m_maskedValue = nullptr;
+  MaskDtypeCombo* m_dtype = nullptr;
+  MaskedValueEdit* m_maskedValue = nullptr;
   QSpinBox* m_element = nullptr;
   QSlider* m_lengthSlider = nullptr;
   QSpinBox* m_length = nullptr;
