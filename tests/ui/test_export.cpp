@@ -1,6 +1,8 @@
 // Image export (PNG/SVG/PDF) through the same HeatmapGrid as the window (QtTest, offscreen).
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -104,15 +106,14 @@ class TestExport : public QObject {
     const QString unknown = exportImage(r, ViewOptions{}, ExportOptions{}, dir.filePath("x.bmp"));
     QVERIFY2(unknown.contains(".png") && unknown.contains(".svg") && unknown.contains(".pdf"),
              qPrintable(unknown));
-    QFile readOnly(dir.filePath("locked.png"));
-    QVERIFY(readOnly.open(QIODevice::WriteOnly));
-    readOnly.close();
-    readOnly.setPermissions(QFileDevice::ReadOwner);
-    if (!QFile(dir.filePath("locked.png")).open(QIODevice::Append)) {  // not when run as root
-      const QString denied =
-          exportImage(r, ViewOptions{}, ExportOptions{}, dir.filePath("locked.png"));
-      QVERIFY2(denied.startsWith("cannot write"), qPrintable(denied));
-    }
+    // A path that cannot be opened for writing, by root either: a folder named like the picture
+    // (EISDIR; a read-only file would not stop root). The system's reason is in the message.
+    QVERIFY(QDir(dir.path()).mkdir("taken.png"));
+    const QString taken = exportImage(r, ViewOptions{}, ExportOptions{}, dir.filePath("taken.png"));
+    QVERIFY2(taken.startsWith("cannot write '" + dir.filePath("taken.png") + "': ") &&
+                 taken.endsWith("; choose a writable location"),
+             qPrintable(taken));
+    QVERIFY(QFileInfo(dir.filePath("taken.png")).isDir());
     ViewOptions badBatch;
     badBatch.batch = 3;
     const QString batch = exportImage(r, badBatch, ExportOptions{}, dir.filePath("batch.png"));
