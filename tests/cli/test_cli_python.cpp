@@ -112,6 +112,28 @@ TEST(TorchScriptChecks, DetectsADifferenceAndRandomDropout) {
   EXPECT_EQ(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out;
 }
 
+// need_weights=False with a fully masked query: mhaviz gives PyTorch 2.5+'s row (0 attention,
+// so out_proj.bias), 1.13 gives NaN; the script accepts exactly that difference and says so.
+TEST(TorchScriptChecks, FullyMaskedQueryWithoutWeights) {
+  REQUIRE_TORCH();
+  const ScratchDir dir;
+  io::TensorMap tensors = fixtureInputs("need_weights_false");  // causal attn_mask, L=4, S=5
+  // Batch element 1 pads key 0, the only key its query 0 may see.
+  tensors.at("key_padding_mask") = Tensor::from_bools({2, 5}, {0, 0, 0, 0, 0, 1, 0, 0, 0, 0});
+  io::write_npz(dir.file("t.npz"), tensors);
+  ASSERT_EQ(runCli({"torch", "--config", fixture("need_weights_false.json"), "--tensors",
+                    dir.file("t.npz"), "--out", dir.file("repro.py")})
+                .exitCode,
+            0);
+  const ProcessResult py = runProcess(kPython, {dir.file("repro.py")});
+  EXPECT_EQ(py.exitCode, 0) << py.out << py.err;
+  EXPECT_NE(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out << py.err;
+  if (py.out.find("PyTorch 1.") != std::string::npos) {
+    EXPECT_NE(py.out.find("note: attn_output: 8 values are NaN in PyTorch 1."), std::string::npos)
+        << py.out;
+  }
+}
+
 /// Builds layers in PyTorch, saves calls with the helper, and PyTorch's results beside them.
 constexpr const char* kCaptureSnippet = R"PY(
 import sys

@@ -90,6 +90,56 @@ TYPED_TEST(ForwardBasics, FullyMaskedRowIsNaNUnlessZeroAttn) {
   EXPECT_NEAR(r.weights.value(2 * 8 + 7), 1.0, 1e-6);  // all weight on the zero key
 }
 
+// need_weights=False: a query whose every key is masked gets weights 0, so its head outputs are
+// exactly 0 and attn_output's row is exactly out_proj.bias, as in PyTorch 2.5+ (that path goes
+// through scaled_dot_product_attention, whose softmax maps a fully masked row to 0:
+// pytorch/pytorch PR 131060 / 133882). PyTorch 1.13 and 2.0-2.4 give NaN there. With
+// need_weights=True (the general path, in every version) the row is NaN.
+TYPED_TEST(ForwardBasics, FullyMaskedQueryWithoutWeightsGivesZero) {
+  Config c = this->config();  // N=2, H=3, L=5, S=7, E=12, seq-first
+  Inputs in = random_inputs(c);
+  std::vector<std::uint8_t> m(5 * 7, 0);
+  for (int j = 0; j < 7; ++j) m[static_cast<std::size_t>(2 * 7 + j)] = 1;  // query 2
+  m[1 * 7 + 3] = 1;                                                        // query 1: one key
+  in.attn_mask = Tensor::from_bools({5, 7}, m);
+  Params p = init_params(c);
+  std::vector<TypeParam> bias(12);
+  for (std::size_t i = 0; i < bias.size(); ++i) bias[i] = TypeParam(0.25) * TypeParam(i + 1);
+  p.out_proj_bias = Tensor::from<TypeParam>({12}, bias);
+
+  c.need_weights = false;
+  const ForwardResult r = forward(c, p, in);
+  EXPECT_FALSE(r.attn_output_weights.has_value());
+  for (std::int64_t b = 0; b < 2 * 3; ++b) {
+    for (std::int64_t j = 0; j < 7; ++j) {
+      EXPECT_EQ(r.weights.value((b * 5 + 2) * 7 + j), 0.0) << "block " << b << " key " << j;
+    }
+    for (std::int64_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(r.head_output.value((b * 5 + 2) * 4 + i), 0.0) << "block " << b;
+    }
+  }
+  for (std::int64_t n = 0; n < 2; ++n) {
+    for (std::int64_t e = 0; e < 12; ++e) {
+      // attn_output is (L, N, E).
+      EXPECT_EQ(r.attn_output.value((2 * 2 + n) * 12 + e), p.out_proj_bias->value(e))
+          << "batch " << n << " feature " << e;
+      EXPECT_TRUE(std::isfinite(r.attn_output.value((1 * 2 + n) * 12 + e)));  // partly masked
+    }
+  }
+
+  c.need_weights = true;
+  const ForwardResult with = forward(c, p, in);
+  for (std::int64_t n = 0; n < 2; ++n) {
+    for (std::int64_t e = 0; e < 12; ++e) {
+      EXPECT_TRUE(std::isnan(with.attn_output.value((2 * 2 + n) * 12 + e))) << n << " " << e;
+      EXPECT_FALSE(std::isnan(with.attn_output.value((1 * 2 + n) * 12 + e))) << n << " " << e;
+    }
+    for (std::int64_t j = 0; j < 7; ++j) {
+      EXPECT_TRUE(std::isnan(with.attn_output_weights->value((n * 5 + 2) * 7 + j)));
+    }
+  }
+}
+
 TEST(ForwardControl, CancelStopsBetweenBlocks) {
   Config c;
   c.batch_size = 2;
