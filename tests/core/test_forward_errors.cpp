@@ -1,6 +1,7 @@
 // Every error case of tests/fixtures/mha/errors (see its index.json, written by
 // tests/fixtures/make_fixtures.py with the message torch raised) must give mhaviz::InvalidInput,
-// with PyTorch's wording where the index names a substring.
+// with PyTorch's wording: the index's substring, which either the torch that made the fixtures
+// raised (measured) or a PyTorch source line the row names ("source") says.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -23,6 +24,8 @@ struct ErrorCase {
   std::string name;
   std::string substring;      ///< mhaviz's message must contain this
   std::string torch_message;  ///< what torch raised when the fixture was made ("" if nothing)
+  std::string source;  ///< where the wording comes from when torch_message lacks the substring
+  [[nodiscard]] bool measured() const { return torch_message.find(substring) != std::string::npos; }
 };
 
 std::vector<ErrorCase> read_index() {
@@ -32,7 +35,8 @@ std::vector<ErrorCase> read_index() {
   const nlohmann::json index = nlohmann::json::parse(in);
   for (const auto& entry : index.at("cases")) {
     cases.push_back({entry.at("name").get<std::string>(), entry.at("substring").get<std::string>(),
-                     entry.value("torch_message", std::string())});
+                     entry.value("torch_message", std::string()),
+                     entry.value("source", std::string())});
   }
   return cases;
 }
@@ -67,7 +71,8 @@ TEST_P(ForwardError, ForwardGivesPyTorchsMessage) {
   ASSERT_TRUE(message.has_value());
   EXPECT_TRUE(message->find(ec.substring) != std::string::npos)
       << ec.name << ": mhaviz says \"" << *message << "\"\n  which lacks \"" << ec.substring
-      << "\"\n  torch said \"" << ec.torch_message << "\"";
+      << "\"\n  torch said \"" << ec.torch_message << "\""
+      << "\n  source: " << ec.source;
 }
 
 // The product's path for files (make_problem, which may reject a tensor against the config
@@ -94,6 +99,12 @@ TEST(ForwardErrors, IndexCoversEveryErrorFixture) {
   for (const ErrorCase& c : index) {
     EXPECT_TRUE(indexed.insert(c.name).second) << "duplicate error case " << c.name;
     EXPECT_FALSE(c.substring.empty()) << c.name;
+    // A row's wording was either raised by the torch that made the fixtures, or the row names
+    // the PyTorch source it comes from, so that nobody takes it for a measured message.
+    EXPECT_NE(c.measured(), !c.source.empty())
+        << c.name
+        << (c.measured() ? ": measured, yet names a source"
+                         : ": torch did not raise it, and no source is named");
   }
   const std::vector<std::string> on_disk = list_cases(error_fixture_dir());
   EXPECT_EQ(std::set<std::string>(on_disk.begin(), on_disk.end()), indexed)
