@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
@@ -72,6 +73,28 @@ TYPED_TEST(ForwardBasics, ExtraColumnsAreAppendedInOrder) {
   // The zero key's raw score is exactly 0 for every query.
   for (std::int64_t row = 0; row < 2 * 3 * 5; ++row) {
     EXPECT_EQ(r.raw_scores.value(row * 9 + 8), 0.0);
+  }
+  // The data sits where the labels say: in every (n, h) block of k (and v), row S = 7 is head
+  // h's slice of bias_k (bias_v), row 8 is zeros, and rows 0..6 are the projected keys (not a
+  // bias row or a zero row that landed earlier).
+  const std::int64_t hd = 4;
+  for (std::int64_t b = 0; b < 2 * 3; ++b) {
+    const std::int64_t h = b % 3;
+    for (const auto& [t, bias, name] :
+         {std::tuple{&r.k, &*r.params.bias_k, "k"}, std::tuple{&r.v, &*r.params.bias_v, "v"}}) {
+      const auto at = [&, t = t](std::int64_t row, std::int64_t i) {
+        return t->value((b * 9 + row) * hd + i);
+      };
+      for (std::int64_t i = 0; i < hd; ++i) {
+        EXPECT_EQ(at(7, i), bias->value(h * hd + i)) << name << " block " << b << " [" << i << "]";
+        EXPECT_EQ(at(8, i), 0.0) << name << " block " << b << " [" << i << "]";
+      }
+      for (std::int64_t row = 0; row < 7; ++row) {
+        bool differs = false;
+        for (std::int64_t i = 0; i < hd; ++i) differs |= at(row, i) != bias->value(h * hd + i);
+        EXPECT_TRUE(differs) << name << " block " << b << " row " << row << " is the bias row";
+      }
+    }
   }
 }
 
