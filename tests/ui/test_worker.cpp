@@ -8,11 +8,13 @@
 #include <atomic>
 
 #include "ui/window/compute_thread.hpp"
+#include "worker_gate.hpp"
 
 using mhaviz::ui::ComputeRequest;
 using mhaviz::ui::ComputeThread;
 using mhaviz::ui::ComputeWorker;
 using mhaviz::ui::ResultPtr;
+using mhaviz::ui::testing::WorkerGate;
 
 namespace {
 
@@ -136,38 +138,33 @@ class TestWorker : public QObject {
 
   void newerRequestAbandonsTheRunningOne() {
     ComputeWorker* worker = m_thread->worker();
-    // At the first finished block of the long request, a newer one arrives (from the computing
-    // thread itself, so the timing is exact): the long one must stop at the next block.
-    std::atomic<bool> once{false};
-    connect(
-        worker, &ComputeWorker::progress, m_context,
-        [worker, &once](quint64 generation, qint64, qint64) {
-          if (generation == 1 && !once.exchange(true)) worker->submit(request(2, 3));
-        },
-        Qt::DirectConnection);
+    // The long request is held at its start (it is the running one); a newer request arrives
+    // then, and the long one must give up instead of delivering.
+    WorkerGate gate(worker);
     worker->submit(longRequest(1));
+    QCOMPARE(gate.waitUntilHeld(kTimeout), quint64{1});
+    worker->submit(request(2, 3));
+    gate.release();
     QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
     QCOMPARE(m_record.cancelled, QList<quint64>{1});
     QCOMPARE(m_record.results, QList<quint64>{2});
+    QCOMPARE(m_record.started, (QList<quint64>{1, 2}));
   }
 
   void cancelStopsALongComputation() {
     ComputeWorker* worker = m_thread->worker();
-    connect(
-        worker, &ComputeWorker::progress, m_context,
-        [worker](quint64, qint64 done, qint64) {
-          if (done == 1) worker->cancelAll();
-        },
-        Qt::DirectConnection);
+    // Cancelled while it runs (held at its start): it reports `cancelled` and computes no block.
+    WorkerGate gate(worker);
     worker->submit(longRequest(5));
+    QCOMPARE(gate.waitUntilHeld(kTimeout), quint64{5});
+    worker->cancelAll();
+    gate.release();
     QTRY_COMPARE_WITH_TIMEOUT(m_record.cancelled.size(), 1, kTimeout);
     QCOMPARE(m_record.cancelled.at(0), quint64{5});
-    QTest::qWait(100);
+    // A job's reports arrive in the order they were made, all before its `cancelled`.
     QVERIFY(m_record.results.isEmpty());
     QVERIFY(m_record.failed.isEmpty());
-    // Stopped at the next block boundary (blocks already running on other computing threads
-    // finish): far fewer than the 32 blocks were done.
-    QVERIFY2(m_record.progress <= 4, qPrintable(QString::number(m_record.progress)));
+    QCOMPARE(m_record.progress, 0);
   }
 
   void cancelledWaitingRequestStillReportsItsEnd() {
