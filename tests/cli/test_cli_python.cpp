@@ -2,7 +2,7 @@
 // `mhaviz-cli torch` writes, and tools/mhaviz_capture.py. scripts/install-deps installs Debian's
 // python3-torch and python3-numpy for them. Without torch they fail when the environment says
 // CI=true, and are skipped with the reason elsewhere. At the end the binary prints how many ran
-// ("PyTorch bridge: 13 tests ran ..."), which scripts/test copies into its summary; ctest runs
+// ("PyTorch bridge: N tests ran ..."), which scripts/test copies into its summary; ctest runs
 // them as the entry cli-pytorch (tests/cli/CMakeLists.txt).
 
 #include <gtest/gtest.h>

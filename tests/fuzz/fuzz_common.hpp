@@ -16,7 +16,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/tensor_map.hpp"
