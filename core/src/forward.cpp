@@ -97,7 +97,7 @@ StridedMap<T> head_rows(const Mat<T>& projected, const Dims& d, bool seq_first, 
 }
 
 /// Step 10 on one row: out = softmax(in). A row of only -inf becomes NaN (as PyTorch), or 0
-/// when `fully_masked_to_zero` (2.x's need_weights=False path through SDPA).
+/// when `fully_masked_to_zero` (2.5+'s need_weights=False path through SDPA's safe softmax).
 template <typename In, typename Out>
 void softmax_row(const In& in, Out&& out, bool fully_masked_to_zero) {
   using T = typename std::decay_t<Out>::Scalar;

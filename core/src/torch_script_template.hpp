@@ -38,6 +38,8 @@ BATCHED = @BATCHED@
 TOLERANCE = dict(@TOLERANCE@)
 STATE_DICT_KEYS = [@STATE_DICT_KEYS@]
 OLD_TORCH = int(torch.__version__.split(".")[0]) < 2
+# Before 2.5, scaled_dot_product_attention (need_weights=False) gives NaN for a fully masked row.
+NAN_FOR_FULLY_MASKED = tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 5)
 
 
 def load(data, name):
@@ -87,22 +89,27 @@ def run_functional(mha, query, key, value, key_padding_mask, attn_mask, static_k
     return out, weights
 
 
-def compare(name, got, want):
-    """True when PyTorch's `got` equals mhaviz's `want` within TOLERANCE, NaN in the same places."""
+def compare(name, got, want, masked_row=None):
+    """True when PyTorch's `got` equals mhaviz's `want` within TOLERANCE, NaN in the same places.
+    masked_row: what mhaviz gives along the last axis for a fully masked query with
+    need_weights=False (out_proj.bias), where PyTorch before 2.5 gives NaN."""
     got = got.detach().cpu().to(torch.float64).numpy()
     want = want.astype(np.float64)
     if got.shape != want.shape:
         print(f"FAIL: {name} has shape {got.shape} in PyTorch but {want.shape} in mhaviz")
         return False
     got_nan, want_nan = np.isnan(got), np.isnan(want)
-    if OLD_TORCH and not NEED_WEIGHTS:
-        # 2.x (which mhaviz follows) computes need_weights=False through
-        # scaled_dot_product_attention, giving 0 where 1.13 gives NaN (fully masked rows).
-        known = got_nan & ~want_nan & (want == 0)
+    if NAN_FOR_FULLY_MASKED and masked_row is not None:
+        # 2.5+ (which mhaviz follows) computes need_weights=False through
+        # scaled_dot_product_attention, giving 0 attention where 1.13 and 2.0-2.4 give NaN
+        # (fully masked rows), so the output row is out_proj.bias.
+        fill = np.broadcast_to(masked_row, want.shape)
+        known = got_nan & ~want_nan & (want == fill)
         if known.any():
-            print(f"note: {name}: {int(known.sum())} values are NaN in PyTorch 1.13 and 0 in "
-                  "mhaviz, as in PyTorch 2.x (fully masked rows with need_weights=False)")
-            got = np.where(known, 0.0, got)
+            print(f"note: {name}: {int(known.sum())} values are NaN in PyTorch "
+                  f"{torch.__version__} and out_proj.bias in mhaviz, as in PyTorch 2.5+ (fully "
+                  "masked rows with need_weights=False)")
+            got = np.where(known, want, got)
             got_nan = np.isnan(got)
     if not np.array_equal(got_nan, want_nan):
         print(f"FAIL: {name}: NaN positions differ ({int(got_nan.sum())} NaN in PyTorch, "
@@ -161,7 +168,9 @@ def main():
             print("OK: shapes match mhaviz (values not compared: dropout is random)")
         return 0 if ok else 1
 
-    ok = compare("attn_output", out, want_out)
+    out_bias = data["out_proj.bias"] if "out_proj.bias" in data.files else 0.0
+    ok = compare("attn_output", out, want_out,
+                 None if NEED_WEIGHTS else np.asarray(out_bias, dtype=np.float64))
     if NEED_WEIGHTS:
         if weights is None:
             print("FAIL: PyTorch returned no attn_output_weights")

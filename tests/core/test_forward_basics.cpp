@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
@@ -73,6 +74,28 @@ TYPED_TEST(ForwardBasics, ExtraColumnsAreAppendedInOrder) {
   for (std::int64_t row = 0; row < 2 * 3 * 5; ++row) {
     EXPECT_EQ(r.raw_scores.value(row * 9 + 8), 0.0);
   }
+  // The data sits where the labels say: in every (n, h) block of k (and v), row S = 7 is head
+  // h's slice of bias_k (bias_v), row 8 is zeros, and rows 0..6 are the projected keys (not a
+  // bias row or a zero row that landed earlier).
+  const std::int64_t hd = 4;
+  for (std::int64_t b = 0; b < 2 * 3; ++b) {
+    const std::int64_t h = b % 3;
+    for (const auto& [t, bias, name] :
+         {std::tuple{&r.k, &*r.params.bias_k, "k"}, std::tuple{&r.v, &*r.params.bias_v, "v"}}) {
+      const auto at = [&, t = t](std::int64_t row, std::int64_t i) {
+        return t->value((b * 9 + row) * hd + i);
+      };
+      for (std::int64_t i = 0; i < hd; ++i) {
+        EXPECT_EQ(at(7, i), bias->value(h * hd + i)) << name << " block " << b << " [" << i << "]";
+        EXPECT_EQ(at(8, i), 0.0) << name << " block " << b << " [" << i << "]";
+      }
+      for (std::int64_t row = 0; row < 7; ++row) {
+        bool differs = false;
+        for (std::int64_t i = 0; i < hd; ++i) differs |= at(row, i) != bias->value(h * hd + i);
+        EXPECT_TRUE(differs) << name << " block " << b << " row " << row << " is the bias row";
+      }
+    }
+  }
 }
 
 TYPED_TEST(ForwardBasics, FullyMaskedRowIsNaNUnlessZeroAttn) {
@@ -88,6 +111,56 @@ TYPED_TEST(ForwardBasics, FullyMaskedRowIsNaNUnlessZeroAttn) {
   r = forward(c, init_params(c), in);
   EXPECT_FALSE(std::isnan(r.weights.value(2 * 8)));
   EXPECT_NEAR(r.weights.value(2 * 8 + 7), 1.0, 1e-6);  // all weight on the zero key
+}
+
+// need_weights=False: a query whose every key is masked gets weights 0, so its head outputs are
+// exactly 0 and attn_output's row is exactly out_proj.bias, as in PyTorch 2.5+ (that path goes
+// through scaled_dot_product_attention, whose softmax maps a fully masked row to 0:
+// pytorch/pytorch PR 131060 / 133882). PyTorch 1.13 and 2.0-2.4 give NaN there. With
+// need_weights=True (the general path, in every version) the row is NaN.
+TYPED_TEST(ForwardBasics, FullyMaskedQueryWithoutWeightsGivesZero) {
+  Config c = this->config();  // N=2, H=3, L=5, S=7, E=12, seq-first
+  Inputs in = random_inputs(c);
+  std::vector<std::uint8_t> m(5 * 7, 0);
+  for (int j = 0; j < 7; ++j) m[static_cast<std::size_t>(2 * 7 + j)] = 1;  // query 2
+  m[1 * 7 + 3] = 1;                                                        // query 1: one key
+  in.attn_mask = Tensor::from_bools({5, 7}, m);
+  Params p = init_params(c);
+  std::vector<TypeParam> bias(12);
+  for (std::size_t i = 0; i < bias.size(); ++i) bias[i] = TypeParam(0.25) * TypeParam(i + 1);
+  p.out_proj_bias = Tensor::from<TypeParam>({12}, bias);
+
+  c.need_weights = false;
+  const ForwardResult r = forward(c, p, in);
+  EXPECT_FALSE(r.attn_output_weights.has_value());
+  for (std::int64_t b = 0; b < 2 * 3; ++b) {
+    for (std::int64_t j = 0; j < 7; ++j) {
+      EXPECT_EQ(r.weights.value((b * 5 + 2) * 7 + j), 0.0) << "block " << b << " key " << j;
+    }
+    for (std::int64_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(r.head_output.value((b * 5 + 2) * 4 + i), 0.0) << "block " << b;
+    }
+  }
+  for (std::int64_t n = 0; n < 2; ++n) {
+    for (std::int64_t e = 0; e < 12; ++e) {
+      // attn_output is (L, N, E).
+      EXPECT_EQ(r.attn_output.value((2 * 2 + n) * 12 + e), p.out_proj_bias->value(e))
+          << "batch " << n << " feature " << e;
+      EXPECT_TRUE(std::isfinite(r.attn_output.value((1 * 2 + n) * 12 + e)));  // partly masked
+    }
+  }
+
+  c.need_weights = true;
+  const ForwardResult with = forward(c, p, in);
+  for (std::int64_t n = 0; n < 2; ++n) {
+    for (std::int64_t e = 0; e < 12; ++e) {
+      EXPECT_TRUE(std::isnan(with.attn_output.value((2 * 2 + n) * 12 + e))) << n << " " << e;
+      EXPECT_FALSE(std::isnan(with.attn_output.value((1 * 2 + n) * 12 + e))) << n << " " << e;
+    }
+    for (std::int64_t j = 0; j < 7; ++j) {
+      EXPECT_TRUE(std::isnan(with.attn_output_weights->value((n * 5 + 2) * 7 + j)));
+    }
+  }
 }
 
 TEST(ForwardControl, CancelStopsBetweenBlocks) {

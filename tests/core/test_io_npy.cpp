@@ -235,7 +235,10 @@ TEST(NpyHeader, ParsesNumpyVariants) {
 
 TEST(NpyErrors, RandomCorruptionGivesInvalidInputOrAValidTensor) {
   // Deterministic byte flips anywhere in real numpy files: the reader either returns a tensor
-  // (a flipped data byte is still a valid file) or throws InvalidInput, nothing else.
+  // (a flipped data byte is still a valid file) or throws InvalidInput naming the file, nothing
+  // else. A returned tensor is written and read back unchanged; when only data bytes changed,
+  // it has the original's type and shape, and (C order, floats) exactly the file's data bytes.
+  int returned = 0, refused = 0;
   std::uint32_t state = 12345;
   const auto next = [&state] {
     state = state * 1664525U + 1013904223U;
@@ -243,19 +246,46 @@ TEST(NpyErrors, RandomCorruptionGivesInvalidInputOrAValidTensor) {
   };
   for (const char* name : {"f4.npy", "fortran_f4.npy", "f8_v2.npy", "b1.npy"}) {
     const auto original = fixture_bytes(name);
+    const Tensor clean = mhaviz::io::parse_npy(original, name);
+    const std::size_t data_start = original.size() - clean.bytes().size();
+    const bool raw_data = std::string(name) == "f4.npy" || std::string(name) == "f8_v2.npy";
     for (int trial = 0; trial < 300; ++trial) {
       auto bytes = original;
       const int flips = 1 + static_cast<int>(next() % 4);
+      std::size_t first = bytes.size();
       for (int f = 0; f < flips; ++f) {
         // Mostly the preamble and header, where the sizes live.
         const std::size_t limit =
             next() % 4 == 0 ? bytes.size() : std::min<std::size_t>(bytes.size(), 128);
-        bytes[next() % limit] = static_cast<std::byte>(next() & 0xFF);
+        const std::size_t at = next() % limit;
+        bytes[at] = static_cast<std::byte>(next() & 0xFF);
+        first = std::min(first, at);
       }
-      try {
-        (void)mhaviz::io::parse_npy(bytes, name);
-      } catch (const InvalidInput&) {
-      }
+      const bool data_only = first >= data_start;
+      const bool ok = mhaviz::test::returned_or_refused(
+          [&] { return mhaviz::io::parse_npy(bytes, name); },
+          [&](const Tensor& t) {
+            EXPECT_TRUE(mhaviz::test::same(
+                mhaviz::io::parse_npy(mhaviz::io::serialize_npy(t), "again.npy"), t))
+                << name << " trial " << trial;
+            if (!data_only) return;
+            EXPECT_EQ(t.type(), clean.type()) << name << " trial " << trial;
+            EXPECT_EQ(t.shape(), clean.shape()) << name << " trial " << trial;
+            if (raw_data) {
+              const auto got = t.bytes();
+              EXPECT_TRUE(
+                  std::equal(got.begin(), got.end(), bytes.begin() + data_start, bytes.end()))
+                  << name << " trial " << trial;
+            }
+          },
+          name);
+      EXPECT_TRUE(ok || !data_only) << name << " trial " << trial << ": only data bytes changed";
+      ++(ok ? returned : refused);
     }
   }
+  // Both outcomes occurred: the flips reach the header and the data.
+  EXPECT_GT(returned, 0);
+  EXPECT_GT(refused, 0);
+  RecordProperty("returned", returned);
+  RecordProperty("refused", refused);
 }

@@ -9,10 +9,12 @@
 #include <QStandardPaths>
 #include <QTest>
 #include <QUndoStack>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
 #include <random>
+#include <vector>
 
 #include "compute/compute_controller.hpp"
 #include "mhaviz/core/forward.hpp"
@@ -115,6 +117,91 @@ bool sameValue(double a, double b) {
   return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b));
 }
 
+struct ExpectedMap {
+  QString title;
+  std::int64_t rows = 0, cols = 0;
+  std::vector<double> values;  // row-major
+  [[nodiscard]] double at(std::int64_t r, std::int64_t c) const {
+    return values[static_cast<std::size_t>(r * cols + c)];
+  }
+};
+
+// The maps `view` must show, read here straight from the result's tensors (not through the
+// grid's extractStage): block (n, h) of the stage's (N, H, rows, cols) tensor per head, their
+// mean for the head average of the weights, block n of the (N, L, E) merged/output tensor.
+std::vector<ExpectedMap> expectedMaps(const mhaviz::ForwardResult& r, const ViewOptions& view) {
+  const std::int64_t n = view.batch;
+  if (view.stage == Stage::merged || view.stage == Stage::output) {
+    const mhaviz::Tensor& t = view.stage == Stage::merged ? r.merged : r.output;
+    ExpectedMap map{
+        view.stage == Stage::merged ? "heads concatenated (before out_proj)" : "out_proj output",
+        r.L,
+        r.E,
+        {}};
+    for (std::int64_t i = 0; i < r.L * r.E; ++i) map.values.push_back(t.value(n * r.L * r.E + i));
+    return {map};
+  }
+  const mhaviz::Tensor* t = nullptr;
+  std::int64_t rows = r.L, cols = r.Sx;
+  switch (view.stage) {
+    case Stage::weights:
+      t = &r.weights;
+      break;
+    case Stage::weights_before_dropout:
+      t = r.weights_before_dropout ? &*r.weights_before_dropout : &r.weights;
+      break;
+    case Stage::raw_scores:
+      t = &r.raw_scores;
+      break;
+    case Stage::mask:
+      t = &r.mask;
+      break;
+    case Stage::scores:
+      t = &r.scores;
+      break;
+    case Stage::q:
+    case Stage::head_output:
+      t = view.stage == Stage::q ? &r.q : &r.head_output;
+      cols = r.hd;
+      break;
+    case Stage::k:
+    case Stage::v:
+      t = view.stage == Stage::k ? &r.k : &r.v;
+      rows = r.Sx;
+      cols = r.hd;
+      break;
+    default:
+      return {};  // parameter stages: not chosen by this test
+  }
+  std::vector<ExpectedMap> maps;
+  for (std::int64_t h = 0; h < r.H; ++h) {
+    if (view.soloHead >= 0 && h != view.soloHead) continue;
+    ExpectedMap map{QStringLiteral("head %1").arg(h), rows, cols, {}};
+    for (std::int64_t i = 0; i < rows * cols; ++i) {
+      map.values.push_back(t->value((n * r.H + h) * rows * cols + i));
+    }
+    maps.push_back(std::move(map));
+  }
+  const bool weights = view.stage == Stage::weights || view.stage == Stage::weights_before_dropout;
+  if (weights && view.showAverage && view.soloHead < 0) {
+    ExpectedMap avg{QStringLiteral("average over heads"), rows, cols,
+                    std::vector<double>(static_cast<std::size_t>(rows * cols), 0.0)};
+    for (const ExpectedMap& head : maps) {
+      for (std::size_t i = 0; i < avg.values.size(); ++i) avg.values[i] += head.values[i];
+    }
+    for (double& x : avg.values) x /= static_cast<double>(r.H);
+    maps.push_back(std::move(avg));
+  }
+  return maps;
+}
+
+/// The view options this test asked for last (every change of the view is one of these).
+struct AskedView {
+  Stage stage = Stage::weights;
+  int batch = 0;
+  bool showAverage = true;
+};
+
 }  // namespace
 
 class TestStress : public QObject {
@@ -140,6 +227,7 @@ class TestStress : public QObject {
     QElapsedTimer timer;
     timer.start();
     int validCount = 0, sampled = 0;
+    AskedView asked;
     for (int i = 0; i < kChanges; ++i) {
       config = mutate(config, gen);
       c->changeConfig(config, QStringLiteral("stress change %1").arg(i));
@@ -148,6 +236,7 @@ class TestStress : public QObject {
         v.stage = static_cast<Stage>(std::uniform_int_distribution<int>(0, 10)(gen));
         v.batch = std::uniform_int_distribution<int>(0, 2)(gen);
         v.showAverage = (i % 2) == 0;
+        asked = {v.stage, v.batch, v.showAverage};
         c->setView(v);
       }
       // Results and errors interleave with the changes, but nothing ever waits.
@@ -170,7 +259,10 @@ class TestStress : public QObject {
     QVERIFY(!c->isOutOfDate());
     QVERIFY(c->result() != nullptr);
     QVERIFY(c->result()->config == config);
-    checkPictureIs(grid, config);
+    checkPictureIs(window, config, asked);
+    qInfo("stress: the last picture: stage '%s', batch element %d, %d maps of %d x %d",
+          qPrintable(mhaviz::ui::stageName(c->view().stage)), c->view().batch, grid->mapCount(),
+          grid->stageData().maps.front().rows, grid->stageData().maps.front().cols);
 
     // Invalid settings afterwards keep the last valid picture, marked out of date.
     mhaviz::Config bad = config;
@@ -184,7 +276,7 @@ class TestStress : public QObject {
     QVERIFY(!c->error().isEmpty());
     QVERIFY(c->isOutOfDate());
     QVERIFY(c->result()->config == config);
-    checkPictureIs(grid, config);
+    checkPictureIs(window, config, asked);
 
     const double rssAfter = rssMiB();
     qInfo(
@@ -203,46 +295,55 @@ class TestStress : public QObject {
   }
 
  private:
-  // The grid shows `config`'s result: same maps as a fresh forward pass, and every colour-map
-  // cell holds the fresh value (maps are at most 64x64 here, so nothing is reduced).
-  static void checkPictureIs(HeatmapGrid* grid, const mhaviz::Config& config) {
+  // The window shows `config`'s result as the controller's last view says, and that view is what
+  // the test asked for: the grid's view is the controller's; every map's title, size and cells,
+  // and every colour map's cells (maps are at most 66x64 here, so nothing is reduced), equal
+  // the maps read straight from a fresh forward pass's tensors (expectedMaps).
+  static void checkPictureIs(MainWindow& window, const mhaviz::Config& config,
+                             const AskedView& asked) {
     const mhaviz::Problem p = mhaviz::make_problem(config);
     const mhaviz::ForwardResult fresh = mhaviz::forward(p.config, p.params, p.inputs);
-    const ViewOptions view = grid->view();
-    QVERIFY(view.batch < fresh.N);
-    const mhaviz::ui::StageData expected = mhaviz::ui::extractStage(fresh, view);
+    const ViewOptions view = window.controller()->view();
+    HeatmapGrid* grid = window.grid();
+    QVERIFY(grid->view() == view);
+    // weights_before_dropout falls back to weights without dropout (never here); the batch
+    // element may have been lowered to fit a result with fewer.
+    QCOMPARE(view.stage,
+             asked.stage == Stage::weights_before_dropout ? Stage::weights : asked.stage);
+    QCOMPARE(view.showAverage, asked.showAverage);
+    QCOMPARE(view.soloHead, -1);
+    QVERIFY(view.batch >= 0 && view.batch <= asked.batch && view.batch < fresh.N);
+
+    const std::vector<ExpectedMap> expected = expectedMaps(fresh, view);
     const mhaviz::ui::StageData& shown = grid->stageData();
-    QCOMPARE(grid->mapCount(), static_cast<int>(expected.maps.size()));
-    QCOMPARE(shown.maps.size(), expected.maps.size());
-    for (std::size_t m = 0; m < expected.maps.size(); ++m) {
-      const auto& e = expected.maps[m];
+    QVERIFY(!expected.empty());
+    QCOMPARE(grid->mapCount(), static_cast<int>(expected.size()));
+    QCOMPARE(shown.maps.size(), expected.size());
+    std::vector<QCPColorMap*> colorMaps;  // one per map, in map order
+    for (int i = 0; i < grid->plot()->plottableCount(); ++i) {
+      if (auto* m = qobject_cast<QCPColorMap*>(grid->plot()->plottable(i))) colorMaps.push_back(m);
+    }
+    QCOMPARE(colorMaps.size(), expected.size());
+    for (std::size_t m = 0; m < expected.size(); ++m) {
+      const ExpectedMap& e = expected[m];
       const auto& s = shown.maps[m];
       QCOMPARE(s.title, e.title);
-      QCOMPARE(s.rows, e.rows);
-      QCOMPARE(s.cols, e.cols);
-      for (int r = 0; r < e.rows; ++r) {
-        for (int col = 0; col < e.cols; ++col) {
-          QVERIFY2(sameValue(s.valueAt(r, col), e.valueAt(r, col)),
-                   qPrintable(QStringLiteral("map %1 cell (%2, %3)").arg(m).arg(r).arg(col)));
-        }
-      }
-    }
-    // The colour map of the first map holds those values (query 0 at the top).
-    QCPColorMap* colorMap = nullptr;
-    for (int i = 0; i < grid->plot()->plottableCount() && colorMap == nullptr; ++i) {
-      colorMap = qobject_cast<QCPColorMap*>(grid->plot()->plottable(i));
-    }
-    QVERIFY(colorMap != nullptr);
-    const auto& e = expected.maps.front();
-    if (e.rows >= 2 && e.cols >= 2) {
-      QCOMPARE(colorMap->data()->keySize(), e.cols);
-      QCOMPARE(colorMap->data()->valueSize(), e.rows);
-      for (int r = 0; r < e.rows; ++r) {
-        for (int col = 0; col < e.cols; ++col) {
-          const double x = e.valueAt(r, col);
-          if (!std::isfinite(x)) continue;  // NaN and -inf are drawn by colour, not by value
-          QVERIFY2(sameValue(colorMap->data()->cell(col, e.rows - 1 - r), x),
-                   qPrintable(QStringLiteral("colour map cell (%1, %2)").arg(r).arg(col)));
+      QCOMPARE(static_cast<std::int64_t>(s.rows), e.rows);
+      QCOMPARE(static_cast<std::int64_t>(s.cols), e.cols);
+      // A dimension of one cell is stored as two equal cells.
+      QCPColorMapData* cells = colorMaps[m]->data();  // cell() is not const
+      QCOMPARE(static_cast<std::int64_t>(cells->keySize()), std::max<std::int64_t>(2, e.cols));
+      QCOMPARE(static_cast<std::int64_t>(cells->valueSize()), std::max<std::int64_t>(2, e.rows));
+      for (std::int64_t r = 0; r < e.rows; ++r) {
+        for (std::int64_t col = 0; col < e.cols; ++col) {
+          const double x = e.at(r, col);
+          const auto where =
+              QStringLiteral("map %1 (%2) cell (%3, %4)").arg(m).arg(e.title).arg(r).arg(col);
+          QVERIFY2(sameValue(s.valueAt(static_cast<int>(r), static_cast<int>(col)), x),
+                   qPrintable(where));
+          // Query (or key) 0 at the top; -inf is drawn at the bottom of the scale.
+          const double drawn = cells->cell(static_cast<int>(col), static_cast<int>(e.rows - 1 - r));
+          if (!std::isinf(x)) QVERIFY2(sameValue(drawn, x), qPrintable("colour " + where));
         }
       }
     }

@@ -11,16 +11,18 @@
 #include <QUndoStack>
 #include <atomic>
 
-#include "compute/compute_controller.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
+#include "compute/compute_controller.hpp"
+#include "worker_gate.hpp"
 
-using mhaviz::ui::ComputeController;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::ResultPtr;
+using mhaviz::ui::ComputeController;
+using mhaviz::ui::testing::WorkerGate;
 
 namespace {
 constexpr int kTimeout = 30000;
@@ -104,17 +106,24 @@ class TestWindow : public QObject {
               delivered.append(r->L);
             });
     QSpinBox* L = spin("tgt_len");
-    for (int i = 1; i <= 50; ++i) L->setValue(i * 3);  // no waiting in between
+    // The first change's computation is held at its start while the other 49 arrive: it is
+    // abandoned, and of those waiting only the newest is computed.
+    WorkerGate gate(controller()->worker());
+    const int droppedBefore = controller()->staleResultsDropped();
+    L->setValue(3);
+    QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
+    for (int i = 2; i <= 50; ++i) L->setValue(i * 3);  // no waiting in between
+    gate.release();
     QVERIFY(idle());
     QTest::qWait(200);  // a stale result arriving late would show up here
-    QVERIFY(!delivered.isEmpty());
-    QCOMPARE(delivered.last(), std::int64_t{150});
+    // 50 submissions, one computation reached the screen: the last. The held one was abandoned
+    // (not computed and then dropped as stale), and none of those waiting was computed.
+    QCOMPARE(delivered, QList<std::int64_t>{150});
+    QCOMPARE(controller()->staleResultsDropped(), droppedBefore);
     QCOMPARE(controller()->result()->L, 150);
     QCOMPARE(controller()->config().tgt_len, 150);
     QCOMPARE(grid()->stageData().maps.at(0).rows, 150);
     QVERIFY(!controller()->isOutOfDate());
-    // 50 submissions, far fewer computations reached the screen.
-    QVERIFY2(delivered.size() < 50, qPrintable(QString::number(delivered.size())));
     // One spin box, one undo step.
     QCOMPARE(controller()->undoStack()->count(), 1);
     QCOMPARE(controller()->undoStack()->undoText(), QStringLiteral("Set tgt_len to 150"));
@@ -197,7 +206,6 @@ class TestWindow : public QObject {
 
   void cancelStopsALongComputation() {
     QSignalSpy results(controller(), &ComputeController::resultReady);
-    QSignalSpy progress(controller(), &ComputeController::progress);
     QSignalSpy busy(controller(), &ComputeController::busyChanged);
     mhaviz::Config big = controller()->config();
     big.tgt_len = 1024;
@@ -205,13 +213,15 @@ class TestWindow : public QObject {
     big.batch_size = 4;
     big.num_heads = 8;
     big.embed_dim = 64;
+    // Cancelled while it runs: the computation is held at its start until the cancel is in.
+    WorkerGate gate(controller()->worker());
     controller()->changeConfig(big, QStringLiteral("big"));
     QVERIFY(controller()->isBusy());
-    QVERIFY(progress.wait(kTimeout));  // the first block is done; 31 are left
+    QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
     controller()->cancel();
+    gate.release();
     QTRY_VERIFY_WITH_TIMEOUT(!controller()->isBusy(), kTimeout);
     QCOMPARE(busy.last().at(0).toBool(), false);
-    QTest::qWait(100);
     QCOMPARE(results.count(), 0);
     QVERIFY(controller()->isOutOfDate());
     QVERIFY(controller()->result()->L != 1024);  // the earlier picture stays
@@ -224,14 +234,16 @@ class TestWindow : public QObject {
     big.batch_size = 4;
     big.num_heads = 8;
     big.embed_dim = 64;
-    QSignalSpy progress(controller(), &ComputeController::progress);
     QSignalSpy results(controller(), &ComputeController::resultReady);
+    WorkerGate gate(controller()->worker());
     controller()->changeConfig(big, QStringLiteral("big"));
-    QVERIFY(progress.wait(kTimeout));
+    QVERIFY(gate.waitUntilHeld(kTimeout) != 0);  // running, held at its start
     m_window->activateWindow();
     QTest::keyClick(m_window, Qt::Key_Escape);
+    gate.release();
     QTRY_VERIFY_WITH_TIMEOUT(!controller()->isBusy(), kTimeout);
     QCOMPARE(results.count(), 0);
+    QVERIFY(controller()->isOutOfDate());
   }
 
   void workerComputesOffTheGuiThread() {
