@@ -24,17 +24,28 @@ or from the shell:
 
     python3 mhaviz_capture.py example demo          # a small random layer -> demo.json/.npz
     python3 mhaviz_capture.py compare demo.torch.npz result.npz   # PyTorch vs mhaviz-cli run
+
+capture() also works in eval mode under torch.no_grad(), where PyTorch's fast path computes a
+TransformerEncoderLayer in one fused kernel (torch._transformer_encoder_layer_fwd) without
+calling its self_attn: while the block runs, that kernel is wrapped; when it is called with the
+captured module's weights, the attention call the layer's general path would have made
+(self_attn(x, x, x, attn_mask, key_padding_mask, need_weights=False)) is rebuilt from the
+kernel's arguments, run through the module's own forward and saved. The kernel itself still
+computes what the model returns, so the model's numbers do not change. Leaving the block
+without having seen a call raises RuntimeError with the reason.
 """
 
 import argparse
 import inspect
 import json
 import sys
+import threading
 import warnings
 
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 __all__ = ["save_mha", "capture", "Capture", "compare_files"]
 
@@ -137,15 +148,89 @@ def save_mha(module, query, key, value, path_prefix, key_padding_mask=None, attn
     return config
 
 
+# PyTorch's fused TransformerEncoderLayer kernel, called by TransformerEncoderLayer.forward in
+# eval mode when autograd is off (1.13 and 2.x) instead of its self_attn: its arguments, in order.
+_FUSED_ENCODER_LAYER = "_transformer_encoder_layer_fwd"
+_FUSED_ENCODER_LAYER_ARGS = (
+    "src", "embed_dim", "num_heads", "qkv_weight", "qkv_bias", "proj_weight", "proj_bias",
+    "use_gelu", "norm_first", "eps", "norm_weight_1", "norm_bias_1", "norm_weight_2",
+    "norm_bias_2", "ffn_weight_1", "ffn_bias_1", "ffn_weight_2", "ffn_bias_2", "mask",
+    "mask_type")
+
+_lock = threading.RLock()
+_waiting = []         # Captures that have not saved yet
+_fused_kernel = None  # what torch._transformer_encoder_layer_fwd was before wrapping
+_fused_wrapped = False
+
+
+def _fused_encoder_layer(*args, **kwargs):
+    """Stands in for torch._transformer_encoder_layer_fwd while a capture waits: PyTorch's kernel
+    computes the result as always; a capture whose module is this layer's self_attn saves the
+    attention call the kernel made inside."""
+    output = _fused_kernel(*args, **kwargs)
+    qkv_weight = args[3] if len(args) > 3 else kwargs.get("qkv_weight")
+    with _lock:
+        mine = [c for c in _waiting if c.module.in_proj_weight is qkv_weight]
+    for cap in mine:
+        cap._record_fused_encoder_layer(args, kwargs, output)
+    return output
+
+
+def _wait_for_fused_calls(cap):
+    global _fused_kernel, _fused_wrapped
+    with _lock:
+        _waiting.append(cap)
+        current = getattr(torch, _FUSED_ENCODER_LAYER, None)
+        if _fused_wrapped or current is None or current is _fused_encoder_layer:
+            return
+        _fused_kernel = current
+        setattr(torch, _FUSED_ENCODER_LAYER, _fused_encoder_layer)
+        _fused_wrapped = True
+
+
+def _stop_waiting(cap):
+    """Forgets `cap`; the last one to go puts torch._transformer_encoder_layer_fwd back."""
+    global _fused_wrapped
+    with _lock:
+        if cap in _waiting:
+            _waiting.remove(cap)
+        if not _waiting and _fused_wrapped:
+            if getattr(torch, _FUSED_ENCODER_LAYER, None) is _fused_encoder_layer:
+                setattr(torch, _FUSED_ENCODER_LAYER, _fused_kernel)
+            _fused_wrapped = False
+
+
+def _feed_forward(x, a):
+    hidden = F.linear(x, a["ffn_weight_1"], a["ffn_bias_1"])
+    hidden = F.gelu(hidden) if a["use_gelu"] else F.relu(hidden)
+    return F.linear(hidden, a["ffn_weight_2"], a["ffn_bias_2"])
+
+
+def _encoder_layer_from_attention(x, attn_output, a):
+    """What TransformerEncoderLayer's general path returns for input x and attention output."""
+    shape, eps = (a["embed_dim"],), a["eps"]
+    norm1 = (a["norm_weight_1"], a["norm_bias_1"])
+    norm2 = (a["norm_weight_2"], a["norm_bias_2"])
+    if a["norm_first"]:
+        h = x + attn_output
+        return h + _feed_forward(F.layer_norm(h, shape, *norm2, eps), a)
+    h = F.layer_norm(x + attn_output, shape, *norm1, eps)
+    return F.layer_norm(h + _feed_forward(h, a), shape, *norm2, eps)
+
+
 class Capture:
     """Saves the first forward call of a module (see capture()). Use as a context manager or
     call remove() when done; `saved` tells whether a call was written."""
 
     def __init__(self, module, path_prefix):
+        if not isinstance(module, nn.MultiheadAttention):
+            raise TypeError(f"capture() expects an nn.MultiheadAttention, got "
+                            f"{type(module).__name__}")
         self.module = module
         self.path_prefix = path_prefix
         self.saved = False
         self.config = None
+        self.fused = False  # True when the call was recovered from the fused encoder-layer kernel
         self._signature = inspect.signature(type(module).forward)
         self._handle = None
         self._wrapped = False
@@ -161,6 +246,8 @@ class Capture:
 
             module.forward = forward
             self._wrapped = True
+        if module._qkv_same_embed_dim:  # the fused kernel only runs for packed in_proj_weight
+            _wait_for_fused_calls(self)
 
     def _hook(self, module, args, kwargs, output):
         self._record(args, kwargs, output)
@@ -171,15 +258,99 @@ class Capture:
         bound = self._signature.bind(self.module, *args, **kwargs)
         bound.apply_defaults()
         a = bound.arguments
+        self._save(a["query"], a["key"], a["value"], a.get("key_padding_mask"),
+                   a.get("attn_mask"), a.get("need_weights", True),
+                   a.get("average_attn_weights", True), a.get("is_causal", False), output)
+
+    def _save(self, query, key, value, key_padding_mask, attn_mask, need_weights,
+              average_attn_weights, is_causal, output):
         self.config = save_mha(
-            self.module, a["query"], a["key"], a["value"], self.path_prefix,
-            key_padding_mask=a.get("key_padding_mask"), attn_mask=a.get("attn_mask"),
-            need_weights=a.get("need_weights", True),
-            average_attn_weights=a.get("average_attn_weights", True),
-            is_causal=a.get("is_causal", False), outputs=output)
+            self.module, query, key, value, self.path_prefix, key_padding_mask=key_padding_mask,
+            attn_mask=attn_mask, need_weights=need_weights,
+            average_attn_weights=average_attn_weights, is_causal=is_causal, outputs=output)
         self.saved = True
+        _stop_waiting(self)
+
+    def _record_fused_encoder_layer(self, args, kwargs, layer_output):
+        """Saves the self-attention call inside one call of the fused encoder-layer kernel:
+        the call TransformerEncoderLayer's general path makes, self_attn(x, x, x, attn_mask=...,
+        key_padding_mask=..., need_weights=False), with x = src (norm1(src) when norm_first),
+        answered by the module's own forward."""
+        if self.saved:
+            return
+        a = dict(zip(_FUSED_ENCODER_LAYER_ARGS, args))
+        a.update(kwargs)
+        a.setdefault("mask", None)
+        a.setdefault("mask_type", None)
+        src, mask, mask_type = a["src"], a["mask"], a["mask_type"]
+        key_padding_mask = attn_mask = None
+        lengths = None
+        if src.is_nested:
+            # nn.TransformerEncoder packed the batch without its padding (src_key_padding_mask):
+            # the layer sees the sequences up to the longest one, padded keys masked.
+            lengths = [part.shape[0] for part in src.unbind()]
+            src = src.to_padded_tensor(0.0)
+            positions = torch.arange(src.shape[1], device=src.device)
+            key_padding_mask = positions[None, :] >= torch.tensor(lengths, device=src.device)[:, None]
+        if mask is not None:
+            if mask_type == 1:    # key padding mask (N, S)
+                key_padding_mask = mask
+            elif mask_type == 2:  # 2.x: attn_mask and key padding merged to (N, H, L, S)
+                attn_mask = mask.reshape(-1, mask.shape[-2], mask.shape[-1])
+            else:                 # 0: attention mask (L, S)
+                attn_mask = mask
+        x = src
+        if a["norm_first"]:
+            x = F.layer_norm(src, (a["embed_dim"],), a["norm_weight_1"], a["norm_bias_1"],
+                             a["eps"])
+        with torch.no_grad():
+            output = type(self.module).forward(self.module, x, x, x,
+                                               key_padding_mask=key_padding_mask,
+                                               attn_mask=attn_mask, need_weights=False)
+        self._check_fused_encoder_layer(src, output[0], a, layer_output, lengths,
+                                        key_padding_mask)
+        self._save(x, x, x, key_padding_mask, attn_mask, False, True, False, output)
+        self.fused = True
+
+    def _check_fused_encoder_layer(self, src, attn_output, a, layer_output, lengths,
+                                   key_padding_mask):
+        """Warns when the saved attention call does not reproduce what the kernel returned."""
+        with torch.no_grad():
+            want = _encoder_layer_from_attention(src, attn_output, a)
+        if lengths is not None:
+            got = [part for part in layer_output.unbind()]
+            want = [want[i, :n] for i, n in enumerate(lengths)]
+        elif key_padding_mask is not None:
+            # the kernel need not compute the rows of padded positions
+            keep = ~(key_padding_mask if key_padding_mask.dtype == torch.bool
+                     else torch.isneginf(key_padding_mask))
+            got = [layer_output[i][keep[i]] for i in range(len(keep))]
+            want = [want[i][keep[i]] for i in range(len(keep))]
+        else:
+            got, want = [layer_output], [want]
+        worst = max((float((g - w).abs().nan_to_num(0.0).max()) for g, w in zip(got, want)
+                     if g.numel()), default=0.0)
+        if worst > 1e-4:
+            warnings.warn(f"mhaviz_capture: the attention call rebuilt from PyTorch's fused "
+                          f"TransformerEncoderLayer kernel does not reproduce the layer's output "
+                          f"(largest difference {worst:.3g}); the saved call may not be the one "
+                          f"PyTorch computed (PyTorch {torch.__version__})")
+
+    def _no_call_message(self):
+        return (f"mhaviz_capture: no call of {type(self.module).__name__}(embed_dim="
+                f"{self.module.embed_dim}, num_heads={self.module.num_heads}) was seen in the "
+                f"with block; nothing was saved to {self.path_prefix}.json. Pass the module "
+                "object your model calls, e.g. capture(model.encoder.layers[0].self_attn, ...): "
+                "a deepcopy, a TorchScript copy or another layer is a different object. If it "
+                "is called, but PyTorch computes it in a fused kernel this tool does not know, "
+                "the fix is to turn the fast path off around the call: "
+                "torch.backends.mha.set_fastpath_enabled(False) where it exists (PyTorch 2.3 "
+                "and later), or run it under torch.enable_grad() with parameters that require "
+                "grad.")
 
     def remove(self):
+        """Stops capturing and restores the module (and torch) as they were."""
+        _stop_waiting(self)
         if self._handle is not None:
             self._handle.remove()
             self._handle = None
@@ -190,13 +361,17 @@ class Capture:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, exc, tb):
         self.remove()
+        if exc_type is None and not self.saved:
+            raise RuntimeError(self._no_call_message())
         return False
 
 
 def capture(module, path_prefix="mha_capture"):
-    """Registers a hook that saves the first forward call of `module` with save_mha()."""
+    """Saves the first forward call of `module` (an nn.MultiheadAttention) with save_mha(),
+    also when PyTorch's fast path runs it inside a fused TransformerEncoderLayer kernel. As a
+    context manager, leaving the block without a saved call raises RuntimeError."""
     return Capture(module, path_prefix)
 
 

@@ -207,5 +207,127 @@ TEST(CaptureHelper, SavedLayerRunsInMhavizAndMatchesPyTorch) {
             (Shape{2, 3, 5, 7}));
 }
 
+/// Captures one attention module of a model in eval mode under torch.no_grad(), where
+/// PyTorch's fast path runs: nn.MultiheadAttention computes in _native_multi_head_attention,
+/// and TransformerEncoderLayer in one fused kernel that never calls its self_attn (with
+/// src_key_padding_mask, nn.TransformerEncoder also packs the batch into nested tensors).
+/// Argument: the case. The model's output must not change by a bit while capturing, and the
+/// call recovered from the fused kernel must reproduce the layer's output (the helper warns
+/// otherwise; warnings are errors here).
+constexpr const char* kNoGradCaptureSnippet = R"PY(
+import sys
+import warnings
+import torch
+tools, prefix, case = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, tools)
+import mhaviz_capture
+warnings.filterwarnings("error", message="mhaviz_capture")
+kernel = torch._transformer_encoder_layer_fwd
+
+torch.manual_seed(5)
+E, H = 8, 2
+x = torch.randn(3, 6, E)
+kpm = torch.zeros(3, 6, dtype=torch.bool)
+kpm[1, 4:] = True
+kpm[2, 2:] = True
+memory = torch.randn(3, 7, E)
+memory_kpm = torch.zeros(3, 7, dtype=torch.bool)
+memory_kpm[0, 5:] = True
+if case == "mha":
+    model = torch.nn.MultiheadAttention(E, H, batch_first=True)
+    target, run = model, lambda: model(x, x, x, key_padding_mask=kpm)[0]
+elif case == "encoder_layer":
+    model = torch.nn.TransformerEncoderLayer(E, H, 16, batch_first=True)
+    target, run = model.self_attn, lambda: model(x, src_key_padding_mask=kpm)
+elif case == "encoder_stack":
+    model = torch.nn.TransformerEncoder(
+        torch.nn.TransformerEncoderLayer(E, H, 16, batch_first=True), 3)
+    target, run = model.layers[1].self_attn, lambda: model(x, src_key_padding_mask=kpm)
+elif case in ("decoder_layer_cross", "decoder_layer_self"):
+    model = torch.nn.TransformerDecoderLayer(E, H, 16, batch_first=True)
+    target = model.multihead_attn if case == "decoder_layer_cross" else model.self_attn
+    run = lambda: model(x, memory, tgt_key_padding_mask=kpm, memory_key_padding_mask=memory_kpm)
+else:
+    sys.exit("unknown case " + case)
+model.eval()
+with torch.no_grad():
+    before = run()
+    with mhaviz_capture.capture(target, prefix) as cap:
+        during = run()
+    after = run()
+assert cap.saved, "capture() saved nothing under torch.no_grad() in eval mode"
+if case.startswith("encoder"):
+    assert cap.fused, "the layer did not run PyTorch's fused kernel: the test misses its point"
+assert torch.equal(during, before) and torch.equal(after, before), "capturing changed the output"
+assert torch._transformer_encoder_layer_fwd is kernel, "the fused kernel was not put back"
+assert "forward" not in target.__dict__, "capture() left forward wrapped"
+print("captured", case)
+)PY";
+
+class CaptureUnderNoGrad : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CaptureUnderNoGrad, SavesTheCallAndMhavizMatchesPyTorch) {
+  SKIP_WITHOUT_TORCH();
+  const std::string name = GetParam();
+  const ScratchDir dir;
+  std::ofstream(dir.file("snippet.py")) << kNoGradCaptureSnippet;
+  const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();
+  const ProcessResult py =
+      runProcess(kPython, {dir.file("snippet.py"), tools, dir.file("layer"), name});
+  ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
+  ASSERT_TRUE(std::filesystem::exists(dir.file("layer.torch.npz"))) << py.out << py.err;
+
+  const ProcessResult r = runCli({"run", "--config", dir.file("layer.json"), "--tensors",
+                                  dir.file("layer.npz"), "--out", dir.file("mhaviz.npz")});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const ProcessResult cmp = runProcess(
+      kPython, {MHAVIZ_CAPTURE_PY, "compare", dir.file("layer.torch.npz"), dir.file("mhaviz.npz")});
+  EXPECT_EQ(cmp.exitCode, 0) << cmp.out << cmp.err;
+  EXPECT_NE(cmp.out.find("OK: matches mhaviz"), std::string::npos) << cmp.out;
+  // The attention output as the model's batch_first call has it: (N, L, E).
+  EXPECT_EQ(io::read_npz(dir.file("layer.torch.npz")).at("attn_output").shape(),
+            (Shape{3, 6, 8}));
+}
+
+INSTANTIATE_TEST_SUITE_P(EvalMode, CaptureUnderNoGrad,
+                         ::testing::Values("mha", "encoder_layer", "encoder_stack",
+                                           "decoder_layer_cross", "decoder_layer_self"));
+
+/// A capture that never sees its module called says so when the block ends.
+constexpr const char* kNoCallSnippet = R"PY(
+import copy
+import sys
+import torch
+tools, prefix = sys.argv[1], sys.argv[2]
+sys.path.insert(0, tools)
+import mhaviz_capture
+kernel = torch._transformer_encoder_layer_fwd
+layer = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True).eval()
+other = copy.deepcopy(layer)
+try:
+    with torch.no_grad(), mhaviz_capture.capture(other.self_attn, prefix) as cap:
+        layer(torch.randn(2, 5, 8))
+except RuntimeError as e:
+    print(e)
+else:
+    sys.exit("no error although nothing was saved")
+assert not cap.saved
+assert torch._transformer_encoder_layer_fwd is kernel, "the fused kernel was not put back"
+)PY";
+
+TEST(CaptureHelper, SaysSoWhenNoCallWasSeen) {
+  SKIP_WITHOUT_TORCH();
+  const ScratchDir dir;
+  std::ofstream(dir.file("snippet.py")) << kNoCallSnippet;
+  const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();
+  const ProcessResult py = runProcess(kPython, {dir.file("snippet.py"), tools, dir.file("none")});
+  ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
+  EXPECT_NE(py.out.find("no call of MultiheadAttention(embed_dim=8, num_heads=2) was seen"),
+            std::string::npos)
+      << py.out;
+  EXPECT_NE(py.out.find("the fix is"), std::string::npos) << py.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("none.json")));
+}
+
 }  // namespace
 }  // namespace mhaviz::cli::test
