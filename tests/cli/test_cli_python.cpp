@@ -285,8 +285,7 @@ TEST_P(CaptureUnderNoGrad, SavesTheCallAndMhavizMatchesPyTorch) {
   EXPECT_EQ(cmp.exitCode, 0) << cmp.out << cmp.err;
   EXPECT_NE(cmp.out.find("OK: matches mhaviz"), std::string::npos) << cmp.out;
   // The attention output as the model's batch_first call has it: (N, L, E).
-  EXPECT_EQ(io::read_npz(dir.file("layer.torch.npz")).at("attn_output").shape(),
-            (Shape{3, 6, 8}));
+  EXPECT_EQ(io::read_npz(dir.file("layer.torch.npz")).at("attn_output").shape(), (Shape{3, 6, 8}));
 }
 
 INSTANTIATE_TEST_SUITE_P(EvalMode, CaptureUnderNoGrad,

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/io/tensor_map.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::test {
 

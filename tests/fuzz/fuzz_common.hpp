@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/io/tensor_map.hpp"
+#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::fuzz {
 

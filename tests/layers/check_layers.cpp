@@ -82,8 +82,8 @@ const Layer* layerOf(const std::vector<Layer>& layers, const fs::path& path) {
 /// core/include, "<layer>/file.hpp" a file of that layer's folder, anything else a path relative
 /// to the including file. Empty when it names no file of the tree. A generated core header
 /// (mhaviz/core/version.hpp) counts as a file of core/include.
-fs::path resolveInclude(const std::vector<Layer>& layers, const fs::path& root, const fs::path& from,
-                        const std::string& include) {
+fs::path resolveInclude(const std::vector<Layer>& layers, const fs::path& root,
+                        const fs::path& from, const std::string& include) {
   if (include.rfind("mhaviz/core/", 0) == 0) return fs::path("core/include") / include;
   const auto slash = include.find('/');
   if (slash != std::string::npos) {
@@ -201,8 +201,7 @@ int main(int argc, char** argv) {
     problems.push_back("folders include each other in a loop: " + loop);
   }
   for (const std::string& p : problems) std::cout << p << '\n';
-  std::cout << "layers: " << layers.size() << " layers, " << folders.size() << " folders, "
-            << files << " files, " << includes << " includes checked, " << problems.size()
-            << " problems\n";
+  std::cout << "layers: " << layers.size() << " layers, " << folders.size() << " folders, " << files
+            << " files, " << includes << " includes checked, " << problems.size() << " problems\n";
   return problems.empty() ? 0 : 1;
 }

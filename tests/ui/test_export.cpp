@@ -15,9 +15,9 @@
 #include <cstdlib>
 #include <vector>
 
-#include "test_render_common.hpp"
 #include "render/colormaps.hpp"
 #include "render/image_export.hpp"
+#include "test_render_common.hpp"
 
 using namespace mhaviz::ui;
 using mhaviz::ui::test::computeResult;

@@ -11,17 +11,17 @@
 #include <QUndoStack>
 #include <atomic>
 
+#include "compute/compute_controller.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
-#include "compute/compute_controller.hpp"
 #include "worker_gate.hpp"
 
+using mhaviz::ui::ComputeController;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::ResultPtr;
-using mhaviz::ui::ComputeController;
 using mhaviz::ui::testing::WorkerGate;
 
 namespace {
