@@ -1004,10 +1004,6 @@
         <translation>格式(&amp;F)：</translation>
     </message>
     <message>
-        <source> px</source>
-        <translation> 像素</translation>
-    </message>
-    <message>
         <source>DPI scale: 2 doubles the PNG&apos;s pixels (sharp on slides and print) without changing the layout.</source>
         <translation>DPI 缩放：2 会使 PNG 的像素加倍（在幻灯片和印刷中更清晰），而不改变布局。</translation>
     </message>
@@ -1044,14 +1040,6 @@
         <translation>，头 %1</translation>
     </message>
     <message>
-        <source>→ %1 × %2 pixels</source>
-        <translation>→ %1 × %2 像素</translation>
-    </message>
-    <message>
-        <source>vector: sizes are in points</source>
-        <translation>矢量：尺寸单位为点</translation>
-    </message>
-    <message>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
@@ -1078,16 +1066,36 @@
         </translation>
     </message>
     <message>
-        <source>Size (logical):</source>
-        <translation>尺寸（逻辑）：</translation>
-    </message>
-    <message>
         <source>DPI scale:</source>
         <translation>DPI 缩放：</translation>
     </message>
     <message>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>px</source>
+        <translation>像素</translation>
+    </message>
+    <message>
+        <source>pt</source>
+        <translation>点</translation>
+    </message>
+    <message>
+        <source>Size (px):</source>
+        <translation>尺寸（像素）：</translation>
+    </message>
+    <message>
+        <source>Size (pt):</source>
+        <translation>尺寸（点）：</translation>
+    </message>
+    <message>
+        <source>→ %1 × %2 px in the file</source>
+        <translation>→ 文件中为 %1 × %2 像素</translation>
+    </message>
+    <message>
+        <source>vector: %1 × %2 pt = %3 × %4 cm</source>
+        <translation>矢量：%1 × %2 点 = %3 × %4 厘米</translation>
     </message>
 </context>
 <context>
