@@ -245,10 +245,6 @@
         <translation>k：投影后的键，含 bias_k 和零键</translation>
     </message>
     <message>
-        <source>Keys are projected with W_k and split into heads like q. add_bias_kv appends the learned row bias_k at the END of the keys, after the projection and before the head split; add_zero_attn appends an all-zero row after the head split. These extra rows are the last rows of the map.</source>
-        <translation>键用 W_k 投影，并像 q 一样拆分到各个头。add_bias_kv 在投影之后、拆分头之前，把可学习的行 bias_k 追加到键的末尾；add_zero_attn 在拆分头之后追加一个全零行。这些额外的行是图中的最后几行。</translation>
-    </message>
-    <message>
         <source>v: projected values, with bias_v and the zero value</source>
         <translation>v：投影后的值，含 bias_v 和零值</translation>
     </message>
@@ -417,10 +413,6 @@
         <translation>bias_k 和零键的位置</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; appends one learned row &lt;code&gt;bias_k&lt;/code&gt; to the keys and &lt;code&gt;bias_v&lt;/code&gt; to the values. They are appended at the &lt;b&gt;end&lt;/b&gt; (after the S source keys), &lt;b&gt;after&lt;/b&gt; the in-projection (they are not multiplied by W_k or W_v) and before the head split. S becomes S+1.&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; appends one all-zero row of width hd to k and v &lt;b&gt;after&lt;/b&gt; the head split, after bias_k when both are on. S becomes S+2. Its raw score is exactly 0 for every query.&lt;/p&gt;&lt;p&gt;Both columns get mask 0: they are never masked. The grid labels them &lt;i&gt;bias_k&lt;/i&gt; and &lt;i&gt;zero&lt;/i&gt; and sets them apart.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; 向键追加一行可学习的 &lt;code&gt;bias_k&lt;/code&gt;，向值追加 &lt;code&gt;bias_v&lt;/code&gt;。它们追加在&lt;b&gt;末尾&lt;/b&gt;（S 个源键之后），位于输入投影&lt;b&gt;之后&lt;/b&gt;（不乘以 W_k 或 W_v）、拆分头之前。S 变为 S+1。&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; 在拆分头&lt;b&gt;之后&lt;/b&gt;向 k 和 v 各追加一行宽度为 hd 的全零行；两者都开启时位于 bias_k 之后。S 变为 S+2。对任何查询，它的原始分数都恰好为 0。&lt;/p&gt;&lt;p&gt;这两列的掩码都为 0：它们永远不会被屏蔽。网格把它们标为 &lt;i&gt;bias_k&lt;/i&gt; 和 &lt;i&gt;zero&lt;/i&gt; 并单独标出。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>True in a bool mask means masked</source>
         <translation>bool 掩码中 True 表示屏蔽</translation>
     </message>
@@ -499,6 +491,14 @@
     <message>
         <source>Examples</source>
         <translation>示例</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;A common misconception:&lt;/b&gt; the extra keys are &lt;b&gt;not prepended&lt;/b&gt; at position 0 like a [CLS] token. bias_k/bias_v are appended at the &lt;b&gt;end&lt;/b&gt;, &lt;b&gt;after&lt;/b&gt; the projection; the zero key is appended after them, &lt;b&gt;after&lt;/b&gt; the head split. They are always the &lt;b&gt;last&lt;/b&gt; key columns.&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; appends one learned row &lt;code&gt;bias_k&lt;/code&gt; to the keys and &lt;code&gt;bias_v&lt;/code&gt; to the values: after the S source keys, after the in-projection (they are not multiplied by W_k or W_v) and before the head split. S becomes S+1.&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; appends one all-zero row of width hd to k and v &lt;b&gt;after&lt;/b&gt; the head split, after bias_k when both are on. With add_zero_attn alone S becomes S+1; with both options S becomes S+2. Its raw score is exactly 0 for every query.&lt;/p&gt;&lt;p&gt;Both columns get mask 0: they are never masked. The grid labels them &lt;i&gt;bias_k&lt;/i&gt; and &lt;i&gt;zero&lt;/i&gt; and sets them apart.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;常见误解：&lt;/b&gt;额外的键&lt;b&gt;并不是&lt;/b&gt;像 [CLS] 标记那样&lt;b&gt;前置&lt;/b&gt;在位置 0。bias_k/bias_v 在投影&lt;b&gt;之后&lt;/b&gt;追加到&lt;b&gt;末尾&lt;/b&gt;；零键在拆分头&lt;b&gt;之后&lt;/b&gt;追加在它们后面。它们总是&lt;b&gt;最后&lt;/b&gt;的几列键。&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; 向键追加一行可学习的 &lt;code&gt;bias_k&lt;/code&gt;，向值追加 &lt;code&gt;bias_v&lt;/code&gt;：位于 S 个源键之后、输入投影之后（不乘以 W_k 或 W_v）、拆分头之前。S 变为 S+1。&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; 在拆分头&lt;b&gt;之后&lt;/b&gt;向 k 和 v 各追加一行宽度为 hd 的全零行；两者都开启时位于 bias_k 之后。只开启 add_zero_attn 时 S 变为 S+1；两个选项都开启时 S 变为 S+2。对任何查询，它的原始分数都恰好为 0。&lt;/p&gt;&lt;p&gt;这两列的掩码都为 0：它们永远不会被屏蔽。网格把它们标为 &lt;i&gt;bias_k&lt;/i&gt; 和 &lt;i&gt;zero&lt;/i&gt; 并单独标出。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Keys are projected with W_k and split into heads like q. add_bias_kv appends (it does not prepend) the learned row bias_k at the END of the keys, after the projection and before the head split; add_zero_attn appends an all-zero row after the head split. These extra rows are the last rows of the map: S+1 with one option, S+2 with both.</source>
+        <translation>键用 W_k 投影，并像 q 一样拆分到各个头。add_bias_kv 在投影之后、拆分头之前，把可学习的行 bias_k 追加（而不是前置）到键的末尾；add_zero_attn 在拆分头之后追加一个全零行。这些额外的行是图中的最后几行：开启一个选项时为 S+1，两个都开启时为 S+2。</translation>
     </message>
 </context>
 <context>
@@ -1004,10 +1004,6 @@
         <translation>格式(&amp;F)：</translation>
     </message>
     <message>
-        <source> px</source>
-        <translation> 像素</translation>
-    </message>
-    <message>
         <source>DPI scale: 2 doubles the PNG&apos;s pixels (sharp on slides and print) without changing the layout.</source>
         <translation>DPI 缩放：2 会使 PNG 的像素加倍（在幻灯片和印刷中更清晰），而不改变布局。</translation>
     </message>
@@ -1044,14 +1040,6 @@
         <translation>，头 %1</translation>
     </message>
     <message>
-        <source>→ %1 × %2 pixels</source>
-        <translation>→ %1 × %2 像素</translation>
-    </message>
-    <message>
-        <source>vector: sizes are in points</source>
-        <translation>矢量：尺寸单位为点</translation>
-    </message>
-    <message>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
@@ -1078,16 +1066,36 @@
         </translation>
     </message>
     <message>
-        <source>Size (logical):</source>
-        <translation>尺寸（逻辑）：</translation>
-    </message>
-    <message>
         <source>DPI scale:</source>
         <translation>DPI 缩放：</translation>
     </message>
     <message>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>px</source>
+        <translation>像素</translation>
+    </message>
+    <message>
+        <source>pt</source>
+        <translation>点</translation>
+    </message>
+    <message>
+        <source>Size (px):</source>
+        <translation>尺寸（像素）：</translation>
+    </message>
+    <message>
+        <source>Size (pt):</source>
+        <translation>尺寸（点）：</translation>
+    </message>
+    <message>
+        <source>→ %1 × %2 px in the file</source>
+        <translation>→ 文件中为 %1 × %2 像素</translation>
+    </message>
+    <message>
+        <source>vector: %1 × %2 pt = %3 × %4 cm</source>
+        <translation>矢量：%1 × %2 点 = %3 × %4 厘米</translation>
     </message>
 </context>
 <context>

@@ -267,7 +267,7 @@ print("captured", case)
 class CaptureUnderNoGrad : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CaptureUnderNoGrad, SavesTheCallAndMhavizMatchesPyTorch) {
-  SKIP_WITHOUT_TORCH();
+  REQUIRE_TORCH();
   const std::string name = GetParam();
   const ScratchDir dir;
   std::ofstream(dir.file("snippet.py")) << kNoGradCaptureSnippet;
@@ -315,7 +315,7 @@ assert torch._transformer_encoder_layer_fwd is kernel, "the fused kernel was not
 )PY";
 
 TEST(CaptureHelper, SaysSoWhenNoCallWasSeen) {
-  SKIP_WITHOUT_TORCH();
+  REQUIRE_TORCH();
   const ScratchDir dir;
   std::ofstream(dir.file("snippet.py")) << kNoCallSnippet;
   const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();

@@ -129,5 +129,28 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_NE(r.out.find("repro.py"), std::string::npos) << r.out;
 }
 
+// Issue 15 item 14: from a plain shell (no XDG_RUNTIME_DIR) every command printed Qt's
+// "QStandardPaths: XDG_RUNTIME_DIR not set" warning on stderr. A successful command writes
+// nothing there.
+TEST(Cli, NothingOnStderrWithoutXdgRuntimeDir) {
+  const ScratchDir dir;
+  io::write_npz(dir.file("t.npz"), fixtureInputs("bias_kv_and_zero_attn"));
+  const std::string config = fixture("bias_kv_and_zero_attn.json");
+  const std::vector<std::vector<std::string>> commands = {
+      {"--version"},
+      {"shapes", "--config", config},
+      {"run", "--config", config, "--tensors", dir.file("t.npz"), "--out", dir.file("r.npz")},
+      {"export", "--config", config, "--tensors", dir.file("t.npz"), "--image", dir.file("a.png")},
+      {"torch", "--config", config, "--out", dir.file("repro.py")},
+  };
+  for (const auto& command : commands) {
+    std::vector<std::string> args = {"-u", "XDG_RUNTIME_DIR", MHAVIZ_CLI_EXE};
+    args.insert(args.end(), command.begin(), command.end());
+    const ProcessResult r = runProcess("/usr/bin/env", args);
+    EXPECT_EQ(r.exitCode, 0) << command.front() << ": " << r.err;
+    EXPECT_EQ(r.err, "") << command.front();
+  }
+}
+
 }  // namespace
 }  // namespace mhaviz::cli::test

@@ -4,6 +4,10 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -78,6 +82,81 @@ class TestExportDialog : public QObject {
   Q_OBJECT
 
  private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("mhaviz-export-dialog-tests"));
+    QSettings().clear();
+  }
+
+  // Issue 15 item 9: switching the stage kept the old name (weights_… for V).
+  void suggestedNameFollowsTheStage() {
+    ViewOptions view;
+    view.stage = Stage::weights;
+    ExportDialog dialog(makeResult(), view);
+    QVERIFY2(QFileInfo(dialog.path()).fileName().startsWith(QStringLiteral("weights")),
+             qPrintable(dialog.path()));
+    dialog.setStage(Stage::v);
+    QCOMPARE(QFileInfo(dialog.path()).fileName(), dialog.suggestedFileName());
+    QVERIFY2(!dialog.path().contains(QStringLiteral("weights")), qPrintable(dialog.path()));
+    dialog.setHead(2);
+    QCOMPARE(QFileInfo(dialog.path()).fileName(), dialog.suggestedFileName());
+    QVERIFY(dialog.path().contains(QStringLiteral("head2")));
+    dialog.setFormat(QStringLiteral("svg"));
+    QVERIFY(dialog.path().endsWith(QStringLiteral(".svg")));
+  }
+
+  void aNameOfTheUsersOwnStays() {
+    ExportDialog dialog(makeResult(), ViewOptions{});
+    const QString mine = QDir(QDir::tempPath()).filePath(QStringLiteral("lecture3.png"));
+    dialog.setPath(mine);
+    dialog.setStage(Stage::scores);
+    QCOMPARE(dialog.path(), mine);
+    dialog.setFormat(QStringLiteral("pdf"));  // only the extension follows the format
+    QCOMPARE(QFileInfo(dialog.path()).fileName(), QStringLiteral("lecture3.pdf"));
+  }
+
+  void remembersFolderAndFormatBetweenOpenings() {
+    QSettings().clear();
+    QTemporaryDir dir;
+    {
+      ExportDialog first(makeResult(), ViewOptions{});
+      first.setFormat(QStringLiteral("svg"));
+      QCOMPARE(first.exportTo(dir.filePath(QStringLiteral("grid.svg"))), QString());
+    }
+    ExportDialog second(makeResult(), ViewOptions{});
+    QCOMPARE(second.extension(), QStringLiteral("svg"));
+    QCOMPARE(QFileInfo(second.path()).absolutePath(), QFileInfo(dir.path()).absoluteFilePath());
+    QCOMPARE(QFileInfo(second.path()).fileName(), second.suggestedFileName());
+    QVERIFY(second.path().endsWith(QStringLiteral(".svg")));
+    QSettings().clear();
+  }
+
+  // The size fields said px while the note beside them said points: one unit, and the true
+  // one (PNG: logical pixels times the DPI scale; SVG and PDF: points).
+  void sizeUnitsAgreeWithTheNote() {
+    ExportDialog dialog(makeResult(), ViewOptions{});
+    auto* width = dialog.findChild<QSpinBox*>(QStringLiteral("width"));
+    auto* height = dialog.findChild<QSpinBox*>(QStringLiteral("height"));
+    QVERIFY(width && height);
+    const auto noteText = [&] {
+      QStringList texts;
+      for (QLabel* l : dialog.findChildren<QLabel*>()) texts << l->text();
+      return texts.join(QLatin1Char('|'));
+    };
+    dialog.setFormat(QStringLiteral("png"));
+    QCOMPARE(width->suffix(), QStringLiteral(" px"));
+    QCOMPARE(height->suffix(), QStringLiteral(" px"));
+    QVERIFY2(!noteText().contains(QStringLiteral("point")), qPrintable(noteText()));
+    for (const char* ext : {"svg", "pdf"}) {
+      dialog.setFormat(QString::fromLatin1(ext));
+      QCOMPARE(width->suffix(), QStringLiteral(" pt"));
+      QCOMPARE(height->suffix(), QStringLiteral(" pt"));
+      QVERIFY2(!noteText().contains(QStringLiteral("px")), qPrintable(noteText()));
+      QVERIFY2(noteText().contains(QStringLiteral("1600 × 1000 pt")), qPrintable(noteText()));
+    }
+  }
+
   void pngAtTheChosenSize() {
     QTemporaryDir dir;
     const ResultPtr r = makeResult();

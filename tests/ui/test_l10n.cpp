@@ -9,12 +9,16 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QGroupBox>
+#include <QHash>
 #include <QIcon>
+#include <QLibraryInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProcess>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
@@ -191,6 +195,36 @@ class TestL10n : public QObject {
     auto* language = window.findChild<QMenu*>(QStringLiteral("languageMenu"));
     QVERIFY(language != nullptr);
     QCOMPARE(language->title(), QStringLiteral("语言(&L)"));
+  }
+
+  // Issue 15 item 12: Qt's own buttons stayed English. Qt's translations (qtbase_zh_CN.qm, from
+  // the Debian package qt6-translations-l10n that scripts/install-deps installs) load with ours.
+  void qtStandardButtonsAreChinese() {
+    const QString qm =
+        QLibraryInfo::path(QLibraryInfo::TranslationsPath) + QStringLiteral("/qtbase_zh_CN.qm");
+    QVERIFY2(QFile::exists(qm),
+             qPrintable(qm + QStringLiteral(" is missing: run scripts/install-deps "
+                                            "(package qt6-translations-l10n)")));
+    QVERIFY(mhaviz::ui::installTranslations(QLocale(QStringLiteral("zh_CN"))));
+    QDialogButtonBox box(QDialogButtonBox::Save | QDialogButtonBox::Discard |
+                         QDialogButtonBox::Cancel | QDialogButtonBox::Close);
+    const QHash<QDialogButtonBox::StandardButton, QString> english = {
+        {QDialogButtonBox::Save, QStringLiteral("Save")},
+        {QDialogButtonBox::Discard, QStringLiteral("Discard")},
+        {QDialogButtonBox::Cancel, QStringLiteral("Cancel")},
+        {QDialogButtonBox::Close, QStringLiteral("Close")}};
+    static const QRegularExpression han(QStringLiteral("\\p{Han}"));
+    for (auto it = english.begin(); it != english.end(); ++it) {
+      QPushButton* button = box.button(it.key());
+      QVERIFY(button != nullptr);
+      const QString text = button->text();
+      QVERIFY2(!text.contains(it.value(), Qt::CaseInsensitive), qPrintable(text));
+      QVERIFY2(text.contains(han), qPrintable(it.value() + QStringLiteral(" -> ") + text));
+    }
+    // And back: English again once the Chinese translators are removed.
+    QVERIFY(!mhaviz::ui::installTranslations(QLocale(QStringLiteral("en_US"))));
+    QDialogButtonBox englishBox(QDialogButtonBox::Save);
+    QCOMPARE(englishBox.button(QDialogButtonBox::Save)->text(), QStringLiteral("Save"));
   }
 
   void englishWhenLocaleIsEnUS() {

@@ -16,6 +16,7 @@
 #include "stages/stage_data.hpp"
 #include "teach/cell_breakdown.hpp"
 #include "teach/examples.hpp"
+#include "teach/explanations.hpp"
 #include "teach/stage_guide.hpp"
 #include "teach/teach_docks.hpp"
 
@@ -333,6 +334,39 @@ class TestTeach : public QObject {
       sawS2 = sawS2 || dock.table()->item(r, 2)->text().contains(QStringLiteral("S+2"));
     }
     QVERIFY(sawS2);
+  }
+
+  // Issue 15 item 13: the help said "S becomes S+2" for add_zero_attn alone, and never named
+  // the usual mistake (prepending). Each key count the help states agrees with shape_flow.
+  void helpTextStatesTheKeyCountsAndTheMisconception() {
+    const QList<ExplanationPage> pages = explanationPages();
+    QVERIFY(!pages.isEmpty());
+    const QString html = pages.front().html;
+    QVERIFY2(!html.contains(QStringLiteral(". S becomes S+2.")),
+             qPrintable(html));  // unconditional
+    QVERIFY(html.contains(QStringLiteral("With add_zero_attn alone S becomes S+1")));
+    QVERIFY(html.contains(QStringLiteral("with both options S becomes S+2")));
+    QVERIFY(html.contains(QStringLiteral("<b>not prepended</b>")));
+    QVERIFY(html.contains(QStringLiteral("<b>after</b> the projection")));
+    QVERIFY(html.contains(QStringLiteral("<b>after</b> the head split")));
+    QVERIFY(guideStep(Stage::k).explanation.contains(QStringLiteral("does not prepend")));
+    // The counts match the core's shape flow: zero alone S+1, bias_kv alone S+1, both S+2.
+    const auto lastKeySymbol = [](bool biasKv, bool zero) {
+      mhaviz::Config c;
+      c.embed_dim = 4;
+      c.num_heads = 2;
+      c.add_bias_kv = biasKv;
+      c.add_zero_attn = zero;
+      std::string last;
+      for (const auto& step : mhaviz::shape_flow(c)) {
+        if (step.symbolic.find("S+") != std::string::npos) last = step.symbolic;
+      }
+      return QString::fromStdString(last);
+    };
+    QVERIFY2(lastKeySymbol(false, true).contains(QStringLiteral("S+1")),
+             qPrintable(lastKeySymbol(false, true)));
+    QVERIFY(lastKeySymbol(true, false).contains(QStringLiteral("S+1")));
+    QVERIFY(lastKeySymbol(true, true).contains(QStringLiteral("S+2")));
   }
 
   void walkThroughFollowsPyTorchsOrder() {

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -14,6 +15,11 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/suggest.hpp"
 #include "mhaviz/core/version.hpp"
+
+#ifdef Q_OS_UNIX
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 namespace mhaviz::cli {
 
@@ -108,6 +114,32 @@ int runCommand(const Command& command, const QStringList& args) {
   return command.execute(parser);
 }
 
+/// From a plain shell (ssh, cron, a container) XDG_RUNTIME_DIR is often unset, and Qt then
+/// prints "QStandardPaths: XDG_RUNTIME_DIR not set, defaulting to ..." on stderr for every
+/// command: noise next to the CLI's one-line messages. Before the application exists, point it
+/// at a private folder (mode 0700, owned by us) under the temporary directory, as Qt would.
+void ensureRuntimeDir() {
+#ifdef Q_OS_UNIX
+  if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) return;
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string base = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  const auto usable = [](const std::string& dir) {
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0) return false;
+    if (!S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) return false;  // not a symlink, ours
+    return (st.st_mode & 0777) == 0700 || ::chmod(dir.c_str(), 0700) == 0;
+  };
+  std::string dir = base + "/mhaviz-runtime-" + std::to_string(::getuid());
+  if (::mkdir(dir.c_str(), 0700) != 0 && !usable(dir)) {
+    // Taken by someone else or not a folder: a fresh one of our own instead.
+    std::string pattern = base + "/mhaviz-runtime-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) return;  // Qt warns, as before
+    dir = pattern;
+  }
+  if (usable(dir)) qputenv("XDG_RUNTIME_DIR", QByteArray::fromStdString(dir));
+#endif
+}
+
 std::unique_ptr<QCoreApplication> makeApplication(int& argc, char* argv[], bool gui) {
   if (gui) {
     // Image export draws widgets; no display is needed unless the user asks for a platform.
@@ -123,6 +155,7 @@ int runCli(int argc, char* argv[]) {
   QCoreApplication::setApplicationName(kProgram);
   QCoreApplication::setApplicationVersion(QString::fromLatin1(kVersion));
   const bool gui = argc > 1 && std::string_view(argv[1]) == "export";
+  ensureRuntimeDir();
   const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, gui);
   QStringList args = QCoreApplication::arguments();
 

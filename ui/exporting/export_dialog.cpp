@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <cmath>
@@ -24,6 +25,11 @@
 #include "render/colormaps.hpp"
 
 namespace mhaviz::ui {
+
+namespace {
+constexpr const char* kFolderKey = "export/folder";  // QSettings: folder of the last export
+constexpr const char* kFormatKey = "export/format";  // QSettings: "png", "svg" or "pdf"
+}  // namespace
 
 ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* parent)
     : QDialog(parent), m_result(std::move(result)), m_view(view) {
@@ -61,17 +67,16 @@ ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* p
   m_width->setObjectName(QStringLiteral("width"));
   m_width->setRange(200, 20000);
   m_width->setValue(1600);
-  m_width->setSuffix(tr(" px"));
   m_height = new QSpinBox;
   m_height->setObjectName(QStringLiteral("height"));
   m_height->setRange(150, 20000);
   m_height->setValue(1000);
-  m_height->setSuffix(tr(" px"));
   auto* size = new QHBoxLayout;
   size->addWidget(m_width);
   size->addWidget(new QLabel(QStringLiteral("×")));
   size->addWidget(m_height);
-  form->addRow(tr("Size (logical):"), size);
+  m_sizeLabel = new QLabel;
+  form->addRow(m_sizeLabel, size);
 
   m_scale = new QDoubleSpinBox;
   m_scale->setObjectName(QStringLiteral("scale"));
@@ -130,8 +135,14 @@ ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* p
   connect(m_width, &QSpinBox::valueChanged, this, &ExportDialog::updateControls);
   connect(m_height, &QSpinBox::valueChanged, this, &ExportDialog::updateControls);
   connect(m_scale, &QDoubleSpinBox::valueChanged, this, &ExportDialog::updateControls);
-  m_path->setText(
-      QDir::home().filePath(headFileName(view.stage, -1, view.batch, QStringLiteral("png"))));
+  connect(m_path, &QLineEdit::textEdited, this, [this] { m_userNamed = true; });
+  // The folder and the format of the last export, if that folder is still there.
+  const QSettings settings;
+  const QString format = settings.value(QLatin1String(kFormatKey)).toString();
+  if (m_format->findData(format) >= 0) setFormat(format);
+  QString folder = settings.value(QLatin1String(kFolderKey)).toString();
+  if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
+  m_path->setText(QDir(folder).filePath(suggestedFileName()));
   updateControls();
 }
 
@@ -177,18 +188,45 @@ void ExportDialog::setPixelSize(int width, int height) {
   m_height->setValue(height);
 }
 void ExportDialog::setScale(double scale) { m_scale->setValue(scale); }
+QString ExportDialog::path() const { return m_path->text(); }
+void ExportDialog::setPath(const QString& path) {
+  m_path->setText(path);
+  m_userNamed = true;
+}
+QString ExportDialog::suggestedFileName() const {
+  const ViewOptions v = exportView();
+  return headFileName(v.stage, v.soloHead, v.batch, extension());
+}
+
+QString ExportDialog::sizeUnit() const {
+  return extension() == QLatin1String("png") ? tr("px") : tr("pt");
+}
+
 void ExportDialog::updateControls() {
   const bool png = extension() == QLatin1String("png");
   m_scale->setEnabled(png);
-  m_pixels->setText(png ? tr("→ %1 × %2 pixels")
+  // One unit for the fields and the note: logical pixels for PNG (times the DPI scale gives
+  // the file's pixels), points (1/72 inch) for SVG and PDF, whose page is that size.
+  const QString suffix = QLatin1Char(' ') + sizeUnit();
+  m_width->setSuffix(suffix);
+  m_height->setSuffix(suffix);
+  m_sizeLabel->setText(png ? tr("Size (px):") : tr("Size (pt):"));
+  m_pixels->setText(png ? tr("→ %1 × %2 px in the file")
                               .arg(std::lround(m_width->value() * m_scale->value()))
                               .arg(std::lround(m_height->value() * m_scale->value()))
-                        : tr("vector: sizes are in points"));
+                        : tr("vector: %1 × %2 pt = %3 × %4 cm")
+                              .arg(m_width->value())
+                              .arg(m_height->value())
+                              .arg(m_width->value() * 2.54 / 72.0, 0, 'f', 1)
+                              .arg(m_height->value() * 2.54 / 72.0, 0, 'f', 1));
   m_transparent->setEnabled(extension() != QLatin1String("pdf"));
   m_title->setPlaceholderText(defaultTitle());
-  // Keep the file name's extension in step with the format.
+  // The suggested name follows the stage, the head and the format until the user names the
+  // file; a name of their own keeps its base and only follows the format's extension.
   const QFileInfo info(m_path->text());
-  if (!m_path->text().isEmpty() && info.suffix().toLower() != extension()) {
+  if (!m_userNamed && !m_path->text().isEmpty()) {
+    m_path->setText(info.dir().filePath(suggestedFileName()));
+  } else if (!m_path->text().isEmpty() && info.suffix().toLower() != extension()) {
     m_path->setText(info.dir().filePath(info.completeBaseName() + QLatin1Char('.') + extension()));
   }
 }
@@ -196,12 +234,23 @@ void ExportDialog::updateControls() {
 QString ExportDialog::exportTo(const QString& path) {
   ExportOptions o = exportOptions();
   if (o.title.isEmpty()) o.title = defaultTitle();
-  return exportImage(*m_result, exportView(), o, path);
+  const QString error = exportImage(*m_result, exportView(), o, path);
+  if (error.isEmpty()) remember(QFileInfo(path).absolutePath());
+  return error;
+}
+
+void ExportDialog::remember(const QString& folder) const {
+  QSettings settings;
+  settings.setValue(QLatin1String(kFolderKey), folder);
+  settings.setValue(QLatin1String(kFormatKey), extension());
 }
 
 QStringList ExportDialog::exportAllHeadsTo(const QString& folder, QString* error) {
   try {
-    return exportAllHeads(*m_result, exportView(), exportOptions(), folder, extension());
+    QStringList files =
+        exportAllHeads(*m_result, exportView(), exportOptions(), folder, extension());
+    remember(QFileInfo(folder).absoluteFilePath());
+    return files;
   } catch (const std::exception& e) {
     if (error != nullptr) *error = QString::fromUtf8(e.what());
     return {};
@@ -214,7 +263,10 @@ void ExportDialog::browse() {
                                                                : tr("PDF document (*.pdf)");
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Export image"), m_path->text(), filter);
-  if (!path.isEmpty()) m_path->setText(path);
+  if (!path.isEmpty()) {
+    m_path->setText(path);
+    m_userNamed = QFileInfo(path).fileName() != suggestedFileName();
+  }
 }
 
 void ExportDialog::exportClicked() {

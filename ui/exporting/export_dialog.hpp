@@ -1,8 +1,10 @@
 #pragma once
 // File > Export image…: the whole grid or one head of any stage as PNG (pixel size and DPI
-// scale), SVG or PDF, with colormap, transparent background and title, all through
+// scale), SVG or PDF (size in points), with colormap, transparent background and title, all through
 // exportImage (the same path as `mhaviz-cli export`); "Export all heads…" writes one file per
-// head into a folder. GUI thread only.
+// head into a folder. The suggested file name follows the stage until the user names the file;
+// the folder and format of the last export are remembered (QSettings "export/*"). GUI thread
+// only.
 
 #include <QDialog>
 #include <QString>
@@ -40,6 +42,13 @@ class ExportDialog : public QDialog {
   void setFormat(const QString& extension);
   void setPixelSize(int width, int height);
   void setScale(double scale);
+  /// The file name the dialog suggests for the current stage, head, batch and format.
+  [[nodiscard]] QString suggestedFileName() const;
+  /// The unit of the size fields: "px" for PNG, "pt" for SVG and PDF (translated).
+  [[nodiscard]] QString sizeUnit() const;
+  /// The file path in the dialog.
+  [[nodiscard]] QString path() const;
+  void setPath(const QString& path);  // as if the user typed it
 
   /// Exports with the current settings; returns an empty string or the error.
   QString exportTo(const QString& path);
@@ -51,6 +60,7 @@ class ExportDialog : public QDialog {
   void exportClicked();
   void exportAllClicked();
   void updateControls();
+  void remember(const QString& folder) const;  // QSettings: folder and format of an export
 
   ResultPtr m_result;
   ViewOptions m_view;
@@ -60,11 +70,13 @@ class ExportDialog : public QDialog {
   QSpinBox* m_width;
   QSpinBox* m_height;
   QDoubleSpinBox* m_scale;
+  QLabel* m_sizeLabel;
   QLabel* m_pixels;
   QComboBox* m_colormap;
   QCheckBox* m_transparent;
   QLineEdit* m_title;
   QLineEdit* m_path;
+  bool m_userNamed = false;  // the user typed or browsed a name of their own
 };
 
 }  // namespace mhaviz::ui

@@ -34,13 +34,18 @@ void showPage(const ExplanationPage& page, QWidget* parent) {
 QList<ExplanationPage> explanationPages() {
   return {
       {tr("Where bias_k and the zero key go"),
-       tr("<p><b>add_bias_kv</b> appends one learned row <code>bias_k</code> to the keys and "
-          "<code>bias_v</code> to the values. They are appended at the <b>end</b> (after the S "
-          "source keys), <b>after</b> the in-projection (they are not multiplied by W_k or W_v) "
-          "and before the head split. S becomes S+1.</p>"
+       tr("<p><b>A common misconception:</b> the extra keys are <b>not prepended</b> at "
+          "position 0 like a [CLS] token. bias_k/bias_v are appended at the <b>end</b>, "
+          "<b>after</b> the projection; the zero key is appended after them, <b>after</b> the "
+          "head split. They are always the <b>last</b> key columns.</p>"
+          "<p><b>add_bias_kv</b> appends one learned row <code>bias_k</code> to the keys and "
+          "<code>bias_v</code> to the values: after the S source keys, after the in-projection "
+          "(they are not multiplied by W_k or W_v) and before the head split. S becomes "
+          "S+1.</p>"
           "<p><b>add_zero_attn</b> appends one all-zero row of width hd to k and v <b>after</b> "
-          "the head split, after bias_k when both are on. S becomes S+2. Its raw score is exactly "
-          "0 for every query.</p>"
+          "the head split, after bias_k when both are on. With add_zero_attn alone S becomes "
+          "S+1; with both options S becomes S+2. Its raw score is exactly 0 for every "
+          "query.</p>"
           "<p>Both columns get mask 0: they are never masked. The grid labels them "
           "<i>bias_k</i> and <i>zero</i> and sets them apart.</p>")},
       {tr("True in a bool mask means masked"),

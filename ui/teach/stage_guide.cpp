@@ -28,10 +28,11 @@ QList<GuideStep> guideSteps() {
           "for one head, one row per query, before the 1/sqrt(hd) scaling."),
        QStringLiteral("q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)")},
       {Stage::k, tr("k: projected keys, with bias_k and the zero key"),
-       tr("Keys are projected with W_k and split into heads like q. add_bias_kv appends the "
-          "learned row bias_k at the END of the keys, after the projection and before the head "
-          "split; add_zero_attn appends an all-zero row after the head split. These extra rows "
-          "are the last rows of the map."),
+       tr("Keys are projected with W_k and split into heads like q. add_bias_kv appends (it "
+          "does not prepend) the learned row bias_k at the END of the keys, after the "
+          "projection and before the head split; add_zero_attn appends an all-zero row after "
+          "the head split. These extra rows are the last rows of the map: S+1 with one option, "
+          "S+2 with both."),
        QStringLiteral("k = torch.cat([k, bias_k.repeat(1, bsz, 1)])  # add_bias_kv\n"
                       "k = torch.cat([k, torch.zeros(zero_attn_shape)], dim=1)  # add_zero_attn")},
       {Stage::v, tr("v: projected values, with bias_v and the zero value"),
