@@ -1916,8 +1916,8 @@
         <translation>无法打开 %1：%2。</translation>
     </message>
     <message>
-        <source>Cannot save %1: %2. Choose another folder or file name; any previous file is unchanged.</source>
-        <translation>无法保存 %1：%2。请选择其他文件夹或文件名；原有文件保持不变。</translation>
+        <source>Cannot save %1: %2. Choose another folder or file name.</source>
+        <translation>无法保存 %1：%2。请选择其他文件夹或文件名。</translation>
     </message>
 </context>
 <context>

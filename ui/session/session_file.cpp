@@ -312,10 +312,13 @@ void writeSession(const Session& session, const QString& path) {
     mhaviz::io::write_file_atomic(path.toStdString(),
                                   std::as_bytes(std::span(bytes.constData(), bytes.size())));
   } catch (const mhaviz::InvalidInput& e) {
+    // The core's message starts with the path, which this message names already.
+    QString reason = QString::fromUtf8(e.what());
+    const QString prefix = path + QStringLiteral(": ");
+    if (reason.startsWith(prefix)) reason.remove(0, prefix.size());
     fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
-                                     "Cannot save %1: %2. Choose another folder or file name; "
-                                     "any previous file is unchanged.")
-             .arg(path, QString::fromUtf8(e.what())));
+                                     "Cannot save %1: %2. Choose another folder or file name.")
+             .arg(path, reason));
   }
 }
 
