@@ -128,6 +128,47 @@ class TestPanelUse : public QObject {
     controller()->setMemoryLimit(mhaviz::kDefaultMemoryLimit);
   }
 
+  // Item 5: the wheel over a control without focus scrolls; it never changes the value.
+  void wheelOverControlsChangesNothing() {
+    m_window->grid()->setFocus();
+    const Config before = controller()->config();
+    const auto texts = [this] {
+      QStringList list;
+      for (auto* spin : m_window->findChildren<QAbstractSpinBox*>()) list << spin->text();
+      for (auto* combo : m_window->findChildren<QComboBox*>()) list << combo->currentText();
+      return list;
+    };
+    const QStringList shown = texts();
+    int sent = 0;
+    QList<QWidget*> fields;
+    for (auto* w : m_window->findChildren<QAbstractSpinBox*>()) fields << w;
+    for (auto* w : m_window->findChildren<QComboBox*>()) fields << w;
+    for (QWidget* field : fields) {
+      if (!field->isEnabled()) continue;
+      for (const int delta : {120, -120, -120}) {
+        const QPointF at(field->width() / 2.0, field->height() / 2.0);
+        QWheelEvent wheel(at, field->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(field, &wheel);
+        ++sent;
+      }
+    }
+    QVERIFY(sent > 20);
+    QVERIFY(idle());
+    QCOMPARE(texts(), shown);
+    QVERIFY(controller()->config() == before);
+    // With focus the wheel does change the field.
+    QSpinBox* L = spin("tgt_len");
+    L->setFocus();
+    const int value = L->value();
+    const QPointF at(L->width() / 2.0, L->height() / 2.0);
+    QWheelEvent wheel(at, L->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(L, &wheel);
+    QCOMPARE(L->value(), value + 1);
+    QVERIFY(idle());
+  }
+
  private:
   [[nodiscard]] ComputeController* controller() const { return m_window->controller(); }
   [[nodiscard]] QSpinBox* spin(const char* name) const {
