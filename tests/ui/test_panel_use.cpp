@@ -169,6 +169,38 @@ class TestPanelUse : public QObject {
     QVERIFY(idle());
   }
 
+  // Item 6: an inline error moves no field; the out-of-date note covers no map.
+  void errorMovesNoFieldAndNoteCoversNoMap() {
+    const auto places = [this] {
+      QList<QRect> list;
+      for (auto* field : m_window->panel()->findChildren<QAbstractSpinBox*>()) {
+        list << QRect(field->mapTo(m_window, QPoint(0, 0)), field->size());
+      }
+      return list;
+    };
+    spin("num_heads")->setValue(4);
+    spin("embed_dim")->setValue(8);
+    QVERIFY(idle());
+    const QList<QRect> before = places();
+    spin("embed_dim")->setValue(10);  // not divisible by num_heads
+    QVERIFY(idle());
+    auto* error = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
+    QVERIFY(error != nullptr && error->isVisible());
+    QCoreApplication::processEvents();
+    QCOMPARE(places(), before);
+    QVERIFY(controller()->isOutOfDate());
+    // Nothing lies over the grid's maps; the status bar says it, without repeating the error.
+    for (auto* label : m_window->grid()->findChildren<QLabel*>()) {
+      QVERIFY2(!label->isVisible(), qPrintable(label->text()));
+    }
+    auto* note = m_window->findChild<QLabel*>(QStringLiteral("outOfDateNote"));
+    QVERIFY(note != nullptr && note->isVisible());
+    QVERIFY(!note->text().contains(controller()->error()));
+    spin("embed_dim")->setValue(8);
+    QVERIFY(idle());
+    QVERIFY(!note->isVisible());
+  }
+
  private:
   [[nodiscard]] ComputeController* controller() const { return m_window->controller(); }
   [[nodiscard]] QSpinBox* spin(const char* name) const {

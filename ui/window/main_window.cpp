@@ -9,7 +9,6 @@
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
@@ -43,15 +42,8 @@ MainWindow::MainWindow(QWidget* parent)
   m_grid->setBackgroundPreparation(true);  // big maps are reduced off the GUI thread
   setCentralWidget(m_grid);
 
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(m_panel);
-  scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setFrameShape(QFrame::NoFrame);
-  // Wide enough for the panel plus a vertical scroll bar, so nothing is cut off horizontally.
-  scroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
   m_dock->setObjectName(QStringLiteral("parameterDock"));
-  m_dock->setWidget(scroll);
+  m_dock->setWidget(m_panel);  // scrolls its fields itself, error line below them
   m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                       QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, m_dock);
@@ -91,7 +83,8 @@ void MainWindow::connectController() {
       }
     }
   });
-  connect(c, &ComputeController::outOfDateChanged, m_grid, &HeatmapGrid::setOutOfDate);
+  // In the status bar, not over the maps (it would cover their titles).
+  connect(c, &ComputeController::outOfDateChanged, m_status, &StatusWidgets::showOutOfDate);
   connect(m_grid, &HeatmapGrid::cellHovered, this,
           [this](int, int, int, double, const QString& text) { m_status->showHover(text); });
 }

@@ -10,6 +10,13 @@
 
 namespace mhaviz::ui {
 
+void StatusWidgets::showOutOfDate(bool outOfDate, const QString& why) {
+  const bool repeated = why.isEmpty() || why == m_controller->error();
+  m_outOfDate->setText(repeated ? tr("Out of date: showing the last computed result") : why);
+  m_outOfDate->setToolTip(why);
+  m_outOfDate->setVisible(outOfDate);
+}
+
 QString formatMs(double ms) {
   if (ms < 1000.0) return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10.0 ? 2 : 1);
   return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
@@ -23,6 +30,7 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
       m_compute(new QLabel),
       m_render(new QLabel),
       m_memory(new QLabel),
+      m_outOfDate(new QLabel),
       m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel"))) {
   m_hover->setObjectName(QStringLiteral("hoverLabel"));
@@ -34,6 +42,9 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   m_render->setToolTip(tr("Time spent drawing the heatmaps"));
   m_memory->setObjectName(QStringLiteral("resultMemory"));
   m_memory->setToolTip(tr("Memory held by the result: every intermediate tensor"));
+  m_outOfDate->setObjectName(QStringLiteral("outOfDateNote"));
+  m_outOfDate->setStyleSheet(QStringLiteral("QLabel { color: #b00020; font-weight: bold; }"));
+  m_outOfDate->hide();
   m_progress->setObjectName(QStringLiteral("progress"));
   m_progress->setMaximumWidth(180);
   m_progress->setTextVisible(true);
@@ -43,6 +54,7 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   m_cancel->hide();
 
   bar->addWidget(m_hover, 1);
+  bar->addPermanentWidget(m_outOfDate);
   bar->addPermanentWidget(m_progress);
   bar->addPermanentWidget(m_cancel);
   bar->addPermanentWidget(m_compute);
