@@ -8,6 +8,8 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QCheckBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -199,6 +201,33 @@ class TestPanelUse : public QObject {
     spin("embed_dim")->setValue(8);
     QVERIFY(idle());
     QVERIFY(!note->isVisible());
+  }
+
+  // Item 10: the walk-through's arrows work anywhere in the window except in a text field.
+  void walkThroughKeysWorkAnywhere() {
+    auto* next = m_window->findChild<QPushButton*>(QStringLiteral("walkNext"));
+    QVERIFY(next != nullptr);
+    const auto stage = [this] { return controller()->view().stage; };
+    QTest::mouseClick(next, Qt::LeftButton);
+    const auto afterClick = stage();
+    QApplication::setActiveWindow(m_window);
+    next->setFocus();
+    QTest::keyClick(next, Qt::Key_Right);
+    QVERIFY(stage() != afterClick);
+    QTest::keyClick(next, Qt::Key_Left);
+    QCOMPARE(stage(), afterClick);
+    // From a check box in the panel too.
+    auto* bias = m_window->panel()->findChild<QCheckBox*>(QStringLiteral("bias"));
+    bias->setFocus();
+    QTest::keyClick(bias, Qt::Key_Right);
+    QVERIFY(stage() != afterClick);
+    QTest::keyClick(bias, Qt::Key_Left);
+    // In a text field the arrows move the cursor.
+    QSpinBox* S = spin("src_len");
+    S->setFocus();
+    QTest::keyClick(S, Qt::Key_Left);
+    QCOMPARE(stage(), afterClick);
+    QVERIFY(idle());
   }
 
  private:

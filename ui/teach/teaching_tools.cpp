@@ -1,13 +1,19 @@
 #include "teach/teaching_tools.hpp"
 
 #include <qcustomplot.h>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QKeyEvent>
 #include <QKeySequence>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QStringList>
+#include <QTextEdit>
 #include <exception>
 
 #include "compute/compute_controller.hpp"
@@ -71,8 +77,7 @@ TeachingTools::TeachingTools(QMainWindow* window, ComputeController* controller,
   m_shapes->showConfig(controller->config());
 
   grid->setFocusPolicy(Qt::StrongFocus);
-  grid->installEventFilter(this);
-  if (grid->plot() != nullptr) grid->plot()->installEventFilter(this);
+  qApp->installEventFilter(this);  // Left/Right anywhere in the window (see eventFilter)
 
   addExamplesMenu(file, controller, window);
 
@@ -171,15 +176,31 @@ void TeachingTools::redrawGrid() {
 }
 
 bool TeachingTools::eventFilter(QObject* watched, QEvent* event) {
-  if (event->type() == QEvent::KeyPress) {
-    const auto* key = static_cast<QKeyEvent*>(event);
-    if (key->modifiers() == Qt::NoModifier &&
-        (key->key() == Qt::Key_Left || key->key() == Qt::Key_Right)) {
-      m_walk->step(key->key() == Qt::Key_Right ? +1 : -1);
-      return true;
-    }
+  if (event->type() != QEvent::KeyPress) return QObject::eventFilter(watched, event);
+  const auto* key = static_cast<QKeyEvent*>(event);
+  if (key->modifiers() != Qt::NoModifier ||
+      (key->key() != Qt::Key_Left && key->key() != Qt::Key_Right)) {
+    return QObject::eventFilter(watched, event);
   }
-  return QObject::eventFilter(watched, event);
+  // Anywhere in the window or its docks, except where the arrows edit: text fields (and spin
+  // boxes, whose text is edited) and sliders. Dialogs keep their arrows.
+  auto* widget = qobject_cast<QWidget*>(watched);
+  if (widget == nullptr || QApplication::activeModalWidget() != nullptr) return false;
+  QWidget* top = widget->window();
+  if (top != m_window && !(qobject_cast<QDockWidget*>(top) && top->parent() == m_window)) {
+    return false;
+  }
+  QWidget* focus = QApplication::focusWidget();
+  const auto* text = qobject_cast<QTextEdit*>(focus);
+  const auto* plain = qobject_cast<QPlainTextEdit*>(focus);
+  if (qobject_cast<QLineEdit*>(focus) != nullptr ||
+      qobject_cast<QAbstractSpinBox*>(focus) != nullptr ||
+      qobject_cast<QAbstractSlider*>(focus) != nullptr || (text != nullptr && !text->isReadOnly()) ||
+      (plain != nullptr && !plain->isReadOnly())) {
+    return false;
+  }
+  m_walk->step(key->key() == Qt::Key_Right ? +1 : -1);
+  return true;
 }
 
 TeachingTools* installTeaching(QMainWindow* window, ComputeController* controller,

@@ -40,7 +40,8 @@ class TeachingTools : public QObject {
   void setHighContrast(bool on);
 
  protected:
-  /// Left/Right on the grid step the walk-through.
+  /// Left/Right step the walk-through anywhere in the window, except in a text field, a spin
+  /// box or a slider (installed on the application).
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
