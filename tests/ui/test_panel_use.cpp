@@ -20,6 +20,8 @@
 #include "mhaviz/core/memory.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
+#include "window/status_widgets.hpp"
+#include <qcustomplot.h>
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 
@@ -228,6 +230,50 @@ class TestPanelUse : public QObject {
     QTest::keyClick(S, Qt::Key_Left);
     QCOMPARE(stage(), afterClick);
     QVERIFY(idle());
+  }
+
+  // Item 11: the window says what the user is looking at.
+  void gridHasAxisTitles() {
+    QCustomPlot* plot = m_window->grid()->plot();
+    QVERIFY(plot != nullptr);
+    QStringList titles;
+    for (QCPAxisRect* rect : plot->axisRects()) {
+      for (QCPAxis* axis : rect->axes()) titles << axis->label();
+    }
+    QVERIFY2(titles.contains(QStringLiteral("query")), qPrintable(titles.join(u',')));
+    QVERIFY2(titles.contains(QStringLiteral("key")), qPrintable(titles.join(u',')));
+  }
+
+  void editingSampleNsPaddingShowsSampleN() {
+    Config c = controller()->config();
+    c.batch_size = 3;
+    c.key_padding_spec.kind = PaddingKind::lengths;
+    c.key_padding_spec.valid_lengths = {c.src_len, c.src_len, c.src_len};
+    controller()->changeConfig(c, QStringLiteral("padding"));
+    QVERIFY(idle());
+    auto* element = m_window->findChild<QSpinBox*>(QStringLiteral("paddingElement"));
+    QVERIFY(element != nullptr);
+    element->setValue(2);
+    QCOMPARE(controller()->view().batch, 2);
+    auto* shown = m_window->findChild<QLabel*>(QStringLiteral("batchShown"));
+    QVERIFY(shown != nullptr && !shown->isHidden());
+    QVERIFY2(shown->text().contains(QStringLiteral("2 of 3")), qPrintable(shown->text()));
+  }
+
+  void hoverTextLeavesWithThePointer() {
+    auto* hover = m_window->findChild<QLabel*>(QStringLiteral("hoverLabel"));
+    QVERIFY(hover != nullptr);
+    m_window->statusWidgets()->showHover(QStringLiteral("weights[0, 1, 2] = 0.5"));
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(m_window->grid()->plot(), &leave);
+    QCOMPARE(hover->text(), QString());
+  }
+
+  void lengthSpinBoxesSayTheirLimit() {
+    for (const char* name : {"tgt_len", "src_len"}) {
+      QSpinBox* box = spin(name);
+      QVERIFY2(box->toolTip().contains(QString::number(box->maximum())), name);
+    }
   }
 
  private:

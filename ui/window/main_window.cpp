@@ -1,10 +1,13 @@
 #include "window/main_window.hpp"
 
+#include <qcustomplot.h>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFileDialog>
 #include <QKeySequence>
 #include <QMenuBar>
@@ -40,6 +43,7 @@ MainWindow::MainWindow(QWidget* parent)
   setWindowTitle(QStringLiteral("mhaviz"));
   m_grid->setObjectName(QStringLiteral("heatmapGrid"));
   m_grid->setBackgroundPreparation(true);  // big maps are reduced off the GUI thread
+  m_grid->setAxisTitles(true);             // "query" down, "key" across
   setCentralWidget(m_grid);
 
   m_dock->setObjectName(QStringLiteral("parameterDock"));
@@ -87,6 +91,13 @@ void MainWindow::connectController() {
   connect(c, &ComputeController::outOfDateChanged, m_status, &StatusWidgets::showOutOfDate);
   connect(m_grid, &HeatmapGrid::cellHovered, this,
           [this](int, int, int, double, const QString& text) { m_status->showHover(text); });
+  m_grid->installEventFilter(this);
+  if (m_grid->plot() != nullptr) m_grid->plot()->installEventFilter(this);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::Leave) m_status->showHover({});
+  return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::buildMenus() {

@@ -50,6 +50,11 @@ QWidget* row(QWidget* main, QWidget* side) {
   return w;
 }
 
+/// Says a spin box's limit, so that it does not stop there silently.
+QString limitNote(int max) {
+  return ParameterPanel::tr(" At most %1 here; the memory limit usually stops earlier.").arg(max);
+}
+
 QString pyBool(bool on) { return on ? QStringLiteral("True") : QStringLiteral("False"); }
 
 }  // namespace
@@ -144,10 +149,12 @@ QGroupBox* ParameterPanel::buildSizes() {
   auto* form = new QFormLayout(group);
   m_tgtLen = intSpin("tgt_len", 1, kMaxLen,
                      tr("L (target length) — rows of query: (L, N, E), or (N, L, E) with "
-                        "batch_first. Each map has L rows, one per query."));
+                        "batch_first. Each map has L rows, one per query.")
+                         + limitNote(kMaxLen));
   m_srcLen = intSpin("src_len", 1, kMaxLen,
                      tr("S (source length) — rows of key (S, N, kdim) and value (S, N, vdim). "
-                        "Each map has S columns, plus bias_k / zero when those are on."));
+                        "Each map has S columns, plus bias_k / zero when those are on.")
+                         + limitNote(kMaxLen));
   m_batch = intSpin("batch_size", 1, 4096,
                     tr("N (batch size) — batch dimension of query, key and value. Every batch "
                        "element has its own maps; pick the one shown under View."));

@@ -1,5 +1,5 @@
 #pragma once
-// The status bar's contents: an out-of-date note, compute time, render time, result memory, hover text, and a
+// The status bar's contents: the batch element shown, an out-of-date note, compute time, render time, result memory, hover text, and a
 // progress bar with a Cancel button shown while a computation takes long. GUI thread only.
 
 #include <QObject>
@@ -41,6 +41,7 @@ class StatusWidgets : public QObject {
   QLabel* m_render;
   QLabel* m_memory;
   QLabel* m_outOfDate;
+  QLabel* m_batch;  // which batch element the maps show (N > 1)
   QProgressBar* m_progress;
   QPushButton* m_cancel;
   QTimer m_delay;  // single shot: avoids flashing the progress bar for quick computations
