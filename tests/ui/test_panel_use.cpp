@@ -12,6 +12,7 @@
 #include <QCheckBox>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTest>
 #include <QUndoStack>
 #include <QWheelEvent>
@@ -20,6 +21,8 @@
 #include "mhaviz/core/memory.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
+#include "teach/teach_docks.hpp"
+#include "teach/teaching_tools.hpp"
 #include "window/status_widgets.hpp"
 #include <qcustomplot.h>
 #include "window/main_window.hpp"
@@ -273,6 +276,32 @@ class TestPanelUse : public QObject {
     for (const char* name : {"tgt_len", "src_len"}) {
       QSpinBox* box = spin(name);
       QVERIFY2(box->toolTip().contains(QString::number(box->maximum())), name);
+    }
+  }
+
+  void cellBreakdownShowsTheArithmeticFirst() {
+    auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
+    QVERIFY(tools != nullptr);
+    tools->breakdown()->showCell(controller()->result(), m_window->grid()->view(), 0, 1, 2);
+    const QString html = tools->breakdown()->html();
+    const auto dot = html.indexOf(QStringLiteral("q_i . k_j"));
+    const auto vector = html.indexOf(QStringLiteral("q_i ("));
+    QVERIFY(dot >= 0 && vector >= 0);
+    QVERIFY2(dot < vector, "the q_i and k_j numbers come after the arithmetic");
+  }
+
+  void shapeFlowOpensWithEveryColumnVisible() {
+    auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
+    mhaviz::ui::ShapeFlowDock* dock = tools->shapeFlow();
+    dock->show();
+    dock->raise();
+    QTest::qWait(50);
+    QTableWidget* table = dock->table();
+    const int width = table->viewport()->width();
+    for (int c = 0; c < table->columnCount(); ++c) {
+      const int left = table->columnViewportPosition(c);
+      QVERIFY2(left >= 0 && left + std::min(table->columnWidth(c), 30) <= width,
+               qPrintable(QStringLiteral("column %1 at %2, viewport %3").arg(c).arg(left).arg(width)));
     }
   }
 

@@ -182,7 +182,10 @@ void MainWindow::restoreLayout() {
   QSettings settings;
   const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
   if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1400, 900);
-  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
+  // First run: the right docks wide enough for every column of the shape flow.
+  auto* shapes = findChild<QDockWidget*>(QStringLiteral("shapeFlowDock"));
+  if (shapes != nullptr) resizeDocks({shapes}, {400}, Qt::Horizontal);
 }
 
 void MainWindow::saveLayout() const {
