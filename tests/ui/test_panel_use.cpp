@@ -12,6 +12,8 @@
 #include <QCheckBox>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTemporaryDir>
+#include <QFile>
 #include <QTableWidget>
 #include <QTest>
 #include <QUndoStack>
@@ -21,6 +23,10 @@
 #include "mhaviz/core/memory.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
+#include "mhaviz/core/io/config_json.hpp"
+#include "mhaviz/core/io/npz.hpp"
+#include "session/command_line.hpp"
+#include "session/session_document.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/status_widgets.hpp"
@@ -303,6 +309,32 @@ class TestPanelUse : public QObject {
       QVERIFY2(left >= 0 && left + std::min(table->columnWidth(c), 30) <= width,
                qPrintable(QStringLiteral("column %1 at %2, viewport %3").arg(c).arg(left).arg(width)));
     }
+  }
+
+  void openingAConfigWithTensorsLeavesTheDocumentUnmodified() {
+    QTemporaryDir dir;
+    Config c;
+    c.embed_dim = 4;
+    c.num_heads = 2;
+    c.tgt_len = 3;
+    c.src_len = 3;
+    c.batch_size = std::nullopt;
+    const QString config = dir.filePath(QStringLiteral("c.json"));
+    QFile file(config);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(mhaviz::io::config_to_json(c)));
+    file.close();
+    const QString tensors = dir.filePath(QStringLiteral("query.npz"));
+    mhaviz::io::write_npz(tensors.toStdString(),
+                          {{"query", mhaviz::Tensor::from<float>({3, 4}, std::vector<float>(12))}});
+    mhaviz::ui::StartupFiles files;
+    files.config = config;
+    files.tensors = tensors;
+    m_window->document()->start(files);
+    QVERIFY(idle());
+    QVERIFY(controller()->tensors() != nullptr);
+    QVERIFY(!m_window->document()->isModified());
+    QVERIFY(!m_window->isWindowModified());
   }
 
  private:
