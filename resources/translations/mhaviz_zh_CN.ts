@@ -500,6 +500,10 @@
         <source>Examples</source>
         <translation>示例</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;The vectors&lt;/b&gt; whose dot product is q_i . k_j:&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;向量&lt;/b&gt;（其点积即 q_i . k_j）：&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::AttnMaskEditor</name>
@@ -1739,6 +1743,10 @@
         <source>Set dtype to torch.%1</source>
         <translation>将 dtype 设为 torch.%1</translation>
     </message>
+    <message>
+        <source> At most %1 here; the memory limit usually stops earlier.</source>
+        <translation> 此处最大为 %1；内存上限通常会更早限制。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::SessionDocument</name>
@@ -2102,6 +2110,14 @@
     <message>
         <source>result %1</source>
         <translation>结果 %1</translation>
+    </message>
+    <message>
+        <source>Out of date: showing the last computed result</source>
+        <translation>已过期：显示的是上次计算的结果</translation>
+    </message>
+    <message>
+        <source>batch element n = %1 of %2</source>
+        <translation>批次元素 n = %1（共 %2 个）</translation>
     </message>
 </context>
 <context>
