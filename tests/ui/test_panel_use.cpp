@@ -12,6 +12,9 @@
 #include <QCheckBox>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionButton>
+#include <QImage>
 #include <QTemporaryDir>
 #include <QFile>
 #include <QTableWidget>
@@ -335,6 +338,37 @@ class TestPanelUse : public QObject {
     QVERIFY(controller()->tensors() != nullptr);
     QVERIFY(!m_window->document()->isModified());
     QVERIFY(!m_window->isWindowModified());
+  }
+
+  // Item 7: high contrast keeps check boxes, field borders and the disabled look.
+  void highContrastHidesNoControl() {
+    auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
+    tools->setHighContrast(true);
+    QCoreApplication::processEvents();
+    const auto brightPixels = [](QWidget* w, QRect area) {
+      const QImage image = w->grab().toImage();
+      area &= image.rect();
+      int bright = 0;
+      for (int y = area.top(); y <= area.bottom(); ++y) {
+        for (int x = area.left(); x <= area.right(); ++x) {
+          if (QColor(image.pixel(x, y)).lightness() > 150) ++bright;
+        }
+      }
+      return bright;
+    };
+    auto* box = m_window->panel()->findChild<QCheckBox*>(QStringLiteral("batch_first"));
+    QVERIFY(!box->isChecked());
+    QStyleOptionButton option;
+    option.initFrom(box);
+    const QRect indicator = box->style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, box);
+    QVERIFY2(brightPixels(box, indicator) > 8, "the unchecked indicator is visible");
+    QSpinBox* E = spin("embed_dim");
+    QVERIFY2(brightPixels(E, QRect(0, 0, 3, E->height())) > E->height() / 2, "the border shows");
+    QSpinBox* kdim = spin("kdim");
+    QVERIFY(!kdim->isEnabled());
+    QVERIFY(kdim->palette().color(QPalette::Disabled, QPalette::Text) !=
+            E->palette().color(QPalette::Active, QPalette::Text));
+    tools->setHighContrast(false);
   }
 
  private:

@@ -135,27 +135,58 @@ void TeachingTools::setPresentation(bool on) {
   updateCaption();
 }
 
+QPalette highContrastPalette() {
+  QPalette p;
+  const QColor grey(150, 150, 150);
+  for (const auto group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
+    const bool off = group == QPalette::Disabled;
+    p.setColor(group, QPalette::Window, Qt::black);
+    p.setColor(group, QPalette::WindowText, off ? grey : Qt::white);
+    p.setColor(group, QPalette::Base, off ? QColor(45, 45, 45) : Qt::black);
+    p.setColor(group, QPalette::AlternateBase, QColor(40, 40, 40));
+    p.setColor(group, QPalette::Text, off ? grey : Qt::white);
+    p.setColor(group, QPalette::PlaceholderText, grey);
+    p.setColor(group, QPalette::Button, off ? QColor(45, 45, 45) : QColor(20, 20, 20));
+    p.setColor(group, QPalette::ButtonText, off ? grey : Qt::white);
+    // Fusion draws frames and indicators with these: light on black, never black on black.
+    p.setColor(group, QPalette::Light, Qt::white);
+    p.setColor(group, QPalette::Midlight, QColor(200, 200, 200));
+    p.setColor(group, QPalette::Mid, grey);
+    p.setColor(group, QPalette::Dark, QColor(200, 200, 200));
+    p.setColor(group, QPalette::Shadow, Qt::white);
+    p.setColor(group, QPalette::Highlight, off ? grey : QColor(Qt::yellow));
+    p.setColor(group, QPalette::HighlightedText, Qt::black);
+    p.setColor(group, QPalette::ToolTipBase, Qt::black);
+    p.setColor(group, QPalette::ToolTipText, Qt::yellow);
+  }
+  return p;
+}
+
+QString highContrastStyleSheet() {
+  // Fusion derives outlines from the window colour (black here): borders are drawn explicitly.
+  return QStringLiteral(
+      "\nQCheckBox::indicator { width: 13px; height: 13px; border: 2px solid white;"
+      " background: black; }"
+      "QCheckBox::indicator:checked { background: yellow; }"
+      "QCheckBox::indicator:disabled { border: 2px dashed #969696; background: #2d2d2d; }"
+      "QCheckBox::indicator:checked:disabled { background: #969696; }"
+      "QAbstractSpinBox, QLineEdit, QComboBox { border: 1px solid white; padding: 1px; }"
+      "QAbstractSpinBox:disabled, QLineEdit:disabled, QComboBox:disabled {"
+      " border: 1px dashed #969696; color: #969696; background: #2d2d2d; }");
+}
+
 void TeachingTools::setHighContrast(bool on) {
   if (on == m_contrast) return;
   m_contrast = on;
   if (m_highContrast->isChecked() != on) m_highContrast->setChecked(on);
   if (on) {
     m_normalPalette = QApplication::palette();
-    QPalette p;
-    p.setColor(QPalette::Window, Qt::black);
-    p.setColor(QPalette::WindowText, Qt::white);
-    p.setColor(QPalette::Base, Qt::black);
-    p.setColor(QPalette::AlternateBase, QColor(40, 40, 40));
-    p.setColor(QPalette::Text, Qt::white);
-    p.setColor(QPalette::Button, QColor(20, 20, 20));
-    p.setColor(QPalette::ButtonText, Qt::white);
-    p.setColor(QPalette::Highlight, Qt::yellow);
-    p.setColor(QPalette::HighlightedText, Qt::black);
-    p.setColor(QPalette::ToolTipBase, Qt::black);
-    p.setColor(QPalette::ToolTipText, Qt::yellow);
-    QApplication::setPalette(p);
+    m_normalStyleSheet = qApp->styleSheet();
+    QApplication::setPalette(highContrastPalette());
+    qApp->setStyleSheet(m_normalStyleSheet + highContrastStyleSheet());
   } else {
     QApplication::setPalette(m_normalPalette);
+    qApp->setStyleSheet(m_normalStyleSheet);
   }
   redrawGrid();
 }

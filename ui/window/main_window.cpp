@@ -185,7 +185,7 @@ void MainWindow::restoreLayout() {
   if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
   // First run: the right docks wide enough for every column of the shape flow.
   auto* shapes = findChild<QDockWidget*>(QStringLiteral("shapeFlowDock"));
-  if (shapes != nullptr) resizeDocks({shapes}, {400}, Qt::Horizontal);
+  if (shapes != nullptr) resizeDocks({shapes}, {340}, Qt::Horizontal);
 }
 
 void MainWindow::saveLayout() const {
