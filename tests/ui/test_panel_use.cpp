@@ -4,38 +4,38 @@
 
 #include <QAbstractSpinBox>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QCheckBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStyle>
 #include <QStyleOptionButton>
-#include <QImage>
-#include <QTemporaryDir>
-#include <QFile>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 #include <QWheelEvent>
 
+#include <qcustomplot.h>
 #include "compute/compute_controller.hpp"
+#include "mhaviz/core/io/config_json.hpp"
+#include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
-#include "mhaviz/core/io/config_json.hpp"
-#include "mhaviz/core/io/npz.hpp"
 #include "session/command_line.hpp"
 #include "session/session_document.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
-#include "window/status_widgets.hpp"
-#include <qcustomplot.h>
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
+#include "window/status_widgets.hpp"
 
 using mhaviz::Config;
 using mhaviz::gen::MaskCell;
@@ -309,8 +309,9 @@ class TestPanelUse : public QObject {
     const int width = table->viewport()->width();
     for (int c = 0; c < table->columnCount(); ++c) {
       const int left = table->columnViewportPosition(c);
-      QVERIFY2(left >= 0 && left + std::min(table->columnWidth(c), 30) <= width,
-               qPrintable(QStringLiteral("column %1 at %2, viewport %3").arg(c).arg(left).arg(width)));
+      QVERIFY2(
+          left >= 0 && left + std::min(table->columnWidth(c), 30) <= width,
+          qPrintable(QStringLiteral("column %1 at %2, viewport %3").arg(c).arg(left).arg(width)));
     }
   }
 
@@ -360,7 +361,8 @@ class TestPanelUse : public QObject {
     QVERIFY(!box->isChecked());
     QStyleOptionButton option;
     option.initFrom(box);
-    const QRect indicator = box->style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, box);
+    const QRect indicator =
+        box->style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, box);
     QVERIFY2(brightPixels(box, indicator) > 8, "the unchecked indicator is visible");
     QSpinBox* E = spin("embed_dim");
     QVERIFY2(brightPixels(E, QRect(0, 0, 3, E->height())) > E->height() / 2, "the border shows");

@@ -226,8 +226,8 @@ bool TeachingTools::eventFilter(QObject* watched, QEvent* event) {
   const auto* plain = qobject_cast<QPlainTextEdit*>(focus);
   if (qobject_cast<QLineEdit*>(focus) != nullptr ||
       qobject_cast<QAbstractSpinBox*>(focus) != nullptr ||
-      qobject_cast<QAbstractSlider*>(focus) != nullptr || (text != nullptr && !text->isReadOnly()) ||
-      (plain != nullptr && !plain->isReadOnly())) {
+      qobject_cast<QAbstractSlider*>(focus) != nullptr ||
+      (text != nullptr && !text->isReadOnly()) || (plain != nullptr && !plain->isReadOnly())) {
     return false;
   }
   m_walk->step(key->key() == Qt::Key_Right ? +1 : -1);

@@ -149,12 +149,12 @@ QGroupBox* ParameterPanel::buildSizes() {
   auto* form = new QFormLayout(group);
   m_tgtLen = intSpin("tgt_len", 1, kMaxLen,
                      tr("L (target length) — rows of query: (L, N, E), or (N, L, E) with "
-                        "batch_first. Each map has L rows, one per query.")
-                         + limitNote(kMaxLen));
+                        "batch_first. Each map has L rows, one per query.") +
+                         limitNote(kMaxLen));
   m_srcLen = intSpin("src_len", 1, kMaxLen,
                      tr("S (source length) — rows of key (S, N, kdim) and value (S, N, vdim). "
-                        "Each map has S columns, plus bias_k / zero when those are on.")
-                         + limitNote(kMaxLen));
+                        "Each map has S columns, plus bias_k / zero when those are on.") +
+                         limitNote(kMaxLen));
   m_batch = intSpin("batch_size", 1, 4096,
                     tr("N (batch size) — batch dimension of query, key and value. Every batch "
                        "element has its own maps; pick the one shown under View."));

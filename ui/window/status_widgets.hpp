@@ -1,6 +1,7 @@
 #pragma once
-// The status bar's contents: the batch element shown, an out-of-date note, compute time, render time, result memory, hover text, and a
-// progress bar with a Cancel button shown while a computation takes long. GUI thread only.
+// The status bar's contents: the batch element shown, an out-of-date note, compute time, render
+// time, result memory, hover text, and a progress bar with a Cancel button shown while a
+// computation takes long. GUI thread only.
 
 #include <QObject>
 #include <QTimer>

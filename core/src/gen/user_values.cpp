@@ -84,7 +84,8 @@ void UserValues::take_edits(const Config& shown, const Config& requested) {
   }
   if (p0.valid_lengths != p1.valid_lengths) {
     if (p1.valid_lengths.empty()) lengths_.clear();
-    if (lengths_.size() < p1.valid_lengths.size()) lengths_.resize(p1.valid_lengths.size(), kUnpadded);
+    if (lengths_.size() < p1.valid_lengths.size())
+      lengths_.resize(p1.valid_lengths.size(), kUnpadded);
     for (std::size_t k = 0; k < p1.valid_lengths.size(); ++k) {
       const std::int64_t len = p1.valid_lengths[k];
       if (k >= p0.valid_lengths.size() || len != p0.valid_lengths[k]) {
