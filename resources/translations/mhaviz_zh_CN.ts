@@ -500,6 +500,10 @@
         <source>Keys are projected with W_k and split into heads like q. add_bias_kv appends (it does not prepend) the learned row bias_k at the END of the keys, after the projection and before the head split; add_zero_attn appends an all-zero row after the head split. These extra rows are the last rows of the map: S+1 with one option, S+2 with both.</source>
         <translation>键用 W_k 投影，并像 q 一样拆分到各个头。add_bias_kv 在投影之后、拆分头之前，把可学习的行 bias_k 追加（而不是前置）到键的末尾；add_zero_attn 在拆分头之后追加一个全零行。这些额外的行是图中的最后几行：开启一个选项时为 S+1，两个都开启时为 S+2。</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;The vectors&lt;/b&gt; whose dot product is q_i . k_j:&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;向量&lt;/b&gt;（其点积即 q_i . k_j）：&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::AttnMaskEditor</name>
@@ -1747,6 +1751,10 @@
         <source>Set dtype to torch.%1</source>
         <translation>将 dtype 设为 torch.%1</translation>
     </message>
+    <message>
+        <source> At most %1 here; the memory limit usually stops earlier.</source>
+        <translation> 此处最大为 %1；内存上限通常会更早限制。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::SessionDocument</name>
@@ -2110,6 +2118,14 @@
     <message>
         <source>result %1</source>
         <translation>结果 %1</translation>
+    </message>
+    <message>
+        <source>Out of date: showing the last computed result</source>
+        <translation>已过期：显示的是上次计算的结果</translation>
+    </message>
+    <message>
+        <source>batch element n = %1 of %2</source>
+        <translation>批次元素 n = %1（共 %2 个）</translation>
     </message>
 </context>
 <context>

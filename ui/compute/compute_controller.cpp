@@ -6,7 +6,7 @@
 
 #include "compute/config_command.hpp"
 #include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/gen/resize.hpp"
+#include "mhaviz/core/gen/user_values.hpp"
 #include "mhaviz/core/memory.hpp"
 
 namespace mhaviz::ui {
@@ -46,14 +46,22 @@ QString ComputeController::quickCheck(const mhaviz::Config& config, std::uint64_
 
 void ComputeController::changeConfig(const mhaviz::Config& requested, const QString& text,
                                      int mergeId) {
-  // Masks, padding and labels follow size changes (custom cells cut, lengths capped, ...).
+  // The user's masks, padding and labels are kept as they made them (m_userValues) and fitted
+  // to the sizes here: what a smaller size cuts comes back when it grows again.
+  mhaviz::gen::UserValues values = m_userValues;
+  values.take_edits(m_config, requested);
   mhaviz::Config next = requested;
-  QStringList notes;
-  for (const std::string& note : mhaviz::gen::fit_to_sizes(m_config, next)) {
-    notes << QString::fromStdString(note);
-  }
+  const std::vector<std::string> fitNotes = values.fit(next);
+  m_userValues = values;
   if (next == m_config) return;
+  QStringList notes;
+  const bool resized = next.tgt_len != m_config.tgt_len || next.src_len != m_config.src_len ||
+                       next.batch() != m_config.batch() || next.num_heads != m_config.num_heads;
+  for (const std::string& note : fitNotes) {
+    if (resized) notes << QString::fromStdString(note);
+  }
   m_fitNotes = notes.join(u'\n');
+  m_fittedFromUserValues = next;
   m_undo.push(new ConfigCommand(m_config, next, text, mergeId,
                                 [this](const mhaviz::Config& c) { applyConfig(c); }));
   m_fitNotes.clear();
@@ -87,6 +95,11 @@ void ComputeController::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> 
 
 void ComputeController::applyConfig(const mhaviz::Config& config) {
   m_config = config;
+  // Undo, redo and opened files bring their own values: remember those from now on.
+  if (config != m_fittedFromUserValues) {
+    m_userValues = mhaviz::gen::UserValues(config);
+    m_fittedFromUserValues = config;
+  }
   emit configChanged(m_config);
   const QString problem = quickCheck(m_config, m_memoryLimit);
   if (!problem.isEmpty()) {

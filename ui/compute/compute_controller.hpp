@@ -11,6 +11,7 @@
 #include "compute/compute_request.hpp"
 #include "compute/compute_thread.hpp"
 #include "mhaviz/core/config.hpp"
+#include "mhaviz/core/gen/user_values.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
@@ -86,6 +87,9 @@ class ComputeController : public QObject {
   void onCancelled(quint64 generation);
 
   mhaviz::Config m_config;
+  // The user's masks, padding and labels before fitting, and the config last fitted from them.
+  mhaviz::gen::UserValues m_userValues;
+  mhaviz::Config m_fittedFromUserValues;
   ViewOptions m_view;
   QUndoStack m_undo;
   ComputeThread m_thread;

@@ -121,10 +121,14 @@ KeyPaddingEditor::KeyPaddingEditor(ComputeController* controller, QWidget* paren
         tr("Set key_padding_mask masked_value"),
         [v](gen::KeyPaddingSpec& s) { s.masked_value = v; }, kMaskedValue);
   });
-  connect(m_element, &QSpinBox::valueChanged, this, [this](int) {
+  connect(m_element, &QSpinBox::valueChanged, this, [this](int n) {
     m_updating = true;
     showConfig(m_controller->config());
     m_updating = false;
+    // The maps show the batch element whose padding is being edited.
+    ViewOptions view = m_controller->view();
+    view.batch = n;
+    m_controller->setView(view);
   });
   connect(m_lengthSlider, &QSlider::valueChanged, this, &KeyPaddingEditor::setLength);
   connect(m_length, &QSpinBox::valueChanged, this, &KeyPaddingEditor::setLength);

@@ -294,7 +294,11 @@ void SessionDocument::start(const StartupFiles& files) {
   if (!damaged.isEmpty() && !filesGiven) m_autosave.clear();
   if (!files.session.isEmpty()) open(files.session);
   if (!files.config.isEmpty()) open(files.config);
-  if (!files.tensors.isEmpty()) loadTensors(files.tensors);
+  // Tensors named on the command line are part of what is opened, not an edit.
+  if (!files.tensors.isEmpty() && loadTensors(files.tensors)) {
+    m_tensorsDirty = false;
+    onChanged();
+  }
 }
 
 QStringList SessionDocument::recentFiles() const { return m_recent->files(); }

@@ -125,8 +125,6 @@ QString breakdownHtml(const CellBreakdown& c) {
   auto row = [&html](const QString& name, const QString& value) {
     html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(name, value);
   };
-  row(tr("q_i (%1 numbers)").arg(c.hd), vectorText(c.q));
-  row(tr("k_j (%1 numbers)").arg(c.hd), vectorText(c.k));
   row(tr("q_i . k_j"), num(c.dot));
   row(tr("/ sqrt(hd) = / %1").arg(num(c.sqrtHd)),
       checked(c.rawRecomputed, c.rawStored, c.tolerance));
@@ -147,6 +145,12 @@ QString breakdownHtml(const CellBreakdown& c) {
            "-inf and softmax computes 0/0 = NaN, as PyTorch does. add_zero_attn or "
            "add_bias_kv prevent it: their key is never masked.</p>");
   }
+  // The arithmetic first; the head_dim numbers of each vector after it.
+  html += tr("<p><b>The vectors</b> whose dot product is q_i . k_j:</p>");
+  html += QStringLiteral("<table cellspacing='4'>");
+  row(tr("q_i (%1 numbers)").arg(c.hd), vectorText(c.q));
+  row(tr("k_j (%1 numbers)").arg(c.hd), vectorText(c.k));
+  html += QStringLiteral("</table>");
   return html;
 }
 

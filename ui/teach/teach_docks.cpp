@@ -146,8 +146,11 @@ ShapeFlowDock::ShapeFlowDock(QWidget* parent) : QDockWidget(tr("Shape flow"), pa
   setObjectName(QStringLiteral("shapeFlowDock"));
   m_table = new QTableWidget(0, 4);
   m_table->setHorizontalHeaderLabels({tr("Step"), tr("Tensor"), tr("Symbolic"), tr("Concrete")});
+  // The shapes are short and sized to their contents; the step's long text takes what is left
+  // (elided, full text in the tooltip), so every column is visible in a narrow dock.
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  m_table->horizontalHeader()->setStretchLastSection(true);
+  m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  m_table->horizontalHeader()->setMinimumSectionSize(40);
   m_table->verticalHeader()->setVisible(false);
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   setWidget(m_table);
@@ -173,9 +176,14 @@ void ShapeFlowDock::showConfig(const mhaviz::Config& config) {
   header->setSectionResizeMode(QHeaderView::Interactive);
   m_table->setRowCount(static_cast<int>(rows.size()));
   for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
-    for (int c = 0; c < 4; ++c) m_table->setItem(r, c, new QTableWidgetItem(rows[r][c]));
+    for (int c = 0; c < 4; ++c) {
+      auto* item = new QTableWidgetItem(rows[r][c]);
+      item->setToolTip(rows[r][c]);
+      m_table->setItem(r, c, item);
+    }
   }
   header->setSectionResizeMode(QHeaderView::ResizeToContents);
+  header->setSectionResizeMode(0, QHeaderView::Stretch);
 }
 
 }  // namespace mhaviz::ui

@@ -1,13 +1,19 @@
 #include "teach/teaching_tools.hpp"
 
 #include <qcustomplot.h>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QKeyEvent>
 #include <QKeySequence>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QStringList>
+#include <QTextEdit>
 #include <exception>
 
 #include "compute/compute_controller.hpp"
@@ -71,8 +77,7 @@ TeachingTools::TeachingTools(QMainWindow* window, ComputeController* controller,
   m_shapes->showConfig(controller->config());
 
   grid->setFocusPolicy(Qt::StrongFocus);
-  grid->installEventFilter(this);
-  if (grid->plot() != nullptr) grid->plot()->installEventFilter(this);
+  qApp->installEventFilter(this);  // Left/Right anywhere in the window (see eventFilter)
 
   addExamplesMenu(file, controller, window);
 
@@ -130,27 +135,58 @@ void TeachingTools::setPresentation(bool on) {
   updateCaption();
 }
 
+QPalette highContrastPalette() {
+  QPalette p;
+  const QColor grey(150, 150, 150);
+  for (const auto group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
+    const bool off = group == QPalette::Disabled;
+    p.setColor(group, QPalette::Window, Qt::black);
+    p.setColor(group, QPalette::WindowText, off ? grey : Qt::white);
+    p.setColor(group, QPalette::Base, off ? QColor(45, 45, 45) : Qt::black);
+    p.setColor(group, QPalette::AlternateBase, QColor(40, 40, 40));
+    p.setColor(group, QPalette::Text, off ? grey : Qt::white);
+    p.setColor(group, QPalette::PlaceholderText, grey);
+    p.setColor(group, QPalette::Button, off ? QColor(45, 45, 45) : QColor(20, 20, 20));
+    p.setColor(group, QPalette::ButtonText, off ? grey : Qt::white);
+    // Fusion draws frames and indicators with these: light on black, never black on black.
+    p.setColor(group, QPalette::Light, Qt::white);
+    p.setColor(group, QPalette::Midlight, QColor(200, 200, 200));
+    p.setColor(group, QPalette::Mid, grey);
+    p.setColor(group, QPalette::Dark, QColor(200, 200, 200));
+    p.setColor(group, QPalette::Shadow, Qt::white);
+    p.setColor(group, QPalette::Highlight, off ? grey : QColor(Qt::yellow));
+    p.setColor(group, QPalette::HighlightedText, Qt::black);
+    p.setColor(group, QPalette::ToolTipBase, Qt::black);
+    p.setColor(group, QPalette::ToolTipText, Qt::yellow);
+  }
+  return p;
+}
+
+QString highContrastStyleSheet() {
+  // Fusion derives outlines from the window colour (black here): borders are drawn explicitly.
+  return QStringLiteral(
+      "\nQCheckBox::indicator { width: 13px; height: 13px; border: 2px solid white;"
+      " background: black; }"
+      "QCheckBox::indicator:checked { background: yellow; }"
+      "QCheckBox::indicator:disabled { border: 2px dashed #969696; background: #2d2d2d; }"
+      "QCheckBox::indicator:checked:disabled { background: #969696; }"
+      "QAbstractSpinBox, QLineEdit, QComboBox { border: 1px solid white; padding: 1px; }"
+      "QAbstractSpinBox:disabled, QLineEdit:disabled, QComboBox:disabled {"
+      " border: 1px dashed #969696; color: #969696; background: #2d2d2d; }");
+}
+
 void TeachingTools::setHighContrast(bool on) {
   if (on == m_contrast) return;
   m_contrast = on;
   if (m_highContrast->isChecked() != on) m_highContrast->setChecked(on);
   if (on) {
     m_normalPalette = QApplication::palette();
-    QPalette p;
-    p.setColor(QPalette::Window, Qt::black);
-    p.setColor(QPalette::WindowText, Qt::white);
-    p.setColor(QPalette::Base, Qt::black);
-    p.setColor(QPalette::AlternateBase, QColor(40, 40, 40));
-    p.setColor(QPalette::Text, Qt::white);
-    p.setColor(QPalette::Button, QColor(20, 20, 20));
-    p.setColor(QPalette::ButtonText, Qt::white);
-    p.setColor(QPalette::Highlight, Qt::yellow);
-    p.setColor(QPalette::HighlightedText, Qt::black);
-    p.setColor(QPalette::ToolTipBase, Qt::black);
-    p.setColor(QPalette::ToolTipText, Qt::yellow);
-    QApplication::setPalette(p);
+    m_normalStyleSheet = qApp->styleSheet();
+    QApplication::setPalette(highContrastPalette());
+    qApp->setStyleSheet(m_normalStyleSheet + highContrastStyleSheet());
   } else {
     QApplication::setPalette(m_normalPalette);
+    qApp->setStyleSheet(m_normalStyleSheet);
   }
   redrawGrid();
 }
@@ -171,15 +207,31 @@ void TeachingTools::redrawGrid() {
 }
 
 bool TeachingTools::eventFilter(QObject* watched, QEvent* event) {
-  if (event->type() == QEvent::KeyPress) {
-    const auto* key = static_cast<QKeyEvent*>(event);
-    if (key->modifiers() == Qt::NoModifier &&
-        (key->key() == Qt::Key_Left || key->key() == Qt::Key_Right)) {
-      m_walk->step(key->key() == Qt::Key_Right ? +1 : -1);
-      return true;
-    }
+  if (event->type() != QEvent::KeyPress) return QObject::eventFilter(watched, event);
+  const auto* key = static_cast<QKeyEvent*>(event);
+  if (key->modifiers() != Qt::NoModifier ||
+      (key->key() != Qt::Key_Left && key->key() != Qt::Key_Right)) {
+    return QObject::eventFilter(watched, event);
   }
-  return QObject::eventFilter(watched, event);
+  // Anywhere in the window or its docks, except where the arrows edit: text fields (and spin
+  // boxes, whose text is edited) and sliders. Dialogs keep their arrows.
+  auto* widget = qobject_cast<QWidget*>(watched);
+  if (widget == nullptr || QApplication::activeModalWidget() != nullptr) return false;
+  QWidget* top = widget->window();
+  if (top != m_window && !(qobject_cast<QDockWidget*>(top) && top->parent() == m_window)) {
+    return false;
+  }
+  QWidget* focus = QApplication::focusWidget();
+  const auto* text = qobject_cast<QTextEdit*>(focus);
+  const auto* plain = qobject_cast<QPlainTextEdit*>(focus);
+  if (qobject_cast<QLineEdit*>(focus) != nullptr ||
+      qobject_cast<QAbstractSpinBox*>(focus) != nullptr ||
+      qobject_cast<QAbstractSlider*>(focus) != nullptr ||
+      (text != nullptr && !text->isReadOnly()) || (plain != nullptr && !plain->isReadOnly())) {
+    return false;
+  }
+  m_walk->step(key->key() == Qt::Key_Right ? +1 : -1);
+  return true;
 }
 
 TeachingTools* installTeaching(QMainWindow* window, ComputeController* controller,

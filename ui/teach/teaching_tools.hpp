@@ -40,7 +40,8 @@ class TeachingTools : public QObject {
   void setHighContrast(bool on);
 
  protected:
-  /// Left/Right on the grid step the walk-through.
+  /// Left/Right step the walk-through anywhere in the window, except in a text field, a spin
+  /// box or a slider (installed on the application).
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
@@ -60,9 +61,17 @@ class TeachingTools : public QObject {
   bool m_wasMaximized = false;
   QFont m_normalFont;
   QPalette m_normalPalette;
+  QString m_normalStyleSheet;
   bool m_contrast = false;
   QString m_stepTitle, m_stepText;
 };
+
+/// White on black with yellow highlights; disabled controls grey on dark grey, so they look
+/// disabled; every role Fusion draws frames and indicators with is light.
+QPalette highContrastPalette();
+/// Borders of fields and check-box indicators for high contrast (Fusion derives them from the
+/// window colour, which would make them black on black).
+QString highContrastStyleSheet();
 
 /// Creates the window's TeachingTools (see above) and returns it.
 TeachingTools* installTeaching(QMainWindow* window, ComputeController* controller,

@@ -1,21 +1,24 @@
 #include "window/main_window.hpp"
 
+#include <qcustomplot.h>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFileDialog>
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
 #include <exception>
 
 #include "compute/compute_controller.hpp"
+#include "desktop/calm_fields.hpp"
 #include "desktop/desktop_setup.hpp"
 #include "exporting/export_actions.hpp"
 #include "masks/mask_dock.hpp"
@@ -40,17 +43,11 @@ MainWindow::MainWindow(QWidget* parent)
   setWindowTitle(QStringLiteral("mhaviz"));
   m_grid->setObjectName(QStringLiteral("heatmapGrid"));
   m_grid->setBackgroundPreparation(true);  // big maps are reduced off the GUI thread
+  m_grid->setAxisTitles(true);             // "query" down, "key" across
   setCentralWidget(m_grid);
 
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(m_panel);
-  scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setFrameShape(QFrame::NoFrame);
-  // Wide enough for the panel plus a vertical scroll bar, so nothing is cut off horizontally.
-  scroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
   m_dock->setObjectName(QStringLiteral("parameterDock"));
-  m_dock->setWidget(scroll);
+  m_dock->setWidget(m_panel);  // scrolls its fields itself, error line below them
   m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                       QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, m_dock);
@@ -60,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
   buildMenus();
   connectController();
   restoreLayout();
+  calmFields(this);  // typed numbers commit once; the wheel scrolls the panels
   m_controller->recompute();
 }
 
@@ -89,9 +87,17 @@ void MainWindow::connectController() {
       }
     }
   });
-  connect(c, &ComputeController::outOfDateChanged, m_grid, &HeatmapGrid::setOutOfDate);
+  // In the status bar, not over the maps (it would cover their titles).
+  connect(c, &ComputeController::outOfDateChanged, m_status, &StatusWidgets::showOutOfDate);
   connect(m_grid, &HeatmapGrid::cellHovered, this,
           [this](int, int, int, double, const QString& text) { m_status->showHover(text); });
+  m_grid->installEventFilter(this);
+  if (m_grid->plot() != nullptr) m_grid->plot()->installEventFilter(this);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::Leave) m_status->showHover({});
+  return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::buildMenus() {
@@ -176,7 +182,10 @@ void MainWindow::restoreLayout() {
   QSettings settings;
   const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
   if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1400, 900);
-  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
+  // First run: the right docks wide enough for every column of the shape flow.
+  auto* shapes = findChild<QDockWidget*>(QStringLiteral("shapeFlowDock"));
+  if (shapes != nullptr) resizeDocks({shapes}, {340}, Qt::Horizontal);
 }
 
 void MainWindow::saveLayout() const {

@@ -31,6 +31,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
 
  protected:
+  /// The hover text leaves the status bar with the pointer.
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
 
  private:

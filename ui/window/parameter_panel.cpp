@@ -8,6 +8,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -49,22 +50,23 @@ QWidget* row(QWidget* main, QWidget* side) {
   return w;
 }
 
+/// Says a spin box's limit, so that it does not stop there silently.
+QString limitNote(int max) {
+  return ParameterPanel::tr(" At most %1 here; the memory limit usually stops earlier.").arg(max);
+}
+
 QString pyBool(bool on) { return on ? QStringLiteral("True") : QStringLiteral("False"); }
 
 }  // namespace
 
 ParameterPanel::ParameterPanel(ComputeController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller) {
-  auto* layout = new QVBoxLayout(this);
-  m_error = new QLabel;
-  m_error->setObjectName(QStringLiteral("errorLabel"));
-  m_error->setWordWrap(true);
-  m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_error->setStyleSheet(
-      QStringLiteral("QLabel { color: #b00020; background: #fdecee; border: 1px solid #e8a0a8;"
-                     " border-radius: 3px; padding: 4px; }"));
-  m_error->hide();
-  layout->addWidget(m_error);
+  // The fields scroll; the error line sits below the scroll area, so showing it shrinks the
+  // viewport from the bottom and never moves a field under the pointer.
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  auto* fields = new QWidget;
+  auto* layout = new QVBoxLayout(fields);
   layout->addWidget(buildSizes());
   layout->addWidget(buildModule());
   layout->addWidget(buildForward());
@@ -72,6 +74,24 @@ ParameterPanel::ParameterPanel(ComputeController* controller, QWidget* parent)
   m_view = new ViewControls(controller);
   layout->addWidget(m_view);
   layout->addStretch(1);
+  auto* scroll = new QScrollArea;
+  scroll->setObjectName(QStringLiteral("panelScroll"));
+  scroll->setWidget(fields);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setFrameShape(QFrame::NoFrame);
+  // Wide enough for the fields plus a vertical scroll bar, so nothing is cut off horizontally.
+  scroll->setMinimumWidth(fields->sizeHint().width() + 24);
+  outer->addWidget(scroll, 1);
+  m_error = new QLabel;
+  m_error->setObjectName(QStringLiteral("errorLabel"));
+  m_error->setWordWrap(true);
+  m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_error->setStyleSheet(
+      QStringLiteral("QLabel { color: #b00020; background: #fdecee; border: 1px solid #e8a0a8;"
+                     " border-radius: 3px; padding: 4px; margin: 4px; }"));
+  m_error->hide();
+  outer->addWidget(m_error);
 
   connect(controller, &ComputeController::configChanged, this, &ParameterPanel::showConfig);
   connect(controller, &ComputeController::errorChanged, this, &ParameterPanel::showError);
@@ -129,10 +149,12 @@ QGroupBox* ParameterPanel::buildSizes() {
   auto* form = new QFormLayout(group);
   m_tgtLen = intSpin("tgt_len", 1, kMaxLen,
                      tr("L (target length) — rows of query: (L, N, E), or (N, L, E) with "
-                        "batch_first. Each map has L rows, one per query."));
+                        "batch_first. Each map has L rows, one per query.") +
+                         limitNote(kMaxLen));
   m_srcLen = intSpin("src_len", 1, kMaxLen,
                      tr("S (source length) — rows of key (S, N, kdim) and value (S, N, vdim). "
-                        "Each map has S columns, plus bias_k / zero when those are on."));
+                        "Each map has S columns, plus bias_k / zero when those are on.") +
+                         limitNote(kMaxLen));
   m_batch = intSpin("batch_size", 1, 4096,
                     tr("N (batch size) — batch dimension of query, key and value. Every batch "
                        "element has its own maps; pick the one shown under View."));

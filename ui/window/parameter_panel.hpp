@@ -1,6 +1,7 @@
 #pragma once
 // The left panel: one control per nn.MultiheadAttention argument (sizes, module flags, forward
-// flags, dtype, seeds), an inline error line at the top, and the view controls below. Every
+// flags, dtype, seeds) and the view controls, scrolling, with an inline error line below them
+// (it never moves a field). Every
 // edit becomes one undoable ComputeController::changeConfig; the controls follow the
 // controller's configChanged (so undo/redo moves them too). GUI thread only.
 

@@ -10,6 +10,13 @@
 
 namespace mhaviz::ui {
 
+void StatusWidgets::showOutOfDate(bool outOfDate, const QString& why) {
+  const bool repeated = why.isEmpty() || why == m_controller->error();
+  m_outOfDate->setText(repeated ? tr("Out of date: showing the last computed result") : why);
+  m_outOfDate->setToolTip(why);
+  m_outOfDate->setVisible(outOfDate);
+}
+
 QString formatMs(double ms) {
   if (ms < 1000.0) return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10.0 ? 2 : 1);
   return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
@@ -23,6 +30,8 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
       m_compute(new QLabel),
       m_render(new QLabel),
       m_memory(new QLabel),
+      m_outOfDate(new QLabel),
+      m_batch(new QLabel),
       m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel"))) {
   m_hover->setObjectName(QStringLiteral("hoverLabel"));
@@ -34,6 +43,11 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   m_render->setToolTip(tr("Time spent drawing the heatmaps"));
   m_memory->setObjectName(QStringLiteral("resultMemory"));
   m_memory->setToolTip(tr("Memory held by the result: every intermediate tensor"));
+  m_batch->setObjectName(QStringLiteral("batchShown"));
+  m_batch->hide();
+  m_outOfDate->setObjectName(QStringLiteral("outOfDateNote"));
+  m_outOfDate->setStyleSheet(QStringLiteral("QLabel { color: #b00020; font-weight: bold; }"));
+  m_outOfDate->hide();
   m_progress->setObjectName(QStringLiteral("progress"));
   m_progress->setMaximumWidth(180);
   m_progress->setTextVisible(true);
@@ -43,6 +57,8 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   m_cancel->hide();
 
   bar->addWidget(m_hover, 1);
+  bar->addPermanentWidget(m_batch);
+  bar->addPermanentWidget(m_outOfDate);
   bar->addPermanentWidget(m_progress);
   bar->addPermanentWidget(m_cancel);
   bar->addPermanentWidget(m_compute);
@@ -58,6 +74,14 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
     m_cancel->show();
   });
   connect(m_cancel, &QPushButton::clicked, controller, &ComputeController::cancel);
+  const auto showBatch = [this] {
+    const ResultPtr result = m_controller->result();
+    const qint64 N = result ? result->N : 1;
+    m_batch->setText(tr("batch element n = %1 of %2").arg(m_controller->view().batch).arg(N));
+    m_batch->setVisible(N > 1);
+  };
+  connect(controller, &ComputeController::resultReady, this, showBatch);
+  connect(controller, &ComputeController::viewChanged, this, showBatch);
   connect(controller, &ComputeController::busyChanged, this, &StatusWidgets::onBusy);
   connect(controller, &ComputeController::progress, this, [this](qint64 done, qint64 total) {
     if (total <= 0 || !m_progress->isVisible()) return;

@@ -1,6 +1,7 @@
 #pragma once
-// The status bar's contents: compute time, render time, result memory, hover text, and a
-// progress bar with a Cancel button shown while a computation takes long. GUI thread only.
+// The status bar's contents: the batch element shown, an out-of-date note, compute time, render
+// time, result memory, hover text, and a progress bar with a Cancel button shown while a
+// computation takes long. GUI thread only.
 
 #include <QObject>
 #include <QTimer>
@@ -23,6 +24,9 @@ class StatusWidgets : public QObject {
 
   void showTimes(double computeMs, double renderMs, std::size_t resultBytes);
   void showHover(const QString& text);
+  /// The picture shows earlier settings: a red note in the status bar (it covers no map). When
+  /// `why` is the panel's error it is not repeated (it is the note's tooltip).
+  void showOutOfDate(bool outOfDate, const QString& why);
   /// Milliseconds a computation runs before the progress bar and Cancel button appear.
   void setProgressDelay(int ms) { m_delay.setInterval(ms); }
   [[nodiscard]] QPushButton* cancelButton() const { return m_cancel; }
@@ -37,6 +41,8 @@ class StatusWidgets : public QObject {
   QLabel* m_compute;
   QLabel* m_render;
   QLabel* m_memory;
+  QLabel* m_outOfDate;
+  QLabel* m_batch;  // which batch element the maps show (N > 1)
   QProgressBar* m_progress;
   QPushButton* m_cancel;
   QTimer m_delay;  // single shot: avoids flashing the progress bar for quick computations

@@ -60,7 +60,7 @@ void fit_edges(Config& next, std::vector<std::string>& notes) {
   }
 }
 
-void fit_padding(Config& next, std::vector<std::string>& notes) {
+void fit_padding(const Config& previous, Config& next, std::vector<std::string>& notes) {
   KeyPaddingSpec& p = next.key_padding_spec;
   const auto N = static_cast<std::size_t>(next.batch());
   const std::int64_t S = next.src_len;
@@ -69,7 +69,9 @@ void fit_padding(Config& next, std::vector<std::string>& notes) {
     const std::size_t old = v.size();
     std::size_t capped = 0;
     for (auto& len : v) {
-      if (len > S) {
+      if (len == previous.src_len && len < S) {
+        len = S;  // a sample without padding stays without padding
+      } else if (len > S) {
         len = S;
         ++capped;
       }
@@ -130,7 +132,7 @@ std::vector<std::string> fit_to_sizes(const Config& previous, Config& next) {
   std::vector<std::string> notes;
   fit_cells(previous, next, notes);
   fit_edges(next, notes);
-  fit_padding(next, notes);
+  fit_padding(previous, next, notes);
   fit_labels(next.query_labels, next.tgt_len, "query_labels", notes);
   fit_labels(next.key_labels, next.src_len, "key_labels", notes);
   return notes;
