@@ -19,6 +19,11 @@ namespace {
 constexpr std::uint64_t kMaxDeflateRatio = 1032;
 constexpr std::uint64_t kDeflateSlack = 1024;
 
+/// zlib's level for deflated members (libzip's default is 9). Float results barely compress
+/// at any level: at (1,2048,2048,512,8) level 1 is about 20% faster than 6 or 9 and its file
+/// about 0.5% larger.
+constexpr zip_uint32_t kDeflateLevel = 1;
+
 struct ZipCloser {
   void operator()(zip_t* z) const { zip_discard(z); }
 };
@@ -194,7 +199,8 @@ void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool
         throw InvalidInput(file_name + ": cannot add \"" + name + "\": " + zip_strerror(archive));
       }
       if (zip_set_file_compression(archive, static_cast<zip_uint64_t>(index),
-                                   compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) != 0) {
+                                   compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
+                                   compressed ? kDeflateLevel : 0) != 0) {
         throw InvalidInput(file_name + ": cannot set compression: " + zip_strerror(archive));
       }
     }
