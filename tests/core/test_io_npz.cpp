@@ -115,18 +115,12 @@ TEST_F(NpzFiles, RoundTripStoredAndCompressed) {
 }
 
 TEST_F(NpzFiles, TensorFileStoresLikeSavezUnlessCompressed) {
-  const TensorMap m = sample();
-  const fs::path stored = dir_ / "s.npz";
-  const fs::path deflated = dir_ / "c.npz";
-  mhaviz::io::write_tensor_file(stored, m);
-  mhaviz::io::write_tensor_file(deflated, m, true);
-  EXPECT_EQ(member_methods(stored), std::vector<std::int32_t>(m.size(), ZIP_CM_STORE));
-  EXPECT_EQ(member_methods(deflated), std::vector<std::int32_t>(m.size(), ZIP_CM_DEFLATE));
-  for (const fs::path& p : {stored, deflated}) {
-    const TensorMap back = mhaviz::io::read_tensor_file(p);
-    ASSERT_EQ(back.size(), m.size()) << p;
-    for (const auto& [name, t] : m) EXPECT_TRUE(same(back.at(name), t)) << p << " " << name;
-  }
+  // write_tensor_file, as mhaviz-cli run uses it (the round trips are tested above).
+  const std::size_t count = sample().size();
+  mhaviz::io::write_tensor_file(dir_ / "s.npz", sample());
+  mhaviz::io::write_tensor_file(dir_ / "c.npz", sample(), true);
+  EXPECT_EQ(member_methods(dir_ / "s.npz"), std::vector<std::int32_t>(count, ZIP_CM_STORE));
+  EXPECT_EQ(member_methods(dir_ / "c.npz"), std::vector<std::int32_t>(count, ZIP_CM_DEFLATE));
 }
 
 TEST_F(NpzFiles, EmptyArchiveRoundTrips) {
