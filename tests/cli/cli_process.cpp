@@ -27,6 +27,12 @@ std::string quote(const std::string& s) {
   return out + "'";
 }
 
+bool pythonCanImport(const std::string& modules) {
+  if (!std::filesystem::exists("/usr/bin/python3")) return false;
+  const std::string command = "/usr/bin/python3 -c 'import " + modules + "' >/dev/null 2>&1";
+  return std::system(command.c_str()) == 0;
+}
+
 }  // namespace
 
 std::vector<std::string> ProcessResult::errorLines() const {
@@ -72,10 +78,12 @@ ProcessResult runCli(const std::vector<std::string>& args) {
 }
 
 bool pythonHasTorch() {
-  static const bool has = [] {
-    if (!std::filesystem::exists("/usr/bin/python3")) return false;
-    return std::system("/usr/bin/python3 -c 'import torch, numpy' >/dev/null 2>&1") == 0;
-  }();
+  static const bool has = pythonCanImport("torch, numpy");
+  return has;
+}
+
+bool pythonHasNumpy() {
+  static const bool has = pythonCanImport("numpy");
   return has;
 }
 

@@ -27,6 +27,9 @@ ProcessResult runCli(const std::vector<std::string>& args);
 /// True when /usr/bin/python3 can import torch and numpy.
 bool pythonHasTorch();
 
+/// True when /usr/bin/python3 can import numpy.
+bool pythonHasNumpy();
+
 /// A fresh empty directory for one test, removed by the destructor.
 class ScratchDir {
  public:

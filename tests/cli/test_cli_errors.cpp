@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "cli_process.hpp"
@@ -91,6 +92,9 @@ TEST_F(CliErrors, UsageErrors) {
   expectError(runCli({"run", "--config", config, "--out", dir.file("r.npz"), "--colour", "x"}), 2,
               {"colour"});
   expectError(runCli({"run", "--config", config, "--out", dir.file("r.txt")}), 2, {".npz"});
+  expectError(runCli({"run", "--config", config, "--out", dir.file("r.safetensors"), "--compress"}),
+              2, {"--compress applies to .npz only"});
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.safetensors"))) << "nothing is written";
   expectError(
       runCli({"run", "--config", config, "--out", dir.file("r.npz"), "--max-memory", "lots"}), 2,
       {"--max-memory \"lots\""});

@@ -4,6 +4,7 @@
 // CI=true, and are skipped with the reason elsewhere. At the end the binary prints how many ran
 // ("PyTorch bridge: N tests ran ..."), which scripts/test copies into its summary; ctest runs
 // them as the entry cli-pytorch (tests/cli/CMakeLists.txt).
+// RunFilesInNumpy checks that numpy reads what `mhaviz-cli run` writes (in the cli entry).
 
 #include <gtest/gtest.h>
 
@@ -12,10 +13,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cli_process.hpp"
 #include "mhaviz/core/io/npz.hpp"
+#include "mhaviz/core/io/tensor_file.hpp"
 
 namespace mhaviz::cli::test {
 namespace {
@@ -58,6 +66,116 @@ BridgeCount* const bridgeCount = [] {
                     "python3-torch and python3-numpy (scripts/install-deps) to run this test"; \
   }                                                                                            \
   ++bridgeCount->ran
+
+/// Skips without numpy, saying why; under CI=true a missing numpy is a failure instead.
+#define SKIP_WITHOUT_NUMPY()                                                                \
+  if (!pythonHasNumpy()) {                                                                  \
+    const char* ci = std::getenv("CI");                                                     \
+    if (ci != nullptr && std::string(ci) == "true") {                                       \
+      FAIL() << "CI=true but /usr/bin/python3 cannot import numpy; scripts/install-deps "   \
+                "installs python3-numpy";                                                   \
+    }                                                                                       \
+    GTEST_SKIP() << "/usr/bin/python3 cannot import numpy; install Debian's python3-numpy " \
+                    "to run this test";                                                     \
+  }
+
+/// Reads each file given as LABEL=PATH with numpy (np.load for .npz, the format's own layout
+/// for .safetensors) and prints, per tensor, "LABEL NAME DTYPE SHAPE HEX-OF-BYTES", and per
+/// .npz, "LABEL methods M,M,..." (the zip compression method of each member).
+constexpr const char* kNumpyDump = R"PY(
+import json, sys, zipfile
+import numpy as np
+
+def line(label, name, a):
+    shape = ",".join(str(d) for d in a.shape) or "-"
+    print(label, name, a.dtype.str, shape, np.ascontiguousarray(a).tobytes().hex())
+
+for arg in sys.argv[1:]:
+    label, path = arg.split("=", 1)
+    if path.endswith(".npz"):
+        with zipfile.ZipFile(path) as z:
+            print(label, "methods", ",".join(str(i.compress_type) for i in z.infolist()))
+        with np.load(path, allow_pickle=False) as f:
+            for name in f.files:
+                line(label, name, f[name])
+    else:
+        dtypes = {"F32": "<f4", "F64": "<f8", "BOOL": "|b1", "U8": "|u1"}
+        with open(path, "rb") as f:
+            data = f.read()
+        n = int.from_bytes(data[:8], "little")
+        header = json.loads(data[8:8 + n])
+        header.pop("__metadata__", None)
+        for name, info in header.items():
+            begin, end = info["data_offsets"]
+            a = np.frombuffer(data[8 + n + begin:8 + n + end], dtype=dtypes[info["dtype"]])
+            line(label, name, a.reshape(info["shape"]))
+)PY";
+
+/// The lines kNumpyDump prints for `tensors`, from mhaviz's own reading of the file.
+std::set<std::string> expectedDump(const std::string& label, const io::TensorMap& tensors) {
+  std::set<std::string> lines;
+  for (const auto& [name, t] : tensors) {
+    const std::string dtype = t.type() == ElemType::f32       ? "<f4"
+                              : t.type() == ElemType::f64     ? "<f8"
+                              : t.type() == ElemType::boolean ? "|b1"
+                                                              : "|u1";
+    std::string shape;
+    for (const std::int64_t d : t.shape()) shape += (shape.empty() ? "" : ",") + std::to_string(d);
+    std::string hex;
+    for (const std::byte b : t.bytes()) {
+      char two[3];
+      std::snprintf(two, sizeof two, "%02x", std::to_integer<unsigned>(b));
+      hex += two;
+    }
+    lines.insert(label + " " + name + " " + dtype + " " + (shape.empty() ? "-" : shape) + " " +
+                 hex);
+  }
+  return lines;
+}
+
+TEST(RunFilesInNumpy, StoredCompressedAndSafetensorsReadBackBitExact) {
+  SKIP_WITHOUT_NUMPY();
+  const std::string name = "fully_masked_row";  // NaN and -inf in the results
+  const ScratchDir dir;
+  io::write_npz(dir.file("t.npz"), fixtureInputs(name));
+  // label -> --out and options.
+  const std::map<std::string, std::vector<std::string>> runs = {
+      {"stored", {dir.file("r.npz")}},
+      {"compressed", {dir.file("rc.npz"), "--compress"}},
+      {"safetensors", {dir.file("r.safetensors")}}};
+  std::vector<std::string> dumpArgs = {dir.file("dump.py")};
+  for (const auto& [label, out] : runs) {
+    std::vector<std::string> args = {"run",       "--config",        fixture(name + ".json"),
+                                     "--tensors", dir.file("t.npz"), "--out"};
+    args.insert(args.end(), out.begin(), out.end());
+    const ProcessResult r = runCli(args);
+    ASSERT_EQ(r.exitCode, 0) << label << ": " << r.err;
+    dumpArgs.push_back(label + "=" + out.front());
+  }
+  std::ofstream(dir.file("dump.py")) << kNumpyDump;
+  const ProcessResult py = runProcess(kPython, dumpArgs);
+  ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
+  std::set<std::string> got;
+  std::istringstream lines(py.out);
+  for (std::string l; std::getline(lines, l);) got.insert(l);
+
+  const io::TensorMap reference = io::read_npz(dir.file("r.npz"));
+  EXPECT_EQ(reference.size(), 12U);
+  std::set<std::string> want;
+  for (const auto& [label, out] : runs) {
+    // numpy reads every file as mhaviz reads the stored one, and so does mhaviz.
+    const std::set<std::string> mine = expectedDump(label, reference);
+    EXPECT_EQ(expectedDump(label, io::read_tensor_file(out.front())), mine) << label;
+    want.insert(mine.begin(), mine.end());
+  }
+  // Every member stored (zip method 0) by default, deflated (8) with --compress.
+  for (const auto& [label, method] : {std::pair{"stored", "0"}, std::pair{"compressed", "8"}}) {
+    std::string methods = method;
+    for (std::size_t i = 1; i < reference.size(); ++i) methods += std::string(",") + method;
+    want.insert(std::string(label) + " methods " + methods);
+  }
+  EXPECT_EQ(got, want) << py.err;
+}
 
 class TorchScript : public ::testing::TestWithParam<std::string> {};
 

@@ -1,6 +1,7 @@
 // .npz reading and writing: np.savez / np.savez_compressed fixtures, round trips, bad archives.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zip.h>
 
 #include <filesystem>
 #include <functional>
@@ -10,6 +11,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
+#include "mhaviz/core/io/tensor_file.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;
@@ -47,6 +49,25 @@ void expect_numpy_contents(const TensorMap& m) {
   EXPECT_EQ(ids.value(4), 255.0);
 }
 
+/// The zip compression method of every member, read from the central directory by libzip.
+std::vector<std::int32_t> member_methods(const fs::path& p) {
+  int error = 0;
+  zip_t* archive = zip_open(p.c_str(), ZIP_RDONLY, &error);
+  if (archive == nullptr) {
+    ADD_FAILURE() << p << ": libzip cannot open it (error " << error << ")";
+    return {};
+  }
+  std::vector<std::int32_t> methods;
+  for (zip_int64_t i = 0; i < zip_get_num_entries(archive, 0); ++i) {
+    zip_stat_t st;
+    zip_stat_init(&st);
+    EXPECT_EQ(zip_stat_index(archive, static_cast<zip_uint64_t>(i), 0, &st), 0);
+    methods.push_back(st.comp_method);
+  }
+  zip_discard(archive);
+  return methods;
+}
+
 TensorMap sample() {
   TensorMap m;
   m.emplace("query", Tensor::from<float>({2, 1, 2}, {1.0F, -2.5F, 3.25F, 1e-30F}));
@@ -73,6 +94,8 @@ TEST_F(NpzFiles, RoundTripStoredAndCompressed) {
     SCOPED_TRACE(compressed);
     const fs::path p = dir_ / (compressed ? "c.npz" : "s.npz");
     mhaviz::io::write_npz(p, m, compressed);
+    EXPECT_EQ(member_methods(p),
+              std::vector<std::int32_t>(m.size(), compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE));
     const TensorMap back = mhaviz::io::read_npz(p);
     ASSERT_EQ(back.size(), m.size());
     for (const auto& [name, t] : m) EXPECT_TRUE(same(back.at(name), t)) << name;
@@ -84,6 +107,15 @@ TEST_F(NpzFiles, RoundTripStoredAndCompressed) {
   mhaviz::io::write_npz(dir_ / "zc.npz", zeros, true);
   EXPECT_LT(fs::file_size(dir_ / "zc.npz") * 10, fs::file_size(dir_ / "zs.npz"));
   EXPECT_TRUE(same(mhaviz::io::read_npz(dir_ / "zc.npz").at("z"), zeros.at("z")));
+}
+
+TEST_F(NpzFiles, TensorFileStoresLikeSavezUnlessCompressed) {
+  // write_tensor_file, as mhaviz-cli run uses it (the round trips are tested above).
+  const std::size_t count = sample().size();
+  mhaviz::io::write_tensor_file(dir_ / "s.npz", sample());
+  mhaviz::io::write_tensor_file(dir_ / "c.npz", sample(), true);
+  EXPECT_EQ(member_methods(dir_ / "s.npz"), std::vector<std::int32_t>(count, ZIP_CM_STORE));
+  EXPECT_EQ(member_methods(dir_ / "c.npz"), std::vector<std::int32_t>(count, ZIP_CM_DEFLATE));
 }
 
 TEST_F(NpzFiles, EmptyArchiveRoundTrips) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -88,6 +89,32 @@ TEST_F(SafetensorsFiles, RoundTripEveryDtypeWithAlignedHeader) {
   const TensorMap back = mhaviz::io::read_safetensors(p);
   ASSERT_EQ(back.size(), sample().size());
   for (const auto& [name, t] : sample()) EXPECT_TRUE(same(back.at(name), t)) << name;
+}
+
+TEST_F(SafetensorsFiles, StreamedWriteIsHeaderThenEachTensorsBytesInNameOrder) {
+  // A tensor larger than any stream buffer, between small ones and an empty one.
+  TensorMap m = sample();
+  Tensor big(ElemType::f64, {1024, 513});
+  auto values = big.data<double>();
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i) * 0.25 - 7.0;
+  m.emplace("big", big);
+  const fs::path p = dir_ / "s.safetensors";
+  mhaviz::io::write_safetensors(p, m);
+  const auto bytes = mhaviz::io::read_file_bytes(p);
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < 8; ++i) n |= std::to_integer<std::uint64_t>(bytes[i]) << (8 * i);
+  std::vector<std::byte> expected_data;
+  for (const auto& [name, t] : m) {
+    expected_data.insert(expected_data.end(), t.bytes().begin(), t.bytes().end());
+  }
+  ASSERT_EQ(bytes.size(), 8 + n + expected_data.size());
+  EXPECT_TRUE(std::equal(expected_data.begin(), expected_data.end(),
+                         bytes.begin() + static_cast<std::ptrdiff_t>(8 + n)));
+  const TensorMap back = mhaviz::io::read_safetensors(p);
+  ASSERT_EQ(back.size(), m.size());
+  for (const auto& [name, t] : m) EXPECT_TRUE(same(back.at(name), t)) << name;
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1)
+      << "no temporary file is left";
 }
 
 TEST(SafetensorsErrors, OverlappingOffsets) {

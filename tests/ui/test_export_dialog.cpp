@@ -267,6 +267,10 @@ class TestExportDialog : public QObject {
     const ResultPtr r = makeResult();
     const QString path = dir.filePath(QStringLiteral("all.npz"));
     writeResultNpz(*r, path);
+    // Stored like numpy.savez, at disk speed: the first local header's method (bytes 8-9) is 0.
+    const QByteArray zip = readAll(path);
+    QVERIFY(zip.startsWith("PK\x03\x04"));
+    QCOMPARE(static_cast<int>(zip[8]) | static_cast<int>(zip[9]) << 8, 0);
     const mhaviz::io::TensorMap back = mhaviz::io::read_npz(path.toStdString());
     const mhaviz::io::TensorMap expected = mhaviz::io::result_tensors(*r);
     QCOMPARE(back.size(), expected.size());

@@ -18,15 +18,23 @@ void addRunOptions(QCommandLineParser& parser) {
                     QStringLiteral("Output file (.npz, or .safetensors) for attn_output, "
                                    "attn_output_weights and every intermediate."),
                     QStringLiteral("R.npz")});
+  parser.addOption({QStringLiteral("compress"),
+                    QStringLiteral("Deflate the .npz members (numpy.savez_compressed's format); "
+                                   "by default they are stored like numpy.savez, which writes "
+                                   "several times faster.")});
 }
 
 int runCommand(const QCommandLineParser& parser) {
   const QString out = requiredValue(parser, QStringLiteral("out"));
   requireSuffix(QStringLiteral("out"), out,
                 {QStringLiteral(".npz"), QStringLiteral(".safetensors")});
+  const bool compress = parser.isSet(QStringLiteral("compress"));
+  if (compress && !out.endsWith(QStringLiteral(".npz"), Qt::CaseInsensitive)) {
+    throw UsageError("--compress applies to .npz only; a .safetensors file is never compressed");
+  }
   const ForwardResult result = computeResult(parser);
   const io::TensorMap tensors = io::result_tensors(result);
-  io::write_tensor_file(std::filesystem::path(out.toStdString()), tensors);
+  io::write_tensor_file(std::filesystem::path(out.toStdString()), tensors, compress);
   std::cout << "wrote " << tensors.size() << " tensors to " << out.toStdString() << " (attn_output "
             << shape_str(result.attn_output.shape()) << ")\n";
   return kExitOk;

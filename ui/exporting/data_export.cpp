@@ -67,7 +67,8 @@ void writeStageCsv(const mhaviz::ForwardResult& result, const ViewOptions& view,
 }
 
 void writeResultNpz(const mhaviz::ForwardResult& result, const QString& path) {
-  mhaviz::io::write_npz(path.toStdString(), mhaviz::io::result_tensors(result));
+  // Stored like numpy.savez (as mhaviz-cli run writes by default): at disk speed.
+  mhaviz::io::write_npz(path.toStdString(), mhaviz::io::result_tensors(result), false);
 }
 
 QString headFileName(Stage stage, int head, int batch, const QString& extension) {

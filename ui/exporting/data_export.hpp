@@ -23,7 +23,8 @@ QString stageCsv(const StageData& data);
 void writeStageCsv(const mhaviz::ForwardResult& result, const ViewOptions& view,
                    const QString& path);
 
-/// Writes every tensor of `result` as .npz with mhaviz-cli run's names. Throws InvalidInput.
+/// Writes every tensor of `result` as .npz with mhaviz-cli run's names, members stored (not
+/// compressed) like numpy.savez and mhaviz-cli run. Throws InvalidInput.
 void writeResultNpz(const mhaviz::ForwardResult& result, const QString& path);
 
 /// "weights_head0_batch0.png": stage (spaces as '_'), head, batch element, extension. English

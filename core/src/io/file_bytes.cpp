@@ -101,10 +101,20 @@ void replace_file_atomic(const fs::path& path, const std::function<void(const fs
 }
 
 void write_file_atomic(const fs::path& path, std::span<const std::byte> bytes) {
+  write_parts_atomic(path, std::span(&bytes, 1));
+}
+
+void write_parts_atomic(const fs::path& path, std::span<const std::span<const std::byte>> parts) {
   replace_file_atomic(path, [&](const fs::path& tmp) {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
+    // The temporary file exists and is empty: opened without O_TRUNC, whose truncation makes
+    // ext4 (auto_da_alloc) start writing the whole file back inside close(), a wait of about
+    // 0.2 s per 600 MB. Parts larger than the stream's buffer go straight to write(2).
+    std::ofstream out(tmp, std::ios::binary | std::ios::in | std::ios::out);
+    for (const auto part : parts) {
+      if (!out) break;
+      out.write(reinterpret_cast<const char*>(part.data()),
+                static_cast<std::streamsize>(part.size()));
+    }
     out.flush();
     if (!out)
       throw InvalidInput(display_name(path) + ": write failed (" + std::strerror(errno) + ")");

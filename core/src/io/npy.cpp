@@ -210,7 +210,9 @@ std::vector<std::byte> serialize_npy(const Tensor& tensor) {
 }
 
 void write_npy(const std::filesystem::path& path, const Tensor& tensor) {
-  write_file_atomic(path, serialize_npy(tensor));
+  const std::vector<std::byte> header = npy_header_bytes(tensor);
+  const std::span<const std::byte> parts[] = {header, tensor.bytes()};
+  write_parts_atomic(path, parts);
 }
 
 }  // namespace mhaviz::io

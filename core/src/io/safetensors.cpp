@@ -1,10 +1,12 @@
 #include "mhaviz/core/io/safetensors.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -225,16 +227,14 @@ void write_safetensors(const std::filesystem::path& path, const TensorMap& tenso
   std::string text = header.dump();
   // safetensors pads with spaces so that the data buffer starts 8-byte aligned.
   text.append((8 - text.size() % 8) % 8, ' ');
-  std::vector<std::byte> out;
-  out.reserve(8 + text.size() + offset);
   const std::uint64_t n = text.size();
-  for (std::size_t i = 0; i < 8; ++i) out.push_back(static_cast<std::byte>((n >> (8 * i)) & 0xFF));
-  for (const char c : text) out.push_back(static_cast<std::byte>(c));
-  for (const auto& [name, tensor] : tensors) {
-    const auto b = tensor.bytes();
-    out.insert(out.end(), b.begin(), b.end());
-  }
-  write_file_atomic(path, out);
+  std::array<std::byte, 8> length{};
+  for (std::size_t i = 0; i < 8; ++i) length[i] = static_cast<std::byte>((n >> (8 * i)) & 0xFF);
+  // Streamed to the temporary file: the length, the header, then each tensor's own bytes.
+  std::vector<std::span<const std::byte>> parts{length, std::as_bytes(std::span(text))};
+  parts.reserve(2 + tensors.size());
+  for (const auto& [name, tensor] : tensors) parts.push_back(tensor.bytes());
+  write_parts_atomic(path, parts);
 }
 
 }  // namespace mhaviz::io

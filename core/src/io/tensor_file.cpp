@@ -45,10 +45,11 @@ TensorMap read_tensor_file(const std::filesystem::path& path) {
   return {};
 }
 
-void write_tensor_file(const std::filesystem::path& path, const TensorMap& tensors) {
+void write_tensor_file(const std::filesystem::path& path, const TensorMap& tensors,
+                       bool compress_npz) {
   switch (format_of(path)) {
     case Format::npz:
-      write_npz(path, tensors, true);
+      write_npz(path, tensors, compress_npz);
       return;
     case Format::safetensors:
       write_safetensors(path, tensors);

@@ -20,6 +20,11 @@ std::vector<std::byte> read_file_bytes(const std::filesystem::path& path);
 /// Throws InvalidInput naming the file when the directory is not writable or the disk is full.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
+/// write_file_atomic for a file made of `parts` written one after the other (e.g. a header,
+/// then each tensor's own bytes), never joined in memory.
+void write_parts_atomic(const std::filesystem::path& path,
+                        std::span<const std::span<const std::byte>> parts);
+
 /// The same for a file too large to hold in memory at once: creates an empty temporary file
 /// in the directory of `path` (with the same messages as write_file_atomic when it cannot),
 /// calls `write(temporary)` to fill it, then renames it over `path`. When `write` throws, the

@@ -28,8 +28,10 @@ TensorMap read_npz(const std::filesystem::path& path);
 /// must stay alive for the duration of the call.
 TensorMap parse_npz(std::span<const std::byte> bytes, std::string_view name);
 
-/// Writes every tensor as "<name>.npy", deflated when `compressed`, atomically (temporary file
-/// in the same directory, then rename). Throws InvalidInput on I/O errors.
+/// Writes every tensor as "<name>.npy", atomically (temporary file in the same directory, then
+/// rename), each member streamed from the tensor's own bytes: stored as numpy.savez writes, or,
+/// when `compressed`, deflated (zlib level 1) as numpy.savez_compressed's format. Throws
+/// InvalidInput on I/O errors.
 void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool compressed = true);
 
 }  // namespace mhaviz::io

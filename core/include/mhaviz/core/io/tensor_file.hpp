@@ -13,8 +13,11 @@ namespace mhaviz::io {
 /// for an unknown extension (naming the supported ones) or a bad file.
 TensorMap read_tensor_file(const std::filesystem::path& path);
 
-/// Writes by extension (.npz compressed, .safetensors, or .npy holding exactly one tensor).
-/// Atomic. Throws InvalidInput for an unknown extension or an .npy with other than one tensor.
-void write_tensor_file(const std::filesystem::path& path, const TensorMap& tensors);
+/// Writes by extension: .npz (members stored like numpy.savez, or deflated like
+/// numpy.savez_compressed with `compress_npz`), .safetensors, or .npy holding exactly one
+/// tensor. Atomic; each tensor's bytes are streamed to the file, never copied into one buffer.
+/// Throws InvalidInput for an unknown extension or an .npy with other than one tensor.
+void write_tensor_file(const std::filesystem::path& path, const TensorMap& tensors,
+                       bool compress_npz = false);
 
 }  // namespace mhaviz::io
