@@ -15,6 +15,7 @@ int main(int argc, char* argv[]) {
   const mhaviz::ui::StartupFiles files = mhaviz::ui::parseStartupArguments(app);
   mhaviz::ui::MainWindow window;
   window.show();
-  window.document()->start(files);  // crash recovery offer, then the files named
+  // The crash recovery offer, then the files named; with neither, the first picture.
+  if (!window.document()->start(files)) window.showFirstPicture();
   return QApplication::exec();
 }

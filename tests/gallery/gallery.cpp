@@ -106,6 +106,7 @@ QString render(const Shot& shot, const QDir& out) {
     if (!settle(window))
       return QStringLiteral("%1: the start-up picture never came").arg(shot.name);
     ComputeController* controller = window.controller();
+    if (shot.configJson == nullptr) window.showFirstPicture();  // what a first start shows
     if (shot.configJson != nullptr) {
       controller->changeConfig(parse(shot.configJson, shot.name), QStringLiteral("gallery"));
     }

@@ -9,6 +9,8 @@
 #include <QTableWidget>
 #include <QTest>
 #include <QUndoStack>
+#include <algorithm>
+#include <cmath>
 
 #include "compute/compute_controller.hpp"
 #include "prompted_window.hpp"
@@ -43,6 +45,36 @@ class TestTeachWindow : public QObject {
   void cleanup() {
     delete m_window;
     m_window = nullptr;
+  }
+
+  // The picture a first start shows: unmodified, and heads a class can tell apart at once
+  // (not weights near 1/S everywhere, as random weights on random inputs give).
+  void firstPictureShowsHeadsThatDiffer() {
+    m_window->showFirstPicture();
+    QVERIFY(idle());
+    QVERIFY(!m_window->document()->isModified());
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("mhaviz"));
+    const auto r = controller()->result();
+    QVERIFY(r != nullptr);
+    QCOMPARE(r->H, std::int64_t{4});
+    const std::int64_t L = r->L, S = r->Sx;
+    const auto w = [&](std::int64_t h, std::int64_t i, std::int64_t j) {
+      return r->weights.value((h * L + i) * S + j);
+    };
+    // Every head has rows far from uniform: its largest weight is at least 3/S.
+    for (std::int64_t h = 0; h < r->H; ++h) {
+      double largest = 0;
+      for (std::int64_t i = 0; i < L; ++i) {
+        for (std::int64_t j = 0; j < S; ++j) largest = std::max(largest, w(h, i, j));
+      }
+      QVERIFY2(largest >= 3.0 / static_cast<double>(S), qPrintable(QString::number(h)));
+    }
+    // Heads differ: some pair of heads differs by more than 0.2 in some cell.
+    double difference = 0;
+    for (std::int64_t i = 0; i < L; ++i) {
+      for (std::int64_t j = 0; j < S; ++j) difference = std::max(difference, std::abs(w(0, i, j) - w(3, i, j)));
+    }
+    QVERIFY2(difference > 0.2, qPrintable(QString::number(difference)));
   }
 
   void nextAndPreviousButtonsWalkTheStagesInOrder() {

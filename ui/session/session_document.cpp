@@ -278,7 +278,7 @@ void SessionDocument::newSession() {
   applySession(Session{}, QString(), true);
 }
 
-void SessionDocument::start(const StartupFiles& files) {
+bool SessionDocument::start(const StartupFiles& files) {
   m_started = true;
   const bool filesGiven =
       !files.session.isEmpty() || !files.config.isEmpty() || !files.tensors.isEmpty();
@@ -288,7 +288,7 @@ void SessionDocument::start(const StartupFiles& files) {
     applySession(offer->session, QString(), false);
     m_tensorsDirty = true;  // recovered work is unsaved until the user saves it
     onChanged();
-    return;
+    return true;
   }
   if (offer && !filesGiven) m_autosave.clear();
   if (!damaged.isEmpty() && !filesGiven) m_autosave.clear();

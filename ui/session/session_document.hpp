@@ -50,7 +50,8 @@ class SessionDocument : public QObject {
 
   /// Start-up: offers an autosave left by a crashed run (unless files were given), then opens
   /// the files named on the command line.
-  void start(const StartupFiles& files);
+  /// Returns false when it opened nothing (no recovered work, no files given).
+  bool start(const StartupFiles& files);
 
   /// The current session as it would be saved.
   [[nodiscard]] Session snapshot() const;

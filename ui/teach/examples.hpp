@@ -25,6 +25,11 @@ QList<ExampleSession> exampleSessions();
 /// Parses an example's configuration. Throws InvalidInput naming the file on a bad resource.
 mhaviz::Config loadExample(const QString& resource);
 
+/// The first picture after start when nothing else is opened: sinusoidal positions through
+/// scaled identity projections, so the four heads differ at a glance (high-frequency heads look
+/// near the diagonal, low-frequency heads broadly) instead of showing weights near 1/S.
+inline constexpr char kFirstPictureResource[] = ":/examples/first_picture.json";
+
 /// Adds File > Examples; choosing one replaces the settings through
 /// ComputeController::changeConfig (undoable). Errors are shown in a message box.
 QMenu* addExamplesMenu(QMenu* file, ComputeController* controller, QWidget* parent);

@@ -25,6 +25,7 @@
 #include "render/colormaps.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/session_document.hpp"
+#include "teach/examples.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/app_info.hpp"
 #include "window/parameter_panel.hpp"
@@ -98,6 +99,16 @@ void MainWindow::connectController() {
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
   if (event->type() == QEvent::Leave) m_status->showHover({});
   return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::showFirstPicture() {
+  Session first;
+  try {
+    first.config = loadExample(QString::fromLatin1(kFirstPictureResource));
+  } catch (const std::exception&) {
+    return;  // built without the examples: the default configuration stays
+  }
+  m_document->applySession(first, QString(), true);
 }
 
 void MainWindow::buildMenus() {

@@ -26,6 +26,9 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] ComputeController* controller() const { return m_controller; }
   /// The session file, File menu, autosave and unsaved-changes prompts.
   [[nodiscard]] SessionDocument* document() const { return m_document; }
+  /// Shows the first picture (teach/examples.hpp) as a fresh, unmodified untitled session:
+  /// what the window opens with when the command line names no file and nothing is recovered.
+  void showFirstPicture();
   [[nodiscard]] HeatmapGrid* grid() const { return m_grid; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
