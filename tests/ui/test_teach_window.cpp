@@ -1,8 +1,11 @@
 // Teaching features in the main window: walk-through buttons and arrow keys, the cell breakdown
 // on click, the live shape flow, File > Examples (undoable) and presentation mode (F11).
 
+#include <qcustomplot.h>
+
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QMenu>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -139,6 +142,48 @@ class TestTeachWindow : public QObject {
     QCOMPARE(QApplication::palette().color(QPalette::Window), QColor(Qt::black));
     m_tools->highContrastAction()->trigger();
     QVERIFY(QApplication::palette().color(QPalette::Window) != QColor(Qt::black));
+  }
+
+  // Issue 15 item 1: the colour scale keeps its rule (0..1 for weights) after dock toggles, a
+  // splitter drag (a resize of the grid) and leaving presentation mode.
+  void colourScaleFollowsItsRuleAfterLayoutChanges() {
+    setStage(Stage::weights);
+    QVERIFY(idle());
+    auto checkScale = [this](const QString& when) {
+      QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
+      QTest::qWait(20);  // the queued re-render after a resize
+      QCPColorScale* scale = nullptr;
+      for (QCPLayoutElement* e : grid()->plot()->plotLayout()->elements(true)) {
+        if (auto* s = qobject_cast<QCPColorScale*>(e)) scale = s;
+      }
+      QVERIFY2(scale != nullptr, qPrintable(when));
+      QVERIFY2(scale->dataRange() == QCPRange(0, 1),
+               qPrintable(QStringLiteral("%1: colour scale %2..%3")
+                              .arg(when)
+                              .arg(scale->dataRange().lower)
+                              .arg(scale->dataRange().upper)));
+    };
+    checkScale(QStringLiteral("at the start"));
+    for (const char* name : {"breakdownDock", "shapeFlowDock"}) {
+      auto* dock = m_window->findChild<QDockWidget*>(QString::fromLatin1(name));
+      QVERIFY(dock != nullptr);
+      for (int k = 0; k < 2; ++k) {
+        dock->toggleViewAction()->trigger();
+        QTest::qWait(50);
+        checkScale(QStringLiteral("after toggling %1").arg(QString::fromLatin1(name)));
+      }
+    }
+    // A splitter drag between a dock and the grid resizes the grid alone.
+    grid()->resize(grid()->width() / 2, grid()->height() + 200);
+    checkScale(QStringLiteral("after a narrower grid"));
+    grid()->resize(grid()->width() * 3, grid()->height() - 300);
+    checkScale(QStringLiteral("after a wider grid"));
+    m_tools->setPresentation(true);
+    QTest::qWait(50);
+    checkScale(QStringLiteral("in presentation mode"));
+    m_tools->setPresentation(false);
+    QTest::qWait(50);
+    checkScale(QStringLiteral("after leaving presentation mode"));
   }
 
  private:

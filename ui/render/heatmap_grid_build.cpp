@@ -178,6 +178,10 @@ void HeatmapGrid::rebuild() {
   top->setRowStretchFactor(row, 0.000001);
   top->addElement(row + 1, 0, new QCPLayoutElement(m_plot));
   top->setRowStretchFactor(row + 1, 0.001);
+  // New colour maps and a new scale start at QCustomPlot's default range (0..6 on the scale):
+  // every rebuild, whoever asks for it (a resize that changes the columns, a palette change),
+  // gives them the rule's range. Without statistics yet, the task's arrival applies them.
+  if (m_data.statsReady) applyRanges();
 }
 
 MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style) {
