@@ -186,6 +186,56 @@ class TestTeachWindow : public QObject {
     checkScale(QStringLiteral("after leaving presentation mode"));
   }
 
+  // Issue 15 item 4: in_proj_weight with 8 heads is W_q | W_k | W_v in three columns, one row
+  // per head, every map readable (the grid scrolls rather than shrinks), no title clipped.
+  void manyParameterMapsStayReadableAndGrouped() {
+    m_window->resize(1600, 1000);
+    mhaviz::Config c = controller()->config();
+    c.embed_dim = 64;
+    c.num_heads = 8;
+    controller()->changeConfig(c, QStringLiteral("8 heads"));
+    QVERIFY(idle());
+    setStage(Stage::in_proj_weight);
+    QVERIFY(idle());
+    QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
+    QTest::qWait(50);
+    QCOMPARE(grid()->mapCount(), 24);
+    const QStringList titles = grid()->mapTitles();
+    QCustomPlot* plot = grid()->plot();
+    auto rectOf = [plot](int map) { return plot->plottable(map)->keyAxis()->axisRect(); };
+    for (int h = 0; h < 8; ++h) {
+      QVERIFY(titles.at(h).startsWith(QStringLiteral("W_q")));
+      QVERIFY(titles.at(8 + h).startsWith(QStringLiteral("W_k")));
+      QVERIFY(titles.at(16 + h).startsWith(QStringLiteral("W_v")));
+      // Head h: one row, W_q then W_k then W_v from left to right.
+      const QRect q = rectOf(h)->rect(), k = rectOf(8 + h)->rect(), v = rectOf(16 + h)->rect();
+      QCOMPARE(k.top(), q.top());
+      QCOMPARE(v.top(), q.top());
+      QVERIFY(q.right() < k.left() && k.right() < v.left());
+      if (h > 0) QVERIFY(q.top() > rectOf(h - 1)->rect().bottom());
+    }
+    for (int i = 0; i < 24; ++i) {
+      const QRect r = rectOf(i)->rect();
+      QVERIFY2(r.height() >= 60,
+               qPrintable(QStringLiteral("map %1 is %2x%3 px").arg(i).arg(r.width()).arg(r.height())));
+    }
+    // No title is wider than its element; an elided one keeps its full text for the tooltip.
+    for (int i = 0; i < 24; ++i) {
+      const QString shown = grid()->shownMapTitle(i);
+      QFont font = plot->font();
+      font.setBold(true);
+      const int width = QFontMetrics(font).horizontalAdvance(shown);
+      const QRect titleRect = rectOf(i)->outerRect();
+      QVERIFY2(width <= titleRect.width(),
+               qPrintable(QStringLiteral("'%1' is %2 px over a %3 px map")
+                              .arg(shown)
+                              .arg(width)
+                              .arg(titleRect.width())));
+      QCOMPARE(grid()->mapTitleToolTip(i), titles.at(i));
+      if (shown != titles.at(i)) QVERIFY(shown.contains(QChar(0x2026)));
+    }
+  }
+
  private:
   ComputeController* controller() const { return m_window->controller(); }
   HeatmapGrid* grid() const { return m_window->grid(); }

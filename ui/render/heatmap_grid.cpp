@@ -2,8 +2,12 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QLabel>
 #include <QResizeEvent>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStyle>
 #include <algorithm>
 #include <cmath>
 
@@ -18,6 +22,8 @@ namespace {
 // number of grid columns.
 constexpr int kMapChromeW = 70;
 constexpr int kMapChromeH = 60;
+// Pixels the legend and the margins around the grid take.
+constexpr int kLegendH = 56;
 
 // Maps with more cells than this in total are described (not copied) and, with background
 // preparation on, summarised and reduced off the GUI thread.
@@ -33,12 +39,19 @@ std::int64_t totalCells(const mhaviz::ForwardResult& r, const ViewOptions& view)
 
 HeatmapGrid::HeatmapGrid(QWidget* parent)
     : QWidget(parent),
-      m_plot(new QCustomPlot(this)),
+      m_scroll(new QScrollArea(this)),
+      m_plot(new QCustomPlot),
       m_state(std::make_unique<GridState>()),
       m_inbox(std::make_shared<PrepInbox>()),
       m_cancel(std::make_shared<std::atomic<bool>>(false)) {
   m_inbox->grid = this;
-  m_plot->setGeometry(rect());
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  m_scroll->setWidgetResizable(false);
+  m_scroll->setWidget(m_plot);
+  m_scroll->setGeometry(rect());
+  m_plot->resize(size());
+  m_plot->installEventFilter(this);
   m_plot->setNoAntialiasingOnDrag(true);
   m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   m_plot->setMouseTracking(true);
@@ -117,6 +130,16 @@ QStringList HeatmapGrid::mapTitles() const {
   return titles;
 }
 
+QString HeatmapGrid::shownMapTitle(int map) const {
+  if (map < 0 || map >= mapCount()) return {};
+  return m_state->views[static_cast<std::size_t>(map)].title->shownText();
+}
+
+QString HeatmapGrid::mapTitleToolTip(int map) const {
+  if (map < 0 || map >= mapCount()) return {};
+  return m_state->views[static_cast<std::size_t>(map)].title->text();
+}
+
 QStringList HeatmapGrid::columnLabels(int map) const {
   QStringList labels;
   if (map < 0 || map >= static_cast<int>(m_data.maps.size())) return labels;
@@ -139,12 +162,70 @@ void HeatmapGrid::setAxisTitles(bool on) { m_axisTitles = on; }
 
 void HeatmapGrid::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  m_plot->setGeometry(rect());
+  m_scroll->setGeometry(rect());
   placeBadge();
-  if (!m_data.maps.empty()) {
-    if (chooseColumns(static_cast<int>(m_data.maps.size())) != m_state->columns) rebuild();
-    queueRender();
+  if (m_data.maps.empty()) {
+    fitPlot(1);
+    return;
   }
+  const int columns = chooseColumns(static_cast<int>(m_data.maps.size()));
+  if (columns != m_state->columns) {
+    rebuild();  // fits the plot itself
+  } else {
+    fitPlot(columns);
+  }
+  queueRender();
+}
+
+bool HeatmapGrid::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_plot && event->type() == QEvent::Wheel &&
+      m_scroll->verticalScrollBar()->isVisible()) {
+    // Over a map the wheel zooms; elsewhere (titles, gaps, legend) it scrolls the maps.
+    const auto* wheel = static_cast<QWheelEvent*>(event);
+    if (m_plot->axisRectAt(wheel->position()) == nullptr) {
+      QApplication::sendEvent(m_scroll->verticalScrollBar(), event);
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+QSize HeatmapGrid::visibleSize() const { return size().expandedTo(QSize(1, 1)); }
+
+int HeatmapGrid::captionHeight(int width) const {
+  if (m_caption.isEmpty()) return 0;
+  QFont font = m_plot->font();
+  font.setPointSizeF(font.pointSizeF() * 1.3);
+  font.setBold(true);
+  const QRect box = QFontMetrics(font).boundingRect(QRect(0, 0, std::max(100, width - 16), 100000),
+                                                    Qt::TextWordWrap | Qt::AlignHCenter, m_caption);
+  return box.height() + 8;
+}
+
+int HeatmapGrid::neededHeight(int n, int columns) const {
+  if (n <= 0 || columns <= 0) return 0;
+  const int gridRows = (n + columns - 1) / columns;
+  // Per map row: title, note, tick labels (measured: presentation mode has larger fonts), row
+  // spacing, and a readable axis rect.
+  QFont title = m_plot->font();
+  title.setBold(true);
+  const QFontMetrics text(m_plot->font());
+  const int chrome = QFontMetrics(title).height() + text.height() * 3 + 16;
+  return captionHeight(visibleSize().width()) + kLegendH + (m_axisTitles ? 20 : 0) +
+         gridRows * (std::max(kMapChromeH, chrome) + kReadableRectPx) + (gridRows - 1) * 8;
+}
+
+void HeatmapGrid::fitPlot(int columns) {
+  const QSize visible = visibleSize();
+  QSize plotSize = visible;
+  if (m_scrollWhenSmall) {
+    const int needed = neededHeight(static_cast<int>(m_data.maps.size()), columns);
+    if (needed > visible.height()) {
+      const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_scroll);
+      plotSize = QSize(std::max(1, visible.width() - bar), needed);
+    }
+  }
+  if (m_plot->size() != plotSize) m_plot->resize(plotSize);
 }
 
 void HeatmapGrid::changeEvent(QEvent* event) {
@@ -186,12 +267,11 @@ void HeatmapGrid::extract() {
   }
 }
 
-double HeatmapGrid::cellPixels(int n, int columns) const {
+double HeatmapGrid::cellPixels(int n, int columns, QSize size) const {
   if (m_data.maps.empty() || n <= 0 || columns <= 0) return 0;
-  const QSize size = m_plot->viewport().size();
   const double availW = std::max(100, size.width() - 110);  // colour scale
-  const double availH =
-      std::max(100, size.height() - (m_caption.isEmpty() ? 40 : 70) - (m_axisTitles ? 20 : 0));
+  const double availH = std::max(100, size.height() - 40 - captionHeight(size.width()) -
+                                          (m_axisTitles ? 20 : 0));
   const double rows = std::max(1, m_data.maps.front().rows);
   const double cols = std::max(1, m_data.maps.front().cols);
   const int gridRows = (n + columns - 1) / columns;
@@ -201,11 +281,12 @@ double HeatmapGrid::cellPixels(int n, int columns) const {
 }
 
 int HeatmapGrid::chooseColumns(int n) const {
+  if (m_data.groupColumns > 0) return std::min(n, m_data.groupColumns);  // one group a column
   if (n <= 1 || m_data.maps.empty()) return 1;
   int best = 1;
   double bestScale = -1;
   for (int c = 1; c <= n; ++c) {
-    const double scale = cellPixels(n, c);
+    const double scale = cellPixels(n, c, visibleSize());
     if (scale > bestScale + 1e-9) {
       bestScale = scale;
       best = c;

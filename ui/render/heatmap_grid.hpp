@@ -17,6 +17,7 @@
 
 class QCPLayoutGrid;
 class QCustomPlot;
+class QScrollArea;
 class QMouseEvent;
 class QWheelEvent;
 
@@ -77,6 +78,15 @@ class HeatmapGrid : public QWidget {
   /// Base and Text colours and follow theme changes. Off (image export): black text, and the
   /// background the caller gives the plot.
   void setFollowPalette(bool on) { m_followPalette = on; }
+  /// On (default, the window): when the maps would fall under a readable size the plot grows
+  /// taller than the widget and scrolls. Off (image export): everything fits the widget.
+  void setScrollWhenSmall(bool on) { m_scrollWhenSmall = on; }
+  /// Map `map`'s title as drawn (elided when the map is narrower than its full title).
+  QString shownMapTitle(int map) const;
+  /// Full title of map `map` (its tooltip when the drawn title is elided).
+  QString mapTitleToolTip(int map) const;
+  /// The scroll area holding the plot (tests: is the picture scrolled?).
+  QScrollArea* scrollArea() const { return m_scroll; }
 
  signals:
   void cellHovered(int map, int row, int col, double value, const QString& description);
@@ -87,6 +97,7 @@ class HeatmapGrid : public QWidget {
  protected:
   void resizeEvent(QResizeEvent* event) override;
   void changeEvent(QEvent* event) override;  // palette changes restyle the picture
+  bool eventFilter(QObject* watched, QEvent* event) override;  // wheel outside maps scrolls
 
  private:
   void extract();           // m_data from m_result and m_view (catches InvalidInput)
@@ -109,10 +120,16 @@ class HeatmapGrid : public QWidget {
   bool cellAt(const QPointF& pos, int* map, int* row, int* col) const;
   QString describeCell(int map, int row, int col) const;
   int chooseColumns(int n) const;
-  double cellPixels(int n, int columns) const;  // side of a square cell for n maps in columns
+  /// Side of a square cell for n maps in `columns` when the plot is `size`.
+  double cellPixels(int n, int columns, QSize size) const;
+  QSize visibleSize() const;  // what the plot may use without scrolling
+  int neededHeight(int n, int columns) const;  // plot height that keeps maps readable
+  void fitPlot(int columns);  // plot size: the visible size, or taller (scrolling)
+  int captionHeight(int width) const;  // pixels the caption takes at `width`
   void placeBadge();
   QColor textColor() const;  // palette Text when following the palette, else black
 
+  QScrollArea* m_scroll = nullptr;
   QCustomPlot* m_plot = nullptr;
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
   ViewOptions m_view;
@@ -122,6 +139,7 @@ class HeatmapGrid : public QWidget {
   QString m_caption;
   bool m_axisTitles = false;
   bool m_followPalette = true;
+  bool m_scrollWhenSmall = true;
   bool m_outOfDate = false;
   QString m_outOfDateWhy;
   double m_lastRenderMs = 0;

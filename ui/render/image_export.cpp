@@ -118,6 +118,7 @@ QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view
     HeatmapGrid grid;
     grid.setAttribute(Qt::WA_DontShowOnScreen);
     grid.setFollowPalette(false);  // the picture's own background, whatever the window theme
+    grid.setScrollWhenSmall(false);  // one picture of the requested size
     grid.resize(options.width, options.height);
     QCustomPlot* plot = grid.plot();
     plot->setGeometry(0, 0, options.width, options.height);
