@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QLabel>
 #include <QMenu>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -234,6 +235,79 @@ class TestTeachWindow : public QObject {
       QCOMPARE(grid()->mapTitleToolTip(i), titles.at(i));
       if (shown != titles.at(i)) QVERIFY(shown.contains(QChar(0x2026)));
     }
+  }
+
+  // Issue 15 item 3: in presentation mode nothing is clipped at the common projector sizes: every
+  // visible label's text fits its rectangle, the grid's caption wraps in full, no map title is
+  // cut, and the maps get more room than in normal mode.
+  void presentationModeClipsNothing_data() {
+    QTest::addColumn<QSize>("screen");
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+  }
+  void presentationModeClipsNothing() {
+    QFETCH(QSize, screen);
+    m_window->setGeometry(QRect(QPoint(0, 0), screen));
+    setStage(Stage::weights);
+    QVERIFY(idle());
+    QTest::qWait(50);
+    const int normalMapHeight = grid()->plot()->plottable(0)->keyAxis()->axisRect()->height();
+    m_tools->setPresentation(true);
+    m_window->setGeometry(QRect(QPoint(0, 0), screen));  // the offscreen "screen" is smaller
+    QTest::qWait(100);
+    QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
+    QTest::qWait(50);
+    const QString where = QStringLiteral("%1x%2: ").arg(screen.width()).arg(screen.height());
+    for (QLabel* label : m_window->findChildren<QLabel*>()) {
+      if (!label->isVisible() || label->text().isEmpty() || label->textFormat() == Qt::RichText)
+        continue;
+      const QRect box = label->contentsRect();
+      const QFontMetrics fm(label->font());
+      const QRect need =
+          fm.boundingRect(QRect(0, 0, box.width(), 100000),
+                          (label->wordWrap() ? Qt::TextWordWrap : 0) | label->alignment(),
+                          label->text());
+      QVERIFY2(need.width() <= box.width() && need.height() <= box.height(),
+               qPrintable(where + QStringLiteral("label '%1' needs %2x%3 in %4x%5")
+                                      .arg(label->text())
+                                      .arg(need.width())
+                                      .arg(need.height())
+                                      .arg(box.width())
+                                      .arg(box.height())));
+    }
+    // The grid's text elements: the caption's lines and the legend fit their elements.
+    QCustomPlot* plot = grid()->plot();
+    QVERIFY2(grid()->captionLines().size() >= 2, qPrintable(where + grid()->captionLines().join('|')));
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+      auto* text = qobject_cast<QCPTextElement*>(e);
+      if (text == nullptr || e->objectName() == QLatin1String("mapTitle")) continue;
+      const QFontMetrics fm(text->font());
+      for (const QString& line : text->text().split(QLatin1Char('\n'))) {
+        QVERIFY2(fm.horizontalAdvance(line) <= text->rect().width() &&
+                     text->rect().right() <= plot->width() && text->rect().left() >= 0,
+                 qPrintable(where + QStringLiteral("'%1' is %2 px in %3 px")
+                                        .arg(line)
+                                        .arg(fm.horizontalAdvance(line))
+                                        .arg(text->rect().width())));
+      }
+      const int lines = static_cast<int>(text->text().count(QLatin1Char('\n'))) + 1;
+      QVERIFY2(lines * fm.lineSpacing() <= text->rect().height() + 2,
+               qPrintable(where + QStringLiteral("%1 lines in %2 px: %3")
+                                      .arg(lines)
+                                      .arg(text->rect().height())
+                                      .arg(text->text())));
+    }
+    for (int i = 0; i < grid()->mapCount(); ++i) {
+      QCOMPARE(grid()->shownMapTitle(i), grid()->mapTitles().at(i));  // no title is cut
+      auto* rect = plot->plottable(i)->keyAxis()->axisRect();
+      QVERIFY(rect->outerRect().right() <= plot->width());
+      QVERIFY2(rect->height() >= normalMapHeight,
+               qPrintable(where + QStringLiteral("map %1 px tall, %2 px in normal mode")
+                                      .arg(rect->height())
+                                      .arg(normalMapHeight)));
+    }
+    m_tools->setPresentation(false);
   }
 
  private:

@@ -1,6 +1,7 @@
-// Text elements of the grid that never clip: a title that elides to the width it is given (the
-// full text stays available for a tooltip).
+// Text of the grid that never clips: a title that elides to the width it is given (the full text
+// stays available for a tooltip), and captions wrapped to the plot's width.
 #include <QFontMetrics>
+#include <QTextLayout>
 
 #include "render/heatmap_grid_state.hpp"
 
@@ -29,6 +30,25 @@ void ElidedText::draw(QCPPainter* painter) {
   mText = shownText();
   QCPTextElement::draw(painter);
   mText = full;
+}
+
+QStringList wrapLines(const QString& text, const QFont& font, int width) {
+  QStringList lines;
+  for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+    if (paragraph.isEmpty()) {
+      lines << QString();
+      continue;
+    }
+    // QTextLayout breaks where the language allows it: at spaces, and between CJK characters.
+    QTextLayout layout(paragraph, font);
+    layout.beginLayout();
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+      line.setLineWidth(std::max(20, width));
+      lines << paragraph.mid(line.textStart(), line.textLength()).trimmed();
+    }
+    layout.endLayout();
+  }
+  return lines;
 }
 
 }  // namespace mhaviz::ui

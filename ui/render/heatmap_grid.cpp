@@ -7,6 +7,7 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTimer>
 #include <QStyle>
 #include <algorithm>
 #include <cmath>
@@ -158,6 +159,10 @@ double HeatmapGrid::lastRenderMs() const { return m_lastRenderMs; }
 
 void HeatmapGrid::setCaption(const QString& caption) { m_caption = caption; }
 
+QStringList HeatmapGrid::captionLines() const {
+  return captionParts(m_plot->width(), true) + captionParts(m_plot->width(), false);
+}
+
 void HeatmapGrid::setAxisTitles(bool on) { m_axisTitles = on; }
 
 void HeatmapGrid::resizeEvent(QResizeEvent* event) {
@@ -169,7 +174,8 @@ void HeatmapGrid::resizeEvent(QResizeEvent* event) {
     return;
   }
   const int columns = chooseColumns(static_cast<int>(m_data.maps.size()));
-  if (columns != m_state->columns) {
+  const bool rewrap = !m_caption.isEmpty() && event->size().width() != event->oldSize().width();
+  if (columns != m_state->columns || rewrap) {
     rebuild();  // fits the plot itself
   } else {
     fitPlot(columns);
@@ -192,14 +198,33 @@ bool HeatmapGrid::eventFilter(QObject* watched, QEvent* event) {
 
 QSize HeatmapGrid::visibleSize() const { return size().expandedTo(QSize(1, 1)); }
 
+QFont HeatmapGrid::captionFont(bool heading) const {
+  QFont font = m_plot->font();
+  font.setPointSizeF(font.pointSizeF() * (heading ? 1.3 : 1.1));
+  font.setBold(heading);
+  return font;
+}
+
+QStringList HeatmapGrid::captionParts(int width, bool heading) const {
+  // The first line is the heading (bold); the rest the body, both wrapped to the plot's width.
+  const qsizetype nl = m_caption.indexOf(QLatin1Char('\n'));
+  const QString text = heading ? m_caption.left(nl < 0 ? m_caption.size() : nl)
+                               : (nl < 0 ? QString() : m_caption.mid(nl + 1));
+  if (text.isEmpty()) return {};
+  return wrapLines(text, captionFont(heading), std::max(100, width - kCaptionPad));
+}
+
 int HeatmapGrid::captionHeight(int width) const {
   if (m_caption.isEmpty()) return 0;
-  QFont font = m_plot->font();
-  font.setPointSizeF(font.pointSizeF() * 1.3);
-  font.setBold(true);
-  const QRect box = QFontMetrics(font).boundingRect(QRect(0, 0, std::max(100, width - 16), 100000),
-                                                    Qt::TextWordWrap | Qt::AlignHCenter, m_caption);
-  return box.height() + 8;
+  int height = 0;
+  for (const bool heading : {true, false}) {
+    const QStringList lines = captionParts(width, heading);
+    if (!lines.isEmpty()) {
+      height += static_cast<int>(lines.size()) * QFontMetrics(captionFont(heading)).lineSpacing() +
+                kCaptionPad / 2;
+    }
+  }
+  return height;
 }
 
 int HeatmapGrid::neededHeight(int n, int columns) const {
@@ -230,9 +255,20 @@ void HeatmapGrid::fitPlot(int columns) {
 
 void HeatmapGrid::changeEvent(QEvent* event) {
   QWidget::changeEvent(event);
-  if (event->type() != QEvent::PaletteChange || !m_followPalette) return;
-  rebuild();
-  renderAll();
+  if (event->type() == QEvent::PaletteChange && m_followPalette) {
+    rebuild();
+    renderAll();
+    return;
+  }
+  if (event->type() != QEvent::FontChange || m_restyleQueued) return;
+  // A new font (presentation mode) restyles every text and wraps the caption again; once, after
+  // the change has reached the plot (a child) too.
+  m_restyleQueued = true;
+  QTimer::singleShot(0, this, [this] {
+    m_restyleQueued = false;
+    rebuild();
+    renderAll();
+  });
 }
 
 QColor HeatmapGrid::textColor() const {

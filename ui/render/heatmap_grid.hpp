@@ -70,8 +70,11 @@ class HeatmapGrid : public QWidget {
   const ViewOptions& view() const { return m_view; }
   const StageData& stageData() const { return m_data; }
 
-  /// Title above the grid (used by image export); empty hides it.
+  /// Title above the grid (image export, presentation mode); empty hides it. The first line is
+  /// a bold heading, the rest a body; both wrap to the plot's width (never clipped).
   void setCaption(const QString& caption);
+  /// The caption as drawn: its wrapped lines, heading first.
+  QStringList captionLines() const;
   /// Adds "key"/"query" axis labels to every map (export); off by default to save space.
   void setAxisTitles(bool on);
   /// On (default, the window): the plot background, axes and text take the widget palette's
@@ -96,7 +99,7 @@ class HeatmapGrid : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
-  void changeEvent(QEvent* event) override;  // palette changes restyle the picture
+  void changeEvent(QEvent* event) override;  // font and palette changes restyle the picture
   bool eventFilter(QObject* watched, QEvent* event) override;  // wheel outside maps scrolls
 
  private:
@@ -126,6 +129,8 @@ class HeatmapGrid : public QWidget {
   int neededHeight(int n, int columns) const;  // plot height that keeps maps readable
   void fitPlot(int columns);  // plot size: the visible size, or taller (scrolling)
   int captionHeight(int width) const;  // pixels the caption takes at `width`
+  QFont captionFont(bool heading) const;
+  QStringList captionParts(int width, bool heading) const;  // heading or body lines
   void placeBadge();
   QColor textColor() const;  // palette Text when following the palette, else black
 
@@ -140,6 +145,7 @@ class HeatmapGrid : public QWidget {
   bool m_axisTitles = false;
   bool m_followPalette = true;
   bool m_scrollWhenSmall = true;
+  bool m_restyleQueued = false;  // a rebuild after a font or palette change is pending
   bool m_outOfDate = false;
   QString m_outOfDateWhy;
   double m_lastRenderMs = 0;

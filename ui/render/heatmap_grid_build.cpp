@@ -105,12 +105,14 @@ void HeatmapGrid::rebuild() {
   top->addElement(0, 0, new QCPLayoutElement(m_plot));
   top->setRowStretchFactor(0, 0.001);
   int row = 1;
-  if (!m_caption.isEmpty()) {
-    QFont font = m_plot->font();
-    font.setPointSizeF(font.pointSizeF() * 1.3);
-    font.setBold(true);
-    auto* caption = new QCPTextElement(m_plot, m_caption, font);
+  for (const bool heading : {true, false}) {
+    // Wrapped here to the plot's width: QCPTextElement itself never wraps.
+    const QStringList lines = captionParts(m_plot->width(), heading);
+    if (lines.isEmpty()) continue;
+    auto* caption =
+        new QCPTextElement(m_plot, lines.join(QLatin1Char('\n')), captionFont(heading));
     caption->setTextColor(text);
+    caption->setTextFlags(Qt::AlignCenter);
     top->addElement(row++, 0, caption);
   }
   if (m_data.maps.empty()) {
@@ -196,7 +198,9 @@ MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& st
   MapView v;
   v.title = new ElidedText(m_plot, m.shownTitle, style.titleFont);
   v.title->setTextColor(text);
+  v.title->setObjectName(QStringLiteral("mapTitle"));  // elided when narrow (shownMapTitle)
   v.note = new ElidedText(m_plot, QString(), style.noteFont);
+  v.note->setObjectName(QStringLiteral("mapTitle"));
   v.note->setTextColor(m_followPalette ? mix(text, style.background, 0.35) : QColor(90, 90, 90));
   v.note->setMargins(QMargins(2, 0, 2, 0));
   v.rect = new QCPAxisRect(m_plot, true);

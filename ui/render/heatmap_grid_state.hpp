@@ -20,6 +20,8 @@ namespace mhaviz::ui {
 
 /// Below this many pixels an axis rect is not readable: the grid scrolls rather than shrinks it.
 inline constexpr int kReadableRectPx = 64;
+/// Horizontal pixels kept free beside the caption's lines (and vertical room per caption part).
+inline constexpr int kCaptionPad = 24;
 
 /// One map of the grid.
 struct MapView {
@@ -87,6 +89,9 @@ class ElidedText : public QCPTextElement {
  protected:
   void draw(QCPPainter* painter) override;
 };
+
+/// `text` broken into lines no wider than `width` pixels in `font` (explicit line breaks kept).
+QStringList wrapLines(const QString& text, const QFont& font, int width);
 
 /// A legend entry for the layout: a colour swatch (or a dashed line) and a text.
 class LegendKey : public QCPLayoutElement {
