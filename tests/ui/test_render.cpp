@@ -306,12 +306,11 @@ class TestRender : public QObject {
                               .arg(scale->dataRange().upper)));
       for (int i = 0; i < grid.plot()->plottableCount(); ++i) {
         auto* map = qobject_cast<QCPColorMap*>(grid.plot()->plottable(i));
-        QVERIFY2(map->dataRange() == QCPRange(0, 1),
-                 qPrintable(QStringLiteral("%1: map %2 %3..%4")
-                                .arg(when)
-                                .arg(i)
-                                .arg(map->dataRange().lower)
-                                .arg(map->dataRange().upper)));
+        QVERIFY2(map->dataRange() == QCPRange(0, 1), qPrintable(QStringLiteral("%1: map %2 %3..%4")
+                                                                    .arg(when)
+                                                                    .arg(i)
+                                                                    .arg(map->dataRange().lower)
+                                                                    .arg(map->dataRange().upper)));
       }
     };
     checkRanges("after setResult");
@@ -319,9 +318,8 @@ class TestRender : public QObject {
       grid.resize(size);  // a splitter drag or a dock toggled beside the grid
       QTest::qWait(30);
       QTRY_VERIFY(!grid.isPreparing());
-      checkRanges(qPrintable(QStringLiteral("after a resize to %1x%2")
-                                 .arg(size.width())
-                                 .arg(size.height())));
+      checkRanges(qPrintable(
+          QStringLiteral("after a resize to %1x%2").arg(size.width()).arg(size.height())));
     }
   }
 

@@ -217,8 +217,9 @@ class TestTeachWindow : public QObject {
     }
     for (int i = 0; i < 24; ++i) {
       const QRect r = rectOf(i)->rect();
-      QVERIFY2(r.height() >= 60,
-               qPrintable(QStringLiteral("map %1 is %2x%3 px").arg(i).arg(r.width()).arg(r.height())));
+      QVERIFY2(
+          r.height() >= 60,
+          qPrintable(QStringLiteral("map %1 is %2x%3 px").arg(i).arg(r.width()).arg(r.height())));
     }
     // No title is wider than its element; an elided one keeps its full text for the tooltip.
     for (int i = 0; i < 24; ++i) {
@@ -264,10 +265,9 @@ class TestTeachWindow : public QObject {
         continue;
       const QRect box = label->contentsRect();
       const QFontMetrics fm(label->font());
-      const QRect need =
-          fm.boundingRect(QRect(0, 0, box.width(), 100000),
-                          (label->wordWrap() ? Qt::TextWordWrap : 0) | label->alignment(),
-                          label->text());
+      const QRect need = fm.boundingRect(
+          QRect(0, 0, box.width(), 100000),
+          (label->wordWrap() ? Qt::TextWordWrap : 0) | label->alignment(), label->text());
       QVERIFY2(need.width() <= box.width() && need.height() <= box.height(),
                qPrintable(where + QStringLiteral("label '%1' needs %2x%3 in %4x%5")
                                       .arg(label->text())
@@ -278,7 +278,8 @@ class TestTeachWindow : public QObject {
     }
     // The grid's text elements: the caption's lines and the legend fit their elements.
     QCustomPlot* plot = grid()->plot();
-    QVERIFY2(grid()->captionLines().size() >= 2, qPrintable(where + grid()->captionLines().join('|')));
+    QVERIFY2(grid()->captionLines().size() >= 2,
+             qPrintable(where + grid()->captionLines().join('|')));
     for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
       auto* text = qobject_cast<QCPTextElement*>(e);
       if (text == nullptr || e->objectName() == QLatin1String("mapTitle")) continue;

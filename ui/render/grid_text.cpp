@@ -13,7 +13,8 @@ ElidedText::ElidedText(QCustomPlot* plot, const QString& text, const QFont& font
 QString ElidedText::shownText() const {
   const int width = mRect.width();
   if (width <= 0) return mText;
-  return QFontMetrics(mFont).elidedText(mText, Qt::ElideMiddle, width);  // keeps "W_q" and "(head 3)"
+  return QFontMetrics(mFont).elidedText(mText, Qt::ElideMiddle,
+                                        width);  // keeps "W_q" and "(head 3)"
 }
 
 QSize ElidedText::minimumOuterSizeHint() const {

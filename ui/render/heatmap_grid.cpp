@@ -7,8 +7,8 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QTimer>
 #include <QStyle>
+#include <QTimer>
 #include <algorithm>
 #include <cmath>
 
@@ -306,8 +306,8 @@ void HeatmapGrid::extract() {
 double HeatmapGrid::cellPixels(int n, int columns, QSize size) const {
   if (m_data.maps.empty() || n <= 0 || columns <= 0) return 0;
   const double availW = std::max(100, size.width() - 110);  // colour scale
-  const double availH = std::max(100, size.height() - 40 - captionHeight(size.width()) -
-                                          (m_axisTitles ? 20 : 0));
+  const double availH =
+      std::max(100, size.height() - 40 - captionHeight(size.width()) - (m_axisTitles ? 20 : 0));
   const double rows = std::max(1, m_data.maps.front().rows);
   const double cols = std::max(1, m_data.maps.front().cols);
   const int gridRows = (n + columns - 1) / columns;

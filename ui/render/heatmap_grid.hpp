@@ -125,10 +125,10 @@ class HeatmapGrid : public QWidget {
   int chooseColumns(int n) const;
   /// Side of a square cell for n maps in `columns` when the plot is `size`.
   double cellPixels(int n, int columns, QSize size) const;
-  QSize visibleSize() const;  // what the plot may use without scrolling
+  QSize visibleSize() const;                   // what the plot may use without scrolling
   int neededHeight(int n, int columns) const;  // plot height that keeps maps readable
-  void fitPlot(int columns);  // plot size: the visible size, or taller (scrolling)
-  int captionHeight(int width) const;  // pixels the caption takes at `width`
+  void fitPlot(int columns);                   // plot size: the visible size, or taller (scrolling)
+  int captionHeight(int width) const;          // pixels the caption takes at `width`
   QFont captionFont(bool heading) const;
   QStringList captionParts(int width, bool heading) const;  // heading or body lines
   void placeBadge();

@@ -109,8 +109,7 @@ void HeatmapGrid::rebuild() {
     // Wrapped here to the plot's width: QCPTextElement itself never wraps.
     const QStringList lines = captionParts(m_plot->width(), heading);
     if (lines.isEmpty()) continue;
-    auto* caption =
-        new QCPTextElement(m_plot, lines.join(QLatin1Char('\n')), captionFont(heading));
+    auto* caption = new QCPTextElement(m_plot, lines.join(QLatin1Char('\n')), captionFont(heading));
     caption->setTextColor(text);
     caption->setTextFlags(Qt::AlignCenter);
     top->addElement(row++, 0, caption);
@@ -140,9 +139,10 @@ void HeatmapGrid::rebuild() {
   // Square cells: each axis rect at most cell * (cols, rows) pixels.
   const double cellPx = cellPixels(n, s.columns, m_plot->size());
   const MapData& first = m_data.maps.front();
-  const QSize maxRect = cellPx > 0 ? QSize(std::max(kReadableRectPx, static_cast<int>(cellPx * first.cols)),
-                                           std::max(kReadableRectPx, static_cast<int>(cellPx * first.rows)))
-                                   : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+  const QSize maxRect =
+      cellPx > 0 ? QSize(std::max(kReadableRectPx, static_cast<int>(cellPx * first.cols)),
+                         std::max(kReadableRectPx, static_cast<int>(cellPx * first.rows)))
+                 : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
   QFont noteFont = m_plot->font();
   noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
 

@@ -30,10 +30,10 @@ struct MapView {
   QCPItemPixmap* maskOverlay = nullptr;  // masked cells, drawn over the colour map
   class ElidedText* title = nullptr;
   class ElidedText* note = nullptr;  // under the title: "reduced 2048x2048 -> 512x512 (mean)"
-  QCPAxis* extraX = nullptr;       // tick labels of the bias_k / zero columns
-  QCPAxis* extraY = nullptr;       // tick labels of the bias_k / zero rows (k, v)
-  QCPRange valueRange;             // colour range of this map
-  ReducedGrid shown;               // region and blocks the colour map holds now
+  QCPAxis* extraX = nullptr;         // tick labels of the bias_k / zero columns
+  QCPAxis* extraY = nullptr;         // tick labels of the bias_k / zero rows (k, v)
+  QCPRange valueRange;               // colour range of this map
+  ReducedGrid shown;                 // region and blocks the colour map holds now
   bool hasShown = false;
 };
 
