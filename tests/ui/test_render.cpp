@@ -279,6 +279,50 @@ class TestRender : public QObject {
     QCOMPARE(grid.mapCount(), 0);
   }
 
+  // Issue 15 item 1: a resize that changes the number of grid columns (a dock toggled, a
+  // splitter dragged, presentation mode left) rebuilds the layout; the new colour maps and the
+  // new colour scale must keep the rule's range (0..1 for weights), not QCustomPlot's default.
+  void colourRangeSurvivesResizes() {
+    mhaviz::Config c = smallConfig(false, false);
+    c.num_heads = 4;
+    auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(c));
+    HeatmapGrid grid;
+    grid.setBackgroundPreparation(true);  // as in the window
+    grid.resize(1400, 500);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    grid.setResult(r, ViewOptions{});
+    QTRY_VERIFY(!grid.isPreparing());
+    const auto checkRanges = [&grid](const char* when) {
+      QCPColorScale* scale = nullptr;
+      for (QCPLayoutElement* e : grid.plot()->plotLayout()->elements(true)) {
+        if (auto* s = qobject_cast<QCPColorScale*>(e)) scale = s;
+      }
+      QVERIFY2(scale != nullptr, when);
+      QVERIFY2(scale->dataRange() == QCPRange(0, 1),
+               qPrintable(QStringLiteral("%1: scale %2..%3")
+                              .arg(when)
+                              .arg(scale->dataRange().lower)
+                              .arg(scale->dataRange().upper)));
+      for (int i = 0; i < grid.plot()->plottableCount(); ++i) {
+        auto* map = qobject_cast<QCPColorMap*>(grid.plot()->plottable(i));
+        QVERIFY2(map->dataRange() == QCPRange(0, 1), qPrintable(QStringLiteral("%1: map %2 %3..%4")
+                                                                    .arg(when)
+                                                                    .arg(i)
+                                                                    .arg(map->dataRange().lower)
+                                                                    .arg(map->dataRange().upper)));
+      }
+    };
+    checkRanges("after setResult");
+    for (const QSize size : {QSize(600, 900), QSize(1400, 500), QSize(900, 700)}) {
+      grid.resize(size);  // a splitter drag or a dock toggled beside the grid
+      QTest::qWait(30);
+      QTRY_VERIFY(!grid.isPreparing());
+      checkRanges(qPrintable(
+          QStringLiteral("after a resize to %1x%2").arg(size.width()).arg(size.height())));
+    }
+  }
+
   void bigGridIsReducedToScreenResolution() {
     mhaviz::Config c;
     c.embed_dim = 64;

@@ -1,8 +1,12 @@
 // Teaching features in the main window: walk-through buttons and arrow keys, the cell breakdown
 // on click, the live shape flow, File > Examples (undoable) and presentation mode (F11).
 
+#include <qcustomplot.h>
+
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
+#include <QLabel>
 #include <QMenu>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -171,6 +175,172 @@ class TestTeachWindow : public QObject {
     QCOMPARE(QApplication::palette().color(QPalette::Window), QColor(Qt::black));
     m_tools->highContrastAction()->trigger();
     QVERIFY(QApplication::palette().color(QPalette::Window) != QColor(Qt::black));
+  }
+
+  // Issue 15 item 1: the colour scale keeps its rule (0..1 for weights) after dock toggles, a
+  // splitter drag (a resize of the grid) and leaving presentation mode.
+  void colourScaleFollowsItsRuleAfterLayoutChanges() {
+    setStage(Stage::weights);
+    QVERIFY(idle());
+    auto checkScale = [this](const QString& when) {
+      QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
+      QTest::qWait(20);  // the queued re-render after a resize
+      QCPColorScale* scale = nullptr;
+      for (QCPLayoutElement* e : grid()->plot()->plotLayout()->elements(true)) {
+        if (auto* s = qobject_cast<QCPColorScale*>(e)) scale = s;
+      }
+      QVERIFY2(scale != nullptr, qPrintable(when));
+      QVERIFY2(scale->dataRange() == QCPRange(0, 1),
+               qPrintable(QStringLiteral("%1: colour scale %2..%3")
+                              .arg(when)
+                              .arg(scale->dataRange().lower)
+                              .arg(scale->dataRange().upper)));
+    };
+    checkScale(QStringLiteral("at the start"));
+    for (const char* name : {"breakdownDock", "shapeFlowDock"}) {
+      auto* dock = m_window->findChild<QDockWidget*>(QString::fromLatin1(name));
+      QVERIFY(dock != nullptr);
+      for (int k = 0; k < 2; ++k) {
+        dock->toggleViewAction()->trigger();
+        QTest::qWait(50);
+        checkScale(QStringLiteral("after toggling %1").arg(QString::fromLatin1(name)));
+      }
+    }
+    // A splitter drag between a dock and the grid resizes the grid alone.
+    grid()->resize(grid()->width() / 2, grid()->height() + 200);
+    checkScale(QStringLiteral("after a narrower grid"));
+    grid()->resize(grid()->width() * 3, grid()->height() - 300);
+    checkScale(QStringLiteral("after a wider grid"));
+    m_tools->setPresentation(true);
+    QTest::qWait(50);
+    checkScale(QStringLiteral("in presentation mode"));
+    m_tools->setPresentation(false);
+    QTest::qWait(50);
+    checkScale(QStringLiteral("after leaving presentation mode"));
+  }
+
+  // Issue 15 item 4: in_proj_weight with 8 heads is W_q | W_k | W_v in three columns, one row
+  // per head, every map readable (the grid scrolls rather than shrinks), no title clipped.
+  void manyParameterMapsStayReadableAndGrouped() {
+    m_window->resize(1600, 1000);
+    mhaviz::Config c = controller()->config();
+    c.embed_dim = 64;
+    c.num_heads = 8;
+    controller()->changeConfig(c, QStringLiteral("8 heads"));
+    QVERIFY(idle());
+    setStage(Stage::in_proj_weight);
+    QVERIFY(idle());
+    QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
+    QTest::qWait(50);
+    QCOMPARE(grid()->mapCount(), 24);
+    const QStringList titles = grid()->mapTitles();
+    QCustomPlot* plot = grid()->plot();
+    auto rectOf = [plot](int map) { return plot->plottable(map)->keyAxis()->axisRect(); };
+    for (int h = 0; h < 8; ++h) {
+      QVERIFY(titles.at(h).startsWith(QStringLiteral("W_q")));
+      QVERIFY(titles.at(8 + h).startsWith(QStringLiteral("W_k")));
+      QVERIFY(titles.at(16 + h).startsWith(QStringLiteral("W_v")));
+      // Head h: one row, W_q then W_k then W_v from left to right.
+      const QRect q = rectOf(h)->rect(), k = rectOf(8 + h)->rect(), v = rectOf(16 + h)->rect();
+      QCOMPARE(k.top(), q.top());
+      QCOMPARE(v.top(), q.top());
+      QVERIFY(q.right() < k.left() && k.right() < v.left());
+      if (h > 0) QVERIFY(q.top() > rectOf(h - 1)->rect().bottom());
+    }
+    for (int i = 0; i < 24; ++i) {
+      const QRect r = rectOf(i)->rect();
+      QVERIFY2(
+          r.height() >= 60,
+          qPrintable(QStringLiteral("map %1 is %2x%3 px").arg(i).arg(r.width()).arg(r.height())));
+    }
+    // No title is wider than its element; an elided one keeps its full text for the tooltip.
+    for (int i = 0; i < 24; ++i) {
+      const QString shown = grid()->shownMapTitle(i);
+      QFont font = plot->font();
+      font.setBold(true);
+      const int width = QFontMetrics(font).horizontalAdvance(shown);
+      const QRect titleRect = rectOf(i)->outerRect();
+      QVERIFY2(width <= titleRect.width(),
+               qPrintable(QStringLiteral("'%1' is %2 px over a %3 px map")
+                              .arg(shown)
+                              .arg(width)
+                              .arg(titleRect.width())));
+      QCOMPARE(grid()->mapTitleToolTip(i), titles.at(i));
+      if (shown != titles.at(i)) QVERIFY(shown.contains(QChar(0x2026)));
+    }
+  }
+
+  // Issue 15 item 3: in presentation mode nothing is clipped at the common projector sizes: every
+  // visible label's text fits its rectangle, the grid's caption wraps in full, no map title is
+  // cut, and the maps get more room than in normal mode.
+  void presentationModeClipsNothing_data() {
+    QTest::addColumn<QSize>("screen");
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+  }
+  void presentationModeClipsNothing() {
+    QFETCH(QSize, screen);
+    m_window->setGeometry(QRect(QPoint(0, 0), screen));
+    setStage(Stage::weights);
+    QVERIFY(idle());
+    QTest::qWait(50);
+    const int normalMapHeight = grid()->plot()->plottable(0)->keyAxis()->axisRect()->height();
+    m_tools->setPresentation(true);
+    m_window->setGeometry(QRect(QPoint(0, 0), screen));  // the offscreen "screen" is smaller
+    QTest::qWait(100);
+    QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
+    QTest::qWait(50);
+    const QString where = QStringLiteral("%1x%2: ").arg(screen.width()).arg(screen.height());
+    for (QLabel* label : m_window->findChildren<QLabel*>()) {
+      if (!label->isVisible() || label->text().isEmpty() || label->textFormat() == Qt::RichText)
+        continue;
+      const QRect box = label->contentsRect();
+      const QFontMetrics fm(label->font());
+      const QRect need = fm.boundingRect(
+          QRect(0, 0, box.width(), 100000),
+          (label->wordWrap() ? Qt::TextWordWrap : 0) | label->alignment(), label->text());
+      QVERIFY2(need.width() <= box.width() && need.height() <= box.height(),
+               qPrintable(where + QStringLiteral("label '%1' needs %2x%3 in %4x%5")
+                                      .arg(label->text())
+                                      .arg(need.width())
+                                      .arg(need.height())
+                                      .arg(box.width())
+                                      .arg(box.height())));
+    }
+    // The grid's text elements: the caption's lines and the legend fit their elements.
+    QCustomPlot* plot = grid()->plot();
+    QVERIFY2(grid()->captionLines().size() >= 2,
+             qPrintable(where + grid()->captionLines().join('|')));
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+      auto* text = qobject_cast<QCPTextElement*>(e);
+      if (text == nullptr || e->objectName() == QLatin1String("mapTitle")) continue;
+      const QFontMetrics fm(text->font());
+      for (const QString& line : text->text().split(QLatin1Char('\n'))) {
+        QVERIFY2(fm.horizontalAdvance(line) <= text->rect().width() &&
+                     text->rect().right() <= plot->width() && text->rect().left() >= 0,
+                 qPrintable(where + QStringLiteral("'%1' is %2 px in %3 px")
+                                        .arg(line)
+                                        .arg(fm.horizontalAdvance(line))
+                                        .arg(text->rect().width())));
+      }
+      const int lines = static_cast<int>(text->text().count(QLatin1Char('\n'))) + 1;
+      QVERIFY2(lines * fm.lineSpacing() <= text->rect().height() + 2,
+               qPrintable(where + QStringLiteral("%1 lines in %2 px: %3")
+                                      .arg(lines)
+                                      .arg(text->rect().height())
+                                      .arg(text->text())));
+    }
+    for (int i = 0; i < grid()->mapCount(); ++i) {
+      QCOMPARE(grid()->shownMapTitle(i), grid()->mapTitles().at(i));  // no title is cut
+      auto* rect = plot->plottable(i)->keyAxis()->axisRect();
+      QVERIFY(rect->outerRect().right() <= plot->width());
+      QVERIFY2(rect->height() >= normalMapHeight,
+               qPrintable(where + QStringLiteral("map %1 px tall, %2 px in normal mode")
+                                      .arg(rect->height())
+                                      .arg(normalMapHeight)));
+    }
+    m_tools->setPresentation(false);
   }
 
  private:

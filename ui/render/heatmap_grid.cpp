@@ -2,8 +2,13 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QLabel>
 #include <QResizeEvent>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStyle>
+#include <QTimer>
 #include <algorithm>
 #include <cmath>
 
@@ -18,6 +23,8 @@ namespace {
 // number of grid columns.
 constexpr int kMapChromeW = 70;
 constexpr int kMapChromeH = 60;
+// Pixels the legend and the margins around the grid take.
+constexpr int kLegendH = 56;
 
 // Maps with more cells than this in total are described (not copied) and, with background
 // preparation on, summarised and reduced off the GUI thread.
@@ -33,12 +40,19 @@ std::int64_t totalCells(const mhaviz::ForwardResult& r, const ViewOptions& view)
 
 HeatmapGrid::HeatmapGrid(QWidget* parent)
     : QWidget(parent),
-      m_plot(new QCustomPlot(this)),
+      m_scroll(new QScrollArea(this)),
+      m_plot(new QCustomPlot),
       m_state(std::make_unique<GridState>()),
       m_inbox(std::make_shared<PrepInbox>()),
       m_cancel(std::make_shared<std::atomic<bool>>(false)) {
   m_inbox->grid = this;
-  m_plot->setGeometry(rect());
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  m_scroll->setWidgetResizable(false);
+  m_scroll->setWidget(m_plot);
+  m_scroll->setGeometry(rect());
+  m_plot->resize(size());
+  m_plot->installEventFilter(this);
   m_plot->setNoAntialiasingOnDrag(true);
   m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   m_plot->setMouseTracking(true);
@@ -117,6 +131,16 @@ QStringList HeatmapGrid::mapTitles() const {
   return titles;
 }
 
+QString HeatmapGrid::shownMapTitle(int map) const {
+  if (map < 0 || map >= mapCount()) return {};
+  return m_state->views[static_cast<std::size_t>(map)].title->shownText();
+}
+
+QString HeatmapGrid::mapTitleToolTip(int map) const {
+  if (map < 0 || map >= mapCount()) return {};
+  return m_state->views[static_cast<std::size_t>(map)].title->text();
+}
+
 QStringList HeatmapGrid::columnLabels(int map) const {
   QStringList labels;
   if (map < 0 || map >= static_cast<int>(m_data.maps.size())) return labels;
@@ -135,23 +159,116 @@ double HeatmapGrid::lastRenderMs() const { return m_lastRenderMs; }
 
 void HeatmapGrid::setCaption(const QString& caption) { m_caption = caption; }
 
+QStringList HeatmapGrid::captionLines() const {
+  return captionParts(m_plot->width(), true) + captionParts(m_plot->width(), false);
+}
+
 void HeatmapGrid::setAxisTitles(bool on) { m_axisTitles = on; }
 
 void HeatmapGrid::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  m_plot->setGeometry(rect());
+  m_scroll->setGeometry(rect());
   placeBadge();
-  if (!m_data.maps.empty()) {
-    if (chooseColumns(static_cast<int>(m_data.maps.size())) != m_state->columns) rebuild();
-    queueRender();
+  if (m_data.maps.empty()) {
+    fitPlot(1);
+    return;
   }
+  const int columns = chooseColumns(static_cast<int>(m_data.maps.size()));
+  const bool rewrap = !m_caption.isEmpty() && event->size().width() != event->oldSize().width();
+  if (columns != m_state->columns || rewrap) {
+    rebuild();  // fits the plot itself
+  } else {
+    fitPlot(columns);
+  }
+  queueRender();
+}
+
+bool HeatmapGrid::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_plot && event->type() == QEvent::Wheel &&
+      m_scroll->verticalScrollBar()->isVisible()) {
+    // Over a map the wheel zooms; elsewhere (titles, gaps, legend) it scrolls the maps.
+    const auto* wheel = static_cast<QWheelEvent*>(event);
+    if (m_plot->axisRectAt(wheel->position()) == nullptr) {
+      QApplication::sendEvent(m_scroll->verticalScrollBar(), event);
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+QSize HeatmapGrid::visibleSize() const { return size().expandedTo(QSize(1, 1)); }
+
+QFont HeatmapGrid::captionFont(bool heading) const {
+  QFont font = m_plot->font();
+  font.setPointSizeF(font.pointSizeF() * (heading ? 1.3 : 1.1));
+  font.setBold(heading);
+  return font;
+}
+
+QStringList HeatmapGrid::captionParts(int width, bool heading) const {
+  // The first line is the heading (bold); the rest the body, both wrapped to the plot's width.
+  const qsizetype nl = m_caption.indexOf(QLatin1Char('\n'));
+  const QString text = heading ? m_caption.left(nl < 0 ? m_caption.size() : nl)
+                               : (nl < 0 ? QString() : m_caption.mid(nl + 1));
+  if (text.isEmpty()) return {};
+  return wrapLines(text, captionFont(heading), std::max(100, width - kCaptionPad));
+}
+
+int HeatmapGrid::captionHeight(int width) const {
+  if (m_caption.isEmpty()) return 0;
+  int height = 0;
+  for (const bool heading : {true, false}) {
+    const QStringList lines = captionParts(width, heading);
+    if (!lines.isEmpty()) {
+      height += static_cast<int>(lines.size()) * QFontMetrics(captionFont(heading)).lineSpacing() +
+                kCaptionPad / 2;
+    }
+  }
+  return height;
+}
+
+int HeatmapGrid::neededHeight(int n, int columns) const {
+  if (n <= 0 || columns <= 0) return 0;
+  const int gridRows = (n + columns - 1) / columns;
+  // Per map row: title, note, tick labels (measured: presentation mode has larger fonts), row
+  // spacing, and a readable axis rect.
+  QFont title = m_plot->font();
+  title.setBold(true);
+  const QFontMetrics text(m_plot->font());
+  const int chrome = QFontMetrics(title).height() + text.height() * 3 + 16;
+  return captionHeight(visibleSize().width()) + kLegendH + (m_axisTitles ? 20 : 0) +
+         gridRows * (std::max(kMapChromeH, chrome) + kReadableRectPx) + (gridRows - 1) * 8;
+}
+
+void HeatmapGrid::fitPlot(int columns) {
+  const QSize visible = visibleSize();
+  QSize plotSize = visible;
+  if (m_scrollWhenSmall) {
+    const int needed = neededHeight(static_cast<int>(m_data.maps.size()), columns);
+    if (needed > visible.height()) {
+      const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_scroll);
+      plotSize = QSize(std::max(1, visible.width() - bar), needed);
+    }
+  }
+  if (m_plot->size() != plotSize) m_plot->resize(plotSize);
 }
 
 void HeatmapGrid::changeEvent(QEvent* event) {
   QWidget::changeEvent(event);
-  if (event->type() != QEvent::PaletteChange || !m_followPalette) return;
-  rebuild();
-  renderAll();
+  if (event->type() == QEvent::PaletteChange && m_followPalette) {
+    rebuild();
+    renderAll();
+    return;
+  }
+  if (event->type() != QEvent::FontChange || m_restyleQueued) return;
+  // A new font (presentation mode) restyles every text and wraps the caption again; once, after
+  // the change has reached the plot (a child) too.
+  m_restyleQueued = true;
+  QTimer::singleShot(0, this, [this] {
+    m_restyleQueued = false;
+    rebuild();
+    renderAll();
+  });
 }
 
 QColor HeatmapGrid::textColor() const {
@@ -186,12 +303,11 @@ void HeatmapGrid::extract() {
   }
 }
 
-double HeatmapGrid::cellPixels(int n, int columns) const {
+double HeatmapGrid::cellPixels(int n, int columns, QSize size) const {
   if (m_data.maps.empty() || n <= 0 || columns <= 0) return 0;
-  const QSize size = m_plot->viewport().size();
   const double availW = std::max(100, size.width() - 110);  // colour scale
   const double availH =
-      std::max(100, size.height() - (m_caption.isEmpty() ? 40 : 70) - (m_axisTitles ? 20 : 0));
+      std::max(100, size.height() - 40 - captionHeight(size.width()) - (m_axisTitles ? 20 : 0));
   const double rows = std::max(1, m_data.maps.front().rows);
   const double cols = std::max(1, m_data.maps.front().cols);
   const int gridRows = (n + columns - 1) / columns;
@@ -201,11 +317,12 @@ double HeatmapGrid::cellPixels(int n, int columns) const {
 }
 
 int HeatmapGrid::chooseColumns(int n) const {
+  if (m_data.groupColumns > 0) return std::min(n, m_data.groupColumns);  // one group a column
   if (n <= 1 || m_data.maps.empty()) return 1;
   int best = 1;
   double bestScale = -1;
   for (int c = 1; c <= n; ++c) {
-    const double scale = cellPixels(n, c);
+    const double scale = cellPixels(n, c, visibleSize());
     if (scale > bestScale + 1e-9) {
       bestScale = scale;
       best = c;

@@ -17,6 +17,7 @@
 
 class QCPLayoutGrid;
 class QCustomPlot;
+class QScrollArea;
 class QMouseEvent;
 class QWheelEvent;
 
@@ -69,14 +70,26 @@ class HeatmapGrid : public QWidget {
   const ViewOptions& view() const { return m_view; }
   const StageData& stageData() const { return m_data; }
 
-  /// Title above the grid (used by image export); empty hides it.
+  /// Title above the grid (image export, presentation mode); empty hides it. The first line is
+  /// a bold heading, the rest a body; both wrap to the plot's width (never clipped).
   void setCaption(const QString& caption);
+  /// The caption as drawn: its wrapped lines, heading first.
+  QStringList captionLines() const;
   /// Adds "key"/"query" axis labels to every map (export); off by default to save space.
   void setAxisTitles(bool on);
   /// On (default, the window): the plot background, axes and text take the widget palette's
   /// Base and Text colours and follow theme changes. Off (image export): black text, and the
   /// background the caller gives the plot.
   void setFollowPalette(bool on) { m_followPalette = on; }
+  /// On (default, the window): when the maps would fall under a readable size the plot grows
+  /// taller than the widget and scrolls. Off (image export): everything fits the widget.
+  void setScrollWhenSmall(bool on) { m_scrollWhenSmall = on; }
+  /// Map `map`'s title as drawn (elided when the map is narrower than its full title).
+  QString shownMapTitle(int map) const;
+  /// Full title of map `map` (its tooltip when the drawn title is elided).
+  QString mapTitleToolTip(int map) const;
+  /// The scroll area holding the plot (tests: is the picture scrolled?).
+  QScrollArea* scrollArea() const { return m_scroll; }
 
  signals:
   void cellHovered(int map, int row, int col, double value, const QString& description);
@@ -86,7 +99,8 @@ class HeatmapGrid : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
-  void changeEvent(QEvent* event) override;  // palette changes restyle the picture
+  void changeEvent(QEvent* event) override;  // font and palette changes restyle the picture
+  bool eventFilter(QObject* watched, QEvent* event) override;  // wheel outside maps scrolls
 
  private:
   void extract();           // m_data from m_result and m_view (catches InvalidInput)
@@ -109,10 +123,18 @@ class HeatmapGrid : public QWidget {
   bool cellAt(const QPointF& pos, int* map, int* row, int* col) const;
   QString describeCell(int map, int row, int col) const;
   int chooseColumns(int n) const;
-  double cellPixels(int n, int columns) const;  // side of a square cell for n maps in columns
+  /// Side of a square cell for n maps in `columns` when the plot is `size`.
+  double cellPixels(int n, int columns, QSize size) const;
+  QSize visibleSize() const;                   // what the plot may use without scrolling
+  int neededHeight(int n, int columns) const;  // plot height that keeps maps readable
+  void fitPlot(int columns);                   // plot size: the visible size, or taller (scrolling)
+  int captionHeight(int width) const;          // pixels the caption takes at `width`
+  QFont captionFont(bool heading) const;
+  QStringList captionParts(int width, bool heading) const;  // heading or body lines
   void placeBadge();
   QColor textColor() const;  // palette Text when following the palette, else black
 
+  QScrollArea* m_scroll = nullptr;
   QCustomPlot* m_plot = nullptr;
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
   ViewOptions m_view;
@@ -122,6 +144,8 @@ class HeatmapGrid : public QWidget {
   QString m_caption;
   bool m_axisTitles = false;
   bool m_followPalette = true;
+  bool m_scrollWhenSmall = true;
+  bool m_restyleQueued = false;  // a rebuild after a font or palette change is pending
   bool m_outOfDate = false;
   QString m_outOfDateWhy;
   double m_lastRenderMs = 0;

@@ -90,6 +90,9 @@ void HeatmapGrid::rebuild() {
   s.nanKey = nullptr;
   delete s.margins;
   s.margins = nullptr;
+  const int n = static_cast<int>(m_data.maps.size());
+  s.columns = n > 0 ? chooseColumns(n) : 1;
+  fitPlot(s.columns);  // taller than the widget (scrolling) when the maps would be unreadable
   m_plot->setViewport(QRect(QPoint(0, 0), m_plot->size()));
   const QColor background = m_followPalette ? palette().color(QPalette::Base) : QColor(Qt::white);
   if (m_followPalette) m_plot->setBackground(background);
@@ -102,12 +105,13 @@ void HeatmapGrid::rebuild() {
   top->addElement(0, 0, new QCPLayoutElement(m_plot));
   top->setRowStretchFactor(0, 0.001);
   int row = 1;
-  if (!m_caption.isEmpty()) {
-    QFont font = m_plot->font();
-    font.setPointSizeF(font.pointSizeF() * 1.3);
-    font.setBold(true);
-    auto* caption = new QCPTextElement(m_plot, m_caption, font);
+  for (const bool heading : {true, false}) {
+    // Wrapped here to the plot's width: QCPTextElement itself never wraps.
+    const QStringList lines = captionParts(m_plot->width(), heading);
+    if (lines.isEmpty()) continue;
+    auto* caption = new QCPTextElement(m_plot, lines.join(QLatin1Char('\n')), captionFont(heading));
     caption->setTextColor(text);
+    caption->setTextFlags(Qt::AlignCenter);
     top->addElement(row++, 0, caption);
   }
   if (m_data.maps.empty()) {
@@ -120,8 +124,6 @@ void HeatmapGrid::rebuild() {
 
   s.colormap = effectiveColormap(m_view.colormap, m_data.isSigned);
   s.gradient = makeGradient(s.colormap);
-  const int n = static_cast<int>(m_data.maps.size());
-  s.columns = chooseColumns(n);
 
   // Body: [filler | maps | colour scale | filler], so that maps with square cells are centred.
   auto* body = new QCPLayoutGrid;
@@ -135,20 +137,26 @@ void HeatmapGrid::rebuild() {
   body->setColumnSpacing(8);
   s.margins = new QCPMarginGroup(m_plot);
   // Square cells: each axis rect at most cell * (cols, rows) pixels.
-  const double cellPx = cellPixels(n, s.columns);
+  const double cellPx = cellPixels(n, s.columns, m_plot->size());
   const MapData& first = m_data.maps.front();
-  const QSize maxRect = cellPx > 0 ? QSize(std::max(60, static_cast<int>(cellPx * first.cols)),
-                                           std::max(60, static_cast<int>(cellPx * first.rows)))
-                                   : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+  const QSize maxRect =
+      cellPx > 0 ? QSize(std::max(kReadableRectPx, static_cast<int>(cellPx * first.cols)),
+                         std::max(kReadableRectPx, static_cast<int>(cellPx * first.rows)))
+                 : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
   QFont noteFont = m_plot->font();
   noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
 
   QFont titleFont = m_plot->font();
   titleFont.setBold(true);
   const MapStyle style{text, background, maxRect, titleFont, noteFont};
+  // Groups (W_q | W_k | W_v) fill one column each, map k of every group on row k; other maps
+  // fill the rows left to right.
+  const int perColumn = (n + s.columns - 1) / s.columns;
+  const bool grouped = m_data.groupColumns > 0;
   for (int i = 0; i < n; ++i) {
     auto* cell = new QCPLayoutGrid;
-    maps->addElement(i / s.columns, i % s.columns, cell);
+    maps->addElement(grouped ? i % perColumn : i / s.columns,
+                     grouped ? i / perColumn : i % s.columns, cell);
     s.views.push_back(buildMap(i, cell, style));
   }
 
@@ -178,15 +186,21 @@ void HeatmapGrid::rebuild() {
   top->setRowStretchFactor(row, 0.000001);
   top->addElement(row + 1, 0, new QCPLayoutElement(m_plot));
   top->setRowStretchFactor(row + 1, 0.001);
+  // New colour maps and a new scale start at QCustomPlot's default range (0..6 on the scale):
+  // every rebuild, whoever asks for it (a resize that changes the columns, a palette change),
+  // gives them the rule's range. Without statistics yet, the task's arrival applies them.
+  if (m_data.statsReady) applyRanges();
 }
 
 MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style) {
   const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
   const QColor& text = style.text;
   MapView v;
-  v.title = new QCPTextElement(m_plot, m.shownTitle, style.titleFont);
+  v.title = new ElidedText(m_plot, m.shownTitle, style.titleFont);
   v.title->setTextColor(text);
-  v.note = new QCPTextElement(m_plot, QString(), style.noteFont);
+  v.title->setObjectName(QStringLiteral("mapTitle"));  // elided when narrow (shownMapTitle)
+  v.note = new ElidedText(m_plot, QString(), style.noteFont);
+  v.note->setObjectName(QStringLiteral("mapTitle"));
   v.note->setTextColor(m_followPalette ? mix(text, style.background, 0.35) : QColor(90, 90, 90));
   v.note->setMargins(QMargins(2, 0, 2, 0));
   v.rect = new QCPAxisRect(m_plot, true);

@@ -132,6 +132,15 @@ void HeatmapGrid::onMouseMove(QMouseEvent* event) {
   if (!cellAt(event->position(), &map, &row, &col)) {
     if (m_lastHoverMap >= 0) QToolTip::hideText();
     m_lastHoverMap = m_lastHoverRow = m_lastHoverCol = -1;
+    // An elided title or note shows its full text.
+    for (const MapView& v : m_state->views) {
+      for (const ElidedText* t : {v.title, v.note}) {
+        if (t->outerRect().contains(event->position().toPoint()) && t->isElided()) {
+          QToolTip::showText(event->globalPosition().toPoint(), t->text(), m_plot);
+          return;
+        }
+      }
+    }
     return;
   }
   if (map == m_lastHoverMap && row == m_lastHoverRow && col == m_lastHoverCol) return;

@@ -18,17 +18,22 @@ class QLabel;
 
 namespace mhaviz::ui {
 
+/// Below this many pixels an axis rect is not readable: the grid scrolls rather than shrinks it.
+inline constexpr int kReadableRectPx = 64;
+/// Horizontal pixels kept free beside the caption's lines (and vertical room per caption part).
+inline constexpr int kCaptionPad = 24;
+
 /// One map of the grid.
 struct MapView {
   QCPAxisRect* rect = nullptr;
   QCPColorMap* colorMap = nullptr;
   QCPItemPixmap* maskOverlay = nullptr;  // masked cells, drawn over the colour map
-  QCPTextElement* title = nullptr;
-  QCPTextElement* note = nullptr;  // under the title: "reduced 2048x2048 -> 512x512 (mean)"
-  QCPAxis* extraX = nullptr;       // tick labels of the bias_k / zero columns
-  QCPAxis* extraY = nullptr;       // tick labels of the bias_k / zero rows (k, v)
-  QCPRange valueRange;             // colour range of this map
-  ReducedGrid shown;               // region and blocks the colour map holds now
+  class ElidedText* title = nullptr;
+  class ElidedText* note = nullptr;  // under the title: "reduced 2048x2048 -> 512x512 (mean)"
+  QCPAxis* extraX = nullptr;         // tick labels of the bias_k / zero columns
+  QCPAxis* extraY = nullptr;         // tick labels of the bias_k / zero rows (k, v)
+  QCPRange valueRange;               // colour range of this map
+  ReducedGrid shown;                 // region and blocks the colour map holds now
   bool hasShown = false;
 };
 
@@ -70,6 +75,23 @@ struct PrepInbox {
   std::mutex mutex;
   class HeatmapGrid* grid = nullptr;
 };
+
+/// A line of text that elides to the width the layout gives it (never wider than its element)
+/// and asks for no more than an ellipsis' width, so long titles never squeeze the maps.
+class ElidedText : public QCPTextElement {
+ public:
+  ElidedText(QCustomPlot* plot, const QString& text, const QFont& font);
+  /// The text as drawn at the element's current width ("W_q = in_pro…(head 3)" when cut).
+  QString shownText() const;
+  bool isElided() const { return shownText() != mText; }
+  QSize minimumOuterSizeHint() const override;
+
+ protected:
+  void draw(QCPPainter* painter) override;
+};
+
+/// `text` broken into lines no wider than `width` pixels in `font` (explicit line breaks kept).
+QStringList wrapLines(const QString& text, const QFont& font, int width);
 
 /// A legend entry for the layout: a colour swatch (or a dashed line) and a text.
 class LegendKey : public QCPLayoutElement {

@@ -117,7 +117,8 @@ QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view
     // The same widget as the window, drawn offscreen at the requested size.
     HeatmapGrid grid;
     grid.setAttribute(Qt::WA_DontShowOnScreen);
-    grid.setFollowPalette(false);  // the picture's own background, whatever the window theme
+    grid.setFollowPalette(false);    // the picture's own background, whatever the window theme
+    grid.setScrollWhenSmall(false);  // one picture of the requested size
     grid.resize(options.width, options.height);
     QCustomPlot* plot = grid.plot();
     plot->setGeometry(0, 0, options.width, options.height);

@@ -69,6 +69,7 @@ StageData extractParamStage(const mhaviz::ForwardResult& result, const mhaviz::P
     data.maps.push_back(rowBlock(
         w, 0, E, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "out_proj.weight (E, E)"), {}));
   } else {
+    data.groupColumns = 3;  // W_q | W_k | W_v, one row per head
     static const char* const kBlocks[3] = {"W_q", "W_k", "W_v"};
     for (int b = 0; b < 3; ++b) {
       const mhaviz::Tensor* w = nullptr;

@@ -63,6 +63,9 @@ struct StageData {
   QString unit;             // what a value is: "weight", "score", "mask term"... (English)
   QString shownUnit;        // the unit in the UI language (colour scale, hover text)
   bool statsReady = false;  // lo/hi and the per-map statistics are computed
+  /// When > 0 the maps form this many groups of equal size that belong side by side (W_q, W_k,
+  /// W_v): the grid shows one group per column, in order, and map k of every group on one row.
+  int groupColumns = 0;
 };
 
 /// Translation context of the map titles and units ("head %1", "weight", ...).

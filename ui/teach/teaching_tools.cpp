@@ -12,6 +12,8 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QScreen>
+#include <QStatusBar>
 #include <QStringList>
 #include <QTextEdit>
 #include <exception>
@@ -26,23 +28,6 @@ namespace mhaviz::ui {
 
 namespace {
 constexpr double kPresentationFontScale = 1.6;
-constexpr qsizetype kCaptionLine = 55;  // characters per caption line (QCPTextElement: no wrap)
-
-// Breaks `text` into lines of at most kCaptionLine characters at spaces.
-QString wrapCaption(const QString& text) {
-  QStringList lines;
-  QString line;
-  for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-    if (!line.isEmpty() && line.size() + 1 + word.size() > kCaptionLine) {
-      lines << line;
-      line.clear();
-    }
-    if (!line.isEmpty()) line += QLatin1Char(' ');
-    line += word;
-  }
-  if (!line.isEmpty()) lines << line;
-  return lines.join(QLatin1Char('\n'));
-}
 }  // namespace
 
 TeachingTools::TeachingTools(QMainWindow* window, ComputeController* controller, HeatmapGrid* grid,
@@ -114,6 +99,14 @@ void TeachingTools::setPresentation(bool on) {
     m_wasFullScreen = m_window->isFullScreen();
     m_wasMaximized = m_window->isMaximized();
     m_normalFont = QApplication::font();
+    // The maps get the screen: every dock and the status bar step aside (the grid's caption is
+    // the walk-through, Left/Right step it), and come back as they were when presenting ends.
+    m_normalState = m_window->saveState();
+    m_statusWasVisible = m_window->statusBar()->isVisible();
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+      if (dock->parentWidget() == m_window) dock->hide();
+    }
+    m_window->statusBar()->hide();
     QFont big = m_normalFont;
     if (big.pointSizeF() > 0) {
       big.setPointSizeF(big.pointSizeF() * kPresentationFontScale);
@@ -121,14 +114,22 @@ void TeachingTools::setPresentation(bool on) {
       big.setPixelSize(static_cast<int>(big.pixelSize() * kPresentationFontScale));
     }
     QApplication::setFont(big);
+    m_normalGeometry = m_window->normalGeometry();
     m_window->showFullScreen();
+    // Exactly the screen, also where no window manager honours full screen (a window larger
+    // than the screen cut the panel and the maps off on the right and at the bottom).
+    if (QScreen* screen = m_window->screen()) m_window->setGeometry(screen->geometry());
+    m_grid->setFocus();
   } else {
     QApplication::setFont(m_normalFont);
+    m_window->restoreState(m_normalState);
+    m_window->statusBar()->setVisible(m_statusWasVisible);
     if (!m_wasFullScreen) {
       if (m_wasMaximized) {
         m_window->showMaximized();
       } else {
         m_window->showNormal();
+        if (m_normalGeometry.isValid()) m_window->setGeometry(m_normalGeometry);
       }
     }
   }
@@ -192,8 +193,8 @@ void TeachingTools::setHighContrast(bool on) {
 }
 
 void TeachingTools::updateCaption() {
-  m_grid->setCaption(m_presenting ? m_stepTitle + QLatin1Char('\n') + wrapCaption(m_stepText)
-                                  : QString());
+  // The grid wraps the caption to its width: the heading line, then the explanation.
+  m_grid->setCaption(m_presenting ? m_stepTitle + QLatin1Char('\n') + m_stepText : QString());
   redrawGrid();
 }
 

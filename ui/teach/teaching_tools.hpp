@@ -33,8 +33,8 @@ class TeachingTools : public QObject {
   [[nodiscard]] QAction* highContrastAction() const { return m_highContrast; }
   [[nodiscard]] bool inPresentation() const { return m_presenting; }
 
-  /// Full screen, application font x1.6 and the stage explanation as the grid's caption; off
-  /// restores the window state and font.
+  /// Full screen, application font x1.6, docks and status bar hidden, and the stage explanation
+  /// as the grid's caption; off restores the window state, docks and font.
   void setPresentation(bool on);
   /// White on black with yellow highlights; off restores the palette.
   void setHighContrast(bool on);
@@ -60,6 +60,9 @@ class TeachingTools : public QObject {
   bool m_wasFullScreen = false;
   bool m_wasMaximized = false;
   QFont m_normalFont;
+  QByteArray m_normalState;  // docks and toolbars before presentation mode
+  bool m_statusWasVisible = true;
+  QRect m_normalGeometry;  // the window's geometry before presentation mode
   QPalette m_normalPalette;
   QString m_normalStyleSheet;
   bool m_contrast = false;
