@@ -1204,6 +1204,10 @@
         <source>NaN (a query with every key masked, or NaN/Inf in the tensors)</source>
         <translation>NaN（某个查询的所有键都被屏蔽，或张量中含 NaN/Inf）</translation>
     </message>
+    <message>
+        <source> (automatic range: 0..largest)</source>
+        <translation>（自动范围：0 到最大值）</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::InputsEditor</name>
@@ -1856,10 +1860,6 @@
         <translation>%1：“view”必须是一个对象。</translation>
     </message>
     <message>
-        <source>%1 is not a view setting (known: stage, batch, colormap, perHeadScale, soloHead, showAverage, reduce).</source>
-        <translation>%1 不是视图设置（已知的有：stage、batch、colormap、perHeadScale、soloHead、showAverage、reduce）。</translation>
-    </message>
-    <message>
         <source>%1: view.batch must be 0 or more.</source>
         <translation>%1：view.batch 必须大于或等于 0。</translation>
     </message>
@@ -1926,6 +1926,10 @@
     <message>
         <source>Cannot save %1: %2. Choose another folder or file name.</source>
         <translation>无法保存 %1：%2。请选择其他文件夹或文件名。</translation>
+    </message>
+    <message>
+        <source>%1 is not a view setting (known: stage, batch, colormap, perHeadScale, autoRange, soloHead, showAverage, reduce).</source>
+        <translation>%1 不是视图设置（已知的有：stage、batch、colormap、perHeadScale、autoRange、soloHead、showAverage、reduce）。</translation>
     </message>
 </context>
 <context>
@@ -2228,6 +2232,14 @@
     <message>
         <source>head %1 only</source>
         <translation>仅头 %1</translation>
+    </message>
+    <message>
+        <source>automatic colour range</source>
+        <translation>自动色阶范围</translation>
+    </message>
+    <message>
+        <source>Weights and other unsigned stages: scale the shared colours from 0 to the largest value shown, so small differences use the whole colormap. Off: the fixed 0..1. The colour scale&apos;s title says which.</source>
+        <translation>权重及其他无符号阶段：共享色阶从 0 到所显示的最大值，使细小差异也能用满整个色图。关闭时为固定的 0..1。色阶标题会注明所用的范围。</translation>
     </message>
 </context>
 <context>

@@ -45,7 +45,7 @@ TEST_F(Export, PngHasRequestedPixelSize) {
   // 800x500 logical pixels at scale 2: 1600x1000 device pixels.
   r = exportTo("b.png", {"--width", "800", "--height", "500", "--dpi-scale", "2", "--stage",
                          "scores", "--heads", "1", "--colormap", "magma", "--no-average",
-                         "--per-head-scale", "--transparent"});
+                         "--per-head-scale", "--auto-range", "--transparent"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   png = readText(dir.file("b.png"));
   ASSERT_EQ(png.substr(12, 4), "IHDR");

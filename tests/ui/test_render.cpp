@@ -41,6 +41,15 @@ std::int64_t at(const mhaviz::Tensor& t, std::int64_t n, std::int64_t h, std::in
   return ((n * t.size(1) + h) * t.size(2) + a) * t.size(3) + b;
 }
 
+// The grid's colour scale (the last one in the layout), or null.
+QCPColorScale* colourScale(QCustomPlot* plot) {
+  QCPColorScale* scale = nullptr;
+  for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+    if (auto* s = qobject_cast<QCPColorScale*>(e)) scale = s;
+  }
+  return scale;
+}
+
 int countColorMaps(QCustomPlot* plot) {
   int count = 0;
   for (int i = 0; i < plot->plottableCount(); ++i) {
@@ -282,6 +291,43 @@ class TestRender : public QObject {
   // Issue 15 item 1: a resize that changes the number of grid columns (a dock toggled, a
   // splitter dragged, presentation mode left) rebuilds the layout; the new colour maps and the
   // new colour scale must keep the rule's range (0..1 for weights), not QCustomPlot's default.
+  // Automatic range: weights share 0..the largest weight shown, and the scale's title says so;
+  // off, the fixed 0..1 with the unit alone.
+  void automaticRangeUsesTheWholeColormap() {
+    mhaviz::Config c = smallConfig(false, false);
+    c.num_heads = 4;
+    auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(c));
+    HeatmapGrid grid;
+    grid.resize(1200, 500);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    ViewOptions view;
+    view.autoRange = true;
+    grid.setResult(r, view);
+    double largest = 0;
+    for (const MapData& m : grid.stageData().maps) {
+      for (int i = 0; i < m.rows; ++i) {
+        for (int j = 0; j < m.cols; ++j) largest = std::max(largest, m.valueAt(i, j));
+      }
+    }
+    QVERIFY(largest > 0 && largest < 1);
+    QCPColorScale* scale = colourScale(grid.plot());
+    QVERIFY(scale != nullptr);
+    QCOMPARE(scale->dataRange().lower, 0.0);
+    QCOMPARE(scale->dataRange().upper, largest);
+    QVERIFY2(scale->axis()->label().contains(QStringLiteral("automatic")),
+             qPrintable(scale->axis()->label()));
+    for (int i = 0; i < grid.plot()->plottableCount(); ++i) {
+      auto* map = qobject_cast<QCPColorMap*>(grid.plot()->plottable(i));
+      QCOMPARE(map->dataRange().upper, largest);
+    }
+    view.autoRange = false;
+    grid.setView(view);
+    scale = colourScale(grid.plot());
+    QVERIFY(scale->dataRange() == QCPRange(0, 1));
+    QCOMPARE(scale->axis()->label(), QStringLiteral("weight"));
+  }
+
   void colourRangeSurvivesResizes() {
     mhaviz::Config c = smallConfig(false, false);
     c.num_heads = 4;
@@ -294,10 +340,7 @@ class TestRender : public QObject {
     grid.setResult(r, ViewOptions{});
     QTRY_VERIFY(!grid.isPreparing());
     const auto checkRanges = [&grid](const char* when) {
-      QCPColorScale* scale = nullptr;
-      for (QCPLayoutElement* e : grid.plot()->plotLayout()->elements(true)) {
-        if (auto* s = qobject_cast<QCPColorScale*>(e)) scale = s;
-      }
+      QCPColorScale* scale = colourScale(grid.plot());
       QVERIFY2(scale != nullptr, when);
       QVERIFY2(scale->dataRange() == QCPRange(0, 1),
                qPrintable(QStringLiteral("%1: scale %2..%3")

@@ -53,6 +53,7 @@ ViewOptions sessionView() {
   v.batch = 1;
   v.colormap = Colormap::magma;
   v.perHeadScale = true;
+  v.autoRange = true;
   v.soloHead = 2;
   v.showAverage = false;
   v.reduce = Reduce::max;

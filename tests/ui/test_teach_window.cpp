@@ -65,18 +65,17 @@ class TestTeachWindow : public QObject {
     const auto w = [&](std::int64_t h, std::int64_t i, std::int64_t j) {
       return r->weights.value((h * L + i) * S + j);
     };
-    // Every head has rows far from uniform: its largest weight is at least 3/S.
-    for (std::int64_t h = 0; h < r->H; ++h) {
-      double largest = 0;
-      for (std::int64_t i = 0; i < L; ++i) {
-        for (std::int64_t j = 0; j < S; ++j) largest = std::max(largest, w(h, i, j));
-      }
-      QVERIFY2(largest >= 3.0 / static_cast<double>(S), qPrintable(QString::number(h)));
+    // The sharpest head is far from uniform (some weight at least 5/S) ...
+    double largest = 0;
+    for (std::int64_t i = 0; i < L; ++i) {
+      for (std::int64_t j = 0; j < S; ++j) largest = std::max(largest, w(0, i, j));
     }
-    // Heads differ: some pair of heads differs by more than 0.2 in some cell.
+    QVERIFY2(largest >= 5.0 / static_cast<double>(S), qPrintable(QString::number(largest)));
+    // ... and the broadest head looks different: some cell differs by more than 0.2.
     double difference = 0;
     for (std::int64_t i = 0; i < L; ++i) {
-      for (std::int64_t j = 0; j < S; ++j) difference = std::max(difference, std::abs(w(0, i, j) - w(3, i, j)));
+      for (std::int64_t j = 0; j < S; ++j)
+        difference = std::max(difference, std::abs(w(0, i, j) - w(3, i, j)));
     }
     QVERIFY2(difference > 0.2, qPrintable(QString::number(difference)));
   }
@@ -281,13 +280,20 @@ class TestTeachWindow : public QObject {
   }
   void presentationModeClipsNothing() {
     QFETCH(QSize, screen);
-    m_window->setGeometry(QRect(QPoint(0, 0), screen));
     setStage(Stage::weights);
+    // The window size presentation mode gets here (a platform may hold a full-screen window to
+    // its own screen); normal mode is measured at that same size.
+    m_tools->setPresentation(true);
+    m_window->setGeometry(QRect(QPoint(0, 0), screen));  // the offscreen "screen" is smaller
+    QTest::qWait(50);
+    const QSize presented = m_window->size();
+    m_tools->setPresentation(false);
+    m_window->setGeometry(QRect(QPoint(0, 0), presented));
     QVERIFY(idle());
     QTest::qWait(50);
     const int normalMapHeight = grid()->plot()->plottable(0)->keyAxis()->axisRect()->height();
     m_tools->setPresentation(true);
-    m_window->setGeometry(QRect(QPoint(0, 0), screen));  // the offscreen "screen" is smaller
+    m_window->setGeometry(QRect(QPoint(0, 0), screen));
     QTest::qWait(100);
     QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
     QTest::qWait(50);

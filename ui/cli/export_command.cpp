@@ -147,6 +147,9 @@ void addExportOptions(QCommandLineParser& parser) {
       {QStringLiteral("no-average"), QStringLiteral("Leave out the map averaged over heads.")},
       {QStringLiteral("per-head-scale"),
        QStringLiteral("Give each map its own colour scale instead of one shared scale.")},
+      {QStringLiteral("auto-range"),
+       QStringLiteral("Shared colour scale of weights (and other unsigned stages) from 0 to the "
+                      "largest value shown instead of the fixed 0..1.")},
       {QStringLiteral("reduce"),
        QStringLiteral("mean (default) or max: how cells are combined when a map has more cells "
                       "than pixels."),
@@ -178,6 +181,7 @@ int exportCommand(const QCommandLineParser& parser) {
                            {{"mean", ui::Reduce::mean}, {"max", ui::Reduce::max}}},
                        ui::Reduce::mean);
   view.perHeadScale = parser.isSet(QStringLiteral("per-head-scale"));
+  view.autoRange = parser.isSet(QStringLiteral("auto-range"));
   view.showAverage = !parser.isSet(QStringLiteral("no-average"));
 
   ui::ExportOptions options;

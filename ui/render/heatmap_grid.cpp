@@ -235,8 +235,9 @@ int HeatmapGrid::neededHeight(int n, int columns) const {
   QFont title = m_plot->font();
   title.setBold(true);
   const QFontMetrics text(m_plot->font());
-  const int chrome = QFontMetrics(title).height() + text.height() * 3 + 16;
-  return captionHeight(visibleSize().width()) + kLegendH + (m_axisTitles ? 20 : 0) +
+  const int axisTitle = m_axisTitles ? text.height() + 4 : 0;  // below every map
+  const int chrome = QFontMetrics(title).height() + text.height() * 3 + 16 + axisTitle;
+  return captionHeight(visibleSize().width()) + kLegendH +
          gridRows * (std::max(kMapChromeH, chrome) + kReadableRectPx) + (gridRows - 1) * 8;
 }
 
@@ -306,13 +307,14 @@ void HeatmapGrid::extract() {
 double HeatmapGrid::cellPixels(int n, int columns, QSize size) const {
   if (m_data.maps.empty() || n <= 0 || columns <= 0) return 0;
   const double availW = std::max(100, size.width() - 110);  // colour scale
-  const double availH =
-      std::max(100, size.height() - 40 - captionHeight(size.width()) - (m_axisTitles ? 20 : 0));
+  const double availH = std::max(100, size.height() - 40 - captionHeight(size.width()));
   const double rows = std::max(1, m_data.maps.front().rows);
   const double cols = std::max(1, m_data.maps.front().cols);
   const int gridRows = (n + columns - 1) / columns;
-  const double cellW = availW / columns - kMapChromeW;
-  const double cellH = availH / gridRows - kMapChromeH;
+  // Axis titles (query / key) take a line beside and below every map.
+  const int axisTitle = m_axisTitles ? QFontMetrics(m_plot->font()).height() + 4 : 0;
+  const double cellW = availW / columns - kMapChromeW - axisTitle;
+  const double cellH = availH / gridRows - kMapChromeH - axisTitle;
   return std::min(cellW / cols, cellH / rows);
 }
 

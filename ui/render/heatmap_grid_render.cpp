@@ -64,8 +64,17 @@ void HeatmapGrid::layoutNow() {
 
 void HeatmapGrid::applyRanges() {
   GridState& s = *m_state;
-  // Colour ranges: one shared range, or one per map.
+  // Colour ranges: one shared range, or one per map. Unsigned stages share 0..1, or with
+  // autoRange 0..the largest finite value shown, so that the colormap's whole length is used.
   const bool fixedUnit = !m_data.isSigned;
+  QCPRange shared = fixedUnit ? QCPRange(0, 1) : QCPRange(m_data.lo, m_data.hi);
+  if (fixedUnit && m_view.autoRange) {
+    double top = 0;
+    for (const MapData& m : m_data.maps) {
+      if (m.hasFinite) top = std::max(top, m.finiteHi);
+    }
+    if (top > 0) shared = QCPRange(0, top);
+  }
   for (std::size_t i = 0; i < s.views.size(); ++i) {
     MapView& v = s.views[i];
     const MapData& m = m_data.maps[i];
@@ -75,7 +84,7 @@ void HeatmapGrid::applyRanges() {
           m.shownTitle +
           QStringLiteral("   [%1, %2]").arg(fmt(v.valueRange.lower), fmt(v.valueRange.upper)));
     } else {
-      v.valueRange = fixedUnit ? QCPRange(0, 1) : QCPRange(m_data.lo, m_data.hi);
+      v.valueRange = shared;
     }
     v.colorMap->setDataRange(v.valueRange);
   }
@@ -93,7 +102,9 @@ void HeatmapGrid::applyRanges() {
   } else {
     s.scale->setDataRange(s.views.front().valueRange);
     s.scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    s.scale->axis()->setLabel(m_data.shownUnit);
+    s.scale->axis()->setLabel(fixedUnit && m_view.autoRange
+                                  ? m_data.shownUnit + tr(" (automatic range: 0..largest)")
+                                  : m_data.shownUnit);
   }
   if (s.nanKey != nullptr) {
     const bool nan = std::any_of(m_data.maps.begin(), m_data.maps.end(),

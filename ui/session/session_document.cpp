@@ -299,6 +299,7 @@ bool SessionDocument::start(const StartupFiles& files) {
     m_tensorsDirty = false;
     onChanged();
   }
+  return filesGiven;
 }
 
 QStringList SessionDocument::recentFiles() const { return m_recent->files(); }

@@ -84,6 +84,7 @@ Json viewToJson(const ViewOptions& v) {
   j["batch"] = v.batch;
   j["colormap"] = nameOf(kColormaps, v.colormap);
   j["perHeadScale"] = v.perHeadScale;
+  j["autoRange"] = v.autoRange;
   j["soloHead"] = v.soloHead;
   j["showAverage"] = v.showAverage;
   j["reduce"] = nameOf(kReduces, v.reduce);
@@ -121,6 +122,8 @@ ViewOptions viewFromJson(const Json& j, const QString& name) {
       v.colormap = enumFrom(kColormaps, value, where);
     } else if (key == "perHeadScale") {
       v.perHeadScale = boolFrom(value, where);
+    } else if (key == "autoRange") {
+      v.autoRange = boolFrom(value, where);
     } else if (key == "soloHead") {
       v.soloHead = intFrom(value, where);
     } else if (key == "showAverage") {
@@ -130,7 +133,7 @@ ViewOptions viewFromJson(const Json& j, const QString& name) {
     } else {
       fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
                                        "%1 is not a view setting (known: stage, batch, colormap, "
-                                       "perHeadScale, soloHead, showAverage, reduce).")
+                                       "perHeadScale, autoRange, soloHead, showAverage, reduce).")
                .arg(where));
     }
   }

@@ -36,7 +36,9 @@ struct ViewOptions {
   Colormap colormap = Colormap::viridis;  // signed stages are drawn with `diverging` unless
                                           // grayscale/diverging is chosen explicitly
   bool perHeadScale = false;              // false: one shared scale (0..1 fixed for weights)
-  int soloHead = -1;                      // -1: all heads; h: only head h, large
+  bool autoRange = false;   // shared scale of unsigned stages from the data (0..largest value)
+                            // instead of the fixed 0..1; signed stages are always automatic
+  int soloHead = -1;        // -1: all heads; h: only head h, large
   bool showAverage = true;  // add the head-average map (PyTorch's average_attn_weights)
   Reduce reduce = Reduce::mean;
   QStringList queryLabels, keyLabels;  // token labels; empty = indices

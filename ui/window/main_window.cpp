@@ -108,6 +108,7 @@ void MainWindow::showFirstPicture() {
   } catch (const std::exception&) {
     return;  // built without the examples: the default configuration stays
   }
+  first.view.autoRange = true;  // the colormap's whole length for weights well below 1
   m_document->applySession(first, QString(), true);
 }
 

@@ -64,6 +64,13 @@ ViewControls::ViewControls(ComputeController* controller, QWidget* parent)
       tr("Scale each map's colours to its own range. Off: one shared scale "
          "(fixed 0..1 for weights) so heads compare directly."));
 
+  m_autoRange = new QCheckBox(tr("automatic colour range"));
+  m_autoRange->setObjectName(QStringLiteral("auto_range"));
+  m_autoRange->setToolTip(
+      tr("Weights and other unsigned stages: scale the shared colours from 0 to the largest "
+         "value shown, so small differences use the whole colormap. Off: the fixed 0..1. "
+         "The colour scale's title says which."));
+
   m_reduce = new QComboBox;
   m_reduce->setObjectName(QStringLiteral("reduce"));
   m_reduce->addItem(tr("mean of block"), static_cast<int>(Reduce::mean));
@@ -83,6 +90,7 @@ ViewControls::ViewControls(ComputeController* controller, QWidget* parent)
   form->addRow(tr("heads"), heads);
   form->addRow(tr("colormap"), m_colormap);
   form->addRow(QString(), m_perHead);
+  form->addRow(QString(), m_autoRange);
   form->addRow(tr("big maps"), m_reduce);
 
   connect(m_stage, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -101,6 +109,8 @@ ViewControls::ViewControls(ComputeController* controller, QWidget* parent)
   });
   connect(m_perHead, &QCheckBox::toggled, this,
           [this](bool on) { edit([on](ViewOptions& v) { v.perHeadScale = on; }); });
+  connect(m_autoRange, &QCheckBox::toggled, this,
+          [this](bool on) { edit([on](ViewOptions& v) { v.autoRange = on; }); });
   connect(m_reduce, &QComboBox::currentIndexChanged, this, [this](int i) {
     const auto rule = static_cast<Reduce>(m_reduce->itemData(i).toInt());
     edit([rule](ViewOptions& v) { v.reduce = rule; });
@@ -145,6 +155,7 @@ void ViewControls::showView(const ViewOptions& v) {
   m_average->setChecked(v.showAverage);
   m_colormap->setCurrentIndex(m_colormap->findData(static_cast<int>(v.colormap)));
   m_perHead->setChecked(v.perHeadScale);
+  m_autoRange->setChecked(v.autoRange);
   m_reduce->setCurrentIndex(m_reduce->findData(static_cast<int>(v.reduce)));
   m_updating = false;
 }

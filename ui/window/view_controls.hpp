@@ -36,6 +36,7 @@ class ViewControls : public QGroupBox {
   QComboBox* m_stage = nullptr;
   QComboBox* m_colormap = nullptr;
   QCheckBox* m_perHead = nullptr;
+  QCheckBox* m_autoRange = nullptr;
   QComboBox* m_head = nullptr;
   QCheckBox* m_average = nullptr;
   QComboBox* m_reduce = nullptr;
