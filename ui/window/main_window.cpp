@@ -12,6 +12,7 @@
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
@@ -193,7 +194,12 @@ void MainWindow::stepStage(int delta) {
 void MainWindow::restoreLayout() {
   QSettings settings;
   const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
-  if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1400, 900);
+  if (geometry.isEmpty() || !restoreGeometry(geometry)) {
+    // First run: 1400x900, or the whole screen where that is smaller (a 1280x720 projector).
+    QSize size(1400, 900);
+    if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size());
+    resize(size);
+  }
   if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
   // First run: the right docks wide enough for every column of the shape flow.
   auto* shapes = findChild<QDockWidget*>(QStringLiteral("shapeFlowDock"));
