@@ -13,6 +13,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "render/colormaps.hpp"
 #include "render/heatmap_grid.hpp"
+#include "render/heatmap_grid_state.hpp"
 #include "render/reduce.hpp"
 #include "stages/stage_data.hpp"
 #include "test_render_common.hpp"
@@ -293,6 +294,33 @@ class TestRender : public QObject {
   // new colour scale must keep the rule's range (0..1 for weights), not QCustomPlot's default.
   // Automatic range: weights share 0..the largest weight shown, and the scale's title says so;
   // off, the fixed 0..1 with the unit alone.
+  // The legend clips no key: on a narrow grid its keys wrap to more rows.
+  void legendKeysFitOnANarrowGrid() {
+    auto r = std::make_shared<mhaviz::ForwardResult>(
+        computeResult(smallConfig(true, true), /*causal=*/true));
+    HeatmapGrid grid;
+    grid.resize(560, 600);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    grid.setResult(r, ViewOptions{});
+    grid.plot()->replot();
+    int keys = 0;
+    for (QCPLayoutElement* e : grid.plot()->plotLayout()->elements(true)) {
+      auto* key = dynamic_cast<LegendKey*>(e);
+      if (key == nullptr) continue;
+      ++keys;
+      const QRect box = key->outerRect();
+      QVERIFY2(
+          box.width() >= key->minimumOuterSizeHint().width() && box.right() <= grid.plot()->width(),
+          qPrintable(QStringLiteral("key %1: %2 px at %3, needs %4")
+                         .arg(keys)
+                         .arg(box.width())
+                         .arg(box.left())
+                         .arg(key->minimumOuterSizeHint().width())));
+    }
+    QCOMPARE(keys, 4);  // masked, NaN, bias_k, zero
+  }
+
   void automaticRangeUsesTheWholeColormap() {
     mhaviz::Config c = smallConfig(false, false);
     c.num_heads = 4;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "render/colormaps.hpp"
 #include "render/heatmap_grid.hpp"
@@ -272,39 +273,61 @@ MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& st
 
 void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const QColor& background) {
   GridState& s = *m_state;
-  legend->setColumnSpacing(10);
-  int k = 0;
   const QColor legendText = m_followPalette ? mix(text, background, 0.16) : QColor(40, 40, 40);
+  // Two groups, each starting a row: the special cells, then the appended key columns.
+  std::vector<std::vector<LegendKey*>> groups(1);
   if (anyMasked(m_data) || m_view.stage == Stage::weights || m_view.stage == Stage::scores ||
       m_view.stage == Stage::mask || m_view.stage == Stage::weights_before_dropout) {
-    legend->addElement(0, k++,
-                       new LegendKey(m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
-                                     tr("masked (-inf in the mask)"), legendText));
+    groups[0].push_back(new LegendKey(m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
+                                      tr("masked (-inf in the mask)"), legendText));
   }
   s.nanKey = new LegendKey(
       m_plot, nanColor(s.colormap), LegendKey::Swatch::fill,
       anyNan(m_data) ? tr("NaN (a query with every key masked, or NaN/Inf in the tensors)")
                      : tr("NaN"),
       legendText);
-  legend->addElement(0, k++, s.nanKey);
-  legend->addElement(0, k, new QCPLayoutElement(m_plot));  // takes the rest of the width
-  legend->setColumnStretchFactor(k, 1000);
-  // The extra-key keys go on a second row: one row of four does not fit beside a narrow grid.
+  groups[0].push_back(s.nanKey);
   const auto& infos = m_data.maps.front().columns.empty() ? m_data.maps.front().rowsInfo
                                                           : m_data.maps.front().columns;
-  int e = 0;
+  std::vector<LegendKey*> extra;
   if (hasKind(infos, KeyKind::bias_k)) {
-    legend->addElement(1, e++,
-                       new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
-                                     tr("bias_k: key appended by add_bias_kv"), extraKeyColor()));
+    extra.push_back(new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
+                                  tr("bias_k: key appended by add_bias_kv"), extraKeyColor()));
   }
   if (hasKind(infos, KeyKind::zero)) {
-    legend->addElement(
-        1, e++,
-        new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
-                      tr("zero: all-zero key appended by add_zero_attn"), extraKeyColor()));
+    extra.push_back(new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
+                                  tr("zero: all-zero key appended by add_zero_attn"),
+                                  extraKeyColor()));
   }
-  if (e > 0) legend->addElement(1, std::max(e, k), new QCPLayoutElement(m_plot));
+  if (!extra.empty()) groups.push_back(extra);
+  // Each row is a grid of its own (rows do not share column widths), and a key that does not
+  // fit beside the ones before it starts a new row: nothing is clipped on a narrow screen.
+  constexpr int kSpacing = 10;
+  const int width = std::max(200, m_plot->viewport().width() - 16);
+  int rows = 0;
+  for (const std::vector<LegendKey*>& group : groups) {
+    QCPLayoutGrid* row = nullptr;
+    int used = 0;
+    int column = 0;
+    const auto endRow = [&] {
+      row->addElement(0, column, new QCPLayoutElement(m_plot));  // takes the rest of the width
+      row->setColumnStretchFactor(column, 1000);
+    };
+    for (LegendKey* key : group) {
+      const int keyWidth = key->minimumOuterSizeHint().width();
+      if (row == nullptr || used + keyWidth > width) {
+        if (row != nullptr) endRow();
+        row = new QCPLayoutGrid;
+        row->setColumnSpacing(kSpacing);
+        legend->addElement(rows++, 0, row);
+        used = 0;
+        column = 0;
+      }
+      row->addElement(0, column++, key);
+      used += keyWidth + kSpacing;
+    }
+    endRow();
+  }
 }
 
 }  // namespace mhaviz::ui
