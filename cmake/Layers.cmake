@@ -8,12 +8,16 @@
 # QCustomPlot).
 
 file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/layers.txt _mhaviz_layer_lines REGEX "^[a-z]")
+set(MHAVIZ_UI_LAYERS)  # the layers under ui/, lower ones first (the file's order)
 foreach(_line IN LISTS _mhaviz_layer_lines)
   string(REGEX REPLACE "[ \t]+" ";" _fields "${_line}")
   list(POP_FRONT _fields _layer _folder)
   list(REMOVE_ITEM _fields "-")
   set(MHAVIZ_LAYER_FOLDER_${_layer} ${_folder})
   set(MHAVIZ_LAYER_DEPS_${_layer} ${_fields})
+  if(_folder MATCHES "^ui/")
+    list(APPEND MHAVIZ_UI_LAYERS ${_layer})
+  endif()
 endforeach()
 
 function(mhaviz_add_layer name)

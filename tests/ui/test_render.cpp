@@ -289,11 +289,6 @@ class TestRender : public QObject {
     QCOMPARE(grid.mapCount(), 0);
   }
 
-  // Issue 15 item 1: a resize that changes the number of grid columns (a dock toggled, a
-  // splitter dragged, presentation mode left) rebuilds the layout; the new colour maps and the
-  // new colour scale must keep the rule's range (0..1 for weights), not QCustomPlot's default.
-  // Automatic range: weights share 0..the largest weight shown, and the scale's title says so;
-  // off, the fixed 0..1 with the unit alone.
   // The legend clips no key: on a narrow grid its keys wrap to more rows.
   void legendKeysFitOnANarrowGrid() {
     auto r = std::make_shared<mhaviz::ForwardResult>(
@@ -321,6 +316,8 @@ class TestRender : public QObject {
     QCOMPARE(keys, 4);  // masked, NaN, bias_k, zero
   }
 
+  // Automatic range: weights share 0..the largest weight shown, and the scale's title says so;
+  // off, the fixed 0..1 with the unit alone.
   void automaticRangeUsesTheWholeColormap() {
     mhaviz::Config c = smallConfig(false, false);
     c.num_heads = 4;
@@ -356,6 +353,9 @@ class TestRender : public QObject {
     QCOMPARE(scale->axis()->label(), QStringLiteral("weight"));
   }
 
+  // Issue 15 item 1: a resize that changes the number of grid columns (a dock toggled, a
+  // splitter dragged, presentation mode left) rebuilds the layout; the new colour maps and the
+  // new colour scale must keep the rule's range (0..1 for weights), not QCustomPlot's default.
   void colourRangeSurvivesResizes() {
     mhaviz::Config c = smallConfig(false, false);
     c.num_heads = 4;
