@@ -446,5 +446,58 @@ TEST(CaptureHelper, SaysSoWhenNoCallWasSeen) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("none.json")));
 }
 
+/// capture_model() on a model that mixes a fused TransformerEncoder (padding, nested tensors)
+/// and one nn.MultiheadAttention called twice, in eval mode under torch.no_grad(): every call is
+/// recorded in call order under its module name, the fast path's modules are restored, and
+/// mhaviz-cli model --check finds every layer equal to PyTorch.
+constexpr const char* kModelCaptureSnippet = R"PY(
+import json, sys
+sys.path.insert(0, sys.argv[1])
+prefix = sys.argv[2]
+import torch
+import mhaviz_capture
+torch.manual_seed(0)
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+        self.encoder = torch.nn.TransformerEncoder(layer, 2)
+        self.pool = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+    def forward(self, x, pad):
+        h = self.encoder(x, src_key_padding_mask=pad)
+        h = h + self.pool(h, h, h, key_padding_mask=pad)[0]
+        return self.pool(h[:, :1], h, h, key_padding_mask=pad)[0]
+
+net = Net().eval()
+x = torch.randn(2, 5, 8)
+pad = torch.zeros(2, 5, dtype=torch.bool)
+pad[1, 3:] = True
+kernel = torch._transformer_encoder_layer_fwd
+with torch.no_grad(), mhaviz_capture.capture_model(net, prefix, tokens=list("abcde")) as cap:
+    want = net(x, pad)
+assert torch._transformer_encoder_layer_fwd is kernel, "the fused kernel was not put back"
+assert "forward" not in net.pool.__dict__, "capture_model() left forward wrapped"
+index = json.load(open(prefix + ".json"))
+print(" ".join(f"{l['name']}#{l['call']}" for l in index["layers"]))
+print("self", [l["self_attention"] for l in index["layers"]])
+)PY";
+
+TEST(CaptureHelper, ModelCaptureRecordsEveryCallAndMhavizMatches) {
+  REQUIRE_TORCH();
+  const ScratchDir dir;
+  std::ofstream(dir.file("snippet.py")) << kModelCaptureSnippet;
+  const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();
+  const ProcessResult py = runProcess(kPython, {dir.file("snippet.py"), tools, dir.file("net")});
+  ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
+  EXPECT_NE(py.out.find("encoder.layers.0.self_attn#0 encoder.layers.1.self_attn#0 pool#0 pool#1"),
+            std::string::npos)
+      << py.out;
+  EXPECT_NE(py.out.find("self [True, True, True, False]"), std::string::npos) << py.out;
+  const ProcessResult r = runCli({"model", "--model", dir.file("net.json"), "--check"});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("all 4 layers match PyTorch"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace mhaviz::cli::test

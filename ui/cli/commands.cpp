@@ -5,7 +5,7 @@
 namespace mhaviz::cli {
 
 std::span<const Command> commands() {
-  static const std::array<Command, 4> table = {{
+  static const std::array<Command, 5> table = {{
       {"run", "Compute the forward pass and write every tensor to a .npz file.",
        "--config C.json [--tensors T.npz|.safetensors] --out R.npz [--max-memory 4GiB]",
        &addRunOptions, &runCommand, false},
@@ -17,6 +17,9 @@ std::span<const Command> commands() {
       {"torch", "Write a PyTorch script (and its data file) that reproduces and checks mhaviz.",
        "--config C.json [--tensors T] --out repro.py [--max-memory 4GiB]", &addTorchOptions,
        &torchCommand, false},
+      {"model", "Check a whole captured model against PyTorch, or draw its layers or rollout.",
+       "--model M.json (--check | --image OUT.png [--rollout] | --rollout) [options]",
+       &addModelOptions, &modelCommand, true},
   }};
   return table;
 }

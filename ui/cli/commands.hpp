@@ -32,4 +32,7 @@ int shapesCommand(const QCommandLineParser& parser);
 void addTorchOptions(QCommandLineParser& parser);
 int torchCommand(const QCommandLineParser& parser);
 
+void addModelOptions(QCommandLineParser& parser);
+int modelCommand(const QCommandLineParser& parser);
+
 }  // namespace mhaviz::cli
