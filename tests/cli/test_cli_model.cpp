@@ -46,8 +46,8 @@ TEST(ModelCommand, CheckOfTheDecoderShowsWeightsWhereStored) {
 
 TEST(ModelCommand, CheckFailsWhenAStoredOutputDisagrees) {
   const ScratchDir dir;
-  io::TensorMap t = io::read_npz(std::filesystem::path(MHAVIZ_FIXTURE_DIR) / "models" /
-                                 "encoder.npz");
+  io::TensorMap t =
+      io::read_npz(std::filesystem::path(MHAVIZ_FIXTURE_DIR) / "models" / "encoder.npz");
   t["2/attn_output"].data<float>()[0] += 0.25F;
   io::write_npz(dir.file("encoder.npz"), t);
   std::filesystem::copy_file(model("encoder"), dir.file("encoder.json"));
@@ -91,7 +91,8 @@ TEST(ModelCommand, DrawsTheGridAndTheRollout) {
 }
 
 TEST(ModelCommand, BatchOutOfRange) {
-  const ProcessResult r = runCli({"model", "--model", model("encoder"), "--rollout", "--batch", "2"});
+  const ProcessResult r =
+      runCli({"model", "--model", model("encoder"), "--rollout", "--batch", "2"});
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("--batch 2: the model's inputs have 2 batch elements (0 to 1)"),
             std::string::npos)

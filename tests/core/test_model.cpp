@@ -61,8 +61,8 @@ TEST_P(ModelFixture, EveryLayerMatchesPyTorch) {
 TEST_P(ModelFixture, RolloutMatchesNumPy) {
   const Computed c = compute(kModels / (GetParam() + ".json"));
   const io::TensorMap want = io::read_npz(kModels / (GetParam() + ".rollout.npz"));
-  const Tensor& map = want.at("rollout");          // (N, S, S)
-  const Tensor& share = want.at("extra_share");    // (layers, N)
+  const Tensor& map = want.at("rollout");        // (N, S, S)
+  const Tensor& share = want.at("extra_share");  // (layers, N)
   const std::int64_t N = map.size(0);
   const std::int64_t S = map.size(1);
   for (std::int64_t n = 0; n < N; ++n) {
@@ -148,11 +148,11 @@ class ModelBadInput : public test::TempDirTest {
 };
 
 TEST_F(ModelBadInput, MissingMemberNamesTheLayerAndTheFix) {
-  const auto path = write_model([](nlohmann::json&) {},
-                                [](io::TensorMap& t) { t.erase("2/out_proj.weight"); });
-  test::expect_invalid([&] { (void)model::read_model(path); },
-                       {"layer 2 (layers.2.self_attn)", "\"2/out_proj.weight\" is missing",
-                        "capture_model"});
+  const auto path =
+      write_model([](nlohmann::json&) {}, [](io::TensorMap& t) { t.erase("2/out_proj.weight"); });
+  test::expect_invalid(
+      [&] { (void)model::read_model(path); },
+      {"layer 2 (layers.2.self_attn)", "\"2/out_proj.weight\" is missing", "capture_model"});
 }
 
 TEST_F(ModelBadInput, InputsThatDoNotFitTheConfiguration) {
@@ -163,9 +163,10 @@ TEST_F(ModelBadInput, InputsThatDoNotFitTheConfiguration) {
 }
 
 TEST_F(ModelBadInput, AMaskThatDoesNotFit) {
-  const auto path = write_model([](nlohmann::json&) {}, [](io::TensorMap& t) {
-    t["3/key_padding_mask"] = Tensor(ElemType::boolean, {2, 5});
-  });
+  const auto path = write_model([](nlohmann::json&) {},
+                                [](io::TensorMap& t) {
+                                  t["3/key_padding_mask"] = Tensor(ElemType::boolean, {2, 5});
+                                });
   test::expect_invalid([&] { (void)model::read_model(path); },
                        {"layer 3 (layers.3.self_attn)", "key_padding_mask"});
 }
@@ -181,8 +182,7 @@ TEST_F(ModelBadInput, TenThousandLayers) {
     j["layers"] = nlohmann::json::array();
     for (int i = 0; i < 10000; ++i) j["layers"].push_back(layer);
   });
-  test::expect_invalid([&] { (void)model::read_model(path); },
-                       {"10000 layers", "at most 1024"});
+  test::expect_invalid([&] { (void)model::read_model(path); }, {"10000 layers", "at most 1024"});
 }
 
 TEST_F(ModelBadInput, LayersBeyondTheMemoryLimitAreRefusedBeforeReading) {
@@ -207,8 +207,8 @@ TEST_F(ModelBadInput, ConfigurationFileOpenedAsAModel) {
 }
 
 TEST_F(ModelBadInput, AMemberOfNoLayer) {
-  const auto path = write_model([](nlohmann::json&) {},
-                                [](io::TensorMap& t) { t["9/query"] = Tensor(ElemType::f32, {1}); });
+  const auto path = write_model(
+      [](nlohmann::json&) {}, [](io::TensorMap& t) { t["9/query"] = Tensor(ElemType::f32, {1}); });
   test::expect_invalid([&] { (void)model::read_model(path); }, {"\"9/query\" belongs to no layer"});
 }
 

@@ -41,14 +41,14 @@ std::string difference(double d) {
 void addModelOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {QStringLiteral("model"),
-       QStringLiteral("The model index written by mhaviz_capture.capture_model (docs/model-file.md)."),
+       QStringLiteral(
+           "The model index written by mhaviz_capture.capture_model (docs/model-file.md)."),
        QStringLiteral("M.json")},
       {QStringLiteral("check"),
        QStringLiteral("Print each layer's largest difference from PyTorch's stored outputs; exit "
                       "1 when one is above the tolerance.")},
       {QStringLiteral("tolerance"),
-       QStringLiteral("Largest difference that still agrees (default 1e-4)."),
-       QStringLiteral("x")},
+       QStringLiteral("Largest difference that still agrees (default 1e-4)."), QStringLiteral("x")},
       {QStringLiteral("image"), QStringLiteral("Draw the layers x heads grid to this PNG."),
        QStringLiteral("OUT.png")},
       {QStringLiteral("rollout"),
@@ -71,7 +71,8 @@ int modelCommand(const QCommandLineParser& parser) {
   const bool rollout = parser.isSet(QStringLiteral("rollout"));
   const QString image = parser.value(QStringLiteral("image"));
   if (!check && !rollout && image.isEmpty()) {
-    throw UsageError("model needs --check, --image OUT.png or --rollout (what to do with the model)");
+    throw UsageError(
+        "model needs --check, --image OUT.png or --rollout (what to do with the model)");
   }
   if (!image.isEmpty()) requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
   double tolerance = model::kDefaultTolerance;
@@ -107,11 +108,11 @@ int modelCommand(const QCommandLineParser& parser) {
       std::cout << (c.ok ? "  ok" : "  ABOVE TOLERANCE") << '\n';
     }
     const std::size_t bad = computed.disagreeing();
-    std::cout << (bad == 0 ? "all " + std::to_string(m.layers.size()) +
-                                 " layers match PyTorch within " + difference(tolerance)
-                           : std::to_string(bad) + " of " + std::to_string(m.layers.size()) +
-                                 " layers differ from PyTorch by more than " +
-                                 difference(tolerance))
+    std::cout << (bad == 0
+                      ? "all " + std::to_string(m.layers.size()) + " layers match PyTorch within " +
+                            difference(tolerance)
+                      : std::to_string(bad) + " of " + std::to_string(m.layers.size()) +
+                            " layers differ from PyTorch by more than " + difference(tolerance))
               << '\n';
     if (bad > 0) {
       std::cerr << "error: " << bad << " layer(s) of " << path.toStdString()
@@ -137,8 +138,7 @@ int modelCommand(const QCommandLineParser& parser) {
       std::cout << "wrote " << image.toStdString() << '\n';
     }
   } else if (!image.isEmpty()) {
-    const QString error =
-        ui::saveModelPicture(ui::drawModelGrid(m, computed, batch, size), image);
+    const QString error = ui::saveModelPicture(ui::drawModelGrid(m, computed, batch, size), image);
     if (!error.isEmpty()) throw InvalidInput(error.toStdString());
     std::cout << "wrote " << image.toStdString() << '\n';
   }

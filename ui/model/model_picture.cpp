@@ -1,5 +1,6 @@
 #include "model/model_picture.hpp"
 
+#include <qcustomplot.h>
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -9,7 +10,6 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
-#include <qcustomplot.h>
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
@@ -71,18 +71,20 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
   const int cellH = std::max(4, (size.height() - gridTop - margin) / std::max(1, layers));
   const int gap = std::clamp(cellW / 16, 1, 6);
 
-  QString title = QCoreApplication::translate("ModelPicture", "%1 — %2 attention layers, batch element %3")
-                      .arg(QFileInfo(QString::fromStdString(model.index.path.string())).fileName())
-                      .arg(layers)
-                      .arg(batch);
+  QString title =
+      QCoreApplication::translate("ModelPicture", "%1 — %2 attention layers, batch element %3")
+          .arg(QFileInfo(QString::fromStdString(model.index.path.string())).fileName())
+          .arg(layers)
+          .arg(batch);
   if (const std::size_t bad = computed.disagreeing(); bad > 0)
-    title += QCoreApplication::translate("ModelPicture", "; %n layer(s) differ from PyTorch", nullptr, static_cast<int>(bad));
+    title +=
+        QCoreApplication::translate("ModelPicture", "; layers differing from PyTorch: %1").arg(bad);
   if (!model.index.caption.empty())
     title += QStringLiteral(" — ") + QString::fromStdString(model.index.caption);
   p.setPen(ink());
   p.drawText(QRect(margin, margin, size.width() - 2 * margin, titleH),
-             Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(title, Qt::ElideRight,
-                                                             size.width() - 2 * margin));
+             Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(title, Qt::ElideRight, size.width() - 2 * margin));
   for (int h = 0; h < heads; ++h) {
     p.drawText(QRect(margin + h * cellW, margin + titleH, cellW, headerH), Qt::AlignCenter,
                QCoreApplication::translate("ModelPicture", "head %1").arg(h));
@@ -94,9 +96,12 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
     const int top = gridTop + li * cellH;
     const bool titled = cellH >= 3 * rowTitleH;
     QString rowTitle = QString::fromStdString(model::layer_title(layer.info, std::size_t(li)));
-    rowTitle += check.ok ? QCoreApplication::translate("ModelPicture", " — matches PyTorch (largest difference %1)")
-                               .arg(difference(check.worst()))
-                         : QCoreApplication::translate("ModelPicture", " — DIFFERS from PyTorch by %1").arg(difference(check.worst()));
+    rowTitle += check.ok
+                    ? QCoreApplication::translate("ModelPicture",
+                                                  " — matches PyTorch (largest difference %1)")
+                          .arg(difference(check.worst()))
+                    : QCoreApplication::translate("ModelPicture", " — DIFFERS from PyTorch by %1")
+                          .arg(difference(check.worst()));
     if (titled) {
       p.setPen(check.ok ? ink() : alarm());
       p.drawText(QRect(margin, top, size.width() - 2 * margin, rowTitleH),
@@ -110,9 +115,9 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
     const std::int64_t S = layer.problem.config.src_len;
     for (std::int64_t h = 0; h < H; ++h) {
       const std::int64_t base = (batch * H + h) * L * Sx;
-      const QImage cells = cellImage(L, Sx, gradient, colormap, [&](std::int64_t r, std::int64_t c) {
-        return w.value(base + r * Sx + c);
-      });
+      const QImage cells =
+          cellImage(L, Sx, gradient, colormap,
+                    [&](std::int64_t r, std::int64_t c) { return w.value(base + r * Sx + c); });
       const QRect target(margin + static_cast<int>(h) * cellW, mapTop, cellW - gap, mapH);
       p.drawImage(target, cells);
       if (Sx > S) {  // the appended bias_k / zero columns start here
@@ -154,15 +159,22 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   const int lineH = fm.height() + 4;
   QString shares;
   for (std::size_t i = 0; i < rollout.layers.size(); ++i) {
-    shares += (i == 0 ? QString() : QStringLiteral(", ")) +
-              QString::number(rollout.layers[i]) + QStringLiteral(": ") +
-              QString::number(rollout.extra_share[i], 'f', 3);
+    shares += (i == 0 ? QString() : QStringLiteral(", ")) + QString::number(rollout.layers[i]) +
+              QStringLiteral(": ") + QString::number(rollout.extra_share[i], 'f', 3);
   }
-  const QString title = QCoreApplication::translate("ModelPicture", "Attention rollout over %n self-attention layer(s), batch element %1",
-                           nullptr, static_cast<int>(rollout.layers.size()))
-                            .arg(rollout.batch);
-  const QString extra = QCoreApplication::translate("ModelPicture", "Weight on appended bias_k / zero columns (dropped) per layer: %1")
-                            .arg(shares);
+  QString used;
+  for (const std::size_t l : rollout.layers)
+    used += (used.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(l);
+  const QString title =
+      QCoreApplication::translate("ModelPicture",
+                                  "Attention rollout over the self-attention layers %1, batch "
+                                  "element %2")
+          .arg(used)
+          .arg(rollout.batch);
+  const QString extra =
+      QCoreApplication::translate(
+          "ModelPicture", "Weight on appended bias_k / zero columns (dropped) per layer: %1")
+          .arg(shares);
   p.setPen(ink());
   p.drawText(QRect(margin, margin, size.width() - 2 * margin, lineH), Qt::AlignLeft, title);
   p.drawText(QRect(margin, margin + lineH, size.width() - 2 * margin, lineH), Qt::AlignLeft,
@@ -171,9 +183,9 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   const int left = margin + (showLabels ? labelW + 6 : 0);
   const int top = margin + 2 * lineH + 4;
   const int barH = std::max(12, lineH);
-  const int side = std::max(8, std::min(size.width() - left - margin,
-                                        size.height() - top - margin - barH - lineH -
-                                            (showLabels ? labelW + 6 : 0)));
+  const int side = std::max(
+      8, std::min(size.width() - left - margin,
+                  size.height() - top - margin - barH - lineH - (showLabels ? labelW + 6 : 0)));
   const QCPColorGradient gradient = makeGradient(colormap);
   const auto su = static_cast<std::size_t>(S);
   const QImage cells = cellImage(S, S, gradient, colormap, [&](std::int64_t r, std::int64_t c) {
@@ -190,7 +202,9 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   p.drawImage(barRect, bar);
   p.setPen(ink());
   p.drawText(QRect(margin, barRect.bottom() + 2, size.width() - 2 * margin, lineH), Qt::AlignLeft,
-             QCoreApplication::translate("ModelPicture", "per input token: mean over rows (brightest = %1)").arg(most, 0, 'f', 3));
+             QCoreApplication::translate("ModelPicture",
+                                         "per input token: mean over rows (brightest = %1)")
+                 .arg(most, 0, 'f', 3));
   if (showLabels) {
     const double step = double(side) / double(S);
     for (std::int64_t i = 0; i < S; ++i) {
@@ -213,7 +227,8 @@ QString saveModelPicture(const QImage& image, const QString& path) {
   buffer.open(QIODevice::WriteOnly);
   QImageWriter writer(&buffer, "png");
   if (!writer.write(image)) {
-    return QCoreApplication::translate("ModelPicture", "%1: cannot encode the picture (%2)").arg(path, writer.errorString());
+    return QCoreApplication::translate("ModelPicture", "%1: cannot encode the picture (%2)")
+        .arg(path, writer.errorString());
   }
   try {
     io::write_file_atomic(std::filesystem::path(path.toStdString()),

@@ -77,27 +77,26 @@ Rollout attention_rollout(const Model& model, std::span<const Tensor> weights, s
       out.tokens = c.src_len;
       if (batch < 0 || batch >= c.batch()) {
         throw InvalidInput("rollout: batch element " + std::to_string(batch) +
-                           " does not exist; the model's inputs have " +
-                           std::to_string(c.batch()) + " (0 to " +
-                           std::to_string(c.batch() - 1) + ")");
+                           " does not exist; the model's inputs have " + std::to_string(c.batch()) +
+                           " (0 to " + std::to_string(c.batch() - 1) + ")");
       }
     } else if (c.src_len != out.tokens || c.tgt_len != out.tokens || c.batch() <= batch) {
       throw InvalidInput(file + ": rollout needs every self-attention layer to see the same " +
                          std::to_string(out.tokens) + " positions; " + layer_title(info, i) +
-                         " has tgt_len=" + std::to_string(c.tgt_len) +
-                         ", src_len=" + std::to_string(c.src_len) + ", batch_size=" +
-                         std::to_string(c.batch()));
+                         " has tgt_len=" + std::to_string(c.tgt_len) + ", src_len=" +
+                         std::to_string(c.src_len) + ", batch_size=" + std::to_string(c.batch()));
     }
     if (c.tgt_len != c.src_len) {
       throw InvalidInput(file + ": " + layer_title(info, i) +
-                         " is marked self_attention but has tgt_len=" +
-                         std::to_string(c.tgt_len) + " != src_len=" + std::to_string(c.src_len));
+                         " is marked self_attention but has tgt_len=" + std::to_string(c.tgt_len) +
+                         " != src_len=" + std::to_string(c.src_len));
     }
     out.layers.push_back(i);
   }
   if (out.layers.empty()) {
-    throw InvalidInput(file + ": rollout follows self-attention layers, and this model has none "
-                              "(a layer counts when its query, key and value were one tensor)");
+    throw InvalidInput(file +
+                       ": rollout follows self-attention layers, and this model has none "
+                       "(a layer counts when its query, key and value were one tensor)");
   }
   const std::int64_t S = out.tokens;
   const auto su = static_cast<std::size_t>(S);
@@ -106,8 +105,7 @@ Rollout attention_rollout(const Model& model, std::span<const Tensor> weights, s
   for (const std::size_t li : out.layers) {
     const Tensor& w = weights[li];
     const std::int64_t H = model.layers[li].info.config.num_heads;
-    if (w.dim() != 4 || w.size(0) <= batch || w.size(1) != H || w.size(2) != S ||
-        w.size(3) < S) {
+    if (w.dim() != 4 || w.size(0) <= batch || w.size(1) != H || w.size(2) != S || w.size(3) < S) {
       throw InvalidInput("rollout: " + layer_title(model.layers[li].info, li) +
                          " has not been computed");
     }

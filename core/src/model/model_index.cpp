@@ -20,8 +20,7 @@ namespace {
   throw InvalidInput(where + ": " + what);
 }
 
-const json& member(const json& object, const char* key, const std::string& where,
-                   const char* fix) {
+const json& member(const json& object, const char* key, const std::string& where, const char* fix) {
   const auto it = object.find(key);
   if (it == object.end()) fail(where, std::string("key \"") + key + "\" is missing; " + fix);
   return *it;
@@ -49,7 +48,8 @@ LayerInfo parse_layer(const json& entry, std::size_t position, const std::string
   const std::string at = source + ": layer " + std::to_string(position);
   if (!entry.is_object()) fail(at, "must be an object with \"name\" and \"config\"");
   LayerInfo info;
-  const json& name = member(entry, "name", at, "give the module's name, e.g. \"encoder.layers.0.self_attn\"");
+  const json& name =
+      member(entry, "name", at, "give the module's name, e.g. \"encoder.layers.0.self_attn\"");
   if (!name.is_string()) fail(at, "key \"name\" must be a string");
   info.name = name.get<std::string>();
   const std::string where = source + ": " + layer_title(info, position);
@@ -85,12 +85,12 @@ double layer_bytes(const Config& c) {
   const auto e = static_cast<double>(c.embed_dim);
   const double kv = static_cast<double>(c.k_dim()) + static_cast<double>(c.v_dim());
   double elems = 4.0 * e * (e + kv) + 4.0 * e;  // the state_dict, at most
-  elems += n * (l * e + s * kv);  // q, k, v
-  elems += n * h * l * s;         // the largest attn_mask
-  elems += n * s;                 // key_padding_mask
-  elems += n * l * e;             // attn_output
-  elems += n * h * l * s;         // attn_output_weights
-  elems += n * h * l * sx;        // the computed weights the model keeps
+  elems += n * (l * e + s * kv);                // q, k, v
+  elems += n * h * l * s;                       // the largest attn_mask
+  elems += n * s;                               // key_padding_mask
+  elems += n * l * e;                           // attn_output
+  elems += n * h * l * s;                       // attn_output_weights
+  elems += n * h * l * sx;                      // the computed weights the model keeps
   return elems * static_cast<double>(elem_bytes(c));
 }
 
@@ -121,8 +121,9 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
                               "a model index starts with \"format\": \"mhaviz-model\"; write it "
                               "with tools/mhaviz_capture.py capture_model()");
   if (format != "mhaviz-model") {
-    fail(source, "key \"format\" must be \"mhaviz-model\" (is this a configuration file? open it "
-                 "with --config instead)");
+    fail(source,
+         "key \"format\" must be \"mhaviz-model\" (is this a configuration file? open it "
+         "with --config instead)");
   }
   const json& version = member(doc, "version", source, "add \"version\": 1");
   if (version != 1) {
@@ -132,8 +133,8 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
   }
   ModelIndex index;
   index.path = path;
-  const json& tensors = member(doc, "tensors", source,
-                               "name the tensors file, e.g. \"tensors\": \"model.npz\"");
+  const json& tensors =
+      member(doc, "tensors", source, "name the tensors file, e.g. \"tensors\": \"model.npz\"");
   if (!tensors.is_string() || tensors.get<std::string>().empty())
     fail(source, "key \"tensors\" must be the tensors file's name, e.g. \"model.npz\"");
   index.tensors = path.parent_path() / fs::path(tensors.get<std::string>());
@@ -161,9 +162,11 @@ ModelIndex read_model_index(const fs::path& path) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
   if (!ec && size > kMaxIndexBytes) {
-    fail(io::display_name(path), "the index is " + format_bytes(size) + "; a model index is at "
-                                 "most " + format_bytes(kMaxIndexBytes) +
-                                 " (tensors belong in the tensors file it names)");
+    fail(io::display_name(path), "the index is " + format_bytes(size) +
+                                     "; a model index is at "
+                                     "most " +
+                                     format_bytes(kMaxIndexBytes) +
+                                     " (tensors belong in the tensors file it names)");
   }
   const std::vector<std::byte> bytes = io::read_file_bytes(path);
   return parse_model_index(

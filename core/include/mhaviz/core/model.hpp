@@ -74,8 +74,8 @@ std::string layer_title(const LayerInfo& layer, std::size_t position);
 /// One call, ready to compute.
 struct Layer {
   LayerInfo info;
-  Problem problem;                     ///< config, state_dict and forward arguments
-  Tensor torch_output;                 ///< PyTorch's attn_output
+  Problem problem;                      ///< config, state_dict and forward arguments
+  Tensor torch_output;                  ///< PyTorch's attn_output
   std::optional<Tensor> torch_weights;  ///< PyTorch's attn_output_weights, when it returned them
 };
 
@@ -94,9 +94,9 @@ Model read_model(const std::filesystem::path& index_path,
 
 /// How one computed layer compares with what PyTorch returned.
 struct LayerCheck {
-  double output_diff = 0.0;             ///< largest |mhaviz - PyTorch| over attn_output
-  std::optional<double> weights_diff;   ///< the same over attn_output_weights, when stored
-  bool ok = true;                       ///< both within the tolerance
+  double output_diff = 0.0;            ///< largest |mhaviz - PyTorch| over attn_output
+  std::optional<double> weights_diff;  ///< the same over attn_output_weights, when stored
+  bool ok = true;                      ///< both within the tolerance
   [[nodiscard]] double worst() const { return std::max(output_diff, weights_diff.value_or(0.0)); }
 };
 
@@ -107,7 +107,7 @@ LayerCheck check_layer(const Layer& layer, const ForwardResult& result,
 
 /// Every layer computed by mhaviz::forward from its captured inputs and checked against PyTorch.
 struct ComputedModel {
-  std::vector<Tensor> weights;   ///< per layer: ForwardResult::weights (N, H, L, Sx)
+  std::vector<Tensor> weights;  ///< per layer: ForwardResult::weights (N, H, L, Sx)
   std::vector<LayerCheck> checks;
   /// Layers whose difference from PyTorch is above the tolerance.
   [[nodiscard]] std::size_t disagreeing() const;
@@ -122,11 +122,11 @@ ComputedModel compute_model(const Model& model, double tolerance = kDefaultToler
 /// Attention rollout of one batch element (docs/model-file.md).
 struct Rollout {
   std::int64_t batch = 0;
-  std::int64_t tokens = 0;                 ///< S
-  std::vector<std::size_t> layers;         ///< the model's self-attention layers used, in order
-  std::vector<double> map;                 ///< R, tokens × tokens, row-major; rows sum to 1
-  std::vector<double> per_token;           ///< mean of each column of R
-  std::vector<double> extra_share;         ///< per used layer: weight on appended columns
+  std::int64_t tokens = 0;          ///< S
+  std::vector<std::size_t> layers;  ///< the model's self-attention layers used, in order
+  std::vector<double> map;          ///< R, tokens × tokens, row-major; rows sum to 1
+  std::vector<double> per_token;    ///< mean of each column of R
+  std::vector<double> extra_share;  ///< per used layer: weight on appended columns
 };
 
 /// Rollout over the model's self-attention layers. `weights[i]` is the computed
