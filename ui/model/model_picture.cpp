@@ -10,6 +10,8 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
@@ -109,10 +111,18 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
                  fm.elidedText(rowTitle, Qt::ElideRight, size.width() - 2 * margin));
     }
     const int mapTop = top + (titled ? rowTitleH : 0);
-    const int mapH = cellH - (titled ? rowTitleH : 0) - gap;
+    int mapH = cellH - (titled ? rowTitleH : 0) - gap;
     if (w.dim() != 4 || batch >= w.size(0)) continue;
     const std::int64_t H = w.size(1), L = w.size(2), Sx = w.size(3);
     const std::int64_t S = layer.problem.config.src_len;
+    // Key token labels under each map, where the model has them and they fit.
+    const std::vector<std::string>& keys = layer.problem.config.key_labels;
+    int widest = 0;
+    for (const std::string& k : keys)
+      widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(k)));
+    const double column = double(cellW - gap) / double(Sx);
+    const bool keyRow = !keys.empty() && column >= widest + 2 && mapH >= 4 * rowTitleH;
+    if (keyRow) mapH -= rowTitleH;
     for (std::int64_t h = 0; h < H; ++h) {
       const std::int64_t base = (batch * H + h) * L * Sx;
       const QImage cells =
@@ -128,6 +138,14 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
       if (!check.ok) {
         p.setPen(QPen(alarm(), 2));
         p.drawRect(target.adjusted(1, 1, -1, -1));
+      }
+      if (keyRow) {
+        p.setPen(ink());
+        for (std::size_t k = 0; k < keys.size(); ++k) {
+          const QRectF cell(target.left() + column * double(k), target.bottom() + 1, column,
+                            rowTitleH);
+          p.drawText(cell, Qt::AlignCenter, QString::fromStdString(keys[k]));
+        }
       }
     }
   }
