@@ -37,6 +37,45 @@
     </message>
 </context>
 <context>
+    <name>ModelPicture</name>
+    <message>
+        <source>%1 — %2 attention layers, batch element %3</source>
+        <translation>%1 — %2 个注意力层，批次元素 %3</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source> — matches PyTorch (largest difference %1)</source>
+        <translation> — 与 PyTorch 一致（最大差异 %1）</translation>
+    </message>
+    <message>
+        <source> — DIFFERS from PyTorch by %1</source>
+        <translation> — 与 PyTorch 不一致，差异 %1</translation>
+    </message>
+    <message>
+        <source>Weight on appended bias_k / zero columns (dropped) per layer: %1</source>
+        <translation>各层在附加的 bias_k / 零列（已舍去）上的权重：%1</translation>
+    </message>
+    <message>
+        <source>per input token: mean over rows (brightest = %1)</source>
+        <translation>每个输入词元：按行取平均（最亮 = %1）</translation>
+    </message>
+    <message>
+        <source>%1: cannot encode the picture (%2)</source>
+        <translation>%1：无法编码图片（%2）</translation>
+    </message>
+    <message>
+        <source>; layers differing from PyTorch: %1</source>
+        <translation>；与 PyTorch 不一致的层数：%1</translation>
+    </message>
+    <message>
+        <source>Attention rollout over the self-attention layers %1, batch element %2</source>
+        <translation>自注意力层 %1 上的注意力展开（rollout），批次元素 %2</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>key bias_k (appended by add_bias_kv)</source>
