@@ -132,7 +132,8 @@ void addExportOptions(QCommandLineParser& parser) {
        QStringLiteral("all|h")},
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
-                      "mask, raw_scores, q, k, v, head_output, merged, output."),
+                      "mask, raw_scores, capped_scores (with attn_logit_softcapping), q, k, v, "
+                      "head_output, merged, output."),
        QStringLiteral("stage")},
       {QStringLiteral("colormap"),
        QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),
