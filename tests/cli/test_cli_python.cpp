@@ -252,6 +252,54 @@ TEST(TorchScriptChecks, FullyMaskedQueryWithoutWeights) {
   }
 }
 
+// The patterns of current practice (their masks travel in the data file) and the soft-cap,
+// which the script applies in its written-out forward pass (run_capped): each configuration
+// must reproduce, and a wrong cap must be noticed.
+TEST(TorchScriptChecks, SoftCapAndPatternKinds) {
+  REQUIRE_TORCH();
+  const ScratchDir dir;
+  const std::vector<std::string> configs = {
+      R"({"embed_dim": 12, "num_heads": 3, "tgt_len": 6, "src_len": 6, "batch_size": 2,
+          "batch_first": true, "add_bias_kv": true, "average_attn_weights": false,
+          "attn_logit_softcapping": 1.5, "inputs": {"scale": 3},
+          "attn_mask": {"kind": "sink", "sink_tokens": 1, "width": 2},
+          "key_padding_mask": {"kind": "lengths", "valid_lengths": [6, 4]}})",
+      R"({"embed_dim": 8, "num_heads": 2, "tgt_len": 7, "src_len": 7, "batch_size": null,
+          "add_zero_attn": true, "need_weights": false, "dtype": "float64",
+          "attn_logit_softcapping": 0.8, "inputs": {"scale": 4},
+          "attn_mask": {"kind": "document", "document_lengths": [3, 4], "causal": true,
+                        "dtype": "float", "shape": "3d"}})",
+      R"({"embed_dim": 8, "num_heads": 2, "tgt_len": 5, "src_len": 9, "kdim": 4, "vdim": 6,
+          "attn_logit_softcapping": 2.0, "inputs": {"scale": 3},
+          "attn_mask": {"kind": "dilated", "width": 2, "dilation": 3}})",
+      R"({"embed_dim": 8, "num_heads": 2, "tgt_len": 5, "src_len": 6,
+          "attn_mask": {"kind": "prefix_lm", "prefix_length": 3, "dtype": "float"}})"};
+  for (std::size_t k = 0; k < configs.size(); ++k) {
+    const std::string name = "c" + std::to_string(k);
+    std::ofstream(dir.file(name + ".json")) << configs[k];
+    const ProcessResult gen =
+        runCli({"torch", "--config", dir.file(name + ".json"), "--out", dir.file(name + ".py")});
+    ASSERT_EQ(gen.exitCode, 0) << gen.err;
+    const ProcessResult py = runProcess(kPython, {dir.file(name + ".py")});
+    EXPECT_EQ(py.exitCode, 0) << configs[k] << py.out << py.err;
+    EXPECT_NE(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out << py.err;
+    const bool capped = configs[k].find("softcapping") != std::string::npos;
+    EXPECT_EQ(py.out.find("note: attn_logit_softcapping=") != std::string::npos, capped) << py.out;
+  }
+  // A script whose cap differs from the one mhaviz used finds the difference.
+  std::ifstream in(dir.file("c0.py"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string script = text.str();
+  const std::string cap = "SOFTCAP = 1.5";
+  ASSERT_NE(script.find(cap), std::string::npos);
+  script.replace(script.find(cap), cap.size(), "SOFTCAP = 3.0");
+  std::ofstream(dir.file("c0.py")) << script;
+  const ProcessResult py = runProcess(kPython, {dir.file("c0.py")});
+  EXPECT_EQ(py.exitCode, 1) << py.out << py.err;
+  EXPECT_NE(py.out.find("FAIL: attn_output"), std::string::npos) << py.out;
+}
+
 /// Builds layers in PyTorch, saves calls with the helper, and PyTorch's results beside them.
 constexpr const char* kCaptureSnippet = R"PY(
 import sys

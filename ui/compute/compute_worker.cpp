@@ -9,6 +9,7 @@
 #include <new>
 #include <vector>
 
+#include "mhaviz/core/block_sparsity.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/memory.hpp"
@@ -101,8 +102,13 @@ void ComputeWorker::run(const Job& job) {
       lastPercent = percent;
       emit progress(generation, done, total);
     };
-    auto result = std::make_shared<const mhaviz::ForwardResult>(
-        mhaviz::forward(problem.config, problem.params, problem.inputs, control));
+    mhaviz::ForwardResult computed =
+        mhaviz::forward(problem.config, problem.params, problem.inputs, control);
+    // What a block-sparse kernel would skip, for the mask editor's block grid.
+    for (const std::int64_t block : mhaviz::kSparsityBlocks) {
+      computed.block_sparsity.push_back(mhaviz::block_sparsity(computed.mask, block));
+    }
+    auto result = std::make_shared<const mhaviz::ForwardResult>(std::move(computed));
     const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     if (job.cancel->load()) {
       // Superseded or cancelled after the last block: the caller no longer wants this result.
