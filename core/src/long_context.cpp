@@ -116,23 +116,32 @@ ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const Red
     const std::int64_t i0 = g.q0 + r0 * out.block_rows;
     const std::int64_t i1 = std::min(g.q1, g.q0 + r1 * out.block_rows);
     const std::int64_t rows = i1 - i0, width = g.k1 - g.k0;
-    Mat<T> raw(rows, d.Sx), weights(rows, d.Sx), mask_row(1, d.Sx);
+    Mat<T> raw(rows, d.Sx), weights(rows, d.Sx), mask;
+    if (masks.any()) mask.resize(rows, d.Sx);
     Mat<T> avg;
     if (with_average) avg = Mat<T>::Zero(rows, width);
+    std::int64_t live = d.S;  // keys [live, S) are masked (-inf) in every row of the stripe
     for (std::int64_t m = 0; m < maps; ++m) {
       const std::int64_t h = out.heads[static_cast<std::size_t>(m)];
       const std::int64_t b = req.batch * d.H + h;
-      // Steps 8-10 as forward() does them: (q * sqrt(1/hd)) @ k^T, + merged mask, softmax.
+      if (masks.any() && (m == 0 || masks.per_head())) {
+        for (std::int64_t i = 0; i < rows; ++i) masks.merged_row(req.batch, b, i0 + i, mask.row(i));
+        live = detail::live_keys(mask, d.S);
+      }
+      // Steps 8-10 as forward() does them: (q * sqrt(1/hd)) @ k^T, + merged mask, softmax;
+      // keys masked in every row (the future of a causal stripe) get weight 0 uncomputed.
       const Mat<T> q_scaled = keys.query(h, i0 - g.q0, rows) * scale;
-      const auto k = keys.key(h);
-      detail::product(raw, q_scaled, k.transpose());
+      const Mat<T>& k = keys.key(h);
+      detail::product(raw.leftCols(live), q_scaled, k.topRows(live).transpose());
+      if (d.Sx > d.S) {
+        detail::product(raw.rightCols(d.Sx - d.S), q_scaled, k.bottomRows(d.Sx - d.S).transpose());
+      }
+      if (masks.any()) {
+        raw.leftCols(live) += mask.leftCols(live);
+        raw.rightCols(d.Sx - d.S) += mask.rightCols(d.Sx - d.S);
+      }
       for (std::int64_t i = 0; i < rows; ++i) {
-        if (masks.any()) {
-          masks.merged_row(req.batch, b, i0 + i, mask_row.row(0));
-          detail::softmax_row(raw.row(i) + mask_row.row(0), weights.row(i), zero_masked_rows);
-        } else {
-          detail::softmax_row(raw.row(i), weights.row(i), zero_masked_rows);
-        }
+        detail::softmax_live(raw.row(i), weights.row(i), live, d.S, zero_masked_rows);
       }
       folder.fold(m, r0, weights.middleCols(g.k0, width));
       if (with_average) avg += weights.middleCols(g.k0, width);

@@ -44,6 +44,45 @@ void softmax_row(const In& in, Out&& out, bool fully_masked_to_zero) {
   out /= out.sum();
 }
 
+/// Step 10 on one row whose keys [live, S) are all -inf: the same values as softmax_row over
+/// the whole row (those keys get exactly 0), with exp computed only for keys [0, live) and the
+/// appended keys [S, Sx).
+template <typename In, typename Out>
+void softmax_live(const In& in, Out&& out, std::int64_t live, std::int64_t S,
+                  bool fully_masked_to_zero) {
+  using T = typename std::decay_t<Out>::Scalar;
+  const std::int64_t tail = in.cols() - S;
+  T mx = -std::numeric_limits<T>::infinity();
+  if (live > 0) mx = in.head(live).maxCoeff();
+  if (tail > 0) mx = std::max(mx, in.tail(tail).maxCoeff());
+  out.segment(live, S - live).setZero();
+  if (mx == -std::numeric_limits<T>::infinity()) {
+    // Every key masked: NaN as PyTorch (or 0 for need_weights=False).
+    out.head(live).setConstant(fully_masked_to_zero ? T(0) : std::numeric_limits<T>::quiet_NaN());
+    out.tail(tail).setConstant(fully_masked_to_zero ? T(0) : std::numeric_limits<T>::quiet_NaN());
+    if (!fully_masked_to_zero) out.segment(live, S - live).setConstant(std::numeric_limits<T>::quiet_NaN());
+    return;
+  }
+  out.head(live) = (in.head(live).array() - mx).exp();
+  out.tail(tail) = (in.tail(tail).array() - mx).exp();
+  const T sum = out.head(live).sum() + out.tail(tail).sum();
+  out.head(live) /= sum;
+  out.tail(tail) /= sum;
+}
+
+/// One past the last key of [0, S) that some row of `mask` leaves unmasked (0 when none does).
+template <typename M>
+std::int64_t live_keys(const M& mask, std::int64_t S) {
+  using T = typename M::Scalar;
+  std::int64_t live = 0;
+  for (std::int64_t i = 0; i < mask.rows(); ++i) {
+    std::int64_t j = S;
+    while (j > live && mask(i, j - 1) == -std::numeric_limits<T>::infinity()) --j;
+    live = std::max(live, j);
+  }
+  return live;
+}
+
 /// Rows [begin, begin + count) of batch element n of a sequence tensor ((len, N, f),
 /// (N, len, f) or unbatched (len, f)) as a contiguous (count, f) matrix.
 template <typename T>
@@ -132,6 +171,8 @@ class MaskRows {
     if (in.key_padding_mask) padding_ = &*in.key_padding_mask;
   }
   [[nodiscard]] bool any() const { return attn_ != nullptr || padding_ != nullptr; }
+  /// Whether rows differ between heads (a 3-D attn_mask).
+  [[nodiscard]] bool per_head() const { return attn_ != nullptr && attn_->dim() == 3; }
 
   template <typename Row>
   void merged_row(std::int64_t n, std::int64_t b, std::int64_t i, Row&& out) const {
@@ -147,18 +188,22 @@ class MaskRows {
   /// out[0, S) = (or +=) row `row` of a (rows, S) mask, canonicalised as canonical_mask.
   template <typename Row>
   void add_row(const Tensor& m, std::int64_t row, Row& out, bool add) const {
-    const std::int64_t S = d_.S, off = row * S;
+    const std::int64_t S = d_.S;
+    const auto off = static_cast<std::size_t>(row * S);
     constexpr T kMasked = -std::numeric_limits<T>::infinity();
-    for (std::int64_t j = 0; j < S; ++j) {
-      T v;
-      if (m.type() == ElemType::boolean) {
-        v = m.data<std::uint8_t>()[static_cast<std::size_t>(off + j)] != 0 ? kMasked : T(0);
-      } else if (m.type() == ElemType::f64) {
-        v = static_cast<T>(m.data<double>()[static_cast<std::size_t>(off + j)]);
-      } else {
-        v = static_cast<T>(m.data<float>()[static_cast<std::size_t>(off + j)]);
+    T* dst = &out(0, 0);
+    if (m.type() == ElemType::boolean) {
+      const std::uint8_t* src = m.data<std::uint8_t>().data() + off;
+      for (std::int64_t j = 0; j < S; ++j) {
+        const T v = src[j] != 0 ? kMasked : T(0);
+        dst[j] = add ? dst[j] + v : v;
       }
-      out(0, j) = add ? out(0, j) + v : v;
+    } else if (m.type() == ElemType::f64) {
+      const double* src = m.data<double>().data() + off;
+      for (std::int64_t j = 0; j < S; ++j) dst[j] = (add ? dst[j] : T(0)) + static_cast<T>(src[j]);
+    } else {
+      const float* src = m.data<float>().data() + off;
+      for (std::int64_t j = 0; j < S; ++j) dst[j] = (add ? dst[j] : T(0)) + static_cast<T>(src[j]);
     }
   }
   Dims d_;
