@@ -127,7 +127,8 @@ std::optional<Tensor> make_attn_mask(const Config& c) {
   if (m.kind == MaskKind::none) return std::nullopt;
   check_attn_mask_spec(c);
   const bool three_d = m.shape == MaskShape::three_d;
-  detail::MaskGrid g(three_d ? c.batch() * c.num_heads : 1, c.tgt_len, c.src_len);
+  detail::MaskGrid g(three_d ? c.batch() * c.num_heads : 1, c.tgt_len, c.src_len,
+                     m.dtype == MaskDType::floating);
   switch (m.kind) {
     case MaskKind::causal:
     case MaskKind::window:
