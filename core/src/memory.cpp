@@ -1,5 +1,6 @@
 #include "mhaviz/core/memory.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -89,7 +90,9 @@ std::uint64_t estimate_reduced_memory(const Config& c, int threads, std::int64_t
   n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);  // inputs
   n += z.L * z.E + z.Sx * z.E;                       // projected queries and keys of one n
   n += t * (2 * 64 * z.Sx + 64 * z.Sx + z.Sx);       // per thread: a stripe's scores, weights, average
-  n += (z.H + 1) * (1U << 20U);                      // folded maps (a screen's worth)
+  // folded maps: at most a screen's worth (1024 x 1024 values) each
+  n += (z.H + 1) * std::min<std::uint64_t>(z.L.value(), 1024) *
+       std::min<std::uint64_t>(z.Sx.value(), 1024);
   n += c.packed_projection() ? 4 * z.E * z.E : 2 * z.E * z.E + z.E * (z.kd + z.vd);
   Count bytes = n * z.elem;
   // The mask tensors a configuration generates (make_problem), as they are: bool 1 byte.

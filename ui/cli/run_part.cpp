@@ -5,6 +5,7 @@
 
 #include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
+#include "mhaviz/core/config.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/long_context.hpp"
@@ -81,8 +82,11 @@ std::string runPartHint() {
 
 int runPart(const QCommandLineParser& parser, const RunPart& part, const QString& out,
             bool compress) {
-  const Problem problem = loadProblem(parser, MemoryMode::reduced);
-  const Config& c = problem.config;
+  // Everything is checked from the configuration before anything large is made.
+  const std::uint64_t limit = memoryLimit(parser);
+  const LoadedFiles files = loadFiles(parser);
+  const Config& c = files.config;
+  validate_config(c);
   if (part.head && *part.head >= c.num_heads) {
     throw InvalidInput("--head " + str(*part.head) + ": the configuration has num_heads=" +
                        str(c.num_heads) + ", so heads are numbered 0 to " + str(c.num_heads - 1));
@@ -98,13 +102,12 @@ int runPart(const QCommandLineParser& parser, const RunPart& part, const QString
                        str(c.tgt_len));
   }
   // The part's size: heads x rows x Sx values, next to the stripes that compute it.
-  const std::int64_t staticLen = problem.inputs.static_k ? problem.inputs.static_k->size(1) : -1;
+  const std::int64_t staticLen = staticSrcLen(files.tensors);
   const std::int64_t sx = (staticLen >= 0 ? staticLen : c.src_len) + (c.add_bias_kv ? 1 : 0) +
                           (c.add_zero_attn ? 1 : 0);
   const std::int64_t heads = part.head ? 1 : c.num_heads;
   const std::uint64_t elem = c.dtype == DType::float64 ? 8 : 4;
   const std::uint64_t partBytes = static_cast<std::uint64_t>(heads * (b - a) * sx) * elem;
-  const std::uint64_t limit = memoryLimit(parser);
   const std::uint64_t need = partBytes + estimate_reduced_memory(c, 2, staticLen);
   if (need > limit) {
     const std::uint64_t room =
@@ -119,6 +122,7 @@ int runPart(const QCommandLineParser& parser, const RunPart& part, const QString
                   : std::string("Ask for one head (--head H) and fewer query rows (--queries A:B)")) +
         ", or raise the limit with --max-memory SIZE");
   }
+  const Problem problem = loadProblem(parser, MemoryMode::reduced);
   ReducedRequest request;
   request.batch = part.batch;
   request.head = part.head.value_or(-1);
