@@ -81,5 +81,26 @@ TEST(RunPart, TooLargeForAFullRunNamesTheOptions) {
       << r.err;
 }
 
+TEST(ExportReduced, MapsOverTheLimitAreDrawnReduced) {
+  const ScratchDir dir;
+  std::ofstream(dir.file("c.json")) << R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 2000,
+      "src_len": 2000, "attn_mask": {"kind": "causal"}})";
+  // Every map needs 169 MiB: over a 64 MiB limit, so the picture is folded 4x4 cells a value.
+  ProcessResult r = runCli({"export", "--config", dir.file("c.json"), "--max-memory", "64MiB",
+                            "--image", dir.file("a.png")});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + dir.file("a.png") +
+                       " (reduced: block mean of 4x4 cells; every map at full size needs 169 MiB)\n");
+  EXPECT_TRUE(std::ifstream(dir.file("a.png")).good());
+  r = runCli({"export", "--config", dir.file("c.json"), "--max-memory", "64MiB", "--reduce",
+              "max", "--heads", "1", "--image", dir.file("b.png")});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("reduced: block max of 4x4 cells"), std::string::npos) << r.out;
+  // Within the limit the same configuration is drawn in full, as before.
+  r = runCli({"export", "--config", dir.file("c.json"), "--image", dir.file("c.png")});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + dir.file("c.png") + "\n");
+}
+
 }  // namespace
 }  // namespace mhaviz::cli::test
