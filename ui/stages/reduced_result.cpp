@@ -9,7 +9,7 @@ mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
                                     const mhaviz::Config& config) {
   mhaviz::ForwardResult r;
   r.config = config;
-  r.N = 1;
+  r.N = reduced.N;
   r.H = reduced.H;
   r.L = reduced.rows;
   r.S = reduced.cols;
@@ -17,18 +17,24 @@ mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
   r.E = config.embed_dim;
   r.hd = config.head_dim();
   const mhaviz::ElemType type = reduced.maps.type();
-  r.weights = mhaviz::Tensor(type, {1, r.H, r.L, r.Sx});
-  const std::int64_t count = r.L * r.Sx;
+  const std::size_t elem = type == mhaviz::ElemType::f64 ? 8 : 4;
+  r.weights = mhaviz::Tensor(type, {r.N, r.H, r.L, r.Sx});
+  const auto count = static_cast<std::size_t>(r.L * r.Sx) * elem;  // bytes of one map
+  const auto src = reduced.maps.bytes();
+  auto dst = r.weights.bytes();
   for (std::size_t m = 0; m < reduced.heads.size(); ++m) {
-    const std::int64_t h = reduced.heads[m];
-    const auto src = reduced.maps.bytes().subspan(m * static_cast<std::size_t>(count) *
-                                                      (type == mhaviz::ElemType::f64 ? 8 : 4));
-    auto dst = r.weights.bytes().subspan(static_cast<std::size_t>(h * count) *
-                                         (type == mhaviz::ElemType::f64 ? 8 : 4));
-    std::copy_n(src.begin(), static_cast<std::size_t>(count) * (type == mhaviz::ElemType::f64 ? 8 : 4),
-                dst.begin());
+    const auto block = static_cast<std::size_t>(reduced.batch * r.H + reduced.heads[m]);
+    std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(m * count), count,
+                dst.begin() + static_cast<std::ptrdiff_t>(block * count));
   }
   for (std::int64_t j = 0; j < r.Sx; ++j) r.columns.push_back({mhaviz::KeyKind::source, j});
+  // Each block is labelled with its first position (the grid's token labels).
+  r.config.query_labels.clear();
+  r.config.key_labels.clear();
+  for (const QString& label : blockLabels(reduced.query_begin, reduced.block_rows, reduced.rows))
+    r.config.query_labels.push_back(label.toStdString());
+  for (const QString& label : blockLabels(reduced.key_begin, reduced.block_cols, reduced.cols))
+    r.config.key_labels.push_back(label.toStdString());
   return r;
 }
 

@@ -13,9 +13,10 @@
 
 namespace mhaviz::ui {
 
-/// The reduced weights as a result of `config` whose weights are (1, H, rows, cols): the maps
-/// of the heads computed (a single head's map at its own index; the other heads stay 0 and are
-/// not shown), `columns` all source keys. Only the weights stage can be extracted from it.
+/// The reduced weights as a result of `config` whose weights are (N, H, rows, cols): the maps
+/// of the batch element and heads computed at their own indices (the others stay 0 and are not
+/// shown), `columns` all source keys, config.query_labels / key_labels the first position of
+/// each block. Only the weights stage can be extracted from it.
 mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
                                     const mhaviz::Config& config);
 
