@@ -51,6 +51,7 @@ struct Shot {
   bool chinese = false;
   bool dark = false;
   bool presentation = false;
+  std::uint64_t memoryLimit = 0;  // > 0: the window's limit (the reduced view of long contexts)
 };
 
 /// The states the README shows (docs/images/<name>.png, half size).
@@ -106,6 +107,7 @@ QString render(const Shot& shot, const QDir& out) {
     if (!settle(window))
       return QStringLiteral("%1: the start-up picture never came").arg(shot.name);
     ComputeController* controller = window.controller();
+    if (shot.memoryLimit > 0) controller->setMemoryLimit(shot.memoryLimit);
     if (shot.configJson == nullptr) window.showFirstPicture();  // what a first start shows
     if (shot.configJson != nullptr) {
       controller->changeConfig(parse(shot.configJson, shot.name), QStringLiteral("gallery"));
@@ -194,6 +196,29 @@ int main(int argc, char* argv[]) {
        false,
        false,
        true},
+      // Every map needs 0.55 GiB, over a 256 MiB limit: the reduced view (block mean of 6x6
+      // cells, the status bar says so), as a 32768-token context under the 4 GiB limit.
+      {"long_context_reduced",
+       R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})",
+       [](ViewOptions& v) { v.autoRange = true; },
+       false,
+       false,
+       false,
+       256ULL << 20},
+      {"long_context_reduced_zh_dark",
+       R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})",
+       [](ViewOptions& v) {
+         v.autoRange = true;
+         v.reduce = mhaviz::ui::Reduce::max;
+       },
+       true,
+       true,
+       false,
+       256ULL << 20},
       {"dark", nullptr, {}, false, true},
       {"chinese", nullptr, {}, true},
   };
