@@ -2076,6 +2076,18 @@
         <source>cell (n=%1, h=%2, i=%3, j=%4) is outside the result; click a cell of the current maps</source>
         <translation>单元格 (n=%1, h=%2, i=%3, j=%4) 不在结果范围内；请点击当前热力图中的单元格</translation>
     </message>
+    <message>
+        <source>exact cells of queries %1-%2, keys %3-%4</source>
+        <translation>精确单元：查询 %1-%2，键 %3-%4</translation>
+    </message>
+    <message>
+        <source>reduced: block max of %1x%2 cells</source>
+        <translation>已缩减：每 %1x%2 个单元块取最大值</translation>
+    </message>
+    <message>
+        <source>reduced: block mean of %1x%2 cells</source>
+        <translation>已缩减：每 %1x%2 个单元块取均值</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StatusWidgets</name>
@@ -2130,6 +2142,10 @@
     <message>
         <source>batch element n = %1 of %2</source>
         <translation>批次元素 n = %1（共 %2 个）</translation>
+    </message>
+    <message>
+        <source>Every map of this configuration does not fit in memory: the exact weights are computed stripe by stripe and each block of cells is shown as its mean or maximum (View: reduce). mhaviz-cli run --head H --queries A:B writes exact weights of a part.</source>
+        <translation>此配置的全部图无法同时放入内存：精确权重按查询行条带逐条计算，每个单元块显示为其均值或最大值（视图：缩减方式）。mhaviz-cli run --head H --queries A:B 可写出部分的精确权重。</translation>
     </message>
 </context>
 <context>
