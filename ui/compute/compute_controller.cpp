@@ -81,9 +81,13 @@ void ComputeController::setView(const ViewOptions& view) {
   ViewOptions fitted = m_result ? fitViewToResult(view, *m_result) : view;
   if (!m_reduced.isEmpty()) fitted.stage = Stage::weights;  // the reduced view has only these
   if (fitted == m_view) return;
-  // A reduced result holds one batch element folded one way: another needs computing.
-  const bool recomputeReduced = !m_reduced.isEmpty() && (fitted.batch != m_view.batch ||
-                                                         fitted.reduce != m_view.reduce);
+  // A reduced result holds one batch element folded one way: another needs computing (also
+  // when the settings' first result has not arrived yet).
+  const bool reducedSettings = mhaviz::needs_reduced_view(m_config, m_memoryLimit) &&
+                               mhaviz::estimate_reduced_memory(m_config) <= m_memoryLimit;
+  const bool recomputeReduced =
+      (reducedSettings || !m_reduced.isEmpty()) &&
+      (fitted.batch != m_view.batch || fitted.reduce != m_view.reduce);
   m_view = fitted;
   emit viewChanged(m_view);
   if (recomputeReduced) submitCurrent();
