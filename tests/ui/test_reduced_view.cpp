@@ -11,6 +11,7 @@
 #include "compute/compute_controller.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/problem.hpp"
+#include "stages/reduced_result.hpp"
 
 using mhaviz::ui::ComputeController;
 using mhaviz::ui::Reduce;
@@ -85,6 +86,7 @@ class ReducedViewTest : public QObject {
     QCOMPARE(result->L, 367);
     QCOMPARE(result->weights.shape(), (mhaviz::Shape{2, 2, 367, 367}));
     QCOMPARE(result->config.query_labels.at(2), std::string("6"));
+    QVERIFY(mhaviz::ui::isReducedResult(*result));  // the cell breakdown says it is reduced
 
     const mhaviz::Problem p = mhaviz::make_problem(longConfig());
     const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
@@ -108,6 +110,7 @@ class ReducedViewTest : public QObject {
     result = nextResult(c);
     QVERIFY(result != nullptr);
     QCOMPARE(result->L, 1100);
+    QVERIFY(!mhaviz::ui::isReducedResult(*result));
     QCOMPARE(reduced.last().at(0).toString(), QString());
   }
 

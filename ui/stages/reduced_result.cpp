@@ -38,6 +38,10 @@ mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
   return r;
 }
 
+bool isReducedResult(const mhaviz::ForwardResult& result) {
+  return result.weights.dim() == 4 && result.raw_scores.dim() == 0;
+}
+
 QStringList blockLabels(std::int64_t begin, std::int64_t block, std::int64_t count) {
   QStringList labels;
   labels.reserve(static_cast<int>(count));

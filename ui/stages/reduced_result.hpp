@@ -20,6 +20,9 @@ namespace mhaviz::ui {
 mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
                                     const mhaviz::Config& config);
 
+/// Whether `result` was made by reducedResult (it holds the weights only).
+bool isReducedResult(const mhaviz::ForwardResult& result);
+
 /// The first position of each block: begin, begin + block, ... (count labels).
 QStringList blockLabels(std::int64_t begin, std::int64_t block, std::int64_t count);
 
