@@ -42,8 +42,9 @@ Region resolve(const ReducedRequest& r, const Dims& d) {
   Region g{r.query_begin, r.query_end < 0 ? d.L : r.query_end, r.key_begin,
            r.key_end < 0 ? d.Sx : r.key_end};
   if (r.batch < 0 || r.batch >= d.N) {
-    throw InvalidInput("batch element " + std::to_string(r.batch) + " does not exist: the input has " +
-                       std::to_string(d.N) + " (0 to " + std::to_string(d.N - 1) + ")");
+    throw InvalidInput("batch element " + std::to_string(r.batch) +
+                       " does not exist: the input has " + std::to_string(d.N) + " (0 to " +
+                       std::to_string(d.N - 1) + ")");
   }
   if (r.head < -1 || r.head >= d.H) {
     throw InvalidInput("head " + std::to_string(r.head) + " does not exist: num_heads is " +
@@ -109,53 +110,56 @@ ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const Red
   const bool zero_masked_rows = !c.need_weights;
   std::int64_t done = 0;
   std::mutex progress_mutex;
-  detail::parallel_for(stripes, detail::thread_count(control.threads, stripes), [&](std::int64_t s) {
-    if (cancelled()) throw Cancelled();
-    const std::int64_t r0 = s * blocks_per_stripe;
-    const std::int64_t r1 = std::min(out.rows, r0 + blocks_per_stripe);
-    const std::int64_t i0 = g.q0 + r0 * out.block_rows;
-    const std::int64_t i1 = std::min(g.q1, g.q0 + r1 * out.block_rows);
-    const std::int64_t rows = i1 - i0, width = g.k1 - g.k0;
-    Mat<T> raw(rows, d.Sx), weights(rows, d.Sx), mask;
-    if (masks.any()) mask.resize(rows, d.Sx);
-    Mat<T> avg;
-    if (with_average) avg = Mat<T>::Zero(rows, width);
-    std::int64_t live = d.S;  // keys [live, S) are masked (-inf) in every row of the stripe
-    for (std::int64_t m = 0; m < maps; ++m) {
-      const std::int64_t h = out.heads[static_cast<std::size_t>(m)];
-      const std::int64_t b = req.batch * d.H + h;
-      if (masks.any() && (m == 0 || masks.per_head())) {
-        for (std::int64_t i = 0; i < rows; ++i) masks.merged_row(req.batch, b, i0 + i, mask.row(i));
-        live = detail::live_keys(mask, d.S);
-      }
-      // Steps 8-10 as forward() does them: (q * sqrt(1/hd)) @ k^T, + merged mask, softmax;
-      // keys masked in every row (the future of a causal stripe) get weight 0 uncomputed.
-      const Mat<T> q_scaled = keys.query(h, i0 - g.q0, rows) * scale;
-      const Mat<T>& k = keys.key(h);
-      detail::product(raw.leftCols(live), q_scaled, k.topRows(live).transpose());
-      if (d.Sx > d.S) {
-        detail::product(raw.rightCols(d.Sx - d.S), q_scaled, k.bottomRows(d.Sx - d.S).transpose());
-      }
-      if (masks.any()) {
-        raw.leftCols(live) += mask.leftCols(live);
-        raw.rightCols(d.Sx - d.S) += mask.rightCols(d.Sx - d.S);
-      }
-      for (std::int64_t i = 0; i < rows; ++i) {
-        detail::softmax_live(raw.row(i), weights.row(i), live, d.S, zero_masked_rows);
-      }
-      folder.fold(m, r0, weights.middleCols(g.k0, width));
-      if (with_average) avg += weights.middleCols(g.k0, width);
-    }
-    if (with_average) {
-      avg /= static_cast<T>(d.H);
-      folder.fold(-1, r0, avg);
-    }
-    if (cancelled()) throw Cancelled();
-    if (control.progress) {
-      const std::lock_guard lock(progress_mutex);
-      control.progress(++done, stripes);
-    }
-  });
+  detail::parallel_for(
+      stripes, detail::thread_count(control.threads, stripes), [&](std::int64_t s) {
+        if (cancelled()) throw Cancelled();
+        const std::int64_t r0 = s * blocks_per_stripe;
+        const std::int64_t r1 = std::min(out.rows, r0 + blocks_per_stripe);
+        const std::int64_t i0 = g.q0 + r0 * out.block_rows;
+        const std::int64_t i1 = std::min(g.q1, g.q0 + r1 * out.block_rows);
+        const std::int64_t rows = i1 - i0, width = g.k1 - g.k0;
+        Mat<T> raw(rows, d.Sx), weights(rows, d.Sx), mask;
+        if (masks.any()) mask.resize(rows, d.Sx);
+        Mat<T> avg;
+        if (with_average) avg = Mat<T>::Zero(rows, width);
+        std::int64_t live = d.S;  // keys [live, S) are masked (-inf) in every row of the stripe
+        for (std::int64_t m = 0; m < maps; ++m) {
+          const std::int64_t h = out.heads[static_cast<std::size_t>(m)];
+          const std::int64_t b = req.batch * d.H + h;
+          if (masks.any() && (m == 0 || masks.per_head())) {
+            for (std::int64_t i = 0; i < rows; ++i)
+              masks.merged_row(req.batch, b, i0 + i, mask.row(i));
+            live = detail::live_keys(mask, d.S);
+          }
+          // Steps 8-10 as forward() does them: (q * sqrt(1/hd)) @ k^T, + merged mask, softmax;
+          // keys masked in every row (the future of a causal stripe) get weight 0 uncomputed.
+          const Mat<T> q_scaled = keys.query(h, i0 - g.q0, rows) * scale;
+          const Mat<T>& k = keys.key(h);
+          detail::product(raw.leftCols(live), q_scaled, k.topRows(live).transpose());
+          if (d.Sx > d.S) {
+            detail::product(raw.rightCols(d.Sx - d.S), q_scaled,
+                            k.bottomRows(d.Sx - d.S).transpose());
+          }
+          if (masks.any()) {
+            raw.leftCols(live) += mask.leftCols(live);
+            raw.rightCols(d.Sx - d.S) += mask.rightCols(d.Sx - d.S);
+          }
+          for (std::int64_t i = 0; i < rows; ++i) {
+            detail::softmax_live(raw.row(i), weights.row(i), live, d.S, zero_masked_rows);
+          }
+          folder.fold(m, r0, weights.middleCols(g.k0, width));
+          if (with_average) avg += weights.middleCols(g.k0, width);
+        }
+        if (with_average) {
+          avg /= static_cast<T>(d.H);
+          folder.fold(-1, r0, avg);
+        }
+        if (cancelled()) throw Cancelled();
+        if (control.progress) {
+          const std::lock_guard lock(progress_mutex);
+          control.progress(++done, stripes);
+        }
+      });
   return out;
 }
 

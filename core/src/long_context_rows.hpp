@@ -60,7 +60,8 @@ void softmax_live(const In& in, Out&& out, std::int64_t live, std::int64_t S,
     // Every key masked: NaN as PyTorch (or 0 for need_weights=False).
     out.head(live).setConstant(fully_masked_to_zero ? T(0) : std::numeric_limits<T>::quiet_NaN());
     out.tail(tail).setConstant(fully_masked_to_zero ? T(0) : std::numeric_limits<T>::quiet_NaN());
-    if (!fully_masked_to_zero) out.segment(live, S - live).setConstant(std::numeric_limits<T>::quiet_NaN());
+    if (!fully_masked_to_zero)
+      out.segment(live, S - live).setConstant(std::numeric_limits<T>::quiet_NaN());
     return;
   }
   out.head(live) = (in.head(live).array() - mx).exp();
@@ -92,7 +93,7 @@ Mat<T> sequence_rows(const Tensor& x, const Dims& d, bool seq_first, std::int64_
   const T* src = x.data<T>().data();
   Mat<T> out(count, f);
   for (std::int64_t t = 0; t < count; ++t) {
-    const std::int64_t row = !d.batched ? begin + t
+    const std::int64_t row = !d.batched  ? begin + t
                              : seq_first ? (begin + t) * d.N + n
                                          : n * len + begin + t;
     std::copy_n(src + row * f, f, out.row(t).data());
@@ -124,13 +125,12 @@ class HeadKeys {
            std::int64_t n, std::int64_t q0, std::int64_t q1, int threads)
       : d_(d) {
     const bool seq_first = d.batched && !c.batch_first;
-    queries_ = project_rows<T>(sequence_rows<T>(in.query, d, seq_first, d.L, n, q0, q1 - q0),
-                               w.wq, w.bq, threads);
+    queries_ = project_rows<T>(sequence_rows<T>(in.query, d, seq_first, d.L, n, q0, q1 - q0), w.wq,
+                               w.bq, threads);
     Mat<T> projected_keys;
     if (!in.static_k) {
-      projected_keys =
-          project_rows<T>(sequence_rows<T>(in.key, d, seq_first, d.S, n, 0, d.S), w.wk, w.bk,
-                          threads);
+      projected_keys = project_rows<T>(sequence_rows<T>(in.key, d, seq_first, d.S, n, 0, d.S), w.wk,
+                                       w.bk, threads);
     }
     keys_.resize(static_cast<std::size_t>(d.H));
     for (std::int64_t h = 0; h < d.H; ++h) {

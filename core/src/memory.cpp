@@ -89,7 +89,7 @@ std::uint64_t estimate_reduced_memory(const Config& c, int threads, std::int64_t
   Count n = 0;
   n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);  // inputs
   n += z.L * z.E + z.Sx * z.E;                       // projected queries and keys of one n
-  n += t * (2 * 64 * z.Sx + 64 * z.Sx + z.Sx);       // per thread: a stripe's scores, weights, average
+  n += t * (2 * 64 * z.Sx + 64 * z.Sx + z.Sx);  // per thread: a stripe's scores, weights, average
   // folded maps: at most a screen's worth (1024 x 1024 values) each
   n += (z.H + 1) * std::min<std::uint64_t>(z.L.value(), 1024) *
        std::min<std::uint64_t>(z.Sx.value(), 1024);
@@ -109,8 +109,7 @@ bool needs_reduced_view(const Config& config, std::uint64_t limit, std::int64_t 
   return estimate_memory(config, static_src_len) > limit;
 }
 
-void check_reduced_memory(const Config& config, std::uint64_t limit,
-                          std::int64_t static_src_len) {
+void check_reduced_memory(const Config& config, std::uint64_t limit, std::int64_t static_src_len) {
   const std::uint64_t need = estimate_reduced_memory(config, 2, static_src_len);
   if (need > limit) {
     throw InvalidInput("this configuration needs " + format_bytes(need) +

@@ -4,7 +4,8 @@
 // each step, the peak RSS, and the same for a normal forward pass at L = S = 2048 measured in
 // the same run as the reference (the long case does 256x its attention work).
 //
-//   mhaviz-long-bench [--len 32768] [--threads 2] [--cells 512] [--reduce mean|max] [--mask causal|none]
+//   mhaviz-long-bench [--len 32768] [--threads 2] [--cells 512] [--reduce mean|max] [--mask
+//   causal|none]
 #include <sys/resource.h>
 
 #include <chrono>
@@ -49,11 +50,16 @@ int main(int argc, char** argv) {
   auto reduce = mhaviz::BlockReduce::mean;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string opt = argv[i], val = argv[i + 1];
-    if (opt == "--len") len = std::stoll(val);
-    else if (opt == "--threads") threads = std::stoi(val);
-    else if (opt == "--cells") cells = std::stoll(val);
-    else if (opt == "--reduce") reduce = val == "max" ? mhaviz::BlockReduce::max : mhaviz::BlockReduce::mean;
-    else if (opt == "--mask") causal = val != "none";
+    if (opt == "--len")
+      len = std::stoll(val);
+    else if (opt == "--threads")
+      threads = std::stoi(val);
+    else if (opt == "--cells")
+      cells = std::stoll(val);
+    else if (opt == "--reduce")
+      reduce = val == "max" ? mhaviz::BlockReduce::max : mhaviz::BlockReduce::mean;
+    else if (opt == "--mask")
+      causal = val != "none";
     else {
       std::fprintf(stderr, "unknown option %s\n", opt.c_str());
       return 2;
@@ -87,7 +93,8 @@ int main(int argc, char** argv) {
   const double zoom_s = seconds_since(t0);
   std::printf("inputs and mask:       %8.2f s\n", problem_s);
   std::printf("reduced weights:       %8.2f s  (%s, %lldx%lld per map)\n", reduced_s,
-              w.description().c_str(), static_cast<long long>(w.rows), static_cast<long long>(w.cols));
+              w.description().c_str(), static_cast<long long>(w.rows),
+              static_cast<long long>(w.cols));
   std::printf("zoom 256x256 exact:    %8.2f s  (%s)\n", zoom_s, z.description().c_str());
   std::printf("total:                 %8.2f s\n", problem_s + reduced_s);
   std::printf("peak RSS:              %8.0f MiB\n", peak_rss_mib());

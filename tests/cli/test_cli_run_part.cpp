@@ -44,8 +44,8 @@ TEST(RunPart, HeadAndQueriesEqualTheSliceOfAFullRun) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const Tensor full = io::read_npz(dir.file("full.npz")).at("weights_per_head");
 
-  r = runCli({"run", "--config", dir.file("c.json"), "--head", "2", "--queries", "30:77",
-              "--batch", "1", "--out", dir.file("part.npz")});
+  r = runCli({"run", "--config", dir.file("c.json"), "--head", "2", "--queries", "30:77", "--batch",
+              "1", "--out", dir.file("part.npz")});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out, "wrote weights_per_head[1, 2, 30:77, :] (1, 1, 47, 71) to " +
                        dir.file("part.npz") + "\n");
@@ -54,8 +54,8 @@ TEST(RunPart, HeadAndQueriesEqualTheSliceOfAFullRun) {
   expectSlice(full, part.at("weights_per_head"), 1, 2, 30);
 
   // --queries alone: every head; --head alone: every query.
-  r = runCli({"run", "--config", dir.file("c.json"), "--queries", "0:5", "--out",
-              dir.file("q.npz")});
+  r = runCli(
+      {"run", "--config", dir.file("c.json"), "--queries", "0:5", "--out", dir.file("q.npz")});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   expectSlice(full, io::read_npz(dir.file("q.npz")).at("weights_per_head"), 0, 0, 0);
   r = runCli({"run", "--config", dir.file("c.json"), "--head", "3", "--out", dir.file("h.npz")});
@@ -73,8 +73,8 @@ TEST(RunPart, TooLargeForAFullRunNamesTheOptions) {
       << r.err;
   EXPECT_NE(r.err.find("--head H and/or --queries A:B"), std::string::npos) << r.err;
   // A part too large for the limit says how many query rows fit (checked before computing).
-  r = runCli({"run", "--config", dir.file("c.json"), "--queries", "0:30000", "--out",
-              dir.file("r.npz")});
+  r = runCli(
+      {"run", "--config", dir.file("c.json"), "--queries", "0:30000", "--out", dir.file("r.npz")});
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("Ask for at most 2663 query rows (e.g. --queries 0:2663)"),
             std::string::npos)
@@ -89,11 +89,12 @@ TEST(ExportReduced, MapsOverTheLimitAreDrawnReduced) {
   ProcessResult r = runCli({"export", "--config", dir.file("c.json"), "--max-memory", "64MiB",
                             "--image", dir.file("a.png")});
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_EQ(r.out, "wrote " + dir.file("a.png") +
-                       " (reduced: block mean of 4x4 cells; every map at full size needs 169 MiB)\n");
+  EXPECT_EQ(r.out,
+            "wrote " + dir.file("a.png") +
+                " (reduced: block mean of 4x4 cells; every map at full size needs 169 MiB)\n");
   EXPECT_TRUE(std::ifstream(dir.file("a.png")).good());
-  r = runCli({"export", "--config", dir.file("c.json"), "--max-memory", "64MiB", "--reduce",
-              "max", "--heads", "1", "--image", dir.file("b.png")});
+  r = runCli({"export", "--config", dir.file("c.json"), "--max-memory", "64MiB", "--reduce", "max",
+              "--heads", "1", "--image", dir.file("b.png")});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("reduced: block max of 4x4 cells"), std::string::npos) << r.out;
   // Within the limit the same configuration is drawn in full, as before.

@@ -65,11 +65,10 @@ void expect_folds(const ForwardResult& full, const ReducedWeights& got, double t
             mx = std::max(mx, w);
           }
         }
-        const double want = got.reduce == BlockReduce::max
-                                ? mx
-                                : sum / static_cast<double>((i1 - i0) * (j1 - j0));
-        const double value =
-            m < 0 ? got.average.value(r * got.cols + c) : got.maps.value((m * got.rows + r) * got.cols + c);
+        const double want =
+            got.reduce == BlockReduce::max ? mx : sum / static_cast<double>((i1 - i0) * (j1 - j0));
+        const double value = m < 0 ? got.average.value(r * got.cols + c)
+                                   : got.maps.value((m * got.rows + r) * got.cols + c);
         ASSERT_NEAR(value, want, tolerance) << "map " << m << " block (" << r << ", " << c << ")";
       }
     }
@@ -100,8 +99,8 @@ TEST(LongContext, BlockMeansAndMaximaEqualTheFullWeights) {
     EXPECT_EQ(got.rows, 34);
     EXPECT_EQ(got.cols, 20);
     EXPECT_FALSE(got.exact());
-    EXPECT_EQ(got.description(), reduce == BlockReduce::mean ? "block mean of 9x15 cells"
-                                                             : "block max of 9x15 cells");
+    EXPECT_EQ(got.description(),
+              reduce == BlockReduce::mean ? "block mean of 9x15 cells" : "block max of 9x15 cells");
     expect_folds(run.full, got, 1e-6);
   }
 }
@@ -217,8 +216,9 @@ TEST(LongContext, BadRequestsAreNamed) {
   };
   ReducedRequest req;
   req.query_begin = 10, req.query_end = 40;
-  EXPECT_EQ(message(req),
-            "query rows 10:40 are not a range of the queries 0:30 (give A:B with 0 <= A < B <= 30)");
+  EXPECT_EQ(
+      message(req),
+      "query rows 10:40 are not a range of the queries 0:30 (give A:B with 0 <= A < B <= 30)");
   req = {};
   req.key_begin = 5, req.key_end = 5;
   EXPECT_NE(message(req).find("key columns 5:5"), std::string::npos);
@@ -238,7 +238,7 @@ TEST(LongContext, MemoryEstimateSwitchesToTheReducedView) {
   c.num_heads = 8;
   EXPECT_TRUE(needs_reduced_view(c));
   const std::uint64_t reduced = estimate_reduced_memory(c);
-  EXPECT_LT(reduced, 2ULL << 30);         // the mask (1 GiB of bools) and a few stripes
+  EXPECT_LT(reduced, 2ULL << 30);  // the mask (1 GiB of bools) and a few stripes
   EXPECT_GT(reduced, 1ULL << 30);
   EXPECT_NO_THROW(check_reduced_memory(c));
   EXPECT_THROW(check_reduced_memory(c, 512ULL << 20), InvalidInput);

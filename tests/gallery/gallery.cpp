@@ -203,11 +203,7 @@ int main(int argc, char* argv[]) {
        R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "band", "width": 40, "dtype": "bool", "shape": "2d"}})",
-       [](ViewOptions& v) { v.autoRange = true; },
-       false,
-       false,
-       false,
-       256ULL << 20},
+       [](ViewOptions& v) { v.autoRange = true; }, false, false, false, 256ULL << 20},
       {"long_context_reduced_zh_dark",
        R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
@@ -216,10 +212,7 @@ int main(int argc, char* argv[]) {
          v.autoRange = true;
          v.reduce = mhaviz::ui::Reduce::max;
        },
-       true,
-       true,
-       false,
-       256ULL << 20},
+       true, true, false, 256ULL << 20},
       {"dark", nullptr, {}, false, true},
       {"chinese", nullptr, {}, true},
   };

@@ -125,13 +125,14 @@ QStringList labels(const QCommandLineParser& parser, const QString& option,
 
 /// A configuration whose maps exceed the memory limit: the weights computed stripe by stripe and
 /// folded to 512 x 512 values per map (block mean or max, --reduce), drawn by the same grid.
-int exportReduced(const QCommandLineParser& parser, ui::ViewOptions view,
-                  ui::ExportOptions options, const QString& image, std::uint64_t fullNeed) {
+int exportReduced(const QCommandLineParser& parser, ui::ViewOptions view, ui::ExportOptions options,
+                  const QString& image, std::uint64_t fullNeed) {
   if (view.stage != Stage::weights) {
     const auto named = std::find_if(kStages.begin(), kStages.end(),
                                     [&](const auto& entry) { return entry.second == view.stage; });
     throw InvalidInput(
-        "--stage " + std::string(named->first) + ": this configuration's maps need " + format_bytes(fullNeed) +
+        "--stage " + std::string(named->first) + ": this configuration's maps need " +
+        format_bytes(fullNeed) +
         ", more than the memory limit, so it is drawn reduced, weights only; use --stage weights, "
         "or write a part with mhaviz-cli run --head H --queries A:B");
   }
@@ -161,11 +162,11 @@ int exportReduced(const QCommandLineParser& parser, ui::ViewOptions view,
   if (request.reduce == BlockReduce::max) view.showAverage = false;
   const QString description = ui::reducedDescription(reduced);
   if (options.title.isEmpty()) {
-    options.title = ui::describeConfig(problem.config, view.batch) + QStringLiteral(" \u2014 ") +
-                    ui::shownStageName(view.stage) +
-                    (view.soloHead >= 0 ? QStringLiteral(", head %1").arg(view.soloHead)
-                                        : QString()) +
-                    QStringLiteral(" \u2014 ") + description;
+    options.title =
+        ui::describeConfig(problem.config, view.batch) + QStringLiteral(" \u2014 ") +
+        ui::shownStageName(view.stage) +
+        (view.soloHead >= 0 ? QStringLiteral(", head %1").arg(view.soloHead) : QString()) +
+        QStringLiteral(" \u2014 ") + description;
   }
   const QString error = ui::exportImage(result, view, options, image);
   if (!error.isEmpty()) throw InvalidInput(error.toStdString());

@@ -97,9 +97,9 @@ int runPart(const QCommandLineParser& parser, const RunPart& part, const QString
   }
   const std::int64_t a = part.queryBegin.value_or(0), b = part.queryEnd.value_or(c.tgt_len);
   if (b > c.tgt_len) {
-    throw InvalidInput("--queries " + str(a) + ":" + str(b) + ": the configuration has tgt_len (L) = " +
-                       str(c.tgt_len) + " query rows; give A:B with 0 <= A < B <= " +
-                       str(c.tgt_len));
+    throw InvalidInput("--queries " + str(a) + ":" + str(b) +
+                       ": the configuration has tgt_len (L) = " + str(c.tgt_len) +
+                       " query rows; give A:B with 0 <= A < B <= " + str(c.tgt_len));
   }
   // The part's size: heads x rows x Sx values, next to the stripes that compute it.
   const std::int64_t staticLen = staticSrcLen(files.tensors);
@@ -112,14 +112,16 @@ int runPart(const QCommandLineParser& parser, const RunPart& part, const QString
   if (need > limit) {
     const std::uint64_t room =
         limit > need - partBytes ? limit - (need - partBytes) : 0;  // bytes left for the part
-    const auto rows = static_cast<std::int64_t>(room / (static_cast<std::uint64_t>(heads * sx) * elem));
+    const auto rows =
+        static_cast<std::int64_t>(room / (static_cast<std::uint64_t>(heads * sx) * elem));
     throw InvalidInput(
-        "this part of the weights (" + str(heads) + " head(s) x " + str(b - a) +
-        " query rows x " + str(sx) + " keys) needs " + format_bytes(need) + "; the limit is " +
-        format_bytes(limit) + ". " +
-        (rows > 0 ? "Ask for at most " + str(rows) + " query rows (e.g. --queries " + str(a) + ":" +
-                        str(a + rows) + ")" + (part.head ? "" : " or one head with --head H")
-                  : std::string("Ask for one head (--head H) and fewer query rows (--queries A:B)")) +
+        "this part of the weights (" + str(heads) + " head(s) x " + str(b - a) + " query rows x " +
+        str(sx) + " keys) needs " + format_bytes(need) + "; the limit is " + format_bytes(limit) +
+        ". " +
+        (rows > 0
+             ? "Ask for at most " + str(rows) + " query rows (e.g. --queries " + str(a) + ":" +
+                   str(a + rows) + ")" + (part.head ? "" : " or one head with --head H")
+             : std::string("Ask for one head (--head H) and fewer query rows (--queries A:B)")) +
         ", or raise the limit with --max-memory SIZE");
   }
   const Problem problem = loadProblem(parser, MemoryMode::reduced);
@@ -138,8 +140,8 @@ int runPart(const QCommandLineParser& parser, const RunPart& part, const QString
   tensors.emplace("weights_per_head", weights.maps.reshaped({1, heads, b - a, sx}));
   io::write_tensor_file(std::filesystem::path(out.toStdString()), tensors, compress);
   std::cout << "wrote weights_per_head[" << part.batch << ", "
-            << (part.head ? str(*part.head) : std::string(":")) << ", " << a << ":" << b
-            << ", :] " << shape_str({1, heads, b - a, sx}) << " to " << out.toStdString() << '\n';
+            << (part.head ? str(*part.head) : std::string(":")) << ", " << a << ":" << b << ", :] "
+            << shape_str({1, heads, b - a, sx}) << " to " << out.toStdString() << '\n';
   return kExitOk;
 }
 

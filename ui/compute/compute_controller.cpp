@@ -85,9 +85,8 @@ void ComputeController::setView(const ViewOptions& view) {
   // when the settings' first result has not arrived yet).
   const bool reducedSettings = mhaviz::needs_reduced_view(m_config, m_memoryLimit) &&
                                mhaviz::estimate_reduced_memory(m_config) <= m_memoryLimit;
-  const bool recomputeReduced =
-      (reducedSettings || !m_reduced.isEmpty()) &&
-      (fitted.batch != m_view.batch || fitted.reduce != m_view.reduce);
+  const bool recomputeReduced = (reducedSettings || !m_reduced.isEmpty()) &&
+                                (fitted.batch != m_view.batch || fitted.reduce != m_view.reduce);
   m_view = fitted;
   emit viewChanged(m_view);
   if (recomputeReduced) submitCurrent();

@@ -107,10 +107,9 @@ void ComputeWorker::run(const Job& job) {
       emit progress(generation, done, total);
     };
     QString description;
-    auto result =
-        reduced ? computeReduced(problem, job.request, control, description)
-                : std::make_shared<const mhaviz::ForwardResult>(
-                      mhaviz::forward(problem.config, problem.params, problem.inputs, control));
+    auto result = reduced ? computeReduced(problem, job.request, control, description)
+                          : std::make_shared<const mhaviz::ForwardResult>(mhaviz::forward(
+                                problem.config, problem.params, problem.inputs, control));
     const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     if (job.cancel->load()) {
       // Superseded or cancelled after the last block: the caller no longer wants this result.
