@@ -814,6 +814,10 @@
         <source>&lt;p&gt;The breakdown explains attention cells: choose the weights, scores, raw scores or mask stage and click a cell.&lt;/p&gt;</source>
         <translation>&lt;p&gt;分解视图解释注意力单元格：选择权重、分数、原始分数或掩码阶段，然后单击一个单元格。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;This map is reduced: each value is the mean or maximum of a block of cells, and the intermediates of single cells are not kept. The exact weights of a part: &lt;code&gt;mhaviz-cli run --head H --queries A:B&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;此图已缩减：每个值是一个单元块的均值或最大值，不保留单个单元的中间结果。写出部分的精确权重：&lt;code&gt;mhaviz-cli run --head H --queries A:B&lt;/code&gt;。&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::CausalHint</name>
