@@ -972,6 +972,10 @@
         <source>&lt;p&gt;The breakdown explains attention cells: choose the weights, scores, raw scores or mask stage and click a cell.&lt;/p&gt;</source>
         <translation>&lt;p&gt;分解视图解释注意力单元格：选择权重、分数、原始分数或掩码阶段，然后单击一个单元格。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;This map is reduced: each value is the mean or maximum of a block of cells, and the intermediates of single cells are not kept. The exact weights of a part: &lt;code&gt;mhaviz-cli run --head H --queries A:B&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;此图已缩减：每个值是一个单元块的均值或最大值，不保留单个单元的中间结果。写出部分的精确权重：&lt;code&gt;mhaviz-cli run --head H --queries A:B&lt;/code&gt;。&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::CausalHint</name>
@@ -2242,6 +2246,18 @@
         <source>capped score</source>
         <translation>软上限后的分数</translation>
     </message>
+    <message>
+        <source>exact cells of queries %1-%2, keys %3-%4</source>
+        <translation>精确单元：查询 %1-%2，键 %3-%4</translation>
+    </message>
+    <message>
+        <source>reduced: block max of %1x%2 cells</source>
+        <translation>已缩减：每 %1x%2 个单元块取最大值</translation>
+    </message>
+    <message>
+        <source>reduced: block mean of %1x%2 cells</source>
+        <translation>已缩减：每 %1x%2 个单元块取均值</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StatusWidgets</name>
@@ -2296,6 +2312,10 @@
     <message>
         <source>batch element n = %1 of %2</source>
         <translation>批次元素 n = %1（共 %2 个）</translation>
+    </message>
+    <message>
+        <source>Every map of this configuration does not fit in memory: the exact weights are computed stripe by stripe and each block of cells is shown as its mean or maximum (View: reduce). mhaviz-cli run --head H --queries A:B writes exact weights of a part.</source>
+        <translation>此配置的全部图无法同时放入内存：精确权重按查询行条带逐条计算，每个单元块显示为其均值或最大值（视图：缩减方式）。mhaviz-cli run --head H --queries A:B 可写出部分的精确权重。</translation>
     </message>
 </context>
 <context>

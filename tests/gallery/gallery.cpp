@@ -53,6 +53,7 @@ struct Shot {
   bool dark = false;
   bool presentation = false;
   bool masks = false;  // the "Masks and inputs" tab in front (mask editor, block grid)
+  std::uint64_t memoryLimit = 0;  // > 0: the window's limit (the reduced view of long contexts)
 };
 
 // Configurations of the pattern states shown more than once (themes, languages).
@@ -131,6 +132,7 @@ QString render(const Shot& shot, const QDir& out) {
     if (!settle(window))
       return QStringLiteral("%1: the start-up picture never came").arg(shot.name);
     ComputeController* controller = window.controller();
+    if (shot.memoryLimit > 0) controller->setMemoryLimit(shot.memoryLimit);
     if (shot.configJson == nullptr) window.showFirstPicture();  // what a first start shows
     if (shot.configJson != nullptr) {
       controller->changeConfig(parse(shot.configJson, shot.name), QStringLiteral("gallery"));
@@ -227,6 +229,23 @@ int main(int argc, char* argv[]) {
        false,
        false,
        true},
+      // Every map needs 0.55 GiB, over a 256 MiB limit: the reduced view (block mean of 6x6
+      // cells, the status bar says so), as a 32768-token context under the 4 GiB limit. A band
+      // mask of 40 keys each side keeps the weights on a diagonal that the fold must keep.
+      {"long_context_reduced",
+       R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "band", "width": 40, "dtype": "bool", "shape": "2d"}})",
+       [](ViewOptions& v) { v.autoRange = true; }, false, false, false, false, 256ULL << 20},
+      {"long_context_reduced_zh_dark",
+       R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "band", "width": 40, "dtype": "bool", "shape": "2d"}})",
+       [](ViewOptions& v) {
+         v.autoRange = true;
+         v.reduce = mhaviz::ui::Reduce::max;
+       },
+       true, true, false, false, 256ULL << 20},
       {"dark", nullptr, {}, false, true},
       {"chinese", nullptr, {}, true},
       // Patterns from current practice (docs/config.md), each with the mask editor in front.

@@ -78,14 +78,19 @@ std::uint64_t memoryLimit(const QCommandLineParser& parser) {
   return *bytes;
 }
 
-Problem loadProblem(const QCommandLineParser& parser) {
+Problem loadProblem(const QCommandLineParser& parser, MemoryMode mode, const std::string& hint) {
   const std::uint64_t limit = memoryLimit(parser);  // usage errors before any file is read
   LoadedFiles files = loadFiles(parser);
   validate_config(files.config);
   try {
-    check_memory(files.config, limit, staticSrcLen(files.tensors));
+    if (mode == MemoryMode::full) {
+      check_memory(files.config, limit, staticSrcLen(files.tensors));
+    } else {
+      check_reduced_memory(files.config, limit, staticSrcLen(files.tensors));
+    }
   } catch (const InvalidInput& e) {
-    throw InvalidInput(std::string(e.what()) + " (mhaviz-cli: --max-memory SIZE, e.g. 8GiB)");
+    throw InvalidInput(std::string(e.what()) + " (mhaviz-cli: --max-memory SIZE, e.g. 8GiB)" +
+                       hint);
   }
   Problem problem = make_problem(files.config, files.tensors, files.tensorsName.toStdString());
   // Not an error (PyTorch computes with them too), but the NaN they cause needs explaining.
@@ -94,8 +99,9 @@ Problem loadProblem(const QCommandLineParser& parser) {
   return problem;
 }
 
-ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut) {
-  Problem problem = loadProblem(parser);
+ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut,
+                            const std::string& hint) {
+  Problem problem = loadProblem(parser, MemoryMode::full, hint);
   ForwardResult result = forward(problem.config, problem.params, problem.inputs);
   if (problemOut != nullptr) *problemOut = std::move(problem);
   return result;

@@ -4,6 +4,7 @@
 
 #include <QCommandLineParser>
 #include <cstdint>
+#include <string>
 
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/result.hpp"
@@ -33,11 +34,18 @@ std::int64_t staticSrcLen(const io::TensorMap& tensors);
 /// malformed size.
 std::uint64_t memoryLimit(const QCommandLineParser& parser);
 
+/// Which memory estimate loadProblem checks: every map (forward), or the reduced long-context
+/// view and parts of the weights (mhaviz/core/long_context.hpp).
+enum class MemoryMode { full, reduced };
+
 /// loadFiles, then the memory check against --max-memory (before anything large is allocated),
-/// then make_problem. Throws UsageError or InvalidInput.
-Problem loadProblem(const QCommandLineParser& parser);
+/// then make_problem. Throws UsageError or InvalidInput; a refusal by the memory check ends
+/// with `hint` (what else the command can do).
+Problem loadProblem(const QCommandLineParser& parser, MemoryMode mode = MemoryMode::full,
+                    const std::string& hint = {});
 
 /// loadProblem followed by mhaviz::forward.
-ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut = nullptr);
+ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut = nullptr,
+                            const std::string& hint = {});
 
 }  // namespace mhaviz::cli

@@ -149,7 +149,8 @@ std::optional<Tensor> make_attn_mask(const Config& c) {
   check_attn_mask_spec(c);
   check_mask_pattern(c);
   const bool three_d = m.shape == MaskShape::three_d;
-  detail::MaskGrid g(three_d ? c.batch() * c.num_heads : 1, c.tgt_len, c.src_len);
+  detail::MaskGrid g(three_d ? c.batch() * c.num_heads : 1, c.tgt_len, c.src_len,
+                     m.dtype == MaskDType::floating);
   switch (m.kind) {
     case MaskKind::causal:
     case MaskKind::window:
