@@ -87,16 +87,17 @@ double cell_difference(double a, double b) {
   return b - a;
 }
 
-GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b) {
+GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b,
+                               const std::string& row_noun, const std::string& col_noun) {
   GridDifference out;
   const AxisMatch rows = match_axis(a.rows, a.row_keys, b.rows, b.row_keys,
-                                    a.row_keys.empty() ? "rows" : "key rows", out.notes);
+                                    a.row_keys.empty() ? row_noun : "key rows", out.notes);
   if (!rows.mismatch.empty()) {
     out.mismatch = rows.mismatch;
     return out;
   }
   const AxisMatch cols = match_axis(a.cols, a.col_keys, b.cols, b.col_keys,
-                                    a.col_keys.empty() ? "columns" : "key columns", out.notes);
+                                    a.col_keys.empty() ? col_noun : "key columns", out.notes);
   if (!cols.mismatch.empty()) {
     out.mismatch = cols.mismatch;
     return out;
@@ -120,7 +121,8 @@ GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b) {
 
 std::vector<GridDifference> maps_difference(const std::vector<CompareGrid>& a,
                                             const std::vector<CompareGrid>& b,
-                                            std::string* mismatch) {
+                                            std::string* mismatch, const std::string& rows,
+                                            const std::string& cols) {
   std::vector<GridDifference> out;
   mismatch->clear();
   if (a.size() != b.size()) {
@@ -129,7 +131,7 @@ std::vector<GridDifference> maps_difference(const std::vector<CompareGrid>& a,
     return out;
   }
   for (std::size_t h = 0; h < a.size(); ++h) {
-    GridDifference d = grid_difference(a[h], b[h]);
+    GridDifference d = grid_difference(a[h], b[h], rows, cols);
     if (!d.mismatch.empty()) {
       *mismatch = d.mismatch;
       out.clear();

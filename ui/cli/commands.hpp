@@ -29,6 +29,9 @@ int exportCommand(const QCommandLineParser& parser);
 void addShapesOptions(QCommandLineParser& parser);
 int shapesCommand(const QCommandLineParser& parser);
 
+void addCompareOptions(QCommandLineParser& parser);
+int compareCommand(const QCommandLineParser& parser);
+
 void addTorchOptions(QCommandLineParser& parser);
 int torchCommand(const QCommandLineParser& parser);
 

@@ -24,7 +24,9 @@ struct LoadedFiles {
   io::TensorMap tensors;
   QString tensorsName;  // the tensors file as typed, for messages ("tensors" when none)
 };
-LoadedFiles loadFiles(const QCommandLineParser& parser);
+LoadedFiles loadFiles(const QCommandLineParser& parser,
+                      const QString& configOption = QStringLiteral("config"),
+                      const QString& tensorsOption = QStringLiteral("tensors"));
 
 /// static_k's S' (its dimension 1) when the tensors hold a 3-D static_k, else -1.
 std::int64_t staticSrcLen(const io::TensorMap& tensors);
@@ -35,9 +37,14 @@ std::uint64_t memoryLimit(const QCommandLineParser& parser);
 
 /// loadFiles, then the memory check against --max-memory (before anything large is allocated),
 /// then make_problem. Throws UsageError or InvalidInput.
-Problem loadProblem(const QCommandLineParser& parser);
+/// configOption / tensorsOption name the options to read (compare's B: config-b, tensors-b).
+Problem loadProblem(const QCommandLineParser& parser,
+                    const QString& configOption = QStringLiteral("config"),
+                    const QString& tensorsOption = QStringLiteral("tensors"));
 
 /// loadProblem followed by mhaviz::forward.
-ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut = nullptr);
+ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut = nullptr,
+                            const QString& configOption = QStringLiteral("config"),
+                            const QString& tensorsOption = QStringLiteral("tensors"));
 
 }  // namespace mhaviz::cli

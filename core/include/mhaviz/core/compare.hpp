@@ -36,14 +36,19 @@ struct GridDifference {
 /// (NaN when either is NaN, +-inf where only one side is masked).
 double cell_difference(double a, double b);
 
-/// Lines up `a` and `b` and computes B - A. `what` names the rows for messages ("queries").
-GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b);
+/// Lines up `a` and `b` and computes B - A. `rows` / `cols` name plain (non-key) rows and
+/// columns in messages ("queries", "features").
+GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b,
+                               const std::string& rows = "rows",
+                               const std::string& cols = "columns");
 
 /// Several maps (one per head): the same count is required, then grid_difference for each.
 /// The first mismatch (with "head h: " in front) wins; notes are those of the first map.
 std::vector<GridDifference> maps_difference(const std::vector<CompareGrid>& a,
                                             const std::vector<CompareGrid>& b,
-                                            std::string* mismatch);
+                                            std::string* mismatch,
+                                            const std::string& rows = "rows",
+                                            const std::string& cols = "columns");
 
 /// The largest |value| over finite values of the differences (0 when none): the half-width of
 /// the range symmetric about 0 the difference is drawn with.
