@@ -31,6 +31,7 @@
 #include "render/heatmap_grid.hpp"
 #include "session/autosave.hpp"
 #include "teach/teaching_tools.hpp"
+#include "window/compare_panel.hpp"
 #include "window/main_window.hpp"
 
 namespace {
@@ -51,11 +52,14 @@ struct Shot {
   bool chinese = false;
   bool dark = false;
   bool presentation = false;
+  /// Compare mode: the state above is pinned as A, then this configuration becomes B.
+  const char* compareB = nullptr;
 };
 
 /// The states the README shows (docs/images/<name>.png, half size).
 const QStringList kDocsShots = {QStringLiteral("bias_k_zero"), QStringLiteral("causal_padding_nan"),
-                                QStringLiteral("alibi_per_head"), QStringLiteral("chinese")};
+                                QStringLiteral("alibi_per_head"), QStringLiteral("chinese"),
+                                QStringLiteral("compare")};
 
 mhaviz::Config parse(const char* json, const char* name) {
   return mhaviz::io::parse_config_json(std::string_view(json), name);
@@ -126,6 +130,18 @@ QString render(const Shot& shot, const QDir& out) {
       window.resize(kWidth, kHeight);
     }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
+    if (shot.compareB != nullptr) {
+      mhaviz::ui::ComparePanel* panel = window.comparePanel();
+      panel->pin();
+      controller->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
+      if (!settle(window) ||
+          !QTest::qWaitFor([&] { return panel->isUpToDate() && panel->resultB() ==
+                                                                 controller->result(); },
+                           kTimeoutMs)) {
+        return QStringLiteral("%1: the difference never came").arg(shot.name);
+      }
+      QTest::qWait(300);
+    }
     if (!controller->error().isEmpty()) {
       return QStringLiteral("%1: %2").arg(shot.name, controller->error());
     }
@@ -196,6 +212,24 @@ int main(int argc, char* argv[]) {
        true},
       {"dark", nullptr, {}, false, true},
       {"chinese", nullptr, {}, true},
+      {"compare", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_bias_kv": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, false, false, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_zero_attn": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      {"compare_dark", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_bias_kv": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, true, false, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_zero_attn": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      {"compare_chinese", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_bias_kv": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, true, false, false, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_zero_attn": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
   };
 
   int failed = 0;
