@@ -46,6 +46,7 @@ ComparePanel::ComparePanel(ComputeController* controller, QWidget* parent)
       m_gridB(new HeatmapGrid),
       m_gridDiff(new HeatmapGrid) {
   setObjectName(QStringLiteral("comparePanel"));
+  setMinimumHeight(260);
   m_gridA->setObjectName(QStringLiteral("compareGridA"));
   m_gridB->setObjectName(QStringLiteral("compareGridB"));
   m_gridDiff->setObjectName(QStringLiteral("compareGridDiff"));
@@ -67,6 +68,9 @@ ComparePanel::ComparePanel(ComputeController* controller, QWidget* parent)
   split->addWidget(titled(new QLabel(tr("B \u2212 A: signed difference, diverging colours, range "
                                         "symmetric about 0")),
                           m_gridDiff));
+  split->setChildrenCollapsible(false);
+  for (int i = 0; i < 3; ++i) split->setStretchFactor(i, 1);  // A, B and B - A equally wide
+  split->setSizes({1000, 1000, 1000});
   layout->addWidget(split, 1);
 
   connect(m_swap, &QPushButton::clicked, this, &ComparePanel::swap);
@@ -229,7 +233,8 @@ ComparePanel* installCompare(QMainWindow* window, ComputeController* controller)
   auto* dock = new QDockWidget(QObject::tr("Compare: A | B | B \u2212 A"), window);
   dock->setObjectName(QStringLiteral("compareDock"));
   dock->setWidget(panel);
-  window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+  // Below the other bottom docks (the walk-through), over the whole width.
+  window->addDockWidget(Qt::BottomDockWidgetArea, dock, Qt::Vertical);
   dock->hide();
   QMenu* menu = window->menuBar()->addMenu(QObject::tr("Co&mpare"));
   QAction* pin = menu->addAction(QObject::tr("&Pin current settings as A"));
@@ -244,7 +249,10 @@ ComparePanel* installCompare(QMainWindow* window, ComputeController* controller)
   QObject::connect(newA, &QAction::triggered, panel, &ComparePanel::pin);
   QObject::connect(leave, &QAction::triggered, panel, &ComparePanel::unpin);
   QObject::connect(panel, &ComparePanel::pinnedChanged, dock, [=](bool pinned) {
+    const bool opening = pinned && !dock->isVisible();
     dock->setVisible(pinned);
+    // A, B and B - A need room: half the window's height when the dock opens.
+    if (opening) window->resizeDocks({dock}, {window->height() / 2}, Qt::Vertical);
     for (QAction* a : {swap, newA, leave}) a->setEnabled(pinned);
   });
   return panel;
