@@ -45,8 +45,6 @@ std::vector<ColumnInfo> pick(const std::vector<ColumnInfo>& infos,
   return out;
 }
 
-QString tr(const char* text) { return QCoreApplication::translate("mhaviz::ui::StageText", text); }
-
 }  // namespace
 
 CompareData compareStage(const mhaviz::ForwardResult& a, const mhaviz::ForwardResult& b,
@@ -55,12 +53,12 @@ CompareData compareStage(const mhaviz::ForwardResult& a, const mhaviz::ForwardRe
   try {
     out.a = extractStage(a, view, ExtractMode::copy);
   } catch (const mhaviz::InvalidInput& e) {
-    out.mismatch = tr("A: %1").arg(QString::fromStdString(e.what()));
+    out.mismatch = QCoreApplication::translate("mhaviz::ui::StageText", "A: %1").arg(QString::fromStdString(e.what()));
   }
   try {
     out.b = extractStage(b, view, ExtractMode::copy);
   } catch (const mhaviz::InvalidInput& e) {
-    if (out.mismatch.isEmpty()) out.mismatch = tr("B: %1").arg(QString::fromStdString(e.what()));
+    if (out.mismatch.isEmpty()) out.mismatch = QCoreApplication::translate("mhaviz::ui::StageText", "B: %1").arg(QString::fromStdString(e.what()));
   }
   if (!out.mismatch.isEmpty()) return out;
 
