@@ -10,6 +10,10 @@ namespace mhaviz {
 
 std::string_view to_string(DType dtype) { return dtype == DType::float64 ? "float64" : "float32"; }
 
+std::string_view to_string(Semantics semantics) {
+  return semantics == Semantics::v1_13 ? "1.13" : "2.x";
+}
+
 namespace {
 std::string num(double v) {
   std::ostringstream os;

@@ -16,6 +16,7 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/semantics.hpp"
 #include "parallel.hpp"
 #include "projections.hpp"
 #include "rng.hpp"
@@ -165,6 +166,7 @@ struct Pass {
     auto weights = block<T>(r.weights, b, L, Sx);
     auto out = block<T>(r.head_output, b, L, hd);
     if (!masks.any()) mask.setZero();
+    const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
     Mat<T> q_scaled;
     for (std::int64_t i0 = 0; i0 < L; i0 += kQueryTile) {
       const std::int64_t rows = std::min(kQueryTile, L - i0);
@@ -180,7 +182,7 @@ struct Pass {
         } else {
           scores.row(i) = pre.row(i);
         }
-        softmax_row(scores.row(i), weights.row(i), !c.need_weights);  // step 10
+        softmax_row(scores.row(i), weights.row(i), zero_masked);  // step 10
         if (dropping) {                                               // step 11
           block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
           for (std::int64_t j = 0; j < Sx; ++j) {
@@ -329,8 +331,9 @@ ForwardResult run_converted(const Config& c, const Params& p, const Inputs& in,
 
 }  // namespace
 
-ForwardResult forward(const Config& config, const Params& params, const Inputs& inputs,
+ForwardResult forward(const Config& config, const Params& params, const Inputs& given,
                       const RunControl& control) {
+  const Inputs inputs = inputs_for_semantics(config, given);  // 1.13's masks as 2.x computes them
   if (config.dtype == DType::float64) {
     return run_converted<double>(config, params, inputs, control);
   }

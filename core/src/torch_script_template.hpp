@@ -36,12 +36,18 @@ AVERAGE_ATTN_WEIGHTS = @AVERAGE_ATTN_WEIGHTS@
 IS_CAUSAL = @IS_CAUSAL@
 # Gemma 2's soft-cap of the scores (mhaviz's attn_logit_softcapping); None: no cap.
 SOFTCAP = @SOFTCAP@
+# The PyTorch version whose behaviour mhaviz followed (configuration key "semantics").
+SEMANTICS = "@SEMANTICS@"
 BATCHED = @BATCHED@
 TOLERANCE = dict(@TOLERANCE@)
 STATE_DICT_KEYS = [@STATE_DICT_KEYS@]
 OLD_TORCH = int(torch.__version__.split(".")[0]) < 2
 # Before 2.5, scaled_dot_product_attention (need_weights=False) gives NaN for a fully masked row.
 NAN_FOR_FULLY_MASKED = tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 5)
+if SEMANTICS == "1.13" and not torch.__version__.startswith("1.13"):
+    print(f"note: mhaviz computed with PyTorch 1.13's semantics (\"semantics\": \"1.13\"); "
+          f"this is PyTorch {torch.__version__}, which differs where the versions do "
+          "(fully masked rows without weights, mixed mask types, uint8 masks)")
 
 
 def load(data, name):
@@ -169,7 +175,7 @@ def compare(name, got, want, masked_row=None):
         print(f"FAIL: {name} has shape {got.shape} in PyTorch but {want.shape} in mhaviz")
         return False
     got_nan, want_nan = np.isnan(got), np.isnan(want)
-    if NAN_FOR_FULLY_MASKED and masked_row is not None:
+    if NAN_FOR_FULLY_MASKED and SEMANTICS == "2.x" and masked_row is not None:
         # 2.5+ (which mhaviz follows) computes need_weights=False through
         # scaled_dot_product_attention, giving 0 attention where 1.13 and 2.0-2.4 give NaN
         # (fully masked rows), so the output row is out_proj.bias.

@@ -249,6 +249,30 @@
         <source>attention sink + window (StreamingLLM)</source>
         <translation>注意力汇点 + 窗口 (StreamingLLM)</translation>
     </message>
+    <message>
+        <source>Compare: A | B | B − A</source>
+        <translation>对比：A | B | B − A</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>对比(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Pin current settings as A</source>
+        <translation>将当前设置固定为 A(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Swap A and B</source>
+        <translation>交换 A 和 B(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Make &amp;B the new A</source>
+        <translation>将 B 作为新的 A(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Leave compare mode</source>
+        <translation>退出对比模式(&amp;L)</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz</name>
@@ -1017,6 +1041,65 @@
     <message>
         <source>diverging</source>
         <translation>发散</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ComparePanel</name>
+    <message>
+        <source>Swap A and B</source>
+        <translation>交换 A 和 B</translation>
+    </message>
+    <message>
+        <source>Make B the new A</source>
+        <translation>将 B 作为新的 A</translation>
+    </message>
+    <message>
+        <source>Export B − A…</source>
+        <translation>导出 B − A…</translation>
+    </message>
+    <message>
+        <source>Leave compare mode</source>
+        <translation>退出对比模式</translation>
+    </message>
+    <message>
+        <source>B − A: signed difference, diverging colours, range symmetric about 0</source>
+        <translation>B − A：带符号的差值，发散配色，范围关于 0 对称</translation>
+    </message>
+    <message>
+        <source>A of the session cannot be computed: %1</source>
+        <translation>无法计算会话中的 A：%1</translation>
+    </message>
+    <message>
+        <source>Computing B − A…</source>
+        <translation>正在计算 B − A…</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>No difference shown: %1</source>
+        <translation>不显示差值：%1</translation>
+    </message>
+    <message>
+        <source>Left out of B − A: %1</source>
+        <translation>未计入 B − A：%1</translation>
+    </message>
+    <message>
+        <source>Export B − A</source>
+        <translation>导出 B − A</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.svg *.pdf)</source>
+        <translation>图像 (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>B − A, %1 — A: %2; B: %3</source>
+        <translation>B − A，%1 — A：%2；B：%3</translation>
     </message>
 </context>
 <context>
@@ -1921,6 +2004,26 @@
         <source> At most %1 here; the memory limit usually stops earlier.</source>
         <translation> 此处最大为 %1；内存上限通常会更早限制。</translation>
     </message>
+    <message>
+        <source>PyTorch 2.x</source>
+        <translation>PyTorch 2.x</translation>
+    </message>
+    <message>
+        <source>PyTorch 1.13</source>
+        <translation>PyTorch 1.13</translation>
+    </message>
+    <message>
+        <source>semantics — which PyTorch version&apos;s behaviour to follow where versions differ: a fully masked query with need_weights off (2.x: weights 0, 1.13: NaN), a bool attn_mask with a float key_padding_mask (1.13: any non-zero padding value masks), uint8 masks (1.13: used as bool, with a warning), is_causal (absent in 1.13).</source>
+        <translation>semantics — 在版本行为不同之处遵循哪个 PyTorch 版本：need_weights 关闭时被完全遮蔽的查询（2.x：权重为 0，1.13：NaN）、bool 型 attn_mask 与浮点型 key_padding_mask 同用（1.13：任何非零填充值都会遮蔽）、uint8 掩码（1.13：按 bool 使用并给出警告）、is_causal（1.13 中不存在）。</translation>
+    </message>
+    <message>
+        <source>semantics</source>
+        <translation>语义版本</translation>
+    </message>
+    <message>
+        <source>Follow %1</source>
+        <translation>遵循 %1</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::SessionDocument</name>
@@ -2074,10 +2177,6 @@
         <translation>%1 由更新版本的 mhaviz 写入（格式版本 %2；此 mhaviz 最高只能读取版本 %3）。请更新 mhaviz 后再打开。</translation>
     </message>
     <message>
-        <source>%1: unknown key &quot;%2&quot; (known: format, version, config, view, tensors).</source>
-        <translation>%1：未知的键“%2”（已知的有：format、version、config、view、tensors）。</translation>
-    </message>
-    <message>
         <source>%1 has no &quot;config&quot; object.</source>
         <translation>%1 没有“config”对象。</translation>
     </message>
@@ -2092,6 +2191,14 @@
     <message>
         <source>%1 is not a view setting (known: stage, batch, colormap, perHeadScale, autoRange, soloHead, showAverage, reduce).</source>
         <translation>%1 不是视图设置（已知的有：stage、batch、colormap、perHeadScale、autoRange、soloHead、showAverage、reduce）。</translation>
+    </message>
+    <message>
+        <source>%1: unknown key &quot;%2&quot; (known: format, version, config, view, tensors, compare).</source>
+        <translation>%1：未知的键“%2”（已知：format、version、config、view、tensors、compare）。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;compare&quot; must be {&quot;a_config&quot;: {...}, &quot;a_tensors&quot;: null | &quot;same&quot; | {&quot;npz_base64&quot;: ...}}.</source>
+        <translation>%1：“compare”必须是 {&quot;a_config&quot;: {...}, &quot;a_tensors&quot;: null | &quot;same&quot; | {&quot;npz_base64&quot;: ...}}。</translation>
     </message>
 </context>
 <context>
@@ -2257,6 +2364,18 @@
     <message>
         <source>reduced: block mean of %1x%2 cells</source>
         <translation>已缩减：每 %1x%2 个单元块取均值</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>B − A (range symmetric about 0)</source>
+        <translation>B − A（范围关于 0 对称）</translation>
     </message>
 </context>
 <context>

@@ -300,6 +300,31 @@ TEST(TorchScriptChecks, SoftCapAndPatternKinds) {
   EXPECT_NE(py.out.find("FAIL: attn_output"), std::string::npos) << py.out;
 }
 
+// "semantics": "1.13": the generated script knows the key; under PyTorch 1.13 the NaN rows,
+// the OR-ed masks and the uint8 mask all match mhaviz without any note.
+TEST(TorchScriptChecks, Semantics113Cases) {
+  REQUIRE_TORCH();
+  for (const std::string name :
+       {"need_weights_false_fully_masked", "bool_attn_float_padding", "uint8_attn_mask"}) {
+    SCOPED_TRACE(name);
+    const ScratchDir dir;
+    const std::string base = std::string(MHAVIZ_FIXTURE_DIR) + "/semantics/" + name;
+    io::TensorMap tensors = io::read_npz(base + ".npz");
+    std::erase_if(tensors, [](const auto& e) { return e.first.rfind("expected.", 0) == 0; });
+    io::write_npz(dir.file("t.npz"), tensors);
+    const ProcessResult gen = runCli({"torch", "--config", base + ".json", "--tensors",
+                                      dir.file("t.npz"), "--out", dir.file("repro.py")});
+    ASSERT_EQ(gen.exitCode, 0) << gen.err;
+    EXPECT_NE(readText(dir.file("repro.py")).find("SEMANTICS = \"1.13\""), std::string::npos);
+    const ProcessResult py = runProcess(kPython, {dir.file("repro.py")});
+    EXPECT_EQ(py.exitCode, 0) << py.out << py.err;
+    EXPECT_NE(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out << py.err;
+    if (py.out.find("PyTorch 1.13") != std::string::npos) {
+      EXPECT_EQ(py.out.find("values are NaN in PyTorch"), std::string::npos) << py.out;
+    }
+  }
+}
+
 /// Builds layers in PyTorch, saves calls with the helper, and PyTorch's results beside them.
 constexpr const char* kCaptureSnippet = R"PY(
 import sys

@@ -32,6 +32,7 @@
 #include "render/heatmap_grid.hpp"
 #include "session/autosave.hpp"
 #include "teach/teaching_tools.hpp"
+#include "window/compare_panel.hpp"
 #include "window/main_window.hpp"
 
 namespace {
@@ -54,6 +55,8 @@ struct Shot {
   bool presentation = false;
   bool masks = false;  // the "Masks and inputs" tab in front (mask editor, block grid)
   std::uint64_t memoryLimit = 0;  // > 0: the window's limit (the reduced view of long contexts)
+  /// Compare mode: the state above is pinned as A, then this configuration becomes B.
+  const char* compareB = nullptr;
 };
 
 // Configurations of the pattern states shown more than once (themes, languages).
@@ -81,7 +84,7 @@ const QStringList kDocsShots = {
     QStringLiteral("alibi_per_head"),    QStringLiteral("chinese"),
     QStringLiteral("pattern_prefix_lm"), QStringLiteral("pattern_document"),
     QStringLiteral("pattern_dilated"),   QStringLiteral("pattern_sink"),
-    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity")};
+    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"), QStringLiteral("compare")};
 
 mhaviz::Config parse(const char* json, const char* name) {
   return mhaviz::io::parse_config_json(std::string_view(json), name);
@@ -161,6 +164,18 @@ QString render(const Shot& shot, const QDir& out) {
       dock->raise();
     }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
+    if (shot.compareB != nullptr) {
+      mhaviz::ui::ComparePanel* panel = window.comparePanel();
+      panel->pin();
+      controller->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
+      if (!settle(window) ||
+          !QTest::qWaitFor([&] { return panel->isUpToDate() && panel->resultB() ==
+                                                                 controller->result(); },
+                           kTimeoutMs)) {
+        return QStringLiteral("%1: the difference never came").arg(shot.name);
+      }
+      QTest::qWait(300);
+    }
     if (!controller->error().isEmpty()) {
       return QStringLiteral("%1: %2").arg(shot.name, controller->error());
     }
@@ -268,6 +283,24 @@ int main(int argc, char* argv[]) {
       {"block_sparsity", kBlockSparsity, {}, false, false, false, true},
       {"block_sparsity_dark", kBlockSparsity, {}, false, true, false, true},
       {"block_sparsity_zh", kBlockSparsity, {}, true, false, false, true},
+      {"compare", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_bias_kv": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, false, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_zero_attn": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      {"compare_dark", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_bias_kv": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, true, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_zero_attn": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      {"compare_chinese", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_bias_kv": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, true, false, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_zero_attn": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
   };
 
   int failed = 0;

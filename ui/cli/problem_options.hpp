@@ -25,7 +25,9 @@ struct LoadedFiles {
   io::TensorMap tensors;
   QString tensorsName;  // the tensors file as typed, for messages ("tensors" when none)
 };
-LoadedFiles loadFiles(const QCommandLineParser& parser);
+LoadedFiles loadFiles(const QCommandLineParser& parser,
+                      const QString& configOption = QStringLiteral("config"),
+                      const QString& tensorsOption = QStringLiteral("tensors"));
 
 /// static_k's S' (its dimension 1) when the tensors hold a 3-D static_k, else -1.
 std::int64_t staticSrcLen(const io::TensorMap& tensors);
@@ -40,12 +42,17 @@ enum class MemoryMode { full, reduced };
 
 /// loadFiles, then the memory check against --max-memory (before anything large is allocated),
 /// then make_problem. Throws UsageError or InvalidInput; a refusal by the memory check ends
-/// with `hint` (what else the command can do).
+/// with `hint` (what else the command can do). configOption / tensorsOption name the options
+/// to read (compare's B: config-b, tensors-b).
 Problem loadProblem(const QCommandLineParser& parser, MemoryMode mode = MemoryMode::full,
-                    const std::string& hint = {});
+                    const std::string& hint = {},
+                    const QString& configOption = QStringLiteral("config"),
+                    const QString& tensorsOption = QStringLiteral("tensors"));
 
 /// loadProblem followed by mhaviz::forward.
 ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut = nullptr,
-                            const std::string& hint = {});
+                            const std::string& hint = {},
+                            const QString& configOption = QStringLiteral("config"),
+                            const QString& tensorsOption = QStringLiteral("tensors"));
 
 }  // namespace mhaviz::cli

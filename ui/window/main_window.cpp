@@ -29,6 +29,7 @@
 #include "teach/examples.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/app_info.hpp"
+#include "window/compare_panel.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/status_widgets.hpp"
 #include "window/view_controls.hpp"
@@ -173,6 +174,11 @@ void MainWindow::buildMenus() {
   help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   installTeaching(this, m_controller, m_grid, file, view, help);
+  m_compare = installCompare(this, m_controller);  // Compare menu and the A | B | B - A dock
+  if (m_document != nullptr) {
+    m_document->setCompareHooks([this] { return m_compare->savedA(); },
+                                [this](const std::optional<CompareA>& a) { m_compare->restoreA(a); });
+  }
 }
 
 void MainWindow::stepStage(int delta) {

@@ -144,6 +144,22 @@ KeyHandler dtype_key() {
           [](const Config& c) { return ordered_json(std::string(to_string(c.dtype))); }};
 }
 
+KeyHandler semantics_key() {
+  return {"semantics", R"("2.x" or "1.13" (the PyTorch version whose behaviour to follow))",
+          [](const json& v, Config& c, const KeyContext& ctx) {
+            if (!v.is_string()) ctx.wrong_type(v);
+            const auto s = v.get<std::string>();
+            if (s == to_string(Semantics::v2)) {
+              c.semantics = Semantics::v2;
+            } else if (s == to_string(Semantics::v1_13)) {
+              c.semantics = Semantics::v1_13;
+            } else {
+              ctx.wrong_type(v);
+            }
+          },
+          [](const Config& c) { return ordered_json(std::string(to_string(c.semantics))); }};
+}
+
 /// Every key, in Config's field order (the order config_to_json writes).
 const std::vector<KeyHandler>& key_table() {
   static const std::vector<KeyHandler> table = {
@@ -162,6 +178,7 @@ const std::vector<KeyHandler>& key_table() {
       optional_number_key<&Config::attn_logit_softcapping>("attn_logit_softcapping"),
       bool_key<&Config::training>("training"),
       dtype_key(),
+      semantics_key(),
       optional_int_key<&Config::batch_size>("batch_size"),
       int_key<&Config::tgt_len>("tgt_len"),
       int_key<&Config::src_len>("src_len"),

@@ -17,6 +17,12 @@ namespace mhaviz {
 enum class DType : std::uint8_t { float32, float64 };
 std::string_view to_string(DType dtype);
 
+/// Which PyTorch version's behaviour the forward pass follows where versions disagree
+/// (docs/semantics.md, "Version differences"): 2.x (the default) or 1.13.
+enum class Semantics : std::uint8_t { v2, v1_13 };
+/// "2.x" or "1.13", the configuration file's spelling.
+std::string_view to_string(Semantics semantics);
+
 struct Config {
   // --- nn.MultiheadAttention(embed_dim, num_heads, dropout, bias, add_bias_kv,
   //                           add_zero_attn, kdim, vdim, batch_first)
@@ -45,6 +51,7 @@ struct Config {
   bool training = false;
 
   DType dtype = DType::float32;
+  Semantics semantics = Semantics::v2;  ///< config key "semantics": "2.x" or "1.13"
 
   // --- input sizes
   std::optional<std::int64_t> batch_size = 1;  ///< N; None means unbatched 2-D input
