@@ -173,7 +173,7 @@ void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool
   // The archive is written straight into the temporary file of replace_file_atomic, through
   // ZipFileSink (whose second thread does the writing while libzip copies the next bytes and
   // takes their CRC-32). Each member is its .npy header plus the tensor's own bytes, read by
-  // libzip from where they are (no copies of the data in memory).
+  // libzip from where they are (never a copy of a whole tensor).
   replace_file_atomic(path, [&](const std::filesystem::path& tmp) {
     ZipErrorGuard err;
     ZipFileSink sink(tmp);
