@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,8 @@
 #include <vector>
 
 #include "cli_process.hpp"
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 
@@ -81,7 +84,9 @@ BridgeCount* const bridgeCount = [] {
 
 /// Reads each file given as LABEL=PATH with numpy (np.load for .npz, the format's own layout
 /// for .safetensors) and prints, per tensor, "LABEL NAME DTYPE SHAPE HEX-OF-BYTES", and per
-/// .npz, "LABEL methods M,M,..." (the zip compression method of each member).
+/// .npz, "LABEL methods M,M,..." (the zip compression method of each member) and "LABEL crc
+/// FIRST-BAD-MEMBER" from zipfile's testzip, which checks every member's CRC-32 ("None" when all
+/// are right). A LABEL starting with "corrupt" only gets the crc line.
 constexpr const char* kNumpyDump = R"PY(
 import json, sys, zipfile
 import numpy as np
@@ -94,6 +99,9 @@ for arg in sys.argv[1:]:
     label, path = arg.split("=", 1)
     if path.endswith(".npz"):
         with zipfile.ZipFile(path) as z:
+            print(label, "crc", z.testzip())
+            if label.startswith("corrupt"):
+                continue
             print(label, "methods", ",".join(str(i.compress_type) for i in z.infolist()))
         with np.load(path, allow_pickle=False) as f:
             for name in f.files:
@@ -152,6 +160,19 @@ TEST(RunFilesInNumpy, StoredCompressedAndSafetensorsReadBackBitExact) {
     ASSERT_EQ(r.exitCode, 0) << label << ": " << r.err;
     dumpArgs.push_back(label + "=" + out.front());
   }
+  // The same file with one byte of the member "output" changed: zipfile's CRC check finds it
+  // (so the CRCs above are really checked), and so does mhaviz's reader.
+  {
+    std::vector<std::byte> bytes = io::read_file_bytes(dir.file("r.npz"));
+    const io::TensorMap written = io::read_npz(dir.file("r.npz"));
+    const auto output = written.at("output").bytes();
+    const auto at = std::search(bytes.begin(), bytes.end(), output.begin(), output.end());
+    ASSERT_NE(at, bytes.end());
+    at[static_cast<std::ptrdiff_t>(output.size() / 2)] ^= std::byte{0x40};
+    io::write_file_atomic(dir.file("corrupt.npz"), bytes);
+    EXPECT_THROW(io::read_npz(dir.file("corrupt.npz")), InvalidInput);
+  }
+  dumpArgs.push_back("corrupt=" + dir.file("corrupt.npz"));
   std::ofstream(dir.file("dump.py")) << kNumpyDump;
   const ProcessResult py = runProcess(kPython, dumpArgs);
   ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
@@ -173,7 +194,9 @@ TEST(RunFilesInNumpy, StoredCompressedAndSafetensorsReadBackBitExact) {
     std::string methods = method;
     for (std::size_t i = 1; i < reference.size(); ++i) methods += std::string(",") + method;
     want.insert(std::string(label) + " methods " + methods);
+    want.insert(std::string(label) + " crc None");
   }
+  want.insert("corrupt crc output.npy");
   EXPECT_EQ(got, want) << py.err;
 }
 
