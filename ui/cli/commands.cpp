@@ -5,7 +5,7 @@
 namespace mhaviz::cli {
 
 std::span<const Command> commands() {
-  static const std::array<Command, 4> table = {{
+  static const std::array<Command, 5> table = {{
       {"run", "Compute the forward pass and write every tensor to a .npz file.",
        "--config C.json [--tensors T.npz|.safetensors] --out R.npz [--max-memory 4GiB]",
        &addRunOptions, &runCommand, false},
@@ -17,6 +17,10 @@ std::span<const Command> commands() {
       {"torch", "Write a PyTorch script (and its data file) that reproduces and checks mhaviz.",
        "--config C.json [--tensors T] --out repro.py [--max-memory 4GiB]", &addTorchOptions,
        &torchCommand, false},
+      {"stats",
+       "Print the head measures (entropy, confidence, sink shares, ablation) as CSV or JSON.",
+       "--config C.json [--tensors T] --format csv|json [--out F.csv|.json] [--max-memory 4GiB]",
+       &addStatsOptions, &statsCommand, false},
   }};
   return table;
 }

@@ -32,4 +32,7 @@ int shapesCommand(const QCommandLineParser& parser);
 void addTorchOptions(QCommandLineParser& parser);
 int torchCommand(const QCommandLineParser& parser);
 
+void addStatsOptions(QCommandLineParser& parser);
+int statsCommand(const QCommandLineParser& parser);
+
 }  // namespace mhaviz::cli
