@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <array>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/measures.hpp"
 #include "render/image_export.hpp"
 #include "stages/view_options.hpp"
 
@@ -24,7 +26,7 @@ namespace {
 using ui::Colormap;
 using ui::Stage;
 
-const std::array<std::pair<const char*, Stage>, 11> kStages = {{
+const std::array<std::pair<const char*, Stage>, 12> kStages = {{
     {"weights", Stage::weights},
     {"weights_before_dropout", Stage::weights_before_dropout},
     {"scores", Stage::scores},
@@ -36,6 +38,7 @@ const std::array<std::pair<const char*, Stage>, 11> kStages = {{
     {"head_output", Stage::head_output},
     {"merged", Stage::merged},
     {"output", Stage::output},
+    {"value_norms", Stage::value_norms},
 }};
 
 const std::array<std::pair<const char*, Colormap>, 5> kColormaps = {{
@@ -131,7 +134,7 @@ void addExportOptions(QCommandLineParser& parser) {
        QStringLiteral("all|h")},
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
-                      "mask, raw_scores, q, k, v, head_output, merged, output."),
+                      "mask, raw_scores, q, k, v, head_output, merged, output, value_norms."),
        QStringLiteral("stage")},
       {QStringLiteral("colormap"),
        QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),
@@ -199,7 +202,11 @@ int exportCommand(const QCommandLineParser& parser) {
   options.transparent = parser.isSet(QStringLiteral("transparent"));
   options.title = parser.value(QStringLiteral("title"));
 
-  const ForwardResult result = computeResult(parser);
+  Problem problem;
+  ForwardResult result = computeResult(parser, &problem);
+  if (view.stage == Stage::value_norms) {
+    result.measures = std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
+  }
   view.soloHead = soloHead(parser, result.H);
   if (view.batch >= result.N) {
     throw InvalidInput(QStringLiteral("--batch %1: the input has %2 batch element%3 (0 to %4)")

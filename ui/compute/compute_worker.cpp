@@ -11,6 +11,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/measures.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "mhaviz/core/problem.hpp"
 
@@ -101,8 +102,14 @@ void ComputeWorker::run(const Job& job) {
       lastPercent = percent;
       emit progress(generation, done, total);
     };
-    auto result = std::make_shared<const mhaviz::ForwardResult>(
-        mhaviz::forward(problem.config, problem.params, problem.inputs, control));
+    mhaviz::ForwardResult computed =
+        mhaviz::forward(problem.config, problem.params, problem.inputs, control);
+    // The head measures and value norms the window shows beside the grid, here on the worker.
+    if (!job.cancel->load()) {
+      computed.measures = std::make_shared<const mhaviz::ResultMeasures>(
+          mhaviz::measure_result(computed, problem.inputs));
+    }
+    auto result = std::make_shared<const mhaviz::ForwardResult>(std::move(computed));
     const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     if (job.cancel->load()) {
       // Superseded or cancelled after the last block: the caller no longer wants this result.

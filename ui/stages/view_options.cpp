@@ -32,19 +32,22 @@ QString stageName(Stage stage) {
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "in_proj_weight"));
     case Stage::out_proj_weight:
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "out_proj.weight"));
+    case Stage::value_norms:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "value norms"));
   }
   return {};
 }
 
 bool stageIsSigned(Stage stage) {
-  return stage != Stage::weights && stage != Stage::weights_before_dropout;
+  return stage != Stage::weights && stage != Stage::weights_before_dropout &&
+         stage != Stage::value_norms;
 }
 
 QList<Stage> allStages() {
   return {Stage::in_proj_weight, Stage::q,           Stage::k,      Stage::v,
           Stage::raw_scores,     Stage::mask,        Stage::scores, Stage::weights_before_dropout,
           Stage::weights,        Stage::head_output, Stage::merged, Stage::out_proj_weight,
-          Stage::output};
+          Stage::output,         Stage::value_norms};
 }
 
 }  // namespace mhaviz::ui
