@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "dims.hpp"
 #include "eigen_types.hpp"
@@ -79,8 +79,8 @@ void attention_measures(const ForwardResult& r, HeadMeasures& m) {
   const std::int64_t jb = column_of(r, KeyKind::bias_k);
   const std::int64_t jz = column_of(r, KeyKind::zero);
   const auto rows = static_cast<std::size_t>(r.N * r.H * r.L);
-  for (auto* v : {&m.entropy, &m.normalized_entropy, &m.confidence, &m.first_key, &m.bias_k,
-                  &m.zero}) {
+  for (auto* v :
+       {&m.entropy, &m.normalized_entropy, &m.confidence, &m.first_key, &m.bias_k, &m.zero}) {
     v->assign(rows, kNaN);
   }
   for (std::size_t row = 0; row < rows; ++row) {

@@ -37,8 +37,8 @@ void expectNear(double got, double want, const std::string& what) {
   if (std::isnan(want)) {
     EXPECT_TRUE(std::isnan(got)) << what << ": " << got;
   } else {
-    EXPECT_LE(std::abs(got - want), 2e-5 + 2e-4 * std::abs(want)) << what << ": " << got
-                                                                   << " vs torch " << want;
+    EXPECT_LE(std::abs(got - want), 2e-5 + 2e-4 * std::abs(want))
+        << what << ": " << got << " vs torch " << want;
   }
 }
 
@@ -70,7 +70,8 @@ TEST(CliStats, CsvEqualsTorch) {
     const std::map<std::string, std::string> measures = {
         {"entropy", "entropy"},       {"normalized_entropy", "normalized_entropy"},
         {"confidence", "confidence"}, {"sink_first_key", "first_key"},
-        {"ablation", "ablation"},     {"sink_bias_k", "bias_k"}, {"sink_zero", "zero"}};
+        {"ablation", "ablation"},     {"sink_bias_k", "bias_k"},
+        {"sink_zero", "zero"}};
     for (std::size_t i = 1; i < rows.size(); ++i) {
       const auto& row = rows[i];
       ASSERT_EQ(row.size(), rows[0].size()) << "row " << i;

@@ -39,14 +39,15 @@ struct Tol {
 ::testing::AssertionResult same(const std::string& what, const std::vector<double>& actual,
                                 const Tensor& expected, Tol tol) {
   if (static_cast<std::int64_t>(actual.size()) != expected.numel()) {
-    return ::testing::AssertionFailure() << what << ": " << actual.size() << " values, expected "
-                                         << expected.numel();
+    return ::testing::AssertionFailure()
+           << what << ": " << actual.size() << " values, expected " << expected.numel();
   }
   for (std::size_t k = 0; k < actual.size(); ++k) {
     const double a = actual[k];
     const double e = expected.value(static_cast<std::int64_t>(k));
-    const bool ok = std::isnan(e) ? std::isnan(a)
-                                  : !std::isnan(a) && std::abs(a - e) <= tol.abs + tol.rel * std::abs(e);
+    const bool ok = std::isnan(e)
+                        ? std::isnan(a)
+                        : !std::isnan(a) && std::abs(a - e) <= tol.abs + tol.rel * std::abs(e);
     if (!ok) {
       return ::testing::AssertionFailure()
              << what << "[" << k << "] = " << a << ", PyTorch reference " << e;
@@ -86,13 +87,13 @@ TEST_P(MeasureFixture, MatchesTorchDefinitions) {
   for (std::int64_t n = 0; n <= m.N; ++n) {
     for (std::int64_t h = 0; h < m.H; ++h) {
       const HeadAverage a = head_average(m, r, n == m.N ? -1 : n, h);
-      const double vals[7] = {a.entropy, a.normalized_entropy, a.confidence, a.first_key,
-                              a.bias_k,  a.zero,               a.ablation};
+      const double vals[7] = {
+          a.entropy, a.normalized_entropy, a.confidence, a.first_key, a.bias_k, a.zero, a.ablation};
       for (int k = 0; k < 7; ++k) avg[k].push_back(vals[k]);
     }
   }
-  const char* names[7] = {"entropy", "normalized_entropy", "confidence", "first_key",
-                          "bias_k",  "zero",               "ablation"};
+  const char* names[7] = {
+      "entropy", "normalized_entropy", "confidence", "first_key", "bias_k", "zero", "ablation"};
   for (int k = 0; k < 7; ++k) {
     const std::string key = std::string("avg.") + names[k];
     EXPECT_TRUE(same(key, avg[k], ref.at(key), tol));
@@ -100,8 +101,8 @@ TEST_P(MeasureFixture, MatchesTorchDefinitions) {
 
   const ValueNorms vn = value_norms(r);
   EXPECT_EQ(vn.per_head.shape(), ref.at("value_norms.per_head").shape());
-  EXPECT_TRUE(same("value_norms.per_head", values_of(vn.per_head),
-                   ref.at("value_norms.per_head"), tol));
+  EXPECT_TRUE(
+      same("value_norms.per_head", values_of(vn.per_head), ref.at("value_norms.per_head"), tol));
   EXPECT_TRUE(same("value_norms.summed", values_of(vn.summed), ref.at("value_norms.summed"), tol));
 }
 

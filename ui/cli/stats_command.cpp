@@ -40,8 +40,8 @@ std::vector<Row> tableRows(const HeadMeasures& m, const ForwardResult& r) {
   std::vector<Row> rows;
   const auto average = [&](std::int64_t n, std::int64_t h) {
     const HeadAverage a = head_average(m, r, n, h);
-    rows.push_back({n, h, -1, a.queries, a.entropy, a.normalized_entropy, a.confidence,
-                    a.first_key, a.bias_k, a.zero, a.ablation});
+    rows.push_back({n, h, -1, a.queries, a.entropy, a.normalized_entropy, a.confidence, a.first_key,
+                    a.bias_k, a.zero, a.ablation});
   };
   for (std::int64_t n = 0; n < m.N; ++n) {
     for (std::int64_t h = 0; h < m.H; ++h) {
@@ -68,9 +68,8 @@ std::string csv(const HeadMeasures& m, const std::vector<Row>& rows) {
     s << (r.batch < 0 ? std::string("all") : std::to_string(r.batch)) << ',' << r.head << ','
       << (r.query < 0 ? std::string("mean") : std::to_string(r.query)) << ','
       << (r.query < 0 ? std::string() : std::to_string(r.count)) << ','
-      << (r.query < 0 ? std::to_string(r.count) : std::string()) << ','
-      << num(r.entropy) << ',' << num(r.normalized_entropy) << ',' << num(r.confidence) << ','
-      << num(r.first_key);
+      << (r.query < 0 ? std::to_string(r.count) : std::string()) << ',' << num(r.entropy) << ','
+      << num(r.normalized_entropy) << ',' << num(r.confidence) << ',' << num(r.first_key);
     if (m.has_bias_k) s << ',' << num(r.bias_k);
     if (m.has_zero) s << ',' << num(r.zero);
     s << ',' << num(r.ablation) << '\n';
@@ -106,16 +105,15 @@ std::string json(const HeadMeasures& m, const std::vector<Row>& rows) {
   for (const Row& r : rows) {
     if (r.query < 0) continue;
     s << (first ? "\n" : ",\n") << "    {\"batch\": " << r.batch << ", \"head\": " << r.head
-      << ", \"query\": " << r.query << ", \"open_keys\": " << r.count << ", " << fields(r)
-      << "}";
+      << ", \"query\": " << r.query << ", \"open_keys\": " << r.count << ", " << fields(r) << "}";
     first = false;
   }
   s << "\n  ],\n  \"head_averages\": [";
   first = true;
   for (const Row& r : rows) {
     if (r.query >= 0) continue;
-    s << (first ? "\n" : ",\n") << "    {\"batch\": "
-      << (r.batch < 0 ? std::string("\"all\"") : std::to_string(r.batch))
+    s << (first ? "\n" : ",\n")
+      << "    {\"batch\": " << (r.batch < 0 ? std::string("\"all\"") : std::to_string(r.batch))
       << ", \"head\": " << r.head << ", \"queries\": " << r.count << ", " << fields(r) << "}";
     first = false;
   }

@@ -12,9 +12,9 @@
 
 namespace mhaviz::ui {
 namespace {
-constexpr int kMargin = 8;     // px around everything
-constexpr int kBarArea = 46;   // px of bar height at value 1 (or the largest)
-constexpr int kMaxBar = 28;    // px widest bar
+constexpr int kMargin = 8;    // px around everything
+constexpr int kBarArea = 46;  // px of bar height at value 1 (or the largest)
+constexpr int kMaxBar = 28;   // px widest bar
 constexpr int kSectionGap = 10;
 
 QString valueText(double v) {
@@ -61,8 +61,7 @@ void HeadMeasuresView::rebuild() {
                                            : tr("sink share: weight on zero")),
                   {},
                   true};
-    Section ablation{tr("ablation: ‖Δ attn_output‖ / ‖attn_output‖ with the head zeroed"), {},
-                     false};
+    Section ablation{tr("ablation: ‖Δ output‖ / ‖output‖ without the head"), {}, false};
     for (std::int64_t h = 0; h < m.head.H; ++h) {
       const mhaviz::HeadAverage& a = m.average(m_batch, h);
       entropy.values.push_back(a.normalized_entropy);
@@ -86,7 +85,9 @@ QSize HeadMeasuresView::sizeHint() const {
   const QFontMetrics fm(font());
   const int line = fm.height();
   const int section = line + 4 + line + kBarArea + line + kSectionGap;
-  const int height = kMargin * 2 + line + 6 + static_cast<int>(m_sections.size()) * section;
+  // Before the first result: as tall as the usual five sections, so the dock is laid out for them.
+  const int count = m_sections.empty() ? 5 : static_cast<int>(m_sections.size());
+  const int height = kMargin * 2 + line + 6 + count * section + line;
   return {280, std::max(height, 120)};
 }
 

@@ -88,13 +88,11 @@ QList<GuideStep> guideSteps() {
           "PyTorch's first return value (transposed to (N, L, E) when batch_first)."),
        QStringLiteral("attn_output = attn_output.view(tgt_len, bsz, attn_output.size(1))")},
       {Stage::value_norms, tr("Analysis: value-weighted norms"),
-       tr("Not a step of PyTorch: how much key j really moves query i's output through head h, "
-          "|| weight * f_h(x_j) || with f_h(x_j) = v_j W_O^h (Kobayashi et al. 2020). A large "
-          "weight on a small value adds little. The zero key's value is 0, so its norm is 0 "
-          "however large its weight; the bias_k key's value is bias_v. The last map is the norm "
-          "of the sum over heads."),
-       QStringLiteral("f_h = v[h] @ out_proj.weight[:, h*hd:(h+1)*hd].T   # (S', E)\n"
-                      "norms = (attn_output_weights[h, :, :, None] * f_h[None]).norm(dim=-1)")},
+       tr("Not a PyTorch step: || weight * f_h(x_j) || with f_h(x_j) = v_j W_O^h (Kobayashi et "
+          "al. 2020), what key j really adds to query i's output through head h. The zero key "
+          "adds nothing (its value is 0); bias_k's value is bias_v. Last map: the sum over heads."),
+       QStringLiteral(
+           "norm = (w[h, i, j] * (v[h, j] @ out_proj.weight[:, h*hd:(h+1)*hd].T)).norm()")},
   };
 }
 

@@ -16,6 +16,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUndoStack>
 #include <exception>
 
@@ -225,7 +226,10 @@ void MainWindow::restoreLayout() {
   auto* shapes = findChild<QDockWidget*>(QStringLiteral("shapeFlowDock"));
   if (shapes != nullptr) resizeDocks({shapes}, {340}, Qt::Horizontal);
   // The head measures tall enough for their usual four or five sections.
-  resizeDocks({m_measuresDock}, {m_measures->sizeHint().height() + 40}, Qt::Vertical);
+  // (after the first layout pass: before it the dock area has no height to share out).
+  QTimer::singleShot(0, this, [this] {
+    resizeDocks({m_measuresDock}, {m_measures->sizeHint().height() + 40}, Qt::Vertical);
+  });
 }
 
 void MainWindow::saveLayout() const {
