@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -137,6 +138,22 @@ TEST(CliStats, OutFileIsWritten) {
   nlohmann::json parsed;
   EXPECT_NO_THROW(parsed = nlohmann::json::parse(readText(dir.file("s.json"))));
   EXPECT_TRUE(parsed.contains("rows"));
+}
+
+}  // namespace
+}  // namespace mhaviz::cli::test
+
+namespace mhaviz::cli::test {
+namespace {
+
+// export --stage value_norms: the CLI attaches the value norms before drawing.
+TEST(CliStats, ExportDrawsValueNorms) {
+  const ScratchDir dir;
+  const ProcessResult r =
+      runCli({"export", "--config", fixture("bias_kv_and_zero_attn.json"), "--stage",
+              "value_norms", "--image", dir.file("vn.png"), "--width", "800", "--height", "500"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("vn.png")));
 }
 
 }  // namespace
