@@ -19,6 +19,7 @@
 #include "parallel.hpp"
 #include "projections.hpp"
 #include "rng.hpp"
+#include "soft_cap.hpp"
 
 namespace mhaviz {
 
@@ -159,6 +160,8 @@ struct Pass {
     auto raw = block<T>(r.raw_scores, b, L, Sx);
     auto mask = block<T>(r.mask, b, L, Sx);
     auto scores = block<T>(r.scores, b, L, Sx);
+    // The softmax input before the mask: the raw scores, or their soft-capped copy (soft_cap.hpp).
+    MatMap<T> pre = r.capped_scores ? block<T>(*r.capped_scores, b, L, Sx) : raw;
     auto weights = block<T>(r.weights, b, L, Sx);
     auto out = block<T>(r.head_output, b, L, hd);
     if (!masks.any()) mask.setZero();
@@ -168,12 +171,14 @@ struct Pass {
       // Steps 8-9: scores = (q * sqrt(1/hd)) @ k^T + merged mask.
       q_scaled = q.middleRows(i0, rows) * scale;
       product(raw.middleRows(i0, rows), q_scaled, k.transpose());
+      detail::soft_cap(c.attn_logit_softcapping, raw.middleRows(i0, rows),
+                       pre.middleRows(i0, rows));
       for (std::int64_t i = i0; i < i0 + rows; ++i) {
         if (masks.any()) {
           masks.merged_row(n, b, i, mask.row(i));
-          scores.row(i) = raw.row(i) + mask.row(i);
+          scores.row(i) = pre.row(i) + mask.row(i);
         } else {
-          scores.row(i) = raw.row(i);
+          scores.row(i) = pre.row(i);
         }
         softmax_row(scores.row(i), weights.row(i), !c.need_weights);  // step 10
         if (dropping) {                                               // step 11
@@ -204,6 +209,7 @@ void allocate(ForwardResult& r, const Config& c, const Dims& d) {
   r.raw_scores = Tensor::uninitialized(et, {N, H, L, Sx});
   r.mask = Tensor::uninitialized(et, {N, H, L, Sx});
   r.scores = Tensor::uninitialized(et, {N, H, L, Sx});
+  if (c.attn_logit_softcapping) r.capped_scores = Tensor::uninitialized(et, {N, H, L, Sx});
   r.weights = Tensor::uninitialized(et, {N, H, L, Sx});
   if (c.training && c.dropout > 0.0)
     r.weights_before_dropout = Tensor::uninitialized(et, {N, H, L, Sx});

@@ -54,6 +54,7 @@ Count result_bytes(const Config& c, std::int64_t static_src_len) {
   Count n = 0;
   n += z.N * z.L * z.E + 2 * z.N * z.Sx * z.E;              // q, k, v
   n += per_head * (c.training && c.dropout > 0.0 ? 5 : 4);  // + weights_before_dropout
+  if (c.attn_logit_softcapping) n += per_head;              // capped_scores
   n += 3 * z.N * z.L * z.E;                                 // head_output, merged, output
   // attn_output shares output's storage except in the (L, N, E) layout; per-head
   // attn_output_weights share the weights' storage.

@@ -13,6 +13,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -51,12 +52,36 @@ struct Shot {
   bool chinese = false;
   bool dark = false;
   bool presentation = false;
+  bool masks = false;  // the "Masks and inputs" tab in front (mask editor, block grid)
 };
 
+// Configurations of the pattern states shown more than once (themes, languages).
+constexpr const char* kPrefixLm =
+    R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 12, "src_len": 12, "seed": 4,
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+        "attn_mask": {"kind": "prefix_lm", "prefix_length": 4}})";
+constexpr const char* kDocument =
+    R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 12, "src_len": 12, "seed": 4,
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+        "attn_mask": {"kind": "document", "document_lengths": [4, 3, 5], "causal": true}})";
+constexpr const char* kSink =
+    R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 16, "src_len": 16, "seed": 4,
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+        "attn_mask": {"kind": "sink", "sink_tokens": 2, "width": 4}})";
+// 512 positions: 8 x 8 blocks of 64, 4 x 4 of 128, for the block grid.
+constexpr const char* kBlockSparsity =
+    R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 512, "src_len": 512, "seed": 4,
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+        "attn_mask": {"kind": "document", "document_lengths": [200, 120, 192], "causal": true}})";
+
 /// The states the README shows (docs/images/<name>.png, half size).
-const QStringList kDocsShots = {QStringLiteral("bias_k_zero"), QStringLiteral("causal_padding_nan"),
-                                QStringLiteral("alibi_per_head"), QStringLiteral("chinese"),
-                                QStringLiteral("value_norms")};
+const QStringList kDocsShots = {
+    QStringLiteral("bias_k_zero"),       QStringLiteral("causal_padding_nan"),
+    QStringLiteral("alibi_per_head"),    QStringLiteral("chinese"),
+    QStringLiteral("pattern_prefix_lm"), QStringLiteral("pattern_document"),
+    QStringLiteral("pattern_dilated"),   QStringLiteral("pattern_sink"),
+    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"),
+    QStringLiteral("value_norms")};
 
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
 constexpr const char* kValueNormsJson =
@@ -119,6 +144,9 @@ QString render(const Shot& shot, const QDir& out) {
       controller->changeConfig(parse(shot.configJson, shot.name), QStringLiteral("gallery"));
     }
     if (shot.view) {
+      // A stage only some results have (soft-capped scores) is kept once the result has it.
+      if (!settle(window))
+        return QStringLiteral("%1: the computation did not finish").arg(shot.name);
       ViewOptions view = controller->view();
       shot.view(view);
       controller->setView(view);
@@ -132,6 +160,11 @@ QString render(const Shot& shot, const QDir& out) {
       // layout (fonts, caption, hidden panels) at the gallery's size, as on a projector.
       window.setWindowState(Qt::WindowNoState);
       window.resize(kWidth, kHeight);
+    }
+    if (shot.masks) {
+      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("maskDock"));
+      if (dock == nullptr) return QStringLiteral("%1: no mask dock").arg(shot.name);
+      dock->raise();
     }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
     if (!controller->error().isEmpty()) {
@@ -208,6 +241,26 @@ int main(int argc, char* argv[]) {
       {"value_norms_dark_chinese", kValueNormsJson,
        [](ViewOptions& v) { v.stage = Stage::value_norms; }, true, true},
       {"head_measures_weights", kValueNormsJson, {}, false, true},
+      // Patterns from current practice (docs/config.md), each with the mask editor in front.
+      {"pattern_prefix_lm", kPrefixLm, {}, false, false, false, true},
+      {"pattern_document", kDocument, {}, false, false, false, true},
+      {"pattern_dilated",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 16, "src_len": 16, "seed": 4,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "dilated", "width": 3, "dilation": 3, "dtype": "float",
+                         "shape": "3d"}})",
+       [](ViewOptions& v) { v.stage = Stage::mask; }, false, false, false, true},
+      {"pattern_sink", kSink, {}, false, false, false, true},
+      {"pattern_sink_dark_zh", kSink, {}, true, true, false, true},
+      {"pattern_softcap",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 8, "src_len": 8, "seed": 6,
+           "attn_logit_softcapping": 1.0, "average_attn_weights": false,
+           "inputs": {"kind": "random", "scale": 3.0, "self_attention": true},
+           "attn_mask": {"kind": "causal"}})",
+       [](ViewOptions& v) { v.stage = Stage::capped_scores; }},
+      {"block_sparsity", kBlockSparsity, {}, false, false, false, true},
+      {"block_sparsity_dark", kBlockSparsity, {}, false, true, false, true},
+      {"block_sparsity_zh", kBlockSparsity, {}, true, false, false, true},
   };
 
   int failed = 0;

@@ -154,7 +154,10 @@ std::unique_ptr<QCoreApplication> makeApplication(int& argc, char* argv[], bool 
 int runCli(int argc, char* argv[]) {
   QCoreApplication::setApplicationName(kProgram);
   QCoreApplication::setApplicationVersion(QString::fromLatin1(kVersion));
-  const bool gui = argc > 1 && std::string_view(argv[1]) == "export";
+  bool gui = false;  // export and model draw pictures: they need a QApplication
+  for (const Command& c : commands()) {
+    if (argc > 1 && std::string_view(argv[1]) == c.name) gui = c.needsGui;
+  }
   ensureRuntimeDir();
   const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, gui);
   QStringList args = QCoreApplication::arguments();
@@ -181,7 +184,7 @@ int runCli(int argc, char* argv[]) {
   }
   if (first.startsWith('-')) {
     return usageError(
-        QStringLiteral("unknown option \"%1\"; give a command first (run, export, shapes, torch)")
+        QStringLiteral("unknown option \"%1\"; give a command first (run, export, shapes, torch, model)")
             .arg(first),
         nullptr);
   }

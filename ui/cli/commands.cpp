@@ -5,7 +5,7 @@
 namespace mhaviz::cli {
 
 std::span<const Command> commands() {
-  static const std::array<Command, 5> table = {{
+  static const std::array<Command, 6> table = {{
       {"run", "Compute the forward pass and write every tensor to a .npz file.",
        "--config C.json [--tensors T.npz|.safetensors] --out R.npz [--max-memory 4GiB]",
        &addRunOptions, &runCommand, false},
@@ -13,7 +13,8 @@ std::span<const Command> commands() {
        "--config C.json [--tensors T] --image OUT.png|.svg|.pdf [options]", &addExportOptions,
        &exportCommand, true},
       {"shapes", "Print the shape of every step of the forward pass.",
-       "--config C.json [--tensors T]", &addShapesOptions, &shapesCommand, false},
+       "--config C.json [--tensors T] [--block-sparsity]", &addShapesOptions, &shapesCommand,
+       false},
       {"torch", "Write a PyTorch script (and its data file) that reproduces and checks mhaviz.",
        "--config C.json [--tensors T] --out repro.py [--max-memory 4GiB]", &addTorchOptions,
        &torchCommand, false},
@@ -21,6 +22,9 @@ std::span<const Command> commands() {
        "Print the head measures (entropy, confidence, sink shares, ablation) as CSV or JSON.",
        "--config C.json [--tensors T] --format csv|json [--out F.csv|.json] [--max-memory 4GiB]",
        &addStatsOptions, &statsCommand, false},
+      {"model", "Check a whole captured model against PyTorch, or draw its layers or rollout.",
+       "--model M.json (--check | --image OUT.png [--rollout] | --rollout) [options]",
+       &addModelOptions, &modelCommand, true},
   }};
   return table;
 }

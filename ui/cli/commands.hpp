@@ -35,4 +35,7 @@ int torchCommand(const QCommandLineParser& parser);
 void addStatsOptions(QCommandLineParser& parser);
 int statsCommand(const QCommandLineParser& parser);
 
+void addModelOptions(QCommandLineParser& parser);
+int modelCommand(const QCommandLineParser& parser);
+
 }  // namespace mhaviz::cli

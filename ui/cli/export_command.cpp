@@ -26,12 +26,13 @@ namespace {
 using ui::Colormap;
 using ui::Stage;
 
-const std::array<std::pair<const char*, Stage>, 12> kStages = {{
+const std::array<std::pair<const char*, Stage>, 13> kStages = {{
     {"weights", Stage::weights},
     {"weights_before_dropout", Stage::weights_before_dropout},
     {"scores", Stage::scores},
     {"mask", Stage::mask},
     {"raw_scores", Stage::raw_scores},
+    {"capped_scores", Stage::capped_scores},
     {"q", Stage::q},
     {"k", Stage::k},
     {"v", Stage::v},
@@ -134,7 +135,8 @@ void addExportOptions(QCommandLineParser& parser) {
        QStringLiteral("all|h")},
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
-                      "mask, raw_scores, q, k, v, head_output, merged, output, value_norms."),
+                      "mask, raw_scores, capped_scores (with attn_logit_softcapping), q, k, v, "
+                      "head_output, merged, output, value_norms."),
        QStringLiteral("stage")},
       {QStringLiteral("colormap"),
        QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),
@@ -220,6 +222,11 @@ int exportCommand(const QCommandLineParser& parser) {
     throw InvalidInput(
         "--stage weights_before_dropout: dropout was not applied; it needs training=true and "
         "dropout > 0 in the configuration (use --stage weights)");
+  }
+  if (view.stage == Stage::capped_scores && !result.capped_scores) {
+    throw InvalidInput(
+        "--stage capped_scores: no soft-cap was applied; set attn_logit_softcapping to a "
+        "positive number in the configuration (or use --stage raw_scores)");
   }
   // Token labels: the options, else the configuration's query_labels / key_labels.
   view.queryLabels = labels(parser, QStringLiteral("query-labels"), result.config.query_labels);

@@ -9,6 +9,7 @@
 #include <new>
 #include <vector>
 
+#include "mhaviz/core/block_sparsity.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/measures.hpp"
@@ -108,6 +109,10 @@ void ComputeWorker::run(const Job& job) {
     if (!job.cancel->load()) {
       computed.measures = std::make_shared<const mhaviz::ResultMeasures>(
           mhaviz::measure_result(computed, problem.inputs));
+    }
+    // What a block-sparse kernel would skip, for the mask editor's block grid.
+    for (const std::int64_t block : mhaviz::kSparsityBlocks) {
+      computed.block_sparsity.push_back(mhaviz::block_sparsity(computed.mask, block));
     }
     auto result = std::make_shared<const mhaviz::ForwardResult>(std::move(computed));
     const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;

@@ -27,10 +27,11 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kFormat = "mhaviz-session";
 
 // Stable names written to the file (independent of the translated names shown in the UI).
-constexpr std::array<std::pair<Stage, const char*>, 12> kStages = {{
+constexpr std::array<std::pair<Stage, const char*>, 13> kStages = {{
     {Stage::weights, "weights"},
     {Stage::weights_before_dropout, "weights_before_dropout"},
     {Stage::raw_scores, "raw_scores"},
+    {Stage::capped_scores, "capped_scores"},
     {Stage::mask, "mask"},
     {Stage::scores, "scores"},
     {Stage::q, "q"},

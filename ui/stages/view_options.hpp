@@ -5,6 +5,10 @@
 #include <QString>
 #include <QStringList>
 
+namespace mhaviz {
+struct ForwardResult;
+}
+
 namespace mhaviz::ui {
 
 /// The intermediate of F.multi_head_attention_forward the grid shows.
@@ -20,8 +24,9 @@ enum class Stage {
   head_output,
   merged,
   output,
-  in_proj_weight,  // parameters: W_q / W_k / W_v (or q/k/v_proj_weight), one map per head slice
+  in_proj_weight,   // parameters: W_q / W_k / W_v (or q/k/v_proj_weight), one map per head slice
   out_proj_weight,  // parameters: out_proj.weight
+  capped_scores,    // cap * tanh(raw / cap): only when attn_logit_softcapping is set
   value_norms       // ‖α_ij f_h(x_j)‖ per head and summed over heads (Kobayashi et al. 2020)
 };
 
@@ -54,5 +59,8 @@ bool stageIsSigned(Stage stage);
 
 /// Every stage in the order the stage selectors list them.
 QList<Stage> allStages();
+/// Whether `result` has the stage: weights_before_dropout only after dropout, capped_scores only
+/// with attn_logit_softcapping; every other stage always.
+bool stageIn(Stage stage, const mhaviz::ForwardResult& result);
 
 }  // namespace mhaviz::ui

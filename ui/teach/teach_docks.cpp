@@ -107,9 +107,10 @@ BreakdownDock::BreakdownDock(QWidget* parent) : QDockWidget(tr("Cell breakdown")
 void BreakdownDock::showCell(const ResultPtr& result, const ViewOptions& view, int map, int row,
                              int col) {
   if (!result) return;
-  const bool cellStage =
-      view.stage == Stage::weights || view.stage == Stage::weights_before_dropout ||
-      view.stage == Stage::scores || view.stage == Stage::raw_scores || view.stage == Stage::mask;
+  const bool cellStage = view.stage == Stage::weights ||
+                         view.stage == Stage::weights_before_dropout ||
+                         view.stage == Stage::scores || view.stage == Stage::raw_scores ||
+                         view.stage == Stage::capped_scores || view.stage == Stage::mask;
   if (!cellStage) {
     m_text->setHtml(
         tr("<p>The breakdown explains attention cells: choose the weights, scores, "

@@ -201,11 +201,11 @@ void MainWindow::stepStage(int delta) {
   ViewOptions v = m_controller->view();
   const auto count = static_cast<int>(stages.size());
   int i = static_cast<int>(stages.indexOf(v.stage));
-  // Skip weights_before_dropout when the result has none (no dropout applied).
+  // Skip weights_before_dropout / capped_scores when the result has none (stageIn).
   for (int step = 0; step < count; ++step) {
     i = (i + delta + count) % count;
     const ResultPtr r = m_controller->result();
-    if (stages[i] == Stage::weights_before_dropout && r && !r->weights_before_dropout) continue;
+    if (r && !stageIn(stages[i], *r)) continue;
     break;
   }
   v.stage = stages[i];

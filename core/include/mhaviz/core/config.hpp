@@ -36,6 +36,11 @@ struct Config {
   bool average_attn_weights = true;
   bool is_causal = false;  ///< PyTorch 2.x hint; requires attn_mask
 
+  // --- beyond nn.MultiheadAttention: Gemma 2's soft-cap of the attention logits. When set,
+  //     the scaled raw scores s become cap * tanh(s / cap) BEFORE the mask is added
+  //     (config key "attn_logit_softcapping", as Gemma 2's configuration names it).
+  std::optional<double> attn_logit_softcapping;  ///< None: no cap; else > 0
+
   // --- module.train() / module.eval()
   bool training = false;
 
