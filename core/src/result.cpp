@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "mhaviz/core/measures.hpp"
+
 namespace mhaviz {
 
 std::size_t ForwardResult::bytes() const {
@@ -22,6 +24,7 @@ std::size_t ForwardResult::bytes() const {
   for (std::string_view key : kStateDictKeys) {
     if (const auto& t = *params.find(key)) add(*t);
   }
+  if (measures) total += measures->bytes();
   return total + columns.size() * sizeof(KeyColumn);
 }
 

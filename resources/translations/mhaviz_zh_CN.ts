@@ -599,6 +599,14 @@
         <source>With attn_logit_softcapping (Gemma 2&apos;s soft-cap; not a PyTorch argument) every scaled raw score s becomes cap * tanh(s / cap) BEFORE the mask is added: close to s when |s| is small against the cap, never beyond +-cap, so one key cannot take all the weight through an extreme score. Masked keys stay -inf after the mask.</source>
         <translation>设置 attn_logit_softcapping（Gemma 2 的软上限；不是 PyTorch 的参数）时，每个缩放后的原始分数 s 在加上掩码之前变为 cap * tanh(s / cap)：|s| 远小于 cap 时接近 s，且永远不超过 ±cap，因此没有哪个键能凭极端分数拿走全部权重。被遮蔽的键在加上掩码后仍为 -inf。</translation>
     </message>
+    <message>
+        <source>Analysis: value-weighted norms</source>
+        <translation>分析：值加权范数</translation>
+    </message>
+    <message>
+        <source>Not a PyTorch step: || weight * f_h(x_j) || with f_h(x_j) = v_j W_O^h (Kobayashi et al. 2020), what key j really adds to query i&apos;s output through head h. The zero key adds nothing (its value is 0); bias_k&apos;s value is bias_v. Last map: the sum over heads.</source>
+        <translation>这不是 PyTorch 的步骤：|| weight * f_h(x_j) ||，其中 f_h(x_j) = v_j W_O^h（Kobayashi 等，2020），即键 j 经由头 h 实际给查询 i 的输出加了多少。zero 键什么也不加（其值为 0）；bias_k 的值是 bias_v。最后一张图：各头之和。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::AttnMaskEditor</name>
@@ -1348,6 +1356,57 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::HeadMeasuresView</name>
+    <message>
+        <source>No result yet.</source>
+        <translation>尚无结果。</translation>
+    </message>
+    <message>
+        <source>This result has no head measures; recompute it.</source>
+        <translation>此结果没有注意力头度量；请重新计算。</translation>
+    </message>
+    <message>
+        <source>Batch element %1 does not exist.</source>
+        <translation>批元素 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>Batch element %1, mean over its queries</source>
+        <translation>批元素 %1，对其所有查询取平均</translation>
+    </message>
+    <message>
+        <source>entropy / log(open keys): 0 = one key, 1 = uniform</source>
+        <translation>熵 / log(未屏蔽的键数)：0 = 只看一个键，1 = 均匀</translation>
+    </message>
+    <message>
+        <source>confidence: the largest weight</source>
+        <translation>置信度：最大的权重</translation>
+    </message>
+    <message>
+        <source>sink share: weight on the first key</source>
+        <translation>汇聚份额：第一个键上的权重</translation>
+    </message>
+    <message>
+        <source>sink share: weight on bias_k + zero</source>
+        <translation>汇聚份额：bias_k + zero 上的权重</translation>
+    </message>
+    <message>
+        <source>sink share: weight on bias_k</source>
+        <translation>汇聚份额：bias_k 上的权重</translation>
+    </message>
+    <message>
+        <source>sink share: weight on zero</source>
+        <translation>汇聚份额：zero 上的权重</translation>
+    </message>
+    <message>
+        <source>ablation: ‖Δ output‖ / ‖output‖ without the head</source>
+        <translation>消融：去掉该头时的 ‖Δ output‖ / ‖output‖</translation>
+    </message>
+    <message>
+        <source>numbers under the bars: head index</source>
+        <translation>柱下的数字：头的序号</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::HeatmapGrid</name>
     <message>
         <source>Out of date</source>
@@ -1452,6 +1511,14 @@
     <message>
         <source> (automatic range: 0..largest)</source>
         <translation>（自动范围：0 到最大值）</translation>
+    </message>
+    <message>
+        <source>bias_k: its value is bias_v, so f = bias_v·W_O^h</source>
+        <translation>bias_k：其值为 bias_v，因此 f = bias_v·W_O^h</translation>
+    </message>
+    <message>
+        <source>zero: its value is 0, so it adds nothing (norm 0) however large its weight</source>
+        <translation>zero：其值为 0，无论权重多大都不贡献任何内容（范数为 0）</translation>
     </message>
 </context>
 <context>
@@ -1781,6 +1848,14 @@
     <message>
         <source>About &amp;Qt</source>
         <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Head measures</source>
+        <translation>注意力头度量</translation>
+    </message>
+    <message>
+        <source>&amp;Head measures</source>
+        <translation>注意力头度量(&amp;H)</translation>
     </message>
 </context>
 <context>
@@ -2282,6 +2357,10 @@
         <source>soft-capped scores</source>
         <translation>软上限分数</translation>
     </message>
+    <message>
+        <source>value norms</source>
+        <translation>值加权范数</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StageText</name>
@@ -2376,6 +2455,22 @@
     <message>
         <source>B − A (range symmetric about 0)</source>
         <translation>B − A（范围关于 0 对称）</translation>
+    </message>
+    <message>
+        <source>value norms are computed for up to %1 weight cells (N*H*L*S&apos;); this result has %2. Reduce L, S, N or the number of heads to see them</source>
+        <translation>值加权范数最多计算 %1 个权重单元（N*H*L*S&apos;）；此结果有 %2 个。请减小 L、S、N 或头数后再查看</translation>
+    </message>
+    <message>
+        <source>this result has no value norms; recompute it</source>
+        <translation>此结果没有值加权范数；请重新计算</translation>
+    </message>
+    <message>
+        <source>sum over heads</source>
+        <translation>各头之和</translation>
+    </message>
+    <message>
+        <source>value-weighted norm ‖α·f(x)‖</source>
+        <translation>值加权范数 ‖α·f(x)‖</translation>
     </message>
 </context>
 <context>

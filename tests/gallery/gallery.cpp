@@ -84,7 +84,15 @@ const QStringList kDocsShots = {
     QStringLiteral("alibi_per_head"),    QStringLiteral("chinese"),
     QStringLiteral("pattern_prefix_lm"), QStringLiteral("pattern_document"),
     QStringLiteral("pattern_dilated"),   QStringLiteral("pattern_sink"),
-    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"), QStringLiteral("compare")};
+    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"), QStringLiteral("compare"),
+    QStringLiteral("value_norms")};
+
+/// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
+constexpr const char* kValueNormsJson =
+    R"({"embed_dim": 16, "num_heads": 4, "tgt_len": 6, "src_len": 6, "seed": 3,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
 
 mhaviz::Config parse(const char* json, const char* name) {
   return mhaviz::io::parse_config_json(std::string_view(json), name);
@@ -263,6 +271,10 @@ int main(int argc, char* argv[]) {
        true, true, false, false, 256ULL << 20},
       {"dark", nullptr, {}, false, true},
       {"chinese", nullptr, {}, true},
+      {"value_norms", kValueNormsJson, [](ViewOptions& v) { v.stage = Stage::value_norms; }},
+      {"value_norms_dark_chinese", kValueNormsJson,
+       [](ViewOptions& v) { v.stage = Stage::value_norms; }, true, true},
+      {"head_measures_weights", kValueNormsJson, {}, false, true},
       // Patterns from current practice (docs/config.md), each with the mask editor in front.
       {"pattern_prefix_lm", kPrefixLm, {}, false, false, false, true},
       {"pattern_document", kDocument, {}, false, false, false, true},

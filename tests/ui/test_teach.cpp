@@ -374,14 +374,14 @@ class TestTeach : public QObject {
         Stage::in_proj_weight, Stage::q,           Stage::k,      Stage::v,
         Stage::raw_scores,     Stage::mask,        Stage::scores, Stage::weights_before_dropout,
         Stage::weights,        Stage::head_output, Stage::merged, Stage::out_proj_weight,
-        Stage::output};
+        Stage::output,         Stage::value_norms};
     QCOMPARE(walkStages(nullptr), expected);
     Stage s = expected.front();
     for (qsizetype i = 1; i < expected.size(); ++i) {
       s = stepFrom(s, +1, nullptr);
       QCOMPARE(s, expected[i]);
     }
-    QCOMPARE(stepFrom(s, +1, nullptr), Stage::output);  // clamped at the end
+    QCOMPARE(stepFrom(s, +1, nullptr), Stage::value_norms);  // clamped at the end
     for (qsizetype i = expected.size() - 2; i >= 0; --i) {
       s = stepFrom(s, -1, nullptr);
       QCOMPARE(s, expected[i]);

@@ -5,7 +5,7 @@
 namespace mhaviz::cli {
 
 std::span<const Command> commands() {
-  static const std::array<Command, 6> table = {{
+  static const std::array<Command, 7> table = {{
       {"run", "Compute the forward pass and write every tensor to a .npz file.",
        "--config C.json [--tensors T.npz|.safetensors] --out R.npz [--max-memory 4GiB]",
        &addRunOptions, &runCommand, false},
@@ -22,6 +22,10 @@ std::span<const Command> commands() {
       {"torch", "Write a PyTorch script (and its data file) that reproduces and checks mhaviz.",
        "--config C.json [--tensors T] --out repro.py [--max-memory 4GiB]", &addTorchOptions,
        &torchCommand, false},
+      {"stats",
+       "Print the head measures (entropy, confidence, sink shares, ablation) as CSV or JSON.",
+       "--config C.json [--tensors T] --format csv|json [--out F.csv|.json] [--max-memory 4GiB]",
+       &addStatsOptions, &statsCommand, false},
       {"model", "Check a whole captured model against PyTorch, or draw its layers or rollout.",
        "--model M.json (--check | --image OUT.png [--rollout] | --rollout) [options]",
        &addModelOptions, &modelCommand, true},

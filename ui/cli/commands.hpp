@@ -35,6 +35,9 @@ int compareCommand(const QCommandLineParser& parser);
 void addTorchOptions(QCommandLineParser& parser);
 int torchCommand(const QCommandLineParser& parser);
 
+void addStatsOptions(QCommandLineParser& parser);
+int statsCommand(const QCommandLineParser& parser);
+
 void addModelOptions(QCommandLineParser& parser);
 int modelCommand(const QCommandLineParser& parser);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/long_context.hpp"
 #include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/measures.hpp"
 #include "render/image_export.hpp"
 #include "stages/reduced_result.hpp"
 #include "stages/stage_data.hpp"
@@ -29,7 +31,7 @@ namespace {
 using ui::Colormap;
 using ui::Stage;
 
-const std::array<std::pair<const char*, Stage>, 12> kStages = {{
+const std::array<std::pair<const char*, Stage>, 13> kStages = {{
     {"weights", Stage::weights},
     {"weights_before_dropout", Stage::weights_before_dropout},
     {"scores", Stage::scores},
@@ -42,6 +44,7 @@ const std::array<std::pair<const char*, Stage>, 12> kStages = {{
     {"head_output", Stage::head_output},
     {"merged", Stage::merged},
     {"output", Stage::output},
+    {"value_norms", Stage::value_norms},
 }};
 
 const std::array<std::pair<const char*, Colormap>, 5> kColormaps = {{
@@ -190,7 +193,7 @@ void addExportOptions(QCommandLineParser& parser) {
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
                       "mask, raw_scores, capped_scores (with attn_logit_softcapping), q, k, v, "
-                      "head_output, merged, output."),
+                      "head_output, merged, output, value_norms."),
        QStringLiteral("stage")},
       {QStringLiteral("colormap"),
        QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),
@@ -267,7 +270,11 @@ int exportCommand(const QCommandLineParser& parser) {
       return exportReduced(parser, view, options, image, estimate_memory(files.config, staticLen));
     }
   }
-  const ForwardResult result = computeResult(parser);
+  Problem problem;
+  ForwardResult result = computeResult(parser, &problem);
+  if (view.stage == Stage::value_norms) {
+    result.measures = std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
+  }
   view.soloHead = soloHead(parser, result.H);
   if (view.batch >= result.N) {
     throw InvalidInput(QStringLiteral("--batch %1: the input has %2 batch element%3 (0 to %4)")

@@ -13,6 +13,7 @@
 #include "mhaviz/core/block_sparsity.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/measures.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "mhaviz/core/problem.hpp"
 
@@ -114,6 +115,11 @@ void ComputeWorker::run(const Job& job) {
     } else {
       mhaviz::ForwardResult computed =
           mhaviz::forward(problem.config, problem.params, problem.inputs, control);
+      // The head measures and value norms the window shows beside the grid, here on the worker.
+      if (!job.cancel->load()) {
+        computed.measures = std::make_shared<const mhaviz::ResultMeasures>(
+            mhaviz::measure_result(computed, problem.inputs));
+      }
       // What a block-sparse kernel would skip, for the mask editor's block grid.
       for (const std::int64_t block : mhaviz::kSparsityBlocks) {
         computed.block_sparsity.push_back(mhaviz::block_sparsity(computed.mask, block));

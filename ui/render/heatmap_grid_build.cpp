@@ -290,14 +290,21 @@ void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const Q
   const auto& infos = m_data.maps.front().columns.empty() ? m_data.maps.front().rowsInfo
                                                           : m_data.maps.front().columns;
   std::vector<LegendKey*> extra;
+  // Value norms: say what the appended columns carry, whatever their weight.
+  const bool norms = m_view.stage == Stage::value_norms;
   if (hasKind(infos, KeyKind::bias_k)) {
-    extra.push_back(new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
-                                  tr("bias_k: key appended by add_bias_kv"), extraKeyColor()));
+    extra.push_back(new LegendKey(
+        m_plot, extraKeyColor(), LegendKey::Swatch::line,
+        norms ? tr("bias_k: its value is bias_v, so f = bias_v·W_O^h")
+              : tr("bias_k: key appended by add_bias_kv"),
+        extraKeyColor()));
   }
   if (hasKind(infos, KeyKind::zero)) {
-    extra.push_back(new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
-                                  tr("zero: all-zero key appended by add_zero_attn"),
-                                  extraKeyColor()));
+    extra.push_back(new LegendKey(
+        m_plot, extraKeyColor(), LegendKey::Swatch::line,
+        norms ? tr("zero: its value is 0, so it adds nothing (norm 0) however large its weight")
+              : tr("zero: all-zero key appended by add_zero_attn"),
+        extraKeyColor()));
   }
   if (!extra.empty()) groups.push_back(extra);
   // Each row is a grid of its own (rows do not share column widths), and a key that does not

@@ -68,7 +68,8 @@ void HeatmapGrid::applyRanges() {
   // autoRange 0..the largest finite value shown, so that the colormap's whole length is used.
   const bool fixedUnit = !m_data.isSigned;
   QCPRange shared = fixedUnit ? QCPRange(0, 1) : QCPRange(m_data.lo, m_data.hi);
-  if (fixedUnit && m_view.autoRange) {
+  const bool autoTop = fixedUnit && (m_view.autoRange || m_data.rangeFromData);
+  if (autoTop) {
     double top = 0;
     for (const MapData& m : m_data.maps) {
       if (m.hasFinite) top = std::max(top, m.finiteHi);
@@ -102,8 +103,7 @@ void HeatmapGrid::applyRanges() {
   } else {
     s.scale->setDataRange(s.views.front().valueRange);
     s.scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    s.scale->axis()->setLabel(fixedUnit && m_view.autoRange
-                                  ? m_data.shownUnit + tr(" (automatic range: 0..largest)")
+    s.scale->axis()->setLabel(autoTop ? m_data.shownUnit + tr(" (automatic range: 0..largest)")
                                   : m_data.shownUnit);
   }
   if (s.nanKey != nullptr) {

@@ -27,7 +27,7 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kFormat = "mhaviz-session";
 
 // Stable names written to the file (independent of the translated names shown in the UI).
-constexpr std::array<std::pair<Stage, const char*>, 12> kStages = {{
+constexpr std::array<std::pair<Stage, const char*>, 13> kStages = {{
     {Stage::weights, "weights"},
     {Stage::weights_before_dropout, "weights_before_dropout"},
     {Stage::raw_scores, "raw_scores"},
@@ -40,6 +40,7 @@ constexpr std::array<std::pair<Stage, const char*>, 12> kStages = {{
     {Stage::head_output, "head_output"},
     {Stage::merged, "merged"},
     {Stage::output, "output"},
+    {Stage::value_norms, "value_norms"},
 }};
 constexpr std::array<std::pair<Colormap, const char*>, 5> kColormaps = {{
     {Colormap::viridis, "viridis"},

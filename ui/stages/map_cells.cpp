@@ -138,7 +138,7 @@ bool computeStats(StageData& data, const std::atomic<bool>* cancelled) {
     data.hi = maxAbs;
   } else {
     data.lo = 0;
-    data.hi = 1;
+    data.hi = data.rangeFromData && maxAbs > 0 ? maxAbs : 1;
   }
   data.statsReady = true;
   return true;

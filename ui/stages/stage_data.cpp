@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/measures.hpp"
 #include "stages/param_stage.hpp"
 #include "stages/stage_parts.hpp"
 
@@ -81,9 +82,26 @@ const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage)
       return result.output;
     case Stage::in_proj_weight:
     case Stage::out_proj_weight:
-      break;  // parameters: extractParamStage
+    case Stage::value_norms:
+      break;  // parameters: extractParamStage; value norms: valueNorms()
   }
   return result.weights;
+}
+
+// The value norms the compute worker attached to the result, or InvalidInput saying why not.
+const mhaviz::ValueNorms& valueNorms(const mhaviz::ForwardResult& result) {
+  if (result.measures && result.measures->norms) return *result.measures->norms;
+  const QString why =
+      result.measures
+          ? QCoreApplication::translate(
+                "mhaviz::ui::StageText",
+                "value norms are computed for up to %1 weight cells (N*H*L*S'); this result has "
+                "%2. Reduce L, S, N or the number of heads to see them")
+                .arg(mhaviz::kValueNormCellLimit)
+                .arg(result.N * result.H * result.L * result.Sx)
+          : QCoreApplication::translate("mhaviz::ui::StageText",
+                                        "this result has no value norms; recompute it");
+  throw mhaviz::InvalidInput(why.toStdString());
 }
 
 bool stageHasMask(Stage stage) {
@@ -147,7 +165,10 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
   data.isSigned = stageIsSigned(view.stage);
   setStageUnit(data, view.stage);
   const auto n = static_cast<std::int64_t>(view.batch);
-  const mhaviz::Tensor& t = tensorOf(result, view.stage);
+  const bool normStage = view.stage == Stage::value_norms;
+  data.rangeFromData = normStage;
+  const mhaviz::Tensor& t =
+      normStage ? valueNorms(result).per_head : tensorOf(result, view.stage);
 
   if (view.stage == Stage::merged || view.stage == Stage::output) {
     checkShape(t, {result.N, result.L, result.E}, view.stage);
@@ -209,6 +230,20 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
       avg.source.mask = data.maps.front().source.mask;
       for (const MapData& head : data.maps) avg.source.offsets.push_back(head.source.offsets[0]);
       data.maps.push_back(std::move(avg));
+    }
+    if (normStage && view.showAverage && !solo) {
+      // ‖Σ_h α_ij^h f_h(x_j)‖: what key j adds to query i's output across all heads.
+      const mhaviz::Tensor& summed = valueNorms(result).summed;
+      checkShape(summed, {result.N, result.L, result.Sx}, view.stage);
+      MapData sum;
+      setMapTitle(sum, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "sum over heads"));
+      sum.rows = static_cast<int>(result.L);
+      sum.cols = static_cast<int>(result.Sx);
+      sum.columns = keyInfo;
+      sum.source.tensor = &summed;
+      sum.source.offsets = {toSize(n) * count};
+      if (copy) copyBlock(summed, toSize(n) * count, count, sum.values);
+      data.maps.push_back(std::move(sum));
     }
   }
 

@@ -66,6 +66,9 @@ struct StageData {
   /// When > 0 the maps form this many groups of equal size that belong side by side (W_q, W_k,
   /// W_v): the grid shows one group per column, in order, and map k of every group on one row.
   int groupColumns = 0;
+  /// Unsigned values that are not weights (value norms): the shared colour range is always
+  /// 0..the largest finite value shown, never the fixed 0..1.
+  bool rangeFromData = false;
 };
 
 /// Translation context of the map titles and units ("head %1", "weight", ...).
@@ -88,8 +91,10 @@ QString shownStageName(Stage stage);
 enum class ExtractMode { copy, describe };
 
 /// The maps of `view.stage` for batch element `view.batch`: one per head (only head
-/// view.soloHead when >= 0), plus the head average for weights when view.showAverage; one (L,E)
-/// map for merged/output. Throws InvalidInput when the batch element or head does not exist.
+/// view.soloHead when >= 0), plus the head average for weights (the sum over heads for value
+/// norms) when view.showAverage; one (L,E) map for merged/output. Value norms come from
+/// result.measures (the compute worker sets them). Throws InvalidInput when the batch element
+/// does not exist or the result has no value norms.
 StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        ExtractMode mode = ExtractMode::copy);
 

@@ -66,6 +66,9 @@ void setStageUnit(StageData& data, Stage stage) {
     case Stage::scores:
       setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "score"));
       return;
+    case Stage::value_norms:
+      setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "value-weighted norm ‖α·f(x)‖"));
+      return;
     default:
       data.unit = stageName(stage);
       data.shownUnit = shownStageName(stage);

@@ -36,12 +36,15 @@ QString stageName(Stage stage) {
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "in_proj_weight"));
     case Stage::out_proj_weight:
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "out_proj.weight"));
+    case Stage::value_norms:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "value norms"));
   }
   return {};
 }
 
 bool stageIsSigned(Stage stage) {
-  return stage != Stage::weights && stage != Stage::weights_before_dropout;
+  return stage != Stage::weights && stage != Stage::weights_before_dropout &&
+         stage != Stage::value_norms;
 }
 
 QList<Stage> allStages() {
@@ -58,7 +61,8 @@ QList<Stage> allStages() {
           Stage::head_output,
           Stage::merged,
           Stage::out_proj_weight,
-          Stage::output};
+          Stage::output,
+          Stage::value_norms};
 }
 
 bool stageIn(Stage stage, const mhaviz::ForwardResult& result) {

@@ -26,7 +26,8 @@ enum class Stage {
   output,
   in_proj_weight,   // parameters: W_q / W_k / W_v (or q/k/v_proj_weight), one map per head slice
   out_proj_weight,  // parameters: out_proj.weight
-  capped_scores     // cap * tanh(raw / cap): only when attn_logit_softcapping is set
+  capped_scores,    // cap * tanh(raw / cap): only when attn_logit_softcapping is set
+  value_norms       // ‖α_ij f_h(x_j)‖ per head and summed over heads (Kobayashi et al. 2020)
 };
 
 enum class Colormap { viridis, magma, cividis, grayscale, diverging };

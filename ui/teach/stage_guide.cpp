@@ -94,6 +94,12 @@ QList<GuideStep> guideSteps() {
        tr("The merged features go through out_proj (x @ W_o.T + b_o). This is attn_output, "
           "PyTorch's first return value (transposed to (N, L, E) when batch_first)."),
        QStringLiteral("attn_output = attn_output.view(tgt_len, bsz, attn_output.size(1))")},
+      {Stage::value_norms, tr("Analysis: value-weighted norms"),
+       tr("Not a PyTorch step: || weight * f_h(x_j) || with f_h(x_j) = v_j W_O^h (Kobayashi et "
+          "al. 2020), what key j really adds to query i's output through head h. The zero key "
+          "adds nothing (its value is 0); bias_k's value is bias_v. Last map: the sum over heads."),
+       QStringLiteral(
+           "norm = (w[h, i, j] * (v[h, j] @ out_proj.weight[:, h*hd:(h+1)*hd].T)).norm()")},
   };
 }
 

@@ -21,7 +21,7 @@ struct GuideStep {
 };
 
 /// Every step in PyTorch's order: parameters, q, k, v, raw scores, mask, scores, weights before
-/// dropout, weights, head outputs, merged, output.
+/// dropout, weights, head outputs, merged, output; then the value norms (an analysis).
 QList<GuideStep> guideSteps();
 
 /// The step shown for `stage` (its explanation and code line).

@@ -13,8 +13,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUndoStack>
 #include <exception>
 
@@ -25,6 +27,7 @@
 #include "masks/mask_dock.hpp"
 #include "render/colormaps.hpp"
 #include "render/heatmap_grid.hpp"
+#include "render/head_measures_view.hpp"
 #include "session/session_document.hpp"
 #include "teach/examples.hpp"
 #include "teach/teaching_tools.hpp"
@@ -56,6 +59,19 @@ MainWindow::MainWindow(QWidget* parent)
   addDockWidget(Qt::LeftDockWidgetArea, m_dock);
   installMaskEditors(this, m_controller);  // "Masks and inputs" dock, tabbed with it
 
+  // Head measures beside the grid (right), from the numbers the compute worker attached.
+  m_measures = new HeadMeasuresView;
+  m_measuresDock = new QDockWidget(tr("Head measures"), this);
+  m_measuresDock->setObjectName(QStringLiteral("headMeasuresDock"));
+  auto* measuresScroll = new QScrollArea;  // every section reachable in a short dock
+  measuresScroll->setWidget(m_measures);
+  measuresScroll->setWidgetResizable(true);
+  measuresScroll->setFrameShape(QFrame::NoFrame);
+  m_measuresDock->setWidget(measuresScroll);
+  m_measuresDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                              QDockWidget::DockWidgetClosable);
+  addDockWidget(Qt::RightDockWidgetArea, m_measuresDock);
+
   m_status = new StatusWidgets(statusBar(), m_controller, this);
   buildMenus();
   connectController();
@@ -70,6 +86,7 @@ void MainWindow::connectController() {
   ComputeController* c = m_controller;
   connect(c, &ComputeController::resultReady, this,
           [this](const ResultPtr& result, const ViewOptions& view, double computeMs) {
+            m_measures->setResult(result, view.batch);
             try {
               m_grid->setResult(result, view);
             } catch (const std::exception& e) {
@@ -79,6 +96,7 @@ void MainWindow::connectController() {
           });
   connect(c, &ComputeController::viewChanged, this, [this](const ViewOptions& view) {
     if (!m_controller->result()) return;
+    m_measures->setResult(m_controller->result(), view.batch);
     try {
       m_grid->setView(view);
     } catch (const std::exception& e) {
@@ -158,6 +176,9 @@ void MainWindow::buildMenus() {
   QAction* panelToggle = m_dock->toggleViewAction();
   panelToggle->setText(tr("&Parameter panel"));
   view->addAction(panelToggle);
+  QAction* measuresToggle = m_measuresDock->toggleViewAction();
+  measuresToggle->setText(tr("&Head measures"));
+  view->addAction(measuresToggle);
   installDesktopMenus(view, this);  // View > Language, View > Theme
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));
@@ -210,6 +231,11 @@ void MainWindow::restoreLayout() {
   // First run: the right docks wide enough for every column of the shape flow.
   auto* shapes = findChild<QDockWidget*>(QStringLiteral("shapeFlowDock"));
   if (shapes != nullptr) resizeDocks({shapes}, {340}, Qt::Horizontal);
+  // The head measures tall enough for their usual four or five sections.
+  // (after the first layout pass: before it the dock area has no height to share out).
+  QTimer::singleShot(0, this, [this] {
+    resizeDocks({m_measuresDock}, {m_measures->sizeHint().height() + 40}, Qt::Vertical);
+  });
 }
 
 void MainWindow::saveLayout() const {

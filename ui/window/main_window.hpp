@@ -12,6 +12,7 @@ namespace mhaviz::ui {
 
 class ComparePanel;
 class HeatmapGrid;
+class HeadMeasuresView;
 class ParameterPanel;
 class ComputeController;
 class SessionDocument;
@@ -31,6 +32,8 @@ class MainWindow : public QMainWindow {
   /// what the window opens with when the command line names no file and nothing is recovered.
   void showFirstPicture();
   [[nodiscard]] HeatmapGrid* grid() const { return m_grid; }
+  /// The "Head measures" dock's bars (right of the grid).
+  [[nodiscard]] HeadMeasuresView* headMeasures() const { return m_measures; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
   /// Compare mode (A | B | B - A): the Compare menu and its dock.
@@ -52,6 +55,8 @@ class MainWindow : public QMainWindow {
   HeatmapGrid* m_grid;
   ParameterPanel* m_panel;
   QDockWidget* m_dock;
+  HeadMeasuresView* m_measures = nullptr;
+  QDockWidget* m_measuresDock = nullptr;
   StatusWidgets* m_status;
   QActionGroup* m_colormaps = nullptr;
   SessionDocument* m_document = nullptr;

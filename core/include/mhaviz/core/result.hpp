@@ -4,6 +4,7 @@
 /// F.multi_head_attention_forward per (batch element, head), and PyTorch's return values.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "mhaviz/core/tensor.hpp"
 
 namespace mhaviz {
+
+struct ResultMeasures;  // mhaviz/core/measures.hpp
 
 /// What one key column (one row of k/v after all appends) is.
 enum class KeyKind : std::uint8_t {
@@ -60,6 +63,10 @@ struct ForwardResult {
   std::optional<Tensor> attn_output_weights;  ///< PyTorch's second return value (need_weights)
 
   std::vector<KeyColumn> columns;  ///< Sx entries describing each key column
+
+  /// Head measures and value norms of this result (mhaviz::measure_result), when whoever made
+  /// the result computed them (the window's compute worker does); null otherwise.
+  std::shared_ptr<const ResultMeasures> measures;
 
   /// block_sparsity(mask, block) for each block of kSparsityBlocks when the caller asked for it
   /// (the window's compute worker does); empty otherwise. forward() leaves it empty.

@@ -1,0 +1,247 @@
+// Per-query attention measures and head ablation (mhaviz/core/measures.hpp).
+#include "mhaviz/core/measures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "dims.hpp"
+#include "eigen_types.hpp"
+#include "masks.hpp"
+#include "mhaviz/core/errors.hpp"
+
+namespace mhaviz {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+detail::Dims dims_of(const ForwardResult& r) {
+  detail::Dims d;
+  d.N = r.N;
+  d.H = r.H;
+  d.L = r.L;
+  d.S = r.S;
+  d.Sx = r.Sx;
+  d.E = r.E;
+  d.hd = r.hd;
+  return d;
+}
+
+void check_fit(const ForwardResult& r, const Inputs& in) {
+  const auto fits = [&](const std::optional<Tensor>& m, std::int64_t rows2d, std::int64_t rows3d) {
+    if (!m) return true;
+    const std::int64_t n = m->numel();
+    return n == rows2d * r.S || n == rows3d * r.S;
+  };
+  if (!fits(in.attn_mask, r.L, r.N * r.H * r.L) || !fits(in.key_padding_mask, r.N, r.N)) {
+    throw InvalidInput("measures: the masks do not belong to this result (attn_mask must hold " +
+                       std::to_string(r.L * r.S) + " or " + std::to_string(r.N * r.H * r.L * r.S) +
+                       " values, key_padding_mask " + std::to_string(r.N * r.S) +
+                       "); compute the result from these inputs first");
+  }
+}
+
+/// Open keys of every (n, h, i): the merged mask row's entries that are not -inf.
+template <typename T>
+std::vector<std::int64_t> open_keys(const ForwardResult& r, const Inputs& in) {
+  std::vector<std::int64_t> out(static_cast<std::size_t>(r.N * r.H * r.L), r.Sx);
+  const detail::Masks<T> masks(in, dims_of(r));
+  if (!masks.any()) return out;
+  detail::RowVec<T> row(r.Sx);
+  std::size_t at = 0;
+  for (std::int64_t n = 0; n < r.N; ++n) {
+    for (std::int64_t h = 0; h < r.H; ++h) {
+      for (std::int64_t i = 0; i < r.L; ++i, ++at) {
+        masks.merged_row(n, n * r.H + h, i, row);
+        std::int64_t open = 0;
+        for (std::int64_t j = 0; j < r.Sx; ++j) {
+          open += row[j] == -std::numeric_limits<T>::infinity() ? 0 : 1;
+        }
+        out[at] = open;
+      }
+    }
+  }
+  return out;
+}
+
+std::int64_t column_of(const ForwardResult& r, KeyKind kind) {
+  for (std::size_t j = 0; j < r.columns.size(); ++j) {
+    if (r.columns[j].kind == kind) return static_cast<std::int64_t>(j);
+  }
+  return -1;
+}
+
+template <typename T>
+void attention_measures(const ForwardResult& r, HeadMeasures& m) {
+  const auto w = attention_distribution(r).data<T>();
+  const std::int64_t jb = column_of(r, KeyKind::bias_k);
+  const std::int64_t jz = column_of(r, KeyKind::zero);
+  const auto rows = static_cast<std::size_t>(r.N * r.H * r.L);
+  for (auto* v :
+       {&m.entropy, &m.normalized_entropy, &m.confidence, &m.first_key, &m.bias_k, &m.zero}) {
+    v->assign(rows, kNaN);
+  }
+  for (std::size_t row = 0; row < rows; ++row) {
+    const std::int64_t open = m.open_keys[row];
+    if (open == 0) continue;
+    const T* a = w.data() + row * static_cast<std::size_t>(r.Sx);
+    double h = 0.0;
+    double top = -std::numeric_limits<double>::infinity();
+    bool nan = false;
+    for (std::int64_t j = 0; j < r.Sx; ++j) {
+      const double x = a[j];
+      if (std::isnan(x)) nan = true;
+      if (x > 0.0) h -= x * std::log(x);
+      top = std::max(top, x);
+    }
+    if (nan) continue;  // NaN scores (not masks) give NaN weights: every measure stays NaN
+    m.entropy[row] = h == 0.0 ? 0.0 : h;  // no -0
+    m.normalized_entropy[row] = open == 1 ? 0.0 : h / std::log(static_cast<double>(open));
+    m.confidence[row] = top;
+    m.first_key[row] = r.S > 0 ? static_cast<double>(a[0]) : 0.0;
+    m.bias_k[row] = jb >= 0 ? static_cast<double>(a[jb]) : 0.0;
+    m.zero[row] = jz >= 0 ? static_cast<double>(a[jz]) : 0.0;
+  }
+}
+
+/// ‖Δ‖ and ‖output‖ of every (n, h, i) row, Δ = head_output[n,h,i] @ W_O[:, h*hd:(h+1)*hd]^T
+/// (the change of the output row when the head is zeroed, up to its sign).
+template <typename T>
+void ablation_norms(const ForwardResult& r, std::vector<double>& delta, std::vector<double>& out) {
+  using M = detail::Mat<double>;
+  const Tensor wt = r.params.out_proj_weight->to(ElemType::f64);
+  const detail::ConstMatMap<double> wo(wt.data<double>().data(), r.E, r.E);
+  const auto ho = r.head_output.data<T>();
+  const auto o = r.output.data<T>();
+  delta.assign(static_cast<std::size_t>(r.N * r.H * r.L), kNaN);
+  out.assign(delta.size(), kNaN);
+  for (std::int64_t n = 0; n < r.N; ++n) {
+    for (std::int64_t h = 0; h < r.H; ++h) {
+      const std::size_t base = static_cast<std::size_t>((n * r.H + h) * r.L);
+      M x(r.L, r.hd);
+      for (std::int64_t i = 0; i < r.L; ++i) {
+        for (std::int64_t c = 0; c < r.hd; ++c) {
+          x(i, c) = ho[(base + static_cast<std::size_t>(i)) * static_cast<std::size_t>(r.hd) +
+                       static_cast<std::size_t>(c)];
+        }
+      }
+      const M d = x * wo.middleCols(h * r.hd, r.hd).transpose();
+      for (std::int64_t i = 0; i < r.L; ++i) {
+        delta[base + static_cast<std::size_t>(i)] = d.row(i).norm();
+        double s = 0.0;
+        const T* orow = o.data() + static_cast<std::size_t>((n * r.L + i) * r.E);
+        for (std::int64_t e = 0; e < r.E; ++e) s += double(orow[e]) * double(orow[e]);
+        out[base + static_cast<std::size_t>(i)] = std::sqrt(s);
+      }
+    }
+  }
+}
+
+double ratio(double delta, double out) {
+  if (!std::isfinite(delta) || !std::isfinite(out) || out == 0.0) return kNaN;
+  return delta / out;
+}
+
+template <typename T>
+HeadMeasures compute(const ForwardResult& r, const Inputs& in) {
+  HeadMeasures m;
+  m.N = r.N;
+  m.H = r.H;
+  m.L = r.L;
+  m.has_bias_k = column_of(r, KeyKind::bias_k) >= 0;
+  m.has_zero = column_of(r, KeyKind::zero) >= 0;
+  m.open_keys = open_keys<T>(r, in);
+  attention_measures<T>(r, m);
+  std::vector<double> delta, out;
+  ablation_norms<T>(r, delta, out);
+  m.ablation.resize(delta.size());
+  for (std::size_t k = 0; k < delta.size(); ++k) m.ablation[k] = ratio(delta[k], out[k]);
+  return m;
+}
+
+}  // namespace
+
+const Tensor& attention_distribution(const ForwardResult& result) {
+  return result.weights_before_dropout ? *result.weights_before_dropout : result.weights;
+}
+
+HeadMeasures head_measures(const ForwardResult& result, const Inputs& inputs) {
+  check_fit(result, inputs);
+  if (!result.params.out_proj_weight) {
+    throw InvalidInput("measures: the result has no out_proj.weight");
+  }
+  if (result.weights.type() == ElemType::f64) return compute<double>(result, inputs);
+  return compute<float>(result, inputs);
+}
+
+HeadAverage head_average(const HeadMeasures& m, const ForwardResult& result, std::int64_t n,
+                         std::int64_t h) {
+  HeadAverage a;
+  double sums[6] = {0, 0, 0, 0, 0, 0};
+  double d2 = 0.0, o2 = 0.0;
+  const std::int64_t n0 = n < 0 ? 0 : n;
+  const std::int64_t n1 = n < 0 ? m.N : n + 1;
+  for (std::int64_t b = n0; b < n1; ++b) {
+    for (std::int64_t i = 0; i < m.L; ++i) {
+      const std::size_t k = m.at(b, h, i);
+      if (!std::isnan(m.entropy[k])) {
+        ++a.queries;
+        sums[0] += m.entropy[k];
+        sums[1] += m.normalized_entropy[k];
+        sums[2] += m.confidence[k];
+        sums[3] += m.first_key[k];
+        sums[4] += m.bias_k[k];
+        sums[5] += m.zero[k];
+      }
+      if (!std::isnan(m.ablation[k])) {
+        // ‖output‖ of the row, from the result (the ratio alone cannot be summed).
+        double s = 0.0;
+        for (std::int64_t e = 0; e < result.E; ++e) {
+          const double x = result.output.value((b * result.L + i) * result.E + e);
+          s += x * x;
+        }
+        d2 += m.ablation[k] * m.ablation[k] * s;
+        o2 += s;
+      }
+    }
+  }
+  const auto mean = [&](double s) {
+    return a.queries > 0 ? s / static_cast<double>(a.queries) : kNaN;
+  };
+  a.entropy = mean(sums[0]);
+  a.normalized_entropy = mean(sums[1]);
+  a.confidence = mean(sums[2]);
+  a.first_key = mean(sums[3]);
+  a.bias_k = mean(sums[4]);
+  a.zero = mean(sums[5]);
+  a.ablation = o2 > 0.0 ? std::sqrt(d2 / o2) : kNaN;
+  return a;
+}
+
+ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs) {
+  ResultMeasures out;
+  out.head = head_measures(result, inputs);
+  for (std::int64_t n = 0; n <= result.N; ++n) {
+    for (std::int64_t h = 0; h < result.H; ++h) {
+      out.averages.push_back(head_average(out.head, result, n == result.N ? -1 : n, h));
+    }
+  }
+  if (result.N * result.H * result.L * result.Sx <= kValueNormCellLimit) {
+    out.norms = value_norms(result);
+  }
+  return out;
+}
+
+std::size_t ResultMeasures::bytes() const {
+  std::size_t b = head.open_keys.size() * sizeof(std::int64_t) +
+                  7 * head.entropy.size() * sizeof(double) + averages.size() * sizeof(HeadAverage);
+  if (norms) {
+    b += norms->per_head.bytes().size() + norms->summed.bytes().size() +
+         norms->f_norms.bytes().size();
+  }
+  return b;
+}
+
+}  // namespace mhaviz

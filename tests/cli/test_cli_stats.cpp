@@ -1,0 +1,160 @@
+// mhaviz-cli stats: the CSV and JSON tables against the torch computations of
+// tests/fixtures/measures (made by tests/fixtures/make_measure_fixtures.py).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_process.hpp"
+#include "mhaviz/core/io/npz.hpp"
+
+namespace mhaviz::cli::test {
+namespace {
+
+io::TensorMap reference(const std::string& name) {
+  return io::read_npz(std::string(MHAVIZ_FIXTURE_DIR) + "/measures/" + name + ".npz");
+}
+
+std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::istringstream cellIn(line);
+    for (std::string cell; std::getline(cellIn, cell, ',');) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+void expectNear(double got, double want, const std::string& what) {
+  if (std::isnan(want)) {
+    EXPECT_TRUE(std::isnan(got)) << what << ": " << got;
+  } else {
+    EXPECT_LE(std::abs(got - want), 2e-5 + 2e-4 * std::abs(want))
+        << what << ": " << got << " vs torch " << want;
+  }
+}
+
+ProcessResult stats(const ScratchDir& dir, const std::string& name, const std::string& format) {
+  io::write_npz(dir.file("t.npz"), fixtureInputs(name));
+  return runCli({"stats", "--config", fixture(name + ".json"), "--tensors", dir.file("t.npz"),
+                 "--format", format});
+}
+
+// Every query row and head average of the CSV equals torch's values; each measure is a named
+// column, the sink columns appear with their key columns.
+TEST(CliStats, CsvEqualsTorch) {
+  for (const std::string name : {"bias_kv_and_zero_attn", "fully_masked_row", "larger_f32"}) {
+    SCOPED_TRACE(name);
+    const ScratchDir dir;
+    const ProcessResult r = stats(dir, name, "csv");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = parseCsv(r.out);
+    ASSERT_FALSE(rows.empty());
+    std::map<std::string, std::size_t> col;
+    for (std::size_t c = 0; c < rows[0].size(); ++c) col[rows[0][c]] = c;
+    const io::TensorMap ref = reference(name);
+    const Shape shape = ref.at("entropy").shape();  // (N, H, L)
+    const std::int64_t N = shape[0], H = shape[1], L = shape[2];
+    EXPECT_EQ(static_cast<std::int64_t>(rows.size()), 1 + N * H * L + N * H + H);
+    const bool biasK = name != "fully_masked_row";
+    EXPECT_EQ(col.count("sink_bias_k"), biasK ? 1U : 0U);
+    EXPECT_EQ(col.count("sink_zero"), name == "bias_kv_and_zero_attn" ? 1U : 0U);
+    const std::map<std::string, std::string> measures = {
+        {"entropy", "entropy"},       {"normalized_entropy", "normalized_entropy"},
+        {"confidence", "confidence"}, {"sink_first_key", "first_key"},
+        {"ablation", "ablation"},     {"sink_bias_k", "bias_k"},
+        {"sink_zero", "zero"}};
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      const auto& row = rows[i];
+      ASSERT_EQ(row.size(), rows[0].size()) << "row " << i;
+      const bool all = row[0] == "all";
+      const std::int64_t n = all ? N : std::stoll(row[0]);
+      const std::int64_t h = std::stoll(row[1]);
+      const bool mean = row[2] == "mean";
+      for (const auto& [column, key] : measures) {
+        if (col.count(column) == 0) continue;
+        const double got = std::stod(row[col.at(column)]);
+        const double want = mean ? ref.at("avg." + key).value(n * H + h)
+                                 : ref.at(key).value((n * H + h) * L + std::stoll(row[2]));
+        expectNear(got, want, name + " row " + std::to_string(i) + " " + column);
+      }
+      if (!mean) {
+        EXPECT_EQ(std::stod(row[col.at("open_keys")]),
+                  ref.at("open_keys").value((n * H + h) * L + std::stoll(row[2])));
+      }
+    }
+  }
+}
+
+// JSON: every key holding an entropy value says "entropy"; undefined values are null.
+TEST(CliStats, JsonNamesEntropyAndNullsUndefined) {
+  const ScratchDir dir;
+  const ProcessResult r = stats(dir, "fully_masked_row", "json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const io::TensorMap ref = reference("fully_masked_row");
+  const auto& rows = j.at("rows");
+  ASSERT_EQ(static_cast<std::int64_t>(rows.size()), ref.at("entropy").numel());
+  bool sawNull = false;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const double want = ref.at("entropy").value(static_cast<std::int64_t>(k));
+    const auto& e = rows[k].at("entropy");
+    if (std::isnan(want)) {
+      EXPECT_TRUE(e.is_null());
+      EXPECT_TRUE(rows[k].at("normalized_entropy").is_null());
+      EXPECT_EQ(rows[k].at("open_keys"), 0);
+      sawNull = true;
+    } else {
+      expectNear(e.get<double>(), want, "entropy " + std::to_string(k));
+      expectNear(rows[k].at("normalized_entropy").get<double>(),
+                 ref.at("normalized_entropy").value(static_cast<std::int64_t>(k)), "normalized");
+    }
+  }
+  EXPECT_TRUE(sawNull) << "the case has a query with every key masked";
+  const auto& averages = j.at("head_averages");
+  ASSERT_FALSE(averages.empty());
+  EXPECT_EQ(averages.back().at("batch"), "all");
+  for (const auto& [key, value] : j.at("measures").items()) {
+    (void)value;
+    EXPECT_TRUE(j.at("rows")[0].contains(key) || key == "null") << key;
+  }
+}
+
+TEST(CliStats, OutFileIsWritten) {
+  const ScratchDir dir;
+  const ProcessResult r = runCli({"stats", "--config", fixture("single_head.json"), "--format",
+                                  "json", "--out", dir.file("s.json")});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  nlohmann::json parsed;
+  EXPECT_NO_THROW(parsed = nlohmann::json::parse(readText(dir.file("s.json"))));
+  EXPECT_TRUE(parsed.contains("rows"));
+}
+
+}  // namespace
+}  // namespace mhaviz::cli::test
+
+namespace mhaviz::cli::test {
+namespace {
+
+// export --stage value_norms: the CLI attaches the value norms before drawing.
+TEST(CliStats, ExportDrawsValueNorms) {
+  const ScratchDir dir;
+  const ProcessResult r =
+      runCli({"export", "--config", fixture("bias_kv_and_zero_attn.json"), "--stage",
+              "value_norms", "--image", dir.file("vn.png"), "--width", "800", "--height", "500"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("vn.png")));
+}
+
+}  // namespace
+}  // namespace mhaviz::cli::test

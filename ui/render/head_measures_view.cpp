@@ -1,0 +1,158 @@
+#include "render/head_measures_view.hpp"
+
+#include <QEvent>
+#include <QFontMetrics>
+#include <QPaintEvent>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "mhaviz/core/measures.hpp"
+
+namespace mhaviz::ui {
+namespace {
+constexpr int kMargin = 8;    // px around everything
+constexpr int kBarArea = 46;  // px of bar height at value 1 (or the largest)
+constexpr int kMaxBar = 28;   // px widest bar
+constexpr int kSectionGap = 10;
+
+QString valueText(double v) {
+  if (std::isnan(v)) return QStringLiteral("–");
+  return QString::number(v, 'f', v < 10 ? 2 : 1);
+}
+}  // namespace
+
+HeadMeasuresView::HeadMeasuresView(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("headMeasuresView"));
+  rebuild();
+}
+
+void HeadMeasuresView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result, int batch) {
+  m_result = std::move(result);
+  m_batch = batch;
+  rebuild();
+}
+
+void HeadMeasuresView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) rebuild();
+  QWidget::changeEvent(event);
+}
+
+void HeadMeasuresView::rebuild() {
+  m_sections.clear();
+  m_message.clear();
+  m_heading.clear();
+  if (!m_result) {
+    m_message = tr("No result yet.");
+  } else if (!m_result->measures) {
+    m_message = tr("This result has no head measures; recompute it.");
+  } else if (m_batch < 0 || m_batch >= m_result->N) {
+    m_message = tr("Batch element %1 does not exist.").arg(m_batch);
+  } else {
+    const mhaviz::ResultMeasures& m = *m_result->measures;
+    m_heading = tr("Batch element %1, mean over its queries").arg(m_batch);
+    Section entropy{tr("entropy / log(open keys): 0 = one key, 1 = uniform"), {}, true};
+    Section confidence{tr("confidence: the largest weight"), {}, true};
+    Section first{tr("sink share: weight on the first key"), {}, true};
+    Section extra{m.head.has_bias_k && m.head.has_zero
+                      ? tr("sink share: weight on bias_k + zero")
+                      : (m.head.has_bias_k ? tr("sink share: weight on bias_k")
+                                           : tr("sink share: weight on zero")),
+                  {},
+                  true};
+    Section ablation{tr("ablation: ‖Δ output‖ / ‖output‖ without the head"), {}, false};
+    for (std::int64_t h = 0; h < m.head.H; ++h) {
+      const mhaviz::HeadAverage& a = m.average(m_batch, h);
+      entropy.values.push_back(a.normalized_entropy);
+      confidence.values.push_back(a.confidence);
+      first.values.push_back(a.first_key);
+      extra.values.push_back(a.bias_k + a.zero);
+      ablation.values.push_back(a.ablation);
+    }
+    m_sections = {entropy, confidence, first};
+    if (m.head.has_bias_k || m.head.has_zero) m_sections.push_back(extra);
+    m_sections.push_back(ablation);
+  }
+  updateGeometry();
+  update();
+}
+
+// As tall as every section, so that a scroll area around it scrolls instead of clipping.
+QSize HeadMeasuresView::minimumSizeHint() const { return {200, sizeHint().height()}; }
+
+QSize HeadMeasuresView::sizeHint() const {
+  const QFontMetrics fm(font());
+  const int line = fm.height();
+  const int section = line + 4 + line + kBarArea + line + kSectionGap;
+  // Before the first result: as tall as the usual five sections, so the dock is laid out for them.
+  const int count = m_sections.empty() ? 5 : static_cast<int>(m_sections.size());
+  const int height = kMargin * 2 + line + 6 + count * section + line;
+  return {280, std::max(height, 120)};
+}
+
+void HeadMeasuresView::paintEvent(QPaintEvent* /*event*/) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing, false);
+  const QPalette& pal = palette();
+  const QColor text = pal.color(QPalette::WindowText);
+  const QColor dim = pal.color(QPalette::PlaceholderText);
+  const QColor bar = pal.color(QPalette::Highlight);
+  const QFontMetrics fm(font());
+  const int line = fm.height();
+  const int width = this->width() - 2 * kMargin;
+  int y = kMargin;
+  p.setPen(text);
+  if (!m_message.isEmpty()) {
+    p.drawText(QRect(kMargin, y, width, height() - 2 * kMargin), Qt::TextWordWrap, m_message);
+    return;
+  }
+  QFont bold = font();
+  bold.setBold(true);
+  p.setFont(bold);
+  p.drawText(QRect(kMargin, y, width, line), Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(m_heading, Qt::ElideRight, width));
+  p.setFont(font());
+  y += line + 6;
+  for (const Section& s : m_sections) {
+    p.setPen(text);
+    p.drawText(QRect(kMargin, y, width, line), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(s.title, Qt::ElideRight, width));
+    y += line + 4;
+    const auto heads = static_cast<int>(s.values.size());
+    if (heads == 0) continue;
+    double top = 1.0;
+    if (!s.unitRange) {
+      top = 0.0;
+      for (double v : s.values) top = std::isfinite(v) ? std::max(top, v) : top;
+      if (top <= 0.0) top = 1.0;
+    }
+    const int slot = std::max(4, width / heads);
+    const int barWidth = std::min(kMaxBar, std::max(2, slot - 6));
+    const bool labels = slot >= fm.horizontalAdvance(QStringLiteral("0.00")) + 2;
+    const int base = y + line + kBarArea;  // the bars' baseline
+    for (int h = 0; h < heads; ++h) {
+      const double v = s.values[static_cast<std::size_t>(h)];
+      const int x = kMargin + h * slot + (slot - barWidth) / 2;
+      const double frac = std::isfinite(v) ? std::clamp(v / top, 0.0, 1.0) : 0.0;
+      const int hgt = static_cast<int>(std::lround(frac * kBarArea));
+      p.fillRect(QRect(x, base - hgt, barWidth, hgt), bar);
+      if (labels) {
+        p.setPen(text);
+        p.drawText(QRect(kMargin + h * slot, base - hgt - line, slot, line),
+                   Qt::AlignHCenter | Qt::AlignBottom, valueText(v));
+      }
+      p.setPen(dim);
+      p.drawText(QRect(kMargin + h * slot, base + 1, slot, line), Qt::AlignHCenter | Qt::AlignTop,
+                 QString::number(h));
+    }
+    p.setPen(dim);
+    p.drawLine(kMargin, base, kMargin + heads * slot, base);
+    y = base + line + kSectionGap;
+  }
+  p.setPen(dim);
+  p.drawText(QRect(kMargin, y, width, line), Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(tr("numbers under the bars: head index"), Qt::ElideRight, width));
+}
+
+}  // namespace mhaviz::ui

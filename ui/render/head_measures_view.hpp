@@ -1,0 +1,52 @@
+#pragma once
+// The head measures of one batch element as bars, one bar per head for each measure (mean
+// normalised entropy, confidence, sink shares, ablation): what a head does at a glance, beside
+// the grid. Reads the numbers the compute worker attached to the result (result.measures);
+// computes nothing. GUI thread.
+
+#include <QString>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "mhaviz/core/result.hpp"
+
+namespace mhaviz::ui {
+
+class HeadMeasuresView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit HeadMeasuresView(QWidget* parent = nullptr);
+
+  /// Shows the head averages of batch element `batch` of `result` (nothing when null).
+  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, int batch);
+
+  /// One section per measure: its title and one value per head (NaN: undefined).
+  struct Section {
+    QString title;
+    std::vector<double> values;
+    bool unitRange = true;  // values in 0..1 (else scaled to the largest)
+  };
+  [[nodiscard]] const std::vector<Section>& sections() const { return m_sections; }
+  /// What the view says instead of bars (no result, or no measures), else empty.
+  [[nodiscard]] const QString& message() const { return m_message; }
+
+  [[nodiscard]] QSize sizeHint() const override;
+  [[nodiscard]] QSize minimumSizeHint() const override;
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void rebuild();
+
+  std::shared_ptr<const mhaviz::ForwardResult> m_result;
+  int m_batch = 0;
+  std::vector<Section> m_sections;
+  QString m_heading;
+  QString m_message;
+};
+
+}  // namespace mhaviz::ui
