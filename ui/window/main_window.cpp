@@ -30,6 +30,7 @@
 #include "teach/teaching_tools.hpp"
 #include "window/app_info.hpp"
 #include "window/parameter_panel.hpp"
+#include "window/reduced_zoom.hpp"
 #include "window/status_widgets.hpp"
 #include "window/view_controls.hpp"
 
@@ -56,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
   installMaskEditors(this, m_controller);  // "Masks and inputs" dock, tabbed with it
 
   m_status = new StatusWidgets(statusBar(), m_controller, this);
+  new ReducedZoom(m_grid, m_controller, this);  // zooming a reduced map computes the region
   buildMenus();
   connectController();
   restoreLayout();
