@@ -2258,6 +2258,14 @@
         <source>reduced: block mean of %1x%2 cells</source>
         <translation>已缩减：每 %1x%2 个单元块取均值</translation>
     </message>
+    <message>
+        <source>zoomed: block max of %1x%2 cells of queries %3-%4, keys %5-%6</source>
+        <translation>已放大：查询 %3-%4、键 %5-%6，每 %1x%2 个单元块取最大值</translation>
+    </message>
+    <message>
+        <source>zoomed: block mean of %1x%2 cells of queries %3-%4, keys %5-%6</source>
+        <translation>已放大：查询 %3-%4、键 %5-%6，每 %1x%2 个单元块取均值</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StatusWidgets</name>
@@ -2314,8 +2322,8 @@
         <translation>批次元素 n = %1（共 %2 个）</translation>
     </message>
     <message>
-        <source>Every map of this configuration does not fit in memory: the exact weights are computed stripe by stripe and each block of cells is shown as its mean or maximum (View: reduce). mhaviz-cli run --head H --queries A:B writes exact weights of a part.</source>
-        <translation>此配置的全部图无法同时放入内存：精确权重按查询行条带逐条计算，每个单元块显示为其均值或最大值（视图：缩减方式）。mhaviz-cli run --head H --queries A:B 可写出部分的精确权重。</translation>
+        <source>Every map of this configuration does not fit in memory: the exact weights are computed stripe by stripe and each block of cells is shown as its mean or maximum (View: reduce). Zoom in with the wheel: the visible region is computed again, as exact cells once it is small enough; wheel out over the whole region to return. mhaviz-cli run --head H --queries A:B writes exact weights of a part.</source>
+        <translation>此配置的全部图无法同时放入内存：精确权重按查询行条带逐条计算，每个单元块显示为其均值或最大值（视图：缩减方式）。用滚轮放大：可见区域会重新计算，区域足够小时显示精确单元；在已显示整个区域的图上向外滚动即可返回。mhaviz-cli run --head H --queries A:B 可写出部分的精确权重。</translation>
     </message>
 </context>
 <context>
