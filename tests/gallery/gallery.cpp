@@ -21,6 +21,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
+#include <array>
 #include <cstdio>
 #include <functional>
 #include <string_view>
@@ -57,6 +58,8 @@ struct Shot {
   std::uint64_t memoryLimit = 0;  // > 0: the window's limit (the reduced view of long contexts)
   /// Compare mode: the state above is pinned as A, then this configuration becomes B.
   const char* compareB = nullptr;
+  // rowEnd > 0: the reduced view zoomed into values [row0, rowEnd) x [col0, colEnd).
+  std::array<int, 4> zoom = {0, 0, 0, 0};
 };
 
 // Configurations of the pattern states shown more than once (themes, languages).
@@ -155,6 +158,11 @@ QString render(const Shot& shot, const QDir& out) {
       ViewOptions view = controller->view();
       shot.view(view);
       controller->setView(view);
+    }
+    if (shot.zoom[1] > 0) {
+      if (!settle(window))
+        return QStringLiteral("%1: the computation did not finish").arg(shot.name);
+      controller->zoomReduced(shot.zoom[0], shot.zoom[1], shot.zoom[2], shot.zoom[3]);
     }
     if (shot.presentation) {
       auto* teaching =
@@ -269,6 +277,23 @@ int main(int argc, char* argv[]) {
          v.reduce = mhaviz::ui::Reduce::max;
        },
        true, true, false, false, 256ULL << 20},
+      // Zoomed: values 100..149 are queries and keys 600..899, computed as exact cells; values
+      // 0..199 are queries and keys 0..1199, still folded (block max of 3x3 cells).
+      {"long_context_zoomed_exact",
+       R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "band", "width": 40, "dtype": "bool", "shape": "2d"}})",
+       [](ViewOptions& v) { v.autoRange = true; }, false, false, false, false, 256ULL << 20,
+       nullptr, {100, 150, 100, 150}},
+      {"long_context_zoomed_folded_zh_dark",
+       R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "band", "width": 40, "dtype": "bool", "shape": "2d"}})",
+       [](ViewOptions& v) {
+         v.autoRange = true;
+         v.reduce = mhaviz::ui::Reduce::max;
+       },
+       true, true, false, false, 256ULL << 20, nullptr, {0, 200, 0, 200}},
       {"dark", nullptr, {}, false, true},
       {"chinese", nullptr, {}, true},
       {"value_norms", kValueNormsJson, [](ViewOptions& v) { v.stage = Stage::value_norms; }},

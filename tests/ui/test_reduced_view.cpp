@@ -2,6 +2,10 @@
 // exceed the memory limit is computed stripe by stripe and folded to the screen; the values
 // equal the block means / maxima of the full weights, the status text says so, changing the
 // fold or the batch element recomputes, and a configuration too large even reduced is refused.
+// Zooming into a region computes that region again: exact cells (equal to forward()'s weights)
+// once it is small enough, else the fold of the region's cells; zooming out returns to the whole.
+
+#include <qcustomplot.h>
 
 #include <QSignalSpy>
 #include <QTest>
@@ -11,7 +15,9 @@
 #include "compute/compute_controller.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/problem.hpp"
+#include "render/heatmap_grid.hpp"
 #include "stages/reduced_result.hpp"
+#include "window/reduced_zoom.hpp"
 
 using mhaviz::ui::ComputeController;
 using mhaviz::ui::Reduce;
@@ -40,18 +46,23 @@ ResultPtr nextResult(ComputeController& c) {
   return spy.takeFirst().at(0).value<ResultPtr>();
 }
 
-/// Max |reduced - block fold of full| over every value of batch element n.
-double foldError(const mhaviz::ForwardResult& reduced, const mhaviz::ForwardResult& full,
-                 std::int64_t n, bool max) {
+/// Max |reduced - block fold of full| over every value of batch element n, for a reduced result
+/// whose value (0, 0) is the block of bh x bw cells at query q0, key k0, clipped to the region
+/// [q0, qEnd) x [k0, kEnd).
+double foldRegionError(const mhaviz::ForwardResult& reduced, const mhaviz::ForwardResult& full,
+                       std::int64_t n, bool max, std::int64_t q0, std::int64_t qEnd,
+                       std::int64_t k0, std::int64_t kEnd, std::int64_t bh, std::int64_t bw) {
   double worst = 0.0;
-  const std::int64_t bh = 3, bw = 3;
+  if (reduced.L != (qEnd - q0 + bh - 1) / bh || reduced.Sx != (kEnd - k0 + bw - 1) / bw) {
+    return INFINITY;
+  }
   for (std::int64_t h = 0; h < full.H; ++h) {
     for (std::int64_t r = 0; r < reduced.L; ++r) {
       for (std::int64_t c = 0; c < reduced.Sx; ++c) {
         double sum = 0.0, mx = -INFINITY;
         std::int64_t cells = 0;
-        for (std::int64_t i = r * bh; i < std::min(full.L, (r + 1) * bh); ++i) {
-          for (std::int64_t j = c * bw; j < std::min(full.Sx, (c + 1) * bw); ++j) {
+        for (std::int64_t i = q0 + r * bh; i < std::min(qEnd, q0 + (r + 1) * bh); ++i) {
+          for (std::int64_t j = k0 + c * bw; j < std::min(kEnd, k0 + (c + 1) * bw); ++j) {
             const double w = full.weights.value(((n * full.H + h) * full.L + i) * full.Sx + j);
             sum += w;
             mx = std::max(mx, w);
@@ -66,6 +77,12 @@ double foldError(const mhaviz::ForwardResult& reduced, const mhaviz::ForwardResu
     }
   }
   return worst;
+}
+
+/// The fold of the whole map (blocks of 3 x 3 cells).
+double foldError(const mhaviz::ForwardResult& reduced, const mhaviz::ForwardResult& full,
+                 std::int64_t n, bool max) {
+  return foldRegionError(reduced, full, n, max, 0, full.L, 0, full.Sx, 3, 3);
 }
 
 }  // namespace
@@ -112,6 +129,91 @@ class ReducedViewTest : public QObject {
     QCOMPARE(result->L, 1100);
     QVERIFY(!mhaviz::ui::isReducedResult(*result));
     QCOMPARE(reduced.last().at(0).toString(), QString());
+  }
+
+  void zoomingComputesTheRegion() {
+    ComputeController c;
+    c.setMemoryLimit(kLimit);
+    QSignalSpy reduced(&c, &ComputeController::reducedChanged);
+    c.changeConfig(longConfig(), QStringLiteral("long"));
+    QVERIFY(nextResult(c) != nullptr);
+    QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{0, 1100, 0, 1100, 3, 3, 1100, 1100}));
+    const mhaviz::Problem p = mhaviz::make_problem(longConfig());
+    const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
+
+    // Values 100..199 down and 50..149 across are queries 300..599 and keys 150..449: 300 x 300
+    // cells fit 512 values, so they are the exact weights.
+    c.zoomReduced(100, 200, 50, 150);
+    ResultPtr result = nextResult(c);
+    QVERIFY(result != nullptr);
+    QCOMPARE(reduced.last().at(0).toString(),
+             QStringLiteral("exact cells of queries 300-599, keys 150-449"));
+    QCOMPARE(result->L, 300);
+    QCOMPARE(result->Sx, 300);
+    QCOMPARE(result->config.query_labels.front(), std::string("300"));
+    QCOMPARE(result->config.key_labels.at(1), std::string("151"));
+    QVERIFY(foldRegionError(*result, full, 0, false, 300, 600, 150, 450, 1, 1) < 1e-6);
+
+    // Zooming out over the whole region returns to the whole map.
+    c.zoomReducedOut();
+    result = nextResult(c);
+    QVERIFY(result != nullptr);
+    QCOMPARE(result->L, 367);
+    QCOMPARE(reduced.last().at(0).toString(), QStringLiteral("reduced: block mean of 3x3 cells"));
+    QVERIFY(foldError(*result, full, 0, false) < 1e-6);
+
+    // A bigger region (queries 0..899, every key) is still folded: 2 x 3 blocks of its cells,
+    // here by block max.
+    mhaviz::ui::ViewOptions view = c.view();
+    view.reduce = Reduce::max;
+    c.setView(view);
+    QVERIFY(nextResult(c) != nullptr);
+    c.zoomReduced(0, 300, 0, 367);
+    result = nextResult(c);
+    QVERIFY(result != nullptr);
+    QCOMPARE(reduced.last().at(0).toString(),
+             QStringLiteral("zoomed: block max of 2x3 cells of queries 0-899, keys 0-1099"));
+    QVERIFY(foldRegionError(*result, full, 0, true, 0, 900, 0, 1100, 2, 3) < 1e-6);
+  }
+
+  void zoomingTheGridDrawsExactCells() {
+    // The window's path: the grid's zoom settles, the worker computes the region, the grid
+    // draws its cells labelled with their query / key positions.
+    ComputeController c;
+    c.setMemoryLimit(kLimit);
+    mhaviz::ui::HeatmapGrid grid;
+    grid.resize(800, 600);
+    mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
+    connect(&c, &ComputeController::resultReady, &grid,
+            [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { grid.setResult(r, v); });
+    c.changeConfig(longConfig(), QStringLiteral("long"));
+    QVERIFY(nextResult(c) != nullptr);
+    QCOMPARE(grid.stageData().maps.front().rows, 367);
+
+    // Show values 10..39 across and 20..59 down (367 rows: y counts up from the bottom).
+    QCPAxisRect* rect = grid.plot()->axisRect(0);
+    QVERIFY(rect != nullptr);
+    rect->axis(QCPAxis::atBottom)->setRange(QCPRange(9.6, 39.4));
+    rect->axis(QCPAxis::atLeft)->setRange(QCPRange(367 - 60 + 0.4, 367 - 20 - 0.6));
+    const ResultPtr result = nextResult(c);
+    QVERIFY(result != nullptr);
+    QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{60, 180, 30, 120, 1, 1, 1100, 1100}));
+    const mhaviz::Problem p = mhaviz::make_problem(longConfig());
+    const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
+    QCOMPARE(grid.stageData().maps.front().rows, 120);
+    QCOMPARE(grid.stageData().maps.front().cols, 90);
+    QCOMPARE(grid.columnLabels(0).front(), QStringLiteral("30"));
+    double worst = 0.0;
+    for (int h = 0; h < 2; ++h) {
+      const mhaviz::ui::MapData& map = grid.stageData().maps.at(static_cast<std::size_t>(h));
+      for (int r = 0; r < 120; ++r) {
+        for (int col = 0; col < 90; ++col) {
+          const double want = full.weights.value(((0 * 2 + h) * 1100 + 60 + r) * 1100 + 30 + col);
+          worst = std::max(worst, std::abs(map.valueAt(r, col) - want));
+        }
+      }
+    }
+    QVERIFY(worst < 1e-6);
   }
 
   void tooLargeEvenReducedIsRefused() {

@@ -17,11 +17,15 @@ ComputeController::ComputeController(QObject* parent)
   ComputeWorker* w = m_thread.worker();
   // Queued (the worker emits on its own thread); typed functor connections only.
   connect(w, &ComputeWorker::resultReady, this, &ComputeController::onResult);
-  connect(w, &ComputeWorker::reducedView, this, [this](quint64 generation, const QString& text) {
-    if (generation != m_generation || text == m_reduced) return;
-    m_reduced = text;
-    emit reducedChanged(m_reduced);
-  });
+  connect(w, &ComputeWorker::reducedView, this,
+          [this](quint64 generation, const QString& text, const ReducedRegion& region) {
+            if (generation != m_generation) return;
+            m_shownRegion = region;
+            if (text.isEmpty()) m_shownRegion.blockRows = 0;
+            if (text == m_reduced) return;
+            m_reduced = text;
+            emit reducedChanged(m_reduced);
+          });
   connect(w, &ComputeWorker::failed, this, &ComputeController::onFailed);
   connect(w, &ComputeWorker::cancelled, this, &ComputeController::onCancelled);
   connect(w, &ComputeWorker::progress, this, [this](quint64 generation, qint64 done, qint64 total) {
@@ -94,6 +98,37 @@ void ComputeController::setView(const ViewOptions& view) {
 
 void ComputeController::recompute() { applyConfig(m_config); }
 
+void ComputeController::zoomReduced(qint64 row0, qint64 rowEnd, qint64 col0, qint64 colEnd) {
+  const ReducedRegion& r = m_shownRegion;
+  if (r.blockRows == 0 || !m_error.isEmpty()) return;
+  if (r.blockRows == 1 && r.blockCols == 1) return;  // exact already: the grid zooms its cells
+  const qint64 rows = (r.queryEnd - r.queryBegin + r.blockRows - 1) / r.blockRows;
+  const qint64 cols = (r.keyEnd - r.keyBegin + r.blockCols - 1) / r.blockCols;
+  row0 = std::clamp<qint64>(row0, 0, rows - 1);
+  col0 = std::clamp<qint64>(col0, 0, cols - 1);
+  rowEnd = std::clamp<qint64>(rowEnd, row0 + 1, rows);
+  colEnd = std::clamp<qint64>(colEnd, col0 + 1, cols);
+  // Each shown value covers a block of the whole map: the region is those blocks' cells.
+  const qint64 qb = r.queryBegin + row0 * r.blockRows;
+  const qint64 qe = std::min(r.queryEnd, r.queryBegin + rowEnd * r.blockRows);
+  const qint64 kb = r.keyBegin + col0 * r.blockCols;
+  const qint64 ke = std::min(r.keyEnd, r.keyBegin + colEnd * r.blockCols);
+  if (qb == r.queryBegin && qe == r.queryEnd && kb == r.keyBegin && ke == r.keyEnd) return;
+  if (qb == m_queryBegin && qe == m_queryEnd && kb == m_keyBegin && ke == m_keyEnd) return;
+  m_queryBegin = qb;
+  m_queryEnd = qe;
+  m_keyBegin = kb;
+  m_keyEnd = ke;
+  submitCurrent();  // supersedes (cancels) whatever is still running
+}
+
+void ComputeController::zoomReducedOut() {
+  if (m_queryBegin == 0 && m_queryEnd == -1 && m_keyBegin == 0 && m_keyEnd == -1) return;
+  m_queryBegin = m_keyBegin = 0;
+  m_queryEnd = m_keyEnd = -1;
+  if (m_shownRegion.blockRows != 0 && m_error.isEmpty()) submitCurrent();
+}
+
 void ComputeController::cancel() {
   if (!isBusy()) return;
   m_userCancelled = true;
@@ -111,6 +146,13 @@ void ComputeController::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> 
 }
 
 void ComputeController::applyConfig(const mhaviz::Config& config) {
+  // A zoomed region belongs to the sizes it was made for.
+  if (config.tgt_len != m_config.tgt_len || config.src_len != m_config.src_len ||
+      config.add_bias_kv != m_config.add_bias_kv ||
+      config.add_zero_attn != m_config.add_zero_attn) {
+    m_queryBegin = m_keyBegin = 0;
+    m_queryEnd = m_keyEnd = -1;
+  }
   m_config = config;
   // Undo, redo and opened files bring their own values: remember those from now on.
   if (config != m_fittedFromUserValues) {
@@ -138,6 +180,10 @@ void ComputeController::submitCurrent() {
   request.tensors = m_tensors;
   request.batch = m_view.batch;
   request.reduceMax = m_view.reduce == Reduce::max;
+  request.queryBegin = m_queryBegin;
+  request.queryEnd = m_queryEnd;
+  request.keyBegin = m_keyBegin;
+  request.keyEnd = m_keyEnd;
   const bool wasBusy = isBusy();
   m_awaiting = request.generation;
   m_userCancelled = false;

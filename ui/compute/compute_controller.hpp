@@ -10,6 +10,7 @@
 
 #include "compute/compute_request.hpp"
 #include "compute/compute_thread.hpp"
+#include "compute/reduced_compute.hpp"
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/gen/user_values.hpp"
 #include "stages/view_options.hpp"
@@ -57,6 +58,16 @@ class ComputeController : public QObject {
   void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors);
   [[nodiscard]] std::shared_ptr<const mhaviz::io::TensorMap> tensors() const { return m_tensors; }
 
+  /// Zooms the reduced view into cells [row0, rowEnd) x [col0, colEnd) of the current reduced
+  /// result (its rows and columns, i.e. blocks): the worker computes that region of the whole
+  /// map at the finest fold that fits kReducedCells, exact cells once it is small enough.
+  /// Nothing happens when the view is not reduced or the cells are the whole current result.
+  void zoomReduced(qint64 row0, qint64 rowEnd, qint64 col0, qint64 colEnd);
+  /// Returns a zoomed reduced view to the whole map (nothing happens when it is not zoomed).
+  void zoomReducedOut();
+  /// Where the current reduced result lies in the whole map; blockRows 0 when not reduced.
+  [[nodiscard]] const ReducedRegion& reducedRegion() const { return m_shownRegion; }
+
   /// Empty when `config` can be computed; else the message to show (PyTorch's text for
   /// argument errors, the memory estimate for sizes over `limit`).
   static QString quickCheck(const mhaviz::Config& config, std::uint64_t limit);
@@ -99,6 +110,10 @@ class ComputeController : public QObject {
   ResultPtr m_result;
   QString m_error;
   QString m_reduced;  // reducedChanged's text for the current result
+  // The region asked of the reduced view (end -1: to the last row / column), and where the
+  // current reduced result lies (blockRows 0: the result is not reduced).
+  qint64 m_queryBegin = 0, m_queryEnd = -1, m_keyBegin = 0, m_keyEnd = -1;
+  ReducedRegion m_shownRegion{0, 0, 0, 0, 0, 0, 0, 0};
   QString m_fitNotes;
   bool m_outOfDate = false;
   quint64 m_generation = 0;

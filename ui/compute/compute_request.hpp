@@ -24,6 +24,9 @@ struct ComputeRequest {
   /// (mhaviz/core/long_context.hpp): for this batch element, folded by block max or mean.
   int batch = 0;
   bool reduceMax = false;
+  /// The region of the reduced view (a zoom): query rows [queryBegin, queryEnd) and key
+  /// columns [keyBegin, keyEnd); an end of -1 means the last row / column (the whole map).
+  qint64 queryBegin = 0, queryEnd = -1, keyBegin = 0, keyEnd = -1;
 };
 
 /// A finished forward pass, shared read-only between the worker, the controller and the grid.

@@ -22,6 +22,7 @@ namespace mhaviz::ui {
 void registerComputeMetaTypes() {
   qRegisterMetaType<ComputeRequest>();
   qRegisterMetaType<ResultPtr>();
+  qRegisterMetaType<ReducedRegion>();
 }
 
 /// Everything the forward call needs: parameters, inputs and masks generated from the config's
@@ -109,9 +110,10 @@ void ComputeWorker::run(const Job& job) {
       emit progress(generation, done, total);
     };
     QString description;
+    ReducedRegion region;
     std::shared_ptr<const mhaviz::ForwardResult> result;
     if (reduced) {
-      result = computeReduced(problem, job.request, control, description);
+      result = computeReduced(problem, job.request, control, description, &region);
     } else {
       mhaviz::ForwardResult computed =
           mhaviz::forward(problem.config, problem.params, problem.inputs, control);
@@ -132,7 +134,7 @@ void ComputeWorker::run(const Job& job) {
       emit cancelled(generation);
       return;
     }
-    emit reducedView(generation, description);
+    emit reducedView(generation, description, region);
     emit resultReady(generation, std::move(result), ms);
   } catch (const mhaviz::Cancelled&) {
     emit cancelled(generation);

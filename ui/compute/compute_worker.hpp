@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "compute/compute_request.hpp"
+#include "compute/reduced_compute.hpp"
 #include "mhaviz/core/problem.hpp"
 
 namespace mhaviz::ui {
@@ -44,8 +45,10 @@ class ComputeWorker : public QObject {
   void progress(quint64 generation, qint64 done, qint64 total);
   void resultReady(quint64 generation, mhaviz::ui::ResultPtr result, double computeMs);
   /// Emitted before resultReady: what the reduced view shows ("reduced: block mean of 16x16
-  /// cells"), or an empty string for a full result.
-  void reducedView(quint64 generation, const QString& description);
+  /// cells") and where its region lies, or an empty string (and a default region) for a full
+  /// result.
+  void reducedView(quint64 generation, const QString& description,
+                   const mhaviz::ui::ReducedRegion& region);
   /// A user-readable message: mhaviz::InvalidInput's text as is, or what went wrong otherwise.
   void failed(quint64 generation, const QString& message);
   void cancelled(quint64 generation);

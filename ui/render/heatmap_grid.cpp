@@ -201,6 +201,10 @@ void HeatmapGrid::resizeEvent(QResizeEvent* event) {
 
 bool HeatmapGrid::eventFilter(QObject* watched, QEvent* event) {
   if (watched == m_plot && event->type() == QEvent::Wheel &&
+      wheelZoomsOutAtWhole(*static_cast<QWheelEvent*>(event))) {
+    emit zoomOutAtWhole();
+  }
+  if (watched == m_plot && event->type() == QEvent::Wheel &&
       m_scroll->verticalScrollBar()->isVisible()) {
     // Over a map the wheel zooms; elsewhere (titles, gaps, legend) it scrolls the maps.
     const auto* wheel = static_cast<QWheelEvent*>(event);

@@ -99,6 +99,11 @@ class HeatmapGrid : public QWidget {
   void cellClicked(int map, int row, int col);
   /// The picture of the current result and view has been drawn (replotted).
   void pictureShown();
+  /// The user zoomed or panned the maps: the cells now visible (at least partly) are rows
+  /// [row0, rowEnd) and columns [col0, colEnd) of every map (row 0 at the top).
+  void visibleCellsChanged(int row0, int rowEnd, int col0, int colEnd);
+  /// The wheel zoomed out over a map that already shows all of its cells.
+  void zoomOutAtWhole();
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -120,6 +125,7 @@ class HeatmapGrid : public QWidget {
   void layoutNow();             // lay out the plot so axis rects have their pixel sizes
   void queueRender();           // coalesced re-render after zoom/pan
   void onAxisRangeChanged(int index, bool horizontal);
+  bool wheelZoomsOutAtWhole(const QWheelEvent& wheel) const;  // out over a map shown whole
   void onMouseMove(QMouseEvent* event);
   void onMousePress(QMouseEvent* event);
   void onMouseRelease(QMouseEvent* event);

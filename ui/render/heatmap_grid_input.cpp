@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 
 #include "render/heatmap_grid.hpp"
@@ -64,6 +65,25 @@ void HeatmapGrid::onAxisRangeChanged(int index, bool horizontal) {
   }
   s.syncing = false;
   queueRender();
+  // The visible cells (rows count down from the top; the y axis counts up from the bottom).
+  const MapView& v = s.views.front();
+  const QCPRange xr = v.rect->axis(QCPAxis::atBottom)->range();
+  const QCPRange yr = v.rect->axis(QCPAxis::atLeft)->range();
+  const int col0 = std::max(0, static_cast<int>(std::floor(xr.lower + 0.5)));
+  const int colEnd = std::min(m.cols, static_cast<int>(std::ceil(xr.upper - 0.5)) + 1);
+  const int y0 = std::max(0, static_cast<int>(std::floor(yr.lower + 0.5)));
+  const int yEnd = std::min(m.rows, static_cast<int>(std::ceil(yr.upper - 0.5)) + 1);
+  emit visibleCellsChanged(m.rows - yEnd, m.rows - y0, col0, colEnd);
+}
+
+bool HeatmapGrid::wheelZoomsOutAtWhole(const QWheelEvent& wheel) const {
+  if (wheel.angleDelta().y() >= 0 || m_state->views.empty() || m_data.maps.empty()) return false;
+  if (m_plot->axisRectAt(wheel.position()) == nullptr) return false;
+  const MapData& m = m_data.maps.front();
+  const MapView& v = m_state->views.front();
+  const QCPRange xr = v.rect->axis(QCPAxis::atBottom)->range();
+  const QCPRange yr = v.rect->axis(QCPAxis::atLeft)->range();
+  return xr.size() >= m.cols - 1e-9 && yr.size() >= m.rows - 1e-9;
 }
 
 bool HeatmapGrid::cellAt(const QPointF& pos, int* map, int* row, int* col) const {

@@ -58,8 +58,26 @@ QString reducedDescription(const mhaviz::ReducedWeights& reduced) {
         .arg(reduced.key_begin)
         .arg(reduced.key_end - 1);
   }
-  const QString rule = reduced.reduce == mhaviz::BlockReduce::max
-                           ? QCoreApplication::translate("mhaviz::ui::StageText",
+  const bool max = reduced.reduce == mhaviz::BlockReduce::max;
+  const bool whole = reduced.query_begin == 0 && reduced.key_begin == 0 &&
+                     reduced.query_end == reduced.L && reduced.key_end == reduced.Sx;
+  if (!whole) {
+    // A zoomed region still too large for single cells.
+    const QString rule =
+        max ? QCoreApplication::translate(
+                  "mhaviz::ui::StageText",
+                  "zoomed: block max of %1x%2 cells of queries %3-%4, keys %5-%6")
+            : QCoreApplication::translate(
+                  "mhaviz::ui::StageText",
+                  "zoomed: block mean of %1x%2 cells of queries %3-%4, keys %5-%6");
+    return rule.arg(reduced.block_rows)
+        .arg(reduced.block_cols)
+        .arg(reduced.query_begin)
+        .arg(reduced.query_end - 1)
+        .arg(reduced.key_begin)
+        .arg(reduced.key_end - 1);
+  }
+  const QString rule = max ? QCoreApplication::translate("mhaviz::ui::StageText",
                                                          "reduced: block max of %1x%2 cells")
                            : QCoreApplication::translate("mhaviz::ui::StageText",
                                                          "reduced: block mean of %1x%2 cells");

@@ -26,8 +26,9 @@ bool isReducedResult(const mhaviz::ForwardResult& result);
 /// The first position of each block: begin, begin + block, ... (count labels).
 QStringList blockLabels(std::int64_t begin, std::int64_t block, std::int64_t count);
 
-/// "reduced: block mean of 16x16 cells" in the UI language (or "exact cells of rows A-B, keys
-/// C-D" for a zoomed region computed cell by cell).
+/// "reduced: block mean of 16x16 cells" in the UI language for the whole map, "zoomed: block
+/// mean of 4x4 cells of queries A-B, keys C-D" for a zoomed region still folded, or "exact
+/// cells of queries A-B, keys C-D" for a region computed cell by cell.
 QString reducedDescription(const mhaviz::ReducedWeights& reduced);
 
 }  // namespace mhaviz::ui

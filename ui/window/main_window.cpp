@@ -34,6 +34,7 @@
 #include "window/app_info.hpp"
 #include "window/compare_panel.hpp"
 #include "window/parameter_panel.hpp"
+#include "window/reduced_zoom.hpp"
 #include "window/status_widgets.hpp"
 #include "window/view_controls.hpp"
 
@@ -73,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent)
   addDockWidget(Qt::RightDockWidgetArea, m_measuresDock);
 
   m_status = new StatusWidgets(statusBar(), m_controller, this);
+  new ReducedZoom(m_grid, m_controller, this);  // zooming a reduced map computes the region
   buildMenus();
   connectController();
   restoreLayout();

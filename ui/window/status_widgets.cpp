@@ -50,7 +50,9 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   m_reduced->setToolTip(
       tr("Every map of this configuration does not fit in memory: the exact weights are "
          "computed stripe by stripe and each block of cells is shown as its mean or maximum "
-         "(View: reduce). mhaviz-cli run --head H --queries A:B writes exact weights of a part."));
+         "(View: reduce). Zoom in with the wheel: the visible region is computed again, as "
+         "exact cells once it is small enough; wheel out over the whole region to return. "
+         "mhaviz-cli run --head H --queries A:B writes exact weights of a part."));
   m_reduced->hide();
   m_outOfDate->setObjectName(QStringLiteral("outOfDateNote"));
   m_outOfDate->setStyleSheet(QStringLiteral("QLabel { color: #b00020; font-weight: bold; }"));
