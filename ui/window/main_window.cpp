@@ -29,6 +29,7 @@
 #include "teach/examples.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/app_info.hpp"
+#include "window/model_pages.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/status_widgets.hpp"
 #include "window/view_controls.hpp"
@@ -39,6 +40,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       m_controller(new ComputeController(this)),
       m_grid(new HeatmapGrid),
+      m_pages(new ModelPages(m_grid, m_controller)),
       m_panel(new ParameterPanel(m_controller)),
       m_dock(new QDockWidget(tr("Parameters"), this)),
       m_status(nullptr) {
@@ -46,7 +48,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_grid->setObjectName(QStringLiteral("heatmapGrid"));
   m_grid->setBackgroundPreparation(true);  // big maps are reduced off the GUI thread
   m_grid->setAxisTitles(true);             // "query" down, "key" across
-  setCentralWidget(m_grid);
+  setCentralWidget(m_pages);
 
   m_dock->setObjectName(QStringLiteral("parameterDock"));
   m_dock->setWidget(m_panel);  // scrolls its fields itself, error line below them
@@ -117,6 +119,8 @@ void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   m_document = new SessionDocument(this, m_controller);
   m_document->addFileActions(file);  // New/Open/Save, Load tensors
+  m_pages->setDocument(m_document);
+  connect(m_document, &SessionDocument::modelRequested, m_pages, &ModelPages::openModel);
   auto* exports = new ExportActions(this, m_controller, [this](const QString& t, const QString& m) {
     m_document->showError(t, m);
   });
@@ -154,6 +158,7 @@ void MainWindow::buildMenus() {
     });
   }
   view->addSeparator();
+  view->addAction(m_pages->modelViewAction());
   QAction* panelToggle = m_dock->toggleViewAction();
   panelToggle->setText(tr("&Parameter panel"));
   view->addAction(panelToggle);
@@ -173,6 +178,8 @@ void MainWindow::buildMenus() {
   help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   installTeaching(this, m_controller, m_grid, file, view, help);
+  if (auto* examples = file->findChild<QMenu*>(QStringLiteral("examplesMenu")))
+    m_pages->addExamples(examples);
 }
 
 void MainWindow::stepStage(int delta) {

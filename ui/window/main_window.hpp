@@ -11,6 +11,7 @@ class QDockWidget;
 namespace mhaviz::ui {
 
 class HeatmapGrid;
+class ModelPages;
 class ParameterPanel;
 class ComputeController;
 class SessionDocument;
@@ -32,6 +33,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] HeatmapGrid* grid() const { return m_grid; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
+  /// The centre: one layer's full view and the model view.
+  [[nodiscard]] ModelPages* pages() const { return m_pages; }
 
  protected:
   /// The hover text leaves the status bar with the pointer.
@@ -47,6 +50,7 @@ class MainWindow : public QMainWindow {
 
   ComputeController* m_controller;
   HeatmapGrid* m_grid;
+  ModelPages* m_pages;
   ParameterPanel* m_panel;
   QDockWidget* m_dock;
   StatusWidgets* m_status;
