@@ -139,7 +139,7 @@ ModelView::~ModelView() {
   m_alive.reset();  // results still on their way are dropped
 }
 
-QString ModelView::error() const { return m_error->isVisible() ? m_error->text() : QString(); }
+QString ModelView::error() const { return m_error->isHidden() ? QString() : m_error->text(); }
 QImage ModelView::picture() const { return m_canvas->image; }
 QWidget* ModelView::canvas() const { return m_canvas; }
 
