@@ -32,6 +32,8 @@
 #include "session/autosave.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/main_window.hpp"
+#include "window/model_pages.hpp"
+#include "window/model_view.hpp"
 
 namespace {
 
@@ -51,11 +53,37 @@ struct Shot {
   bool chinese = false;
   bool dark = false;
   bool presentation = false;
+  const char* model = nullptr;  // a bundled model (File > Examples) shown in the model view
+  enum class ModelShows { grid, rollout, layer } modelShows = ModelShows::grid;
 };
+
+/// Opens the shot's bundled model and waits until the model view has drawn it; for `layer`,
+/// then clicks layer 1 head 3 open in the full view.
+QString showModel(MainWindow& window, const Shot& shot) {
+  mhaviz::ui::ModelPages* pages = window.pages();
+  mhaviz::ui::ModelView* view = pages->modelView();
+  if (!pages->openModelExample(QString::fromLatin1(shot.model)))
+    return QStringLiteral("%1: no bundled model %2").arg(shot.name, shot.model);
+  const auto drawn = [view] {
+    return QTest::qWaitFor([view] { return !view->isBusy() && !view->picture().isNull(); },
+                           kTimeoutMs);
+  };
+  if (!drawn()) return QStringLiteral("%1: the model never came").arg(shot.name);
+  if (!view->error().isEmpty()) return QStringLiteral("%1: %2").arg(shot.name, view->error());
+  if (shot.modelShows == Shot::ModelShows::rollout) {
+    view->setShowRollout(true);
+    if (!QTest::qWaitFor([view] { return view->mapRect(0, 0).isEmpty(); }, kTimeoutMs))
+      return QStringLiteral("%1: the rollout never came").arg(shot.name);
+  }
+  if (shot.modelShows == Shot::ModelShows::layer) pages->openLayer(1, 3);
+  QTest::qWait(500);  // the picture redrawn at the canvas's final size
+  return {};
+}
 
 /// The states the README shows (docs/images/<name>.png, half size).
 const QStringList kDocsShots = {QStringLiteral("bias_k_zero"), QStringLiteral("causal_padding_nan"),
-                                QStringLiteral("alibi_per_head"), QStringLiteral("chinese")};
+                                QStringLiteral("alibi_per_head"), QStringLiteral("chinese"),
+                                QStringLiteral("model_reverse")};
 
 mhaviz::Config parse(const char* json, const char* name) {
   return mhaviz::io::parse_config_json(std::string_view(json), name);
@@ -124,6 +152,9 @@ QString render(const Shot& shot, const QDir& out) {
       // layout (fonts, caption, hidden panels) at the gallery's size, as on a projector.
       window.setWindowState(Qt::WindowNoState);
       window.resize(kWidth, kHeight);
+    }
+    if (shot.model != nullptr) {
+      if (QString e = showModel(window, shot); !e.isEmpty()) return e;
     }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
     if (!controller->error().isEmpty()) {
@@ -196,6 +227,11 @@ int main(int argc, char* argv[]) {
        true},
       {"dark", nullptr, {}, false, true},
       {"chinese", nullptr, {}, true},
+      {"model_reverse", nullptr, {}, false, false, false, "reverse"},
+      {"model_copy_dark", nullptr, {}, false, true, false, "copy"},
+      {"model_reverse_chinese", nullptr, {}, true, false, false, "reverse"},
+      {"model_rollout", nullptr, {}, false, false, false, "reverse", Shot::ModelShows::rollout},
+      {"model_layer", nullptr, {}, false, false, false, "reverse", Shot::ModelShows::layer},
   };
 
   int failed = 0;
