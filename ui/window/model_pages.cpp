@@ -60,6 +60,7 @@ ModelPages::ModelPages(QWidget* layerView, ComputeController* controller, QWidge
   auto* back = new QPushButton(tr("Back to the model view"));
   back->setObjectName(QStringLiteral("backToModel"));
   m_layerText->setObjectName(QStringLiteral("modelLayerText"));
+  m_layerText->setWordWrap(true);  // never widens the window
   auto* bar = new QHBoxLayout(m_layerBar);
   bar->setContentsMargins(6, 2, 6, 2);
   bar->addWidget(m_layerText, 1);
@@ -137,7 +138,7 @@ void ModelPages::openLayer(int layer, int head) {
   session.view.batch = m_modelView->batch();
   m_document->applySession(session, QString(), true);
   m_layerText->setText(
-      tr("%1 of %2 — head %3 shown alone (View > Model view, or this button, leads back)")
+      tr("%1 of %2, head %3")
           .arg(QString::fromStdString(model::layer_title(l.info, std::size_t(layer))),
                loaded->displayName)
           .arg(head));

@@ -111,19 +111,20 @@ ModelView::ModelView(QWidget* parent)
   batchLabel->setBuddy(m_batch);
   auto* hint = new QLabel(tr("Click a map to open its layer in the full view."));
   hint->setObjectName(QStringLiteral("modelHint"));
+  hint->setWordWrap(true);  // the view never widens the window
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(batchLabel);
   controls->addWidget(m_batch);
   controls->addSpacing(12);
   controls->addWidget(m_rollout);
-  controls->addSpacing(12);
-  controls->addWidget(hint, 1);
+  controls->addStretch(1);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(m_caption);
   layout->addWidget(m_summary);
   layout->addWidget(m_error);
   layout->addLayout(controls);
+  layout->addWidget(hint);
   layout->addWidget(m_canvas, 1);
 
   connect(m_rollout, &QCheckBox::toggled, this, [this] { redraw(); });
