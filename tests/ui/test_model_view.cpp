@@ -17,6 +17,7 @@
 
 #include "compute/compute_controller.hpp"
 #include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"
@@ -204,6 +205,39 @@ class TestModelView : public QObject {
     QVERIFY(w.document()->open(modelPath("copy")));
     QTRY_VERIFY_WITH_TIMEOUT(view->loaded() != nullptr && !view->isBusy(), kTimeout);
     QVERIFY(view->error().isEmpty());
+  }
+
+  void aLayerDisagreeingWithPyTorchIsShownPlainly() {
+    // The reversing model with PyTorch's stored output of layer 1 changed by 0.5 in one value.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QFile::copy(modelPath("reverse"), dir.filePath(QStringLiteral("reverse.json"))));
+    QString npz = modelPath("reverse");
+    npz.replace(QStringLiteral(".json"), QStringLiteral(".npz"));
+    mhaviz::io::TensorMap tensors = mhaviz::io::read_tensor_file(npz.toStdString());
+    mhaviz::Tensor changed = tensors.at("1/attn_output");
+    changed.data<float>()[0] += 0.5F;
+    tensors.insert_or_assign("1/attn_output", changed);
+    mhaviz::io::write_tensor_file(dir.filePath(QStringLiteral("reverse.npz")).toStdString(),
+                                  tensors);
+
+    testing::PromptedWindow w;
+    openAndWait(w, dir.filePath(QStringLiteral("reverse.json")));
+    ModelView* view = w.window.pages()->modelView();
+    QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
+    QVERIFY(view->loaded() != nullptr);
+    QVERIFY(view->loaded()->computed.checks[0].ok);
+    QVERIFY(!view->loaded()->computed.checks[1].ok);
+    auto* summary = view->findChild<QLabel*>(QStringLiteral("modelSummary"));
+    QVERIFY2(summary->text().contains(QStringLiteral("1 of 2 layers DIFFER")),
+             qPrintable(summary->text()));
+    QVERIFY(summary->text().contains(QStringLiteral("layer 1 (encoder.layers.1.self_attn) by 0.5")));
+    QVERIFY(summary->styleSheet().contains(QStringLiteral("#c81e1e")));
+    // The disagreeing layer's maps are framed in red in the grid.
+    const QRect r = view->mapRect(1, 0);
+    QCOMPARE(QColor(view->picture().pixel(r.left() + 1, r.center().y())), QColor(200, 30, 30));
+    const QRect ok = view->mapRect(0, 0);
+    QVERIFY(QColor(view->picture().pixel(ok.left() + 1, ok.center().y())) != QColor(200, 30, 30));
   }
 
   void examplesListTheBundledModelsWithTheirCaptions() {
