@@ -34,8 +34,8 @@ namespace {
 constexpr int kTimeout = 60000;
 
 QString modelPath(const char* name) {
-  return QStringLiteral(MHAVIZ_SOURCE_DIR "/resources/examples/models/") +
-         QLatin1String(name) + QStringLiteral(".json");
+  return QStringLiteral(MHAVIZ_SOURCE_DIR "/resources/examples/models/") + QLatin1String(name) +
+         QStringLiteral(".json");
 }
 
 /// Opens `path` through File > Open and waits until the view has drawn it (or failed).
@@ -44,8 +44,8 @@ void openAndWait(testing::PromptedWindow& w, const QString& path) {
   w.window.show();
   QVERIFY(w.document()->open(path));
   ModelView* view = w.window.pages()->modelView();
-  QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && (!view->picture().isNull() || !view->error().isEmpty()),
-                           kTimeout);
+  QTRY_VERIFY_WITH_TIMEOUT(
+      !view->isBusy() && (!view->picture().isNull() || !view->error().isEmpty()), kTimeout);
 }
 
 /// Largest channel difference between two colours.
@@ -161,8 +161,8 @@ class TestModelView : public QObject {
     // The session computes with the layer's own parameters and inputs...
     const auto tensors = w.controller()->tensors();
     QVERIFY(tensors != nullptr);
-    QVERIFY(sameTensor(tensors->at("in_proj_weight"),
-                       *m.layers[layer].problem.params.in_proj_weight));
+    QVERIFY(
+        sameTensor(tensors->at("in_proj_weight"), *m.layers[layer].problem.params.in_proj_weight));
     QVERIFY(sameTensor(tensors->at("out_proj.weight"),
                        *m.layers[layer].problem.params.out_proj_weight));
     QVERIFY(sameTensor(tensors->at("query"), m.layers[layer].problem.inputs.query));
@@ -231,7 +231,8 @@ class TestModelView : public QObject {
     auto* summary = view->findChild<QLabel*>(QStringLiteral("modelSummary"));
     QVERIFY2(summary->text().contains(QStringLiteral("1 of 2 layers DIFFER")),
              qPrintable(summary->text()));
-    QVERIFY(summary->text().contains(QStringLiteral("layer 1 (encoder.layers.1.self_attn) by 0.5")));
+    QVERIFY(
+        summary->text().contains(QStringLiteral("layer 1 (encoder.layers.1.self_attn) by 0.5")));
     QVERIFY(summary->styleSheet().contains(QStringLiteral("#c81e1e")));
     // The disagreeing layer's maps are framed in red in the grid.
     const QRect r = view->mapRect(1, 0);

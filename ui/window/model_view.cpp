@@ -103,8 +103,9 @@ ModelView::ModelView(QWidget* parent)
   m_error->setStyleSheet(QStringLiteral("color: #c81e1e;"));
   m_error->hide();
   m_rollout->setObjectName(QStringLiteral("modelRollout"));
-  m_rollout->setToolTip(tr("Abnar & Zuidema's attention rollout across the self-attention "
-                           "layers, instead of the layers × heads maps"));
+  m_rollout->setToolTip(
+      tr("Abnar & Zuidema's attention rollout across the self-attention "
+         "layers, instead of the layers × heads maps"));
   m_batch->setObjectName(QStringLiteral("modelBatch"));
   m_batch->setRange(0, 0);
   auto* batchLabel = new QLabel(tr("&Batch element"));
@@ -146,8 +147,7 @@ QWidget* ModelView::canvas() const { return m_canvas; }
 
 QRect ModelView::mapRect(int layer, int head) const {
   if (!m_loaded || m_canvas->rolloutShown || m_canvas->image.isNull()) return {};
-  return modelGridMapRect(m_loaded->model, m_loaded->computed, m_canvas->image.size(), layer,
-                          head);
+  return modelGridMapRect(m_loaded->model, m_loaded->computed, m_canvas->image.size(), layer, head);
 }
 
 void ModelView::setColormap(Colormap colormap) {
@@ -180,8 +180,7 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
           loaded->model = model::read_model(path);
           RunControl control;
           control.cancel = cancel.get();
-          loaded->computed =
-              model::compute_model(loaded->model, model::kDefaultTolerance, control);
+          loaded->computed = model::compute_model(loaded->model, model::kDefaultTolerance, control);
           const Tensor& first = loaded->computed.weights.front();
           loaded->batchSize = first.dim() == 4 ? std::max<std::int64_t>(1, first.size(0)) : 1;
           return {std::move(loaded), {}};
@@ -219,17 +218,17 @@ void ModelView::deliverModel(quint64 generation, std::shared_ptr<const LoadedMod
 
 void ModelView::showSummary() {
   if (!m_loaded) {
-    m_caption->setText(tr("No model open. File > Open accepts a model index (docs/model-file.md); "
-                          "File > Examples holds two small trained models."));
+    m_caption->setText(
+        tr("No model open. File > Open accepts a model index (docs/model-file.md); "
+           "File > Examples holds two small trained models."));
     m_summary->clear();
     return;
   }
   const model::Model& m = m_loaded->model;
   const model::ComputedModel& c = m_loaded->computed;
-  m_caption->setText(m.index.caption.empty()
-                         ? m_loaded->displayName
-                         : m_loaded->displayName + QStringLiteral(" — ") +
-                               QString::fromStdString(m.index.caption));
+  m_caption->setText(m.index.caption.empty() ? m_loaded->displayName
+                                             : m_loaded->displayName + QStringLiteral(" — ") +
+                                                   QString::fromStdString(m.index.caption));
   double worst = 0;
   QStringList differing;
   for (std::size_t i = 0; i < c.checks.size(); ++i) {
