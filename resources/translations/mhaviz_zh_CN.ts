@@ -1585,6 +1585,72 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::ModelPages</name>
+    <message>
+        <source>&amp;Model view</source>
+        <translation>模型视图(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Back to the model view</source>
+        <translation>返回模型视图</translation>
+    </message>
+    <message>
+        <source>%1 of %2, head %3</source>
+        <translation>%2：%1，头 %3</translation>
+    </message>
+    <message>
+        <source>Model “%1”: %2</source>
+        <translation>模型“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ModelView</name>
+    <message>
+        <source>Attention &amp;rollout</source>
+        <translation>注意力展开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Abnar &amp; Zuidema&apos;s attention rollout across the self-attention layers, instead of the layers × heads maps</source>
+        <translation>跨自注意力层的注意力展开（Abnar &amp; Zuidema），代替层 × 头的热图</translation>
+    </message>
+    <message>
+        <source>&amp;Batch element</source>
+        <translation>批次元素(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Click a map to open its layer in the full view.</source>
+        <translation>点击一张热图，在完整视图中打开它所在的层。</translation>
+    </message>
+    <message>
+        <source>Reading and computing %1…</source>
+        <translation>正在读取并计算 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot open the model: %1</source>
+        <translation>无法打开模型：%1</translation>
+    </message>
+    <message>
+        <source>No model open. File &gt; Open accepts a model index (docs/model-file.md); File &gt; Examples holds two small trained models.</source>
+        <translation>尚未打开模型。“文件 &gt; 打开”可打开模型索引文件（docs/model-file.md）；“文件 &gt; 示例”中有两个训练好的小模型。</translation>
+    </message>
+    <message>
+        <source>%1 by %2</source>
+        <translation>%1，相差 %2</translation>
+    </message>
+    <message>
+        <source>%1 attention layers, each computed by mhaviz from its captured inputs; every layer matches PyTorch&apos;s stored outputs (largest difference %2, tolerance %3).</source>
+        <translation>共 %1 个注意力层，每层都由 mhaviz 根据捕获的输入重新计算；每一层都与 PyTorch 保存的输出一致（最大差异 %2，容差 %3）。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 layers DIFFER from PyTorch&apos;s stored outputs by more than %3: %4.</source>
+        <translation>%2 个层中有 %1 个与 PyTorch 保存的输出相差超过 %3：%4。</translation>
+    </message>
+    <message>
+        <source>Cannot draw the rollout: %1</source>
+        <translation>无法绘制注意力展开：%1</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::ParameterPanel</name>
     <message>
         <source>Set %1 to %2</source>
@@ -1848,10 +1914,6 @@
 %1</translation>
     </message>
     <message>
-        <source>Open session or configuration</source>
-        <translation>打开会话或配置</translation>
-    </message>
-    <message>
         <source>Tensors with PyTorch names (*.npz *.safetensors)</source>
         <translation>按 PyTorch 命名的张量 (*.npz *.safetensors)</translation>
     </message>
@@ -1878,6 +1940,10 @@
     <message>
         <source>&amp;Load tensors…</source>
         <translation>加载张量(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Open session, configuration or model</source>
+        <translation>打开会话、配置或模型</translation>
     </message>
 </context>
 <context>
