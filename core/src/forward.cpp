@@ -16,9 +16,11 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/semantics.hpp"
 #include "parallel.hpp"
 #include "projections.hpp"
 #include "rng.hpp"
+#include "soft_cap.hpp"
 
 namespace mhaviz {
 
@@ -159,23 +161,28 @@ struct Pass {
     auto raw = block<T>(r.raw_scores, b, L, Sx);
     auto mask = block<T>(r.mask, b, L, Sx);
     auto scores = block<T>(r.scores, b, L, Sx);
+    // The softmax input before the mask: the raw scores, or their soft-capped copy (soft_cap.hpp).
+    MatMap<T> pre = r.capped_scores ? block<T>(*r.capped_scores, b, L, Sx) : raw;
     auto weights = block<T>(r.weights, b, L, Sx);
     auto out = block<T>(r.head_output, b, L, hd);
     if (!masks.any()) mask.setZero();
+    const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
     Mat<T> q_scaled;
     for (std::int64_t i0 = 0; i0 < L; i0 += kQueryTile) {
       const std::int64_t rows = std::min(kQueryTile, L - i0);
       // Steps 8-9: scores = (q * sqrt(1/hd)) @ k^T + merged mask.
       q_scaled = q.middleRows(i0, rows) * scale;
       product(raw.middleRows(i0, rows), q_scaled, k.transpose());
+      detail::soft_cap(c.attn_logit_softcapping, raw.middleRows(i0, rows),
+                       pre.middleRows(i0, rows));
       for (std::int64_t i = i0; i < i0 + rows; ++i) {
         if (masks.any()) {
           masks.merged_row(n, b, i, mask.row(i));
-          scores.row(i) = raw.row(i) + mask.row(i);
+          scores.row(i) = pre.row(i) + mask.row(i);
         } else {
-          scores.row(i) = raw.row(i);
+          scores.row(i) = pre.row(i);
         }
-        softmax_row(scores.row(i), weights.row(i), !c.need_weights);  // step 10
+        softmax_row(scores.row(i), weights.row(i), zero_masked);  // step 10
         if (dropping) {                                               // step 11
           block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
           for (std::int64_t j = 0; j < Sx; ++j) {
@@ -204,6 +211,7 @@ void allocate(ForwardResult& r, const Config& c, const Dims& d) {
   r.raw_scores = Tensor::uninitialized(et, {N, H, L, Sx});
   r.mask = Tensor::uninitialized(et, {N, H, L, Sx});
   r.scores = Tensor::uninitialized(et, {N, H, L, Sx});
+  if (c.attn_logit_softcapping) r.capped_scores = Tensor::uninitialized(et, {N, H, L, Sx});
   r.weights = Tensor::uninitialized(et, {N, H, L, Sx});
   if (c.training && c.dropout > 0.0)
     r.weights_before_dropout = Tensor::uninitialized(et, {N, H, L, Sx});
@@ -323,8 +331,9 @@ ForwardResult run_converted(const Config& c, const Params& p, const Inputs& in,
 
 }  // namespace
 
-ForwardResult forward(const Config& config, const Params& params, const Inputs& inputs,
+ForwardResult forward(const Config& config, const Params& params, const Inputs& given,
                       const RunControl& control) {
+  const Inputs inputs = inputs_for_semantics(config, given);  // 1.13's masks as 2.x computes them
   if (config.dtype == DType::float64) {
     return run_converted<double>(config, params, inputs, control);
   }

@@ -17,6 +17,7 @@ std::size_t ForwardResult::bytes() const {
     add(*t);
   }
   if (weights_before_dropout) add(*weights_before_dropout);
+  if (capped_scores) add(*capped_scores);
   if (attn_output_weights) add(*attn_output_weights);
   for (std::string_view key : kStateDictKeys) {
     if (const auto& t = *params.find(key)) add(*t);

@@ -12,7 +12,9 @@
 # Each is measured twice: "first" after a pause of PAUSE seconds (default 10), "steady" right
 # after it. On this VM, memory left free for a few seconds goes back to the host and its next
 # first touch costs about 3 s/GiB, page cache included (dd of 583 MB: ~2 s first, ~0.2 s
-# steady), so the first figures are cold and the steady ones warm.
+# steady), so the first figures are cold and the steady ones warm. The load average is printed
+# at the start and the end: other work on the machine stretches wall times, so compare only
+# the ratios of one run of the script.
 #
 #   tests/bench/bench_run_files.sh [BUILD_DIR] [PAUSE]      # BUILD_DIR defaults to build
 set -euo pipefail
@@ -76,7 +78,9 @@ ratio() {  # "run wall / cpu" forward "dd wall / cpu": wall ratios only
   awk -v r="${1%% *}" -v f="$2" -v d="${3%% *}" 'BEGIN {printf "%.2fx", r / (f + d)}'
 }
 
+load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "(N,L,S,E,H) = (1,2048,2048,512,8), float32; first after a ${pause} s pause (cold), then steady"
+echo "load average (1, 5, 15 min) at the start: $(load)"
 row "what" "bytes" "first s" "steady s" "peak RSS MiB"
 row "" "" "wall / cpu" "wall / cpu" "first, steady"
 sleep "$pause"
@@ -99,5 +103,6 @@ done
 echo "run / (forward + dd), wall times (cpu = user + system of the process; the forward pass"
 echo "is mhaviz-bench's real time of one pass):"
 printf '  %s\n' "${summary[@]}"
+echo "load average (1, 5, 15 min) at the end: $(load)"
 echo "goal: run within 2x of (forward + dd) for .npz and .safetensors; peak RSS no higher than"
 echo "before this change: 606 MiB (620980 KiB)"

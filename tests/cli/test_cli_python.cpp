@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,8 @@
 #include <vector>
 
 #include "cli_process.hpp"
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 
@@ -81,7 +84,9 @@ BridgeCount* const bridgeCount = [] {
 
 /// Reads each file given as LABEL=PATH with numpy (np.load for .npz, the format's own layout
 /// for .safetensors) and prints, per tensor, "LABEL NAME DTYPE SHAPE HEX-OF-BYTES", and per
-/// .npz, "LABEL methods M,M,..." (the zip compression method of each member).
+/// .npz, "LABEL methods M,M,..." (the zip compression method of each member) and "LABEL crc
+/// FIRST-BAD-MEMBER" from zipfile's testzip, which checks every member's CRC-32 ("None" when all
+/// are right). A LABEL starting with "corrupt" only gets the crc line.
 constexpr const char* kNumpyDump = R"PY(
 import json, sys, zipfile
 import numpy as np
@@ -94,6 +99,9 @@ for arg in sys.argv[1:]:
     label, path = arg.split("=", 1)
     if path.endswith(".npz"):
         with zipfile.ZipFile(path) as z:
+            print(label, "crc", z.testzip())
+            if label.startswith("corrupt"):
+                continue
             print(label, "methods", ",".join(str(i.compress_type) for i in z.infolist()))
         with np.load(path, allow_pickle=False) as f:
             for name in f.files:
@@ -152,6 +160,19 @@ TEST(RunFilesInNumpy, StoredCompressedAndSafetensorsReadBackBitExact) {
     ASSERT_EQ(r.exitCode, 0) << label << ": " << r.err;
     dumpArgs.push_back(label + "=" + out.front());
   }
+  // The same file with one byte of the member "output" changed: zipfile's CRC check finds it
+  // (so the CRCs above are really checked), and so does mhaviz's reader.
+  {
+    std::vector<std::byte> bytes = io::read_file_bytes(dir.file("r.npz"));
+    const io::TensorMap written = io::read_npz(dir.file("r.npz"));
+    const auto output = written.at("output").bytes();
+    const auto at = std::search(bytes.begin(), bytes.end(), output.begin(), output.end());
+    ASSERT_NE(at, bytes.end());
+    at[static_cast<std::ptrdiff_t>(output.size() / 2)] ^= std::byte{0x40};
+    io::write_file_atomic(dir.file("corrupt.npz"), bytes);
+    EXPECT_THROW(io::read_npz(dir.file("corrupt.npz")), InvalidInput);
+  }
+  dumpArgs.push_back("corrupt=" + dir.file("corrupt.npz"));
   std::ofstream(dir.file("dump.py")) << kNumpyDump;
   const ProcessResult py = runProcess(kPython, dumpArgs);
   ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
@@ -173,7 +194,9 @@ TEST(RunFilesInNumpy, StoredCompressedAndSafetensorsReadBackBitExact) {
     std::string methods = method;
     for (std::size_t i = 1; i < reference.size(); ++i) methods += std::string(",") + method;
     want.insert(std::string(label) + " methods " + methods);
+    want.insert(std::string(label) + " crc None");
   }
+  want.insert("corrupt crc output.npy");
   EXPECT_EQ(got, want) << py.err;
 }
 
@@ -249,6 +272,79 @@ TEST(TorchScriptChecks, FullyMaskedQueryWithoutWeights) {
   if (py.out.find("PyTorch 1.") != std::string::npos) {
     EXPECT_NE(py.out.find("note: attn_output: 8 values are NaN in PyTorch 1."), std::string::npos)
         << py.out;
+  }
+}
+
+// The patterns of current practice (their masks travel in the data file) and the soft-cap,
+// which the script applies in its written-out forward pass (run_capped): each configuration
+// must reproduce, and a wrong cap must be noticed.
+TEST(TorchScriptChecks, SoftCapAndPatternKinds) {
+  REQUIRE_TORCH();
+  const ScratchDir dir;
+  const std::vector<std::string> configs = {
+      R"({"embed_dim": 12, "num_heads": 3, "tgt_len": 6, "src_len": 6, "batch_size": 2,
+          "batch_first": true, "add_bias_kv": true, "average_attn_weights": false,
+          "attn_logit_softcapping": 1.5, "inputs": {"scale": 3},
+          "attn_mask": {"kind": "sink", "sink_tokens": 1, "width": 2},
+          "key_padding_mask": {"kind": "lengths", "valid_lengths": [6, 4]}})",
+      R"({"embed_dim": 8, "num_heads": 2, "tgt_len": 7, "src_len": 7, "batch_size": null,
+          "add_zero_attn": true, "need_weights": false, "dtype": "float64",
+          "attn_logit_softcapping": 0.8, "inputs": {"scale": 4},
+          "attn_mask": {"kind": "document", "document_lengths": [3, 4], "causal": true,
+                        "dtype": "float", "shape": "3d"}})",
+      R"({"embed_dim": 8, "num_heads": 2, "tgt_len": 5, "src_len": 9, "kdim": 4, "vdim": 6,
+          "attn_logit_softcapping": 2.0, "inputs": {"scale": 3},
+          "attn_mask": {"kind": "dilated", "width": 2, "dilation": 3}})",
+      R"({"embed_dim": 8, "num_heads": 2, "tgt_len": 5, "src_len": 6,
+          "attn_mask": {"kind": "prefix_lm", "prefix_length": 3, "dtype": "float"}})"};
+  for (std::size_t k = 0; k < configs.size(); ++k) {
+    const std::string name = "c" + std::to_string(k);
+    std::ofstream(dir.file(name + ".json")) << configs[k];
+    const ProcessResult gen =
+        runCli({"torch", "--config", dir.file(name + ".json"), "--out", dir.file(name + ".py")});
+    ASSERT_EQ(gen.exitCode, 0) << gen.err;
+    const ProcessResult py = runProcess(kPython, {dir.file(name + ".py")});
+    EXPECT_EQ(py.exitCode, 0) << configs[k] << py.out << py.err;
+    EXPECT_NE(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out << py.err;
+    const bool capped = configs[k].find("softcapping") != std::string::npos;
+    EXPECT_EQ(py.out.find("note: attn_logit_softcapping=") != std::string::npos, capped) << py.out;
+  }
+  // A script whose cap differs from the one mhaviz used finds the difference.
+  std::ifstream in(dir.file("c0.py"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string script = text.str();
+  const std::string cap = "SOFTCAP = 1.5";
+  ASSERT_NE(script.find(cap), std::string::npos);
+  script.replace(script.find(cap), cap.size(), "SOFTCAP = 3.0");
+  std::ofstream(dir.file("c0.py")) << script;
+  const ProcessResult py = runProcess(kPython, {dir.file("c0.py")});
+  EXPECT_EQ(py.exitCode, 1) << py.out << py.err;
+  EXPECT_NE(py.out.find("FAIL: attn_output"), std::string::npos) << py.out;
+}
+
+// "semantics": "1.13": the generated script knows the key; under PyTorch 1.13 the NaN rows,
+// the OR-ed masks and the uint8 mask all match mhaviz without any note.
+TEST(TorchScriptChecks, Semantics113Cases) {
+  REQUIRE_TORCH();
+  for (const std::string name :
+       {"need_weights_false_fully_masked", "bool_attn_float_padding", "uint8_attn_mask"}) {
+    SCOPED_TRACE(name);
+    const ScratchDir dir;
+    const std::string base = std::string(MHAVIZ_FIXTURE_DIR) + "/semantics/" + name;
+    io::TensorMap tensors = io::read_npz(base + ".npz");
+    std::erase_if(tensors, [](const auto& e) { return e.first.rfind("expected.", 0) == 0; });
+    io::write_npz(dir.file("t.npz"), tensors);
+    const ProcessResult gen = runCli({"torch", "--config", base + ".json", "--tensors",
+                                      dir.file("t.npz"), "--out", dir.file("repro.py")});
+    ASSERT_EQ(gen.exitCode, 0) << gen.err;
+    EXPECT_NE(readText(dir.file("repro.py")).find("SEMANTICS = \"1.13\""), std::string::npos);
+    const ProcessResult py = runProcess(kPython, {dir.file("repro.py")});
+    EXPECT_EQ(py.exitCode, 0) << py.out << py.err;
+    EXPECT_NE(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out << py.err;
+    if (py.out.find("PyTorch 1.13") != std::string::npos) {
+      EXPECT_EQ(py.out.find("values are NaN in PyTorch"), std::string::npos) << py.out;
+    }
   }
 }
 

@@ -1,8 +1,11 @@
 // .npz reading and writing: np.savez / np.savez_compressed fixtures, round trips, bad archives.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <zip.h>
 
+#include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -245,4 +248,52 @@ TEST_F(NpzFiles, LargeStoredArchiveRoundTrips) {
   EXPECT_EQ(back.at("weights").shape(), (Shape{4096, 4096}));
   const auto got = back.at("weights").data<float>();
   for (std::size_t i = 0; i < got.size(); i += 4099) ASSERT_EQ(got[i], static_cast<float>(i));
+}
+
+TEST_F(NpzFiles, ChangedStoredByteFailsTheCrcCheck) {
+  // libzip takes each member's CRC-32 as it writes; reading checks it, so a byte changed on
+  // disk in a stored member is found.
+  TensorMap m;
+  Tensor t(ElemType::f32, Shape{64, 64});
+  auto data = t.data<float>();
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i);
+  m.emplace("t", t);
+  const fs::path p = dir_ / "s.npz";
+  mhaviz::io::write_npz(p, m, false);
+  std::vector<std::byte> bytes = mhaviz::io::read_file_bytes(p);
+  const auto tensor_bytes = t.bytes();
+  const auto at = std::search(bytes.begin(), bytes.end(), tensor_bytes.begin(), tensor_bytes.end());
+  ASSERT_NE(at, bytes.end());
+  at[1000] ^= std::byte{1};
+  mhaviz::io::write_file_atomic(p, bytes);
+  expect_invalid([&] { mhaviz::io::read_npz(p); }, {"\"t\"", "CRC"});
+}
+
+TEST_F(NpzFiles, WriteErrorIsReportedAndLeavesTheOldFile) {
+  // A file size limit makes the writes past 1 MiB fail (EFBIG) in the sink's writer thread:
+  // write_npz throws, naming the file and the reason, keeps the old file and removes the
+  // temporary one.
+  const fs::path p = dir_ / "kept.npz";
+  mhaviz::io::write_npz(p, sample(), false);
+  const auto before = mhaviz::io::read_file_bytes(p);
+  TensorMap big;
+  big.emplace("big", Tensor(ElemType::f32, Shape{1024, 1024}));
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 1 << 20;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string message;
+  try {
+    mhaviz::io::write_npz(p, big, false);
+  } catch (const InvalidInput& e) {
+    message = e.what();
+  }
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_NE(message.find(p.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("too large"), std::string::npos) << message;
+  EXPECT_EQ(mhaviz::io::read_file_bytes(p), before);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1);
 }

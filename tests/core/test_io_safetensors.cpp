@@ -1,8 +1,10 @@
 // .safetensors reading and writing, and reading/writing by file extension.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -243,4 +245,35 @@ TEST_F(SafetensorsFiles, RandomCorruptionGivesInvalidInputOrTensors) {
   EXPECT_GT(refused, 0);
   RecordProperty("returned", returned);
   RecordProperty("refused", refused);
+}
+
+TEST_F(SafetensorsFiles, WriteErrorIsReportedAndLeavesTheOldFile) {
+  // A file size limit makes the writes past 1 MiB fail (EFBIG) in the writer thread of
+  // write_parts_atomic: the error names the file and the reason, the old file stays and the
+  // temporary one is removed.
+  const fs::path p = dir_ / "kept.safetensors";
+  TensorMap small_map;
+  small_map.emplace("a", Tensor(ElemType::f32, Shape{2, 3}));
+  mhaviz::io::write_safetensors(p, small_map);
+  const auto before = mhaviz::io::read_file_bytes(p);
+  TensorMap big;
+  big.emplace("big", Tensor(ElemType::f32, Shape{1024, 1024}));
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit limited = old;
+  limited.rlim_cur = 1 << 20;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limited), 0);
+  std::string message;
+  try {
+    mhaviz::io::write_safetensors(p, big);
+  } catch (const InvalidInput& e) {
+    message = e.what();
+  }
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_NE(message.find(p.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("too large"), std::string::npos) << message;
+  EXPECT_EQ(mhaviz::io::read_file_bytes(p), before);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1);
 }

@@ -154,9 +154,9 @@ std::unique_ptr<QCoreApplication> makeApplication(int& argc, char* argv[], bool 
 int runCli(int argc, char* argv[]) {
   QCoreApplication::setApplicationName(kProgram);
   QCoreApplication::setApplicationVersion(QString::fromLatin1(kVersion));
-  bool gui = false;  // export and model draw pictures: they need a QApplication
-  for (const Command& c : commands()) {
-    if (argc > 1 && std::string_view(argv[1]) == c.name) gui = c.needsGui;
+  bool gui = false;  // the commands that draw (Command::needsGui) get a QApplication
+  for (const Command& command : commands()) {
+    if (argc > 1 && std::string_view(argv[1]) == command.name) gui = command.needsGui;
   }
   ensureRuntimeDir();
   const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, gui);
@@ -184,7 +184,7 @@ int runCli(int argc, char* argv[]) {
   }
   if (first.startsWith('-')) {
     return usageError(
-        QStringLiteral("unknown option \"%1\"; give a command first (run, export, shapes, torch, model)")
+        QStringLiteral("unknown option \"%1\"; give a command first (run, export, shapes, torch)")
             .arg(first),
         nullptr);
   }

@@ -61,6 +61,8 @@ const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage)
       return result.weights_before_dropout ? *result.weights_before_dropout : result.weights;
     case Stage::raw_scores:
       return result.raw_scores;
+    case Stage::capped_scores:
+      return result.capped_scores ? *result.capped_scores : result.raw_scores;
     case Stage::mask:
       return result.mask;
     case Stage::scores:

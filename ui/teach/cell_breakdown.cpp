@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/soft_cap.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -77,8 +78,16 @@ CellBreakdown breakdownCell(const mhaviz::ForwardResult& result, std::int64_t n,
   c.rawRecomputed = c.dot / c.sqrtHd;
   const std::int64_t rowBase = (b * result.L + i) * result.Sx;
   c.rawStored = result.raw_scores.value(rowBase + j);
+  c.capped = result.capped_scores.has_value() && result.config.attn_logit_softcapping;
+  double beforeMask = c.rawStored;
+  if (c.capped) {
+    c.cap = *result.config.attn_logit_softcapping;
+    c.cappedRecomputed = mhaviz::soft_capped(c.rawStored, c.cap);
+    c.cappedStored = result.capped_scores->value(rowBase + j);
+    beforeMask = c.cappedStored;
+  }
   c.maskTerm = result.mask.value(rowBase + j);
-  c.scoreRecomputed = c.rawStored + c.maskTerm;
+  c.scoreRecomputed = beforeMask + c.maskTerm;
   c.scoreStored = result.scores.value(rowBase + j);
   c.rowMax = -std::numeric_limits<double>::infinity();
   for (std::int64_t jj = 0; jj < result.Sx; ++jj) {
@@ -128,6 +137,10 @@ QString breakdownHtml(const CellBreakdown& c) {
   row(tr("q_i . k_j"), num(c.dot));
   row(tr("/ sqrt(hd) = / %1").arg(num(c.sqrtHd)),
       checked(c.rawRecomputed, c.rawStored, c.tolerance));
+  if (c.capped) {
+    row(tr("soft-cap: %1 * tanh(raw / %1)").arg(num(c.cap)),
+        checked(c.cappedRecomputed, c.cappedStored, c.tolerance));
+  }
   row(tr("+ mask term"), num(c.maskTerm));
   row(tr("= score"), checked(c.scoreRecomputed, c.scoreStored, c.tolerance));
   row(tr("row max"), num(c.rowMax));
@@ -138,6 +151,12 @@ QString breakdownHtml(const CellBreakdown& c) {
   html += QStringLiteral("</table>");
   if (c.maskTerm < 0 && std::isinf(c.maskTerm)) {
     html += tr("<p>This key is masked for this query: -inf is added, so exp gives 0.</p>");
+  }
+  if (c.capped) {
+    html += tr("<p><b>Soft-cap</b> (attn_logit_softcapping, as in Gemma 2): the scaled raw "
+               "score is squashed smoothly into (-%1, %1) before the mask is added, so no key "
+               "can dominate by an extreme score.</p>")
+                .arg(num(c.cap));
   }
   if (c.rowFullyMasked) {
     html +=

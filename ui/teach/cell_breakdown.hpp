@@ -20,8 +20,12 @@ struct CellBreakdown {
   double sqrtHd = 1;
   double rawRecomputed = 0;     // dot / sqrt(hd)
   double rawStored = 0;         // result.raw_scores
+  bool capped = false;          // attn_logit_softcapping is set
+  double cap = 0;               // its value
+  double cappedRecomputed = 0;  // cap * tanh(rawStored / cap)
+  double cappedStored = 0;      // result.capped_scores
   double maskTerm = 0;          // result.mask
-  double scoreRecomputed = 0;   // rawStored + maskTerm
+  double scoreRecomputed = 0;   // (cappedStored when capped, else rawStored) + maskTerm
   double scoreStored = 0;       // result.scores
   double rowMax = 0;            // max_j' of result.scores over the row (-inf when all masked)
   double expTerm = 0;           // exp(scoreStored - rowMax)

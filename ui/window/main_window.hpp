@@ -10,6 +10,7 @@ class QDockWidget;
 
 namespace mhaviz::ui {
 
+class ComparePanel;
 class HeatmapGrid;
 class ModelPages;
 class ParameterPanel;
@@ -35,6 +36,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
   /// The centre: one layer's full view and the model view.
   [[nodiscard]] ModelPages* pages() const { return m_pages; }
+  /// Compare mode (A | B | B - A): the Compare menu and its dock.
+  [[nodiscard]] ComparePanel* comparePanel() const { return m_compare; }
 
  protected:
   /// The hover text leaves the status bar with the pointer.
@@ -56,6 +59,7 @@ class MainWindow : public QMainWindow {
   StatusWidgets* m_status;
   QActionGroup* m_colormaps = nullptr;
   SessionDocument* m_document = nullptr;
+  ComparePanel* m_compare = nullptr;
 };
 
 }  // namespace mhaviz::ui

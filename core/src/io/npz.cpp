@@ -11,6 +11,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npy.hpp"
+#include "zip_sink.hpp"
 
 namespace mhaviz::io {
 
@@ -169,19 +170,19 @@ void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool
     write_file_atomic(path, empty);
     return;
   }
-  // The archive becomes the temporary file of replace_file_atomic; each member is its .npy
-  // header plus the tensor's own bytes, streamed (no copies of the data). libzip writes a
-  // temporary file of its own and renames it to `tmp`: renamed over an existing file, ext4
-  // (auto_da_alloc) would start writing it back inside rename(), a wait of about 0.3 s per
-  // 600 MB, so the empty `tmp` goes first (if it stays, that wait is all it costs).
+  // The archive is written straight into the temporary file of replace_file_atomic, through
+  // ZipFileSink (whose second thread does the writing while libzip copies the next bytes and
+  // takes their CRC-32). Each member is its .npy header plus the tensor's own bytes, read by
+  // libzip from where they are (never a copy of a whole tensor).
   replace_file_atomic(path, [&](const std::filesystem::path& tmp) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
     ZipErrorGuard err;
-    int code = 0;
-    zip_t* archive = zip_open(tmp.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+    ZipFileSink sink(tmp);
+    zip_source_t* target = sink.make_source(&err.error);
+    zip_t* archive = target == nullptr ? nullptr
+                                       : zip_open_from_source(target, ZIP_CREATE | ZIP_TRUNCATE,
+                                                              &err.error);
     if (archive == nullptr) {
-      zip_error_init_with_code(&err.error, code);
+      if (target != nullptr) zip_source_free(target);
       throw InvalidInput(file_name + ": cannot create archive: " + zip_error_strerror(&err.error));
     }
     std::unique_ptr<zip_t, ZipCloser> archive_owner(archive);

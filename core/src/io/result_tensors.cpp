@@ -11,6 +11,7 @@ TensorMap result_tensors(const ForwardResult& r) {
   out.emplace("v", r.v);
   out.emplace("raw_scores", r.raw_scores);
   out.emplace("mask", r.mask);
+  if (r.capped_scores) out.emplace("capped_scores", *r.capped_scores);
   out.emplace("scores", r.scores);
   out.emplace("weights_per_head", r.weights);
   if (r.weights_before_dropout) out.emplace("weights_before_dropout", *r.weights_before_dropout);

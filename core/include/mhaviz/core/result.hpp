@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mhaviz/core/block_sparsity.hpp"
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/params.hpp"
 #include "mhaviz/core/tensor.hpp"
@@ -45,9 +46,11 @@ struct ForwardResult {
   Tensor k;           ///< (N,H,Sx,hd) projected keys with bias_k / zero rows
   Tensor v;           ///< (N,H,Sx,hd) projected values with bias_v / zero rows
   Tensor raw_scores;  ///< (N,H,L,Sx) (q / sqrt(hd)) @ k^T
-  Tensor mask;        ///< (N,H,L,Sx) merged additive mask (0 where nothing is masked)
-  Tensor scores;      ///< (N,H,L,Sx) raw_scores + mask, the softmax input
-  Tensor weights;     ///< (N,H,L,Sx) softmax(scores), after dropout when training
+  /// (N,H,L,Sx) cap * tanh(raw_scores / cap), only when config.attn_logit_softcapping is set
+  std::optional<Tensor> capped_scores;
+  Tensor mask;     ///< (N,H,L,Sx) merged additive mask (0 where nothing is masked)
+  Tensor scores;   ///< (N,H,L,Sx) raw_scores (capped_scores when capped) + mask: the softmax input
+  Tensor weights;  ///< (N,H,L,Sx) softmax(scores), after dropout when training
   std::optional<Tensor> weights_before_dropout;  ///< (N,H,L,Sx) when dropout was applied
   Tensor head_output;                            ///< (N,H,L,hd) weights @ v
   Tensor merged;                                 ///< (N,L,E) heads concatenated, before out_proj
@@ -57,6 +60,10 @@ struct ForwardResult {
   std::optional<Tensor> attn_output_weights;  ///< PyTorch's second return value (need_weights)
 
   std::vector<KeyColumn> columns;  ///< Sx entries describing each key column
+
+  /// block_sparsity(mask, block) for each block of kSparsityBlocks when the caller asked for it
+  /// (the window's compute worker does); empty otherwise. forward() leaves it empty.
+  std::vector<BlockSparsity> block_sparsity;
 
   /// Bytes held by all tensors of this result.
   [[nodiscard]] std::size_t bytes() const;
