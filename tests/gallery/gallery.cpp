@@ -55,7 +55,7 @@ struct Shot {
   bool chinese = false;
   bool dark = false;
   bool presentation = false;
-  bool masks = false;  // the "Masks and inputs" tab in front (mask editor, block grid)
+  bool masks = false;             // the "Masks and inputs" tab in front (mask editor, block grid)
   std::uint64_t memoryLimit = 0;  // > 0: the window's limit (the reduced view of long contexts)
   /// Compare mode: the state above is pinned as A, then this configuration becomes B.
   const char* compareB = nullptr;
@@ -86,7 +86,6 @@ QString showModel(MainWindow& window, const Shot& shot) {
   return {};
 }
 
-
 // Configurations of the pattern states shown more than once (themes, languages).
 constexpr const char* kPrefixLm =
     R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 12, "src_len": 12, "seed": 4,
@@ -112,8 +111,8 @@ const QStringList kDocsShots = {
     QStringLiteral("alibi_per_head"),    QStringLiteral("chinese"),
     QStringLiteral("pattern_prefix_lm"), QStringLiteral("pattern_document"),
     QStringLiteral("pattern_dilated"),   QStringLiteral("pattern_sink"),
-    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"), QStringLiteral("compare"),
-    QStringLiteral("model_reverse")};
+    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"),
+    QStringLiteral("compare"),           QStringLiteral("model_reverse")};
 
 mhaviz::Config parse(const char* json, const char* name) {
   return mhaviz::io::parse_config_json(std::string_view(json), name);
@@ -201,9 +200,9 @@ QString render(const Shot& shot, const QDir& out) {
       panel->pin();
       controller->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
       if (!settle(window) ||
-          !QTest::qWaitFor([&] { return panel->isUpToDate() && panel->resultB() ==
-                                                                 controller->result(); },
-                           kTimeoutMs)) {
+          !QTest::qWaitFor(
+              [&] { return panel->isUpToDate() && panel->resultB() == controller->result(); },
+              kTimeoutMs)) {
         return QStringLiteral("%1: the difference never came").arg(shot.name);
       }
       QTest::qWait(300);
@@ -315,33 +314,63 @@ int main(int argc, char* argv[]) {
       {"block_sparsity", kBlockSparsity, {}, false, false, false, true},
       {"block_sparsity_dark", kBlockSparsity, {}, false, true, false, true},
       {"block_sparsity_zh", kBlockSparsity, {}, true, false, false, true},
-      {"compare", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+      {"compare",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_bias_kv": true,
-           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, false, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})",
+       {},
+       false,
+       false,
+       false,
+       false,
+       0,
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_zero_attn": true,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
-      {"compare_dark", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+      {"compare_dark",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_bias_kv": true,
-           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, true, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})",
+       {},
+       false,
+       true,
+       false,
+       false,
+       0,
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_zero_attn": true,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
-      {"compare_chinese", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+      {"compare_chinese",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_bias_kv": true,
-           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, true, false, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})",
+       {},
+       true,
+       false,
+       false,
+       false,
+       0,
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_zero_attn": true,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
-      {.name = "model_reverse", .configJson = nullptr, .model = "reverse"},
-      {.name = "model_copy_dark", .configJson = nullptr, .dark = true, .model = "copy"},
-      {.name = "model_reverse_chinese", .configJson = nullptr, .chinese = true, .model = "reverse"},
+      {.name = "model_reverse", .configJson = nullptr, .view = {}, .model = "reverse"},
+      {.name = "model_copy_dark", .configJson = nullptr, .view = {}, .dark = true, .model = "copy"},
+      {.name = "model_reverse_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .model = "reverse"},
       {.name = "model_rollout",
        .configJson = nullptr,
+       .view = {},
        .model = "reverse",
        .modelShows = Shot::ModelShows::rollout},
       {.name = "model_layer",
        .configJson = nullptr,
+       .view = {},
        .model = "reverse",
        .modelShows = Shot::ModelShows::layer},
   };
