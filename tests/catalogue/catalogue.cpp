@@ -169,7 +169,8 @@ Row parseRow(const json& j) {
     static const std::vector<std::string> vias = {"open_config",  "load_tensors",
                                                   "open_session", "open_missing",
                                                   "load_missing", "save_unwritable"};
-    static const std::vector<std::string> shows = {"inline", "dialog", "warning"};
+    static const std::vector<std::string> shows = {"inline", "dialog", "warning",
+                                                   "model_view"};
     if (std::find(vias.begin(), vias.end(), window.via) == vias.end()) {
       malformed(row.id, "unknown window.via \"" + window.via + "\"");
     }

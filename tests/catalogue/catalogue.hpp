@@ -27,7 +27,8 @@ struct WindowCase {
   /// open_config, load_tensors, open_session, open_missing, load_missing, save_unwritable.
   std::string via;
   /// inline (the parameter panel's red error line, picture kept), dialog (the warning box of
-  /// File > Open / Load tensors / Save), warning (result computed, status bar message).
+  /// File > Open / Load tensors / Save), warning (result computed, status bar message),
+  /// model_view (a model index opened: the model view's red message, the session untouched).
   std::string shows;
   std::vector<std::string> fragments;
 };

@@ -35,6 +35,8 @@
 #include "teach/teaching_tools.hpp"
 #include "window/compare_panel.hpp"
 #include "window/main_window.hpp"
+#include "window/model_pages.hpp"
+#include "window/model_view.hpp"
 
 namespace {
 
@@ -54,13 +56,38 @@ struct Shot {
   bool chinese = false;
   bool dark = false;
   bool presentation = false;
-  bool masks = false;  // the "Masks and inputs" tab in front (mask editor, block grid)
+  bool masks = false;             // the "Masks and inputs" tab in front (mask editor, block grid)
   std::uint64_t memoryLimit = 0;  // > 0: the window's limit (the reduced view of long contexts)
   /// Compare mode: the state above is pinned as A, then this configuration becomes B.
   const char* compareB = nullptr;
   // rowEnd > 0: the reduced view zoomed into values [row0, rowEnd) x [col0, colEnd).
   std::array<int, 4> zoom = {0, 0, 0, 0};
+  const char* model = nullptr;  // a bundled model (File > Examples) shown in the model view
+  enum class ModelShows { grid, rollout, layer } modelShows = ModelShows::grid;
 };
+
+/// Opens the shot's bundled model and waits until the model view has drawn it; for `layer`,
+/// then clicks layer 1 head 3 open in the full view.
+QString showModel(MainWindow& window, const Shot& shot) {
+  mhaviz::ui::ModelPages* pages = window.pages();
+  mhaviz::ui::ModelView* view = pages->modelView();
+  if (!pages->openModelExample(QString::fromLatin1(shot.model)))
+    return QStringLiteral("%1: no bundled model %2").arg(shot.name, shot.model);
+  const auto drawn = [view] {
+    return QTest::qWaitFor([view] { return !view->isBusy() && !view->picture().isNull(); },
+                           kTimeoutMs);
+  };
+  if (!drawn()) return QStringLiteral("%1: the model never came").arg(shot.name);
+  if (!view->error().isEmpty()) return QStringLiteral("%1: %2").arg(shot.name, view->error());
+  if (shot.modelShows == Shot::ModelShows::rollout) {
+    view->setShowRollout(true);
+    if (!QTest::qWaitFor([view] { return view->mapRect(0, 0).isEmpty(); }, kTimeoutMs))
+      return QStringLiteral("%1: the rollout never came").arg(shot.name);
+  }
+  if (shot.modelShows == Shot::ModelShows::layer) pages->openLayer(1, 3);
+  QTest::qWait(500);  // the picture redrawn at the canvas's final size
+  return {};
+}
 
 // Configurations of the pattern states shown more than once (themes, languages).
 constexpr const char* kPrefixLm =
@@ -88,7 +115,8 @@ const QStringList kDocsShots = {
     QStringLiteral("pattern_prefix_lm"), QStringLiteral("pattern_document"),
     QStringLiteral("pattern_dilated"),   QStringLiteral("pattern_sink"),
     QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"), QStringLiteral("compare"),
-    QStringLiteral("value_norms")};
+    QStringLiteral("value_norms"),
+    QStringLiteral("model_reverse")};
 
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
 constexpr const char* kValueNormsJson =
@@ -179,15 +207,18 @@ QString render(const Shot& shot, const QDir& out) {
       if (dock == nullptr) return QStringLiteral("%1: no mask dock").arg(shot.name);
       dock->raise();
     }
+    if (shot.model != nullptr) {
+      if (QString e = showModel(window, shot); !e.isEmpty()) return e;
+    }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
     if (shot.compareB != nullptr) {
       mhaviz::ui::ComparePanel* panel = window.comparePanel();
       panel->pin();
       controller->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
       if (!settle(window) ||
-          !QTest::qWaitFor([&] { return panel->isUpToDate() && panel->resultB() ==
-                                                                 controller->result(); },
-                           kTimeoutMs)) {
+          !QTest::qWaitFor(
+              [&] { return panel->isUpToDate() && panel->resultB() == controller->result(); },
+              kTimeoutMs)) {
         return QStringLiteral("%1: the difference never came").arg(shot.name);
       }
       QTest::qWait(300);
@@ -320,24 +351,65 @@ int main(int argc, char* argv[]) {
       {"block_sparsity", kBlockSparsity, {}, false, false, false, true},
       {"block_sparsity_dark", kBlockSparsity, {}, false, true, false, true},
       {"block_sparsity_zh", kBlockSparsity, {}, true, false, false, true},
-      {"compare", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+      {"compare",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_bias_kv": true,
-           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, false, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})",
+       {},
+       false,
+       false,
+       false,
+       false,
+       0,
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_zero_attn": true,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
-      {"compare_dark", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+      {"compare_dark",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_bias_kv": true,
-           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, true, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})",
+       {},
+       false,
+       true,
+       false,
+       false,
+       0,
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_zero_attn": true,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
-      {"compare_chinese", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+      {"compare_chinese",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_bias_kv": true,
-           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, true, false, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})",
+       {},
+       true,
+       false,
+       false,
+       false,
+       0,
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
            "add_zero_attn": true,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      {.name = "model_reverse", .configJson = nullptr, .view = {}, .model = "reverse"},
+      {.name = "model_copy_dark", .configJson = nullptr, .view = {}, .dark = true, .model = "copy"},
+      {.name = "model_reverse_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .model = "reverse"},
+      {.name = "model_rollout",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::rollout},
+      {.name = "model_layer",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::layer},
   };
 
   int failed = 0;

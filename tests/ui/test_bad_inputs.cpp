@@ -22,6 +22,8 @@
 #include "session/recent_files.hpp"
 #include "session/session_document.hpp"
 #include "window/main_window.hpp"
+#include "window/model_pages.hpp"
+#include "window/model_view.hpp"
 #include "window/parameter_panel.hpp"
 
 using namespace mhaviz::ui;
@@ -122,7 +124,21 @@ class TestBadInputs : public QObject {
 
     auto* label = w.window.panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
     QVERIFY(label != nullptr);
-    if (expect.shows == "dialog") {
+    if (expect.shows == "model_view") {
+      // A model index: read in the background, its failure shown in red in the model view.
+      QVERIFY(accepted);
+      ModelView* view = w.window.pages()->modelView();
+      QVERIFY(w.window.pages()->showingModel());
+      QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), kTimeout);
+      const QString error = view->error();
+      const QString missing = missingFragment(error, expect.fragments);
+      QVERIFY2(missing.isEmpty(),
+               qPrintable(QStringLiteral("model view \"%1\" lacks \"%2\"").arg(error, missing)));
+      QVERIFY(w.errors.isEmpty());
+      QVERIFY(view->loaded() == nullptr);
+      // The session is untouched.
+      QVERIFY(w.controller()->config() == configBefore);
+    } else if (expect.shows == "dialog") {
       QVERIFY2(!accepted, "a file the window refuses must report failure");
       QCOMPARE(w.errors.size(), 1);
       const QString missing = missingFragment(w.errors.front(), expect.fragments);

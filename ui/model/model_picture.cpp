@@ -21,8 +21,6 @@ namespace mhaviz::ui {
 
 namespace {
 
-QColor background() { return QColor(255, 255, 255); }
-QColor ink() { return QColor(30, 30, 30); }
 QColor alarm() { return QColor(200, 30, 30); }
 
 /// One (rows × cols) map of values in 0..1 as an image, one pixel per cell; `value(r, c)`.
@@ -48,30 +46,63 @@ QString difference(double d) {
 
 }  // namespace
 
+namespace {
+
+/// Where drawModelGrid puts things in a picture of `size`.
+struct GridGeometry {
+  QFont font;
+  int margin = 8, titleH = 0, headerH = 0, rowTitleH = 0, gridTop = 0;
+  int layers = 0, heads = 1, cellW = 0, cellH = 0, gap = 1;
+  bool titled = false;
+
+  GridGeometry(const model::Model& model, QSize size) {
+    font.setPixelSize(12);
+    const QFontMetrics fm(font);
+    layers = static_cast<int>(model.layers.size());
+    for (const model::Layer& l : model.layers)
+      heads = std::max(heads, static_cast<int>(l.info.config.num_heads));
+    titleH = fm.height() + 6;
+    headerH = fm.height() + 4;
+    rowTitleH = fm.height() + 2;
+    gridTop = margin + titleH + headerH;
+    cellW = std::max(4, (size.width() - 2 * margin) / heads);
+    cellH = std::max(4, (size.height() - gridTop - margin) / std::max(1, layers));
+    gap = std::clamp(cellW / 16, 1, 6);
+    titled = cellH >= 3 * rowTitleH;
+  }
+
+  /// Top of layer `li`'s maps and their height; `keyRow`: key labels fit under them.
+  void mapRows(const model::Layer& layer, const Tensor& w, int li, int& mapTop, int& mapH,
+               bool& keyRow) const {
+    const QFontMetrics fm(font);
+    const int top = gridTop + li * cellH;
+    mapTop = top + (titled ? rowTitleH : 0);
+    mapH = cellH - (titled ? rowTitleH : 0) - gap;
+    const std::vector<std::string>& keys = layer.problem.config.key_labels;
+    int widest = 0;
+    for (const std::string& k : keys)
+      widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(k)));
+    const std::int64_t Sx = w.dim() == 4 ? w.size(3) : 1;
+    const double column = double(cellW - gap) / double(Sx);
+    keyRow = !keys.empty() && column >= widest + 2 && mapH >= 4 * rowTitleH;
+    if (keyRow) mapH -= rowTitleH;
+  }
+};
+
+}  // namespace
+
 QImage drawModelGrid(const model::Model& model, const model::ComputedModel& computed, int batch,
-                     QSize size, Colormap colormap) {
+                     QSize size, Colormap colormap, const ModelPictureColors& colors) {
   QImage image(size, QImage::Format_RGB32);
-  image.fill(background());
+  image.fill(colors.background);
   QPainter p(&image);
   p.setRenderHint(QPainter::Antialiasing, false);
-  QFont font = p.font();
-  font.setPixelSize(12);
-  p.setFont(font);
-  const QFontMetrics fm(font);
+  const GridGeometry g(model, size);
+  p.setFont(g.font);
+  const QFontMetrics fm(g.font);
   const QCPColorGradient gradient = makeGradient(colormap);
-
-  const auto layers = static_cast<int>(model.layers.size());
-  int heads = 1;
-  for (const model::Layer& l : model.layers)
-    heads = std::max(heads, static_cast<int>(l.info.config.num_heads));
-  const int margin = 8;
-  const int titleH = fm.height() + 6;
-  const int headerH = fm.height() + 4;
-  const int rowTitleH = fm.height() + 2;
-  const int gridTop = margin + titleH + headerH;
-  const int cellW = std::max(4, (size.width() - 2 * margin) / heads);
-  const int cellH = std::max(4, (size.height() - gridTop - margin) / std::max(1, layers));
-  const int gap = std::clamp(cellW / 16, 1, 6);
+  const int margin = g.margin;
+  const int layers = g.layers;
 
   QString title =
       QCoreApplication::translate("ModelPicture", "%1 — %2 attention layers, batch element %3")
@@ -83,20 +114,19 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
         QCoreApplication::translate("ModelPicture", "; layers differing from PyTorch: %1").arg(bad);
   if (!model.index.caption.empty())
     title += QStringLiteral(" — ") + QString::fromStdString(model.index.caption);
-  p.setPen(ink());
-  p.drawText(QRect(margin, margin, size.width() - 2 * margin, titleH),
+  p.setPen(colors.ink);
+  p.drawText(QRect(margin, margin, size.width() - 2 * margin, g.titleH),
              Qt::AlignLeft | Qt::AlignVCenter,
              fm.elidedText(title, Qt::ElideRight, size.width() - 2 * margin));
-  for (int h = 0; h < heads; ++h) {
-    p.drawText(QRect(margin + h * cellW, margin + titleH, cellW, headerH), Qt::AlignCenter,
+  for (int h = 0; h < g.heads; ++h) {
+    p.drawText(QRect(margin + h * g.cellW, margin + g.titleH, g.cellW, g.headerH), Qt::AlignCenter,
                QCoreApplication::translate("ModelPicture", "head %1").arg(h));
   }
   for (int li = 0; li < layers; ++li) {
     const model::Layer& layer = model.layers[static_cast<std::size_t>(li)];
     const model::LayerCheck& check = computed.checks[static_cast<std::size_t>(li)];
     const Tensor& w = computed.weights[static_cast<std::size_t>(li)];
-    const int top = gridTop + li * cellH;
-    const bool titled = cellH >= 3 * rowTitleH;
+    const int top = g.gridTop + li * g.cellH;
     QString rowTitle = QString::fromStdString(model::layer_title(layer.info, std::size_t(li)));
     rowTitle += check.ok
                     ? QCoreApplication::translate("ModelPicture",
@@ -104,31 +134,27 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
                           .arg(difference(check.worst()))
                     : QCoreApplication::translate("ModelPicture", " — DIFFERS from PyTorch by %1")
                           .arg(difference(check.worst()));
-    if (titled) {
-      p.setPen(check.ok ? ink() : alarm());
-      p.drawText(QRect(margin, top, size.width() - 2 * margin, rowTitleH),
+    if (g.titled) {
+      p.setPen(check.ok ? colors.ink : alarm());
+      p.drawText(QRect(margin, top, size.width() - 2 * margin, g.rowTitleH),
                  Qt::AlignLeft | Qt::AlignVCenter,
                  fm.elidedText(rowTitle, Qt::ElideRight, size.width() - 2 * margin));
     }
-    const int mapTop = top + (titled ? rowTitleH : 0);
-    int mapH = cellH - (titled ? rowTitleH : 0) - gap;
     if (w.dim() != 4 || batch >= w.size(0)) continue;
     const std::int64_t H = w.size(1), L = w.size(2), Sx = w.size(3);
     const std::int64_t S = layer.problem.config.src_len;
+    int mapTop = 0, mapH = 0;
+    bool keyRow = false;
+    g.mapRows(layer, w, li, mapTop, mapH, keyRow);
     // Key token labels under each map, where the model has them and they fit.
     const std::vector<std::string>& keys = layer.problem.config.key_labels;
-    int widest = 0;
-    for (const std::string& k : keys)
-      widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(k)));
-    const double column = double(cellW - gap) / double(Sx);
-    const bool keyRow = !keys.empty() && column >= widest + 2 && mapH >= 4 * rowTitleH;
-    if (keyRow) mapH -= rowTitleH;
+    const double column = double(g.cellW - g.gap) / double(Sx);
     for (std::int64_t h = 0; h < H; ++h) {
       const std::int64_t base = (batch * H + h) * L * Sx;
       const QImage cells =
           cellImage(L, Sx, gradient, colormap,
                     [&](std::int64_t r, std::int64_t c) { return w.value(base + r * Sx + c); });
-      const QRect target(margin + static_cast<int>(h) * cellW, mapTop, cellW - gap, mapH);
+      const QRect target(margin + static_cast<int>(h) * g.cellW, mapTop, g.cellW - g.gap, mapH);
       p.drawImage(target, cells);
       if (Sx > S) {  // the appended bias_k / zero columns start here
         const int x = target.left() + static_cast<int>(target.width() * S / Sx);
@@ -140,10 +166,10 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
         p.drawRect(target.adjusted(1, 1, -1, -1));
       }
       if (keyRow) {
-        p.setPen(ink());
+        p.setPen(colors.ink);
         for (std::size_t k = 0; k < keys.size(); ++k) {
           const QRectF cell(target.left() + column * double(k), target.bottom() + 1, column,
-                            rowTitleH);
+                            g.rowTitleH);
           p.drawText(cell, Qt::AlignCenter, QString::fromStdString(keys[k]));
         }
       }
@@ -152,10 +178,32 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
   return image;
 }
 
+QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& computed,
+                       QSize size, int layer, int head) {
+  if (layer < 0 || std::size_t(layer) >= model.layers.size() || head < 0) return {};
+  const model::Layer& l = model.layers[std::size_t(layer)];
+  if (head >= l.info.config.num_heads || std::size_t(layer) >= computed.weights.size()) return {};
+  const GridGeometry g(model, size);
+  int mapTop = 0, mapH = 0;
+  bool keyRow = false;
+  g.mapRows(l, computed.weights[std::size_t(layer)], layer, mapTop, mapH, keyRow);
+  return {g.margin + head * g.cellW, mapTop, g.cellW - g.gap, mapH};
+}
+
+ModelGridHit modelGridHit(const model::Model& model, QSize size, QPoint point) {
+  const GridGeometry g(model, size);
+  if (point.x() < g.margin || point.y() < g.gridTop) return {};
+  const int head = (point.x() - g.margin) / g.cellW;
+  const int layer = (point.y() - g.gridTop) / g.cellH;
+  if (layer >= g.layers) return {};
+  if (head >= model.layers[std::size_t(layer)].info.config.num_heads) return {};
+  return {layer, head};
+}
+
 QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
-                   Colormap colormap) {
+                   Colormap colormap, const ModelPictureColors& colors) {
   QImage image(size, QImage::Format_RGB32);
-  image.fill(background());
+  image.fill(colors.background);
   QPainter p(&image);
   QFont font = p.font();
   font.setPixelSize(12);
@@ -193,7 +241,7 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
       QCoreApplication::translate(
           "ModelPicture", "Weight on appended bias_k / zero columns (dropped) per layer: %1")
           .arg(shares);
-  p.setPen(ink());
+  p.setPen(colors.ink);
   p.drawText(QRect(margin, margin, size.width() - 2 * margin, lineH), Qt::AlignLeft, title);
   p.drawText(QRect(margin, margin + lineH, size.width() - 2 * margin, lineH), Qt::AlignLeft,
              fm.elidedText(extra, Qt::ElideRight, size.width() - 2 * margin));
@@ -218,7 +266,7 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   });
   const QRect barRect(left, top + side + 4, side, barH);
   p.drawImage(barRect, bar);
-  p.setPen(ink());
+  p.setPen(colors.ink);
   p.drawText(QRect(margin, barRect.bottom() + 2, size.width() - 2 * margin, lineH), Qt::AlignLeft,
              QCoreApplication::translate("ModelPicture",
                                          "per input token: mean over rows (brightest = %1)")

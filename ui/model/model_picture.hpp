@@ -3,7 +3,10 @@
 // attention maps, each layer's agreement with PyTorch beside it, and the attention rollout map
 // with its per-token contributions.
 
+#include <QColor>
 #include <QImage>
+#include <QPoint>
+#include <QRect>
 #include <QSize>
 #include <QString>
 
@@ -12,18 +15,39 @@
 
 namespace mhaviz::ui {
 
+/// The paper and ink of the pictures: white and near-black for files, the window's palette in
+/// the model view. Disagreement with PyTorch is always red.
+struct ModelPictureColors {
+  QColor background = QColor(255, 255, 255);
+  QColor ink = QColor(30, 30, 30);
+};
+
 /// Layers × heads of batch element `batch`: each map is that head's weights (queries down, keys
 /// across, appended bias_k / zero columns right of a separator), on a fixed 0..1 scale. Each
 /// row is titled with the layer and its largest difference from PyTorch; a layer above the
 /// tolerance is framed and titled in red.
 QImage drawModelGrid(const model::Model& model, const model::ComputedModel& computed, int batch,
-                     QSize size, Colormap colormap = Colormap::viridis);
+                     QSize size, Colormap colormap = Colormap::viridis,
+                     const ModelPictureColors& colors = {});
+
+/// Where drawModelGrid(model, computed, …, size) draws the map of (layer, head); empty when it
+/// draws none there.
+QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& computed,
+                       QSize size, int layer, int head);
+
+/// The map under `point` in drawModelGrid's picture of `size`: its layer and head, or -1s.
+struct ModelGridHit {
+  int layer = -1;
+  int head = -1;
+  [[nodiscard]] bool valid() const { return layer >= 0 && head >= 0; }
+};
+ModelGridHit modelGridHit(const model::Model& model, QSize size, QPoint point);
 
 /// The rollout map R (rows: positions after the last layer, columns: input positions) with
 /// token labels where the model has them, the per-token contribution under it, and each
 /// layer's share on appended columns.
 QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
-                   Colormap colormap = Colormap::viridis);
+                   Colormap colormap = Colormap::viridis, const ModelPictureColors& colors = {});
 
 /// Saves a picture as PNG; returns an error message naming the file, or an empty string.
 QString saveModelPicture(const QImage& image, const QString& path);

@@ -5,6 +5,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QFile>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLocale>
@@ -22,12 +23,26 @@
 #include "compute/compute_controller.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
+#include "mhaviz/core/model.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "session/recent_files_menu.hpp"
 
 namespace mhaviz::ui {
 
 namespace {
+
+/// A JSON file whose "format" is "mhaviz-model" (small enough to be an index at all).
+bool isModelIndexFile(const QString& path) {
+  QFile file(path);
+  if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ||
+      file.size() > static_cast<qint64>(mhaviz::model::kMaxIndexBytes) ||
+      !file.open(QIODevice::ReadOnly)) {
+    return false;
+  }
+  const QByteArray text = file.readAll();
+  return mhaviz::model::is_model_index(
+      std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+}
 
 QString sessionFilter() { return QObject::tr("mhaviz session (*.mhaviz.json);;JSON (*.json)"); }
 
@@ -198,6 +213,11 @@ void SessionDocument::applySession(const Session& session, const QString& path, 
 }
 
 bool SessionDocument::open(const QString& path) {
+  if (isModelIndexFile(path)) {
+    rememberRecent(QFileInfo(path).absoluteFilePath());
+    emit modelRequested(path);
+    return true;
+  }
   if (!maybeSave()) return false;
   Session session;
   try {
@@ -310,7 +330,7 @@ void SessionDocument::rememberRecent(const QString& path) { m_recent->remember(p
 
 void SessionDocument::openDialog() {
   const QString path = QFileDialog::getOpenFileName(
-      m_window, tr("Open session or configuration"),
+      m_window, tr("Open session, configuration or model"),
       m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath(), sessionFilter());
   if (!path.isEmpty()) open(path);
 }

@@ -62,7 +62,8 @@ class SessionDocument : public QObject {
   /// Asks about unsaved changes (if any) and saves when asked to; false: the caller must stop.
   bool maybeSave();
   /// Opens a session or configuration file (after maybeSave); false when it failed or the
-  /// user cancelled. Errors go to Prompts::error.
+  /// user cancelled. Errors go to Prompts::error. A model index (docs/model-file.md) is not
+  /// opened here: it is handed on through modelRequested, and the session stays as it is.
   bool open(const QString& path);
   /// Saves to the current file (Save As when there is none). False on failure or cancel.
   bool save();
@@ -86,6 +87,10 @@ class SessionDocument : public QObject {
     m_compareSave = std::move(save);
     m_compareRestore = std::move(restore);
   }
+
+ signals:
+  /// open() was given a model index file (model::is_model_index): the window shows the model.
+  void modelRequested(const QString& path);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

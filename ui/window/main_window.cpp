@@ -32,6 +32,7 @@
 #include "teach/examples.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/app_info.hpp"
+#include "window/model_pages.hpp"
 #include "window/compare_panel.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/reduced_zoom.hpp"
@@ -44,6 +45,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       m_controller(new ComputeController(this)),
       m_grid(new HeatmapGrid),
+      m_pages(new ModelPages(m_grid, m_controller)),
       m_panel(new ParameterPanel(m_controller)),
       m_dock(new QDockWidget(tr("Parameters"), this)),
       m_status(nullptr) {
@@ -51,7 +53,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_grid->setObjectName(QStringLiteral("heatmapGrid"));
   m_grid->setBackgroundPreparation(true);  // big maps are reduced off the GUI thread
   m_grid->setAxisTitles(true);             // "query" down, "key" across
-  setCentralWidget(m_grid);
+  setCentralWidget(m_pages);
 
   m_dock->setObjectName(QStringLiteral("parameterDock"));
   m_dock->setWidget(m_panel);  // scrolls its fields itself, error line below them
@@ -138,6 +140,8 @@ void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   m_document = new SessionDocument(this, m_controller);
   m_document->addFileActions(file);  // New/Open/Save, Load tensors
+  m_pages->setDocument(m_document);
+  connect(m_document, &SessionDocument::modelRequested, m_pages, &ModelPages::openModel);
   auto* exports = new ExportActions(this, m_controller, [this](const QString& t, const QString& m) {
     m_document->showError(t, m);
   });
@@ -175,6 +179,7 @@ void MainWindow::buildMenus() {
     });
   }
   view->addSeparator();
+  view->addAction(m_pages->modelViewAction());
   QAction* panelToggle = m_dock->toggleViewAction();
   panelToggle->setText(tr("&Parameter panel"));
   view->addAction(panelToggle);
@@ -197,6 +202,8 @@ void MainWindow::buildMenus() {
   help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   installTeaching(this, m_controller, m_grid, file, view, help);
+  if (auto* examples = file->findChild<QMenu*>(QStringLiteral("examplesMenu")))
+    m_pages->addExamples(examples);
   m_compare = installCompare(this, m_controller);  // Compare menu and the A | B | B - A dock
   if (m_document != nullptr) {
     m_document->setCompareHooks([this] { return m_compare->savedA(); },

@@ -13,6 +13,7 @@ namespace mhaviz::ui {
 class ComparePanel;
 class HeatmapGrid;
 class HeadMeasuresView;
+class ModelPages;
 class ParameterPanel;
 class ComputeController;
 class SessionDocument;
@@ -36,6 +37,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] HeadMeasuresView* headMeasures() const { return m_measures; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
+  /// The centre: one layer's full view and the model view.
+  [[nodiscard]] ModelPages* pages() const { return m_pages; }
   /// Compare mode (A | B | B - A): the Compare menu and its dock.
   [[nodiscard]] ComparePanel* comparePanel() const { return m_compare; }
 
@@ -53,6 +56,7 @@ class MainWindow : public QMainWindow {
 
   ComputeController* m_controller;
   HeatmapGrid* m_grid;
+  ModelPages* m_pages;
   ParameterPanel* m_panel;
   QDockWidget* m_dock;
   HeadMeasuresView* m_measures = nullptr;

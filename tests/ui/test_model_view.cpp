@@ -1,0 +1,267 @@
+// The model view in the window (QtTest, offscreen): a model index opened through File > Open
+// shows layers × heads maps whose cells are the core's compute_model weights; clicking a map
+// opens that layer in the full view with the model's parameters and inputs; a broken model
+// file gives an inline message; File > Examples lists the bundled models with their captions.
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+#include "compute/compute_controller.hpp"
+#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/io/tensor_file.hpp"
+#include "mhaviz/core/model.hpp"
+#include "prompted_window.hpp"
+#include "render/colormaps.hpp"
+#include "session/session_document.hpp"
+#include "window/main_window.hpp"
+#include "window/model_pages.hpp"
+#include "window/model_view.hpp"
+
+using namespace mhaviz::ui;
+namespace model = mhaviz::model;
+
+namespace {
+
+constexpr int kTimeout = 60000;
+
+QString modelPath(const char* name) {
+  return QStringLiteral(MHAVIZ_SOURCE_DIR "/resources/examples/models/") + QLatin1String(name) +
+         QStringLiteral(".json");
+}
+
+/// Opens `path` through File > Open and waits until the view has drawn it (or failed).
+void openAndWait(testing::PromptedWindow& w, const QString& path) {
+  w.window.resize(1300, 900);
+  w.window.show();
+  QVERIFY(w.document()->open(path));
+  ModelView* view = w.window.pages()->modelView();
+  QTRY_VERIFY_WITH_TIMEOUT(
+      !view->isBusy() && (!view->picture().isNull() || !view->error().isEmpty()), kTimeout);
+}
+
+/// Largest channel difference between two colours.
+int colourDistance(QRgb a, QRgb b) {
+  return std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                   std::abs(qBlue(a) - qBlue(b))});
+}
+
+/// Same shape and the same values.
+bool sameTensor(const mhaviz::Tensor& a, const mhaviz::Tensor& b) {
+  if (a.dim() != b.dim() || a.numel() != b.numel()) return false;
+  for (std::int64_t d = 0; d < a.dim(); ++d) {
+    if (a.size(d) != b.size(d)) return false;
+  }
+  for (std::int64_t i = 0; i < a.numel(); ++i) {
+    if (a.value(i) != b.value(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+class TestModelView : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { testing::isolateSettings("mhaviz-model-view-tests"); }
+
+  void openingAModelShowsLayersTimesHeadsMapsOfTheCoreWeights() {
+    testing::PromptedWindow w;
+    openAndWait(w, modelPath("reverse"));
+    ModelView* view = w.window.pages()->modelView();
+    QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
+    QVERIFY(w.window.pages()->showingModel());
+    QVERIFY(w.errors.isEmpty());
+
+    // The core's own reading of the same file.
+    const model::Model m = model::read_model(modelPath("reverse").toStdString());
+    const model::ComputedModel computed = model::compute_model(m);
+    QCOMPARE(view->loaded()->model.layers.size(), m.layers.size());
+    QVERIFY(m.layers.size() >= 2);
+
+    // Every map is there, and each cell's colour is the core weight's on the fixed 0..1 scale.
+    const QImage picture = view->picture();
+    QCPColorGradient gradient = makeGradient(Colormap::viridis);
+    int cellsChecked = 0;
+    for (std::size_t li = 0; li < m.layers.size(); ++li) {
+      const mhaviz::Tensor& weights = computed.weights[li];
+      const std::int64_t H = weights.size(1), L = weights.size(2), Sx = weights.size(3);
+      QCOMPARE(H, m.layers[li].problem.config.num_heads);
+      for (std::int64_t h = 0; h < H; ++h) {
+        const QRect r = view->mapRect(int(li), int(h));
+        QVERIFY2(r.width() >= Sx && r.height() >= L, "each map has room for its cells");
+        for (std::int64_t q = 0; q < L; ++q) {
+          for (std::int64_t k = 0; k < Sx; ++k) {
+            const int x = r.left() + int((double(k) + 0.5) * r.width() / double(Sx));
+            const int y = r.top() + int((double(q) + 0.5) * r.height() / double(L));
+            const double v = weights.value(((0 * H + h) * L + q) * Sx + k);
+            const QRgb want = gradient.color(v, QCPRange(0.0, 1.0));
+            const QRgb got = picture.pixel(x, y);
+            if (colourDistance(want, got) > 2) {
+              QFAIL(qPrintable(QStringLiteral("layer %1 head %2 cell (%3, %4): weight %5 should "
+                                              "be drawn as %6, the view shows %7")
+                                   .arg(li)
+                                   .arg(h)
+                                   .arg(q)
+                                   .arg(k)
+                                   .arg(v)
+                                   .arg(QColor(want).name(), QColor(got).name())));
+            }
+            ++cellsChecked;
+          }
+        }
+      }
+    }
+    QVERIFY(cellsChecked > 0);
+    // The caption and each layer's agreement are shown.
+    auto* caption = view->findChild<QLabel*>(QStringLiteral("modelCaption"));
+    QVERIFY(caption->text().contains(QString::fromStdString(m.index.caption)));
+    auto* summary = view->findChild<QLabel*>(QStringLiteral("modelSummary"));
+    QVERIFY2(summary->text().contains(QStringLiteral("every layer matches PyTorch")),
+             qPrintable(summary->text()));
+    QCOMPARE(computed.disagreeing(), std::size_t(0));
+
+    // The rollout replaces the grid and can be switched back.
+    const QImage grid = view->picture();
+    view->setShowRollout(true);
+    QTRY_VERIFY_WITH_TIMEOUT(view->picture() != grid && view->mapRect(0, 0).isEmpty(), kTimeout);
+    QVERIFY(view->error().isEmpty());
+    view->setShowRollout(false);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(0, 0).isEmpty(), kTimeout);
+  }
+
+  void clickingAMapOpensThatLayerWithTheModelsWeights() {
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    openAndWait(w, modelPath("reverse"));
+    ModelView* view = w.window.pages()->modelView();
+    QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
+    const model::Model m = model::read_model(modelPath("reverse").toStdString());
+    const model::ComputedModel computed = model::compute_model(m);
+    const int layer = 1, head = 3;
+    const QRect r = view->mapRect(layer, head);
+    QVERIFY(!r.isEmpty());
+    QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, r.center());
+    QVERIFY(!w.window.pages()->showingModel());
+    QVERIFY(w.idle());
+
+    const mhaviz::Config& config = w.controller()->config();
+    QCOMPARE(config.embed_dim, m.layers[layer].problem.config.embed_dim);
+    QCOMPARE(config.num_heads, m.layers[layer].problem.config.num_heads);
+    QCOMPARE(w.controller()->view().soloHead, head);
+    // The session computes with the layer's own parameters and inputs...
+    const auto tensors = w.controller()->tensors();
+    QVERIFY(tensors != nullptr);
+    QVERIFY(
+        sameTensor(tensors->at("in_proj_weight"), *m.layers[layer].problem.params.in_proj_weight));
+    QVERIFY(sameTensor(tensors->at("out_proj.weight"),
+                       *m.layers[layer].problem.params.out_proj_weight));
+    QVERIFY(sameTensor(tensors->at("query"), m.layers[layer].problem.inputs.query));
+    // ...so its weights are the model's layer's, value for value.
+    const auto result = w.controller()->result();
+    QVERIFY(result != nullptr);
+    const mhaviz::Tensor& want = computed.weights[layer];
+    QVERIFY(sameTensor(result->weights, want));
+
+    // The bar leads back to the model view.
+    auto* back = w.window.findChild<QPushButton*>(QStringLiteral("backToModel"));
+    QVERIFY(back != nullptr && back->isVisible());
+    back->click();
+    QVERIFY(w.window.pages()->showingModel());
+  }
+
+  void aBrokenModelFileGivesAnInlineMessage() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // An index whose tensors file is not there.
+    QFile file(dir.filePath(QStringLiteral("broken.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "mhaviz-model", "version": 1, "tensors": "gone.npz", "layers": [
+      {"name": "enc.layers.0.self_attn", "config": {"embed_dim": 8, "num_heads": 2,
+       "batch_size": 1, "tgt_len": 3, "src_len": 3}}]})");
+    file.close();
+    testing::PromptedWindow w;
+    QVERIFY(w.idle());
+    const mhaviz::Config before = w.controller()->config();
+    openAndWait(w, file.fileName());
+    ModelView* view = w.window.pages()->modelView();
+    QVERIFY(view->error().contains(QStringLiteral("gone.npz")));
+    QVERIFY(view->error().contains(QStringLiteral("is not there")));
+    auto* error = view->findChild<QLabel*>(QStringLiteral("modelError"));
+    QVERIFY(error->isVisible());
+    QVERIFY(w.errors.isEmpty());  // inline, no dialog
+    QVERIFY(w.controller()->config() == before);
+
+    // A good model afterwards clears the message.
+    QVERIFY(w.document()->open(modelPath("copy")));
+    QTRY_VERIFY_WITH_TIMEOUT(view->loaded() != nullptr && !view->isBusy(), kTimeout);
+    QVERIFY(view->error().isEmpty());
+  }
+
+  void aLayerDisagreeingWithPyTorchIsShownPlainly() {
+    // The reversing model with PyTorch's stored output of layer 1 changed by 0.5 in one value.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QFile::copy(modelPath("reverse"), dir.filePath(QStringLiteral("reverse.json"))));
+    QString npz = modelPath("reverse");
+    npz.replace(QStringLiteral(".json"), QStringLiteral(".npz"));
+    mhaviz::io::TensorMap tensors = mhaviz::io::read_tensor_file(npz.toStdString());
+    mhaviz::Tensor changed = tensors.at("1/attn_output");
+    changed.data<float>()[0] += 0.5F;
+    tensors.insert_or_assign("1/attn_output", changed);
+    mhaviz::io::write_tensor_file(dir.filePath(QStringLiteral("reverse.npz")).toStdString(),
+                                  tensors);
+
+    testing::PromptedWindow w;
+    openAndWait(w, dir.filePath(QStringLiteral("reverse.json")));
+    ModelView* view = w.window.pages()->modelView();
+    QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
+    QVERIFY(view->loaded() != nullptr);
+    QVERIFY(view->loaded()->computed.checks[0].ok);
+    QVERIFY(!view->loaded()->computed.checks[1].ok);
+    auto* summary = view->findChild<QLabel*>(QStringLiteral("modelSummary"));
+    QVERIFY2(summary->text().contains(QStringLiteral("1 of 2 layers DIFFER")),
+             qPrintable(summary->text()));
+    QVERIFY(
+        summary->text().contains(QStringLiteral("layer 1 (encoder.layers.1.self_attn) by 0.5")));
+    QVERIFY(summary->styleSheet().contains(QStringLiteral("#c81e1e")));
+    // The disagreeing layer's maps are framed in red in the grid.
+    const QRect r = view->mapRect(1, 0);
+    QCOMPARE(QColor(view->picture().pixel(r.left() + 1, r.center().y())), QColor(200, 30, 30));
+    const QRect ok = view->mapRect(0, 0);
+    QVERIFY(QColor(view->picture().pixel(ok.left() + 1, ok.center().y())) != QColor(200, 30, 30));
+  }
+
+  void examplesListTheBundledModelsWithTheirCaptions() {
+    testing::PromptedWindow w;
+    const QList<ModelExample> models = modelExamples();
+    QCOMPARE(models.size(), 2);
+    for (const ModelExample& m : models) {
+      auto* action = w.window.findChild<QMenu*>(QStringLiteral("examplesMenu"))
+                         ->findChild<QAction*>(QStringLiteral("modelExample_") + m.name);
+      QVERIFY(action != nullptr);
+      QVERIFY(!m.caption.isEmpty());
+      QVERIFY(action->text().contains(m.caption));
+    }
+    auto* action = w.window.findChild<QAction*>(QStringLiteral("modelExample_copy"));
+    w.window.show();
+    action->trigger();
+    ModelView* view = w.window.pages()->modelView();
+    QTRY_VERIFY_WITH_TIMEOUT(view->loaded() != nullptr && !view->picture().isNull(), kTimeout);
+    const model::Model m = model::read_model(modelPath("copy").toStdString());
+    QCOMPARE(view->loaded()->model.layers.size(), m.layers.size());
+    QCOMPARE(view->loaded()->model.index.caption, m.index.caption);
+  }
+};
+
+QTEST_MAIN(TestModelView)
+#include "test_model_view.moc"
