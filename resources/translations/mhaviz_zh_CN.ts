@@ -1866,6 +1866,72 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::ModelPages</name>
+    <message>
+        <source>&amp;Model view</source>
+        <translation>模型视图(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Back to the model view</source>
+        <translation>返回模型视图</translation>
+    </message>
+    <message>
+        <source>%1 of %2, head %3</source>
+        <translation>%2：%1，头 %3</translation>
+    </message>
+    <message>
+        <source>Model “%1”: %2</source>
+        <translation>模型“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ModelView</name>
+    <message>
+        <source>Attention &amp;rollout</source>
+        <translation>注意力展开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Abnar &amp; Zuidema&apos;s attention rollout across the self-attention layers, instead of the layers × heads maps</source>
+        <translation>跨自注意力层的注意力展开（Abnar &amp; Zuidema），代替层 × 头的热图</translation>
+    </message>
+    <message>
+        <source>&amp;Batch element</source>
+        <translation>批次元素(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Click a map to open its layer in the full view.</source>
+        <translation>点击一张热图，在完整视图中打开它所在的层。</translation>
+    </message>
+    <message>
+        <source>Reading and computing %1…</source>
+        <translation>正在读取并计算 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot open the model: %1</source>
+        <translation>无法打开模型：%1</translation>
+    </message>
+    <message>
+        <source>No model open. File &gt; Open accepts a model index (docs/model-file.md); File &gt; Examples holds two small trained models.</source>
+        <translation>尚未打开模型。“文件 &gt; 打开”可打开模型索引文件（docs/model-file.md）；“文件 &gt; 示例”中有两个训练好的小模型。</translation>
+    </message>
+    <message>
+        <source>%1 by %2</source>
+        <translation>%1，相差 %2</translation>
+    </message>
+    <message>
+        <source>%1 attention layers, each computed by mhaviz from its captured inputs; every layer matches PyTorch&apos;s stored outputs (largest difference %2, tolerance %3).</source>
+        <translation>共 %1 个注意力层，每层都由 mhaviz 根据捕获的输入重新计算；每一层都与 PyTorch 保存的输出一致（最大差异 %2，容差 %3）。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 layers DIFFER from PyTorch&apos;s stored outputs by more than %3: %4.</source>
+        <translation>%2 个层中有 %1 个与 PyTorch 保存的输出相差超过 %3：%4。</translation>
+    </message>
+    <message>
+        <source>Cannot draw the rollout: %1</source>
+        <translation>无法绘制注意力展开：%1</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::ParameterPanel</name>
     <message>
         <source>Set %1 to %2</source>
@@ -2149,10 +2215,6 @@
 %1</translation>
     </message>
     <message>
-        <source>Open session or configuration</source>
-        <translation>打开会话或配置</translation>
-    </message>
-    <message>
         <source>Tensors with PyTorch names (*.npz *.safetensors)</source>
         <translation>按 PyTorch 命名的张量 (*.npz *.safetensors)</translation>
     </message>
@@ -2179,6 +2241,10 @@
     <message>
         <source>&amp;Load tensors…</source>
         <translation>加载张量(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Open session, configuration or model</source>
+        <translation>打开会话、配置或模型</translation>
     </message>
 </context>
 <context>
@@ -2472,6 +2538,14 @@
         <source>value-weighted norm ‖α·f(x)‖</source>
         <translation>值加权范数 ‖α·f(x)‖</translation>
     </message>
+    <message>
+        <source>zoomed: block max of %1x%2 cells of queries %3-%4, keys %5-%6</source>
+        <translation>已放大：查询 %3-%4、键 %5-%6，每 %1x%2 个单元块取最大值</translation>
+    </message>
+    <message>
+        <source>zoomed: block mean of %1x%2 cells of queries %3-%4, keys %5-%6</source>
+        <translation>已放大：查询 %3-%4、键 %5-%6，每 %1x%2 个单元块取均值</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StatusWidgets</name>
@@ -2528,8 +2602,8 @@
         <translation>批次元素 n = %1（共 %2 个）</translation>
     </message>
     <message>
-        <source>Every map of this configuration does not fit in memory: the exact weights are computed stripe by stripe and each block of cells is shown as its mean or maximum (View: reduce). mhaviz-cli run --head H --queries A:B writes exact weights of a part.</source>
-        <translation>此配置的全部图无法同时放入内存：精确权重按查询行条带逐条计算，每个单元块显示为其均值或最大值（视图：缩减方式）。mhaviz-cli run --head H --queries A:B 可写出部分的精确权重。</translation>
+        <source>Every map of this configuration does not fit in memory: the exact weights are computed stripe by stripe and each block of cells is shown as its mean or maximum (View: reduce). Zoom in with the wheel: the visible region is computed again, as exact cells once it is small enough; wheel out over the whole region to return. mhaviz-cli run --head H --queries A:B writes exact weights of a part.</source>
+        <translation>此配置的全部图无法同时放入内存：精确权重按查询行条带逐条计算，每个单元块显示为其均值或最大值（视图：缩减方式）。用滚轮放大：可见区域会重新计算，区域足够小时显示精确单元；在已显示整个区域的图上向外滚动即可返回。mhaviz-cli run --head H --queries A:B 可写出部分的精确权重。</translation>
     </message>
 </context>
 <context>
