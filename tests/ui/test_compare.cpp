@@ -102,7 +102,9 @@ class TestCompare : public QObject {
 
   void sessionRoundTripKeepsA() {
     ComparePanel* panel = m_window->comparePanel();
+    QVERIFY(!m_window->document()->isModified());
     panel->pin();
+    QVERIFY(m_window->document()->isModified());  // pinning A is part of the session
     QVERIFY(shown());
     check("add_bias_kv")->setChecked(true);
     QVERIFY(idle());
@@ -129,6 +131,9 @@ class TestCompare : public QObject {
                             kTimeout));
     QVERIFY(shown());
     QVERIFY(!again->resultA()->config.add_bias_kv);
+    QVERIFY(!m_window->document()->isModified());  // restoring A is not an edit
+    again->unpin();
+    QVERIFY(m_window->document()->isModified());
     QVERIFY(controller()->config().add_bias_kv);
     const std::vector<double>& after = again->data().diff.maps.front().values;
     QCOMPARE(after.size(), before.size());

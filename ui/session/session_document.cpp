@@ -136,7 +136,12 @@ SessionDocument::~SessionDocument() {
 }
 
 bool SessionDocument::isModified() const {
-  return m_tensorsDirty || !m_controller->undoStack()->isClean();
+  return m_tensorsDirty || m_compareDirty || !m_controller->undoStack()->isClean();
+}
+
+void SessionDocument::markCompareChanged() {
+  m_compareDirty = true;
+  onChanged();
 }
 
 Session SessionDocument::snapshot() const {
@@ -203,6 +208,7 @@ void SessionDocument::applySession(const Session& session, const QString& path, 
   m_tensorsFile = session.tensorsFile;
   m_embedTensors = session.embedTensors;
   m_tensorsDirty = false;
+  m_compareDirty = false;
   m_pendingView = session.view;
   if (m_controller->tensors() != session.tensors) m_controller->setTensors(session.tensors);
   m_controller->changeConfig(session.config, tr("Open session"));
@@ -258,6 +264,7 @@ bool SessionDocument::saveTo(const QString& path) {
   }
   m_path = QFileInfo(path).absoluteFilePath();
   m_tensorsDirty = false;
+  m_compareDirty = false;
   m_controller->undoStack()->setClean();
   rememberRecent(m_path);
   onChanged();
@@ -319,6 +326,7 @@ bool SessionDocument::start(const StartupFiles& files) {
   // Tensors named on the command line are part of what is opened, not an edit.
   if (!files.tensors.isEmpty() && loadTensors(files.tensors)) {
     m_tensorsDirty = false;
+  m_compareDirty = false;
     onChanged();
   }
   return filesGiven;

@@ -82,6 +82,8 @@ class SessionDocument : public QObject {
 
   /// Compare mode's part of a session (the window's compare panel): `save` gives the pinned A
   /// (nullopt: nothing pinned), `restore` is called with a session's A when one is applied.
+  /// The compare panel's A was pinned or dropped by the user: the session is modified.
+  void markCompareChanged();
   void setCompareHooks(std::function<std::optional<CompareA>()> save,
                        std::function<void(const std::optional<CompareA>&)> restore) {
     m_compareSave = std::move(save);
@@ -114,6 +116,7 @@ class SessionDocument : public QObject {
   QString m_tensorsFile;
   bool m_embedTensors = false;
   bool m_tensorsDirty = false;
+  bool m_compareDirty = false;  // A pinned or dropped since the last save or open
   bool m_started = false;                    // start() has run: the autosave file is this run's own
   std::optional<ViewOptions> m_pendingView;  // reapplied once the new result has arrived
   RecentFilesMenu* m_recent;

@@ -98,7 +98,7 @@ std::optional<CompareA> ComparePanel::savedA() const {
 
 void ComparePanel::restoreA(const std::optional<CompareA>& a) {
   if (!a) {
-    if (isPinned()) unpin();
+    if (isPinned()) clearA();
     return;
   }
   if (m_aThread == nullptr) {
@@ -136,6 +136,7 @@ void ComparePanel::pin() {
   m_b = current;
   m_aTensors = m_controller->tensors();
   emit pinnedChanged(true);
+  emit changedByUser();
   refresh();
 }
 
@@ -152,6 +153,11 @@ void ComparePanel::swap() {
 }
 
 void ComparePanel::unpin() {
+  clearA();
+  emit changedByUser();
+}
+
+void ComparePanel::clearA() {
   m_a.reset();
   m_aTensors.reset();
   ++m_requested;

@@ -60,9 +60,12 @@ class ComparePanel : public QWidget {
 
  signals:
   void pinnedChanged(bool pinned);
+  /// The user pinned or left compare mode: part of the session changed (restoreA does not emit).
+  void changedByUser();
   void shown();  // a new difference (or mismatch) is on screen
 
  private:
+  void clearA();  // leaves compare mode without telling the session
   void refresh();  // recomputes the difference for m_a, m_b and the view off the GUI thread
   void present(quint64 generation, const std::shared_ptr<const CompareData>& data);
   void exportDifference();

@@ -208,6 +208,8 @@ void MainWindow::buildMenus() {
   if (m_document != nullptr) {
     m_document->setCompareHooks([this] { return m_compare->savedA(); },
                                 [this](const std::optional<CompareA>& a) { m_compare->restoreA(a); });
+    connect(m_compare, &ComparePanel::changedByUser, m_document,
+            &SessionDocument::markCompareChanged);
   }
 }
 
