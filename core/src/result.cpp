@@ -12,7 +12,7 @@ std::size_t ForwardResult::bytes() const {
   const auto add = [&](const Tensor& t) {
     if (seen.insert(t.storage_id()).second) total += t.bytes().size();
   };
-  for (const Tensor* t : {&q, &k, &v, &raw_scores, &mask, &scores, &weights, &head_output, &merged,
+  for (const Tensor* t : {&q, &k, &v, &merged_mask, &weights, &head_output, &merged,
                           &output, &attn_output}) {
     add(*t);
   }

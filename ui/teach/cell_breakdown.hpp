@@ -19,11 +19,11 @@ struct CellBreakdown {
   double dot = 0;            // recomputed sum_d q_i[d] * k_j[d]
   double sqrtHd = 1;
   double rawRecomputed = 0;     // dot / sqrt(hd)
-  double rawStored = 0;         // result.raw_scores
-  double maskTerm = 0;          // result.mask
+  double rawStored = 0;         // raw score derived from the result (derived_maps.hpp)
+  double maskTerm = 0;          // merged mask term (derived)
   double scoreRecomputed = 0;   // rawStored + maskTerm
-  double scoreStored = 0;       // result.scores
-  double rowMax = 0;            // max_j' of result.scores over the row (-inf when all masked)
+  double scoreStored = 0;       // score (derived): the softmax input
+  double rowMax = 0;            // max over the row of the derived scores (-inf when all masked)
   double expTerm = 0;           // exp(scoreStored - rowMax)
   double rowSum = 0;            // sum_j' exp(score_j' - rowMax)
   double weightRecomputed = 0;  // expTerm / rowSum (NaN for a fully masked row)
