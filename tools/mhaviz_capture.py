@@ -38,6 +38,7 @@ without having seen a call raises RuntimeError with the reason.
 import argparse
 import inspect
 import json
+import os
 import sys
 import threading
 import warnings
@@ -47,7 +48,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-__all__ = ["save_mha", "capture", "Capture", "compare_files"]
+__all__ = ["save_mha", "capture", "Capture", "compare_files", "capture_model", "ModelCapture"]
 
 _DTYPES = {torch.float32: "float32", torch.float64: "float64"}
 
@@ -373,6 +374,156 @@ def capture(module, path_prefix="mha_capture"):
     also when PyTorch's fast path runs it inside a fused TransformerEncoderLayer kernel. As a
     context manager, leaving the block without a saved call raises RuntimeError."""
     return Capture(module, path_prefix)
+
+
+class _CallRecorder(Capture):
+    """Records every call of one module of a model for ModelCapture (never writes files)."""
+
+    def __init__(self, module, name, sink):
+        self.name = name
+        self.calls = 0
+        self._sink = sink
+        super().__init__(module, None)
+
+    def _save(self, query, key, value, key_padding_mask, attn_mask, need_weights,
+              average_attn_weights, is_causal, output):
+        self._sink(self, dict(query=query, key=key, value=value,
+                              key_padding_mask=key_padding_mask, attn_mask=attn_mask,
+                              need_weights=need_weights,
+                              average_attn_weights=average_attn_weights, is_causal=is_causal,
+                              output=output))
+        self.calls += 1
+
+    def _record_fused_encoder_layer(self, args, kwargs, layer_output):
+        self._fused_call = True
+        try:
+            super()._record_fused_encoder_layer(args, kwargs, layer_output)
+        finally:
+            self._fused_call = False
+
+
+def _same_tensor(a, b):
+    if a is b:
+        return True
+    return (a.shape == b.shape and a.dtype == b.dtype and a.device == b.device
+            and bool(torch.equal(a, b)))
+
+
+class ModelCapture:
+    """Records every nn.MultiheadAttention call of a model, in call order, and writes them as
+    one model file (see capture_model())."""
+
+    def __init__(self, model, path_prefix, tokens=None, layer_labels=None, caption=None):
+        self.model = model
+        self.path_prefix = path_prefix
+        self.tokens = list(tokens) if tokens is not None else None
+        self.layer_labels = dict(layer_labels or {})
+        self.caption = caption
+        self.layers = []   # one dict per call: name, config, arrays, self_attention, fused
+        self.written = False
+        self._recorders = []
+        names = {}
+        for name, module in model.named_modules():
+            if isinstance(module, nn.MultiheadAttention) and id(module) not in names:
+                names[id(module)] = name or type(module).__name__
+                self._recorders.append(_CallRecorder(module, names[id(module)], self._add))
+        if not self._recorders:
+            self.remove()
+            raise TypeError(f"capture_model: {type(model).__name__} holds no "
+                            "nn.MultiheadAttention module; nothing to capture")
+
+    def _labels(self, name, tgt_len, src_len):
+        if name in self.layer_labels:
+            q, k = self.layer_labels[name]
+            return list(q or []), list(k or [])
+        if self.tokens is None:
+            return [], []
+        q = self.tokens if len(self.tokens) == tgt_len else []
+        k = self.tokens if len(self.tokens) == src_len else []
+        return list(q), list(k)
+
+    def _add(self, recorder, call):
+        module = recorder.module
+        query, key, value = call["query"], call["key"], call["value"]
+        config = module_config(module, query, key, call["need_weights"],
+                               call["average_attn_weights"], call["is_causal"])
+        config["query_labels"], config["key_labels"] = self._labels(
+            recorder.name, config["tgt_len"], config["src_len"])
+        if not config["query_labels"]:
+            del config["query_labels"]
+        if not config["key_labels"]:
+            del config["key_labels"]
+        arrays = {n: _numpy(t) for n, t in module.state_dict().items()}
+        arrays.update(query=_numpy(query), key=_numpy(key), value=_numpy(value))
+        for n in ("attn_mask", "key_padding_mask"):
+            if call[n] is not None:
+                arrays[n] = _mask_array(call[n], n)
+        attn_output, attn_output_weights = call["output"]
+        arrays["attn_output"] = _numpy(attn_output)
+        if attn_output_weights is not None:
+            arrays["attn_output_weights"] = _numpy(attn_output_weights)
+        self_attention = _same_tensor(query, key) and _same_tensor(key, value)
+        self.layers.append(dict(name=recorder.name, call=recorder.calls, config=config,
+                                arrays=arrays, self_attention=bool(self_attention),
+                                fused=bool(getattr(recorder, "_fused_call", False))))
+
+    def remove(self):
+        """Stops recording and restores every module (and torch) as they were."""
+        for recorder in self._recorders:
+            recorder.remove()
+
+    def write(self):
+        """Writes <prefix>.json (the index) and <prefix>.npz (every call's tensors)."""
+        if not self.layers:
+            raise RuntimeError(
+                "mhaviz_capture: no nn.MultiheadAttention call was seen; nothing was saved to "
+                f"{self.path_prefix}.json. Run one forward pass of the model inside the with "
+                "block (e.g. model(batch)).")
+        tensors_name = os.path.basename(self.path_prefix) + ".npz"
+        arrays, layers = {}, []
+        for i, layer in enumerate(self.layers):
+            for n, a in layer["arrays"].items():
+                arrays[f"{i}/{n}"] = a
+            layers.append(dict(name=layer["name"], call=layer["call"],
+                               self_attention=layer["self_attention"], fused=layer["fused"],
+                               config=layer["config"]))
+        index = {"format": "mhaviz-model", "version": 1, "tensors": tensors_name,
+                 "torch_version": torch.__version__}
+        if self.caption:
+            index["caption"] = self.caption
+        if self.tokens is not None:
+            index["tokens"] = self.tokens
+        index["layers"] = layers
+        np.savez_compressed(f"{self.path_prefix}.npz", **arrays)
+        with open(f"{self.path_prefix}.json", "w", encoding="utf-8") as f:
+            json.dump(index, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        self.written = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.remove()
+        if exc_type is None:
+            self.write()
+        return False
+
+
+def capture_model(model, path_prefix="model", tokens=None, layer_labels=None, caption=None):
+    """Records every nn.MultiheadAttention call of one forward pass of `model`, in call order,
+    under the modules' names (model.named_modules(), e.g. "encoder.layers.3.self_attn"), also
+    when PyTorch's fast path runs a TransformerEncoderLayer in its fused kernel (see capture()).
+    As a context manager it writes <path_prefix>.json (the index) and <path_prefix>.npz (each
+    call's state_dict, inputs, masks and PyTorch's outputs) when the block ends:
+
+        with mhaviz_capture.capture_model(model, "mymodel", tokens=["the", "cat"]):
+            model(batch)
+
+    `tokens` labels every layer whose query (key) length equals len(tokens); `layer_labels`
+    ({module name: (query labels, key labels)}) labels given layers instead; `caption` is a
+    line the window shows with the model. The format is described in docs/model-file.md."""
+    return ModelCapture(model, path_prefix, tokens, layer_labels, caption)
 
 
 def compare_files(torch_file, mhaviz_file, rtol=1e-4, atol=1e-5):

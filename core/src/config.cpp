@@ -1,5 +1,6 @@
 #include "mhaviz/core/config.hpp"
 
+#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -8,6 +9,10 @@
 namespace mhaviz {
 
 std::string_view to_string(DType dtype) { return dtype == DType::float64 ? "float64" : "float32"; }
+
+std::string_view to_string(Semantics semantics) {
+  return semantics == Semantics::v1_13 ? "1.13" : "2.x";
+}
 
 namespace {
 std::string num(double v) {
@@ -44,6 +49,13 @@ void validate_config(const Config& c) {
   if (c.batch_size) require_positive(*c.batch_size, "batch_size", " (or None for unbatched input)");
   require_positive(c.tgt_len, "tgt_len (L)", "");
   require_positive(c.src_len, "src_len (S)", "");
+  if (c.attn_logit_softcapping &&
+      !(std::isfinite(*c.attn_logit_softcapping) && *c.attn_logit_softcapping > 0.0)) {
+    throw InvalidInput(
+        "attn_logit_softcapping must be a positive number (the cap c of "
+        "c * tanh(score / c), e.g. 50 as in Gemma 2), got " +
+        num(*c.attn_logit_softcapping) + "; set it to null to turn the cap off");
+  }
 }
 
 }  // namespace mhaviz

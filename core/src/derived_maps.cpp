@@ -8,6 +8,7 @@
 #include "eigen_types.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "parallel.hpp"
+#include "soft_cap.hpp"
 
 namespace mhaviz {
 namespace {
@@ -42,6 +43,10 @@ void fill_rows(const ForwardResult& r, DerivedMap map, std::int64_t n, std::int6
   for (std::int64_t i0 = row0 / tile_rows * tile_rows; i0 < row0 + rows; i0 += tile_rows) {
     const std::int64_t nr = std::min(tile_rows, L - i0);
     detail::raw_score_tile<T>(q, k, i0, nr, scale, q_scaled, tile);
+    // Capped in place as the pass does (forward.cpp), for the capped map and the scores.
+    if (map != DerivedMap::raw_scores) {
+      detail::soft_cap(r.config.attn_logit_softcapping, tile, tile);
+    }
     for (std::int64_t i = std::max(i0, row0); i < std::min(i0 + nr, row0 + rows); ++i) {
       auto row = tile.row(i - i0);
       if (map == DerivedMap::scores && mask != nullptr) row += mask_row(i);
@@ -58,6 +63,12 @@ void check(const ForwardResult& r, std::int64_t n, std::int64_t h, std::int64_t 
                        std::to_string(row0 + rows) + " are outside the result (N=" +
                        std::to_string(r.N) + ", H=" + std::to_string(r.H) +
                        ", L=" + std::to_string(r.L) + "); recompute or choose one inside");
+  }
+  // A reduced (long-context) result keeps only folded weights: nothing to derive from.
+  if (r.q.shape() != Shape{r.N, r.H, r.L, r.hd} || r.k.shape() != Shape{r.N, r.H, r.Sx, r.hd}) {
+    throw InvalidInput("derived map: the result keeps no projected q and k (shapes " +
+                       shape_str(r.q.shape()) + ", " + shape_str(r.k.shape()) +
+                       "); recompute the full result to see the scores");
   }
 }
 
@@ -78,6 +89,8 @@ std::string_view derived_map_name(DerivedMap map) {
       return "raw_scores";
     case DerivedMap::mask:
       return "mask";
+    case DerivedMap::capped_scores:
+      return "capped_scores";
     case DerivedMap::scores:
       return "scores";
   }

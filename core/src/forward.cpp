@@ -20,9 +20,11 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/semantics.hpp"
 #include "parallel.hpp"
 #include "projections.hpp"
 #include "rng.hpp"
+#include "soft_cap.hpp"
 
 namespace mhaviz {
 
@@ -153,16 +155,19 @@ struct Pass {
     const bool masked = r.has_mask();
     const T* mask = masked ? r.merged_mask.data<T>().data() : nullptr;
     const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
+    const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
     Mat<T> q_scaled, tile;
     for (std::int64_t i0 = 0; i0 < L; i0 += tile_rows) {
       const std::int64_t rows = std::min(tile_rows, L - i0);
       // Steps 8-9: scores = (q * sqrt(1/hd)) @ k^T + merged mask, in the scratch tile.
       detail::raw_score_tile<T>(q, k, i0, rows, scale, q_scaled, tile);
+      // Soft-capped in place when attn_logit_softcapping is set (soft_cap.hpp).
+      detail::soft_cap(c.attn_logit_softcapping, tile, tile);
       for (std::int64_t i = i0; i < i0 + rows; ++i) {
         auto scores = tile.row(i - i0);
         if (masked) scores += ConstMatMap<T>(mask + r.mask_offset(n, h, i), 1, Sx);
-        softmax_row(scores, weights.row(i), !c.need_weights);  // step 10
-        if (dropping) {                                         // step 11
+        softmax_row(scores, weights.row(i), zero_masked);  // step 10
+        if (dropping) {                                    // step 11
           block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
           for (std::int64_t j = 0; j < Sx; ++j) {
             T& x = weights(i, j);
@@ -307,8 +312,9 @@ ForwardResult run_converted(const Config& c, const Params& p, const Inputs& in,
 
 }  // namespace
 
-ForwardResult forward(const Config& config, const Params& params, const Inputs& inputs,
+ForwardResult forward(const Config& config, const Params& params, const Inputs& given,
                       const RunControl& control) {
+  const Inputs inputs = inputs_for_semantics(config, given);  // 1.13's masks as 2.x computes them
   if (config.dtype == DType::float64) {
     return run_converted<double>(config, params, inputs, control);
   }

@@ -1,5 +1,6 @@
 #include "mhaviz/core/memory.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -92,6 +93,42 @@ std::uint64_t estimate_memory(const Config& c, std::int64_t static_src_len) {
   n += z.N * z.H * z.L * z.Sx;  // canonicalised masks, merged mask when given (3-D at most)
   n += z.H * z.L * z.Sx;        // a derived stage shown for one batch element
   return (result_bytes(c, static_src_len) + n * z.elem).value();
+}
+
+std::uint64_t estimate_reduced_memory(const Config& c, int threads, std::int64_t static_src_len) {
+  const Sizes z = sizes(c, static_src_len);
+  const Count t = static_cast<std::uint64_t>(threads < 1 ? 1 : threads);
+  Count n = 0;
+  n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);  // inputs
+  n += z.L * z.E + z.Sx * z.E;                       // projected queries and keys of one n
+  n += t * (2 * 64 * z.Sx + 64 * z.Sx + z.Sx);  // per thread: a stripe's scores, weights, average
+  // folded maps: at most a screen's worth (1024 x 1024 values) each
+  n += (z.H + 1) * std::min<std::uint64_t>(z.L.value(), 1024) *
+       std::min<std::uint64_t>(z.Sx.value(), 1024);
+  n += c.packed_projection() ? 4 * z.E * z.E : 2 * z.E * z.E + z.E * (z.kd + z.vd);
+  Count bytes = n * z.elem;
+  // The mask tensors a configuration generates (make_problem), as they are: bool 1 byte.
+  const Count mask_elem = c.attn_mask_spec.dtype == gen::MaskDType::boolean ? Count(1) : z.elem;
+  if (c.attn_mask_spec.kind != gen::MaskKind::none) {
+    const Count blocks = c.attn_mask_spec.shape == gen::MaskShape::three_d ? z.N * z.H : Count(1);
+    bytes += blocks * z.L * z.S * mask_elem;
+  }
+  if (c.key_padding_spec.kind != gen::PaddingKind::none) bytes += z.N * z.S * z.elem;
+  return bytes.value();
+}
+
+bool needs_reduced_view(const Config& config, std::uint64_t limit, std::int64_t static_src_len) {
+  return estimate_memory(config, static_src_len) > limit;
+}
+
+void check_reduced_memory(const Config& config, std::uint64_t limit, std::int64_t static_src_len) {
+  const std::uint64_t need = estimate_reduced_memory(config, 2, static_src_len);
+  if (need > limit) {
+    throw InvalidInput("this configuration needs " + format_bytes(need) +
+                       " even in the reduced view (the limit is " + format_bytes(limit) +
+                       "). Reduce L, S or embed_dim, use a 2-D bool attn_mask, or raise the "
+                       "memory limit.");
+  }
 }
 
 std::string format_bytes(std::uint64_t bytes) {

@@ -1,5 +1,7 @@
 #include "mhaviz/core/shapes.hpp"
 
+#include <sstream>
+
 namespace mhaviz {
 
 std::vector<ShapeStep> shape_flow(const Config& c, std::int64_t static_src_len) {
@@ -49,7 +51,19 @@ std::vector<ShapeStep> shape_flow(const Config& c, std::int64_t static_src_len) 
     add("add_zero_attn: append a zero key / value", "k, v",
         {{N * H, Sx, hd}, "(N*H, " + sx_sym + ", hd)"});
   }
-  add("scores (q / sqrt(hd)) @ k^T + mask", "scores", {{N * H, L, Sx}, "(N*H, L, " + sx_sym + ")"});
+  if (c.attn_logit_softcapping) {
+    std::ostringstream cap;
+    cap << *c.attn_logit_softcapping;
+    const Shape scores = {N * H, L, Sx};
+    const std::string sym = "(N*H, L, " + sx_sym + ")";
+    add("raw scores (q / sqrt(hd)) @ k^T", "raw_scores", {scores, sym});
+    add("soft-cap " + cap.str() + " * tanh(raw / " + cap.str() + ")", "capped_scores",
+        {scores, sym});
+    add("capped scores + mask", "scores", {scores, sym});
+  } else {
+    add("scores (q / sqrt(hd)) @ k^T + mask", "scores",
+        {{N * H, L, Sx}, "(N*H, L, " + sx_sym + ")"});
+  }
   add("softmax over keys", "weights", {{N * H, L, Sx}, "(N*H, L, " + sx_sym + ")"});
   add("weights @ v", "head outputs", {{N * H, L, hd}, "(N*H, L, hd)"});
   add("merge heads", "merged", {{L, N, E}, "(L, N, E)"});

@@ -34,12 +34,20 @@ TRAINING = @TRAINING@
 NEED_WEIGHTS = @NEED_WEIGHTS@
 AVERAGE_ATTN_WEIGHTS = @AVERAGE_ATTN_WEIGHTS@
 IS_CAUSAL = @IS_CAUSAL@
+# Gemma 2's soft-cap of the scores (mhaviz's attn_logit_softcapping); None: no cap.
+SOFTCAP = @SOFTCAP@
+# The PyTorch version whose behaviour mhaviz followed (configuration key "semantics").
+SEMANTICS = "@SEMANTICS@"
 BATCHED = @BATCHED@
 TOLERANCE = dict(@TOLERANCE@)
 STATE_DICT_KEYS = [@STATE_DICT_KEYS@]
 OLD_TORCH = int(torch.__version__.split(".")[0]) < 2
 # Before 2.5, scaled_dot_product_attention (need_weights=False) gives NaN for a fully masked row.
 NAN_FOR_FULLY_MASKED = tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 5)
+if SEMANTICS == "1.13" and not torch.__version__.startswith("1.13"):
+    print(f"note: mhaviz computed with PyTorch 1.13's semantics (\"semantics\": \"1.13\"); "
+          f"this is PyTorch {torch.__version__}, which differs where the versions do "
+          "(fully masked rows without weights, mixed mask types, uint8 masks)")
 
 
 def load(data, name):
@@ -89,6 +97,74 @@ def run_functional(mha, query, key, value, key_padding_mask, attn_mask, static_k
     return out, weights
 
 
+def run_capped(mha, query, key, value, key_padding_mask, attn_mask, static_k, static_v):
+    """nn.MultiheadAttention's forward written out step by step (PyTorch 2.x's order and mask
+    merging) so that SOFTCAP * tanh(s / SOFTCAP) can be applied to the scaled scores s before
+    the mask is added, as Gemma 2 and mhaviz do: PyTorch's module has no argument for it."""
+    if not BATCHED:
+        query, key, value = (x.unsqueeze(1) for x in (query, key, value))
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    elif MODULE_ARGS["batch_first"]:
+        query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+    L, N, E = query.shape
+    H = mha.num_heads
+    hd = E // H
+    if mha._qkv_same_embed_dim:
+        w_q, w_k, w_v = mha.in_proj_weight.chunk(3)
+    else:
+        w_q, w_k, w_v = mha.q_proj_weight, mha.k_proj_weight, mha.v_proj_weight
+    b_q = b_k = b_v = None
+    if mha.in_proj_bias is not None:
+        b_q, b_k, b_v = mha.in_proj_bias.chunk(3)
+
+    def additive(m):  # a bool mask becomes 0 / -inf, a float mask is added as it is
+        if m is None or m.is_floating_point():
+            return None if m is None else m.to(DTYPE)
+        return torch.zeros(m.shape, dtype=DTYPE).masked_fill(m.bool(), float("-inf"))
+
+    def pad(m):  # one more key column that no mask covers
+        return None if m is None else F.pad(m, (0, 1))
+
+    attn_mask, key_padding_mask = additive(attn_mask), additive(key_padding_mask)
+    q, k, v = F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
+    if mha.bias_k is not None:
+        k = torch.cat([k, mha.bias_k.repeat(1, N, 1)])
+        v = torch.cat([v, mha.bias_v.repeat(1, N, 1)])
+        attn_mask, key_padding_mask = pad(attn_mask), pad(key_padding_mask)
+    q = q.reshape(L, N * H, hd).transpose(0, 1)
+    k = static_k if static_k is not None else k.reshape(k.shape[0], N * H, hd).transpose(0, 1)
+    v = static_v if static_v is not None else v.reshape(v.shape[0], N * H, hd).transpose(0, 1)
+    if mha.add_zero_attn:
+        k = torch.cat([k, torch.zeros(N * H, 1, hd, dtype=k.dtype)], dim=1)
+        v = torch.cat([v, torch.zeros(N * H, 1, hd, dtype=v.dtype)], dim=1)
+        attn_mask, key_padding_mask = pad(attn_mask), pad(key_padding_mask)
+    Sx = k.shape[1]
+    merged = torch.zeros(N * H, L, Sx, dtype=DTYPE)
+    if attn_mask is not None:
+        merged = merged + (attn_mask if attn_mask.dim() == 3 else attn_mask.unsqueeze(0))
+    if key_padding_mask is not None:
+        merged = merged + key_padding_mask.view(N, 1, 1, Sx).expand(N, H, 1, Sx).reshape(
+            N * H, 1, Sx)
+    scores = torch.bmm(q * (1.0 / hd) ** 0.5, k.transpose(1, 2))
+    scores = SOFTCAP * torch.tanh(scores / SOFTCAP)  # the soft-cap, before the mask
+    weights = torch.softmax(scores + merged, dim=-1)
+    if not NEED_WEIGHTS:
+        weights = torch.nan_to_num(weights, nan=0.0)  # fully masked rows: 0, as 2.5+'s SDPA
+    if mha.training and mha.dropout > 0:
+        weights = F.dropout(weights, p=mha.dropout)
+    out = torch.bmm(weights, v).transpose(0, 1).reshape(L, N, E)
+    out = F.linear(out, mha.out_proj.weight, mha.out_proj.bias)
+    weights = weights.view(N, H, L, Sx)
+    if AVERAGE_ATTN_WEIGHTS:
+        weights = weights.mean(dim=1)
+    if not BATCHED:
+        out, weights = out.squeeze(1), weights.squeeze(0)
+    elif MODULE_ARGS["batch_first"]:
+        out = out.transpose(0, 1)
+    return out, (weights if NEED_WEIGHTS else None)
+
+
 def compare(name, got, want, masked_row=None):
     """True when PyTorch's `got` equals mhaviz's `want` within TOLERANCE, NaN in the same places.
     masked_row: what mhaviz gives along the last axis for a fully masked query with
@@ -99,7 +175,7 @@ def compare(name, got, want, masked_row=None):
         print(f"FAIL: {name} has shape {got.shape} in PyTorch but {want.shape} in mhaviz")
         return False
     got_nan, want_nan = np.isnan(got), np.isnan(want)
-    if NAN_FOR_FULLY_MASKED and masked_row is not None:
+    if NAN_FOR_FULLY_MASKED and SEMANTICS == "2.x" and masked_row is not None:
         # 2.5+ (which mhaviz follows) computes need_weights=False through
         # scaled_dot_product_attention, giving 0 attention where 1.13 and 2.0-2.4 give NaN
         # (fully masked rows), so the output row is out_proj.bias.
@@ -144,7 +220,12 @@ def main():
         print("note: PyTorch 1.13 merges a float key_padding_mask with attn_mask differently "
               "from 2.x, which mhaviz follows; results may differ")
     with torch.enable_grad():  # grad enabled: the general path, never the inference fast path
-        if static_k is not None or static_v is not None:
+        if SOFTCAP is not None:
+            print(f"note: attn_logit_softcapping={SOFTCAP}: the forward pass is written out "
+                  "here (run_capped) to apply SOFTCAP * tanh(scores / SOFTCAP) before the mask")
+            out, weights = run_capped(mha, query, key, value, key_padding_mask, attn_mask,
+                                      static_k, static_v)
+        elif static_k is not None or static_v is not None:
             out, weights = run_functional(mha, query, key, value, key_padding_mask, attn_mask,
                                           static_k, static_v)
         else:

@@ -5,6 +5,7 @@
 #include "dims.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/semantics.hpp"
 
 namespace mhaviz {
 
@@ -213,7 +214,7 @@ detail::Dims detail::validated_dims(const Config& c, const Params& p, const Inpu
 }
 
 void validate(const Config& config, const Params& params, const Inputs& inputs) {
-  (void)detail::validated_dims(config, params, inputs);
+  (void)detail::validated_dims(config, params, inputs_for_semantics(config, inputs));
 }
 
 }  // namespace mhaviz

@@ -37,6 +37,45 @@
     </message>
 </context>
 <context>
+    <name>ModelPicture</name>
+    <message>
+        <source>%1 — %2 attention layers, batch element %3</source>
+        <translation>%1 — %2 个注意力层，批次元素 %3</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source> — matches PyTorch (largest difference %1)</source>
+        <translation> — 与 PyTorch 一致（最大差异 %1）</translation>
+    </message>
+    <message>
+        <source> — DIFFERS from PyTorch by %1</source>
+        <translation> — 与 PyTorch 不一致，差异 %1</translation>
+    </message>
+    <message>
+        <source>Weight on appended bias_k / zero columns (dropped) per layer: %1</source>
+        <translation>各层在附加的 bias_k / 零列（已舍去）上的权重：%1</translation>
+    </message>
+    <message>
+        <source>per input token: mean over rows (brightest = %1)</source>
+        <translation>每个输入词元：按行取平均（最亮 = %1）</translation>
+    </message>
+    <message>
+        <source>%1: cannot encode the picture (%2)</source>
+        <translation>%1：无法编码图片（%2）</translation>
+    </message>
+    <message>
+        <source>; layers differing from PyTorch: %1</source>
+        <translation>；与 PyTorch 不一致的层数：%1</translation>
+    </message>
+    <message>
+        <source>Attention rollout over the self-attention layers %1, batch element %2</source>
+        <translation>自注意力层 %1 上的注意力展开（rollout），批次元素 %2</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>key bias_k (appended by add_bias_kv)</source>
@@ -193,6 +232,46 @@
     <message>
         <source>, unbatched</source>
         <translation>，无批次维度</translation>
+    </message>
+    <message>
+        <source>prefix-LM</source>
+        <translation>前缀语言模型 (prefix-LM)</translation>
+    </message>
+    <message>
+        <source>documents (packed sequences)</source>
+        <translation>文档（打包序列）</translation>
+    </message>
+    <message>
+        <source>dilated sliding window</source>
+        <translation>空洞滑动窗口</translation>
+    </message>
+    <message>
+        <source>attention sink + window (StreamingLLM)</source>
+        <translation>注意力汇点 + 窗口 (StreamingLLM)</translation>
+    </message>
+    <message>
+        <source>Compare: A | B | B − A</source>
+        <translation>对比：A | B | B − A</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>对比(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Pin current settings as A</source>
+        <translation>将当前设置固定为 A(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Swap A and B</source>
+        <translation>交换 A 和 B(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Make &amp;B the new A</source>
+        <translation>将 B 作为新的 A(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Leave compare mode</source>
+        <translation>退出对比模式(&amp;L)</translation>
     </message>
 </context>
 <context>
@@ -504,6 +583,22 @@
         <source>&lt;p&gt;&lt;b&gt;The vectors&lt;/b&gt; whose dot product is q_i . k_j:&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;向量&lt;/b&gt;（其点积即 q_i . k_j）：&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>soft-cap: %1 * tanh(raw / %1)</source>
+        <translation>软上限：%1 * tanh(raw / %1)</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Soft-cap&lt;/b&gt; (attn_logit_softcapping, as in Gemma 2): the scaled raw score is squashed smoothly into (-%1, %1) before the mask is added, so no key can dominate by an extreme score.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;软上限&lt;/b&gt;（attn_logit_softcapping，与 Gemma 2 相同）：缩放后的原始分数在加上掩码之前被平滑地压缩到 (-%1, %1) 内，因此没有哪个键能凭极端分数占据主导。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Soft-capped scores: cap * tanh(raw / cap)</source>
+        <translation>软上限分数：cap * tanh(raw / cap)</translation>
+    </message>
+    <message>
+        <source>With attn_logit_softcapping (Gemma 2&apos;s soft-cap; not a PyTorch argument) every scaled raw score s becomes cap * tanh(s / cap) BEFORE the mask is added: close to s when |s| is small against the cap, never beyond +-cap, so one key cannot take all the weight through an extreme score. Masked keys stay -inf after the mask.</source>
+        <translation>设置 attn_logit_softcapping（Gemma 2 的软上限；不是 PyTorch 的参数）时，每个缩放后的原始分数 s 在加上掩码之前变为 cap * tanh(s / cap)：|s| 远小于 cap 时接近 s，且永远不超过 ±cap，因此没有哪个键能凭极端分数拿走全部权重。被遮蔽的键在加上掩码后仍为 -inf。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::AttnMaskEditor</name>
@@ -799,6 +894,93 @@
         <source>The graph bias</source>
         <translation>图偏置</translation>
     </message>
+    <message>
+        <source>prefix-LM: the first p positions see each other in both directions; later queries see keys j &lt;= i (attn_mask.prefix_length, 0 &lt;= p &lt;= min(L, S)).</source>
+        <translation>prefix-LM：前 p 个位置双向互相可见；之后的查询只看到键 j &lt;= i（attn_mask.prefix_length，0 &lt;= p &lt;= min(L, S)）。</translation>
+    </message>
+    <message>
+        <source>Lengths of the packed documents, e.g. &quot;3 5&quot;; they must add up to L = S. A query sees only keys of its own document (attn_mask.document_lengths).</source>
+        <translation>打包文档的长度，例如 &quot;3 5&quot;；总和必须等于 L = S。查询只看到自己文档内的键（attn_mask.document_lengths）。</translation>
+    </message>
+    <message>
+        <source>dilated window: query i sees keys at distance 0, d, 2d, ... (width keys in all) (attn_mask.dilation).</source>
+        <translation>空洞窗口：查询 i 看到距离为 0、d、2d …… 的键（共 width 个）（attn_mask.dilation）。</translation>
+    </message>
+    <message>
+        <source>StreamingLLM: the first k keys every query sees besides its causal window of width keys (attn_mask.sink_tokens).</source>
+        <translation>StreamingLLM：除宽度为 width 的因果窗口外，每个查询都能看到的前 k 个键（attn_mask.sink_tokens）。</translation>
+    </message>
+    <message>
+        <source>prefix length</source>
+        <translation>前缀长度</translation>
+    </message>
+    <message>
+        <source>document lengths</source>
+        <translation>文档长度</translation>
+    </message>
+    <message>
+        <source>dilation</source>
+        <translation>空洞间隔</translation>
+    </message>
+    <message>
+        <source>sink tokens</source>
+        <translation>汇点词元数</translation>
+    </message>
+    <message>
+        <source>Set attn_mask prefix length to %1</source>
+        <translation>将 attn_mask 前缀长度设为 %1</translation>
+    </message>
+    <message>
+        <source>Set attn_mask dilation to %1</source>
+        <translation>将 attn_mask 空洞间隔设为 %1</translation>
+    </message>
+    <message>
+        <source>Set attn_mask sink tokens to %1</source>
+        <translation>将 attn_mask 汇点词元数设为 %1</translation>
+    </message>
+    <message>
+        <source>document lengths: &quot;%1&quot; is not a whole number; type lengths such as &quot;3 5&quot;.</source>
+        <translation>文档长度：&quot;%1&quot; 不是整数；请输入如 &quot;3 5&quot; 的长度。</translation>
+    </message>
+    <message>
+        <source>Set attn_mask document lengths</source>
+        <translation>设置 attn_mask 文档长度</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::BlockSparsityView</name>
+    <message>
+        <source>Blocks of the merged mask (attn_mask + key_padding_mask, L x S&apos; per batch element and head) whose every cell is masked (-inf or True). A block-sparse attention kernel (FlexAttention, block-sparse FlashAttention) skips them; a finite value such as -10000 does not count as masked.</source>
+        <translation>合并掩码（attn_mask + key_padding_mask，每个批次元素和头一个 L x S&apos; 图）中每个单元都被遮蔽（-inf 或 True）的块。块稀疏注意力内核（FlexAttention、块稀疏 FlashAttention）会跳过它们；-10000 这样的有限值不算遮蔽。</translation>
+    </message>
+    <message>
+        <source>block grid</source>
+        <translation>分块网格</translation>
+    </message>
+    <message>
+        <source>%1 x %1</source>
+        <translation>%1 x %1</translation>
+    </message>
+    <message>
+        <source>Dark: a fully masked block (skipped); light: a block with at least one visible key (computed).</source>
+        <translation>深色：完全遮蔽的块（跳过）；浅色：至少有一个可见键的块（需要计算）。</translation>
+    </message>
+    <message>
+        <source>Block sparsity: shown once a result is computed.</source>
+        <translation>块稀疏度：计算出结果后显示。</translation>
+    </message>
+    <message>
+        <source>%1 x %1: %2 of %3 blocks fully masked (%4)</source>
+        <translation>%1 x %1：%3 个块中有 %2 个完全遮蔽（%4）</translation>
+    </message>
+    <message>
+        <source>Block sparsity (what a block-sparse kernel skips): %1</source>
+        <translation>块稀疏度（块稀疏内核跳过的部分）：%1</translation>
+    </message>
+    <message>
+        <source>batch %1, head %2: %3 x %4 blocks</source>
+        <translation>批次 %1，头 %2：%3 x %4 个块</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::BreakdownDock</name>
@@ -813,6 +995,10 @@
     <message>
         <source>&lt;p&gt;The breakdown explains attention cells: choose the weights, scores, raw scores or mask stage and click a cell.&lt;/p&gt;</source>
         <translation>&lt;p&gt;分解视图解释注意力单元格：选择权重、分数、原始分数或掩码阶段，然后单击一个单元格。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;This map is reduced: each value is the mean or maximum of a block of cells, and the intermediates of single cells are not kept. The exact weights of a part: &lt;code&gt;mhaviz-cli run --head H --queries A:B&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;此图已缩减：每个值是一个单元块的均值或最大值，不保留单个单元的中间结果。写出部分的精确权重：&lt;code&gt;mhaviz-cli run --head H --queries A:B&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -855,6 +1041,65 @@
     <message>
         <source>diverging</source>
         <translation>发散</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ComparePanel</name>
+    <message>
+        <source>Swap A and B</source>
+        <translation>交换 A 和 B</translation>
+    </message>
+    <message>
+        <source>Make B the new A</source>
+        <translation>将 B 作为新的 A</translation>
+    </message>
+    <message>
+        <source>Export B − A…</source>
+        <translation>导出 B − A…</translation>
+    </message>
+    <message>
+        <source>Leave compare mode</source>
+        <translation>退出对比模式</translation>
+    </message>
+    <message>
+        <source>B − A: signed difference, diverging colours, range symmetric about 0</source>
+        <translation>B − A：带符号的差值，发散配色，范围关于 0 对称</translation>
+    </message>
+    <message>
+        <source>A of the session cannot be computed: %1</source>
+        <translation>无法计算会话中的 A：%1</translation>
+    </message>
+    <message>
+        <source>Computing B − A…</source>
+        <translation>正在计算 B − A…</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>No difference shown: %1</source>
+        <translation>不显示差值：%1</translation>
+    </message>
+    <message>
+        <source>Left out of B − A: %1</source>
+        <translation>未计入 B − A：%1</translation>
+    </message>
+    <message>
+        <source>Export B − A</source>
+        <translation>导出 B − A</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.svg *.pdf)</source>
+        <translation>图像 (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>B − A, %1 — A: %2; B: %3</source>
+        <translation>B − A，%1 — A：%2；B：%3</translation>
     </message>
 </context>
 <context>
@@ -1759,6 +2004,26 @@
         <source> At most %1 here; the memory limit usually stops earlier.</source>
         <translation> 此处最大为 %1；内存上限通常会更早限制。</translation>
     </message>
+    <message>
+        <source>PyTorch 2.x</source>
+        <translation>PyTorch 2.x</translation>
+    </message>
+    <message>
+        <source>PyTorch 1.13</source>
+        <translation>PyTorch 1.13</translation>
+    </message>
+    <message>
+        <source>semantics — which PyTorch version&apos;s behaviour to follow where versions differ: a fully masked query with need_weights off (2.x: weights 0, 1.13: NaN), a bool attn_mask with a float key_padding_mask (1.13: any non-zero padding value masks), uint8 masks (1.13: used as bool, with a warning), is_causal (absent in 1.13).</source>
+        <translation>semantics — 在版本行为不同之处遵循哪个 PyTorch 版本：need_weights 关闭时被完全遮蔽的查询（2.x：权重为 0，1.13：NaN）、bool 型 attn_mask 与浮点型 key_padding_mask 同用（1.13：任何非零填充值都会遮蔽）、uint8 掩码（1.13：按 bool 使用并给出警告）、is_causal（1.13 中不存在）。</translation>
+    </message>
+    <message>
+        <source>semantics</source>
+        <translation>语义版本</translation>
+    </message>
+    <message>
+        <source>Follow %1</source>
+        <translation>遵循 %1</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::SessionDocument</name>
@@ -1912,10 +2177,6 @@
         <translation>%1 由更新版本的 mhaviz 写入（格式版本 %2；此 mhaviz 最高只能读取版本 %3）。请更新 mhaviz 后再打开。</translation>
     </message>
     <message>
-        <source>%1: unknown key &quot;%2&quot; (known: format, version, config, view, tensors).</source>
-        <translation>%1：未知的键“%2”（已知的有：format、version、config、view、tensors）。</translation>
-    </message>
-    <message>
         <source>%1 has no &quot;config&quot; object.</source>
         <translation>%1 没有“config”对象。</translation>
     </message>
@@ -1930,6 +2191,14 @@
     <message>
         <source>%1 is not a view setting (known: stage, batch, colormap, perHeadScale, autoRange, soloHead, showAverage, reduce).</source>
         <translation>%1 不是视图设置（已知的有：stage、batch、colormap、perHeadScale、autoRange、soloHead、showAverage、reduce）。</translation>
+    </message>
+    <message>
+        <source>%1: unknown key &quot;%2&quot; (known: format, version, config, view, tensors, compare).</source>
+        <translation>%1：未知的键“%2”（已知：format、version、config、view、tensors、compare）。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;compare&quot; must be {&quot;a_config&quot;: {...}, &quot;a_tensors&quot;: null | &quot;same&quot; | {&quot;npz_base64&quot;: ...}}.</source>
+        <translation>%1：“compare”必须是 {&quot;a_config&quot;: {...}, &quot;a_tensors&quot;: null | &quot;same&quot; | {&quot;npz_base64&quot;: ...}}。</translation>
     </message>
 </context>
 <context>
@@ -2009,6 +2278,10 @@
         <source>out_proj.weight</source>
         <translation>out_proj.weight</translation>
     </message>
+    <message>
+        <source>soft-capped scores</source>
+        <translation>软上限分数</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StageText</name>
@@ -2076,6 +2349,34 @@
         <source>cell (n=%1, h=%2, i=%3, j=%4) is outside the result; click a cell of the current maps</source>
         <translation>单元格 (n=%1, h=%2, i=%3, j=%4) 不在结果范围内；请点击当前热力图中的单元格</translation>
     </message>
+    <message>
+        <source>capped score</source>
+        <translation>软上限后的分数</translation>
+    </message>
+    <message>
+        <source>exact cells of queries %1-%2, keys %3-%4</source>
+        <translation>精确单元：查询 %1-%2，键 %3-%4</translation>
+    </message>
+    <message>
+        <source>reduced: block max of %1x%2 cells</source>
+        <translation>已缩减：每 %1x%2 个单元块取最大值</translation>
+    </message>
+    <message>
+        <source>reduced: block mean of %1x%2 cells</source>
+        <translation>已缩减：每 %1x%2 个单元块取均值</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>B − A (range symmetric about 0)</source>
+        <translation>B − A（范围关于 0 对称）</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StatusWidgets</name>
@@ -2130,6 +2431,10 @@
     <message>
         <source>batch element n = %1 of %2</source>
         <translation>批次元素 n = %1（共 %2 个）</translation>
+    </message>
+    <message>
+        <source>Every map of this configuration does not fit in memory: the exact weights are computed stripe by stripe and each block of cells is shown as its mean or maximum (View: reduce). mhaviz-cli run --head H --queries A:B writes exact weights of a part.</source>
+        <translation>此配置的全部图无法同时放入内存：精确权重按查询行条带逐条计算，每个单元块显示为其均值或最大值（视图：缩减方式）。mhaviz-cli run --head H --queries A:B 可写出部分的精确权重。</translation>
     </message>
 </context>
 <context>

@@ -83,7 +83,7 @@ TEST_F(CliErrors, ExportHeadOrBatchOutOfRange) {
 
 TEST_F(CliErrors, UsageErrors) {
   ProcessResult r = runCli({"frobnicate"});
-  expectError(r, 2, {"unknown command \"frobnicate\"", "run, export, shapes, torch"});
+  expectError(r, 2, {"unknown command \"frobnicate\"", "run, export, compare, shapes, torch"});
   EXPECT_NE(r.err.find("--help"), std::string::npos) << "a usage hint follows";
   expectError(runCli({"rnu"}), 2, {"did you mean \"run\""});
   expectError(runCli({}), 2, {"no command"});

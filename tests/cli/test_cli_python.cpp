@@ -252,6 +252,79 @@ TEST(TorchScriptChecks, FullyMaskedQueryWithoutWeights) {
   }
 }
 
+// The patterns of current practice (their masks travel in the data file) and the soft-cap,
+// which the script applies in its written-out forward pass (run_capped): each configuration
+// must reproduce, and a wrong cap must be noticed.
+TEST(TorchScriptChecks, SoftCapAndPatternKinds) {
+  REQUIRE_TORCH();
+  const ScratchDir dir;
+  const std::vector<std::string> configs = {
+      R"({"embed_dim": 12, "num_heads": 3, "tgt_len": 6, "src_len": 6, "batch_size": 2,
+          "batch_first": true, "add_bias_kv": true, "average_attn_weights": false,
+          "attn_logit_softcapping": 1.5, "inputs": {"scale": 3},
+          "attn_mask": {"kind": "sink", "sink_tokens": 1, "width": 2},
+          "key_padding_mask": {"kind": "lengths", "valid_lengths": [6, 4]}})",
+      R"({"embed_dim": 8, "num_heads": 2, "tgt_len": 7, "src_len": 7, "batch_size": null,
+          "add_zero_attn": true, "need_weights": false, "dtype": "float64",
+          "attn_logit_softcapping": 0.8, "inputs": {"scale": 4},
+          "attn_mask": {"kind": "document", "document_lengths": [3, 4], "causal": true,
+                        "dtype": "float", "shape": "3d"}})",
+      R"({"embed_dim": 8, "num_heads": 2, "tgt_len": 5, "src_len": 9, "kdim": 4, "vdim": 6,
+          "attn_logit_softcapping": 2.0, "inputs": {"scale": 3},
+          "attn_mask": {"kind": "dilated", "width": 2, "dilation": 3}})",
+      R"({"embed_dim": 8, "num_heads": 2, "tgt_len": 5, "src_len": 6,
+          "attn_mask": {"kind": "prefix_lm", "prefix_length": 3, "dtype": "float"}})"};
+  for (std::size_t k = 0; k < configs.size(); ++k) {
+    const std::string name = "c" + std::to_string(k);
+    std::ofstream(dir.file(name + ".json")) << configs[k];
+    const ProcessResult gen =
+        runCli({"torch", "--config", dir.file(name + ".json"), "--out", dir.file(name + ".py")});
+    ASSERT_EQ(gen.exitCode, 0) << gen.err;
+    const ProcessResult py = runProcess(kPython, {dir.file(name + ".py")});
+    EXPECT_EQ(py.exitCode, 0) << configs[k] << py.out << py.err;
+    EXPECT_NE(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out << py.err;
+    const bool capped = configs[k].find("softcapping") != std::string::npos;
+    EXPECT_EQ(py.out.find("note: attn_logit_softcapping=") != std::string::npos, capped) << py.out;
+  }
+  // A script whose cap differs from the one mhaviz used finds the difference.
+  std::ifstream in(dir.file("c0.py"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string script = text.str();
+  const std::string cap = "SOFTCAP = 1.5";
+  ASSERT_NE(script.find(cap), std::string::npos);
+  script.replace(script.find(cap), cap.size(), "SOFTCAP = 3.0");
+  std::ofstream(dir.file("c0.py")) << script;
+  const ProcessResult py = runProcess(kPython, {dir.file("c0.py")});
+  EXPECT_EQ(py.exitCode, 1) << py.out << py.err;
+  EXPECT_NE(py.out.find("FAIL: attn_output"), std::string::npos) << py.out;
+}
+
+// "semantics": "1.13": the generated script knows the key; under PyTorch 1.13 the NaN rows,
+// the OR-ed masks and the uint8 mask all match mhaviz without any note.
+TEST(TorchScriptChecks, Semantics113Cases) {
+  REQUIRE_TORCH();
+  for (const std::string name :
+       {"need_weights_false_fully_masked", "bool_attn_float_padding", "uint8_attn_mask"}) {
+    SCOPED_TRACE(name);
+    const ScratchDir dir;
+    const std::string base = std::string(MHAVIZ_FIXTURE_DIR) + "/semantics/" + name;
+    io::TensorMap tensors = io::read_npz(base + ".npz");
+    std::erase_if(tensors, [](const auto& e) { return e.first.rfind("expected.", 0) == 0; });
+    io::write_npz(dir.file("t.npz"), tensors);
+    const ProcessResult gen = runCli({"torch", "--config", base + ".json", "--tensors",
+                                      dir.file("t.npz"), "--out", dir.file("repro.py")});
+    ASSERT_EQ(gen.exitCode, 0) << gen.err;
+    EXPECT_NE(readText(dir.file("repro.py")).find("SEMANTICS = \"1.13\""), std::string::npos);
+    const ProcessResult py = runProcess(kPython, {dir.file("repro.py")});
+    EXPECT_EQ(py.exitCode, 0) << py.out << py.err;
+    EXPECT_NE(py.out.find("OK: matches mhaviz"), std::string::npos) << py.out << py.err;
+    if (py.out.find("PyTorch 1.13") != std::string::npos) {
+      EXPECT_EQ(py.out.find("values are NaN in PyTorch"), std::string::npos) << py.out;
+    }
+  }
+}
+
 /// Builds layers in PyTorch, saves calls with the helper, and PyTorch's results beside them.
 constexpr const char* kCaptureSnippet = R"PY(
 import sys
@@ -444,6 +517,59 @@ TEST(CaptureHelper, SaysSoWhenNoCallWasSeen) {
       << py.out;
   EXPECT_NE(py.out.find("the fix is"), std::string::npos) << py.out;
   EXPECT_FALSE(std::filesystem::exists(dir.file("none.json")));
+}
+
+/// capture_model() on a model that mixes a fused TransformerEncoder (padding, nested tensors)
+/// and one nn.MultiheadAttention called twice, in eval mode under torch.no_grad(): every call is
+/// recorded in call order under its module name, the fast path's modules are restored, and
+/// mhaviz-cli model --check finds every layer equal to PyTorch.
+constexpr const char* kModelCaptureSnippet = R"PY(
+import json, sys
+sys.path.insert(0, sys.argv[1])
+prefix = sys.argv[2]
+import torch
+import mhaviz_capture
+torch.manual_seed(0)
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+        self.encoder = torch.nn.TransformerEncoder(layer, 2)
+        self.pool = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+    def forward(self, x, pad):
+        h = self.encoder(x, src_key_padding_mask=pad)
+        h = h + self.pool(h, h, h, key_padding_mask=pad)[0]
+        return self.pool(h[:, :1], h, h, key_padding_mask=pad)[0]
+
+net = Net().eval()
+x = torch.randn(2, 5, 8)
+pad = torch.zeros(2, 5, dtype=torch.bool)
+pad[1, 3:] = True
+kernel = torch._transformer_encoder_layer_fwd
+with torch.no_grad(), mhaviz_capture.capture_model(net, prefix, tokens=list("abcde")) as cap:
+    want = net(x, pad)
+assert torch._transformer_encoder_layer_fwd is kernel, "the fused kernel was not put back"
+assert "forward" not in net.pool.__dict__, "capture_model() left forward wrapped"
+index = json.load(open(prefix + ".json"))
+print(" ".join(f"{l['name']}#{l['call']}" for l in index["layers"]))
+print("self", [l["self_attention"] for l in index["layers"]])
+)PY";
+
+TEST(CaptureHelper, ModelCaptureRecordsEveryCallAndMhavizMatches) {
+  REQUIRE_TORCH();
+  const ScratchDir dir;
+  std::ofstream(dir.file("snippet.py")) << kModelCaptureSnippet;
+  const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();
+  const ProcessResult py = runProcess(kPython, {dir.file("snippet.py"), tools, dir.file("net")});
+  ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
+  EXPECT_NE(py.out.find("encoder.layers.0.self_attn#0 encoder.layers.1.self_attn#0 pool#0 pool#1"),
+            std::string::npos)
+      << py.out;
+  EXPECT_NE(py.out.find("self [True, True, True, False]"), std::string::npos) << py.out;
+  const ProcessResult r = runCli({"model", "--model", dir.file("net.json"), "--check"});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("all 4 layers match PyTorch"), std::string::npos) << r.out;
 }
 
 }  // namespace

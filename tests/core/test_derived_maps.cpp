@@ -1,6 +1,7 @@
 // The maps derived on demand (derived_maps.hpp): the merged mask kept at its broadcast shape,
-// any rows equal to the same rows of the whole map, scores = raw scores + mask, softmax of the
-// derived scores = the stored weights, and out-of-range requests refused.
+// any rows equal to the same rows of the whole map, scores = raw scores (capped when a cap is
+// set) + mask, softmax of the derived scores = the stored weights, and out-of-range requests
+// refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/soft_cap.hpp"
 
 using mhaviz::Config;
 using mhaviz::derived_all;
@@ -97,10 +99,52 @@ TEST(DerivedMaps, ScoresAreRawPlusMaskAndGiveTheStoredWeights) {
   }
 }
 
+TEST(DerivedMaps, CappedScoresStartTheScoresWhenACapIsSet) {
+  // L = 70 spans two of the pass's query tiles.
+  Config c = sized(70, 9);
+  c.attn_mask_spec.kind = MaskKind::causal;
+  c.attn_logit_softcapping = 0.5;
+  const ForwardResult r = run(c);
+  ASSERT_TRUE(r.has_capped_scores());
+  const Tensor raw = derived_all(r, DerivedMap::raw_scores);
+  const Tensor capped = derived_all(r, DerivedMap::capped_scores);
+  const Tensor mask = derived_all(r, DerivedMap::mask);
+  const Tensor scores = derived_all(r, DerivedMap::scores);
+  bool differs = false;
+  for (std::int64_t k = 0; k < raw.numel(); ++k) {
+    const auto x = static_cast<float>(raw.value(k));
+    ASSERT_EQ(static_cast<float>(capped.value(k)), mhaviz::soft_capped(x, 0.5F)) << k;
+    ASSERT_EQ(static_cast<float>(capped.value(k) + mask.value(k)), scores.value(k)) << k;
+    differs = differs || capped.value(k) != raw.value(k);
+  }
+  EXPECT_TRUE(differs) << "the cap changed some score";
+  // The softmax of the derived scores gives the stored weights (row 65, head 1).
+  const std::int64_t base = ((0 * r.H + 1) * r.L + 65) * r.Sx;
+  double mx = -INFINITY, sum = 0;
+  for (std::int64_t j = 0; j < r.Sx; ++j) mx = std::max(mx, scores.value(base + j));
+  for (std::int64_t j = 0; j < r.Sx; ++j) sum += std::exp(scores.value(base + j) - mx);
+  for (std::int64_t j = 0; j < r.Sx; ++j) {
+    EXPECT_NEAR(r.weights.value(base + j), std::exp(scores.value(base + j) - mx) / sum, 1e-6);
+  }
+  // Without a cap the capped map is the raw scores and the result has no such stage.
+  c.attn_logit_softcapping.reset();
+  const ForwardResult plain = run(c);
+  EXPECT_FALSE(plain.has_capped_scores());
+  const Tensor a = derived_all(plain, DerivedMap::capped_scores);
+  const Tensor b = derived_all(plain, DerivedMap::raw_scores);
+  for (std::int64_t k = 0; k < a.numel(); ++k) ASSERT_EQ(a.value(k), b.value(k)) << k;
+}
+
 TEST(DerivedMaps, OutOfRangeIsRefused) {
   const ForwardResult r = run(sized(4, 5));
   EXPECT_THROW((void)derived_rows(r, DerivedMap::scores, r.N, 0, 0, 1), mhaviz::InvalidInput);
   EXPECT_THROW((void)derived_rows(r, DerivedMap::scores, 0, r.H, 0, 1), mhaviz::InvalidInput);
   EXPECT_THROW((void)derived_rows(r, DerivedMap::scores, 0, 0, 3, 2), mhaviz::InvalidInput);
   EXPECT_THROW((void)derived_value(r, DerivedMap::mask, 0, 0, 0, r.Sx), mhaviz::InvalidInput);
+  // A result without q and k (a reduced long-context view keeps only weights) derives nothing.
+  ForwardResult reduced = r;
+  reduced.q = Tensor();
+  reduced.k = Tensor();
+  EXPECT_THROW((void)derived_rows(reduced, DerivedMap::scores, 0, 0, 0, 1), mhaviz::InvalidInput);
+  EXPECT_FALSE(reduced.has_capped_scores());
 }

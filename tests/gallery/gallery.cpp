@@ -13,6 +13,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -31,6 +32,7 @@
 #include "render/heatmap_grid.hpp"
 #include "session/autosave.hpp"
 #include "teach/teaching_tools.hpp"
+#include "window/compare_panel.hpp"
 #include "window/main_window.hpp"
 
 namespace {
@@ -51,11 +53,38 @@ struct Shot {
   bool chinese = false;
   bool dark = false;
   bool presentation = false;
+  bool masks = false;  // the "Masks and inputs" tab in front (mask editor, block grid)
+  std::uint64_t memoryLimit = 0;  // > 0: the window's limit (the reduced view of long contexts)
+  /// Compare mode: the state above is pinned as A, then this configuration becomes B.
+  const char* compareB = nullptr;
 };
 
+// Configurations of the pattern states shown more than once (themes, languages).
+constexpr const char* kPrefixLm =
+    R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 12, "src_len": 12, "seed": 4,
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+        "attn_mask": {"kind": "prefix_lm", "prefix_length": 4}})";
+constexpr const char* kDocument =
+    R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 12, "src_len": 12, "seed": 4,
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+        "attn_mask": {"kind": "document", "document_lengths": [4, 3, 5], "causal": true}})";
+constexpr const char* kSink =
+    R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 16, "src_len": 16, "seed": 4,
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+        "attn_mask": {"kind": "sink", "sink_tokens": 2, "width": 4}})";
+// 512 positions: 8 x 8 blocks of 64, 4 x 4 of 128, for the block grid.
+constexpr const char* kBlockSparsity =
+    R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 512, "src_len": 512, "seed": 4,
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+        "attn_mask": {"kind": "document", "document_lengths": [200, 120, 192], "causal": true}})";
+
 /// The states the README shows (docs/images/<name>.png, half size).
-const QStringList kDocsShots = {QStringLiteral("bias_k_zero"), QStringLiteral("causal_padding_nan"),
-                                QStringLiteral("alibi_per_head"), QStringLiteral("chinese")};
+const QStringList kDocsShots = {
+    QStringLiteral("bias_k_zero"),       QStringLiteral("causal_padding_nan"),
+    QStringLiteral("alibi_per_head"),    QStringLiteral("chinese"),
+    QStringLiteral("pattern_prefix_lm"), QStringLiteral("pattern_document"),
+    QStringLiteral("pattern_dilated"),   QStringLiteral("pattern_sink"),
+    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"), QStringLiteral("compare")};
 
 mhaviz::Config parse(const char* json, const char* name) {
   return mhaviz::io::parse_config_json(std::string_view(json), name);
@@ -106,11 +135,15 @@ QString render(const Shot& shot, const QDir& out) {
     if (!settle(window))
       return QStringLiteral("%1: the start-up picture never came").arg(shot.name);
     ComputeController* controller = window.controller();
+    if (shot.memoryLimit > 0) controller->setMemoryLimit(shot.memoryLimit);
     if (shot.configJson == nullptr) window.showFirstPicture();  // what a first start shows
     if (shot.configJson != nullptr) {
       controller->changeConfig(parse(shot.configJson, shot.name), QStringLiteral("gallery"));
     }
     if (shot.view) {
+      // A stage only some results have (soft-capped scores) is kept once the result has it.
+      if (!settle(window))
+        return QStringLiteral("%1: the computation did not finish").arg(shot.name);
       ViewOptions view = controller->view();
       shot.view(view);
       controller->setView(view);
@@ -125,7 +158,24 @@ QString render(const Shot& shot, const QDir& out) {
       window.setWindowState(Qt::WindowNoState);
       window.resize(kWidth, kHeight);
     }
+    if (shot.masks) {
+      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("maskDock"));
+      if (dock == nullptr) return QStringLiteral("%1: no mask dock").arg(shot.name);
+      dock->raise();
+    }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
+    if (shot.compareB != nullptr) {
+      mhaviz::ui::ComparePanel* panel = window.comparePanel();
+      panel->pin();
+      controller->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
+      if (!settle(window) ||
+          !QTest::qWaitFor([&] { return panel->isUpToDate() && panel->resultB() ==
+                                                                 controller->result(); },
+                           kTimeoutMs)) {
+        return QStringLiteral("%1: the difference never came").arg(shot.name);
+      }
+      QTest::qWait(300);
+    }
     if (!controller->error().isEmpty()) {
       return QStringLiteral("%1: %2").arg(shot.name, controller->error());
     }
@@ -194,8 +244,63 @@ int main(int argc, char* argv[]) {
        false,
        false,
        true},
+      // Every map needs 0.55 GiB, over a 256 MiB limit: the reduced view (block mean of 6x6
+      // cells, the status bar says so), as a 32768-token context under the 4 GiB limit. A band
+      // mask of 40 keys each side keeps the weights on a diagonal that the fold must keep.
+      {"long_context_reduced",
+       R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "band", "width": 40, "dtype": "bool", "shape": "2d"}})",
+       [](ViewOptions& v) { v.autoRange = true; }, false, false, false, false, 256ULL << 20},
+      {"long_context_reduced_zh_dark",
+       R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "band", "width": 40, "dtype": "bool", "shape": "2d"}})",
+       [](ViewOptions& v) {
+         v.autoRange = true;
+         v.reduce = mhaviz::ui::Reduce::max;
+       },
+       true, true, false, false, 256ULL << 20},
       {"dark", nullptr, {}, false, true},
       {"chinese", nullptr, {}, true},
+      // Patterns from current practice (docs/config.md), each with the mask editor in front.
+      {"pattern_prefix_lm", kPrefixLm, {}, false, false, false, true},
+      {"pattern_document", kDocument, {}, false, false, false, true},
+      {"pattern_dilated",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 16, "src_len": 16, "seed": 4,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "dilated", "width": 3, "dilation": 3, "dtype": "float",
+                         "shape": "3d"}})",
+       [](ViewOptions& v) { v.stage = Stage::mask; }, false, false, false, true},
+      {"pattern_sink", kSink, {}, false, false, false, true},
+      {"pattern_sink_dark_zh", kSink, {}, true, true, false, true},
+      {"pattern_softcap",
+       R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 8, "src_len": 8, "seed": 6,
+           "attn_logit_softcapping": 1.0, "average_attn_weights": false,
+           "inputs": {"kind": "random", "scale": 3.0, "self_attention": true},
+           "attn_mask": {"kind": "causal"}})",
+       [](ViewOptions& v) { v.stage = Stage::capped_scores; }},
+      {"block_sparsity", kBlockSparsity, {}, false, false, false, true},
+      {"block_sparsity_dark", kBlockSparsity, {}, false, true, false, true},
+      {"block_sparsity_zh", kBlockSparsity, {}, true, false, false, true},
+      {"compare", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_bias_kv": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, false, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_zero_attn": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      {"compare_dark", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_bias_kv": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, false, true, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_zero_attn": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      {"compare_chinese", R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_bias_kv": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})", {}, true, false, false, false, 0, R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
+           "add_zero_attn": true,
+           "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
+           "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
   };
 
   int failed = 0;

@@ -154,7 +154,10 @@ std::unique_ptr<QCoreApplication> makeApplication(int& argc, char* argv[], bool 
 int runCli(int argc, char* argv[]) {
   QCoreApplication::setApplicationName(kProgram);
   QCoreApplication::setApplicationVersion(QString::fromLatin1(kVersion));
-  const bool gui = argc > 1 && std::string_view(argv[1]) == "export";
+  bool gui = false;  // the commands that draw (Command::needsGui) get a QApplication
+  for (const Command& command : commands()) {
+    if (argc > 1 && std::string_view(argv[1]) == command.name) gui = command.needsGui;
+  }
   ensureRuntimeDir();
   const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, gui);
   QStringList args = QCoreApplication::arguments();

@@ -5,18 +5,26 @@
 namespace mhaviz::cli {
 
 std::span<const Command> commands() {
-  static const std::array<Command, 4> table = {{
+  static const std::array<Command, 6> table = {{
       {"run", "Compute the forward pass and write every tensor to a .npz file.",
        "--config C.json [--tensors T.npz|.safetensors] --out R.npz [--max-memory 4GiB]",
        &addRunOptions, &runCommand, false},
       {"export", "Draw the heatmap grid (as the window does) to a PNG, SVG or PDF file.",
        "--config C.json [--tensors T] --image OUT.png|.svg|.pdf [options]", &addExportOptions,
        &exportCommand, true},
+      {"compare", "Compare two configurations: A, B and the signed difference B - A.",
+       "--config A.json --config-b B.json [--tensors T] [--tensors-b T] "
+       "(--image D.png|.svg|.pdf | --out D.npz) [--stage S] [--batch n]",
+       &addCompareOptions, &compareCommand, true},
       {"shapes", "Print the shape of every step of the forward pass.",
-       "--config C.json [--tensors T]", &addShapesOptions, &shapesCommand, false},
+       "--config C.json [--tensors T] [--block-sparsity]", &addShapesOptions, &shapesCommand,
+       false},
       {"torch", "Write a PyTorch script (and its data file) that reproduces and checks mhaviz.",
        "--config C.json [--tensors T] --out repro.py [--max-memory 4GiB]", &addTorchOptions,
        &torchCommand, false},
+      {"model", "Check a whole captured model against PyTorch, or draw its layers or rollout.",
+       "--model M.json (--check | --image OUT.png [--rollout] | --rollout) [options]",
+       &addModelOptions, &modelCommand, true},
   }};
   return table;
 }

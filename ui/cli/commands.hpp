@@ -14,7 +14,7 @@ struct Command {
   const char* synopsis;  // arguments after the command name, for "Usage:"
   void (*addOptions)(QCommandLineParser& parser);
   int (*execute)(const QCommandLineParser& parser);
-  bool needsGui;  // export draws widgets: needs a QApplication (offscreen is enough)
+  bool needsGui;  // draws pictures (export, compare, model): needs a QApplication (offscreen)
 };
 
 /// Every command, in the order the global help lists them.
@@ -29,7 +29,13 @@ int exportCommand(const QCommandLineParser& parser);
 void addShapesOptions(QCommandLineParser& parser);
 int shapesCommand(const QCommandLineParser& parser);
 
+void addCompareOptions(QCommandLineParser& parser);
+int compareCommand(const QCommandLineParser& parser);
+
 void addTorchOptions(QCommandLineParser& parser);
 int torchCommand(const QCommandLineParser& parser);
+
+void addModelOptions(QCommandLineParser& parser);
+int modelCommand(const QCommandLineParser& parser);
 
 }  // namespace mhaviz::cli

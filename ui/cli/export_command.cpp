@@ -3,6 +3,7 @@
 // a QApplication (offscreen platform by default; see cli_app.cpp).
 
 #include <QStringList>
+#include <algorithm>
 #include <array>
 #include <iostream>
 #include <string>
@@ -14,7 +15,11 @@
 #include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/long_context.hpp"
+#include "mhaviz/core/memory.hpp"
 #include "render/image_export.hpp"
+#include "stages/reduced_result.hpp"
+#include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::cli {
@@ -24,12 +29,13 @@ namespace {
 using ui::Colormap;
 using ui::Stage;
 
-const std::array<std::pair<const char*, Stage>, 11> kStages = {{
+const std::array<std::pair<const char*, Stage>, 12> kStages = {{
     {"weights", Stage::weights},
     {"weights_before_dropout", Stage::weights_before_dropout},
     {"scores", Stage::scores},
     {"mask", Stage::mask},
     {"raw_scores", Stage::raw_scores},
+    {"capped_scores", Stage::capped_scores},
     {"q", Stage::q},
     {"k", Stage::k},
     {"v", Stage::v},
@@ -118,6 +124,58 @@ QStringList labels(const QCommandLineParser& parser, const QString& option,
   return out;
 }
 
+/// A configuration whose maps exceed the memory limit: the weights computed stripe by stripe and
+/// folded to 512 x 512 values per map (block mean or max, --reduce), drawn by the same grid.
+int exportReduced(const QCommandLineParser& parser, ui::ViewOptions view, ui::ExportOptions options,
+                  const QString& image, std::uint64_t fullNeed) {
+  if (view.stage != Stage::weights) {
+    const auto named = std::find_if(kStages.begin(), kStages.end(),
+                                    [&](const auto& entry) { return entry.second == view.stage; });
+    throw InvalidInput(
+        "--stage " + std::string(named->first) + ": this configuration's maps need " +
+        format_bytes(fullNeed) +
+        ", more than the memory limit, so it is drawn reduced, weights only; use --stage weights, "
+        "or write a part with mhaviz-cli run --head H --queries A:B");
+  }
+  const Problem problem = loadProblem(parser, MemoryMode::reduced);
+  view.soloHead = soloHead(parser, problem.config.num_heads);
+  if (view.batch >= problem.config.batch()) {
+    throw InvalidInput(QStringLiteral("--batch %1: the input has %2 batch element(s) (0 to %3)")
+                           .arg(view.batch)
+                           .arg(problem.config.batch())
+                           .arg(problem.config.batch() - 1)
+                           .toStdString());
+  }
+  ReducedRequest request;
+  request.batch = view.batch;
+  request.head = view.soloHead;
+  request.max_rows = 512;
+  request.max_cols = 512;
+  request.reduce = view.reduce == ui::Reduce::max ? BlockReduce::max : BlockReduce::mean;
+  const ReducedWeights reduced =
+      reduced_weights(problem.config, problem.params, problem.inputs, request);
+  const ForwardResult result = ui::reducedResult(reduced, problem.config);
+  view.queryLabels = ui::blockLabels(reduced.query_begin, reduced.block_rows, reduced.rows);
+  view.keyLabels = ui::blockLabels(reduced.key_begin, reduced.block_cols, reduced.cols);
+  // Weights of thousands of keys are small: the colour scale runs from 0 to the largest value.
+  view.autoRange = true;
+  // The grid's average is the mean of the head maps: right for block means only.
+  if (request.reduce == BlockReduce::max) view.showAverage = false;
+  const QString description = ui::reducedDescription(reduced);
+  if (options.title.isEmpty()) {
+    options.title =
+        ui::describeConfig(problem.config, view.batch) + QStringLiteral(" \u2014 ") +
+        ui::shownStageName(view.stage) +
+        (view.soloHead >= 0 ? QStringLiteral(", head %1").arg(view.soloHead) : QString()) +
+        QStringLiteral(" \u2014 ") + description;
+  }
+  const QString error = ui::exportImage(result, view, options, image);
+  if (!error.isEmpty()) throw InvalidInput(error.toStdString());
+  std::cout << "wrote " << image.toStdString() << " (" << description.toStdString()
+            << "; every map at full size needs " << format_bytes(fullNeed) << ")\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 void addExportOptions(QCommandLineParser& parser) {
@@ -131,7 +189,8 @@ void addExportOptions(QCommandLineParser& parser) {
        QStringLiteral("all|h")},
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
-                      "mask, raw_scores, q, k, v, head_output, merged, output."),
+                      "mask, raw_scores, capped_scores (with attn_logit_softcapping), q, k, v, "
+                      "head_output, merged, output."),
        QStringLiteral("stage")},
       {QStringLiteral("colormap"),
        QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),
@@ -199,6 +258,15 @@ int exportCommand(const QCommandLineParser& parser) {
   options.transparent = parser.isSet(QStringLiteral("transparent"));
   options.title = parser.value(QStringLiteral("title"));
 
+  {
+    // Too large for every map at once: the reduced view (mhaviz/core/long_context.hpp).
+    const LoadedFiles files = loadFiles(parser);
+    const std::int64_t staticLen = staticSrcLen(files.tensors);
+    if (files.config.tgt_len > 0 && files.config.src_len > 0 && files.config.num_heads > 0 &&
+        needs_reduced_view(files.config, memoryLimit(parser), staticLen)) {
+      return exportReduced(parser, view, options, image, estimate_memory(files.config, staticLen));
+    }
+  }
   const ForwardResult result = computeResult(parser);
   view.soloHead = soloHead(parser, result.H);
   if (view.batch >= result.N) {
@@ -213,6 +281,11 @@ int exportCommand(const QCommandLineParser& parser) {
     throw InvalidInput(
         "--stage weights_before_dropout: dropout was not applied; it needs training=true and "
         "dropout > 0 in the configuration (use --stage weights)");
+  }
+  if (view.stage == Stage::capped_scores && !result.has_capped_scores()) {
+    throw InvalidInput(
+        "--stage capped_scores: no soft-cap was applied; set attn_logit_softcapping to a "
+        "positive number in the configuration (or use --stage raw_scores)");
   }
   // Token labels: the options, else the configuration's query_labels / key_labels.
   view.queryLabels = labels(parser, QStringLiteral("query-labels"), result.config.query_labels);

@@ -11,6 +11,7 @@
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/semantics.hpp"
 
 namespace mhaviz::cli {
 
@@ -47,12 +48,13 @@ QString requiredValue(const QCommandLineParser& parser, const QString& option) {
   return value;
 }
 
-LoadedFiles loadFiles(const QCommandLineParser& parser) {
+LoadedFiles loadFiles(const QCommandLineParser& parser, const QString& configOption,
+                      const QString& tensorsOption) {
   LoadedFiles files;
-  files.config = io::read_config_file(toPath(requiredValue(parser, QStringLiteral("config"))));
+  files.config = io::read_config_file(toPath(requiredValue(parser, configOption)));
   files.tensorsName = QStringLiteral("tensors");
-  if (parser.isSet(QStringLiteral("tensors"))) {
-    const QString path = requiredValue(parser, QStringLiteral("tensors"));
+  if (parser.isSet(tensorsOption)) {
+    const QString path = requiredValue(parser, tensorsOption);
     files.tensors = io::read_tensor_file(toPath(path));
     files.tensorsName = path;
   }
@@ -78,24 +80,34 @@ std::uint64_t memoryLimit(const QCommandLineParser& parser) {
   return *bytes;
 }
 
-Problem loadProblem(const QCommandLineParser& parser) {
+Problem loadProblem(const QCommandLineParser& parser, MemoryMode mode, const std::string& hint,
+                    const QString& configOption, const QString& tensorsOption) {
   const std::uint64_t limit = memoryLimit(parser);  // usage errors before any file is read
-  LoadedFiles files = loadFiles(parser);
+  LoadedFiles files = loadFiles(parser, configOption, tensorsOption);
   validate_config(files.config);
   try {
-    check_memory(files.config, limit, staticSrcLen(files.tensors));
+    if (mode == MemoryMode::full) {
+      check_memory(files.config, limit, staticSrcLen(files.tensors));
+    } else {
+      check_reduced_memory(files.config, limit, staticSrcLen(files.tensors));
+    }
   } catch (const InvalidInput& e) {
-    throw InvalidInput(std::string(e.what()) + " (mhaviz-cli: --max-memory SIZE, e.g. 8GiB)");
+    throw InvalidInput(std::string(e.what()) + " (mhaviz-cli: --max-memory SIZE, e.g. 8GiB)" +
+                       hint);
   }
   Problem problem = make_problem(files.config, files.tensors, files.tensorsName.toStdString());
   // Not an error (PyTorch computes with them too), but the NaN they cause needs explaining.
   const std::string nonfinite = nonfinite_warning(files.tensors, files.tensorsName.toStdString());
   if (!nonfinite.empty()) std::cerr << "warning: " << nonfinite << '\n' << std::flush;
+  const std::string version = semantics_warning(problem.config, problem.inputs);
+  if (!version.empty()) std::cerr << "warning: " << version << '\n' << std::flush;
   return problem;
 }
 
-ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut) {
-  Problem problem = loadProblem(parser);
+ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut,
+                            const std::string& hint, const QString& configOption,
+                            const QString& tensorsOption) {
+  Problem problem = loadProblem(parser, MemoryMode::full, hint, configOption, tensorsOption);
   ForwardResult result = forward(problem.config, problem.params, problem.inputs);
   if (problemOut != nullptr) *problemOut = std::move(problem);
   return result;

@@ -4,6 +4,7 @@
 
 #include <QCommandLineParser>
 #include <cstdint>
+#include <string>
 
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/result.hpp"
@@ -24,7 +25,9 @@ struct LoadedFiles {
   io::TensorMap tensors;
   QString tensorsName;  // the tensors file as typed, for messages ("tensors" when none)
 };
-LoadedFiles loadFiles(const QCommandLineParser& parser);
+LoadedFiles loadFiles(const QCommandLineParser& parser,
+                      const QString& configOption = QStringLiteral("config"),
+                      const QString& tensorsOption = QStringLiteral("tensors"));
 
 /// static_k's S' (its dimension 1) when the tensors hold a 3-D static_k, else -1.
 std::int64_t staticSrcLen(const io::TensorMap& tensors);
@@ -33,11 +36,23 @@ std::int64_t staticSrcLen(const io::TensorMap& tensors);
 /// malformed size.
 std::uint64_t memoryLimit(const QCommandLineParser& parser);
 
+/// Which memory estimate loadProblem checks: every map (forward), or the reduced long-context
+/// view and parts of the weights (mhaviz/core/long_context.hpp).
+enum class MemoryMode { full, reduced };
+
 /// loadFiles, then the memory check against --max-memory (before anything large is allocated),
-/// then make_problem. Throws UsageError or InvalidInput.
-Problem loadProblem(const QCommandLineParser& parser);
+/// then make_problem. Throws UsageError or InvalidInput; a refusal by the memory check ends
+/// with `hint` (what else the command can do). configOption / tensorsOption name the options
+/// to read (compare's B: config-b, tensors-b).
+Problem loadProblem(const QCommandLineParser& parser, MemoryMode mode = MemoryMode::full,
+                    const std::string& hint = {},
+                    const QString& configOption = QStringLiteral("config"),
+                    const QString& tensorsOption = QStringLiteral("tensors"));
 
 /// loadProblem followed by mhaviz::forward.
-ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut = nullptr);
+ForwardResult computeResult(const QCommandLineParser& parser, Problem* problemOut = nullptr,
+                            const std::string& hint = {},
+                            const QString& configOption = QStringLiteral("config"),
+                            const QString& tensorsOption = QStringLiteral("tensors"));
 
 }  // namespace mhaviz::cli

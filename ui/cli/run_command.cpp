@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
+#include "cli/run_part.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/io/result_tensors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
@@ -22,6 +23,7 @@ void addRunOptions(QCommandLineParser& parser) {
                     QStringLiteral("Deflate the .npz members (numpy.savez_compressed's format); "
                                    "by default they are stored like numpy.savez, which writes "
                                    "several times faster.")});
+  addRunPartOptions(parser);
 }
 
 int runCommand(const QCommandLineParser& parser) {
@@ -32,7 +34,9 @@ int runCommand(const QCommandLineParser& parser) {
   if (compress && !out.endsWith(QStringLiteral(".npz"), Qt::CaseInsensitive)) {
     throw UsageError("--compress applies to .npz only; a .safetensors file is never compressed");
   }
-  const ForwardResult result = computeResult(parser);
+  const RunPart part = parseRunPart(parser);
+  if (part.requested) return runPart(parser, part, out, compress);
+  const ForwardResult result = computeResult(parser, nullptr, runPartHint());
   const io::TensorMap tensors = io::result_tensors(result);
   io::write_tensor_file(std::filesystem::path(out.toStdString()), tensors, compress);
   std::cout << "wrote " << tensors.size() << " tensors to " << out.toStdString() << " (attn_output "

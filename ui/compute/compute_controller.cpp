@@ -17,6 +17,11 @@ ComputeController::ComputeController(QObject* parent)
   ComputeWorker* w = m_thread.worker();
   // Queued (the worker emits on its own thread); typed functor connections only.
   connect(w, &ComputeWorker::resultReady, this, &ComputeController::onResult);
+  connect(w, &ComputeWorker::reducedView, this, [this](quint64 generation, const QString& text) {
+    if (generation != m_generation || text == m_reduced) return;
+    m_reduced = text;
+    emit reducedChanged(m_reduced);
+  });
   connect(w, &ComputeWorker::failed, this, &ComputeController::onFailed);
   connect(w, &ComputeWorker::cancelled, this, &ComputeController::onCancelled);
   connect(w, &ComputeWorker::progress, this, [this](quint64 generation, qint64 done, qint64 total) {
@@ -33,7 +38,11 @@ QString ComputeController::quickCheck(const mhaviz::Config& config, std::uint64_
     return QString::fromUtf8(e.what());
   }
   try {
-    mhaviz::check_memory(config, limit);
+    // Maps over the limit are shown reduced (mhaviz/core/long_context.hpp) when that fits.
+    if (!mhaviz::needs_reduced_view(config, limit) ||
+        mhaviz::estimate_reduced_memory(config) > limit) {
+      mhaviz::check_memory(config, limit);
+    }
   } catch (const std::exception& e) {
     // The window has no setting for its limit: say where a larger one can be given.
     return QString::fromUtf8(e.what()) +
@@ -70,9 +79,17 @@ void ComputeController::changeConfig(const mhaviz::Config& requested, const QStr
 
 void ComputeController::setView(const ViewOptions& view) {
   ViewOptions fitted = m_result ? fitViewToResult(view, *m_result) : view;
+  if (!m_reduced.isEmpty()) fitted.stage = Stage::weights;  // the reduced view has only these
   if (fitted == m_view) return;
+  // A reduced result holds one batch element folded one way: another needs computing (also
+  // when the settings' first result has not arrived yet).
+  const bool reducedSettings = mhaviz::needs_reduced_view(m_config, m_memoryLimit) &&
+                               mhaviz::estimate_reduced_memory(m_config) <= m_memoryLimit;
+  const bool recomputeReduced = (reducedSettings || !m_reduced.isEmpty()) &&
+                                (fitted.batch != m_view.batch || fitted.reduce != m_view.reduce);
   m_view = fitted;
   emit viewChanged(m_view);
+  if (recomputeReduced) submitCurrent();
 }
 
 void ComputeController::recompute() { applyConfig(m_config); }
@@ -119,6 +136,8 @@ void ComputeController::submitCurrent() {
   request.generation = ++m_generation;
   request.config = m_config;
   request.tensors = m_tensors;
+  request.batch = m_view.batch;
+  request.reduceMax = m_view.reduce == Reduce::max;
   const bool wasBusy = isBusy();
   m_awaiting = request.generation;
   m_userCancelled = false;
@@ -151,6 +170,7 @@ void ComputeController::onResult(quint64 generation, const ResultPtr& result, do
   }
   m_result = result;
   m_view = fitViewToResult(m_view, *m_result);
+  if (!m_reduced.isEmpty()) m_view.stage = Stage::weights;
   setOutOfDate(false);
   emit resultReady(m_result, m_view, computeMs);
 }
@@ -177,6 +197,9 @@ ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& resul
   if (view.soloHead >= result.H) view.soloHead = -1;
   if (view.stage == Stage::weights_before_dropout && !result.weights_before_dropout) {
     view.stage = Stage::weights;
+  }
+  if (view.stage == Stage::capped_scores && !result.has_capped_scores()) {
+    view.stage = Stage::raw_scores;
   }
   const auto labels = [](const std::vector<std::string>& names) {
     QStringList list;

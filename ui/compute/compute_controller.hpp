@@ -70,6 +70,9 @@ class ComputeController : public QObject {
   void errorChanged(const QString& message);
   void outOfDateChanged(bool outOfDate, const QString& why);
   void busyChanged(bool busy);
+  /// What the reduced view of a configuration whose maps exceed the memory limit shows
+  /// ("reduced: block mean of 16x16 cells"), or empty when the maps are shown in full.
+  void reducedChanged(const QString& description);
   void progress(qint64 done, qint64 total);
   /// The current computation was cancelled by the user.
   void cancelled();
@@ -95,6 +98,7 @@ class ComputeController : public QObject {
   ComputeThread m_thread;
   ResultPtr m_result;
   QString m_error;
+  QString m_reduced;  // reducedChanged's text for the current result
   QString m_fitNotes;
   bool m_outOfDate = false;
   quint64 m_generation = 0;

@@ -20,6 +20,10 @@ struct ComputeRequest {
   mhaviz::Config config;
   /// The user's tensors (PyTorch names) replacing generated ones; null: all generated.
   std::shared_ptr<const mhaviz::io::TensorMap> tensors;
+  /// When every map exceeds the memory limit the weights are computed reduced
+  /// (mhaviz/core/long_context.hpp): for this batch element, folded by block max or mean.
+  int batch = 0;
+  bool reduceMax = false;
 };
 
 /// A finished forward pass, shared read-only between the worker, the controller and the grid.

@@ -9,6 +9,8 @@
 #include <new>
 #include <vector>
 
+#include "compute/reduced_compute.hpp"
+#include "mhaviz/core/block_sparsity.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/memory.hpp"
@@ -86,7 +88,11 @@ void ComputeWorker::run(const Job& job) {
       std::lock_guard lock(m_mutex);
       limit = m_memoryLimit;
     }
-    mhaviz::check_memory(config, limit);
+    const bool reduced = mhaviz::needs_reduced_view(config, limit);
+    // Refused even reduced: the message of every map (what the user can change first).
+    if (!reduced || mhaviz::estimate_reduced_memory(config) > limit) {
+      mhaviz::check_memory(config, limit);
+    }
     const mhaviz::Problem problem = makeComputeProblem(config, job.request.tensors.get());
 
     mhaviz::RunControl control;
@@ -101,14 +107,26 @@ void ComputeWorker::run(const Job& job) {
       lastPercent = percent;
       emit progress(generation, done, total);
     };
-    auto result = std::make_shared<const mhaviz::ForwardResult>(
-        mhaviz::forward(problem.config, problem.params, problem.inputs, control));
+    QString description;
+    std::shared_ptr<const mhaviz::ForwardResult> result;
+    if (reduced) {
+      result = computeReduced(problem, job.request, control, description);
+    } else {
+      mhaviz::ForwardResult computed =
+          mhaviz::forward(problem.config, problem.params, problem.inputs, control);
+      // What a block-sparse kernel would skip, for the mask editor's block grid.
+      for (const std::int64_t block : mhaviz::kSparsityBlocks) {
+        computed.block_sparsity.push_back(mhaviz::block_sparsity(computed, block));
+      }
+      result = std::make_shared<const mhaviz::ForwardResult>(std::move(computed));
+    }
     const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     if (job.cancel->load()) {
       // Superseded or cancelled after the last block: the caller no longer wants this result.
       emit cancelled(generation);
       return;
     }
+    emit reducedView(generation, description);
     emit resultReady(generation, std::move(result), ms);
   } catch (const mhaviz::Cancelled&) {
     emit cancelled(generation);

@@ -43,6 +43,9 @@ class ComputeWorker : public QObject {
   void started(quint64 generation);
   void progress(quint64 generation, qint64 done, qint64 total);
   void resultReady(quint64 generation, mhaviz::ui::ResultPtr result, double computeMs);
+  /// Emitted before resultReady: what the reduced view shows ("reduced: block mean of 16x16
+  /// cells"), or an empty string for a full result.
+  void reducedView(quint64 generation, const QString& description);
   /// A user-readable message: mhaviz::InvalidInput's text as is, or what went wrong otherwise.
   void failed(quint64 generation, const QString& message);
   void cancelled(quint64 generation);

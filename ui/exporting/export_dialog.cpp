@@ -48,7 +48,7 @@ ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* p
   m_stage = new QComboBox;
   m_stage->setObjectName(QStringLiteral("stage"));
   for (Stage s : allStages()) {
-    if (s == Stage::weights_before_dropout && !m_result->weights_before_dropout) continue;
+    if (!stageIn(s, *m_result)) continue;
     m_stage->addItem(
         QCoreApplication::translate("mhaviz::ui::Stage", stageName(s).toLatin1().constData()),
         static_cast<int>(s));

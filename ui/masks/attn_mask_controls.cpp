@@ -28,7 +28,10 @@ enum Merge {
   kMaskedValue,
   kEdgeProbability,
   kMaxDistance,
-  kTableScale
+  kTableScale,
+  kPrefixLength,
+  kDilation,
+  kSinkTokens
 };
 
 QString kindName(MaskKind kind) {
@@ -51,6 +54,14 @@ QString kindName(MaskKind kind) {
       return QObject::tr("ALiBi bias (per head)");
     case MaskKind::graph:
       return QObject::tr("graph bias (per head)");
+    case MaskKind::prefix_lm:
+      return QObject::tr("prefix-LM");
+    case MaskKind::document:
+      return QObject::tr("documents (packed sequences)");
+    case MaskKind::dilated:
+      return QObject::tr("dilated sliding window");
+    case MaskKind::sink:
+      return QObject::tr("attention sink + window (StreamingLLM)");
   }
   return {};
 }
@@ -66,6 +77,10 @@ void AttnMaskEditor::buildControls(QFormLayout* form) {
   m_kind = new QComboBox;
   m_kind->setObjectName(QStringLiteral("attnMaskKind"));
   for (MaskKind k : gen::kMaskKinds) m_kind->addItem(kindName(k), static_cast<int>(k));
+  // Long kind names ("attention sink + window (StreamingLLM)") must not widen the dock: the
+  // closed box shows as much as fits, the open list shows them in full.
+  m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_kind->setMinimumContentsLength(16);
   m_kind->setToolTip(
       tr("attn_mask — forward(attn_mask=...): which positions a query may not "
          "attend to (bool True = masked), or a float bias added to the scores."));
@@ -125,11 +140,40 @@ void AttnMaskEditor::buildControls(QFormLayout* form) {
   m_tableScale->setRange(0.0, 1e6);
   m_tableScale->setSingleStep(0.1);
 
+  m_prefixLength = new QSpinBox;
+  m_prefixLength->setObjectName(QStringLiteral("maskPrefixLength"));
+  m_prefixLength->setRange(0, 1 << 20);
+  m_prefixLength->setToolTip(
+      tr("prefix-LM: the first p positions see each other in both directions; later queries "
+         "see keys j <= i (attn_mask.prefix_length, 0 <= p <= min(L, S))."));
+  m_documents = new QLineEdit;
+  m_documents->setObjectName(QStringLiteral("maskDocumentLengths"));
+  m_documents->setPlaceholderText(QStringLiteral("3 5"));
+  m_documents->setToolTip(
+      tr("Lengths of the packed documents, e.g. \"3 5\"; they must add up to L = S. A query "
+         "sees only keys of its own document (attn_mask.document_lengths)."));
+  m_dilation = new QSpinBox;
+  m_dilation->setObjectName(QStringLiteral("maskDilation"));
+  m_dilation->setRange(1, 1 << 20);
+  m_dilation->setToolTip(
+      tr("dilated window: query i sees keys at distance 0, d, 2d, ... (width keys in all) "
+         "(attn_mask.dilation)."));
+  m_sinkTokens = new QSpinBox;
+  m_sinkTokens->setObjectName(QStringLiteral("maskSinkTokens"));
+  m_sinkTokens->setRange(0, 1 << 20);
+  m_sinkTokens->setToolTip(
+      tr("StreamingLLM: the first k keys every query sees besides its causal window of width "
+         "keys (attn_mask.sink_tokens)."));
+
   form->addRow(tr("kind"), m_kind);
   form->addRow(tr("dtype"), m_dtype);
   form->addRow(tr("shape"), m_shape);
   form->addRow(tr("masked value"), m_maskedValue);
   form->addRow(tr("width"), m_width);
+  form->addRow(tr("prefix length"), m_prefixLength);
+  form->addRow(tr("document lengths"), m_documents);
+  form->addRow(tr("dilation"), m_dilation);
+  form->addRow(tr("sink tokens"), m_sinkTokens);
   form->addRow(tr("segments"), m_segments);
   form->addRow(tr("probability"), m_probability);
   form->addRow(tr("seed"), m_seed);
@@ -142,14 +186,21 @@ void AttnMaskEditor::buildControls(QFormLayout* form) {
 
   connect(m_kind, &QComboBox::activated, this, [this](int index) {
     const auto kind = static_cast<MaskKind>(m_kind->itemData(index).toInt());
-    editSpec(tr("Set attn_mask kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
-             [kind](gen::AttnMaskSpec& s) {
-               s.kind = kind;
-               if (gen::is_bias_kind(kind)) {
-                 s.dtype = gen::MaskDType::floating;
-                 s.shape = gen::MaskShape::three_d;
-               }
-             });
+    edit(tr("Set attn_mask kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
+         [kind](mhaviz::Config& c) {
+           gen::AttnMaskSpec& s = c.attn_mask_spec;
+           s.kind = kind;
+           if (gen::is_bias_kind(kind)) {
+             s.dtype = gen::MaskDType::floating;
+             s.shape = gen::MaskShape::three_d;
+           }
+           // Documents start as two halves of the sequence (edit the lengths after).
+           if (kind == MaskKind::document && s.document_lengths.empty()) {
+             const std::int64_t half = c.tgt_len / 2;
+             s.document_lengths = half > 0 ? std::vector<std::int64_t>{half, c.tgt_len - half}
+                                           : std::vector<std::int64_t>{c.tgt_len};
+           }
+         });
   });
   connect(m_dtype, &MaskDtypeCombo::dtypeChosen, this, [this](gen::MaskDType dtype) {
     editSpec(tr("Set attn_mask dtype to %1").arg(QString::fromUtf8(gen::to_string(dtype).data())),
@@ -171,6 +222,39 @@ void AttnMaskEditor::buildControls(QFormLayout* form) {
   connect(m_width, &QSpinBox::valueChanged, this, [this](int v) {
     editSpec(
         tr("Set attn_mask width to %1").arg(v), [v](gen::AttnMaskSpec& s) { s.width = v; }, kWidth);
+  });
+  connect(m_prefixLength, &QSpinBox::valueChanged, this, [this](int v) {
+    editSpec(
+        tr("Set attn_mask prefix length to %1").arg(v),
+        [v](gen::AttnMaskSpec& s) { s.prefix_length = v; }, kPrefixLength);
+  });
+  connect(m_dilation, &QSpinBox::valueChanged, this, [this](int v) {
+    editSpec(
+        tr("Set attn_mask dilation to %1").arg(v), [v](gen::AttnMaskSpec& s) { s.dilation = v; },
+        kDilation);
+  });
+  connect(m_sinkTokens, &QSpinBox::valueChanged, this, [this](int v) {
+    editSpec(
+        tr("Set attn_mask sink tokens to %1").arg(v),
+        [v](gen::AttnMaskSpec& s) { s.sink_tokens = v; }, kSinkTokens);
+  });
+  connect(m_documents, &QLineEdit::editingFinished, this, [this] {
+    // Any integers are taken; lengths that cannot be used get the core's message inline.
+    std::vector<std::int64_t> lengths;
+    for (const QString& t : tokens(m_documents->text())) {
+      bool ok = false;
+      const qlonglong v = t.toLongLong(&ok);
+      if (!ok) {
+        m_note->setText(tr("document lengths: \"%1\" is not a whole number; type lengths such "
+                           "as \"3 5\".")
+                            .arg(t));
+        m_note->show();
+        return;
+      }
+      lengths.push_back(v);
+    }
+    editSpec(tr("Set attn_mask document lengths"),
+             [&lengths](gen::AttnMaskSpec& s) { s.document_lengths = lengths; });
   });
   connect(m_segments, &QLineEdit::editingFinished, this, [this] {
     std::vector<std::int64_t> segments;

@@ -14,6 +14,7 @@
 #include <exception>
 
 #include "compute/compute_controller.hpp"
+#include "masks/block_sparsity_view.hpp"
 #include "masks/mask_grid_view.hpp"
 #include "masks/mask_value_controls.hpp"
 #include "mhaviz/core/gen/masks.hpp"
@@ -60,6 +61,12 @@ AttnMaskEditor::AttnMaskEditor(ComputeController* controller, QWidget* parent)
          "masked (bool True / -inf), red = negative bias, blue = positive. For "
          "a custom mask click or drag to toggle cells."));
   layout->addWidget(m_grid, 1);
+  m_blocks = new BlockSparsityView;
+  m_blocks->setMaximumHeight(260);
+  layout->addWidget(m_blocks);
+  connect(controller, &ComputeController::resultReady, m_blocks,
+          [this](const ResultPtr& result) { m_blocks->setResult(result); });
+  m_blocks->setResult(controller->result());
   connect(m_grid, &MaskGridView::stroke, this, &AttnMaskEditor::onStroke);
   connect(m_grid, &MaskGridView::cellPressed, this, [this](int i, int j) {
     m_row->setValue(i);
@@ -76,6 +83,7 @@ void AttnMaskEditor::editSpec(const QString& text,
 
 void AttnMaskEditor::updatePreview(const mhaviz::Config& c) {
   const gen::AttnMaskSpec& s = c.attn_mask_spec;
+  m_blocks->setMap(selectedBlock());
   m_grid->setEditable(s.kind == MaskKind::custom);
   if (s.kind == MaskKind::none) {
     m_grid->setMessage(tr("No attn_mask: every query attends to every key."));
@@ -120,6 +128,13 @@ void AttnMaskEditor::showConfig(const mhaviz::Config& c) {
   m_maskedValue->showValue(s.masked_value);
   m_width->setValue(static_cast<int>(std::min<std::int64_t>(s.width, m_width->maximum())));
   m_segments->setText(joinInts(s.segments));
+  m_prefixLength->setValue(
+      static_cast<int>(std::clamp<std::int64_t>(s.prefix_length, 0, m_prefixLength->maximum())));
+  m_documents->setText(joinInts(s.document_lengths));
+  m_dilation->setValue(
+      static_cast<int>(std::clamp<std::int64_t>(s.dilation, 1, m_dilation->maximum())));
+  m_sinkTokens->setValue(
+      static_cast<int>(std::clamp<std::int64_t>(s.sink_tokens, 0, m_sinkTokens->maximum())));
   m_probability->setValue(s.probability);
   m_seed->setValue(s.seed ? static_cast<int>(std::min<std::uint64_t>(
                                 *s.seed, static_cast<std::uint64_t>(m_seed->maximum())))
@@ -137,11 +152,17 @@ void AttnMaskEditor::showConfig(const mhaviz::Config& c) {
   m_form->setRowVisible(m_dtype, k != MaskKind::none);
   m_form->setRowVisible(m_shape, k != MaskKind::none);
   m_form->setRowVisible(m_maskedValue, k != MaskKind::none && floating);
-  m_form->setRowVisible(m_width, k == MaskKind::window || k == MaskKind::band);
+  m_form->setRowVisible(m_width, k == MaskKind::window || k == MaskKind::band ||
+                                     k == MaskKind::dilated || k == MaskKind::sink);
+  m_form->setRowVisible(m_prefixLength, k == MaskKind::prefix_lm);
+  m_form->setRowVisible(m_documents, k == MaskKind::document);
+  m_form->setRowVisible(m_dilation, k == MaskKind::dilated);
+  m_form->setRowVisible(m_sinkTokens, k == MaskKind::sink);
   m_form->setRowVisible(m_segments, k == MaskKind::block);
   m_form->setRowVisible(m_probability, k == MaskKind::random);
   m_form->setRowVisible(m_seed, k == MaskKind::random || k == MaskKind::graph);
-  m_form->setRowVisible(m_causal, gen::is_bias_kind(k));
+  m_form->setRowVisible(m_causal,
+                        gen::is_bias_kind(k) || k == MaskKind::document || k == MaskKind::dilated);
   m_form->setRowVisible(m_edges, k == MaskKind::graph);
   m_form->setRowVisible(m_edgeProbability, k == MaskKind::graph);
   m_form->setRowVisible(m_graphBias, k == MaskKind::graph);

@@ -23,6 +23,7 @@ class QSpinBox;
 
 namespace mhaviz::ui {
 
+class BlockSparsityView;
 class MaskDtypeCombo;
 class MaskGridView;
 class MaskedValueEdit;
@@ -34,6 +35,8 @@ class AttnMaskEditor : public SpecEditor {
   explicit AttnMaskEditor(ComputeController* controller, QWidget* parent = nullptr);
 
   [[nodiscard]] MaskGridView* grid() const { return m_grid; }
+  /// The block-sparsity summary and block grid of the last result, below the mask grid.
+  [[nodiscard]] BlockSparsityView* blockSparsity() const { return m_blocks; }
   /// The block b = n*H + h the grid shows and edits (-1: the 2-D mask or every block).
   [[nodiscard]] std::int64_t selectedBlock() const;
   /// Selects block `b` in the block selector (if listed).
@@ -58,6 +61,10 @@ class AttnMaskEditor : public SpecEditor {
   QComboBox* m_shape = nullptr;
   MaskedValueEdit* m_maskedValue = nullptr;
   QSpinBox* m_width = nullptr;
+  QSpinBox* m_prefixLength = nullptr;
+  QLineEdit* m_documents = nullptr;
+  QSpinBox* m_dilation = nullptr;
+  QSpinBox* m_sinkTokens = nullptr;
   QLineEdit* m_segments = nullptr;
   QDoubleSpinBox* m_probability = nullptr;
   QSpinBox* m_seed = nullptr;
@@ -76,6 +83,7 @@ class AttnMaskEditor : public SpecEditor {
   QLabel* m_note = nullptr;
   QLabel* m_resizeNote = nullptr;
   MaskGridView* m_grid = nullptr;
+  BlockSparsityView* m_blocks = nullptr;
   gen::AttnMaskSpec m_shownSpec;
 };
 

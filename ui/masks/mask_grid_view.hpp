@@ -23,6 +23,8 @@ class MaskGridView : public QWidget {
   void setMessage(const QString& message);
   void setEditable(bool editable);
   [[nodiscard]] bool isEditable() const { return m_editable; }
+  /// The message shown instead of a grid (empty while a grid is shown).
+  [[nodiscard]] QString message() const { return m_message; }
   [[nodiscard]] int rows() const { return m_rows; }
   [[nodiscard]] int cols() const { return m_cols; }
   /// The shown value of cell (i, j); NaN outside the grid.

@@ -79,8 +79,23 @@ void HeatmapGrid::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
                             const ViewOptions& view) {
   m_changeTimer.start();
   m_result = std::move(result);
+  m_fixedData = false;
   m_view = view;
   extract();
+  rebuild();
+  renderAll();
+  m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
+}
+
+void HeatmapGrid::setStageData(StageData data, const ViewOptions& view) {
+  m_changeTimer.start();
+  m_result.reset();
+  m_fixedData = false;
+  m_view = view;
+  extract();  // cancels tasks of the previous data
+  m_fixedData = true;
+  m_data = std::move(data);
+  if (!m_data.statsReady) computeStats(m_data);
   rebuild();
   renderAll();
   m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
@@ -93,7 +108,7 @@ void HeatmapGrid::setView(const ViewOptions& view) {
                         view.showAverage == m_view.showAverage &&
                         view.keyLabels == m_view.keyLabels;
   m_view = view;
-  if (!sameData) extract();
+  if (!sameData && !m_fixedData) extract();
   rebuild();
   renderAll();
   m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
@@ -117,6 +132,7 @@ void HeatmapGrid::clear() {
   m_awaitingPicture = false;
   m_pendingJobs.clear();
   m_result.reset();
+  m_fixedData = false;
   m_data = StageData{};
   m_message.clear();
   rebuild();

@@ -45,6 +45,9 @@ class HeatmapGrid : public QWidget {
 
   /// Shows `result` as described by `view`. The result is shared (kept alive) while shown.
   void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view);
+  /// Shows maps made elsewhere (compare mode's B - A): `data` is drawn as given, with its own
+  /// colour range and unit; `view` supplies the colormap and scale options. No result is kept.
+  void setStageData(StageData data, const ViewOptions& view);
   /// Re-renders the same result with other view options.
   void setView(const ViewOptions& view);
   /// On: maps with many cells are summarised and reduced to the screen on a QThreadPool task,
@@ -139,6 +142,7 @@ class HeatmapGrid : public QWidget {
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
   ViewOptions m_view;
   StageData m_data;
+  bool m_fixedData = false;  // m_data came from setStageData: never re-extracted
   QString m_message;  // shown instead of maps when extraction failed
   std::unique_ptr<GridState> m_state;
   QString m_caption;

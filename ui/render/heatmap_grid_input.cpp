@@ -100,8 +100,8 @@ QString HeatmapGrid::describeCell(int map, int row, int col) const {
   }
   const bool keyCols = m_view.stage == Stage::weights ||
                        m_view.stage == Stage::weights_before_dropout ||
-                       m_view.stage == Stage::raw_scores || m_view.stage == Stage::mask ||
-                       m_view.stage == Stage::scores;
+                       m_view.stage == Stage::raw_scores || m_view.stage == Stage::capped_scores ||
+                       m_view.stage == Stage::mask || m_view.stage == Stage::scores;
   if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
     parts << describeKey(m.columns[static_cast<std::size_t>(col)], col, tokens);
   } else if (m_view.stage == Stage::merged || m_view.stage == Stage::output) {

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QSvgGenerator>
 #include <exception>
+#include <functional>
 #include <memory>
 
 #include "render/heatmap_grid.hpp"
@@ -60,8 +61,12 @@ QString describeConfig(const mhaviz::Config& config, int batch) {
   return text;
 }
 
-QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view,
-                    const ExportOptions& options, const QString& path) {
+namespace {
+
+/// The checks and drawing shared by exportImage and exportStageImage; `show` gives the grid
+/// its maps, `title` is the caption.
+QString exportGrid(const std::function<void(HeatmapGrid&)>& show, const QString& title,
+                   const ExportOptions& options, const QString& path) {
   try {
     const QFileInfo info(path);
     const QString ext = info.suffix().toLower();
@@ -107,13 +112,6 @@ QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view
           "QT_QPA_PLATFORM=offscreen)");
     }
 
-    const QString title =
-        !options.title.isEmpty()
-            ? options.title
-            : describeConfig(result.config, view.batch) + QStringLiteral(" \u2014 ") +
-                  shownStageName(view.stage) +
-                  (view.soloHead >= 0 ? QObject::tr(", head %1").arg(view.soloHead) : QString());
-
     // The same widget as the window, drawn offscreen at the requested size.
     HeatmapGrid grid;
     grid.setAttribute(Qt::WA_DontShowOnScreen);
@@ -125,10 +123,7 @@ QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view
     plot->setBackground(options.transparent ? QBrush(Qt::NoBrush) : QBrush(Qt::white));
     grid.setCaption(title);
     grid.setAxisTitles(true);
-    // Not owned: `result` outlives the grid.
-    grid.setResult(
-        std::shared_ptr<const mhaviz::ForwardResult>(&result, [](const mhaviz::ForwardResult*) {}),
-        view);
+    show(grid);
     if (grid.mapCount() == 0) {
       return QObject::tr("nothing to export: %1").arg(grid.message());
     }
@@ -154,6 +149,32 @@ QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view
   } catch (const std::exception& e) {
     return QObject::tr("export to '%1' failed: %2").arg(path, QString::fromUtf8(e.what()));
   }
+}
+
+}  // namespace
+
+QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                    const ExportOptions& options, const QString& path) {
+  const QString title =
+      !options.title.isEmpty()
+          ? options.title
+          : describeConfig(result.config, view.batch) + QStringLiteral(" \u2014 ") +
+                shownStageName(view.stage) +
+                (view.soloHead >= 0 ? QObject::tr(", head %1").arg(view.soloHead) : QString());
+  return exportGrid(
+      [&](HeatmapGrid& grid) {
+        // Not owned: `result` outlives the grid.
+        grid.setResult(std::shared_ptr<const mhaviz::ForwardResult>(
+                           &result, [](const mhaviz::ForwardResult*) {}),
+                       view);
+      },
+      title, options, path);
+}
+
+QString exportStageImage(const StageData& data, const ViewOptions& view,
+                         const ExportOptions& options, const QString& path) {
+  return exportGrid([&](HeatmapGrid& grid) { grid.setStageData(data, view); }, options.title,
+                    options, path);
 }
 
 }  // namespace mhaviz::ui

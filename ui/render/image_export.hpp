@@ -7,6 +7,7 @@
 
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/result.hpp"
+#include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
@@ -26,5 +27,10 @@ QString describeConfig(const mhaviz::Config& config, int batch);
 /// else a user-readable error (never throws).
 QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view,
                     const ExportOptions& options, const QString& path);
+
+/// The same for maps made elsewhere (compare mode's B - A): HeatmapGrid::setStageData.
+/// options.title is the caption as given.
+QString exportStageImage(const StageData& data, const ViewOptions& view,
+                         const ExportOptions& options, const QString& path);
 
 }  // namespace mhaviz::ui

@@ -131,6 +131,7 @@ Session SessionDocument::snapshot() const {
   s.tensors = m_controller->tensors();
   s.tensorsFile = m_tensorsFile;
   s.embedTensors = m_embedTensors;
+  if (m_compareSave) s.compareA = m_compareSave();
   return s;
 }
 
@@ -192,6 +193,7 @@ void SessionDocument::applySession(const Session& session, const QString& path, 
   m_controller->changeConfig(session.config, tr("Open session"));
   if (markClean) m_controller->undoStack()->clear();
   m_controller->setView(session.view);
+  if (m_compareRestore) m_compareRestore(session.compareA);
   onChanged();
 }
 

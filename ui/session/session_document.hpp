@@ -79,10 +79,20 @@ class SessionDocument : public QObject {
   /// Shows an error through Prompts::error (never a dialog when tests replaced it).
   void showError(const QString& title, const QString& message);
 
+  /// Compare mode's part of a session (the window's compare panel): `save` gives the pinned A
+  /// (nullopt: nothing pinned), `restore` is called with a session's A when one is applied.
+  void setCompareHooks(std::function<std::optional<CompareA>()> save,
+                       std::function<void(const std::optional<CompareA>&)> restore) {
+    m_compareSave = std::move(save);
+    m_compareRestore = std::move(restore);
+  }
+
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  std::function<std::optional<CompareA>()> m_compareSave;
+  std::function<void(const std::optional<CompareA>&)> m_compareRestore;
   void updateTitle();
   void onChanged();
   void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors, const QString& file);

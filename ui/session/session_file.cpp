@@ -27,10 +27,11 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kFormat = "mhaviz-session";
 
 // Stable names written to the file (independent of the translated names shown in the UI).
-constexpr std::array<std::pair<Stage, const char*>, 11> kStages = {{
+constexpr std::array<std::pair<Stage, const char*>, 12> kStages = {{
     {Stage::weights, "weights"},
     {Stage::weights_before_dropout, "weights_before_dropout"},
     {Stage::raw_scores, "raw_scores"},
+    {Stage::capped_scores, "capped_scores"},
     {Stage::mask, "mask"},
     {Stage::scores, "scores"},
     {Stage::q, "q"},
@@ -228,6 +229,18 @@ QByteArray sessionToJson(const Session& session, const QString& sessionPath) {
   j["config"] = Json::parse(mhaviz::io::config_to_json(session.config));
   j["view"] = viewToJson(session.view);
   if (session.tensors) j["tensors"] = tensorsToJson(session, sessionPath);
+  if (session.compareA) {
+    Json c;
+    c["a_config"] = Json::parse(mhaviz::io::config_to_json(session.compareA->config));
+    if (!session.compareA->tensors) {
+      c["a_tensors"] = nullptr;
+    } else if (session.compareA->tensors == session.tensors) {
+      c["a_tensors"] = "same";
+    } else {
+      c["a_tensors"] = Json{{"npz_base64", npzBytes(*session.compareA->tensors).toBase64().toStdString()}};
+    }
+    j["compare"] = c;
+  }
   return QByteArray::fromStdString(j.dump(2) + "\n");
 }
 
@@ -281,11 +294,11 @@ Session parseSession(const QByteArray& bytes, const QString& sessionPath) {
   }
   for (const auto& [key, value] : j.items()) {
     if (key != "format" && key != "version" && key != "config" && key != "view" &&
-        key != "tensors") {
+        key != "tensors" && key != "compare") {
       fail(QCoreApplication::translate(
                "mhaviz::ui::SessionFile",
                "%1: unknown key \"%2\" (known: format, version, config, view, "
-               "tensors).")
+               "tensors, compare).")
                .arg(name, QString::fromStdString(key)));
     }
   }
@@ -296,6 +309,26 @@ Session parseSession(const QByteArray& bytes, const QString& sessionPath) {
   if (j.contains("view")) s.view = viewFromJson(j["view"], name);
   if (j.contains("tensors") && !j["tensors"].is_null()) {
     s.tensors = tensorsFromJson(j["tensors"], name, sessionPath, s);
+  }
+  if (j.contains("compare") && !j["compare"].is_null()) {
+    const Json& c = j["compare"];
+    if (!c.is_object() || !c.contains("a_config")) {
+      fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                       "%1: \"compare\" must be {\"a_config\": {...}, "
+                                       "\"a_tensors\": null | \"same\" | {\"npz_base64\": ...}}.")
+               .arg(name));
+    }
+    CompareA a;
+    a.config = mhaviz::io::parse_config_json(c["a_config"].dump(),
+                                             name.toStdString() + ": compare.a_config");
+    const Json t = c.value("a_tensors", Json());
+    if (t.is_string() && t.get<std::string>() == "same") {
+      a.tensors = s.tensors;
+    } else if (!t.is_null()) {
+      Session scratch;
+      a.tensors = tensorsFromJson(t, name, sessionPath, scratch);
+    }
+    s.compareA = std::move(a);
   }
   return s;
 }

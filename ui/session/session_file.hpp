@@ -6,6 +6,7 @@
 
 #include <QString>
 #include <memory>
+#include <optional>
 
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/tensor_map.hpp"
@@ -15,6 +16,14 @@ namespace mhaviz::ui {
 
 /// Newest session format version this build reads and the one it writes.
 inline constexpr int kSessionFormatVersion = 1;
+
+/// Compare mode's pinned A (window: Compare > Pin current settings as A).
+struct CompareA {
+  mhaviz::Config config;
+  /// A's tensors; null: generated. Written as "same" when they are B's (Session::tensors),
+  /// else embedded.
+  std::shared_ptr<const mhaviz::io::TensorMap> tensors;
+};
 
 struct Session {
   mhaviz::Config config;
@@ -28,6 +37,8 @@ struct Session {
   /// True when the file read was a plain configuration file (no view state): saving then asks
   /// for a session file name instead of overwriting the configuration.
   bool fromConfigFile = false;
+  /// Compare mode's A when something is pinned (session key "compare").
+  std::optional<CompareA> compareA;
 };
 
 /// The JSON text of `session`. A referenced tensors file is written relative to the directory

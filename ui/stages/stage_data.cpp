@@ -72,6 +72,8 @@ std::optional<mhaviz::DerivedMap> derivedOf(Stage stage) {
   switch (stage) {
     case Stage::raw_scores:
       return mhaviz::DerivedMap::raw_scores;
+    case Stage::capped_scores:
+      return mhaviz::DerivedMap::capped_scores;  // the raw scores when no cap is set
     case Stage::mask:
       return mhaviz::DerivedMap::mask;
     case Stage::scores:
@@ -89,6 +91,7 @@ const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage)
       // Without dropout the weights are the weights before dropout.
       return result.weights_before_dropout ? *result.weights_before_dropout : result.weights;
     case Stage::raw_scores:
+    case Stage::capped_scores:
     case Stage::mask:
     case Stage::scores:
       break;  // derived per head: derivedOf

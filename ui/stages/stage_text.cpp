@@ -57,6 +57,9 @@ void setStageUnit(StageData& data, Stage stage) {
     case Stage::raw_scores:
       setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "raw score"));
       return;
+    case Stage::capped_scores:
+      setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "capped score"));
+      return;
     case Stage::mask:
       setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "mask term"));
       return;

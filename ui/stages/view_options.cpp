@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>  // QT_TRANSLATE_NOOP: stage names are translated for display
 
+#include "mhaviz/core/result.hpp"
+
 namespace mhaviz::ui {
 
 QString stageName(Stage stage) {
@@ -12,6 +14,8 @@ QString stageName(Stage stage) {
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "weights before dropout"));
     case Stage::raw_scores:
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "raw scores"));
+    case Stage::capped_scores:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "soft-capped scores"));
     case Stage::mask:
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "mask"));
     case Stage::scores:
@@ -41,10 +45,26 @@ bool stageIsSigned(Stage stage) {
 }
 
 QList<Stage> allStages() {
-  return {Stage::in_proj_weight, Stage::q,           Stage::k,      Stage::v,
-          Stage::raw_scores,     Stage::mask,        Stage::scores, Stage::weights_before_dropout,
-          Stage::weights,        Stage::head_output, Stage::merged, Stage::out_proj_weight,
+  return {Stage::in_proj_weight,
+          Stage::q,
+          Stage::k,
+          Stage::v,
+          Stage::raw_scores,
+          Stage::capped_scores,
+          Stage::mask,
+          Stage::scores,
+          Stage::weights_before_dropout,
+          Stage::weights,
+          Stage::head_output,
+          Stage::merged,
+          Stage::out_proj_weight,
           Stage::output};
+}
+
+bool stageIn(Stage stage, const mhaviz::ForwardResult& result) {
+  if (stage == Stage::weights_before_dropout) return result.weights_before_dropout.has_value();
+  if (stage == Stage::capped_scores) return result.has_capped_scores();
+  return true;
 }
 
 }  // namespace mhaviz::ui

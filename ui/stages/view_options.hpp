@@ -5,6 +5,10 @@
 #include <QString>
 #include <QStringList>
 
+namespace mhaviz {
+struct ForwardResult;
+}
+
 namespace mhaviz::ui {
 
 /// The intermediate of F.multi_head_attention_forward the grid shows.
@@ -20,8 +24,9 @@ enum class Stage {
   head_output,
   merged,
   output,
-  in_proj_weight,  // parameters: W_q / W_k / W_v (or q/k/v_proj_weight), one map per head slice
-  out_proj_weight  // parameters: out_proj.weight
+  in_proj_weight,   // parameters: W_q / W_k / W_v (or q/k/v_proj_weight), one map per head slice
+  out_proj_weight,  // parameters: out_proj.weight
+  capped_scores     // cap * tanh(raw / cap): only when attn_logit_softcapping is set
 };
 
 enum class Colormap { viridis, magma, cividis, grayscale, diverging };
@@ -53,5 +58,8 @@ bool stageIsSigned(Stage stage);
 
 /// Every stage in the order the stage selectors list them.
 QList<Stage> allStages();
+/// Whether `result` has the stage: weights_before_dropout only after dropout, capped_scores only
+/// with attn_logit_softcapping; every other stage always.
+bool stageIn(Stage stage, const mhaviz::ForwardResult& result);
 
 }  // namespace mhaviz::ui

@@ -9,6 +9,7 @@
 
 #include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/soft_cap.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -77,14 +78,23 @@ CellBreakdown breakdownCell(const mhaviz::ForwardResult& result, std::int64_t n,
   c.sqrtHd = std::sqrt(static_cast<double>(result.hd));
   c.rawRecomputed = c.dot / c.sqrtHd;
   const std::int64_t rowBase = (b * result.L + i) * result.Sx;
-  // The pass keeps only the weights: the row's raw scores, mask and scores are derived here,
-  // exactly as the pass computed them (mhaviz/core/derived_maps.hpp).
-  const mhaviz::Tensor raw = mhaviz::derived_rows(result, mhaviz::DerivedMap::raw_scores, n, h, i, 1);
-  const mhaviz::Tensor mask = mhaviz::derived_rows(result, mhaviz::DerivedMap::mask, n, h, i, 1);
-  const mhaviz::Tensor scores = mhaviz::derived_rows(result, mhaviz::DerivedMap::scores, n, h, i, 1);
+  // The pass keeps only the weights: the row's raw scores, capped scores, mask and scores are
+  // derived here, exactly as the pass computed them (mhaviz/core/derived_maps.hpp).
+  using mhaviz::DerivedMap;
+  const mhaviz::Tensor raw = mhaviz::derived_rows(result, DerivedMap::raw_scores, n, h, i, 1);
+  const mhaviz::Tensor mask = mhaviz::derived_rows(result, DerivedMap::mask, n, h, i, 1);
+  const mhaviz::Tensor scores = mhaviz::derived_rows(result, DerivedMap::scores, n, h, i, 1);
   c.rawStored = raw.value(j);
+  c.capped = result.config.attn_logit_softcapping.has_value();
+  double beforeMask = c.rawStored;
+  if (c.capped) {
+    c.cap = *result.config.attn_logit_softcapping;
+    c.cappedRecomputed = mhaviz::soft_capped(c.rawStored, c.cap);
+    c.cappedStored = mhaviz::derived_value(result, DerivedMap::capped_scores, n, h, i, j);
+    beforeMask = c.cappedStored;
+  }
   c.maskTerm = mask.value(j);
-  c.scoreRecomputed = c.rawStored + c.maskTerm;
+  c.scoreRecomputed = beforeMask + c.maskTerm;
   c.scoreStored = scores.value(j);
   c.rowMax = -std::numeric_limits<double>::infinity();
   for (std::int64_t jj = 0; jj < result.Sx; ++jj) {
@@ -134,6 +144,10 @@ QString breakdownHtml(const CellBreakdown& c) {
   row(tr("q_i . k_j"), num(c.dot));
   row(tr("/ sqrt(hd) = / %1").arg(num(c.sqrtHd)),
       checked(c.rawRecomputed, c.rawStored, c.tolerance));
+  if (c.capped) {
+    row(tr("soft-cap: %1 * tanh(raw / %1)").arg(num(c.cap)),
+        checked(c.cappedRecomputed, c.cappedStored, c.tolerance));
+  }
   row(tr("+ mask term"), num(c.maskTerm));
   row(tr("= score"), checked(c.scoreRecomputed, c.scoreStored, c.tolerance));
   row(tr("row max"), num(c.rowMax));
@@ -144,6 +158,12 @@ QString breakdownHtml(const CellBreakdown& c) {
   html += QStringLiteral("</table>");
   if (c.maskTerm < 0 && std::isinf(c.maskTerm)) {
     html += tr("<p>This key is masked for this query: -inf is added, so exp gives 0.</p>");
+  }
+  if (c.capped) {
+    html += tr("<p><b>Soft-cap</b> (attn_logit_softcapping, as in Gemma 2): the scaled raw "
+               "score is squashed smoothly into (-%1, %1) before the mask is added, so no key "
+               "can dominate by an extreme score.</p>")
+                .arg(num(c.cap));
   }
   if (c.rowFullyMasked) {
     html +=

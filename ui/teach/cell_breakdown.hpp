@@ -20,8 +20,12 @@ struct CellBreakdown {
   double sqrtHd = 1;
   double rawRecomputed = 0;     // dot / sqrt(hd)
   double rawStored = 0;         // raw score derived from the result (derived_maps.hpp)
+  bool capped = false;          // attn_logit_softcapping is set
+  double cap = 0;               // its value
+  double cappedRecomputed = 0;  // cap * tanh(rawStored / cap)
+  double cappedStored = 0;      // capped score (derived)
   double maskTerm = 0;          // merged mask term (derived)
-  double scoreRecomputed = 0;   // rawStored + maskTerm
+  double scoreRecomputed = 0;   // (cappedStored when capped, else rawStored) + maskTerm
   double scoreStored = 0;       // score (derived): the softmax input
   double rowMax = 0;            // max over the row of the derived scores (-inf when all masked)
   double expTerm = 0;           // exp(scoreStored - rowMax)

@@ -47,6 +47,13 @@ QList<GuideStep> guideSteps() {
           "(q_i . k_j) / sqrt(hd). The zero key's raw score is exactly 0 for every query."),
        QStringLiteral("q_scaled = q / math.sqrt(E)  # E is head_dim here\n"
                       "attn_output_weights = torch.bmm(q_scaled, k.transpose(-2, -1))")},
+      {Stage::capped_scores, tr("Soft-capped scores: cap * tanh(raw / cap)"),
+       tr("With attn_logit_softcapping (Gemma 2's soft-cap; not a PyTorch argument) every "
+          "scaled raw score s becomes cap * tanh(s / cap) BEFORE the mask is added: close to s "
+          "when |s| is small against the cap, never beyond +-cap, so one key cannot take all "
+          "the weight through an extreme score. Masked keys stay -inf after the mask."),
+       QStringLiteral("attn_output_weights = softcap * torch.tanh(attn_output_weights / softcap)"
+                      "  # Gemma 2")},
       {Stage::mask, tr("The merged additive mask"),
        tr("attn_mask and key_padding_mask are merged into one float mask that is ADDED to the "
           "scores. A bool True means masked and becomes -inf; a float mask is added as it is. "
@@ -100,10 +107,9 @@ GuideStep guideStep(Stage stage) {
 QList<Stage> walkStages(const mhaviz::ForwardResult* result) {
   QList<Stage> stages;
   for (const GuideStep& step : guideSteps()) {
-    if (step.stage == Stage::weights_before_dropout && result != nullptr &&
-        !result->weights_before_dropout) {
-      continue;
-    }
+    if (result != nullptr && !stageIn(step.stage, *result)) continue;
+    // Without a result the walk-through lists every stage but the optional soft-cap.
+    if (result == nullptr && step.stage == Stage::capped_scores) continue;
     stages << step.stage;
   }
   return stages;

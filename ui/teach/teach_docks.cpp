@@ -12,6 +12,7 @@
 
 #include "compute/compute_controller.hpp"
 #include "mhaviz/core/shapes.hpp"
+#include "stages/reduced_result.hpp"
 #include "teach/cell_breakdown.hpp"
 #include "teach/stage_guide.hpp"
 
@@ -107,13 +108,23 @@ BreakdownDock::BreakdownDock(QWidget* parent) : QDockWidget(tr("Cell breakdown")
 void BreakdownDock::showCell(const ResultPtr& result, const ViewOptions& view, int map, int row,
                              int col) {
   if (!result) return;
-  const bool cellStage =
-      view.stage == Stage::weights || view.stage == Stage::weights_before_dropout ||
-      view.stage == Stage::scores || view.stage == Stage::raw_scores || view.stage == Stage::mask;
+  const bool cellStage = view.stage == Stage::weights ||
+                         view.stage == Stage::weights_before_dropout ||
+                         view.stage == Stage::scores || view.stage == Stage::raw_scores ||
+                         view.stage == Stage::capped_scores || view.stage == Stage::mask;
   if (!cellStage) {
     m_text->setHtml(
         tr("<p>The breakdown explains attention cells: choose the weights, scores, "
            "raw scores or mask stage and click a cell.</p>"));
+    return;
+  }
+  if (isReducedResult(*result)) {
+    m_text->setHtml(
+        tr("<p>This map is reduced: each value is the mean or maximum of a block of cells, and "
+           "the intermediates of single cells are not kept. The exact weights of a part: "
+           "<code>mhaviz-cli run --head H --queries A:B</code>.</p>"));
+    show();
+    raise();
     return;
   }
   const bool solo = view.soloHead >= 0 && view.soloHead < result->H;

@@ -29,6 +29,7 @@
 #include "teach/examples.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/app_info.hpp"
+#include "window/compare_panel.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/status_widgets.hpp"
 #include "window/view_controls.hpp"
@@ -173,6 +174,11 @@ void MainWindow::buildMenus() {
   help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   installTeaching(this, m_controller, m_grid, file, view, help);
+  m_compare = installCompare(this, m_controller);  // Compare menu and the A | B | B - A dock
+  if (m_document != nullptr) {
+    m_document->setCompareHooks([this] { return m_compare->savedA(); },
+                                [this](const std::optional<CompareA>& a) { m_compare->restoreA(a); });
+  }
 }
 
 void MainWindow::stepStage(int delta) {
@@ -180,11 +186,11 @@ void MainWindow::stepStage(int delta) {
   ViewOptions v = m_controller->view();
   const auto count = static_cast<int>(stages.size());
   int i = static_cast<int>(stages.indexOf(v.stage));
-  // Skip weights_before_dropout when the result has none (no dropout applied).
+  // Skip weights_before_dropout / capped_scores when the result has none (stageIn).
   for (int step = 0; step < count; ++step) {
     i = (i + delta + count) % count;
     const ResultPtr r = m_controller->result();
-    if (stages[i] == Stage::weights_before_dropout && r && !r->weights_before_dropout) continue;
+    if (r && !stageIn(stages[i], *r)) continue;
     break;
   }
   v.stage = stages[i];

@@ -10,6 +10,7 @@ class QDockWidget;
 
 namespace mhaviz::ui {
 
+class ComparePanel;
 class HeatmapGrid;
 class ParameterPanel;
 class ComputeController;
@@ -32,6 +33,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] HeatmapGrid* grid() const { return m_grid; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
+  /// Compare mode (A | B | B - A): the Compare menu and its dock.
+  [[nodiscard]] ComparePanel* comparePanel() const { return m_compare; }
 
  protected:
   /// The hover text leaves the status bar with the pointer.
@@ -52,6 +55,7 @@ class MainWindow : public QMainWindow {
   StatusWidgets* m_status;
   QActionGroup* m_colormaps = nullptr;
   SessionDocument* m_document = nullptr;
+  ComparePanel* m_compare = nullptr;
 };
 
 }  // namespace mhaviz::ui

@@ -287,6 +287,21 @@ QGroupBox* ParameterPanel::buildForward() {
   flags->addWidget(m_average, 1, 0, 1, 2);
   form->addRow(flags);
   form->addRow(new CausalHint(m_controller));  // shown while is_causal is set without attn_mask
+  m_semantics = new QComboBox;
+  m_semantics->setObjectName(QStringLiteral("semantics"));
+  m_semantics->addItem(tr("PyTorch 2.x"));
+  m_semantics->addItem(tr("PyTorch 1.13"));
+  m_semantics->setToolTip(
+      tr("semantics — which PyTorch version's behaviour to follow where versions differ: a "
+         "fully masked query with need_weights off (2.x: weights 0, 1.13: NaN), a bool "
+         "attn_mask with a float key_padding_mask (1.13: any non-zero padding value masks), "
+         "uint8 masks (1.13: used as bool, with a warning), is_causal (absent in 1.13)."));
+  form->addRow(tr("semantics"), m_semantics);
+  connect(m_semantics, &QComboBox::currentIndexChanged, this, [this](int index) {
+    const auto version = index == 1 ? mhaviz::Semantics::v1_13 : mhaviz::Semantics::v2;
+    edit(-1, tr("Follow %1").arg(m_semantics->itemText(index)),
+         [version](mhaviz::Config& c) { c.semantics = version; });
+  });
   connectCheck(m_needWeights, "need_weights",
                [](mhaviz::Config& c, bool on) { c.need_weights = on; });
   connectCheck(m_average, "average_attn_weights",
@@ -372,6 +387,7 @@ void ParameterPanel::showConfig(const mhaviz::Config& c) {
   m_average->setChecked(c.average_attn_weights);
   m_causal->setChecked(c.is_causal);
   m_dtype->setCurrentIndex(c.dtype == mhaviz::DType::float64 ? 1 : 0);
+  m_semantics->setCurrentIndex(c.semantics == mhaviz::Semantics::v1_13 ? 1 : 0);
   setSpin(m_seed, clampInt(static_cast<std::int64_t>(c.seed)));
   setSpin(m_inputSeed, c.input_seed ? clampInt(static_cast<std::int64_t>(*c.input_seed)) : -1);
   setSpin(m_dropoutSeed,

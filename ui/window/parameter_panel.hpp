@@ -70,6 +70,7 @@ class ParameterPanel : public QWidget {
   QCheckBox* m_average = nullptr;
   QCheckBox* m_causal = nullptr;
   QComboBox* m_dtype = nullptr;
+  QComboBox* m_semantics = nullptr;  // config key "semantics": PyTorch 2.x or 1.13
   QSpinBox* m_seed = nullptr;
   QSpinBox* m_inputSeed = nullptr;
   QSpinBox* m_dropoutSeed = nullptr;

@@ -32,6 +32,7 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
       m_memory(new QLabel),
       m_outOfDate(new QLabel),
       m_batch(new QLabel),
+      m_reduced(new QLabel),
       m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel"))) {
   m_hover->setObjectName(QStringLiteral("hoverLabel"));
@@ -45,6 +46,12 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   m_memory->setToolTip(tr("Memory held by the result: every intermediate tensor"));
   m_batch->setObjectName(QStringLiteral("batchShown"));
   m_batch->hide();
+  m_reduced->setObjectName(QStringLiteral("reducedNote"));
+  m_reduced->setToolTip(
+      tr("Every map of this configuration does not fit in memory: the exact weights are "
+         "computed stripe by stripe and each block of cells is shown as its mean or maximum "
+         "(View: reduce). mhaviz-cli run --head H --queries A:B writes exact weights of a part."));
+  m_reduced->hide();
   m_outOfDate->setObjectName(QStringLiteral("outOfDateNote"));
   m_outOfDate->setStyleSheet(QStringLiteral("QLabel { color: #b00020; font-weight: bold; }"));
   m_outOfDate->hide();
@@ -57,6 +64,7 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   m_cancel->hide();
 
   bar->addWidget(m_hover, 1);
+  bar->addPermanentWidget(m_reduced);
   bar->addPermanentWidget(m_batch);
   bar->addPermanentWidget(m_outOfDate);
   bar->addPermanentWidget(m_progress);
@@ -83,6 +91,10 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   connect(controller, &ComputeController::resultReady, this, showBatch);
   connect(controller, &ComputeController::viewChanged, this, showBatch);
   connect(controller, &ComputeController::busyChanged, this, &StatusWidgets::onBusy);
+  connect(controller, &ComputeController::reducedChanged, this, [this](const QString& text) {
+    m_reduced->setText(text);
+    m_reduced->setVisible(!text.isEmpty());
+  });
   connect(controller, &ComputeController::progress, this, [this](qint64 done, qint64 total) {
     if (total <= 0 || !m_progress->isVisible()) return;
     m_progress->setRange(0, 1000);

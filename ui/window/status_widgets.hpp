@@ -42,7 +42,8 @@ class StatusWidgets : public QObject {
   QLabel* m_render;
   QLabel* m_memory;
   QLabel* m_outOfDate;
-  QLabel* m_batch;  // which batch element the maps show (N > 1)
+  QLabel* m_batch;    // which batch element the maps show (N > 1)
+  QLabel* m_reduced;  // "reduced: block mean of 16x16 cells" when the maps are reduced
   QProgressBar* m_progress;
   QPushButton* m_cancel;
   QTimer m_delay;  // single shot: avoids flashing the progress bar for quick computations

@@ -22,7 +22,27 @@ std::size_t segment_of(std::int64_t p, const std::vector<std::int64_t>& sizes) {
   return sizes.size();
 }
 
-/// Block 0 of a kind whose pattern is the same in every block (causal, window, band, block).
+/// Whether key j is masked for query i by one of the patterns of current practice.
+bool practice_masked(const AttnMaskSpec& m, std::int64_t i, std::int64_t j) {
+  switch (m.kind) {
+    case MaskKind::prefix_lm:
+      return j > i && j >= m.prefix_length;
+    case MaskKind::document:
+      return segment_of(i, m.document_lengths) != segment_of(j, m.document_lengths) ||
+             (m.causal && j > i);
+    case MaskKind::dilated: {
+      const std::int64_t dist = m.causal ? i - j : std::abs(i - j);
+      return dist < 0 || dist % m.dilation != 0 || dist / m.dilation >= m.width;
+    }
+    case MaskKind::sink:
+      return j > i || (j >= m.sink_tokens && i - j >= m.width);
+    default:
+      return false;
+  }
+}
+
+/// Block 0 of a kind whose pattern is the same in every block (causal, window, band, block and
+/// the patterns of current practice).
 void fill_pattern(const AttnMaskSpec& m, detail::MaskGrid& g) {
   for (std::int64_t i = 0; i < g.L; ++i) {
     for (std::int64_t j = 0; j < g.S; ++j) {
@@ -41,6 +61,7 @@ void fill_pattern(const AttnMaskSpec& m, detail::MaskGrid& g) {
           masked = segment_of(i, m.segments) != segment_of(j, m.segments);
           break;
         default:
+          masked = practice_masked(m, i, j);
           break;
       }
       g.masked[g.at(0, i, j)] = masked ? 1 : 0;
@@ -126,13 +147,19 @@ std::optional<Tensor> make_attn_mask(const Config& c) {
   const AttnMaskSpec& m = c.attn_mask_spec;
   if (m.kind == MaskKind::none) return std::nullopt;
   check_attn_mask_spec(c);
+  check_mask_pattern(c);
   const bool three_d = m.shape == MaskShape::three_d;
-  detail::MaskGrid g(three_d ? c.batch() * c.num_heads : 1, c.tgt_len, c.src_len);
+  detail::MaskGrid g(three_d ? c.batch() * c.num_heads : 1, c.tgt_len, c.src_len,
+                     m.dtype == MaskDType::floating);
   switch (m.kind) {
     case MaskKind::causal:
     case MaskKind::window:
     case MaskKind::band:
     case MaskKind::block:
+    case MaskKind::prefix_lm:
+    case MaskKind::document:
+    case MaskKind::dilated:
+    case MaskKind::sink:
       fill_pattern(m, g);
       g.repeat_block_0();
       break;

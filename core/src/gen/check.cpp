@@ -1,4 +1,5 @@
 // Validation of the generation settings, with messages naming the configuration key.
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -93,6 +94,90 @@ void check_graph(const Config& c, const AttnMaskSpec& m) {
   check_finite(m.table_scale, "attn_mask.table_scale", true);
 }
 
+/// The patterns of current practice (prefix_lm, document, dilated, sink).
+void check_practice(const Config& c, const AttnMaskSpec& m, const std::string& kind) {
+  const std::int64_t L = c.tgt_len, S = c.src_len;
+  const std::string sizes = "tgt_len=" + str(L) + ", src_len=" + str(S);
+  switch (m.kind) {
+    case MaskKind::prefix_lm:
+      if (m.prefix_length < 0 || m.prefix_length > std::min(L, S)) {
+        throw InvalidInput("attn_mask.prefix_length = " + str(m.prefix_length) +
+                           " is impossible: the bidirectional prefix must lie inside both the "
+                           "queries and the keys (" +
+                           sizes + "); set it between 0 and " + str(std::min(L, S)));
+      }
+      break;
+    case MaskKind::document: {
+      if (m.document_lengths.empty()) {
+        throw InvalidInput(
+            "attn_mask.document_lengths is empty; kind \"document\" needs the "
+            "length of each document, e.g. [" +
+            str(L) +
+            "] for one document "
+            "of all " +
+            str(L) + " positions");
+      }
+      std::int64_t sum = 0;
+      bool partial = false;  // lengths left out of `sum` (it was already past L)
+      for (std::size_t k = 0; k < m.document_lengths.size(); ++k) {
+        if (m.document_lengths[k] < 1) {
+          throw InvalidInput("attn_mask.document_lengths[" + std::to_string(k) +
+                             "] = " + str(m.document_lengths[k]) +
+                             " is impossible: a document holds at least 1 position; remove it "
+                             "or give it a positive length");
+        }
+        if (m.document_lengths[k] > L) {
+          throw InvalidInput("attn_mask.document_lengths[" + std::to_string(k) + "] = " +
+                             str(m.document_lengths[k]) + " is longer than the sequence (" + sizes +
+                             "); make the lengths add up to " + str(L));
+        }
+        // Each length is <= L; past 2L the sum cannot come back to L, so it stops growing there
+        // (no overflow however many documents are listed).
+        if (sum <= L) {
+          sum += m.document_lengths[k];
+        } else {
+          partial = true;
+        }
+      }
+      if (L != S) {
+        throw InvalidInput(
+            "attn_mask.kind \"document\" packs the same documents along queries "
+            "and keys, which needs tgt_len == src_len; got " +
+            sizes + ". Set src_len=" + str(L) + " or choose another attn_mask.kind");
+      }
+      if (sum != L) {
+        throw InvalidInput(
+            "attn_mask.document_lengths sum to " + (partial ? "more than " + str(sum) : str(sum)) +
+            " but the sequence "
+            "has " +
+            str(L) + " positions (" + sizes + "); make the lengths add up to " + str(L));
+      }
+      break;
+    }
+    case MaskKind::dilated:
+    case MaskKind::sink:
+      if (m.width < 1) {
+        throw InvalidInput("attn_mask.width must be at least 1 for kind \"" + kind + "\", got " +
+                           str(m.width) + " (the window holds the query's own key)");
+      }
+      if (m.kind == MaskKind::dilated && m.dilation < 1) {
+        throw InvalidInput(
+            "attn_mask.dilation must be at least 1 (1 is a plain sliding window), "
+            "got " +
+            str(m.dilation));
+      }
+      if (m.kind == MaskKind::sink && m.sink_tokens < 0) {
+        throw InvalidInput(
+            "attn_mask.sink_tokens must be at least 0 (the number of first keys "
+            "every query sees), got " +
+            str(m.sink_tokens));
+      }
+      break;
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
 void check_attn_mask_spec(const Config& c) {
@@ -140,6 +225,11 @@ void check_attn_mask_spec(const Config& c) {
     default:
       break;
   }
+}
+
+void check_mask_pattern(const Config& c) {
+  const AttnMaskSpec& m = c.attn_mask_spec;
+  check_practice(c, m, std::string(to_string(m.kind)));
 }
 
 void check_key_padding_spec(const Config& c) {

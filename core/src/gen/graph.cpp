@@ -96,27 +96,28 @@ void fill_graph(const Config& c, MaskGrid& g) {
   }
 }
 
-MaskGrid::MaskGrid(std::int64_t blocks_, std::int64_t rows, std::int64_t cols)
+MaskGrid::MaskGrid(std::int64_t blocks_, std::int64_t rows, std::int64_t cols, bool with_values)
     : blocks(blocks_),
       L(rows),
       S(cols),
-      masked(static_cast<std::size_t>(blocks_ * rows * cols), 0),
-      added(static_cast<std::size_t>(blocks_ * rows * cols), 0.0) {}
+      flags(ElemType::boolean, {blocks_ * rows * cols}),
+      masked(flags.data<std::uint8_t>()),
+      added(with_values ? static_cast<std::size_t>(blocks_ * rows * cols) : 0U, 0.0) {}
 
 void MaskGrid::repeat_block_0() {
   const auto block = static_cast<std::ptrdiff_t>(L * S);
   for (std::int64_t b = 1; b < blocks; ++b) {
     std::copy_n(masked.begin(), block, masked.begin() + b * block);
-    std::copy_n(added.begin(), block, added.begin() + b * block);
+    if (!added.empty()) std::copy_n(added.begin(), block, added.begin() + b * block);
   }
 }
 
 Tensor MaskGrid::to_tensor(Shape shape, MaskDType dtype, double masked_value,
                            DType float_dtype) const {
-  if (dtype == MaskDType::boolean) return Tensor::from_bools(std::move(shape), masked);
+  if (dtype == MaskDType::boolean) return flags.reshaped(std::move(shape));
   std::vector<double> values(masked.size());
   for (std::size_t k = 0; k < values.size(); ++k) {
-    values[k] = masked[k] != 0 ? masked_value : added[k];
+    values[k] = masked[k] != 0 ? masked_value : added.empty() ? 0.0 : added[k];
   }
   const Tensor t = Tensor::from<double>(std::move(shape), std::move(values));
   return float_dtype == DType::float64 ? t : t.to(ElemType::f32);

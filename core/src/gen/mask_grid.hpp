@@ -3,6 +3,7 @@
 // for `blocks` (L, S) blocks.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "mhaviz/core/config.hpp"
@@ -14,10 +15,15 @@ struct MaskGrid {
   std::int64_t blocks = 1;
   std::int64_t L = 0;
   std::int64_t S = 0;
-  std::vector<std::uint8_t> masked;  ///< 1 = masked (bool True; float masked_value)
-  std::vector<double> added;         ///< float masks: value of an unmasked cell
+  /// The flags, held in the bool tensor to_tensor returns (no copy of a 1 GiB mask).
+  Tensor flags;
+  std::span<std::uint8_t> masked;  ///< 1 = masked (bool True; float masked_value)
+  /// Float masks with values (`with_values`): value of an unmasked cell; empty otherwise (0).
+  std::vector<double> added;
 
-  MaskGrid(std::int64_t blocks_, std::int64_t rows, std::int64_t cols);
+  MaskGrid(std::int64_t blocks_, std::int64_t rows, std::int64_t cols, bool with_values);
+  MaskGrid(const MaskGrid&) = delete;  // `masked` views `flags`
+  MaskGrid& operator=(const MaskGrid&) = delete;
 
   [[nodiscard]] std::size_t at(std::int64_t b, std::int64_t i, std::int64_t j) const {
     return static_cast<std::size_t>((b * L + i) * S + j);

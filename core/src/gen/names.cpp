@@ -22,6 +22,14 @@ std::string_view to_string(MaskKind kind) {
       return "alibi";
     case MaskKind::graph:
       return "graph";
+    case MaskKind::prefix_lm:
+      return "prefix_lm";
+    case MaskKind::document:
+      return "document";
+    case MaskKind::dilated:
+      return "dilated";
+    case MaskKind::sink:
+      return "sink";
   }
   return "none";
 }

@@ -9,7 +9,7 @@ std::optional<Tensor> make_key_padding_mask(const Config& c) {
   if (p.kind == PaddingKind::none) return std::nullopt;
   check_key_padding_spec(c);
   // One block of N rows (one per batch element) and S columns.
-  detail::MaskGrid g(1, c.batch(), c.src_len);
+  detail::MaskGrid g(1, c.batch(), c.src_len, false);
   for (std::int64_t n = 0; n < c.batch(); ++n) {
     const auto un = static_cast<std::size_t>(n);
     if (p.kind == PaddingKind::lengths) {

@@ -112,6 +112,22 @@ KeyHandler number_key(std::string_view key) {
           [](const Config& c) { return ordered_json(c.*Member); }};
 }
 
+template <auto Member>
+KeyHandler optional_number_key(std::string_view key) {
+  return {key, "a number or null",
+          [](const json& v, Config& c, const KeyContext& ctx) {
+            if (v.is_null()) {
+              c.*Member = std::nullopt;
+            } else {
+              if (!v.is_number()) ctx.wrong_type(v);
+              c.*Member = v.get<double>();
+            }
+          },
+          [](const Config& c) {
+            return (c.*Member).has_value() ? ordered_json(*(c.*Member)) : ordered_json(nullptr);
+          }};
+}
+
 KeyHandler dtype_key() {
   return {"dtype", R"("float32" or "float64")",
           [](const json& v, Config& c, const KeyContext& ctx) {
@@ -126,6 +142,22 @@ KeyHandler dtype_key() {
             }
           },
           [](const Config& c) { return ordered_json(std::string(to_string(c.dtype))); }};
+}
+
+KeyHandler semantics_key() {
+  return {"semantics", R"("2.x" or "1.13" (the PyTorch version whose behaviour to follow))",
+          [](const json& v, Config& c, const KeyContext& ctx) {
+            if (!v.is_string()) ctx.wrong_type(v);
+            const auto s = v.get<std::string>();
+            if (s == to_string(Semantics::v2)) {
+              c.semantics = Semantics::v2;
+            } else if (s == to_string(Semantics::v1_13)) {
+              c.semantics = Semantics::v1_13;
+            } else {
+              ctx.wrong_type(v);
+            }
+          },
+          [](const Config& c) { return ordered_json(std::string(to_string(c.semantics))); }};
 }
 
 /// Every key, in Config's field order (the order config_to_json writes).
@@ -143,8 +175,10 @@ const std::vector<KeyHandler>& key_table() {
       bool_key<&Config::need_weights>("need_weights"),
       bool_key<&Config::average_attn_weights>("average_attn_weights"),
       bool_key<&Config::is_causal>("is_causal"),
+      optional_number_key<&Config::attn_logit_softcapping>("attn_logit_softcapping"),
       bool_key<&Config::training>("training"),
       dtype_key(),
+      semantics_key(),
       optional_int_key<&Config::batch_size>("batch_size"),
       int_key<&Config::tgt_len>("tgt_len"),
       int_key<&Config::src_len>("src_len"),

@@ -152,8 +152,12 @@ void read_attn_mask(const json& value, Config& config, std::string_view source) 
        {"graph_bias",
         [&](const json& v, const JsonKey& a) { m.graph_bias = get_enum(v, a, kGraphBiases); }},
        {"max_distance", [&](const json& v, const JsonKey& a) { m.max_distance = get_int(v, a); }},
-       {"table_scale",
-        [&](const json& v, const JsonKey& a) { m.table_scale = get_number(v, a); }}});
+       {"table_scale", [&](const json& v, const JsonKey& a) { m.table_scale = get_number(v, a); }},
+       {"prefix_length", [&](const json& v, const JsonKey& a) { m.prefix_length = get_int(v, a); }},
+       {"document_lengths",
+        [&](const json& v, const JsonKey& a) { m.document_lengths = get_int_list(v, a); }},
+       {"dilation", [&](const json& v, const JsonKey& a) { m.dilation = get_int(v, a); }},
+       {"sink_tokens", [&](const json& v, const JsonKey& a) { m.sink_tokens = get_int(v, a); }}});
   // The grid is read last: how its numbers are taken depends on "dtype".
   if (grid != nullptr) read_grid(*grid, grid_at, m.dtype, m.cells);
   config.attn_mask_spec = std::move(m);
@@ -171,13 +175,26 @@ ordered_json write_attn_mask(const Config& config) {
   if (m.dtype == MaskDType::floating || m.masked_value != d.masked_value) {
     o["masked_value"] = mask_value_json(m.masked_value);
   }
-  if (k == MaskKind::window || k == MaskKind::band || m.width != d.width) o["width"] = m.width;
+  if (k == MaskKind::window || k == MaskKind::band || k == MaskKind::dilated ||
+      k == MaskKind::sink || m.width != d.width) {
+    o["width"] = m.width;
+  }
   if (k == MaskKind::block || m.segments != d.segments) o["segments"] = m.segments;
   if (k == MaskKind::random || m.probability != d.probability) o["probability"] = m.probability;
   if (k == MaskKind::random || graph || m.seed) {
     o["seed"] = m.seed ? ordered_json(*m.seed) : ordered_json(nullptr);
   }
-  if (is_bias_kind(k) || m.causal) o["causal"] = m.causal;
+  if (is_bias_kind(k) || k == MaskKind::document || k == MaskKind::dilated || m.causal) {
+    o["causal"] = m.causal;
+  }
+  if (k == MaskKind::prefix_lm || m.prefix_length != d.prefix_length) {
+    o["prefix_length"] = m.prefix_length;
+  }
+  if (k == MaskKind::document || !m.document_lengths.empty()) {
+    o["document_lengths"] = m.document_lengths;
+  }
+  if (k == MaskKind::dilated || m.dilation != d.dilation) o["dilation"] = m.dilation;
+  if (k == MaskKind::sink || m.sink_tokens != d.sink_tokens) o["sink_tokens"] = m.sink_tokens;
   if (k == MaskKind::custom || !m.cells.empty()) {
     ordered_json cells = ordered_json::array();
     for (const MaskCell& cell : m.cells) cells.push_back(cell_json(cell));

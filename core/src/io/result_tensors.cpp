@@ -12,7 +12,10 @@ TensorMap result_tensors(const ForwardResult& r, int threads) {
   out.emplace("k", r.k);
   out.emplace("v", r.v);
   // Not stored by the pass: derived here as (N,H,L,S'), the same values it used.
-  for (DerivedMap m : {DerivedMap::raw_scores, DerivedMap::mask, DerivedMap::scores}) {
+  // capped_scores only when attn_logit_softcapping is set.
+  for (DerivedMap m : {DerivedMap::raw_scores, DerivedMap::mask, DerivedMap::capped_scores,
+                       DerivedMap::scores}) {
+    if (m == DerivedMap::capped_scores && !r.config.attn_logit_softcapping) continue;
     out.emplace(std::string(derived_map_name(m)), derived_all(r, m, threads));
   }
   out.emplace("weights_per_head", r.weights);

@@ -17,6 +17,12 @@ namespace mhaviz {
 enum class DType : std::uint8_t { float32, float64 };
 std::string_view to_string(DType dtype);
 
+/// Which PyTorch version's behaviour the forward pass follows where versions disagree
+/// (docs/semantics.md, "Version differences"): 2.x (the default) or 1.13.
+enum class Semantics : std::uint8_t { v2, v1_13 };
+/// "2.x" or "1.13", the configuration file's spelling.
+std::string_view to_string(Semantics semantics);
+
 struct Config {
   // --- nn.MultiheadAttention(embed_dim, num_heads, dropout, bias, add_bias_kv,
   //                           add_zero_attn, kdim, vdim, batch_first)
@@ -36,10 +42,16 @@ struct Config {
   bool average_attn_weights = true;
   bool is_causal = false;  ///< PyTorch 2.x hint; requires attn_mask
 
+  // --- beyond nn.MultiheadAttention: Gemma 2's soft-cap of the attention logits. When set,
+  //     the scaled raw scores s become cap * tanh(s / cap) BEFORE the mask is added
+  //     (config key "attn_logit_softcapping", as Gemma 2's configuration names it).
+  std::optional<double> attn_logit_softcapping;  ///< None: no cap; else > 0
+
   // --- module.train() / module.eval()
   bool training = false;
 
   DType dtype = DType::float32;
+  Semantics semantics = Semantics::v2;  ///< config key "semantics": "2.x" or "1.13"
 
   // --- input sizes
   std::optional<std::int64_t> batch_size = 1;  ///< N; None means unbatched 2-D input

@@ -1,8 +1,9 @@
 #pragma once
 /// \file
 /// The per-head maps a forward pass does not store, derived on demand from its result: the
-/// raw scores (q / sqrt(hd)) @ k^T, the merged additive mask per head, and the scores (raw
-/// scores + mask, the softmax input). They are computed with the pass's own tiles and kernel,
+/// raw scores (q / sqrt(hd)) @ k^T, their soft-capped copy when attn_logit_softcapping is set,
+/// the merged additive mask per head, and the scores (raw scores, capped when a cap is set,
+/// + mask: the softmax input). They are computed with the pass's own tiles and kernel,
 /// so every value is bit for bit the one the pass used. One head costs one L x Sx x hd
 /// product: cheap next to the pass.
 
@@ -15,12 +16,13 @@
 namespace mhaviz {
 
 enum class DerivedMap : std::uint8_t {
-  raw_scores,  ///< (q / sqrt(hd)) @ k^T
-  mask,        ///< merged additive mask (0 where nothing is masked)
-  scores,      ///< raw_scores + mask
+  raw_scores,     ///< (q / sqrt(hd)) @ k^T
+  mask,           ///< merged additive mask (0 where nothing is masked)
+  capped_scores,  ///< cap * tanh(raw_scores / cap); raw_scores when no cap is set
+  scores,         ///< raw_scores (capped_scores when a cap is set) + mask
 };
 
-/// "raw_scores", "mask" or "scores".
+/// "raw_scores", "mask", "capped_scores" or "scores".
 std::string_view derived_map_name(DerivedMap map);
 
 /// Rows [row0, row0 + rows) of map `map` of head h of batch element n: a (rows, Sx) tensor of

@@ -27,6 +27,13 @@ enum class MaskKind : std::uint8_t {
   custom,  ///< the listed `cells`
   alibi,   ///< ALiBi: float bias -m_h * |i - j| per head (3-D only)
   graph,   ///< Graphormer-style per-head bias from shortest-path distances on a graph (3-D only)
+  // Patterns from current practice (docs/config.md "Patterns"):
+  prefix_lm,  ///< key j allowed when j <= i or j < prefix_length (bidirectional prefix, then
+              ///< causal)
+  document,   ///< query i sees key j only inside its own document (document_lengths); `causal`
+              ///< also masks key j > query i
+  dilated,    ///< key j allowed when |i - j| = k * dilation for k < width (j <= i when `causal`)
+  sink,       ///< StreamingLLM: key j allowed when j <= i and (j < sink_tokens or i - j < width)
 };
 
 /// Element type of a generated mask: bool (True = masked) or float (added to the scores, in
@@ -61,13 +68,17 @@ struct AttnMaskSpec {
   MaskShape shape = MaskShape::two_d;    ///< alibi and graph need three_d
   /// Float masks: what a masked cell gets (-inf, or a finite value such as -1e4).
   double masked_value = -std::numeric_limits<double>::infinity();
-  std::int64_t width = 3;                    ///< window, band (>= 1)
+  std::int64_t width = 3;                    ///< window, band, dilated, sink (>= 1)
   std::vector<std::int64_t> segments = {4};  ///< block: sizes; positions past their sum form
                                              ///< one last segment
   double probability = 0.25;                 ///< random: chance that a cell is masked
   std::optional<std::uint64_t> seed;         ///< random, graph edges/table; None = config.seed+3
-  bool causal = false;                       ///< alibi, graph: also mask key j > query i
-  std::vector<MaskCell> cells;               ///< custom; a later cell wins over an earlier one
+  bool causal = false;             ///< alibi, graph, document, dilated: also mask key j > query i
+  std::int64_t prefix_length = 2;  ///< prefix_lm: 0 <= p <= min(L, S)
+  std::vector<std::int64_t> document_lengths;  ///< document: sizes (>= 1) summing to L = S
+  std::int64_t dilation = 2;                   ///< dilated (>= 1; 1 is a plain window)
+  std::int64_t sink_tokens = 2;                ///< sink: first keys always visible (>= 0)
+  std::vector<MaskCell> cells;                 ///< custom; a later cell wins over an earlier one
   // graph: nodes are positions 0 .. max(L, S) - 1, query i is node i and key j is node j.
   std::vector<std::array<std::int64_t, 2>> edges;  ///< undirected edges
   double edge_probability = 0.0;  ///< graph: each other node pair also joined with this chance
@@ -142,9 +153,10 @@ std::string_view to_string(InputKind kind);
 std::string_view to_string(WeightKind kind);
 
 /// Every value of each enum, in declaration order (for menus and error messages).
-inline constexpr std::array<MaskKind, 9> kMaskKinds = {
-    MaskKind::none,   MaskKind::causal, MaskKind::window, MaskKind::band, MaskKind::block,
-    MaskKind::random, MaskKind::custom, MaskKind::alibi,  MaskKind::graph};
+inline constexpr std::array<MaskKind, 13> kMaskKinds = {
+    MaskKind::none,     MaskKind::causal,  MaskKind::window, MaskKind::band,  MaskKind::block,
+    MaskKind::random,   MaskKind::custom,  MaskKind::alibi,  MaskKind::graph, MaskKind::prefix_lm,
+    MaskKind::document, MaskKind::dilated, MaskKind::sink};
 inline constexpr std::array<PaddingKind, 3> kPaddingKinds = {
     PaddingKind::none, PaddingKind::lengths, PaddingKind::keys};
 inline constexpr std::array<InputKind, 3> kInputKinds = {InputKind::random, InputKind::one_hot,

@@ -28,4 +28,20 @@ std::string format_bytes(std::uint64_t bytes);
 void check_memory(const Config& config, std::uint64_t limit = kDefaultMemoryLimit,
                   std::int64_t static_src_len = -1);
 
+/// Peak bytes of the reduced long-context view (long_context.hpp) on `threads` threads: the
+/// inputs and mask tensors, the projected queries and keys of one batch element, a stripe of
+/// query rows per thread and the folded maps. It grows with L + S, not with L x S (except for
+/// the mask tensors a configuration generates).
+std::uint64_t estimate_reduced_memory(const Config& config, int threads = 2,
+                                      std::int64_t static_src_len = -1);
+
+/// Whether every map of this configuration does not fit in `limit` (estimate_memory) and the
+/// window and `mhaviz-cli export` show the reduced view instead.
+bool needs_reduced_view(const Config& config, std::uint64_t limit = kDefaultMemoryLimit,
+                        std::int64_t static_src_len = -1);
+
+/// Throws InvalidInput when even the reduced view exceeds the limit.
+void check_reduced_memory(const Config& config, std::uint64_t limit = kDefaultMemoryLimit,
+                          std::int64_t static_src_len = -1);
+
 }  // namespace mhaviz

@@ -2,15 +2,16 @@
 /// \file
 /// Everything one forward pass produced, kept for display: the intermediates of
 /// F.multi_head_attention_forward per (batch element, head), and PyTorch's return values.
-/// The raw scores, the per-head merged mask and the scores are not stored: they are derived
-/// on demand from q, k and merged_mask (mhaviz/core/derived_maps.hpp), exactly as the pass
-/// computed them.
+/// The raw scores, their soft-capped copy, the per-head merged mask and the scores are not
+/// stored: they are derived on demand from q, k and merged_mask (mhaviz/core/derived_maps.hpp),
+/// exactly as the pass computed them.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "mhaviz/core/block_sparsity.hpp"
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/params.hpp"
 #include "mhaviz/core/tensor.hpp"
@@ -64,9 +65,18 @@ struct ForwardResult {
 
   std::vector<KeyColumn> columns;  ///< Sx entries describing each key column
 
+  /// block_sparsity(*this, block) for each block of kSparsityBlocks when the caller asked for it
+  /// (the window's compute worker does); empty otherwise. forward() leaves it empty.
+  std::vector<BlockSparsity> block_sparsity;
+
   /// Bytes held by all tensors of this result.
   [[nodiscard]] std::size_t bytes() const;
 
+  /// Whether the pass soft-capped its scores (config.attn_logit_softcapping set), so that
+  /// DerivedMap::capped_scores is a stage of its own. False for a reduced result (no q).
+  [[nodiscard]] bool has_capped_scores() const {
+    return config.attn_logit_softcapping.has_value() && q.dim() == 4;
+  }
   /// Whether any mask was applied (merged_mask is not empty).
   [[nodiscard]] bool has_mask() const { return merged_mask.numel() > 0; }
   /// Flat index into merged_mask of element (n, h, i, 0) of the per-head mask, reading each

@@ -18,7 +18,7 @@ namespace mhaviz::gen {
 /// bias itself for alibi/graph. Shape (L, S), or (N*H, L, S) for shape three_d ((H, L, S) when
 /// unbatched); 2-D-by-nature kinds repeat their pattern in every block except random, which
 /// draws each block b = n*H + h from its own stream. Throws InvalidInput for a spec that does
-/// not fit the config (check_attn_mask_spec).
+/// not fit the config (check_attn_mask_spec, check_mask_pattern).
 std::optional<Tensor> make_attn_mask(const Config& config);
 
 /// The key_padding_mask the spec describes, or nullopt for kind none: (N, S), or (S) when
@@ -47,6 +47,12 @@ std::vector<std::int64_t> shortest_paths(std::int64_t nodes,
 /// Throws InvalidInput naming the configuration key (e.g. "attn_mask.width") when the
 /// attn_mask spec cannot be used with this config.
 void check_attn_mask_spec(const Config& config);
+/// The settings of the patterns of current practice (prefix_length, document_lengths, width,
+/// dilation, sink_tokens) against the sizes. Kept out of check_attn_mask_spec and
+/// validate_generation: size changes in the window do not fit them, so opening a file with such
+/// a setting is no reason to refuse it; make_attn_mask checks them, and the window shows the
+/// message inline like any other setting that cannot be computed.
+void check_mask_pattern(const Config& config);
 /// Same for key_padding_spec ("key_padding_mask.valid_lengths", ...).
 void check_key_padding_spec(const Config& config);
 /// Checks every generation setting: both masks, inputs, weights and the token labels.

@@ -1,0 +1,139 @@
+#pragma once
+/// \file
+/// A whole model: every nn.MultiheadAttention call of one forward pass of a network, as
+/// tools/mhaviz_capture.py's capture_model() writes it (docs/model-file.md): a JSON index and a
+/// tensors file holding each call's state_dict, inputs, masks and PyTorch's outputs. Each layer
+/// is recomputed by mhaviz::forward and compared with PyTorch's outputs; attention rollout
+/// (Abnar & Zuidema 2020) runs across the self-attention layers.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/tensor.hpp"
+
+namespace mhaviz::model {
+
+/// Most layers a model file may list.
+inline constexpr std::size_t kMaxLayers = 1024;
+/// Largest index file read (the index holds configurations and labels, never tensors).
+inline constexpr std::uint64_t kMaxIndexBytes = 64ULL << 20;
+/// Default largest difference from PyTorch's stored outputs that still counts as agreeing.
+inline constexpr double kDefaultTolerance = 1e-4;
+
+/// One recorded call, as the index describes it.
+struct LayerInfo {
+  std::string name;             ///< module name in the model, e.g. "encoder.layers.3.self_attn"
+  std::int64_t call = 0;        ///< which call of that module (0 = its first)
+  bool self_attention = false;  ///< query, key and value were one tensor (enters the rollout)
+  bool fused = false;           ///< rebuilt from PyTorch's fused encoder-layer kernel
+  Config config;
+};
+
+/// The index file.
+struct ModelIndex {
+  std::filesystem::path path;     ///< the index file
+  std::filesystem::path tensors;  ///< the tensors file it names (resolved against its folder)
+  std::string caption;            ///< what to look for; may be empty
+  std::vector<std::string> tokens;
+  std::vector<LayerInfo> layers;
+};
+
+/// True when `text` looks like a model index (a JSON object whose "format" is "mhaviz-model"),
+/// so a file chooser can tell it from a configuration file. Never throws.
+bool is_model_index(std::string_view text);
+
+/// Parses an index. `path` is where it came from (messages name it; the tensors file is
+/// resolved against its folder). Throws InvalidInput naming the key, the layer and the fix
+/// for malformed JSON, a missing or mistyped key, more than kMaxLayers layers, or a layer
+/// configuration PyTorch would reject.
+ModelIndex parse_model_index(std::string_view text, const std::filesystem::path& path);
+
+/// Reads and parses an index file (at most kMaxIndexBytes).
+ModelIndex read_model_index(const std::filesystem::path& path);
+
+/// Bytes the loaded model will hold (each layer's stored tensors and computed weights) plus the
+/// largest single forward pass, computed from the configurations alone.
+std::uint64_t estimate_model_memory(const ModelIndex& index);
+
+/// "layer 3 (encoder.layers.3.self_attn)", with ", call 1" for a module's second call: how
+/// messages and views name a layer.
+std::string layer_title(const LayerInfo& layer, std::size_t position);
+
+/// One call, ready to compute.
+struct Layer {
+  LayerInfo info;
+  Problem problem;                      ///< config, state_dict and forward arguments
+  Tensor torch_output;                  ///< PyTorch's attn_output
+  std::optional<Tensor> torch_weights;  ///< PyTorch's attn_output_weights, when it returned them
+};
+
+struct Model {
+  ModelIndex index;
+  std::vector<Layer> layers;
+};
+
+/// Reads the index, checks the memory estimate (and the tensors file's size) against
+/// `memory_limit` before reading any tensor, then reads the tensors file and builds each layer,
+/// checking that every member the layer's configuration needs is there, fits it, and that
+/// the layer can be computed (mhaviz::validate). Throws InvalidInput naming the layer and
+/// the fix.
+Model read_model(const std::filesystem::path& index_path,
+                 std::uint64_t memory_limit = kDefaultMemoryLimit);
+
+/// How one computed layer compares with what PyTorch returned.
+struct LayerCheck {
+  double output_diff = 0.0;            ///< largest |mhaviz - PyTorch| over attn_output
+  std::optional<double> weights_diff;  ///< the same over attn_output_weights, when stored
+  bool ok = true;                      ///< both within the tolerance
+  [[nodiscard]] double worst() const { return std::max(output_diff, weights_diff.value_or(0.0)); }
+};
+
+/// Compares `result` (forward() of layer.problem) with the layer's stored outputs. NaN in
+/// both places agrees; NaN in one only is an infinite difference.
+LayerCheck check_layer(const Layer& layer, const ForwardResult& result,
+                       double tolerance = kDefaultTolerance);
+
+/// Every layer computed by mhaviz::forward from its captured inputs and checked against PyTorch.
+struct ComputedModel {
+  std::vector<Tensor> weights;  ///< per layer: ForwardResult::weights (N, H, L, Sx)
+  std::vector<LayerCheck> checks;
+  /// Layers whose difference from PyTorch is above the tolerance.
+  [[nodiscard]] std::size_t disagreeing() const;
+};
+
+/// Computes the layers one after another, keeping only each one's weights; `control` is
+/// passed to each forward (its progress counts blocks within the current layer). Throws
+/// Cancelled when control.cancel is set.
+ComputedModel compute_model(const Model& model, double tolerance = kDefaultTolerance,
+                            const RunControl& control = {});
+
+/// Attention rollout of one batch element (docs/model-file.md).
+struct Rollout {
+  std::int64_t batch = 0;
+  std::int64_t tokens = 0;          ///< S
+  std::vector<std::size_t> layers;  ///< the model's self-attention layers used, in order
+  std::vector<double> map;          ///< R, tokens × tokens, row-major; rows sum to 1
+  std::vector<double> per_token;    ///< mean of each column of R
+  std::vector<double> extra_share;  ///< per used layer: weight on appended columns
+};
+
+/// Rollout over the model's self-attention layers. `weights[i]` is the computed
+/// ForwardResult::weights (N, H, L, Sx) of model layer i (others may be empty tensors).
+/// Throws InvalidInput when the model has no self-attention layer, their lengths differ, or
+/// `batch` is out of range.
+Rollout attention_rollout(const Model& model, std::span<const Tensor> weights,
+                          std::int64_t batch = 0);
+
+}  // namespace mhaviz::model

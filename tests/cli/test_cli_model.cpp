@@ -1,0 +1,103 @@
+// mhaviz-cli model against the whole-model fixtures of tests/fixtures/make_model_fixtures.py:
+// --check, --rollout and the pictures (--image, --image --rollout).
+
+#include <gtest/gtest.h>
+
+#include <QImage>
+#include <QSet>
+#include <filesystem>
+
+#include "cli_process.hpp"
+#include "mhaviz/core/io/npz.hpp"
+
+namespace mhaviz::cli::test {
+namespace {
+
+std::string model(const std::string& name) {
+  return (std::filesystem::path(MHAVIZ_FIXTURE_DIR) / "models" / (name + ".json")).string();
+}
+
+int colours(const QImage& image) {
+  QSet<QRgb> seen;
+  for (int y = 0; y < image.height(); y += 2) {
+    for (int x = 0; x < image.width(); x += 2) seen.insert(image.pixel(x, y));
+  }
+  return static_cast<int>(seen.size());
+}
+
+TEST(ModelCommand, CheckPrintsEveryLayerAndPasses) {
+  const ProcessResult r = runCli({"model", "--model", model("encoder"), "--check"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NE(r.out.find("layer " + std::to_string(i) + " (layers." + std::to_string(i) +
+                         ".self_attn): attn_output "),
+              std::string::npos)
+        << r.out;
+  }
+  EXPECT_NE(r.out.find("all 4 layers match PyTorch within 0.0001"), std::string::npos) << r.out;
+}
+
+TEST(ModelCommand, CheckOfTheDecoderShowsWeightsWhereStored) {
+  const ProcessResult r = runCli({"model", "--model", model("decoder"), "--check"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("layer 1 (layers.0.multihead_attn): attn_output"), std::string::npos);
+  EXPECT_NE(r.out.find("all 4 layers match PyTorch"), std::string::npos) << r.out;
+}
+
+TEST(ModelCommand, CheckFailsWhenAStoredOutputDisagrees) {
+  const ScratchDir dir;
+  io::TensorMap t =
+      io::read_npz(std::filesystem::path(MHAVIZ_FIXTURE_DIR) / "models" / "encoder.npz");
+  t["2/attn_output"].data<float>()[0] += 0.25F;
+  io::write_npz(dir.file("encoder.npz"), t);
+  std::filesystem::copy_file(model("encoder"), dir.file("encoder.json"));
+  const ProcessResult r = runCli({"model", "--model", dir.file("encoder.json"), "--check"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.out.find("layer 2 (layers.2.self_attn): attn_output 0.25"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("ABOVE TOLERANCE"), std::string::npos);
+  EXPECT_NE(r.err.find("1 layer(s)"), std::string::npos) << r.err;
+  // A looser tolerance accepts it.
+  EXPECT_EQ(runCli({"model", "--model", dir.file("encoder.json"), "--check", "--tolerance", "0.3"})
+                .exitCode,
+            0);
+}
+
+TEST(ModelCommand, RolloutPrintsPerTokenAndExtraShare) {
+  const ProcessResult r = runCli({"model", "--model", model("extras"), "--rollout"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("rollout over layers 0 1 (batch element 0); per input token:"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("weight on appended bias_k/zero columns per layer:"), std::string::npos);
+}
+
+TEST(ModelCommand, DrawsTheGridAndTheRollout) {
+  const ScratchDir dir;
+  ProcessResult r = runCli({"model", "--model", model("encoder"), "--image", dir.file("g.png"),
+                            "--width", "800", "--height", "600"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  QImage grid(QString::fromStdString(dir.file("g.png")));
+  ASSERT_FALSE(grid.isNull());
+  EXPECT_EQ(grid.size(), QSize(800, 600));
+  EXPECT_GT(colours(grid), 50);  // 4 x 4 maps of weights, not a blank page
+
+  r = runCli({"model", "--model", model("encoder"), "--image", dir.file("r.png"), "--rollout"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const QImage rollout(QString::fromStdString(dir.file("r.png")));
+  ASSERT_FALSE(rollout.isNull());
+  EXPECT_EQ(rollout.size(), QSize(1600, 1000));
+  EXPECT_GT(colours(rollout), 20);
+}
+
+TEST(ModelCommand, BatchOutOfRange) {
+  const ProcessResult r =
+      runCli({"model", "--model", model("encoder"), "--rollout", "--batch", "2"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("--batch 2: the model's inputs have 2 batch elements (0 to 1)"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace mhaviz::cli::test

@@ -1,0 +1,68 @@
+// The small trained models bundled under resources/examples/models
+// (tests/fixtures/make_trained_models.py): each caption names a head and what it looks at; these
+// tests recompute the model with mhaviz and check the promise numerically.
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "mhaviz/core/model.hpp"
+
+namespace mhaviz {
+namespace {
+
+const std::filesystem::path kExamples = std::filesystem::path(MHAVIZ_EXAMPLES_DIR) / "models";
+
+struct Promise {
+  std::int64_t layer = -1;
+  std::int64_t head = -1;
+};
+
+/// "layer 1 head 3" in the caption.
+Promise promised(const model::Model& m) {
+  std::smatch match;
+  const std::regex pattern("layer ([0-9]+) head ([0-9]+)");
+  if (!std::regex_search(m.index.caption, match, pattern)) return {};
+  return {std::stoll(match[1]), std::stoll(match[2])};
+}
+
+/// Mean weight of (layer, head), batch element 0, over the (query, key) pairs.
+double mean_weight(const model::ComputedModel& c, Promise p,
+                   const std::vector<std::pair<std::int64_t, std::int64_t>>& pairs) {
+  const Tensor& w = c.weights.at(static_cast<std::size_t>(p.layer));
+  const std::int64_t H = w.size(1), L = w.size(2), Sx = w.size(3);
+  double sum = 0;
+  for (const auto& [q, k] : pairs) sum += w.value(((0 * H + p.head) * L + q) * Sx + k);
+  return sum / static_cast<double>(pairs.size());
+}
+
+TEST(TrainedModels, ReversalHeadLooksAtTheMirroredPosition) {
+  const model::Model m = model::read_model(kExamples / "reverse.json");
+  const model::ComputedModel c = model::compute_model(m);
+  EXPECT_EQ(c.disagreeing(), 0U);
+  const Promise p = promised(m);
+  ASSERT_GE(p.layer, 0) << "caption names no head: " << m.index.caption;
+  EXPECT_NE(m.index.caption.find("mirrored position"), std::string::npos);
+  const std::int64_t L = m.layers.front().info.config.tgt_len;
+  std::vector<std::pair<std::int64_t, std::int64_t>> mirrored;
+  for (std::int64_t q = 0; q < L; ++q) mirrored.emplace_back(q, L - 1 - q);
+  EXPECT_GT(mean_weight(c, p, mirrored), 0.5);
+  EXPECT_EQ(m.layers.front().info.config.key_labels.size(), static_cast<std::size_t>(L));
+}
+
+TEST(TrainedModels, CopyHeadLooksAfterThePreviousOccurrence) {
+  const model::Model m = model::read_model(kExamples / "copy.json");
+  const model::ComputedModel c = model::compute_model(m);
+  EXPECT_EQ(c.disagreeing(), 0U);
+  const Promise p = promised(m);
+  ASSERT_GE(p.layer, 0) << "caption names no head: " << m.index.caption;
+  EXPECT_NE(m.index.caption.find("copy head"), std::string::npos);
+  const std::int64_t half = m.layers.front().info.config.tgt_len / 2;
+  std::vector<std::pair<std::int64_t, std::int64_t>> next;  // query half+j -> key j+1
+  for (std::int64_t j = 0; j + 1 < half; ++j) next.emplace_back(half + j, j + 1);
+  EXPECT_GT(mean_weight(c, p, next), 0.5);
+}
+
+}  // namespace
+}  // namespace mhaviz

@@ -1,0 +1,194 @@
+// Compare mode in the window: pin A, change a setting, and the difference is B - A of the two
+// results (keys lined up by meaning); swap A and B; make B the new A; different sizes say why.
+
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QStandardPaths>
+#include <QComboBox>
+#include <QSpinBox>
+#include <QTest>
+#include <cmath>
+
+#include "compute/compute_controller.hpp"
+#include "prompted_window.hpp"
+#include "render/heatmap_grid.hpp"
+#include "session/session_document.hpp"
+#include "window/compare_panel.hpp"
+#include "window/main_window.hpp"
+#include "window/parameter_panel.hpp"
+
+using mhaviz::ui::ComparePanel;
+using mhaviz::ui::ComputeController;
+using mhaviz::ui::MainWindow;
+
+namespace {
+constexpr int kTimeout = 30000;
+}
+
+class TestCompare : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-compare-tests"); }
+
+  void init() {
+    m_window = new MainWindow;
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(idle());
+  }
+
+  void cleanup() {
+    delete m_window;
+    m_window = nullptr;
+  }
+
+  void pinChangeAndTheDifferenceIsBMinusA() {
+    ComparePanel* panel = m_window->comparePanel();
+    QVERIFY(!panel->isPinned());
+    panel->pin();
+    QVERIFY(shown());
+    QVERIFY(panel->data().ok());
+    // Same settings: B - A is 0 everywhere.
+    for (double v : panel->data().diff.maps.front().values) QCOMPARE(v, 0.0);
+
+    check("add_zero_attn")->setChecked(true);  // B gets an extra key column (the zero key)
+    QVERIFY(idle());
+    QVERIFY(shown());
+    const auto a = panel->resultA();
+    const auto b = panel->resultB();
+    QCOMPARE(b, controller()->result());
+    QVERIFY(!a->config.add_zero_attn);
+    QVERIFY(b->config.add_zero_attn);
+    const auto& data = panel->data();
+    QVERIFY2(data.ok(), qPrintable(data.mismatch));
+    QCOMPARE(data.diff.maps.size(), std::size_t(a->H + 1));  // heads and their average
+    const auto head0 = data.diff.maps.front();  // a copy: swap replaces the data
+    QCOMPARE(head0.cols, int(a->S));  // the zero key is only in B: left out, and said so
+    QVERIFY(panel->message().contains(QStringLiteral("zero key")));
+    double largest = 0;
+    for (int i = 0; i < head0.rows; ++i) {
+      for (int j = 0; j < head0.cols; ++j) {
+        const double want = b->weights.value(i * b->Sx + j) - a->weights.value(i * a->Sx + j);
+        QVERIFY(std::abs(head0.values[std::size_t(i * head0.cols + j)] - want) < 1e-12);
+        largest = std::max(largest, std::abs(want));
+      }
+    }
+    QVERIFY(largest > 0);
+    // Signed, symmetric range, legend saying so.
+    QVERIFY(data.diff.isSigned);
+    QCOMPARE(data.diff.lo, -data.diff.hi);
+    QVERIFY(data.diff.shownUnit.contains(QStringLiteral("symmetric")));
+    QCOMPARE(panel->gridDiff()->mapCount(), int(a->H + 1));
+
+    // Swap: A is now the zero-key settings, the current settings are A's old ones.
+    panel->swap();
+    QVERIFY(idle());
+    QVERIFY(shown());
+    QVERIFY(panel->resultA()->config.add_zero_attn);
+    QVERIFY(!controller()->config().add_zero_attn);
+    QVERIFY(!check("add_zero_attn")->isChecked());
+    const auto& swapped = panel->data().diff.maps.front();
+    for (std::size_t k = 0; k < swapped.values.size(); ++k) {
+      QVERIFY(std::abs(swapped.values[k] + head0.values[k]) < 1e-12);
+    }
+
+    // Make B the new A: no difference left.
+    panel->pin();
+    QVERIFY(shown());
+    for (double v : panel->data().diff.maps.front().values) QCOMPARE(v, 0.0);
+  }
+
+  void sessionRoundTripKeepsA() {
+    ComparePanel* panel = m_window->comparePanel();
+    panel->pin();
+    QVERIFY(shown());
+    check("add_bias_kv")->setChecked(true);
+    QVERIFY(idle());
+    QVERIFY(shown());
+    const std::vector<double> before = panel->data().diff.maps.front().values;
+    const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+                             .filePath(QStringLiteral("mhaviz-compare-test.mhaviz.json"));
+    QVERIFY(m_window->document()->saveTo(path));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().contains("\"compare\""));
+    file.close();
+
+    delete m_window;  // a fresh window opens the session
+    m_window = new MainWindow;
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(idle());
+    QVERIFY(!m_window->comparePanel()->isPinned());
+    QVERIFY(m_window->document()->open(path));
+    QVERIFY(idle());
+    ComparePanel* again = m_window->comparePanel();
+    QVERIFY(QTest::qWaitFor([again] { return again->isPinned() && !again->isRestoring(); },
+                            kTimeout));
+    QVERIFY(shown());
+    QVERIFY(!again->resultA()->config.add_bias_kv);
+    QVERIFY(controller()->config().add_bias_kv);
+    const std::vector<double>& after = again->data().diff.maps.front().values;
+    QCOMPARE(after.size(), before.size());
+    for (std::size_t k = 0; k < after.size(); ++k) QVERIFY(std::abs(after[k] - before[k]) < 1e-12);
+    QFile::remove(path);
+  }
+
+  void differentSizesSayWhyInsteadOfDrawing() {
+    ComparePanel* panel = m_window->comparePanel();
+    panel->pin();
+    QVERIFY(shown());
+    spin("tgt_len")->setValue(controller()->config().tgt_len + 2);
+    QVERIFY(idle());
+    QVERIFY(shown());
+    QVERIFY(!panel->data().ok());
+    QVERIFY2(panel->message().contains(QStringLiteral("queries")), qPrintable(panel->message()));
+    QCOMPARE(panel->gridDiff()->mapCount(), 0);
+    QVERIFY(panel->gridA()->mapCount() > 0);
+    panel->unpin();
+    QVERIFY(!panel->isPinned());
+  }
+
+  void semanticsControlChangesTheConfig() {
+    auto* box = m_window->panel()->findChild<QComboBox*>(QStringLiteral("semantics"));
+    QVERIFY(box != nullptr);
+    box->setCurrentIndex(1);
+    QVERIFY(idle());
+    QCOMPARE(controller()->config().semantics, mhaviz::Semantics::v1_13);
+    m_window->comparePanel()->pin();
+    QVERIFY(shown());
+    box->setCurrentIndex(0);  // 2.x: the same numbers here (nothing fully masked)
+    QVERIFY(idle());
+    QVERIFY(shown());
+    QVERIFY(m_window->comparePanel()->data().ok());
+  }
+
+ private:
+  ComputeController* controller() const { return m_window->controller(); }
+  QSpinBox* spin(const char* name) const {
+    auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
+    if (s == nullptr) qFatal("no spin box %s", name);
+    return s;
+  }
+  QCheckBox* check(const char* name) const {
+    auto* c = m_window->panel()->findChild<QCheckBox*>(QString::fromLatin1(name));
+    if (c == nullptr) qFatal("no check box %s", name);
+    return c;
+  }
+  [[nodiscard]] bool idle() const {
+    const bool done = QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);
+    QCoreApplication::processEvents();
+    return done;
+  }
+  /// Waits until the compare panel shows the difference of its current A, B and view.
+  [[nodiscard]] bool shown() const {
+    return QTest::qWaitFor([this] { return m_window->comparePanel()->isUpToDate(); }, kTimeout);
+  }
+
+  MainWindow* m_window = nullptr;
+};
+
+QTEST_MAIN(TestCompare)
+#include "test_compare.moc"

@@ -1,0 +1,148 @@
+// mhaviz-cli model: a whole model file (docs/model-file.md) recomputed layer by layer, checked
+// against PyTorch's stored outputs, and drawn as the layers × heads grid or the rollout map.
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "cli/output_path.hpp"
+#include "cli/problem_options.hpp"
+#include "cli/usage_error.hpp"
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/model.hpp"
+#include "model/model_picture.hpp"
+
+namespace mhaviz::cli {
+
+namespace {
+
+int positiveInt(const QCommandLineParser& parser, const QString& option, int fallback, int least) {
+  if (!parser.isSet(option)) return fallback;
+  bool ok = false;
+  const int v = parser.value(option).toInt(&ok);
+  if (!ok || v < least) {
+    throw UsageError(QStringLiteral("--%1 \"%2\" must be an integer of at least %3")
+                         .arg(option, parser.value(option))
+                         .arg(least)
+                         .toStdString());
+  }
+  return v;
+}
+
+std::string difference(double d) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", d);
+  return text;
+}
+
+}  // namespace
+
+void addModelOptions(QCommandLineParser& parser) {
+  parser.addOptions({
+      {QStringLiteral("model"),
+       QStringLiteral(
+           "The model index written by mhaviz_capture.capture_model (docs/model-file.md)."),
+       QStringLiteral("M.json")},
+      {QStringLiteral("check"),
+       QStringLiteral("Print each layer's largest difference from PyTorch's stored outputs; exit "
+                      "1 when one is above the tolerance.")},
+      {QStringLiteral("tolerance"),
+       QStringLiteral("Largest difference that still agrees (default 1e-4)."), QStringLiteral("x")},
+      {QStringLiteral("image"), QStringLiteral("Draw the layers x heads grid to this PNG."),
+       QStringLiteral("OUT.png")},
+      {QStringLiteral("rollout"),
+       QStringLiteral("With --image: draw the attention rollout instead; without it: print it.")},
+      {QStringLiteral("batch"), QStringLiteral("Batch element shown (default 0)."),
+       QStringLiteral("n")},
+      {QStringLiteral("width"), QStringLiteral("Picture width in pixels (default 1600)."),
+       QStringLiteral("px")},
+      {QStringLiteral("height"), QStringLiteral("Picture height in pixels (default 1000)."),
+       QStringLiteral("px")},
+      {QStringLiteral("max-memory"),
+       QStringLiteral("Refuse a model needing more than this (default 4GiB)."),
+       QStringLiteral("size")},
+  });
+}
+
+int modelCommand(const QCommandLineParser& parser) {
+  const QString path = requiredValue(parser, QStringLiteral("model"));
+  const bool check = parser.isSet(QStringLiteral("check"));
+  const bool rollout = parser.isSet(QStringLiteral("rollout"));
+  const QString image = parser.value(QStringLiteral("image"));
+  if (!check && !rollout && image.isEmpty()) {
+    throw UsageError(
+        "model needs --check, --image OUT.png or --rollout (what to do with the model)");
+  }
+  if (!image.isEmpty()) requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
+  double tolerance = model::kDefaultTolerance;
+  if (parser.isSet(QStringLiteral("tolerance"))) {
+    bool ok = false;
+    tolerance = parser.value(QStringLiteral("tolerance")).toDouble(&ok);
+    if (!ok || !(tolerance >= 0.0)) {
+      throw UsageError(QStringLiteral("--tolerance \"%1\" must be a number of at least 0")
+                           .arg(parser.value(QStringLiteral("tolerance")))
+                           .toStdString());
+    }
+  }
+  const int batch = positiveInt(parser, QStringLiteral("batch"), 0, 0);
+  const QSize size(positiveInt(parser, QStringLiteral("width"), 1600, 64),
+                   positiveInt(parser, QStringLiteral("height"), 1000, 64));
+
+  const model::Model m = model::read_model(path.toStdString(), memoryLimit(parser));
+  const std::int64_t batches = m.layers.front().problem.config.batch();
+  if (batch >= batches) {
+    throw InvalidInput("--batch " + std::to_string(batch) + ": the model's inputs have " +
+                       std::to_string(batches) + " batch element" + (batches == 1 ? "" : "s") +
+                       " (0 to " + std::to_string(batches - 1) + ")");
+  }
+  const model::ComputedModel computed = model::compute_model(m, tolerance);
+
+  int exitCode = kExitOk;
+  if (check) {
+    for (std::size_t i = 0; i < m.layers.size(); ++i) {
+      const model::LayerCheck& c = computed.checks[i];
+      std::cout << model::layer_title(m.layers[i].info, i) << ": attn_output "
+                << difference(c.output_diff);
+      if (c.weights_diff) std::cout << ", attn_output_weights " << difference(*c.weights_diff);
+      std::cout << (c.ok ? "  ok" : "  ABOVE TOLERANCE") << '\n';
+    }
+    const std::size_t bad = computed.disagreeing();
+    std::cout << (bad == 0
+                      ? "all " + std::to_string(m.layers.size()) + " layers match PyTorch within " +
+                            difference(tolerance)
+                      : std::to_string(bad) + " of " + std::to_string(m.layers.size()) +
+                            " layers differ from PyTorch by more than " + difference(tolerance))
+              << '\n';
+    if (bad > 0) {
+      std::cerr << "error: " << bad << " layer(s) of " << path.toStdString()
+                << " differ from PyTorch's stored outputs by more than " << difference(tolerance)
+                << "; see the lines above (a model captured in training mode with dropout "
+                   "cannot match)\n";
+      exitCode = kExitInvalidInput;
+    }
+  }
+  if (rollout) {
+    const model::Rollout r = model::attention_rollout(m, computed.weights, batch);
+    if (image.isEmpty()) {
+      std::cout << "rollout over layers";
+      for (const std::size_t l : r.layers) std::cout << ' ' << l;
+      std::cout << " (batch element " << batch << "); per input token:";
+      for (const double v : r.per_token) std::cout << ' ' << difference(v);
+      std::cout << "\nweight on appended bias_k/zero columns per layer:";
+      for (const double v : r.extra_share) std::cout << ' ' << difference(v);
+      std::cout << '\n';
+    } else {
+      const QString error = ui::saveModelPicture(ui::drawRollout(m, r, size), image);
+      if (!error.isEmpty()) throw InvalidInput(error.toStdString());
+      std::cout << "wrote " << image.toStdString() << '\n';
+    }
+  } else if (!image.isEmpty()) {
+    const QString error = ui::saveModelPicture(ui::drawModelGrid(m, computed, batch, size), image);
+    if (!error.isEmpty()) throw InvalidInput(error.toStdString());
+    std::cout << "wrote " << image.toStdString() << '\n';
+  }
+  return exitCode;
+}
+
+}  // namespace mhaviz::cli

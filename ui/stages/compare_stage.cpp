@@ -1,0 +1,125 @@
+// Compare mode's maps: A, B and B - A of one stage (compare_stage.hpp).
+#include "stages/compare_stage.hpp"
+
+#include <QCoreApplication>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mhaviz/core/compare.hpp"
+#include "mhaviz/core/errors.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+bool keyColumns(Stage stage) {
+  return stage == Stage::weights || stage == Stage::weights_before_dropout ||
+         stage == Stage::raw_scores || stage == Stage::mask || stage == Stage::scores;
+}
+
+std::vector<mhaviz::KeyColumn> keysOf(const std::vector<ColumnInfo>& infos) {
+  std::vector<mhaviz::KeyColumn> keys;
+  std::int64_t source = 0;
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    const bool isSource = infos[i].kind == mhaviz::KeyKind::source;
+    keys.push_back({infos[i].kind, isSource ? source++ : static_cast<std::int64_t>(i)});
+  }
+  return keys;
+}
+
+mhaviz::CompareGrid gridOf(const MapData& map, Stage stage) {
+  mhaviz::CompareGrid g;
+  g.rows = map.rows;
+  g.cols = map.cols;
+  g.values = map.values;
+  if (keyColumns(stage)) g.col_keys = keysOf(map.columns);
+  if (stage == Stage::k || stage == Stage::v) g.row_keys = keysOf(map.rowsInfo);
+  return g;
+}
+
+std::vector<ColumnInfo> pick(const std::vector<ColumnInfo>& infos,
+                             const std::vector<std::int64_t>& indices) {
+  if (infos.empty()) return {};
+  std::vector<ColumnInfo> out;
+  for (const std::int64_t i : indices) out.push_back(infos[static_cast<std::size_t>(i)]);
+  return out;
+}
+
+}  // namespace
+
+CompareData compareStage(const mhaviz::ForwardResult& a, const mhaviz::ForwardResult& b,
+                         const ViewOptions& view) {
+  CompareData out;
+  try {
+    out.a = extractStage(a, view, ExtractMode::copy);
+  } catch (const mhaviz::InvalidInput& e) {
+    out.mismatch = QCoreApplication::translate("mhaviz::ui::StageText", "A: %1").arg(QString::fromStdString(e.what()));
+  }
+  try {
+    out.b = extractStage(b, view, ExtractMode::copy);
+  } catch (const mhaviz::InvalidInput& e) {
+    if (out.mismatch.isEmpty()) out.mismatch = QCoreApplication::translate("mhaviz::ui::StageText", "B: %1").arg(QString::fromStdString(e.what()));
+  }
+  if (!out.mismatch.isEmpty()) return out;
+
+  std::vector<mhaviz::CompareGrid> ga, gb;
+  for (const MapData& m : out.a.maps) ga.push_back(gridOf(m, view.stage));
+  for (const MapData& m : out.b.maps) gb.push_back(gridOf(m, view.stage));
+  std::string why;
+  const bool params = view.stage == Stage::in_proj_weight || view.stage == Stage::out_proj_weight;
+  const auto diffs = mhaviz::maps_difference(ga, gb, &why, params ? "rows" : "queries",
+                                             params ? "columns" : "features");
+  if (!why.empty()) {
+    out.mismatch = QString::fromStdString(why);
+    return out;
+  }
+  for (const std::string& note : diffs.front().notes) out.notes << QString::fromStdString(note);
+
+  out.diff.isSigned = true;
+  setUnit(out.diff, QT_TRANSLATE_NOOP("mhaviz::ui::StageText",
+                                      "B \u2212 A (range symmetric about 0)"));
+  for (std::size_t i = 0; i < diffs.size(); ++i) {
+    const MapData& ma = out.a.maps[i];
+    const mhaviz::GridDifference& d = diffs[i];
+    MapData m;
+    m.title = ma.title + QStringLiteral(", B \u2212 A");
+    m.shownTitle = ma.shownTitle + QStringLiteral(", B \u2212 A");
+    m.rows = static_cast<int>(d.diff.rows);
+    m.cols = static_cast<int>(d.diff.cols);
+    m.values = d.diff.values;
+    m.columns = pick(ma.columns, d.a_cols);
+    m.rowsInfo = pick(ma.rowsInfo, d.a_rows);
+    out.diff.maps.push_back(std::move(m));
+  }
+  computeStats(out.diff);  // signed: lo/hi = -max|v|..max|v|
+  return out;
+}
+
+mhaviz::Tensor differenceTensor(const mhaviz::ForwardResult& a, const mhaviz::ForwardResult& b,
+                                Stage stage) {
+  if (a.N != b.N) {
+    throw mhaviz::InvalidInput("A has " + std::to_string(a.N) + " batch elements, B has " +
+                               std::to_string(b.N));
+  }
+  ViewOptions view;
+  view.stage = stage;
+  view.showAverage = false;
+  std::vector<double> values;
+  std::int64_t maps = 0, rows = 0, cols = 0;
+  for (std::int64_t n = 0; n < a.N; ++n) {
+    view.batch = static_cast<int>(n);
+    const CompareData d = compareStage(a, b, view);
+    if (!d.ok()) throw mhaviz::InvalidInput(stageName(stage).toStdString() + ": " +
+                                            d.mismatch.toStdString());
+    for (const MapData& m : d.diff.maps) {
+      values.insert(values.end(), m.values.begin(), m.values.end());
+      rows = m.rows, cols = m.cols;
+    }
+    maps = static_cast<std::int64_t>(d.diff.maps.size());
+  }
+  const bool perHead = stage != Stage::merged && stage != Stage::output;
+  mhaviz::Shape shape = perHead ? mhaviz::Shape{a.N, maps, rows, cols} : mhaviz::Shape{a.N, rows, cols};
+  return mhaviz::Tensor::from<double>(std::move(shape), std::move(values));
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,73 @@
+#include "stages/reduced_result.hpp"
+
+#include <QCoreApplication>
+#include <algorithm>
+
+namespace mhaviz::ui {
+
+mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
+                                    const mhaviz::Config& config) {
+  mhaviz::ForwardResult r;
+  r.config = config;
+  r.N = reduced.N;
+  r.H = reduced.H;
+  r.L = reduced.rows;
+  r.S = reduced.cols;
+  r.Sx = reduced.cols;
+  r.E = config.embed_dim;
+  r.hd = config.head_dim();
+  const mhaviz::ElemType type = reduced.maps.type();
+  const std::size_t elem = type == mhaviz::ElemType::f64 ? 8 : 4;
+  r.weights = mhaviz::Tensor(type, {r.N, r.H, r.L, r.Sx});
+  // No mask is kept with folded weights: an empty (0,0,0,0) merged mask (has_mask() false; a
+  // default tensor is a one-element scalar).
+  r.merged_mask = mhaviz::Tensor(type, {0, 0, 0, 0});
+  const auto count = static_cast<std::size_t>(r.L * r.Sx) * elem;  // bytes of one map
+  const auto src = reduced.maps.bytes();
+  auto dst = r.weights.bytes();
+  for (std::size_t m = 0; m < reduced.heads.size(); ++m) {
+    const auto block = static_cast<std::size_t>(reduced.batch * r.H + reduced.heads[m]);
+    std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(m * count), count,
+                dst.begin() + static_cast<std::ptrdiff_t>(block * count));
+  }
+  for (std::int64_t j = 0; j < r.Sx; ++j) r.columns.push_back({mhaviz::KeyKind::source, j});
+  // Each block is labelled with its first position (the grid's token labels).
+  r.config.query_labels.clear();
+  r.config.key_labels.clear();
+  for (const QString& label : blockLabels(reduced.query_begin, reduced.block_rows, reduced.rows))
+    r.config.query_labels.push_back(label.toStdString());
+  for (const QString& label : blockLabels(reduced.key_begin, reduced.block_cols, reduced.cols))
+    r.config.key_labels.push_back(label.toStdString());
+  return r;
+}
+
+bool isReducedResult(const mhaviz::ForwardResult& result) {
+  // A reduced result keeps only its folded weights: no projected q (a pass always has one).
+  return result.weights.dim() == 4 && result.q.dim() == 0;
+}
+
+QStringList blockLabels(std::int64_t begin, std::int64_t block, std::int64_t count) {
+  QStringList labels;
+  labels.reserve(static_cast<int>(count));
+  for (std::int64_t k = 0; k < count; ++k) labels << QString::number(begin + k * block);
+  return labels;
+}
+
+QString reducedDescription(const mhaviz::ReducedWeights& reduced) {
+  if (reduced.exact()) {
+    return QCoreApplication::translate("mhaviz::ui::StageText",
+                                       "exact cells of queries %1-%2, keys %3-%4")
+        .arg(reduced.query_begin)
+        .arg(reduced.query_end - 1)
+        .arg(reduced.key_begin)
+        .arg(reduced.key_end - 1);
+  }
+  const QString rule = reduced.reduce == mhaviz::BlockReduce::max
+                           ? QCoreApplication::translate("mhaviz::ui::StageText",
+                                                         "reduced: block max of %1x%2 cells")
+                           : QCoreApplication::translate("mhaviz::ui::StageText",
+                                                         "reduced: block mean of %1x%2 cells");
+  return rule.arg(reduced.block_rows).arg(reduced.block_cols);
+}
+
+}  // namespace mhaviz::ui

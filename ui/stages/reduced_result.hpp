@@ -1,0 +1,33 @@
+#pragma once
+// A long context's reduced weights (mhaviz/core/long_context.hpp) as a ForwardResult that holds
+// only the weights stage: one value per block, so that the heatmap grid, its colour scale and the
+// image export draw them with the same code as a full result. The token labels name the first
+// query / key position of each block ("0", "64", "128", ...).
+
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+
+#include "mhaviz/core/long_context.hpp"
+#include "mhaviz/core/result.hpp"
+
+namespace mhaviz::ui {
+
+/// The reduced weights as a result of `config` whose weights are (N, H, rows, cols): the maps
+/// of the batch element and heads computed at their own indices (the others stay 0 and are not
+/// shown), `columns` all source keys, config.query_labels / key_labels the first position of
+/// each block. Only the weights stage can be extracted from it.
+mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
+                                    const mhaviz::Config& config);
+
+/// Whether `result` was made by reducedResult (it holds the weights only).
+bool isReducedResult(const mhaviz::ForwardResult& result);
+
+/// The first position of each block: begin, begin + block, ... (count labels).
+QStringList blockLabels(std::int64_t begin, std::int64_t block, std::int64_t count);
+
+/// "reduced: block mean of 16x16 cells" in the UI language (or "exact cells of rows A-B, keys
+/// C-D" for a zoomed region computed cell by cell).
+QString reducedDescription(const mhaviz::ReducedWeights& reduced);
+
+}  // namespace mhaviz::ui
