@@ -7,6 +7,7 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/result.hpp"
 
 namespace mhaviz {
 
@@ -42,27 +43,47 @@ BlockSparsity count_blocks(std::int64_t maps, std::int64_t L, std::int64_t Sx, s
 
 }  // namespace
 
-BlockSparsity block_sparsity(const Tensor& merged_mask, std::int64_t block) {
-  if (merged_mask.dim() != 4) {
-    throw InvalidInput("block sparsity needs the merged (N, H, L, S') mask, got shape " +
-                       shape_str(merged_mask.shape()));
-  }
-  const std::int64_t maps = merged_mask.size(0) * merged_mask.size(1);
-  const std::int64_t L = merged_mask.size(2), Sx = merged_mask.size(3);
-  const auto rows_of = [&](auto data) {
-    return count_blocks(maps, L, Sx, block,
+BlockSparsity block_sparsity(const ForwardResult& r, std::int64_t block) {
+  // The distinct maps of the broadcast mask: (Nm, Hm) with Nm in {1, N}, Hm in {1, H}; one
+  // all-zero map when nothing is masked.
+  const bool masked = r.has_mask();
+  const std::int64_t Nm = masked ? r.merged_mask.size(0) : 1;
+  const std::int64_t Hm = masked ? r.merged_mask.size(1) : 1;
+  const auto distinct_of = [&](auto zero) {
+    using T = decltype(zero);
+    const T* mask = masked ? r.merged_mask.data<T>().data() : nullptr;
+    return count_blocks(Nm * Hm, r.L, r.Sx, block,
                         [&](std::int64_t m, std::int64_t i, std::vector<std::uint8_t>& row) {
-                          const auto* src = data.data() + (m * L + i) * Sx;
-                          for (std::int64_t j = 0; j < Sx; ++j) {
+                          if (mask == nullptr) {
+                            std::fill(row.begin(), row.end(), std::uint8_t{0});
+                            return;
+                          }
+                          const T* src = mask + r.mask_offset(m / Hm, m % Hm, i);
+                          for (std::int64_t j = 0; j < r.Sx; ++j) {
                             const double x = static_cast<double>(src[j]);
                             row[static_cast<std::size_t>(j)] = std::isinf(x) && x < 0 ? 1 : 0;
                           }
                         });
   };
-  if (merged_mask.type() == ElemType::f32) return rows_of(merged_mask.data<float>());
-  if (merged_mask.type() == ElemType::f64) return rows_of(merged_mask.data<double>());
-  throw InvalidInput("block sparsity needs a float merged mask, got " +
-                     std::string(to_string(merged_mask.type())));
+  const ElemType type = masked ? r.merged_mask.type() : ElemType::f64;
+  if (type != ElemType::f32 && type != ElemType::f64) {
+    throw InvalidInput("block sparsity needs a float merged mask, got " +
+                       std::string(to_string(type)));
+  }
+  const BlockSparsity distinct = type == ElemType::f32 ? distinct_of(float{}) : distinct_of(double{});
+  // Head (n, h) reads the broadcast map (n or 0, h or 0).
+  BlockSparsity s = distinct;
+  s.maps = r.N * r.H;
+  const auto per_map = static_cast<std::size_t>(s.rows * s.cols);
+  s.full.resize(static_cast<std::size_t>(s.maps) * per_map);
+  for (std::int64_t m = 0; m < s.maps; ++m) {
+    const std::int64_t n = m / r.H, h = m % r.H;
+    const std::int64_t src = (Nm == 1 ? 0 : n) * Hm + (Hm == 1 ? 0 : h);
+    std::copy_n(distinct.full.begin() + static_cast<std::ptrdiff_t>(src * per_map), per_map,
+                s.full.begin() + static_cast<std::ptrdiff_t>(m * per_map));
+  }
+  s.fully_masked = std::count(s.full.begin(), s.full.end(), std::uint8_t{1});
+  return s;
 }
 
 BlockSparsity block_sparsity(const Config& config, const Params& params, const Inputs& inputs,

@@ -2,9 +2,12 @@
 // Step numbers refer to docs/semantics.md.
 //
 // Work is split three ways: (1) the in-projections as GEMMs over all tokens, in row chunks;
-// (2) one block per batch-head b = n*H + h, in parallel, each walking its queries in tiles
-// so that scores, mask, softmax and dropout of a tile happen while it is in cache; (3) the
-// out-projection over all tokens. Every block writes only its own slices of the result.
+// (2) one block per batch-head b = n*H + h, in parallel, each walking its queries in stripes
+// (attention_tile.hpp) so that the scores, mask, softmax and dropout of a stripe happen in a
+// scratch tile in cache and only the weights are written, once, then multiplied by v while
+// still in cache; (3) the out-projection over all tokens. Every block writes only its own
+// slices of the result. Raw scores, per-head mask and scores are not stored: derived_maps.cpp
+// recomputes them with the same tiles when they are shown.
 #include "mhaviz/core/forward.hpp"
 
 #include <cmath>
@@ -12,6 +15,7 @@
 #include <mutex>
 #include <optional>
 
+#include "attention_tile.hpp"
 #include "dims.hpp"
 #include "eigen_types.hpp"
 #include "masks.hpp"
@@ -31,9 +35,9 @@ using detail::Dims;
 using detail::kElem;
 using detail::Mat;
 using detail::MatMap;
+using detail::product;
 using detail::StridedMap;
 
-constexpr std::int64_t kQueryTile = 64;      // queries per tile of a block
 constexpr std::int64_t kRowsPerChunk = 256;  // tokens per projection work item
 
 /// Matrix `index` of a tensor viewed as a stack of (rows, cols) matrices.
@@ -44,17 +48,6 @@ MatMap<T> block(Tensor& t, std::int64_t index, std::int64_t rows, std::int64_t c
 template <typename T>
 ConstMatMap<T> block(const Tensor& t, std::int64_t index, std::int64_t rows, std::int64_t cols) {
   return ConstMatMap<T>(t.data<T>().data() + index * rows * cols, rows, cols);
-}
-
-/// dst = a * b. Eigen's blocked GEMM pays for packing; for the tiny products of small
-/// configurations a coefficient-wise product is several times faster.
-template <typename Dst, typename A, typename B>
-void product(Dst&& dst, const A& a, const B& b) {
-  if (a.rows() * a.cols() * b.cols() <= 16 * 16 * 64) {
-    dst.noalias() = a.lazyProduct(b);
-  } else {
-    dst.noalias() = a * b;
-  }
 }
 
 /// Step 2: out = x @ W.T + b over rows of tokens, in chunks of rows on `threads` threads.
@@ -118,7 +111,6 @@ struct Pass {
   const Inputs& in;
   const Dims& d;
   const detail::Projections<T>& w;
-  const detail::Masks<T>& masks;
   const Mat<T>& qp;
   const Mat<T>& kp;
   const Mat<T>& vp;
@@ -153,37 +145,29 @@ struct Pass {
       v.row(Sx - 1).setZero();
     }
 
-    const T scale = static_cast<T>(std::sqrt(1.0 / static_cast<double>(hd)));  // 2.x
+    const T scale = detail::score_scale<T>(hd);  // 2.x
     const bool dropping = c.training && c.dropout > 0.0;
     const T keep = c.dropout < 1.0 ? static_cast<T>(1.0 / (1.0 - c.dropout)) : T(0);
     std::optional<detail::Rng> rng;  // seeding costs more than a small block: only when used
     if (dropping) rng.emplace(c.dropout_seed_or_default(), static_cast<std::uint64_t>(b));
-    auto raw = block<T>(r.raw_scores, b, L, Sx);
-    auto mask = block<T>(r.mask, b, L, Sx);
-    auto scores = block<T>(r.scores, b, L, Sx);
-    // The softmax input before the mask: the raw scores, or their soft-capped copy (soft_cap.hpp).
-    MatMap<T> pre = r.capped_scores ? block<T>(*r.capped_scores, b, L, Sx) : raw;
     auto weights = block<T>(r.weights, b, L, Sx);
     auto out = block<T>(r.head_output, b, L, hd);
-    if (!masks.any()) mask.setZero();
+    const bool masked = r.has_mask();
+    const T* mask = masked ? r.merged_mask.data<T>().data() : nullptr;
+    const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
     const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
-    Mat<T> q_scaled;
-    for (std::int64_t i0 = 0; i0 < L; i0 += kQueryTile) {
-      const std::int64_t rows = std::min(kQueryTile, L - i0);
-      // Steps 8-9: scores = (q * sqrt(1/hd)) @ k^T + merged mask.
-      q_scaled = q.middleRows(i0, rows) * scale;
-      product(raw.middleRows(i0, rows), q_scaled, k.transpose());
-      detail::soft_cap(c.attn_logit_softcapping, raw.middleRows(i0, rows),
-                       pre.middleRows(i0, rows));
+    Mat<T> q_scaled, tile;
+    for (std::int64_t i0 = 0; i0 < L; i0 += tile_rows) {
+      const std::int64_t rows = std::min(tile_rows, L - i0);
+      // Steps 8-9: scores = (q * sqrt(1/hd)) @ k^T + merged mask, in the scratch tile.
+      detail::raw_score_tile<T>(q, k, i0, rows, scale, q_scaled, tile);
+      // Soft-capped in place when attn_logit_softcapping is set (soft_cap.hpp).
+      detail::soft_cap(c.attn_logit_softcapping, tile, tile);
       for (std::int64_t i = i0; i < i0 + rows; ++i) {
-        if (masks.any()) {
-          masks.merged_row(n, b, i, mask.row(i));
-          scores.row(i) = pre.row(i) + mask.row(i);
-        } else {
-          scores.row(i) = pre.row(i);
-        }
-        softmax_row(scores.row(i), weights.row(i), zero_masked);  // step 10
-        if (dropping) {                                               // step 11
+        auto scores = tile.row(i - i0);
+        if (masked) scores += ConstMatMap<T>(mask + r.mask_offset(n, h, i), 1, Sx);
+        softmax_row(scores, weights.row(i), zero_masked);  // step 10
+        if (dropping) {                                    // step 11
           block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
           for (std::int64_t j = 0; j < Sx; ++j) {
             T& x = weights(i, j);
@@ -208,10 +192,6 @@ void allocate(ForwardResult& r, const Config& c, const Dims& d) {
   r.q = Tensor::uninitialized(et, {N, H, L, hd});
   r.k = Tensor::uninitialized(et, {N, H, Sx, hd});
   r.v = Tensor::uninitialized(et, {N, H, Sx, hd});
-  r.raw_scores = Tensor::uninitialized(et, {N, H, L, Sx});
-  r.mask = Tensor::uninitialized(et, {N, H, L, Sx});
-  r.scores = Tensor::uninitialized(et, {N, H, L, Sx});
-  if (c.attn_logit_softcapping) r.capped_scores = Tensor::uninitialized(et, {N, H, L, Sx});
   r.weights = Tensor::uninitialized(et, {N, H, L, Sx});
   if (c.training && c.dropout > 0.0)
     r.weights_before_dropout = Tensor::uninitialized(et, {N, H, L, Sx});
@@ -275,6 +255,7 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
   r.params = p;  // copies share the tensors' storage
   const detail::Projections<T> w(p, d);
   const detail::Masks<T> masks(in, d);
+  r.merged_mask = masks.merged();
   const auto cancelled = [&] { return rc.cancel != nullptr && rc.cancel->load(); };
 
   const Mat<T> qp = project_all<T>(in.query, w.wq, w.bq, rc.threads);
@@ -282,7 +263,7 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
   const Mat<T> vp = in.static_v ? Mat<T>() : project_all<T>(in.value, w.wv, w.bv, rc.threads);
   if (cancelled()) throw Cancelled();
 
-  const Pass<T> pass{c, in, d, w, masks, qp, kp, vp, r};
+  const Pass<T> pass{c, in, d, w, qp, kp, vp, r};
   const std::int64_t total = d.N * d.H;
   std::int64_t done = 0;
   std::mutex progress_mutex;

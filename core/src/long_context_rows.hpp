@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "attention_tile.hpp"  // product(), as forward.cpp
 #include "dims.hpp"
 #include "eigen_types.hpp"
 #include "masks.hpp"
@@ -18,16 +19,6 @@
 #include "projections.hpp"
 
 namespace mhaviz::detail {
-
-/// dst = a * b (as forward.cpp: a coefficient-wise product for tiny products).
-template <typename Dst, typename A, typename B>
-void product(Dst&& dst, const A& a, const B& b) {
-  if (a.rows() * a.cols() * b.cols() <= 16 * 16 * 64) {
-    dst.noalias() = a.lazyProduct(b);
-  } else {
-    dst.noalias() = a * b;
-  }
-}
 
 /// Step 10 on one row, as forward.cpp: a row of only -inf becomes NaN, or 0 when
 /// `fully_masked_to_zero` (need_weights=False).

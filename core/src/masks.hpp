@@ -8,6 +8,7 @@
 #include "dims.hpp"
 #include "eigen_types.hpp"
 #include "mhaviz/core/inputs.hpp"
+#include "mhaviz/core/tensor.hpp"
 
 namespace mhaviz::detail {
 
@@ -55,6 +56,26 @@ class Masks {
     auto src = out.head(d_.S);
     if (attn_.size() > 0) src = attn_.row(attn_3d_ ? b * d_.L + i : i);
     if (padding_.size() > 0) src += padding_.row(n);
+  }
+
+ /// The merged mask at its natural broadcast shape (ForwardResult::merged_mask): rows are
+  /// merged_row()'s, one per distinct (n, h, i) the inputs can tell apart.
+  Tensor merged() const {
+    if (!any()) return Tensor(kElem<T>, {0, 0, 0, 0});
+    const bool attn = attn_.size() > 0, padding = padding_.size() > 0;
+    const std::int64_t Nm = attn_3d_ || padding ? d_.N : 1, Hm = attn_3d_ ? d_.H : 1;
+    const std::int64_t Lm = attn ? d_.L : 1;
+    Tensor t = Tensor::uninitialized(kElem<T>, {Nm, Hm, Lm, d_.Sx});
+    T* base = t.data<T>().data();
+    for (std::int64_t n = 0; n < Nm; ++n) {
+      for (std::int64_t h = 0; h < Hm; ++h) {
+        for (std::int64_t i = 0; i < Lm; ++i) {
+          merged_row(n, n * d_.H + h, i,
+                     Eigen::Map<RowVec<T>>(base + ((n * Hm + h) * Lm + i) * d_.Sx, d_.Sx));
+        }
+      }
+    }
+    return t;
   }
 
  private:

@@ -51,11 +51,21 @@ Sizes sizes(const Config& c, std::int64_t static_src_len) {
 
 Count result_bytes(const Config& c, std::int64_t static_src_len) {
   const Sizes z = sizes(c, static_src_len);
-  const Count per_head = z.N * z.H * z.L * z.Sx;  // raw_scores, mask, scores, weights
+  // Per head only the weights (and weights_before_dropout) are kept; raw scores, the per-head
+  // mask and scores are derived when shown (derived_maps.hpp).
+  const Count per_head = z.N * z.H * z.L * z.Sx;
   Count n = 0;
   n += z.N * z.L * z.E + 2 * z.N * z.Sx * z.E;              // q, k, v
-  n += per_head * (c.training && c.dropout > 0.0 ? 5 : 4);  // + weights_before_dropout
-  if (c.attn_logit_softcapping) n += per_head;              // capped_scores
+  n += per_head * (c.training && c.dropout > 0.0 ? 2 : 1);  // weights (+ before dropout)
+  // The merged mask at its broadcast shape, for the generated masks (a mask given as a tensor
+  // is counted by estimate_memory).
+  const bool attn = c.attn_mask_spec.kind != gen::MaskKind::none;
+  const bool padding = c.key_padding_spec.kind != gen::PaddingKind::none;
+  if (attn && c.attn_mask_spec.shape == gen::MaskShape::three_d) {
+    n += per_head;
+  } else if (attn || padding) {
+    n += (padding ? z.N : Count(1)) * (attn ? z.L : Count(1)) * z.Sx;
+  }
   n += 3 * z.N * z.L * z.E;                                 // head_output, merged, output
   // attn_output shares output's storage except in the (L, N, E) layout; per-head
   // attn_output_weights share the weights' storage.
@@ -80,7 +90,8 @@ std::uint64_t estimate_memory(const Config& c, std::int64_t static_src_len) {
   Count n = 0;
   n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);  // inputs
   n += z.N * z.L * z.E + 2 * z.N * z.S * z.E;        // projected q, k, v of every token
-  n += z.N * z.H * z.L * z.S;                        // canonicalised masks (3-D at most)
+  n += z.N * z.H * z.L * z.Sx;  // canonicalised masks, merged mask when given (3-D at most)
+  n += z.H * z.L * z.Sx;        // a derived stage shown for one batch element
   return (result_bytes(c, static_src_len) + n * z.elem).value();
 }
 

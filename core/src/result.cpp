@@ -14,12 +14,11 @@ std::size_t ForwardResult::bytes() const {
   const auto add = [&](const Tensor& t) {
     if (seen.insert(t.storage_id()).second) total += t.bytes().size();
   };
-  for (const Tensor* t : {&q, &k, &v, &raw_scores, &mask, &scores, &weights, &head_output, &merged,
+  for (const Tensor* t : {&q, &k, &v, &merged_mask, &weights, &head_output, &merged,
                           &output, &attn_output}) {
     add(*t);
   }
   if (weights_before_dropout) add(*weights_before_dropout);
-  if (capped_scores) add(*capped_scores);
   if (attn_output_weights) add(*attn_output_weights);
   for (std::string_view key : kStateDictKeys) {
     if (const auto& t = *params.find(key)) add(*t);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark line of `mhaviz-cli run` writing its results (not a test: nothing is asserted).
 # At (N,L,S,E,H) = (1,2048,2048,512,8), float32, default flags (need_weights, averaged weights):
-#   - the forward pass alone: mhaviz-bench's forward/1/2048/2048/512/8/2 (2 threads, as the
+#   - the forward pass alone: mhaviz-bench --first-run=1/2048/2048/512/8/2 (2 threads, as the
 #     CLI uses on 2 cores), one pass in a fresh process, so that it pays the first touch of its
 #     memory as a run does (inputs and weights are made before the timed pass; the case keeps
 #     per-head weights where the run averages them, milliseconds apart);
@@ -50,9 +50,7 @@ timed() {
 }
 
 forward_seconds() {
-  "$bench" --benchmark_filter='^forward/1/2048/2048/512/8/2/' --benchmark_min_time=0.01 \
-    --benchmark_format=csv 2>/dev/null |
-    awk -F, '/^"forward/ {printf "%.2f", $3 / ($5 == "ms" ? 1e3 : 1)}'
+  "$bench" --first-run=1/2048/2048/512/8/2 | awk '/^first run/ {printf "%.2f", $(NF-1) / 1e3}'
 }
 
 # twice OUTPUT LABEL COMMAND...: after the pause, runs COMMAND twice through timed, removing

@@ -6,10 +6,16 @@ Usage:  /usr/bin/python3 tests/bench/compare_torch.py [--bench build/bin/mhaviz-
 
 For each size of issue 9 and each thread count it prints PyTorch's time (eval mode,
 need_weights=True, average_attn_weights=False, float32, same shapes, same thread count),
-mhaviz's time, and the ratio torch/mhaviz (above 1: mhaviz is faster). It also measures a
-large sgemm with the same BLAS torch uses, so mhaviz's effective GFLOP/s can be read as a
-fraction of what this machine's matrix multiply reaches. Needs Debian's python3-torch; for a
-comparison against OpenBLAS rather than the reference BLAS install libopenblas0-pthread.
+mhaviz's warm time and its first-run time (one pass in a fresh process), the ratio
+torch/mhaviz (above 1: mhaviz is faster) and mhaviz's share of the sgemm rate (a 4096^3
+sgemm with the same BLAS torch uses, same thread count).
+
+PyTorch is measured at its best: the script re-runs itself with
+GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295
+so that glibc keeps freed blocks and reuses them (on VMs where first touching fresh memory
+costs seconds per GiB, torch otherwise faults its buffers in again on every call), and every
+size is warmed up before it is timed. Needs Debian's python3-torch; for a comparison against
+OpenBLAS rather than the reference BLAS install libopenblas0-pthread.
 """
 import argparse
 import ctypes
@@ -47,7 +53,8 @@ def set_blas_threads(libs, threads):
 
 
 def best_time(fn, repeat, min_seconds=0.3):
-    fn()  # warm up
+    for _ in range(3):  # warm up: buffers allocated, caches and allocator settled
+        fn()
     best = float("inf")
     for _ in range(repeat):
         count, start = 0, time.perf_counter()
@@ -78,6 +85,16 @@ def sgemm_peak(torch, repeat):
     return 2 * 4096 ** 3 / t / 1e9
 
 
+TUNABLES = "glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295"
+
+
+def mhaviz_first_run(bench, size, threads):
+    """One forward pass in a fresh mhaviz-bench process (memory never touched before)."""
+    arg = "--first-run=%s/%d" % ("/".join(map(str, size)), threads)
+    out = subprocess.run([bench, arg], check=True, capture_output=True, text=True).stdout
+    return float(out.split()[-2]) * 1e-3  # "first run N/L/S/E/H/T: X ms"
+
+
 def mhaviz_times(bench, size, threads, repeat):
     """mhaviz-bench's median time for one size and thread count."""
     pattern = "^forward/%s/%d/real_time$" % ("/".join(map(str, size)), threads)
@@ -103,7 +120,12 @@ def main():
     ap.add_argument("--bench", default=os.path.join(root, "build", "bin", "mhaviz-bench"))
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-tunables", action="store_true",
+                    help="measure torch with glibc's default malloc settings (not its best)")
     args = ap.parse_args()
+    if not args.no_tunables and os.environ.get("GLIBC_TUNABLES") != TUNABLES:
+        env = dict(os.environ, GLIBC_TUNABLES=TUNABLES)
+        os.execve(sys.executable, [sys.executable] + sys.argv, env)
     try:
         import torch
     except ImportError:
@@ -114,23 +136,27 @@ def main():
     torch.randn(64, 64) @ torch.randn(64, 64)
     libs = blas_libraries()
     print("torch %s, BLAS: %s" % (torch.__version__, ", ".join(libs) or "unknown"))
+    print("torch's malloc: %s" % ("GLIBC_TUNABLES=" + os.environ["GLIBC_TUNABLES"]
+                                  if os.environ.get("GLIBC_TUNABLES") else "glibc defaults"))
     for threads in args.threads:
         torch.set_num_threads(threads)
         if not set_blas_threads(libs, threads):
             print("note: not OpenBLAS; its thread count follows its own environment variables")
         peak = sgemm_peak(torch, args.repeat)
         print("\n%d thread(s): sgemm 4096^3 peak %.1f GFLOP/s" % (threads, peak))
-        print("%-26s %11s %11s %8s %10s %7s" % ("size N/L/S/E/H", "torch ms", "mhaviz ms",
-                                                "ratio", "GFLOP/s", "%peak"))
+        print("%-22s %10s %10s %8s %9s %6s %12s" % ("size N/L/S/E/H", "torch ms", "mhaviz ms",
+                                                  "ratio", "GFLOP/s", "%sgemm",
+                                                  "mh first ms"))
         for size in SIZES:
             # One size at a time, mhaviz then torch, so that a change in the machine's speed
             # during the run (other work, a shared host) touches both sides of a ratio alike.
             t_mh = mhaviz_times(args.bench, size, threads, args.repeat)[(size, threads)]
             t_torch = torch_time(torch, size, args.repeat)
+            t_first = mhaviz_first_run(args.bench, size, threads)
             rate = flops(*size) / t_mh / 1e9
-            print("%-26s %11.3f %11.3f %7.2fx %10.1f %6.0f%%" % (
+            print("%-22s %10.3f %10.3f %7.2fx %9.1f %5.0f%% %12.1f" % (
                 "/".join(map(str, size)), t_torch * 1e3, t_mh * 1e3, t_torch / t_mh, rate,
-                100 * rate / peak))
+                100 * rate / peak, t_first * 1e3), flush=True)
 
 
 if __name__ == "__main__":

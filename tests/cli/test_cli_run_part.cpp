@@ -69,7 +69,7 @@ TEST(RunPart, TooLargeForAFullRunNamesTheOptions) {
       "src_len": 32768, "attn_mask": {"kind": "causal"}})";
   ProcessResult r = runCli({"run", "--config", dir.file("c.json"), "--out", dir.file("r.npz")});
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.err.find("this configuration needs 165 GiB; the limit is 4.0 GiB"), std::string::npos)
+  EXPECT_NE(r.err.find("this configuration needs 105 GiB; the limit is 4.0 GiB"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("--head H and/or --queries A:B"), std::string::npos) << r.err;
   // A part too large for the limit says how many query rows fit (checked before computing).
@@ -85,13 +85,13 @@ TEST(ExportReduced, MapsOverTheLimitAreDrawnReduced) {
   const ScratchDir dir;
   std::ofstream(dir.file("c.json")) << R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 2000,
       "src_len": 2000, "attn_mask": {"kind": "causal"}})";
-  // Every map needs 169 MiB: over a 64 MiB limit, so the picture is folded 4x4 cells a value.
+  // Every map needs 124 MiB: over a 64 MiB limit, so the picture is folded 4x4 cells a value.
   ProcessResult r = runCli({"export", "--config", dir.file("c.json"), "--max-memory", "64MiB",
                             "--image", dir.file("a.png")});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out,
             "wrote " + dir.file("a.png") +
-                " (reduced: block mean of 4x4 cells; every map at full size needs 169 MiB)\n");
+                " (reduced: block mean of 4x4 cells; every map at full size needs 124 MiB)\n");
   EXPECT_TRUE(std::ifstream(dir.file("a.png")).good());
   r = runCli({"export", "--config", dir.file("c.json"), "--max-memory", "64MiB", "--reduce", "max",
               "--heads", "1", "--image", dir.file("b.png")});

@@ -5,10 +5,15 @@
 #include <cmath>
 #include <tuple>
 
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "mhaviz/core/shapes.hpp"
+
+using mhaviz::derived_all;
+using mhaviz::derived_value;
+using mhaviz::DerivedMap;
 
 namespace mhaviz {
 namespace {
@@ -71,8 +76,9 @@ TYPED_TEST(ForwardBasics, ExtraColumnsAreAppendedInOrder) {
   EXPECT_EQ(r.columns[7].kind, KeyKind::bias_k);
   EXPECT_EQ(r.columns[8].kind, KeyKind::zero);
   // The zero key's raw score is exactly 0 for every query.
+  const Tensor raw_scores = derived_all(r, DerivedMap::raw_scores);
   for (std::int64_t row = 0; row < 2 * 3 * 5; ++row) {
-    EXPECT_EQ(r.raw_scores.value(row * 9 + 8), 0.0);
+    EXPECT_EQ(raw_scores.value(row * 9 + 8), 0.0);
   }
   // The data sits where the labels say: in every (n, h) block of k (and v), row S = 7 is head
   // h's slice of bias_k (bias_v), row 8 is zeros, and rows 0..6 are the projected keys (not a

@@ -13,8 +13,13 @@
 #include <vector>
 
 #include "fixture_case.hpp"
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/result.hpp"
+
+using mhaviz::derived_all;
+using mhaviz::derived_value;
+using mhaviz::DerivedMap;
 
 namespace mhaviz::test {
 namespace {
@@ -137,13 +142,17 @@ TEST_P(ForwardFixture, MatchesPyTorch) {
   for (const std::string& name : kIntermediates) {
     EXPECT_TRUE(fixture.expected.contains(name)) << GetParam() << ": fixture lacks " << name;
   }
+  // Not stored by the pass: derived on demand, and must be exactly what PyTorch computed.
+  const Tensor raw_scores = derived_all(r, DerivedMap::raw_scores);
+  const Tensor mask = derived_all(r, DerivedMap::mask);
+  const Tensor scores = derived_all(r, DerivedMap::scores);
   const std::vector<std::pair<std::string, const Tensor*>> actual = {
       {"q", &r.q},
       {"k", &r.k},
       {"v", &r.v},
-      {"raw_scores", &r.raw_scores},
-      {"mask", &r.mask},
-      {"scores", &r.scores},
+      {"raw_scores", &raw_scores},
+      {"mask", &mask},
+      {"scores", &scores},
       {"weights", &r.weights},
       {"head_output", &r.head_output},
       {"merged", &r.merged},

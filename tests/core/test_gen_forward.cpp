@@ -6,9 +6,14 @@
 #include <cmath>
 
 #include "gen_test_util.hpp"
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/problem.hpp"
+
+using mhaviz::derived_all;
+using mhaviz::derived_value;
+using mhaviz::DerivedMap;
 
 using mhaviz::Config;
 using mhaviz::ForwardResult;
@@ -81,7 +86,7 @@ TEST(GenForward, BoolAndEquivalentFloatMasksGiveTheSameWeights) {
     c.key_padding_spec.dtype = MaskDType::floating;
     const ForwardResult as_float = run(c);
     EXPECT_TRUE(same_tensor(as_float.weights, as_bool.weights)) << to_string(kind);
-    EXPECT_TRUE(same_tensor(as_float.mask, as_bool.mask)) << to_string(kind);
+    EXPECT_TRUE(same_tensor(derived_all(as_float, DerivedMap::mask), derived_all(as_bool, DerivedMap::mask))) << to_string(kind);
   }
 }
 
@@ -91,10 +96,10 @@ TEST(GenForward, FiniteMaskedValueIsAdded) {
   c.attn_mask_spec.dtype = MaskDType::floating;
   c.attn_mask_spec.masked_value = -1e4;
   const ForwardResult r = run(c);
-  EXPECT_EQ(at4(r, r.mask, 1, 1, 0, 3), -1e4);
-  EXPECT_EQ(at4(r, r.scores, 1, 1, 0, 3),
-            static_cast<float>(at4(r, r.raw_scores, 1, 1, 0, 3) - 1e4));
-  EXPECT_EQ(at4(r, r.mask, 1, 1, 3, 3), 0.0);
+  EXPECT_EQ(derived_value(r, DerivedMap::mask, 1, 1, 0, 3), -1e4);
+  EXPECT_EQ(derived_value(r, DerivedMap::scores, 1, 1, 0, 3),
+            static_cast<float>(derived_value(r, DerivedMap::raw_scores, 1, 1, 0, 3) - 1e4));
+  EXPECT_EQ(derived_value(r, DerivedMap::mask, 1, 1, 3, 3), 0.0);
 }
 
 TEST(GenForward, ThreeDMaskLandsOnBlockNTimesHPlusH) {
@@ -113,7 +118,7 @@ TEST(GenForward, ThreeDMaskLandsOnBlockNTimesHPlusH) {
       for (std::int64_t i = 0; i < 4; ++i) {
         for (std::int64_t j = 0; j < 6; ++j) {
           const double want = i == b && j == b + 1 ? -static_cast<double>(b + 1) : 0.0;
-          EXPECT_EQ(at4(r, r.mask, n, h, i, j), want) << "n=" << n << " h=" << h;
+          EXPECT_EQ(derived_value(r, DerivedMap::mask, n, h, i, j), want) << "n=" << n << " h=" << h;
         }
       }
     }
@@ -130,7 +135,7 @@ TEST(GenForward, PerHeadAlibiBiasReachesEachHead) {
   const std::vector<double> slopes = mhaviz::gen::alibi_slopes(4);
   for (std::int64_t n = 0; n < 2; ++n) {
     for (std::int64_t h = 0; h < 4; ++h) {
-      EXPECT_EQ(at4(r, r.mask, n, h, 1, 4),
+      EXPECT_EQ(derived_value(r, DerivedMap::mask, n, h, 1, 4),
                 static_cast<float>(-3.0 * slopes[static_cast<std::size_t>(h)]));
     }
   }

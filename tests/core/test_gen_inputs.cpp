@@ -5,11 +5,16 @@
 #include <numbers>
 
 #include "gen_test_util.hpp"
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/gen/inputs.hpp"
 #include "mhaviz/core/gen/resize.hpp"
 #include "mhaviz/core/gen/weights.hpp"
 #include "mhaviz/core/problem.hpp"
+
+using mhaviz::derived_all;
+using mhaviz::derived_value;
+using mhaviz::DerivedMap;
 
 using mhaviz::Config;
 using mhaviz::DType;
@@ -128,7 +133,7 @@ TEST(GenWeights, IdentityProjectionsGiveRawSimilarity) {
     for (std::int64_t f = h * 4; f < h * 4 + 4; ++f) {
       dot += p.inputs.query.value((i * 2 + n) * 8 + f) * p.inputs.key.value((j * 2 + n) * 8 + f);
     }
-    EXPECT_NEAR(r.raw_scores.value(((n * 2 + h) * 4 + i) * 6 + j), dot / 2.0, 1e-5);
+    EXPECT_NEAR(derived_value(r, DerivedMap::raw_scores, n, h, i, j), dot / 2.0, 1e-5);
   }
   // Output of identity out_proj is the merged head outputs.
   EXPECT_TRUE(same_tensor(r.output, r.merged, 1e-6));

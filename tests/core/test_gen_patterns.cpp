@@ -9,6 +9,7 @@
 
 #include "gen_test_util.hpp"
 #include "mhaviz/core/block_sparsity.hpp"
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/io/config_json.hpp"
@@ -188,7 +189,7 @@ TEST(GenPatterns, BlockSparsityMatchesNumpy) {
   expect_blocks(mhaviz::block_sparsity(p.config, p.params, p.inputs, 64), fx.at("doc300_b64"));
   // From a result's merged mask: the same blocks.
   const ForwardResult r = mhaviz::forward(p.config, p.params, p.inputs);
-  expect_blocks(mhaviz::block_sparsity(r.mask, 128), fx.at("doc300_b128"));
+  expect_blocks(mhaviz::block_sparsity(r, 128), fx.at("doc300_b128"));
 }
 
 TEST(GenPatterns, BlockSparsityCountsAppendedColumnsAndPadding) {
@@ -211,6 +212,12 @@ TEST(GenPatterns, BlockSparsityCountsAppendedColumnsAndPadding) {
   EXPECT_EQ(s.fully_masked, 2 * c.num_heads);  // element 1: column block 1 in both row blocks
   EXPECT_FALSE(s.is_full(0, 0, 1));
   EXPECT_TRUE(s.is_full(c.num_heads, 1, 1));
+  // From a result, whose merged mask is kept at its broadcast shape (N, 1, 1, S'): the same.
+  const BlockSparsity from_result =
+      mhaviz::block_sparsity(mhaviz::forward(p.config, p.params, p.inputs), 2);
+  EXPECT_EQ(from_result.maps, s.maps);
+  EXPECT_EQ(from_result.fully_masked, s.fully_masked);
+  EXPECT_EQ(from_result.full, s.full);
 }
 
 TEST(GenPatterns, SoftCapForwardMatchesTorch) {
@@ -234,20 +241,22 @@ TEST(GenPatterns, SoftCapForwardMatchesTorch) {
   c.key_padding_spec.kind = PaddingKind::lengths;
   c.key_padding_spec.valid_lengths = {7, 5};
   const ForwardResult r = run(c, fx);
-  ASSERT_TRUE(r.capped_scores.has_value());
-  EXPECT_TRUE(same_tensor(*r.capped_scores, want_capped, 1e-5));
+  ASSERT_TRUE(r.has_capped_scores());
+  const Tensor capped = mhaviz::derived_all(r, mhaviz::DerivedMap::capped_scores);
+  const Tensor raw = mhaviz::derived_all(r, mhaviz::DerivedMap::raw_scores);
+  EXPECT_TRUE(same_tensor(capped, want_capped, 1e-5));
   EXPECT_TRUE(same_tensor(*r.attn_output_weights, want_weights, 1e-6));
   EXPECT_TRUE(same_tensor(r.attn_output, want_output, 1e-5));
   // The cap bounds the capped scores, and the raw scores are kept as they were.
-  for (std::int64_t k = 0; k < r.capped_scores->numel(); ++k) {
-    EXPECT_LE(std::abs(r.capped_scores->value(k)), 2.0);
-    EXPECT_FLOAT_EQ(static_cast<float>(r.capped_scores->value(k)),
-                    mhaviz::soft_capped(static_cast<float>(r.raw_scores.value(k)), 2.0F));
+  for (std::int64_t k = 0; k < capped.numel(); ++k) {
+    EXPECT_LE(std::abs(capped.value(k)), 2.0);
+    EXPECT_FLOAT_EQ(static_cast<float>(capped.value(k)),
+                    mhaviz::soft_capped(static_cast<float>(raw.value(k)), 2.0F));
   }
   // Without the cap the same tensors give a different output (the cap mattered).
   c.attn_logit_softcapping.reset();
   const ForwardResult plain = run(c, fx);
-  EXPECT_FALSE(plain.capped_scores.has_value());
+  EXPECT_FALSE(plain.has_capped_scores());
   EXPECT_FALSE(same_tensor(plain.attn_output, want_output, 1e-3));
 }
 

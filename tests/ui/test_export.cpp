@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "mhaviz/core/derived_maps.hpp"
 #include "render/colormaps.hpp"
 #include "render/image_export.hpp"
 #include "test_render_common.hpp"
@@ -172,7 +173,7 @@ class TestExport : public QObject {
             }
           }
           if (m == static_cast<std::size_t>(H)) w /= static_cast<double>(H);
-          const bool masked = std::isinf(r.mask.value(q * Sx + k));  // causal: the same per head
+          const bool masked = std::isinf(mhaviz::derived_value(r, mhaviz::DerivedMap::mask, 0, 0, q, k));  // causal: the same per head
           const QRgb colour = gradient.color(w, QCPRange(0, 1));
           const double fx = (static_cast<double>(k) + 0.5) / static_cast<double>(Sx);
           const double fy =

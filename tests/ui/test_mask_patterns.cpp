@@ -16,6 +16,7 @@
 #include "masks/attn_mask_editor.hpp"
 #include "masks/block_sparsity_view.hpp"
 #include "masks/mask_grid_view.hpp"
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "prompted_window.hpp"
 #include "stages/view_options.hpp"
@@ -34,7 +35,7 @@ constexpr int kTimeout = 30000;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double maskAt(const mhaviz::ForwardResult& r, std::int64_t h, std::int64_t i, std::int64_t j) {
-  return r.mask.value((h * r.L + i) * r.Sx + j);
+  return mhaviz::derived_value(r, mhaviz::DerivedMap::mask, 0, h, i, j);
 }
 }  // namespace
 
@@ -166,7 +167,7 @@ class TestMaskPatterns : public QObject {
     controller()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(idle());
     const auto r = controller()->result();
-    QVERIFY(r->capped_scores.has_value());
+    QVERIFY(r->has_capped_scores());
     QVERIFY(mhaviz::ui::stageIn(Stage::capped_scores, *r));
     QVERIFY(mhaviz::ui::walkStages(r.get()).contains(Stage::capped_scores));
     mhaviz::ui::ViewOptions view = controller()->view();
@@ -184,7 +185,7 @@ class TestMaskPatterns : public QObject {
     c.attn_logit_softcapping.reset();
     controller()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(idle());
-    QVERIFY(!controller()->result()->capped_scores.has_value());
+    QVERIFY(!controller()->result()->has_capped_scores());
     QVERIFY(!mhaviz::ui::walkStages(controller()->result().get()).contains(Stage::capped_scores));
     QCOMPARE(controller()->view().stage, Stage::raw_scores);
     // A cap <= 0 is refused inline.

@@ -22,6 +22,7 @@
 #include "masks/inputs_editor.hpp"
 #include "masks/mask_grid_view.hpp"
 #include "masks/padding_editor.hpp"
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
@@ -36,10 +37,10 @@ namespace {
 constexpr int kTimeout = 30000;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-/// result.mask[n, h, i, j] (the merged additive mask the forward pass used).
+/// Mask term (n, h, i, j) (the merged additive mask the forward pass used).
 double maskAt(const mhaviz::ForwardResult& r, std::int64_t n, std::int64_t h, std::int64_t i,
               std::int64_t j) {
-  return r.mask.value(((n * r.H + h) * r.L + i) * r.Sx + j);
+  return mhaviz::derived_value(r, mhaviz::DerivedMap::mask, n, h, i, j);
 }
 double weightAt(const mhaviz::ForwardResult& r, std::int64_t n, std::int64_t h, std::int64_t i,
                 std::int64_t j) {
@@ -305,13 +306,13 @@ class TestMasks : public QObject {
     const double scale = 1.0 / std::sqrt(static_cast<double>(r->hd));
     for (std::int64_t i = 0; i < r->L; ++i) {
       for (std::int64_t j = 0; j < r->S; ++j) {
-        const double got = r->raw_scores.value((0 * r->L + i) * r->Sx + j);
+        const double got = mhaviz::derived_value(*r, mhaviz::DerivedMap::raw_scores, 0, 0, i, j);
         QVERIFY(std::abs(got - (i == j ? scale : 0.0)) < 1e-6);
       }
     }
     dock()->findChild<QDoubleSpinBox*>(QStringLiteral("weightScale"))->setValue(2.0);
     QVERIFY(idle());
-    const double scaled = controller()->result()->raw_scores.value(0);
+    const double scaled = mhaviz::derived_value(*controller()->result(), mhaviz::DerivedMap::raw_scores, 0, 0, 0, 0);
     QVERIFY(std::abs(scaled - 4.0 * scale) < 1e-5);  // q and k both doubled
     chooseCombo("inputKind", 2);                     // sinusoidal
     QVERIFY(idle());

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "compute/compute_controller.hpp"
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "mhaviz/core/problem.hpp"
@@ -142,6 +143,7 @@ std::vector<ExpectedMap> expectedMaps(const mhaviz::ForwardResult& r, const View
     return {map};
   }
   const mhaviz::Tensor* t = nullptr;
+  mhaviz::Tensor derived;  // the maps the pass does not store, derived for every head
   std::int64_t rows = r.L, cols = r.Sx;
   switch (view.stage) {
     case Stage::weights:
@@ -151,13 +153,16 @@ std::vector<ExpectedMap> expectedMaps(const mhaviz::ForwardResult& r, const View
       t = r.weights_before_dropout ? &*r.weights_before_dropout : &r.weights;
       break;
     case Stage::raw_scores:
-      t = &r.raw_scores;
+      derived = mhaviz::derived_all(r, mhaviz::DerivedMap::raw_scores);
+      t = &derived;
       break;
     case Stage::mask:
-      t = &r.mask;
+      derived = mhaviz::derived_all(r, mhaviz::DerivedMap::mask);
+      t = &derived;
       break;
     case Stage::scores:
-      t = &r.scores;
+      derived = mhaviz::derived_all(r, mhaviz::DerivedMap::scores);
+      t = &derived;
       break;
     case Stage::q:
     case Stage::head_output:

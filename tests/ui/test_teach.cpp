@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/shapes.hpp"
@@ -63,13 +64,16 @@ class TestTeach : public QObject {
     const Computed c = compute(config);
     const mhaviz::ForwardResult& r = c.result;
     QVERIFY(r.weights_before_dropout.has_value());
+    const mhaviz::Tensor raw = mhaviz::derived_all(r, mhaviz::DerivedMap::raw_scores);
+    const mhaviz::Tensor mask = mhaviz::derived_all(r, mhaviz::DerivedMap::mask);
+    const mhaviz::Tensor scores = mhaviz::derived_all(r, mhaviz::DerivedMap::scores);
     const std::pair<Stage, const mhaviz::Tensor*> perHead[] = {
         {Stage::q, &r.q},
         {Stage::k, &r.k},
         {Stage::v, &r.v},
-        {Stage::raw_scores, &r.raw_scores},
-        {Stage::mask, &r.mask},
-        {Stage::scores, &r.scores},
+        {Stage::raw_scores, &raw},
+        {Stage::mask, &mask},
+        {Stage::scores, &scores},
         {Stage::weights_before_dropout, &*r.weights_before_dropout},
         {Stage::weights, &r.weights},
         {Stage::head_output, &r.head_output}};
@@ -129,10 +133,11 @@ class TestTeach : public QObject {
     grid.setResult(shared, view);
     QCOMPARE(grid.mapCount(), 1);
     const MapData& m = grid.stageData().maps.at(0);
+    const mhaviz::Tensor scores = mhaviz::derived_all(c.result, mhaviz::DerivedMap::scores);
     for (int i = 0; i < m.rows; ++i) {
       for (int j = 0; j < m.cols; ++j) {
         QVERIFY(same(m.values[static_cast<std::size_t>(i * m.cols + j)],
-                     at4(c.result.scores, 1, 1, i, j)));
+                     at4(scores, 1, 1, i, j)));
       }
     }
   }
@@ -200,9 +205,9 @@ class TestTeach : public QObject {
       QCOMPARE(b.q[static_cast<std::size_t>(d)], at4(r.q, n, h, i, d));
       QCOMPARE(b.k[static_cast<std::size_t>(d)], at4(r.k, n, h, j, d));
     }
-    QCOMPARE(b.rawStored, at4(r.raw_scores, n, h, i, j));
-    QCOMPARE(b.maskTerm, at4(r.mask, n, h, i, j));
-    QCOMPARE(b.scoreStored, at4(r.scores, n, h, i, j));
+    QCOMPARE(b.rawStored, at4(mhaviz::derived_all(r, mhaviz::DerivedMap::raw_scores), n, h, i, j));
+    QCOMPARE(b.maskTerm, at4(mhaviz::derived_all(r, mhaviz::DerivedMap::mask), n, h, i, j));
+    QCOMPARE(b.scoreStored, at4(mhaviz::derived_all(r, mhaviz::DerivedMap::scores), n, h, i, j));
     QCOMPARE(b.weightStored, at4(r.weights, n, h, i, j));
     QVERIFY(agrees(b.rawRecomputed, b.rawStored, 1e-9));
     QVERIFY(agrees(b.scoreRecomputed, b.scoreStored, 1e-9));

@@ -289,7 +289,7 @@ int exportCommand(const QCommandLineParser& parser) {
         "--stage weights_before_dropout: dropout was not applied; it needs training=true and "
         "dropout > 0 in the configuration (use --stage weights)");
   }
-  if (view.stage == Stage::capped_scores && !result.capped_scores) {
+  if (view.stage == Stage::capped_scores && !result.has_capped_scores()) {
     throw InvalidInput(
         "--stage capped_scores: no soft-cap was applied; set attn_logit_softcapping to a "
         "positive number in the configuration (or use --stage raw_scores)");

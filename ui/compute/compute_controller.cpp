@@ -244,7 +244,9 @@ ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& resul
   if (view.stage == Stage::weights_before_dropout && !result.weights_before_dropout) {
     view.stage = Stage::weights;
   }
-  if (view.stage == Stage::capped_scores && !result.capped_scores) view.stage = Stage::raw_scores;
+  if (view.stage == Stage::capped_scores && !result.has_capped_scores()) {
+    view.stage = Stage::raw_scores;
+  }
   const auto labels = [](const std::vector<std::string>& names) {
     QStringList list;
     for (const std::string& name : names) list << QString::fromStdString(name);

@@ -124,7 +124,7 @@ void ComputeWorker::run(const Job& job) {
       }
       // What a block-sparse kernel would skip, for the mask editor's block grid.
       for (const std::int64_t block : mhaviz::kSparsityBlocks) {
-        computed.block_sparsity.push_back(mhaviz::block_sparsity(computed.mask, block));
+        computed.block_sparsity.push_back(mhaviz::block_sparsity(computed, block));
       }
       result = std::make_shared<const mhaviz::ForwardResult>(std::move(computed));
     }

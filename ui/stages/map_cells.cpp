@@ -84,7 +84,10 @@ void MapData::readRow(int row, int col0, int n, double* out, unsigned char* mask
   }
   if (maskOut != nullptr && source.mask != nullptr) {
     std::fill(maskOut, maskOut + count, 1);
-    for (std::size_t offset : offsets) andMasked(*source.mask, offset + base, count, maskOut);
+    const std::size_t maskBase = toSize(row) * source.maskRowStride + toSize(col0);
+    for (std::size_t offset : source.maskOffsets) {
+      andMasked(*source.mask, offset + maskBase, count, maskOut);
+    }
   }
 }
 

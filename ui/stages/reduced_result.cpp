@@ -19,6 +19,9 @@ mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
   const mhaviz::ElemType type = reduced.maps.type();
   const std::size_t elem = type == mhaviz::ElemType::f64 ? 8 : 4;
   r.weights = mhaviz::Tensor(type, {r.N, r.H, r.L, r.Sx});
+  // No mask is kept with folded weights: an empty (0,0,0,0) merged mask (has_mask() false; a
+  // default tensor is a one-element scalar).
+  r.merged_mask = mhaviz::Tensor(type, {0, 0, 0, 0});
   const auto count = static_cast<std::size_t>(r.L * r.Sx) * elem;  // bytes of one map
   const auto src = reduced.maps.bytes();
   auto dst = r.weights.bytes();
@@ -39,7 +42,8 @@ mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
 }
 
 bool isReducedResult(const mhaviz::ForwardResult& result) {
-  return result.weights.dim() == 4 && result.raw_scores.dim() == 0;
+  // A reduced result keeps only its folded weights: no projected q (a pass always has one).
+  return result.weights.dim() == 4 && result.q.dim() == 0;
 }
 
 QStringList blockLabels(std::int64_t begin, std::int64_t block, std::int64_t count) {

@@ -7,10 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/measures.hpp"
 #include "stages/param_stage.hpp"
@@ -37,9 +40,9 @@ void copyBlock(const mhaviz::Tensor& t, std::size_t offset, std::size_t count,
   }
 }
 
-// Per-cell flags: 1 where the additive mask is -inf (a masked key).
-void markMasked(const mhaviz::Tensor& mask, std::size_t offset, std::size_t count,
-                std::vector<unsigned char>& out) {
+// Flags of `count` mask elements at `offset`: 1 where -inf (a masked key).
+void markMaskedRow(const mhaviz::Tensor& mask, std::size_t offset, std::size_t count,
+                   std::vector<unsigned char>& out) {
   out.resize(count);
   auto flag = [](auto x) -> unsigned char { return std::isinf(x) && x < 0 ? 1 : 0; };
   if (mask.type() == mhaviz::ElemType::f32) {
@@ -53,6 +56,34 @@ void markMasked(const mhaviz::Tensor& mask, std::size_t offset, std::size_t coun
   }
 }
 
+// Per-cell flags of a (rows, cols) map: 1 where the additive mask is -inf (a masked key). Row r
+// of the mask starts at offset + r * rowStride (rowStride 0: one row for every query).
+void markMasked(const mhaviz::Tensor& mask, std::size_t offset, std::size_t rowStride,
+                std::size_t rows, std::size_t cols, std::vector<unsigned char>& out) {
+  out.resize(rows * cols);
+  std::vector<unsigned char> row;
+  for (std::size_t r = 0; r < rows; ++r) {
+    markMaskedRow(mask, offset + r * rowStride, cols, row);
+    std::copy(row.begin(), row.end(), out.begin() + static_cast<std::ptrdiff_t>(r * cols));
+  }
+}
+
+// The stages the pass does not store, and which map each derives.
+std::optional<mhaviz::DerivedMap> derivedOf(Stage stage) {
+  switch (stage) {
+    case Stage::raw_scores:
+      return mhaviz::DerivedMap::raw_scores;
+    case Stage::capped_scores:
+      return mhaviz::DerivedMap::capped_scores;  // the raw scores when no cap is set
+    case Stage::mask:
+      return mhaviz::DerivedMap::mask;
+    case Stage::scores:
+      return mhaviz::DerivedMap::scores;
+    default:
+      return std::nullopt;
+  }
+}
+
 const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage) {
   switch (stage) {
     case Stage::weights:
@@ -61,13 +92,10 @@ const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage)
       // Without dropout the weights are the weights before dropout.
       return result.weights_before_dropout ? *result.weights_before_dropout : result.weights;
     case Stage::raw_scores:
-      return result.raw_scores;
     case Stage::capped_scores:
-      return result.capped_scores ? *result.capped_scores : result.raw_scores;
     case Stage::mask:
-      return result.mask;
     case Stage::scores:
-      return result.scores;
+      break;  // derived per head: derivedOf
     case Stage::q:
       return result.q;
     case Stage::k:
@@ -190,10 +218,9 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
     const bool keyCols = !keyRows && view.stage != Stage::q && view.stage != Stage::head_output;
     const std::int64_t rows = keyRows ? result.Sx : result.L;
     const std::int64_t cols = keyCols ? result.Sx : result.hd;
-    checkShape(t, {result.N, result.H, rows, cols}, view.stage);
-    const bool withMask =
-        stageHasMask(view.stage) &&
-        result.mask.shape() == mhaviz::Shape{result.N, result.H, result.L, result.Sx};
+    const std::optional<mhaviz::DerivedMap> derived = derivedOf(view.stage);
+    if (!derived) checkShape(t, {result.N, result.H, rows, cols}, view.stage);
+    const bool withMask = stageHasMask(view.stage) && result.has_mask();
     const std::size_t count = toSize(rows * cols);
     const auto keyInfo = keyColumns(result, view.keyLabels);
     const bool solo = view.soloHead >= 0 && view.soloHead < result.H;
@@ -203,15 +230,29 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
       setMapTitle(map, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "head %1"), {QString::number(h)});
       map.rows = static_cast<int>(rows);
       map.cols = static_cast<int>(cols);
-      const std::size_t offset = toSize(n * result.H + h) * count;
+      std::size_t offset = toSize(n * result.H + h) * count;
       map.source.tensor = &t;
+      if (derived) {
+        // Not stored by the pass: this head's map is derived now and owned by the map.
+        map.source.owned = std::make_shared<const mhaviz::Tensor>(
+            mhaviz::derived_head(result, *derived, n, h));
+        map.source.tensor = map.source.owned.get();
+        offset = 0;
+      }
       map.source.offsets = {offset};
-      if (withMask) map.source.mask = &result.mask;
-      if (copy) copyBlock(t, offset, count, map.values);
+      if (withMask) {
+        map.source.mask = &result.merged_mask;
+        map.source.maskOffsets = {toSize(result.mask_offset(n, h, 0))};
+        map.source.maskRowStride = toSize(result.mask_row_stride());
+      }
+      if (copy) copyBlock(*map.source.tensor, offset, count, map.values);
       if (keyCols) map.columns = keyInfo;
       if (keyRows) map.rowsInfo = keyInfo;
       if (!keyCols && !keyRows) map.columns = indexColumns(cols);
-      if (withMask && copy) markMasked(result.mask, offset, count, map.masked);
+      if (withMask && copy) {
+        markMasked(result.merged_mask, map.source.maskOffsets[0], map.source.maskRowStride,
+                   toSize(rows), toSize(cols), map.masked);
+      }
       data.maps.push_back(std::move(map));
     }
     const bool weightsStage =
@@ -228,7 +269,11 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
       }
       avg.source.tensor = &t;
       avg.source.mask = data.maps.front().source.mask;
-      for (const MapData& head : data.maps) avg.source.offsets.push_back(head.source.offsets[0]);
+      avg.source.maskRowStride = data.maps.front().source.maskRowStride;
+      for (const MapData& head : data.maps) {
+        avg.source.offsets.push_back(head.source.offsets[0]);
+        if (avg.source.mask != nullptr) avg.source.maskOffsets.push_back(head.source.maskOffsets[0]);
+      }
       data.maps.push_back(std::move(avg));
     }
     if (normStage && view.showAverage && !solo) {

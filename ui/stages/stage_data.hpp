@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "mhaviz/core/result.hpp"
@@ -23,13 +24,18 @@ struct ColumnInfo {
 };
 
 /// Where a map's cells live in the result's memory (not owned: the ForwardResult must outlive
-/// the MapData). Cell (r, c) of block b is tensor[offsets[b] + r*cols + c]; with several blocks
-/// (the head average) the cell is their mean. mask, when set, holds the merged additive mask
-/// with the same layout (a cell is masked when -inf in every block).
+/// the MapData), or in `owned` for a map derived on demand (raw scores, mask, scores: see
+/// mhaviz/core/derived_maps.hpp). Cell (r, c) of block b is tensor[offsets[b] + r*cols + c];
+/// with several blocks (the head average) the cell is their mean. mask, when set, is the
+/// result's merged_mask at its broadcast shape: the mask term of cell (r, c) of block b is
+/// mask[maskOffsets[b] + r*maskRowStride + c] (a cell is masked when -inf in every block).
 struct MapSource {
   const mhaviz::Tensor* tensor = nullptr;
   const mhaviz::Tensor* mask = nullptr;
   std::vector<std::size_t> offsets;
+  std::vector<std::size_t> maskOffsets;
+  std::size_t maskRowStride = 0;
+  std::shared_ptr<const mhaviz::Tensor> owned;  // keeps a derived map alive (tensor -> it)
 };
 
 struct MapData {

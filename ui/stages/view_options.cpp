@@ -67,7 +67,7 @@ QList<Stage> allStages() {
 
 bool stageIn(Stage stage, const mhaviz::ForwardResult& result) {
   if (stage == Stage::weights_before_dropout) return result.weights_before_dropout.has_value();
-  if (stage == Stage::capped_scores) return result.capped_scores.has_value();
+  if (stage == Stage::capped_scores) return result.has_capped_scores();
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/soft_cap.hpp"
 
@@ -77,21 +78,27 @@ CellBreakdown breakdownCell(const mhaviz::ForwardResult& result, std::int64_t n,
   c.sqrtHd = std::sqrt(static_cast<double>(result.hd));
   c.rawRecomputed = c.dot / c.sqrtHd;
   const std::int64_t rowBase = (b * result.L + i) * result.Sx;
-  c.rawStored = result.raw_scores.value(rowBase + j);
-  c.capped = result.capped_scores.has_value() && result.config.attn_logit_softcapping;
+  // The pass keeps only the weights: the row's raw scores, capped scores, mask and scores are
+  // derived here, exactly as the pass computed them (mhaviz/core/derived_maps.hpp).
+  using mhaviz::DerivedMap;
+  const mhaviz::Tensor raw = mhaviz::derived_rows(result, DerivedMap::raw_scores, n, h, i, 1);
+  const mhaviz::Tensor mask = mhaviz::derived_rows(result, DerivedMap::mask, n, h, i, 1);
+  const mhaviz::Tensor scores = mhaviz::derived_rows(result, DerivedMap::scores, n, h, i, 1);
+  c.rawStored = raw.value(j);
+  c.capped = result.config.attn_logit_softcapping.has_value();
   double beforeMask = c.rawStored;
   if (c.capped) {
     c.cap = *result.config.attn_logit_softcapping;
     c.cappedRecomputed = mhaviz::soft_capped(c.rawStored, c.cap);
-    c.cappedStored = result.capped_scores->value(rowBase + j);
+    c.cappedStored = mhaviz::derived_value(result, DerivedMap::capped_scores, n, h, i, j);
     beforeMask = c.cappedStored;
   }
-  c.maskTerm = result.mask.value(rowBase + j);
+  c.maskTerm = mask.value(j);
   c.scoreRecomputed = beforeMask + c.maskTerm;
-  c.scoreStored = result.scores.value(rowBase + j);
+  c.scoreStored = scores.value(j);
   c.rowMax = -std::numeric_limits<double>::infinity();
   for (std::int64_t jj = 0; jj < result.Sx; ++jj) {
-    c.rowMax = std::max(c.rowMax, result.scores.value(rowBase + jj));
+    c.rowMax = std::max(c.rowMax, scores.value(jj));
   }
   c.rowFullyMasked = std::isinf(c.rowMax) && c.rowMax < 0;
   if (c.rowFullyMasked) {
@@ -101,7 +108,7 @@ CellBreakdown breakdownCell(const mhaviz::ForwardResult& result, std::int64_t n,
   } else {
     c.expTerm = std::exp(c.scoreStored - c.rowMax);
     for (std::int64_t jj = 0; jj < result.Sx; ++jj) {
-      c.rowSum += std::exp(result.scores.value(rowBase + jj) - c.rowMax);
+      c.rowSum += std::exp(scores.value(jj) - c.rowMax);
     }
   }
   c.weightRecomputed = c.expTerm / c.rowSum;

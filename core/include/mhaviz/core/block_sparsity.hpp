@@ -15,6 +15,8 @@
 
 namespace mhaviz {
 
+struct ForwardResult;
+
 /// The block sizes the summary reports (the tiles of common block-sparse kernels).
 inline constexpr std::array<std::int64_t, 2> kSparsityBlocks = {64, 128};
 
@@ -37,8 +39,10 @@ struct BlockSparsity {
   }
 };
 
-/// From a forward result's merged mask, (N, H, L, S') (ForwardResult::mask).
-BlockSparsity block_sparsity(const Tensor& merged_mask, std::int64_t block);
+/// From a forward result's merged mask (ForwardResult::merged_mask, at its broadcast shape):
+/// each distinct broadcast map is scanned once, and the per-head (N*H) summary is expanded
+/// from them, without materialising the per-head mask.
+BlockSparsity block_sparsity(const ForwardResult& result, std::int64_t block);
 
 /// From the masks of a problem without running the forward pass: attn_mask and
 /// key_padding_mask merged as the forward pass merges them (the bias_k / zero columns, which

@@ -1,7 +1,10 @@
 #pragma once
 /// \file
-/// Everything one forward pass produced, kept for display: each intermediate of
+/// Everything one forward pass produced, kept for display: the intermediates of
 /// F.multi_head_attention_forward per (batch element, head), and PyTorch's return values.
+/// The raw scores, their soft-capped copy, the per-head merged mask and the scores are not
+/// stored: they are derived on demand from q, k and merged_mask (mhaviz/core/derived_maps.hpp),
+/// exactly as the pass computed them.
 
 #include <cstdint>
 #include <memory>
@@ -48,11 +51,12 @@ struct ForwardResult {
   Tensor q;           ///< (N,H,L,hd) projected query, split into heads, not scaled
   Tensor k;           ///< (N,H,Sx,hd) projected keys with bias_k / zero rows
   Tensor v;           ///< (N,H,Sx,hd) projected values with bias_v / zero rows
-  Tensor raw_scores;  ///< (N,H,L,Sx) (q / sqrt(hd)) @ k^T
-  /// (N,H,L,Sx) cap * tanh(raw_scores / cap), only when config.attn_logit_softcapping is set
-  std::optional<Tensor> capped_scores;
-  Tensor mask;     ///< (N,H,L,Sx) merged additive mask (0 where nothing is masked)
-  Tensor scores;   ///< (N,H,L,Sx) raw_scores (capped_scores when capped) + mask: the softmax input
+  /// The merged additive mask (attn_mask + key_padding_mask, 0 in appended columns) at its
+  /// natural broadcast shape (Nm, Hm, Lm, Sx) with Nm in {1, N}, Hm in {1, H}, Lm in {1, L}:
+  /// (1,1,L,Sx) for a 2-D attn_mask alone, (N,1,1,Sx) for key_padding_mask alone, (N,1,L,Sx)
+  /// for both, (N,H,L,Sx) with a 3-D attn_mask. Empty (numel 0) when there is no mask.
+  /// Read it through mask_offset(); the per-head (N,H,L,Sx) view is derived_maps.hpp's.
+  Tensor merged_mask;
   Tensor weights;  ///< (N,H,L,Sx) softmax(scores), after dropout when training
   std::optional<Tensor> weights_before_dropout;  ///< (N,H,L,Sx) when dropout was applied
   Tensor head_output;                            ///< (N,H,L,hd) weights @ v
@@ -68,12 +72,32 @@ struct ForwardResult {
   /// the result computed them (the window's compute worker does); null otherwise.
   std::shared_ptr<const ResultMeasures> measures;
 
-  /// block_sparsity(mask, block) for each block of kSparsityBlocks when the caller asked for it
+  /// block_sparsity(*this, block) for each block of kSparsityBlocks when the caller asked for it
   /// (the window's compute worker does); empty otherwise. forward() leaves it empty.
   std::vector<BlockSparsity> block_sparsity;
 
   /// Bytes held by all tensors of this result.
   [[nodiscard]] std::size_t bytes() const;
+
+  /// Whether the pass soft-capped its scores (config.attn_logit_softcapping set), so that
+  /// DerivedMap::capped_scores is a stage of its own. False for a reduced result (no q).
+  [[nodiscard]] bool has_capped_scores() const {
+    return config.attn_logit_softcapping.has_value() && q.dim() == 4;
+  }
+  /// Whether any mask was applied (merged_mask is not empty).
+  [[nodiscard]] bool has_mask() const { return merged_mask.numel() > 0; }
+  /// Flat index into merged_mask of element (n, h, i, 0) of the per-head mask, reading each
+  /// broadcast dimension at 0. Only when has_mask().
+  [[nodiscard]] std::int64_t mask_offset(std::int64_t n, std::int64_t h, std::int64_t i) const {
+    const auto& m = merged_mask.shape();
+    const std::int64_t nm = m[0] == 1 ? 0 : n, hm = m[1] == 1 ? 0 : h, im = m[2] == 1 ? 0 : i;
+    return ((nm * m[1] + hm) * m[2] + im) * m[3];
+  }
+  /// Distance in merged_mask between rows i and i+1 of one head's mask: Sx, or 0 when the
+  /// mask is the same for every query (key_padding_mask alone).
+  [[nodiscard]] std::int64_t mask_row_stride() const {
+    return merged_mask.shape()[2] == 1 ? 0 : merged_mask.shape()[3];
+  }
 };
 
 }  // namespace mhaviz

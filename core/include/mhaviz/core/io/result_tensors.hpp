@@ -21,6 +21,7 @@ namespace mhaviz::io {
 ///   head_output             (N,H,L,hd) weights_per_head @ v
 ///   merged                  (N,L,E) heads concatenated, before out_proj
 ///   output                  (N,L,E) after out_proj (attn_output in (N,L,E) layout)
-TensorMap result_tensors(const ForwardResult& result);
+/// raw_scores, mask and scores are derived on demand (derived_maps.hpp) on `threads` threads.
+TensorMap result_tensors(const ForwardResult& result, int threads = 1);
 
 }  // namespace mhaviz::io
