@@ -11,7 +11,8 @@
 //     that layer's full view drawn, and peak RSS. The model file is written first by a child
 //     process (this binary with --write-model DIR), so its memory is not in this process's peak.
 // Run: QT_QPA_PLATFORM=offscreen build/bin/mhaviz-window-bench [--smoke] [--model-only]
-// --model-only measures the model view alone.
+// --model-only measures the model view alone. MHAVIZ_BENCH_TRACE=1 prints each GUI gap over
+// 15 ms with the GUI thread's own CPU time in it (little CPU: the machine's load, not GUI work).
 // --smoke uses tiny sizes (for ctest); it checks that every picture arrives, never the timing.
 
 #include <qcustomplot.h>
@@ -28,6 +29,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
@@ -89,7 +91,16 @@ bool waitFor(const std::function<bool()>& done, qint64 timeoutMs = kTimeoutMs) {
   return true;
 }
 
-// Longest gap between ticks of a 1 ms timer: how long the GUI thread did not answer.
+// CPU time of the calling thread: a gap in which the GUI thread used little of it was the
+// machine's load (the thread waited for a core), not work on the GUI thread.
+qint64 threadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<qint64>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+// Longest gap between ticks of a 1 ms timer: how long the GUI thread did not answer. With
+// MHAVIZ_BENCH_TRACE set, every gap over 15 ms is printed with the GUI thread's CPU time in it.
 class StallMeter {
  public:
   StallMeter() {
@@ -97,6 +108,11 @@ class StallMeter {
     timer_.setInterval(1);
     QObject::connect(&timer_, &QTimer::timeout, [this] {
       const qint64 now = clock_.nsecsElapsed();
+      const qint64 cpu = threadCpuNs();
+      if (now - last_ > 15000000 && qEnvironmentVariableIsSet("MHAVIZ_BENCH_TRACE"))
+        std::fprintf(stderr, "    gap %.1f ms (GUI thread CPU %.1f ms) ending at %.1f ms\n",
+                     (now - last_) / 1e6, (cpu - lastCpu_) / 1e6, now / 1e6);
+      lastCpu_ = cpu;
       maxGapNs_ = std::max(maxGapNs_, now - last_);
       last_ = now;
     });
@@ -105,6 +121,7 @@ class StallMeter {
     clock_.start();
     last_ = 0;
     maxGapNs_ = 0;
+    lastCpu_ = threadCpuNs();
     timer_.start();
   }
   double stopMs() {
@@ -115,7 +132,7 @@ class StallMeter {
  private:
   QTimer timer_;
   QElapsedTimer clock_;
-  qint64 last_ = 0, maxGapNs_ = 0;
+  qint64 last_ = 0, maxGapNs_ = 0, lastCpu_ = 0;
 };
 
 mhaviz::Config configOf(const Size& s, std::uint64_t seed) {
