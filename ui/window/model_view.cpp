@@ -8,6 +8,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QSpinBox>
+#include <QThread>
 #include <QThreadPool>
 #include <QVBoxLayout>
 #include <exception>
@@ -180,6 +181,9 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
           loaded->model = model::read_model(path);
           RunControl control;
           control.cancel = cancel.get();
+          // Leave one hardware thread to the GUI, as the compute worker does: with every
+          // thread computing, the GUI thread waited up to ~50 ms for a core (mhaviz-window-bench).
+          control.threads = std::max(1, QThread::idealThreadCount() - 1);
           loaded->computed = model::compute_model(loaded->model, model::kDefaultTolerance, control);
           const Tensor& first = loaded->computed.weights.front();
           loaded->batchSize = first.dim() == 4 ? std::max<std::int64_t>(1, first.size(0)) : 1;
@@ -205,6 +209,9 @@ void ModelView::deliverModel(quint64 generation, std::shared_ptr<const LoadedMod
     emit modelFinished();
     return;
   }
+  // The model shown so far (hundreds of MiB at 12 x 12 x 512) is freed on the load thread, so
+  // that returning its memory never holds up the GUI thread.
+  if (m_loaded) m_loadPool->start([old = std::move(m_loaded)]() mutable { old.reset(); });
   m_loaded = std::move(loaded);
   m_batch->blockSignals(true);
   m_batch->setRange(0, static_cast<int>(m_loaded->batchSize - 1));
