@@ -1,5 +1,6 @@
 #include "mhaviz/core/tensor.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <mutex>
 #include <new>
@@ -36,10 +37,14 @@ std::size_t elem_size(ElemType type) {
 }
 
 std::int64_t numel(const Shape& shape) {
-  std::int64_t n = 1;
   for (const std::int64_t d : shape) {
     if (d < 0) throw std::invalid_argument("negative dimension in shape " + shape_str(shape));
-    if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d) {
+  }
+  // A zero dimension empties the tensor, however large the others (a .npy header may say so).
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
+  std::int64_t n = 1;
+  for (const std::int64_t d : shape) {
+    if (n > std::numeric_limits<std::int64_t>::max() / d) {
       throw std::invalid_argument("shape " + shape_str(shape) + " has too many elements");
     }
     n *= d;

@@ -15,6 +15,15 @@ TEST(Tensor, ShapeTextFollowsPython) {
   EXPECT_THROW((void)numel({1LL << 40, 1LL << 40}), std::invalid_argument);
 }
 
+// A zero dimension empties a shape however large the other dimensions are (fuzz_npy found a
+// .npy header whose product before the zero overflowed int64 and was refused as too large).
+TEST(Tensor, AZeroDimensionMeansNoElementsWhateverTheOthers) {
+  const Shape huge_but_empty = {10, 6329, 601010473, 333623, 0, 362};
+  EXPECT_EQ(numel(huge_but_empty), 0);
+  EXPECT_EQ(Tensor(ElemType::boolean, huge_but_empty).numel(), 0);
+  EXPECT_THROW((void)numel(Shape{10, 6329, 601010473, 333623, 362}), std::invalid_argument);
+}
+
 TEST(Tensor, TypedAccessChecksTheElementType) {
   Tensor t(ElemType::f32, {2, 2});
   t.data<float>()[3] = 1.5F;
