@@ -17,7 +17,7 @@ mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
   r.E = config.embed_dim;
   r.hd = config.head_dim();
   const mhaviz::ElemType type = reduced.maps.type();
-  const std::size_t elem = type == mhaviz::ElemType::f64 ? 8 : 4;
+  const std::size_t elem = mhaviz::elem_size(type);
   r.weights = mhaviz::Tensor(type, {r.N, r.H, r.L, r.Sx});
   // No mask is kept with folded weights: an empty (0,0,0,0) merged mask (has_mask() false; a
   // default tensor is a one-element scalar).
