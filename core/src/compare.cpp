@@ -31,7 +31,7 @@ std::int64_t source_count(const std::vector<KeyColumn>& keys) {
 }
 
 struct AxisMatch {
-  std::string mismatch;
+  Mismatch mismatch;
   std::vector<std::int64_t> a, b;
   std::vector<KeyColumn> keys;
 };
@@ -39,15 +39,15 @@ struct AxisMatch {
 /// One axis (rows or columns). `noun` names plain positions ("rows", "columns").
 AxisMatch match_axis(std::int64_t na, const std::vector<KeyColumn>& ka, std::int64_t nb,
                      const std::vector<KeyColumn>& kb, const std::string& noun,
-                     std::vector<std::string>& notes) {
+                     std::vector<KeyNote>& notes) {
   AxisMatch m;
   if (ka.empty() != kb.empty()) {
-    m.mismatch = "A and B show different things along the " + noun;
+    m.mismatch = {Mismatch::Kind::different_axes, noun};
     return m;
   }
   if (ka.empty()) {
     if (na != nb) {
-      m.mismatch = "A has " + std::to_string(na) + " " + noun + ", B has " + std::to_string(nb);
+      m.mismatch = {Mismatch::Kind::counts, noun, na, nb};
       return m;
     }
     for (std::int64_t i = 0; i < na; ++i) {
@@ -58,15 +58,14 @@ AxisMatch match_axis(std::int64_t na, const std::vector<KeyColumn>& ka, std::int
   }
   const std::int64_t sa = source_count(ka), sb = source_count(kb);
   if (sa != sb) {
-    m.mismatch = "A has " + std::to_string(sa) + " source keys, B has " + std::to_string(sb) +
-                 " (src_len or static_k differ)";
+    m.mismatch = {Mismatch::Kind::source_keys, noun, sa, sb};
     return m;
   }
   for (std::size_t i = 0; i < ka.size(); ++i) {
     const auto it = std::find_if(kb.begin(), kb.end(),
                                  [&](const KeyColumn& k) { return same_meaning(ka[i], k); });
     if (it == kb.end()) {
-      notes.push_back("the " + key_name(ka[i]) + " is only in A: not in the difference");
+      notes.push_back({ka[i], true});
       continue;
     }
     m.a.push_back(static_cast<std::int64_t>(i));
@@ -75,12 +74,34 @@ AxisMatch match_axis(std::int64_t na, const std::vector<KeyColumn>& ka, std::int
   }
   for (const KeyColumn& k : kb) {
     if (std::none_of(ka.begin(), ka.end(), [&](const KeyColumn& x) { return same_meaning(x, k); }))
-      notes.push_back("the " + key_name(k) + " is only in B: not in the difference");
+      notes.push_back({k, false});
   }
   return m;
 }
 
 }  // namespace
+
+std::string to_string(const Mismatch& m) {
+  const auto a = std::to_string(m.a), b = std::to_string(m.b);
+  switch (m.kind) {
+    case Mismatch::Kind::none:
+      break;
+    case Mismatch::Kind::different_axes:
+      return "A and B show different things along the " + m.noun;
+    case Mismatch::Kind::counts:
+      return "A has " + a + " " + m.noun + ", B has " + b;
+    case Mismatch::Kind::source_keys:
+      return "A has " + a + " source keys, B has " + b + " (src_len or static_k differ)";
+    case Mismatch::Kind::heads:
+      return "A has " + a + " heads, B has " + b + " (num_heads differ)";
+  }
+  return {};
+}
+
+std::string to_string(const KeyNote& note) {
+  return "the " + key_name(note.key) + " is only in " + (note.only_in_a ? "A" : "B") +
+         ": not in the difference";
+}
 
 double cell_difference(double a, double b) {
   if (a == b) return 0.0;  // also -inf and -inf (masked in both); NaN != NaN stays NaN
@@ -91,15 +112,14 @@ GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b,
                                const std::string& row_noun, const std::string& col_noun) {
   GridDifference out;
   const AxisMatch rows = match_axis(a.rows, a.row_keys, b.rows, b.row_keys,
-                                    a.row_keys.empty() ? row_noun : "key rows", out.notes);
-  if (!rows.mismatch.empty()) {
-    out.mismatch = rows.mismatch;
-    return out;
-  }
-  const AxisMatch cols = match_axis(a.cols, a.col_keys, b.cols, b.col_keys,
-                                    a.col_keys.empty() ? col_noun : "key columns", out.notes);
-  if (!cols.mismatch.empty()) {
-    out.mismatch = cols.mismatch;
+                                    a.row_keys.empty() ? row_noun : "key rows", out.left_out);
+  const AxisMatch cols =
+      rows.mismatch.any() ? AxisMatch{}
+                          : match_axis(a.cols, a.col_keys, b.cols, b.col_keys,
+                                       a.col_keys.empty() ? col_noun : "key columns", out.left_out);
+  out.why = rows.mismatch.any() ? rows.mismatch : cols.mismatch;
+  if (out.why.any()) {
+    out.mismatch = to_string(out.why);
     return out;
   }
   out.a_rows = rows.a, out.b_rows = rows.b, out.a_cols = cols.a, out.b_cols = cols.b;
@@ -120,20 +140,19 @@ GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b,
 }
 
 std::vector<GridDifference> maps_difference(const std::vector<CompareGrid>& a,
-                                            const std::vector<CompareGrid>& b,
-                                            std::string* mismatch, const std::string& rows,
-                                            const std::string& cols) {
+                                            const std::vector<CompareGrid>& b, Mismatch* why,
+                                            const std::string& rows, const std::string& cols) {
   std::vector<GridDifference> out;
-  mismatch->clear();
+  *why = {};
   if (a.size() != b.size()) {
-    *mismatch = "A has " + std::to_string(a.size()) + " heads, B has " + std::to_string(b.size()) +
-                " (num_heads differ)";
+    *why = {Mismatch::Kind::heads, "heads", static_cast<std::int64_t>(a.size()),
+            static_cast<std::int64_t>(b.size())};
     return out;
   }
   for (std::size_t h = 0; h < a.size(); ++h) {
     GridDifference d = grid_difference(a[h], b[h], rows, cols);
-    if (!d.mismatch.empty()) {
-      *mismatch = d.mismatch;
+    if (d.why.any()) {
+      *why = d.why;
       out.clear();
       return out;
     }

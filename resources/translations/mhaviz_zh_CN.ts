@@ -2546,6 +2546,66 @@
         <source>zoomed: block mean of %1x%2 cells of queries %3-%4, keys %5-%6</source>
         <translation>已放大：查询 %3-%4、键 %5-%6，每 %1x%2 个单元块取均值</translation>
     </message>
+    <message>
+        <source>queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>features</source>
+        <translation>特征</translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>columns</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>key rows</source>
+        <translation>键行</translation>
+    </message>
+    <message>
+        <source>key columns</source>
+        <translation>键列</translation>
+    </message>
+    <message>
+        <source>the bias_k key</source>
+        <translation>bias_k 键</translation>
+    </message>
+    <message>
+        <source>the zero key (add_zero_attn)</source>
+        <translation>零键（add_zero_attn）</translation>
+    </message>
+    <message>
+        <source>key %1</source>
+        <translation>键 %1</translation>
+    </message>
+    <message>
+        <source>A and B show different things along the %1</source>
+        <translation>A 与 B 在%1方向上显示的内容不同</translation>
+    </message>
+    <message>
+        <source>A has %1 %2, B has %3</source>
+        <translation>A 有 %1 个%2，B 有 %3 个</translation>
+    </message>
+    <message>
+        <source>A has %1 source keys, B has %2 (src_len or static_k differ)</source>
+        <translation>A 有 %1 个源键，B 有 %2 个（src_len 或 static_k 不同）</translation>
+    </message>
+    <message>
+        <source>A has %1 heads, B has %2 (num_heads differ)</source>
+        <translation>A 有 %1 个头，B 有 %2 个（num_heads 不同）</translation>
+    </message>
+    <message>
+        <source>%1 is only in A</source>
+        <translation>%1只在 A 中</translation>
+    </message>
+    <message>
+        <source>%1 is only in B</source>
+        <translation>%1只在 B 中</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StatusWidgets</name>

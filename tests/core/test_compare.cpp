@@ -35,7 +35,7 @@ TEST(Compare, SameShapeIsCellwiseBMinusA) {
   ASSERT_EQ(d.diff.values.size(), 6u);
   EXPECT_DOUBLE_EQ(d.diff.values[0], 0.5);
   EXPECT_DOUBLE_EQ(d.diff.values[4], 10.0 - 4.0);
-  EXPECT_TRUE(d.notes.empty());
+  EXPECT_TRUE(d.left_out.empty());
 }
 
 TEST(Compare, AppendedKeysLineUpByMeaningNotIndex) {
@@ -51,8 +51,10 @@ TEST(Compare, AppendedKeysLineUpByMeaningNotIndex) {
   EXPECT_DOUBLE_EQ(d.diff.values[3], 100.0 - 4.0);
   EXPECT_EQ(d.a_cols, (std::vector<std::int64_t>{0, 1, 2, 4}));
   EXPECT_EQ(d.b_cols, (std::vector<std::int64_t>{0, 1, 2, 3}));
-  ASSERT_EQ(d.notes.size(), 1u);
-  EXPECT_NE(d.notes[0].find("bias_k key is only in A"), std::string::npos);
+  ASSERT_EQ(d.left_out.size(), 1u);
+  EXPECT_EQ(to_string(d.left_out[0]), "the bias_k key is only in A: not in the difference");
+  EXPECT_EQ(d.left_out[0].key.kind, KeyKind::bias_k);
+  EXPECT_TRUE(d.left_out[0].only_in_a);
 }
 
 TEST(Compare, KeyRowsLineUpToo) {
@@ -74,10 +76,16 @@ TEST(Compare, MismatchesSayWhy) {
   EXPECT_NE(grid_difference(grid(2, keys(3, false, false), 0), grid(2, keys(4, false, false), 0))
                 .mismatch.find("A has 3 source keys, B has 4"),
             std::string::npos);
-  std::string why;
+  const GridDifference rows =
+      grid_difference(grid(2, keys(3, false, false), 0), grid(3, keys(3, false, false), 0));
+  EXPECT_EQ(rows.why.kind, Mismatch::Kind::counts);
+  EXPECT_EQ(rows.why.noun, "rows");
+  EXPECT_EQ(rows.why.a, 2);
+  EXPECT_EQ(rows.why.b, 3);
+  Mismatch why;
   const auto diffs = maps_difference({grid(1, keys(1, false, false), 0)}, {}, &why);
   EXPECT_TRUE(diffs.empty());
-  EXPECT_EQ(why, "A has 1 heads, B has 0 (num_heads differ)");
+  EXPECT_EQ(to_string(why), "A has 1 heads, B has 0 (num_heads differ)");
 }
 
 TEST(Compare, MaskedInBothIsNoChangeAndRangeIsSymmetric) {

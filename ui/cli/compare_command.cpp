@@ -70,7 +70,8 @@ int batchOption(const QCommandLineParser& parser) {
 }
 
 void printNotes(const QStringList& notes) {
-  for (const QString& note : notes) std::cerr << "note: " << note.toStdString() << '\n';
+  for (const QString& note : notes)
+    std::cerr << "note: " << note.toStdString() << ": not in the difference\n";
 }
 
 int writeImage(const ForwardResult& a, const ForwardResult& b, const StageName* stage, int batch,
@@ -90,7 +91,8 @@ int writeImage(const ForwardResult& a, const ForwardResult& b, const StageName* 
   options.title = QStringLiteral("B \u2212 A, %1 \u2014 A: %2; B: %3")
                       .arg(ui::shownStageName(view.stage), ui::describeConfig(a.config, batch),
                            ui::describeConfig(b.config, batch));
-  if (!data.notes.isEmpty()) options.title += QLatin1Char('\n') + data.notes.join(QStringLiteral("; "));
+  if (!data.notes.isEmpty())
+    options.title += QLatin1Char('\n') + data.notes.join(QStringLiteral("; "));
   const QString error = ui::exportStageImage(data.diff, view, options, image);
   if (!error.isEmpty()) throw InvalidInput(error.toStdString());
   std::cout << "wrote " << image.toStdString() << '\n';

@@ -13,10 +13,11 @@
 namespace mhaviz::ui {
 
 struct CompareData {
-  StageData a, b;  // the stage of A and of B, as extractStage gives it (copied values)
-  StageData diff;  // B - A per map over the rows/columns both have; signed, symmetric range
+  StageData a, b;    // the stage of A and of B, as extractStage gives it (copied values)
+  StageData diff;    // B - A per map over the rows/columns both have; signed, symmetric range
   QString mismatch;  // why there is no difference (sizes, heads, a missing batch element)
-  QStringList notes;  // keys only one side has, left out of the difference
+  QStringList
+      notes;  // keys only one side has, left out of the difference ("the bias_k key is only in A")
   [[nodiscard]] bool ok() const { return mismatch.isEmpty(); }
 };
 

@@ -3,7 +3,7 @@
 /// Compare mode (A | B | B - A): two maps of the same stage lined up by meaning and their
 /// signed difference. Rows and columns that are keys line up by KeyColumn kind (source key j
 /// with source key j, bias_k with bias_k, zero with zero), never by position; keys only one
-/// side has are left out of the difference and named in `notes`. Where the shapes cannot be
+/// side has are left out of the difference and named in `left_out`. Where the shapes cannot be
 /// lined up, `mismatch` says why and nothing is computed.
 
 #include <cstdint>
@@ -24,12 +24,37 @@ struct CompareGrid {
   std::vector<KeyColumn> col_keys;
 };
 
+/// Why A and B cannot be lined up, as data, so that a window can say it in its own language;
+/// to_string gives the English sentence.
+struct Mismatch {
+  enum class Kind {
+    none,
+    different_axes,  ///< one side has key rows/columns where the other has plain ones
+    counts,          ///< plain rows/columns: A has `a` `noun`, B has `b`
+    source_keys,     ///< A has `a` source keys, B has `b` (src_len or static_k differ)
+    heads,           ///< A has `a` maps (heads), B has `b` (num_heads differ)
+  };
+  Kind kind = Kind::none;
+  std::string noun;  ///< the axis: the caller's row / column noun, "key rows" or "key columns"
+  std::int64_t a = 0, b = 0;
+  [[nodiscard]] bool any() const { return kind != Kind::none; }
+};
+std::string to_string(const Mismatch& m);
+
+/// A key only one side has, left out of the difference.
+struct KeyNote {
+  KeyColumn key;
+  bool only_in_a = true;
+};
+std::string to_string(const KeyNote& note);  ///< "the bias_k key is only in A: not in ..."
+
 struct GridDifference {
-  std::string mismatch;  ///< empty when A and B line up; else why they do not (both sizes)
+  Mismatch why;          ///< kind none when A and B line up
+  std::string mismatch;  ///< to_string(why); empty when A and B line up
   CompareGrid diff;      ///< B - A over the rows and columns both have, in A's order
   std::vector<std::int64_t> a_rows, a_cols;  ///< for each diff row / column: A's index
   std::vector<std::int64_t> b_rows, b_cols;  ///< ... and B's
-  std::vector<std::string> notes;            ///< keys only one side has ("bias_k only in A")
+  std::vector<KeyNote> left_out;             ///< keys only one side has
 };
 
 /// B - A of one cell: 0 where both are equal (also both -inf: masked in both), else b - a
@@ -43,10 +68,9 @@ GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b,
                                const std::string& cols = "columns");
 
 /// Several maps (one per head): the same count is required, then grid_difference for each.
-/// The first mismatch (with "head h: " in front) wins; notes are those of the first map.
+/// The first mismatch wins (empty result, `*why` set).
 std::vector<GridDifference> maps_difference(const std::vector<CompareGrid>& a,
-                                            const std::vector<CompareGrid>& b,
-                                            std::string* mismatch,
+                                            const std::vector<CompareGrid>& b, Mismatch* why,
                                             const std::string& rows = "rows",
                                             const std::string& cols = "columns");
 
