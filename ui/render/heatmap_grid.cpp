@@ -256,7 +256,22 @@ int HeatmapGrid::neededHeight(int n, int columns) const {
   title.setBold(true);
   const QFontMetrics text(m_plot->font());
   const int axisTitle = m_axisTitles ? text.height() + 4 : 0;  // below every map
-  const int chrome = QFontMetrics(title).height() + text.height() * 3 + 16 + axisTitle;
+  // Column labels turned on their side stand taller than the one line of tick labels counted
+  // here: tokens when wider than a cell, and bias_k / zero, which have an axis line of their
+  // own below the map and turn when they would collide.
+  int tokens = 0, extra = 0;
+  if (!m_data.maps.empty()) {
+    for (const ColumnInfo& c : m_data.maps.front().columns) {
+      const int width = text.horizontalAdvance(c.label) + 8;
+      if (c.kind != mhaviz::KeyKind::source) {
+        extra = std::max(extra, width);
+      } else if (!m_view.keyLabels.isEmpty()) {
+        tokens = std::max(tokens, width - text.height());
+      }
+    }
+  }
+  const int turned = std::min(tokens, text.height() * 6) + extra;
+  const int chrome = QFontMetrics(title).height() + text.height() * 3 + 16 + axisTitle + turned;
   return captionHeight(visibleSize().width()) + kLegendH +
          gridRows * (std::max(kMapChromeH, chrome) + kReadableRectPx) + (gridRows - 1) * 8;
 }
