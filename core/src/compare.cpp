@@ -118,10 +118,7 @@ GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b,
                           : match_axis(a.cols, a.col_keys, b.cols, b.col_keys,
                                        a.col_keys.empty() ? col_noun : "key columns", out.left_out);
   out.why = rows.mismatch.any() ? rows.mismatch : cols.mismatch;
-  if (out.why.any()) {
-    out.mismatch = to_string(out.why);
-    return out;
-  }
+  if (out.why.any()) return out;
   out.a_rows = rows.a, out.b_rows = rows.b, out.a_cols = cols.a, out.b_cols = cols.b;
   CompareGrid& d = out.diff;
   d.rows = static_cast<std::int64_t>(rows.a.size());

@@ -2,18 +2,22 @@
 // results (keys lined up by meaning); swap A and B; make B the new A; different sizes say why.
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
-#include <QStandardPaths>
-#include <QComboBox>
+#include <QScopeGuard>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTest>
 #include <cmath>
 
 #include "compute/compute_controller.hpp"
+#include "desktop/language.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/session_document.hpp"
+#include "stages/compare_stage.hpp"
+#include "test_render_common.hpp"
 #include "window/compare_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
@@ -64,7 +68,7 @@ class TestCompare : public QObject {
     const auto& data = panel->data();
     QVERIFY2(data.ok(), qPrintable(data.mismatch));
     QCOMPARE(data.diff.maps.size(), std::size_t(a->H + 1));  // heads and their average
-    const auto head0 = data.diff.maps.front();  // a copy: swap replaces the data
+    const auto head0 = data.diff.maps.front();               // a copy: swap replaces the data
     QCOMPARE(head0.cols, int(a->S));  // the zero key is only in B: left out, and said so
     QVERIFY(panel->message().contains(QStringLiteral("zero key")));
     double largest = 0;
@@ -127,8 +131,8 @@ class TestCompare : public QObject {
     QVERIFY(m_window->document()->open(path));
     QVERIFY(idle());
     ComparePanel* again = m_window->comparePanel();
-    QVERIFY(QTest::qWaitFor([again] { return again->isPinned() && !again->isRestoring(); },
-                            kTimeout));
+    QVERIFY(
+        QTest::qWaitFor([again] { return again->isPinned() && !again->isRestoring(); }, kTimeout));
     QVERIFY(shown());
     QVERIFY(!again->resultA()->config.add_bias_kv);
     QVERIFY(!m_window->document()->isModified());  // restoring A is not an edit
@@ -154,6 +158,35 @@ class TestCompare : public QObject {
     QVERIFY(panel->gridA()->mapCount() > 0);
     panel->unpin();
     QVERIFY(!panel->isPinned());
+  }
+
+  // Compare mode's notes and mismatches come from the core as data and are said in the UI
+  // language (they used to be the core's English sentences).
+  void notesAreSaidInTheWindowsLanguage() {
+    QVERIFY(mhaviz::ui::installTranslations(QLocale(QStringLiteral("zh_CN"))));
+    const auto english = qScopeGuard(
+        [] { mhaviz::ui::installTranslations(QLocale(QLocale::English, QLocale::UnitedStates)); });
+    mhaviz::Config c;
+    c.embed_dim = 8;
+    c.num_heads = 2;
+    c.tgt_len = 4;
+    c.src_len = 5;
+    c.seed = 3;
+    const mhaviz::ForwardResult plain = mhaviz::ui::test::computeResult(c);
+    c.add_bias_kv = true;
+    c.add_zero_attn = true;
+    const mhaviz::ForwardResult withBiasKv = mhaviz::ui::test::computeResult(c);
+    mhaviz::ui::ViewOptions view;
+    const mhaviz::ui::CompareData d = mhaviz::ui::compareStage(withBiasKv, plain, view);
+    QVERIFY2(d.ok(), qPrintable(d.mismatch));
+    QCOMPARE(d.notes, (QStringList{QStringLiteral("bias_k 键只在 A 中"),
+                                   QStringLiteral("零键（add_zero_attn）只在 A 中")}));
+    c.add_bias_kv = false;
+    c.add_zero_attn = false;
+    c.tgt_len = 6;
+    const mhaviz::ForwardResult longer = mhaviz::ui::test::computeResult(c);
+    QCOMPARE(mhaviz::ui::compareStage(plain, longer, view).mismatch,
+             QStringLiteral("A 有 4 个查询，B 有 6 个"));
   }
 
   void semanticsControlChangesTheConfig() {

@@ -41,7 +41,6 @@
 #include "render/heatmap_grid.hpp"
 #include "render/image_export.hpp"
 #include "session/session_file.hpp"
-#include "stages/compare_stage.hpp"
 #include "stages/stage_data.hpp"
 #include "test_render_common.hpp"
 #include "window/main_window.hpp"
@@ -421,29 +420,6 @@ class TestL10n : public QObject {
     QCOMPARE(grid.mapCount(), 0);
     QVERIFY2(grid.message().startsWith(QStringLiteral("批次元素 5 不存在")),
              qPrintable(grid.message()));
-  }
-
-  // Compare mode's notes and mismatches come from the core as data and are said in the UI
-  // language (they used to be the core's English sentences).
-  void compareNotesAreTranslated() {
-    QVERIFY(mhaviz::ui::installTranslations(QLocale(QStringLiteral("zh_CN"))));
-    mhaviz::Config c;
-    c.embed_dim = 8;
-    c.num_heads = 2;
-    c.tgt_len = 4;
-    c.src_len = 5;
-    c.seed = 3;
-    const mhaviz::ForwardResult plain = mhaviz::ui::test::computeResult(c);
-    const mhaviz::ForwardResult withBiasKv = *smallResult();  // bias_k and zero keys, batch 2
-    mhaviz::ui::ViewOptions view;
-    const mhaviz::ui::CompareData d = mhaviz::ui::compareStage(withBiasKv, plain, view);
-    QVERIFY2(d.ok(), qPrintable(d.mismatch));
-    QCOMPARE(d.notes, (QStringList{QStringLiteral("bias_k 键只在 A 中"),
-                                   QStringLiteral("零键（add_zero_attn）只在 A 中")}));
-    c.tgt_len = 6;
-    const mhaviz::ForwardResult longer = mhaviz::ui::test::computeResult(c);
-    QCOMPARE(mhaviz::ui::compareStage(plain, longer, view).mismatch,
-             QStringLiteral("A 有 4 个查询，B 有 6 个"));
   }
 
   // An exported picture's title, map titles and unit are in the UI language.

@@ -4,7 +4,7 @@
 /// signed difference. Rows and columns that are keys line up by KeyColumn kind (source key j
 /// with source key j, bias_k with bias_k, zero with zero), never by position; keys only one
 /// side has are left out of the difference and named in `left_out`. Where the shapes cannot be
-/// lined up, `mismatch` says why and nothing is computed.
+/// lined up, `why` says why and nothing is computed.
 
 #include <cstdint>
 #include <string>
@@ -49,9 +49,8 @@ struct KeyNote {
 std::string to_string(const KeyNote& note);  ///< "the bias_k key is only in A: not in ..."
 
 struct GridDifference {
-  Mismatch why;          ///< kind none when A and B line up
-  std::string mismatch;  ///< to_string(why); empty when A and B line up
-  CompareGrid diff;      ///< B - A over the rows and columns both have, in A's order
+  Mismatch why;      ///< kind none when A and B line up
+  CompareGrid diff;  ///< B - A over the rows and columns both have, in A's order
   std::vector<std::int64_t> a_rows, a_cols;  ///< for each diff row / column: A's index
   std::vector<std::int64_t> b_rows, b_cols;  ///< ... and B's
   std::vector<KeyNote> left_out;             ///< keys only one side has
