@@ -1,6 +1,9 @@
 #include "mhaviz/core/tensor.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <mutex>
 #include <new>
@@ -68,6 +71,33 @@ constexpr std::align_val_t kAlign{64};
 constexpr std::size_t kCachedFrom = std::size_t{8} << 20U;  // blocks of 8 MiB and more
 constexpr std::size_t kCacheLimit = std::size_t{1} << 30U;  // held at most while unused
 
+constexpr std::size_t kHugePage = std::size_t{2} << 20U;
+
+/// A large block of its own pages, 2 MiB aligned and marked for transparent huge pages
+/// (MADV_HUGEPAGE: honoured when the system's THP mode is "madvise" or "always", ignored
+/// otherwise): one fault per 2 MiB instead of per 4 KiB when it is first touched, and fewer
+/// TLB misses while the pass walks it (README "Memory").
+std::size_t mapped_size(std::size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
+
+void* map_block(std::size_t bytes) {
+  const std::size_t size = mapped_size(bytes);
+  void* raw = mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  const auto start = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = (start + kHugePage - 1) & ~std::uintptr_t{kHugePage - 1};
+  // Unmap the slack on either side of the aligned block.
+  if (aligned > start) munmap(raw, aligned - start);
+  if (const std::size_t tail = start + kHugePage - aligned; tail > 0) {
+    munmap(reinterpret_cast<void*>(aligned + size), tail);
+  }
+  void* p = reinterpret_cast<void*>(aligned);
+  madvise(p, size, MADV_HUGEPAGE);
+  return p;
+}
+
+void unmap_block(void* p, std::size_t bytes) { munmap(p, mapped_size(bytes)); }
+
 /// Large blocks freed by one forward pass are kept for the next one of the same shape: a
 /// window recomputing on every slider step would otherwise have the kernel fault in and
 /// clear hundreds of MiB each time. Exact-size reuse; oldest blocks go first past the limit.
@@ -101,7 +131,7 @@ class BlockCache {
         }
       }
     }
-    for (const auto& [q, n] : evicted) ::operator delete(q, kAlign);
+    for (const auto& [q, n] : evicted) unmap_block(q, n);
   }
 
  private:
@@ -119,6 +149,7 @@ BlockCache& cache() {
 void* allocate_storage(std::size_t bytes) {
   if (bytes >= kCachedFrom) {
     if (void* p = cache().take(bytes)) return p;
+    return map_block(bytes);
   }
   return ::operator new(bytes, kAlign);
 }
