@@ -6,20 +6,51 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "eigen_types.hpp"
+#include "kernels/sgemm.hpp"
 
 namespace mhaviz::detail {
 
+/// Whether an Eigen expression is a row-major block of memory (a matrix, a map, a block of
+/// rows) that kernels::sgemm can take as it is.
+template <typename X>
+constexpr bool kRowMajorMemory = (std::remove_cvref_t<X>::Flags & Eigen::RowMajorBit) != 0 &&
+                                 (std::remove_cvref_t<X>::Flags & Eigen::DirectAccessBit) != 0;
+
 /// dst = a * b. Eigen's blocked GEMM pays for packing; for the tiny products of small
-/// configurations a coefficient-wise product is several times faster.
+/// configurations a coefficient-wise product is several times faster. Single-precision
+/// products of row-major operands from 64^3 multiply-adds on run on kernels::sgemm when it is
+/// built in (libxsmm; README "Kernels per product"; below that, generating a kernel on first
+/// use costs more than it saves): a transposed operand (a weight matrix, a head's keys) is
+/// therefore handed over as a row-major copy (transposed() below), made once and used by many
+/// products.
 template <typename Dst, typename A, typename B>
 void product(Dst&& dst, const A& a, const B& b) {
-  if (a.rows() * a.cols() * b.cols() <= 16 * 16 * 64) {
+  const std::int64_t multiply_adds = a.rows() * a.cols() * b.cols();
+  if (multiply_adds <= 16 * 16 * 64) {
     dst.noalias() = a.lazyProduct(b);
-  } else {
-    dst.noalias() = a * b;
+    return;
   }
+  using Scalar = typename std::remove_cvref_t<A>::Scalar;
+  if constexpr (kernels::kSgemm && std::is_same_v<Scalar, float> && kRowMajorMemory<A> &&
+                kRowMajorMemory<B> && kRowMajorMemory<Dst>) {
+    if (multiply_adds >= 64 * 64 * 64 && a.innerStride() == 1 && b.innerStride() == 1 &&
+        dst.innerStride() == 1) {
+      kernels::sgemm(a.rows(), b.cols(), a.cols(), a.data(), a.outerStride(), b.data(),
+                     b.outerStride(), dst.data(), dst.outerStride());
+      return;
+    }
+  }
+  dst.noalias() = a * b;
+}
+
+/// m^T as a row-major matrix, the right operand of product() for x @ m^T (projections with a
+/// weight matrix, q @ k^T).
+template <typename M>
+Mat<typename M::Scalar> transposed(const M& m) {
+  return m.transpose();
 }
 
 /// Queries per tile of a head: a stripe of rows x all Sx keys of about 256 KiB (half of a
@@ -39,13 +70,14 @@ T score_scale(std::int64_t hd) {
 }
 
 /// Steps 8-9 before the mask: tile = (q.middleRows(i0, rows) * scale) @ k^T, a (rows, Sx)
-/// scratch matrix (resized as needed; its storage is reused across tiles).
-template <typename T, typename Q, typename K>
-void raw_score_tile(const Q& q, const K& k, std::int64_t i0, std::int64_t rows, T scale,
+/// scratch matrix (resized as needed; its storage is reused across tiles). kt is the head's
+/// keys transposed, (hd, Sx) (transposed()).
+template <typename T, typename Q>
+void raw_score_tile(const Q& q, const Mat<T>& kt, std::int64_t i0, std::int64_t rows, T scale,
                     Mat<T>& q_scaled, Mat<T>& tile) {
   q_scaled = q.middleRows(i0, rows) * scale;
-  tile.resize(rows, k.rows());
-  product(tile, q_scaled, k.transpose());
+  tile.resize(rows, kt.cols());
+  product(tile, q_scaled, kt);
 }
 
 }  // namespace mhaviz::detail

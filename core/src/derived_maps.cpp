@@ -35,14 +35,14 @@ void fill_rows(const ForwardResult& r, DerivedMap map, std::int64_t n, std::int6
     return;
   }
   const ConstMatMap<T> q(r.q.data<T>().data() + b * L * hd, L, hd);
-  const ConstMatMap<T> k(r.k.data<T>().data() + b * Sx * hd, Sx, hd);
+  const Mat<T> kt = detail::transposed(ConstMatMap<T>(r.k.data<T>().data() + b * Sx * hd, Sx, hd));
   const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
   const T scale = detail::score_scale<T>(hd);
   Mat<T> q_scaled, tile;
   // The pass's tiles start at multiples of tile_rows: start at the one holding row0.
   for (std::int64_t i0 = row0 / tile_rows * tile_rows; i0 < row0 + rows; i0 += tile_rows) {
     const std::int64_t nr = std::min(tile_rows, L - i0);
-    detail::raw_score_tile<T>(q, k, i0, nr, scale, q_scaled, tile);
+    detail::raw_score_tile<T>(q, kt, i0, nr, scale, q_scaled, tile);
     // Capped in place as the pass does (forward.cpp), for the capped map and the scores.
     if (map != DerivedMap::raw_scores) {
       detail::soft_cap(r.config.attn_logit_softcapping, tile, tile);

@@ -56,11 +56,12 @@ void project_into(const ConstMatMap<T>& x, const ConstMatMap<T>& w, const detail
                   MatMap<T> out, int threads) {
   const std::int64_t rows = x.rows();
   const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
+  const Mat<T> wt = detail::transposed(w);
   detail::parallel_for(chunks, detail::thread_count(threads, chunks), [&](std::int64_t c) {
     const std::int64_t r0 = c * kRowsPerChunk;
     const std::int64_t nr = std::min(kRowsPerChunk, rows - r0);
     auto o = out.middleRows(r0, nr);
-    product(o, x.middleRows(r0, nr), w.transpose());
+    product(o, x.middleRows(r0, nr), wt);
     o.rowwise() += b;
   });
 }
@@ -156,11 +157,12 @@ struct Pass {
     const T* mask = masked ? r.merged_mask.data<T>().data() : nullptr;
     const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
     const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
+    const Mat<T> kt = detail::transposed(k);
     Mat<T> q_scaled, tile;
     for (std::int64_t i0 = 0; i0 < L; i0 += tile_rows) {
       const std::int64_t rows = std::min(tile_rows, L - i0);
       // Steps 8-9: scores = (q * sqrt(1/hd)) @ k^T + merged mask, in the scratch tile.
-      detail::raw_score_tile<T>(q, k, i0, rows, scale, q_scaled, tile);
+      detail::raw_score_tile<T>(q, kt, i0, rows, scale, q_scaled, tile);
       // Soft-capped in place when attn_logit_softcapping is set (soft_cap.hpp).
       detail::soft_cap(c.attn_logit_softcapping, tile, tile);
       for (std::int64_t i = i0; i < i0 + rows; ++i) {

@@ -134,12 +134,9 @@ ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const Red
           // Steps 8-10 as forward() does them: (q * sqrt(1/hd)) @ k^T, + merged mask, softmax;
           // keys masked in every row (the future of a causal stripe) get weight 0 uncomputed.
           const Mat<T> q_scaled = keys.query(h, i0 - g.q0, rows) * scale;
-          const Mat<T>& k = keys.key(h);
-          detail::product(raw.leftCols(live), q_scaled, k.topRows(live).transpose());
-          if (d.Sx > d.S) {
-            detail::product(raw.rightCols(d.Sx - d.S), q_scaled,
-                            k.bottomRows(d.Sx - d.S).transpose());
-          }
+          const Mat<T>& kt = keys.keys_transposed(h);
+          detail::product(raw.leftCols(live), q_scaled, kt.leftCols(live));
+          if (d.Sx > d.S) detail::product(raw.rightCols(d.Sx - d.S), q_scaled, kt.rightCols(d.Sx - d.S));
           if (masks.any()) {
             raw.leftCols(live) += mask.leftCols(live);
             raw.rightCols(d.Sx - d.S) += mask.rightCols(d.Sx - d.S);

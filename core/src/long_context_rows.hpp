@@ -98,10 +98,11 @@ Mat<T> project_rows(const Mat<T>& x, const ConstMatMap<T>& w, const RowVec<T>& b
   constexpr std::int64_t kChunk = 256;
   Mat<T> out(x.rows(), w.rows());
   const std::int64_t chunks = (x.rows() + kChunk - 1) / kChunk;
+  const Mat<T> wt = transposed(w);
   parallel_for(chunks, thread_count(threads, chunks), [&](std::int64_t c) {
     const std::int64_t r0 = c * kChunk, nr = std::min(kChunk, x.rows() - r0);
     auto o = out.middleRows(r0, nr);
-    product(o, x.middleRows(r0, nr), w.transpose());
+    product(o, x.middleRows(r0, nr), wt);
     o.rowwise() += b;
   });
   return out;
@@ -135,14 +136,15 @@ class HeadKeys {
       }
       if (c.add_bias_kv) k.row(d.S) = w.bias_k.segment(h * d.hd, d.hd);
       // add_zero_attn: the last row stays zero.
+      k.transposeInPlace();  // kept as k^T, the right operand of product()
     }
   }
   /// Head h's queries, rows [offset, offset + rows) of the region.
   [[nodiscard]] auto query(std::int64_t h, std::int64_t offset, std::int64_t rows) const {
     return queries_.block(offset, h * d_.hd, rows, d_.hd);
   }
-  /// Head h's keys (Sx, hd).
-  [[nodiscard]] const Mat<T>& key(std::int64_t h) const {
+  /// Head h's keys transposed, (hd, Sx).
+  [[nodiscard]] const Mat<T>& keys_transposed(std::int64_t h) const {
     return keys_[static_cast<std::size_t>(h)];
   }
 

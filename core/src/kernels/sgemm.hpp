@@ -1,0 +1,24 @@
+#pragma once
+// Single-precision matrix products on libxsmm's JIT-generated kernels (internal to the core).
+// Built in when cmake/Kernels.cmake finds libxsmm (MHAVIZ_SGEMM_KERNEL=1); without it every
+// product runs on Eigen. Products in double precision always run on Eigen.
+
+#include <cstdint>
+
+#ifndef MHAVIZ_SGEMM_KERNEL
+#define MHAVIZ_SGEMM_KERNEL 0
+#endif
+
+namespace mhaviz::detail::kernels {
+
+/// Whether sgemm() below is built in.
+inline constexpr bool kSgemm = MHAVIZ_SGEMM_KERNEL != 0;
+
+/// C (m x n) = A (m x k) * B (k x n). Every matrix is row-major; lda, ldb and ldc are the
+/// distances between the starts of consecutive rows, in elements. Each element of C is summed
+/// over k in order by the same kernel whatever m and n are, so a row of C does not depend on
+/// which other rows are computed with it. Only defined when kSgemm is true.
+void sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
+           const float* b, std::int64_t ldb, float* c, std::int64_t ldc);
+
+}  // namespace mhaviz::detail::kernels

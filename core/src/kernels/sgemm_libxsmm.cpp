@@ -1,0 +1,58 @@
+// kernels/sgemm.hpp on libxsmm (Debian's libxsmm-dev, version 1.17): a JIT-generated kernel per
+// tile shape, cached by libxsmm itself. libxsmm's kernels are column-major; a row-major
+// C = A * B is the column-major C^T = B^T * A^T, so the operands are handed over swapped.
+#include "sgemm.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include <libxsmm.h>
+
+namespace mhaviz::detail::kernels {
+namespace {
+
+/// Columns of C per kernel call: a k x 64 panel of B stays in L1/L2 while the kernel walks
+/// down the rows of A (measured faster than one call over all columns for the q.k^T tiles
+/// and the projections, and no slower elsewhere).
+constexpr std::int64_t kTileCols = 64;
+/// Rows of C per kernel call; A's rows stream through.
+constexpr std::int64_t kTileRows = 256;
+
+libxsmm_smmfunction kernel(std::int64_t rows, std::int64_t cols, std::int64_t k,
+                           std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
+  static std::once_flag initialised;
+  std::call_once(initialised, [] { libxsmm_init(); });
+  const float alpha = 1.0F, beta = 0.0F;
+  const int flags = LIBXSMM_GEMM_FLAG_NONE;
+  const auto i = [](std::int64_t v) { return static_cast<libxsmm_blasint>(v); };
+  const libxsmm_blasint ld_a = i(ldb), ld_b = i(lda), ld_c = i(ldc);  // swapped, see above
+  const libxsmm_smmfunction f = libxsmm_smmdispatch(i(cols), i(rows), i(k), &ld_a, &ld_b, &ld_c,
+                                                    &alpha, &beta, &flags, nullptr);
+  if (f == nullptr) {
+    throw std::runtime_error("libxsmm could not generate a kernel for a " + std::to_string(rows) +
+                             "x" + std::to_string(cols) + "x" + std::to_string(k) + " product");
+  }
+  return f;
+}
+
+}  // namespace
+
+void sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
+           const float* b, std::int64_t ldb, float* c, std::int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (std::int64_t i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0F);
+    return;
+  }
+  for (std::int64_t j = 0; j < n; j += kTileCols) {
+    const std::int64_t cols = std::min(kTileCols, n - j);
+    for (std::int64_t i = 0; i < m; i += kTileRows) {
+      const std::int64_t rows = std::min(kTileRows, m - i);
+      kernel(rows, cols, k, lda, ldb, ldc)(b + j, a + i * lda, c + i * ldc + j);
+    }
+  }
+}
+
+}  // namespace mhaviz::detail::kernels

@@ -1,0 +1,145 @@
+// mhaviz-kernels-bench: the kernel for each product of a pass, measured side by side (not a
+// test; README "Kernels per product"). For the in-projection (a chunk of 256 tokens times
+// W^T), the q.k^T tiles (inner dimension head_dim) and weights.v (inner dimension S) at the
+// sizes of mhaviz-bench, it prints GFLOP/s of one thread for
+//   - Eigen (as the core builds it),
+//   - libxsmm through the core's own kernels::sgemm (when built in),
+//   - OpenBLAS and BLIS, loaded at run time (libopenblas0-pthread, libblis4-serial) through
+//     the BLAS sgemm_ they both export; "-" when the library is not installed.
+// Each figure is the best of --reps repetitions, each at least --min-ms long.
+//
+//   mhaviz-kernels-bench [--reps 5] [--min-ms 20]
+#include <dlfcn.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/sgemm.hpp"
+
+namespace {
+
+using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using BlasSgemm = void (*)(const char*, const char*, const int*, const int*, const int*,
+                           const float*, const float*, const int*, const float*, const int*,
+                           const float*, float*, const int*);
+
+struct Blas {
+  std::string name;
+  BlasSgemm sgemm = nullptr;
+};
+
+/// A BLAS loaded at run time from the first path that opens, held to one thread.
+Blas load_blas(const std::string& name, const std::vector<const char*>& paths,
+               const char* set_threads) {
+  for (const char* path : paths) {
+    void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) continue;
+    if (auto* threads = reinterpret_cast<void (*)(int)>(dlsym(lib, set_threads))) threads(1);
+    return {name, reinterpret_cast<BlasSgemm>(dlsym(lib, "sgemm_"))};
+  }
+  return {name, nullptr};
+}
+
+/// Row-major C = A * B through a column-major BLAS: C^T = B^T * A^T.
+void blas_product(BlasSgemm f, const Mat& a, const Mat& b, Mat& c) {
+  const int m = static_cast<int>(a.rows()), n = static_cast<int>(b.cols()),
+            k = static_cast<int>(a.cols());
+  const float one = 1.0F, zero = 0.0F;
+  f("N", "N", &n, &m, &k, &one, b.data(), &n, a.data(), &k, &zero, c.data(), &n);
+}
+
+double best_gflops(const std::function<void()>& run, double flop, int reps, double min_ms) {
+  using clock = std::chrono::steady_clock;
+  run();  // warm-up: caches, generated kernels
+  double best = 0;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = clock::now();
+    int calls = 0;
+    double ms = 0;
+    do {
+      run();
+      ++calls;
+      ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+    } while (ms < min_ms);
+    best = std::max(best, flop * calls / (ms * 1e6));
+  }
+  return best;
+}
+
+struct Shape {
+  const char* product;
+  const char* size;
+  int m, n, k;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 5;
+  double min_ms = 20;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--reps") == 0) {
+      reps = std::max(1, std::atoi(argv[i + 1]));
+    } else if (std::strcmp(argv[i], "--min-ms") == 0) {
+      min_ms = std::max(1.0, std::atof(argv[i + 1]));
+    } else {
+      std::fprintf(stderr, "usage: mhaviz-kernels-bench [--reps N] [--min-ms MS]\n");
+      return 2;
+    }
+  }
+  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  setenv("OMP_NUM_THREADS", "1", 1);
+  const std::vector<Blas> blas = {
+      load_blas("OpenBLAS",
+                {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0", "libopenblas.so.0"},
+                "openblas_set_num_threads"),
+      load_blas("BLIS", {"/usr/lib/x86_64-linux-gnu/blis-serial/libblis.so.4", "libblis.so.4"},
+                "bli_thread_set_num_threads")};
+
+  // The products of a pass, as forward.cpp cuts them (N/L/S/E/H in the size column).
+  const std::vector<Shape> shapes = {
+      {"in-projection", "E=512", 256, 512, 512},   {"in-projection", "E=768", 256, 768, 768},
+      {"q.k^T tile", "S=128 hd=32", 64, 128, 32},   {"q.k^T tile", "S=512 hd=64", 64, 512, 64},
+      {"q.k^T tile", "S=2048 hd=64", 32, 2048, 64}, {"weights.v", "S=128 hd=32", 64, 32, 128},
+      {"weights.v", "S=512 hd=64", 64, 64, 512},    {"weights.v", "S=2048 hd=64", 32, 64, 2048}};
+
+  std::printf("%-14s %-13s %-15s %8s %8s", "product", "size", "m x n x k", "Eigen", "libxsmm");
+  for (const Blas& b : blas) std::printf(" %9s", b.name.c_str());
+  std::printf("   (GFLOP/s, 1 thread, best of %d)\n", reps);
+  for (const Shape& s : shapes) {
+    const Mat a = Mat::Random(s.m, s.k), b = Mat::Random(s.k, s.n);
+    Mat c(s.m, s.n);
+    const double flop = 2.0 * s.m * s.n * s.k;
+    const std::string dims =
+        std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    std::printf("%-14s %-13s %-15s", s.product, s.size, dims.c_str());
+    std::printf(" %8.1f", best_gflops([&] { c.noalias() = a * b; }, flop, reps, min_ms));
+    if constexpr (mhaviz::detail::kernels::kSgemm) {
+      std::printf(" %8.1f", best_gflops(
+                                [&] {
+                                  mhaviz::detail::kernels::sgemm(s.m, s.n, s.k, a.data(), s.k,
+                                                                 b.data(), s.n, c.data(), s.n);
+                                },
+                                flop, reps, min_ms));
+    } else {
+      std::printf(" %8s", "-");
+    }
+    for (const Blas& lib : blas) {
+      if (lib.sgemm == nullptr) {
+        std::printf(" %9s", "-");
+      } else {
+        std::printf(" %9.1f",
+                    best_gflops([&] { blas_product(lib.sgemm, a, b, c); }, flop, reps, min_ms));
+      }
+    }
+    std::printf("\n");
+  }
+  return 0;
+}

@@ -1,0 +1,71 @@
+// kernels::sgemm (libxsmm) against Eigen's product, on the shapes a pass uses and on strided
+// operands; and the property the derived maps rely on: a row of C does not depend on which
+// other rows are computed with it. Built only when the kernel is (cmake/Kernels.cmake).
+#include <gtest/gtest.h>
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <limits>
+#include <tuple>
+
+#include "kernels/sgemm.hpp"
+
+namespace {
+
+using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Ref = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+class Sgemm : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
+
+TEST_P(Sgemm, AgreesWithADoubleProductToFloatRounding) {
+  const auto [m, n, k] = GetParam();
+  const Mat a = Mat::Random(m, k), b = Mat::Random(k, n);
+  Mat c = Mat::Constant(m, n, 1e30F);  // every element must be written
+  mhaviz::detail::kernels::sgemm(m, n, k, a.data(), k, b.data(), n, c.data(), n);
+  const Ref want = a.cast<double>() * b.cast<double>();
+  // Each |term| < 1: a float sum of k of them is within k * eps of the exact one.
+  const double tol = 4.0 * k * std::numeric_limits<float>::epsilon();
+  EXPECT_LT((c.cast<double>() - want).cwiseAbs().maxCoeff(), tol) << m << "x" << n << "x" << k;
+}
+
+// The in-projection chunks, q.k^T tiles (head_dim inner), weights.v (keys inner), ragged edges.
+INSTANTIATE_TEST_SUITE_P(PassShapes, Sgemm,
+                         ::testing::Values(std::make_tuple(256, 512, 512),
+                                           std::make_tuple(100, 768, 768),
+                                           std::make_tuple(64, 2048, 64),
+                                           std::make_tuple(16, 130, 32),
+                                           std::make_tuple(64, 64, 2048),
+                                           std::make_tuple(33, 64, 515),
+                                           std::make_tuple(300, 70, 3),
+                                           std::make_tuple(1, 1, 1)));
+
+TEST(SgemmStrided, BlocksOfLargerMatricesKeepTheirNeighboursIntact) {
+  // C = A.block * B.leftCols, written into the middle of a larger matrix.
+  const Mat a = Mat::Random(40, 90), b = Mat::Random(70, 300);
+  Mat c = Mat::Zero(50, 200);
+  const Mat before = c;
+  const std::int64_t m = 30, n = 150, k = 70;
+  mhaviz::detail::kernels::sgemm(m, n, k, a.data() + 5 * 90 + 10, 90, b.data(), 300,
+                                 c.data() + 7 * 200 + 20, 200);
+  const Mat want = a.block(5, 10, m, k) * b.leftCols(n);
+  EXPECT_LT((c.block(7, 20, m, n) - want).cwiseAbs().maxCoeff(), 1e-4F);
+  c.block(7, 20, m, n).setZero();
+  EXPECT_EQ(c, before) << "elements outside the block were written";
+}
+
+TEST(SgemmRows, ARowIsTheSameAloneAsInAnyTile) {
+  // derived_maps.hpp recomputes rows of a score tile and promises the pass's values bit for
+  // bit; the pass's tiles and the derived ones start at the same rows, but this holds anyway.
+  const std::int64_t n = 2048, k = 64;
+  const Mat a = Mat::Random(64, k), b = Mat::Random(k, n);
+  Mat all(64, n), one(1, n), some(5, n);
+  mhaviz::detail::kernels::sgemm(64, n, k, a.data(), k, b.data(), n, all.data(), n);
+  for (const std::int64_t i : {0, 17, 63}) {
+    mhaviz::detail::kernels::sgemm(1, n, k, a.data() + i * k, k, b.data(), n, one.data(), n);
+    EXPECT_EQ(one.row(0), all.row(i)) << "row " << i;
+  }
+  mhaviz::detail::kernels::sgemm(5, n, k, a.data() + 40 * k, k, b.data(), n, some.data(), n);
+  EXPECT_EQ(some, all.middleRows(40, 5));
+}
+
+}  // namespace
