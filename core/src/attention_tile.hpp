@@ -20,12 +20,10 @@ constexpr bool kRowMajorMemory = (std::remove_cvref_t<X>::Flags & Eigen::RowMajo
                                  (std::remove_cvref_t<X>::Flags & Eigen::DirectAccessBit) != 0;
 
 /// dst = a * b. Eigen's blocked GEMM pays for packing; for the tiny products of small
-/// configurations a coefficient-wise product is several times faster. Single-precision
-/// products of row-major operands from 64^3 multiply-adds on run on kernels::sgemm when it is
-/// built in (libxsmm; README "Kernels per product"; below that, generating a kernel on first
-/// use costs more than it saves): a transposed operand (a weight matrix, a head's keys) is
-/// therefore handed over as a row-major copy (transposed() below), made once and used by many
-/// products.
+/// configurations a coefficient-wise product is several times faster. Larger single-precision
+/// products of row-major operands run on kernels::sgemm when it is built in (libxsmm; README
+/// "Kernels per product"): a transposed operand (a weight matrix, a head's keys) is therefore
+/// handed over as a row-major copy (transposed() below), made once and used by many products.
 template <typename Dst, typename A, typename B>
 void product(Dst&& dst, const A& a, const B& b) {
   const std::int64_t multiply_adds = a.rows() * a.cols() * b.cols();
@@ -36,8 +34,7 @@ void product(Dst&& dst, const A& a, const B& b) {
   using Scalar = typename std::remove_cvref_t<A>::Scalar;
   if constexpr (kernels::kSgemm && std::is_same_v<Scalar, float> && kRowMajorMemory<A> &&
                 kRowMajorMemory<B> && kRowMajorMemory<Dst>) {
-    if (multiply_adds >= 64 * 64 * 64 && a.innerStride() == 1 && b.innerStride() == 1 &&
-        dst.innerStride() == 1) {
+    if (a.innerStride() == 1 && b.innerStride() == 1 && dst.innerStride() == 1) {
       kernels::sgemm(a.rows(), b.cols(), a.cols(), a.data(), a.outerStride(), b.data(),
                      b.outerStride(), dst.data(), dst.outerStride());
       return;
