@@ -47,6 +47,11 @@ TensorMap read_tensor_file(const std::filesystem::path& path) {
 
 void write_tensor_file(const std::filesystem::path& path, const TensorMap& tensors,
                        bool compress_npz) {
+  write_tensor_file(path, streamed(tensors), compress_npz);
+}
+
+void write_tensor_file(const std::filesystem::path& path, const StreamedTensors& tensors,
+                       bool compress_npz) {
   switch (format_of(path)) {
     case Format::npz:
       write_npz(path, tensors, compress_npz);
@@ -59,7 +64,7 @@ void write_tensor_file(const std::filesystem::path& path, const TensorMap& tenso
         throw InvalidInput(display_name(path) + ": an .npy file holds exactly one tensor, not " +
                            std::to_string(tensors.size()) + "; use .npz or .safetensors");
       }
-      write_npy(path, tensors.begin()->second);
+      write_npy(path, gathered(tensors.begin()->second, tensors.begin()->first));
       return;
   }
 }

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "mhaviz/core/io/streamed_tensors.hpp"
 #include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
@@ -18,6 +19,11 @@ TensorMap read_tensor_file(const std::filesystem::path& path);
 /// tensor. Atomic; each tensor's bytes are streamed to the file, never copied into one buffer.
 /// Throws InvalidInput for an unknown extension or an .npy with other than one tensor.
 void write_tensor_file(const std::filesystem::path& path, const TensorMap& tensors,
+                       bool compress_npz = false);
+
+/// The same for tensors some of which are made in pieces while the file is written (see
+/// write_npz and write_safetensors; an .npy's one tensor is joined first).
+void write_tensor_file(const std::filesystem::path& path, const StreamedTensors& tensors,
                        bool compress_npz = false);
 
 }  // namespace mhaviz::io
