@@ -39,7 +39,7 @@ int runCommand(const QCommandLineParser& parser) {
   const ForwardResult result = computeResult(parser, nullptr, runPartHint());
   // raw_scores, mask and scores are derived piece by piece as the file is written.
   const io::StreamedTensors tensors = io::result_stream(result);
-  io::write_tensor_file(std::filesystem::path(out.toStdString()), tensors, compress);
+  io::write_tensor_file_streamed(std::filesystem::path(out.toStdString()), tensors, compress);
   std::cout << "wrote " << tensors.size() << " tensors to " << out.toStdString() << " (attn_output "
             << shape_str(result.attn_output.shape()) << ")\n";
   return kExitOk;

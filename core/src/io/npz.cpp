@@ -165,10 +165,11 @@ TensorMap parse_npz(std::span<const std::byte> bytes, std::string_view name) {
 }
 
 void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool compressed) {
-  write_npz(path, streamed(tensors), compressed);
+  write_npz_streamed(path, streamed(tensors), compressed);
 }
 
-void write_npz(const std::filesystem::path& path, const StreamedTensors& tensors, bool compressed) {
+void write_npz_streamed(const std::filesystem::path& path, const StreamedTensors& tensors,
+                        bool compressed) {
   const std::string file_name = display_name(path);
   if (tensors.empty()) {
     // libzip drops an archive without entries; numpy writes the bare end-of-directory record.

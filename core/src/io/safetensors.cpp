@@ -214,10 +214,10 @@ TensorMap parse_safetensors(std::span<const std::byte> bytes, std::string_view s
 }
 
 void write_safetensors(const std::filesystem::path& path, const TensorMap& tensors) {
-  write_safetensors(path, streamed(tensors));
+  write_safetensors_streamed(path, streamed(tensors));
 }
 
-void write_safetensors(const std::filesystem::path& path, const StreamedTensors& tensors) {
+void write_safetensors_streamed(const std::filesystem::path& path, const StreamedTensors& tensors) {
   json header = json::object();
   std::uint64_t offset = 0;
   for (const auto& [name, tensor] : tensors) {

@@ -39,7 +39,7 @@ void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool
 /// thread of its own, a few pieces ahead of libzip): the file is byte for byte the one
 /// write_npz writes for the whole tensors (apart from the members' times). What making a piece
 /// throws is thrown, after the name of the file; the old file is then kept.
-void write_npz(const std::filesystem::path& path, const StreamedTensors& tensors,
-               bool compressed = true);
+void write_npz_streamed(const std::filesystem::path& path, const StreamedTensors& tensors,
+                        bool compressed = true);
 
 }  // namespace mhaviz::io

@@ -28,7 +28,7 @@ namespace mhaviz::io {
 /// raw_scores, mask and scores are derived on demand (derived_maps.hpp) on `threads` threads.
 TensorMap result_tensors(const ForwardResult& result, int threads = 1);
 
-/// The same tensors for the writers (write_tensor_file, write_npz, write_safetensors), with
+/// The same tensors for the streamed writers (write_tensor_file_streamed and the like), with
 /// raw_scores, mask, capped_scores and scores made in pieces of about `piece_bytes` (whole
 /// rows of one head) while the file is written, never whole: the file holds the same bytes as
 /// for result_tensors. `result` must outlive the returned tensors.

@@ -32,6 +32,6 @@ void write_safetensors(const std::filesystem::path& path, const TensorMap& tenso
 /// thread of its own, a few pieces ahead of the writer): the same bytes as for the whole
 /// tensors. What making a piece throws is thrown, after the name of the file; the old file is
 /// then kept.
-void write_safetensors(const std::filesystem::path& path, const StreamedTensors& tensors);
+void write_safetensors_streamed(const std::filesystem::path& path, const StreamedTensors& tensors);
 
 }  // namespace mhaviz::io

@@ -2,8 +2,9 @@
 /// \file
 /// Tensors for the writers, some of them made piece by piece while the file is written (e.g.
 /// the derived (N,H,L,S') maps of `mhaviz-cli run`), so that a large tensor never has to be
-/// whole in memory. The writers (write_npz, write_safetensors, write_tensor_file) make the
-/// pieces on a thread of their own, a few pieces ahead of what they write.
+/// whole in memory. The writers (write_npz_streamed, write_safetensors_streamed,
+/// write_tensor_file_streamed) make the pieces on a thread of their own, a few pieces ahead of
+/// what they write.
 
 #include <cstdint>
 #include <functional>

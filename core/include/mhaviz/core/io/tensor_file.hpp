@@ -23,7 +23,7 @@ void write_tensor_file(const std::filesystem::path& path, const TensorMap& tenso
 
 /// The same for tensors some of which are made in pieces while the file is written (see
 /// write_npz and write_safetensors; an .npy's one tensor is joined first).
-void write_tensor_file(const std::filesystem::path& path, const StreamedTensors& tensors,
-                       bool compress_npz = false);
+void write_tensor_file_streamed(const std::filesystem::path& path, const StreamedTensors& tensors,
+                                bool compress_npz = false);
 
 }  // namespace mhaviz::io
