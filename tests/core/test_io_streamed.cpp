@@ -173,7 +173,7 @@ TEST_F(StreamedFiles, NpyOfAPiecedTensorJoinsItsPieces) {
   EXPECT_TRUE(same(mhaviz::io::read_tensor_file(dir_ / "t.npy").at("t"), counted(10, 3)));
 }
 
-TEST_F(StreamedFiles, PiecesAreMadeOnAnotherThreadAFewAhead) {
+TEST_F(StreamedFiles, PiecesAreMadeInOrderOnAnotherThread) {
   // The writer takes the pieces from a thread of their own, which makes them in order.
   std::atomic<int> made{0};
   std::atomic<bool> other_thread{true};
