@@ -22,7 +22,9 @@ void fill_rows(const ForwardResult& r, DerivedMap map, std::int64_t n, std::int6
                std::int64_t row0, std::int64_t rows, T* out) {
   const std::int64_t L = r.L, Sx = r.Sx, hd = r.hd, b = n * r.H + h;
   const T* mask = r.has_mask() ? r.merged_mask.data<T>().data() : nullptr;
-  const auto mask_row = [&](std::int64_t i) { return ConstMatMap<T>(mask + r.mask_offset(n, h, i), 1, Sx); };
+  const auto mask_row = [&](std::int64_t i) {
+    return ConstMatMap<T>(mask + r.mask_offset(n, h, i), 1, Sx);
+  };
   if (map == DerivedMap::mask) {
     for (std::int64_t i = row0; i < row0 + rows; ++i) {
       T* dst = out + (i - row0) * Sx;
@@ -58,11 +60,11 @@ void fill_rows(const ForwardResult& r, DerivedMap map, std::int64_t n, std::int6
 void check(const ForwardResult& r, std::int64_t n, std::int64_t h, std::int64_t row0,
            std::int64_t rows) {
   if (n < 0 || n >= r.N || h < 0 || h >= r.H || row0 < 0 || rows < 0 || row0 + rows > r.L) {
-    throw InvalidInput("derived map: batch element " + std::to_string(n) + ", head " +
-                       std::to_string(h) + ", rows " + std::to_string(row0) + ".." +
-                       std::to_string(row0 + rows) + " are outside the result (N=" +
-                       std::to_string(r.N) + ", H=" + std::to_string(r.H) +
-                       ", L=" + std::to_string(r.L) + "); recompute or choose one inside");
+    throw InvalidInput(
+        "derived map: batch element " + std::to_string(n) + ", head " + std::to_string(h) +
+        ", rows " + std::to_string(row0) + ".." + std::to_string(row0 + rows) +
+        " are outside the result (N=" + std::to_string(r.N) + ", H=" + std::to_string(r.H) +
+        ", L=" + std::to_string(r.L) + "); recompute or choose one inside");
   }
   // A reduced (long-context) result keeps only folded weights: nothing to derive from.
   if (r.q.shape() != Shape{r.N, r.H, r.L, r.hd} || r.k.shape() != Shape{r.N, r.H, r.Sx, r.hd}) {
@@ -106,6 +108,16 @@ Tensor derived_rows(const ForwardResult& r, DerivedMap map, std::int64_t n, std:
     fill_rows<T>(r, map, n, h, row0, rows, out.data<T>().data());
   });
   return out;
+}
+
+std::int64_t derived_piece_rows(const ForwardResult& r, std::size_t bytes) {
+  std::int64_t tile = 0;
+  dispatch(r, [&](auto zero) { tile = detail::query_tile_rows<decltype(zero)>(r.Sx); });
+  const auto row_bytes =
+      static_cast<std::size_t>(std::max<std::int64_t>(r.Sx, 1)) * elem_size(r.weights.type());
+  auto rows = static_cast<std::int64_t>(bytes / row_bytes);
+  if (rows >= tile) rows -= rows % tile;
+  return std::clamp<std::int64_t>(rows, 1, std::max<std::int64_t>(r.L, 1));
 }
 
 Tensor derived_head(const ForwardResult& r, DerivedMap map, std::int64_t n, std::int64_t h) {

@@ -37,8 +37,9 @@ int runCommand(const QCommandLineParser& parser) {
   const RunPart part = parseRunPart(parser);
   if (part.requested) return runPart(parser, part, out, compress);
   const ForwardResult result = computeResult(parser, nullptr, runPartHint());
-  const io::TensorMap tensors = io::result_tensors(result);
-  io::write_tensor_file(std::filesystem::path(out.toStdString()), tensors, compress);
+  // raw_scores, mask and scores are derived piece by piece as the file is written.
+  const io::StreamedTensors tensors = io::result_stream(result);
+  io::write_tensor_file_streamed(std::filesystem::path(out.toStdString()), tensors, compress);
   std::cout << "wrote " << tensors.size() << " tensors to " << out.toStdString() << " (attn_output "
             << shape_str(result.attn_output.shape()) << ")\n";
   return kExitOk;

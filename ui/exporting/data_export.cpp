@@ -68,7 +68,7 @@ void writeStageCsv(const mhaviz::ForwardResult& result, const ViewOptions& view,
 
 void writeResultNpz(const mhaviz::ForwardResult& result, const QString& path) {
   // Stored like numpy.savez (as mhaviz-cli run writes by default): at disk speed.
-  mhaviz::io::write_npz(path.toStdString(), mhaviz::io::result_tensors(result), false);
+  mhaviz::io::write_npz_streamed(path.toStdString(), mhaviz::io::result_stream(result), false);
 }
 
 QString headFileName(Stage stage, int head, int batch, const QString& extension) {

@@ -158,8 +158,12 @@ Tensor read_npy(const std::filesystem::path& path) {
 }
 
 std::vector<std::byte> npy_header_bytes(const Tensor& tensor) {
+  return npy_header_bytes(tensor.type(), tensor.shape());
+}
+
+std::vector<std::byte> npy_header_bytes(ElemType type, const Shape& shape) {
   std::string descr;
-  switch (tensor.type()) {
+  switch (type) {
     case ElemType::f32:
       descr = "<f4";
       break;
@@ -173,8 +177,8 @@ std::vector<std::byte> npy_header_bytes(const Tensor& tensor) {
       descr = "|u1";
       break;
   }
-  std::string header = "{'descr': '" + descr +
-                       "', 'fortran_order': False, 'shape': " + shape_str(tensor.shape()) + ", }";
+  std::string header =
+      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape_str(shape) + ", }";
   // numpy pads with spaces and a final newline so that the data starts 64-byte aligned.
   constexpr std::size_t kAlign = 64;
   std::size_t len_width = 2;

@@ -2,15 +2,19 @@
 
 #include <zip.h>
 
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <system_error>
+#include <variant>
 #include <vector>
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npy.hpp"
+#include "piece_producer.hpp"
+#include "pieced_member.hpp"
 #include "zip_sink.hpp"
 
 namespace mhaviz::io {
@@ -161,6 +165,11 @@ TensorMap parse_npz(std::span<const std::byte> bytes, std::string_view name) {
 }
 
 void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool compressed) {
+  write_npz_streamed(path, streamed(tensors), compressed);
+}
+
+void write_npz_streamed(const std::filesystem::path& path, const StreamedTensors& tensors,
+                        bool compressed) {
   const std::string file_name = display_name(path);
   if (tensors.empty()) {
     // libzip drops an archive without entries; numpy writes the bare end-of-directory record.
@@ -172,31 +181,43 @@ void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool
   }
   // The archive is written straight into the temporary file of replace_file_atomic, through
   // ZipFileSink (whose second thread does the writing while libzip copies the next bytes and
-  // takes their CRC-32). Each member is its .npy header plus the tensor's own bytes, read by
-  // libzip from where they are (never a copy of a whole tensor).
+  // takes their CRC-32). Each member is its .npy header plus the tensor's bytes, read by libzip
+  // from where they are (never a copy of a whole tensor); a PiecedTensor's pieces are made by a
+  // third thread a few pieces ahead of libzip (PiecedMember).
   replace_file_atomic(path, [&](const std::filesystem::path& tmp) {
     ZipErrorGuard err;
     ZipFileSink sink(tmp);
+    // What making a piece threw; the producer, members, headers and fragment lists must stay
+    // alive until zip_close (or zip_discard).
+    std::exception_ptr piece_error;
+    PieceProducer producer(tensors);
+    std::vector<std::unique_ptr<PiecedMember>> pieced;
+    std::vector<std::vector<std::byte>> headers;
+    headers.reserve(tensors.size());
     zip_source_t* target = sink.make_source(&err.error);
-    zip_t* archive = target == nullptr ? nullptr
-                                       : zip_open_from_source(target, ZIP_CREATE | ZIP_TRUNCATE,
-                                                              &err.error);
+    zip_t* archive = target == nullptr
+                         ? nullptr
+                         : zip_open_from_source(target, ZIP_CREATE | ZIP_TRUNCATE, &err.error);
     if (archive == nullptr) {
       if (target != nullptr) zip_source_free(target);
       throw InvalidInput(file_name + ": cannot create archive: " + zip_error_strerror(&err.error));
     }
     std::unique_ptr<zip_t, ZipCloser> archive_owner(archive);
-    // Headers and fragment lists must stay alive until zip_close.
-    std::vector<std::vector<std::byte>> headers;
-    headers.reserve(tensors.size());
-    for (const auto& [name, tensor] : tensors) {
-      headers.push_back(npy_header_bytes(tensor));
-      const auto data = tensor.bytes();
-      zip_buffer_fragment_t fragments[2] = {
-          {reinterpret_cast<zip_uint8_t*>(headers.back().data()), headers.back().size()},
-          {reinterpret_cast<zip_uint8_t*>(const_cast<std::byte*>(data.data())), data.size()}};
-      zip_source_t* member =
-          zip_source_buffer_fragment(archive, fragments, data.empty() ? 1 : 2, 0);
+    for (const auto& [name, entry] : tensors) {
+      zip_source_t* member = nullptr;
+      if (const auto* tensor = std::get_if<Tensor>(&entry)) {
+        headers.push_back(npy_header_bytes(*tensor));
+        const auto data = tensor->bytes();
+        zip_buffer_fragment_t fragments[2] = {
+            {reinterpret_cast<zip_uint8_t*>(headers.back().data()), headers.back().size()},
+            {reinterpret_cast<zip_uint8_t*>(const_cast<std::byte*>(data.data())), data.size()}};
+        member = zip_source_buffer_fragment(archive, fragments, data.empty() ? 1 : 2, 0);
+      } else {
+        pieced.push_back(
+            std::make_unique<PiecedMember>(name, npy_header_bytes(type_of(entry), shape_of(entry)),
+                                           byte_size(entry), producer, piece_error));
+        member = pieced.back()->make_source(archive);
+      }
       if (member == nullptr) {
         throw InvalidInput(file_name + ": cannot add \"" + name + "\": " + zip_strerror(archive));
       }
@@ -213,6 +234,8 @@ void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool
       }
     }
     if (zip_close(archive) != 0) {
+      producer.stop();
+      if (piece_error) rethrow_naming(piece_error, file_name);
       throw InvalidInput(file_name + ": cannot write the archive: " + zip_strerror(archive));
     }
     archive_owner.release();  // zip_close freed it

@@ -8,10 +8,13 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "chunked_writer.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
+#include "piece_producer.hpp"
 
 namespace mhaviz::io {
 
@@ -211,6 +214,10 @@ TensorMap parse_safetensors(std::span<const std::byte> bytes, std::string_view s
 }
 
 void write_safetensors(const std::filesystem::path& path, const TensorMap& tensors) {
+  write_safetensors_streamed(path, streamed(tensors));
+}
+
+void write_safetensors_streamed(const std::filesystem::path& path, const StreamedTensors& tensors) {
   json header = json::object();
   std::uint64_t offset = 0;
   for (const auto& [name, tensor] : tensors) {
@@ -218,9 +225,9 @@ void write_safetensors(const std::filesystem::path& path, const TensorMap& tenso
       throw InvalidInput(display_name(path) +
                          ": a tensor cannot be named \"__metadata__\" in a safetensors file");
     }
-    const std::uint64_t size = tensor.bytes().size();
-    header[name] = {{"dtype", dtype_name(tensor.type())},
-                    {"shape", tensor.shape()},
+    const std::uint64_t size = byte_size(tensor);
+    header[name] = {{"dtype", dtype_name(type_of(tensor))},
+                    {"shape", shape_of(tensor)},
                     {"data_offsets", {offset, offset + size}}};
     offset += size;
   }
@@ -230,11 +237,47 @@ void write_safetensors(const std::filesystem::path& path, const TensorMap& tenso
   const std::uint64_t n = text.size();
   std::array<std::byte, 8> length{};
   for (std::size_t i = 0; i < 8; ++i) length[i] = static_cast<std::byte>((n >> (8 * i)) & 0xFF);
-  // Streamed to the temporary file: the length, the header, then each tensor's own bytes.
-  std::vector<std::span<const std::byte>> parts{length, std::as_bytes(std::span(text))};
-  parts.reserve(2 + tensors.size());
-  for (const auto& [name, tensor] : tensors) parts.push_back(tensor.bytes());
-  write_parts_atomic(path, parts);
+  // Streamed to the temporary file through 1 MiB chunks that a second thread writes: the
+  // length, the header, then each tensor's own bytes, a PiecedTensor's pieces made by a third
+  // thread a few pieces ahead.
+  const std::string file_name = display_name(path);
+  replace_file_atomic(path, [&](const std::filesystem::path& tmp) {
+    ChunkedFileWriter out;
+    int err = out.open(tmp);
+    const auto put = [&](std::span<const std::byte> bytes) {
+      if (err == 0 && !out.write(bytes.data(), bytes.size())) err = out.error();
+      return err == 0;
+    };
+    put(length);
+    put(std::as_bytes(std::span(text)));
+    PieceProducer producer(tensors);
+    for (const auto& [name, tensor] : tensors) {
+      if (err != 0) break;
+      if (const auto* held = std::get_if<Tensor>(&tensor)) {
+        put(held->bytes());
+        continue;
+      }
+      try {
+        // By bytes, not by pieces: pieces that end short make next() throw, naming the tensor.
+        for (std::uint64_t left = byte_size(tensor); left > 0 && err == 0;) {
+          const Tensor piece = producer.next(name);
+          put(piece.bytes());
+          left -= std::min<std::uint64_t>(left, piece.bytes().size());
+        }
+      } catch (...) {
+        producer.stop();
+        out.abort();
+        rethrow_naming(std::current_exception(), file_name);
+      }
+    }
+    producer.stop();
+    if (err == 0) {
+      err = out.finish();
+    } else {
+      out.abort();
+    }
+    if (err != 0) throw InvalidInput(file_name + ": write failed (" + std::strerror(err) + ")");
+  });
 }
 
 }  // namespace mhaviz::io

@@ -47,19 +47,24 @@ TensorMap read_tensor_file(const std::filesystem::path& path) {
 
 void write_tensor_file(const std::filesystem::path& path, const TensorMap& tensors,
                        bool compress_npz) {
+  write_tensor_file_streamed(path, streamed(tensors), compress_npz);
+}
+
+void write_tensor_file_streamed(const std::filesystem::path& path, const StreamedTensors& tensors,
+                                bool compress_npz) {
   switch (format_of(path)) {
     case Format::npz:
-      write_npz(path, tensors, compress_npz);
+      write_npz_streamed(path, tensors, compress_npz);
       return;
     case Format::safetensors:
-      write_safetensors(path, tensors);
+      write_safetensors_streamed(path, tensors);
       return;
     case Format::npy:
       if (tensors.size() != 1) {
         throw InvalidInput(display_name(path) + ": an .npy file holds exactly one tensor, not " +
                            std::to_string(tensors.size()) + "; use .npz or .safetensors");
       }
-      write_npy(path, tensors.begin()->second);
+      write_npy(path, gathered(tensors.begin()->second, tensors.begin()->first));
       return;
   }
 }

@@ -7,6 +7,7 @@
 /// so every value is bit for bit the one the pass used. One head costs one L x Sx x hd
 /// product: cheap next to the pass.
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -29,6 +30,11 @@ std::string_view derived_map_name(DerivedMap map);
 /// the result's element type. Throws InvalidInput when n, h or the rows are out of range.
 Tensor derived_rows(const ForwardResult& r, DerivedMap map, std::int64_t n, std::int64_t h,
                     std::int64_t row0, std::int64_t rows);
+
+/// How many rows of one head's map to derive at a time for pieces of about `bytes` bytes: a
+/// multiple of the pass's query tile when a tile fits in `bytes` (so that no tile is computed
+/// twice), at least 1 row, at most L.
+std::int64_t derived_piece_rows(const ForwardResult& r, std::size_t bytes);
 
 /// The whole (L, Sx) map of head h of batch element n.
 Tensor derived_head(const ForwardResult& r, DerivedMap map, std::int64_t n, std::int64_t h);

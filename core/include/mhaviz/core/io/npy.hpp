@@ -32,6 +32,8 @@ std::vector<std::byte> serialize_npy(const Tensor& tensor);
 
 /// The first part of serialize_npy: magic, version and header; tensor.bytes() follow it.
 std::vector<std::byte> npy_header_bytes(const Tensor& tensor);
+/// The same for a tensor of this element type and shape.
+std::vector<std::byte> npy_header_bytes(ElemType type, const Shape& shape);
 
 /// Writes a .npy file atomically (temporary file + rename). Throws InvalidInput on I/O errors.
 void write_npy(const std::filesystem::path& path, const Tensor& tensor);

@@ -9,6 +9,7 @@
 #include <span>
 #include <string_view>
 
+#include "mhaviz/core/io/streamed_tensors.hpp"
 #include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
@@ -33,5 +34,12 @@ TensorMap parse_npz(std::span<const std::byte> bytes, std::string_view name);
 /// when `compressed`, deflated (zlib level 1) as numpy.savez_compressed's format. Throws
 /// InvalidInput on I/O errors.
 void write_npz(const std::filesystem::path& path, const TensorMap& tensors, bool compressed = true);
+
+/// The same for tensors some of which are made in pieces while the archive is written (on a
+/// thread of its own, a few pieces ahead of libzip): the file is byte for byte the one
+/// write_npz writes for the whole tensors (apart from the members' times). What making a piece
+/// throws is thrown, after the name of the file; the old file is then kept.
+void write_npz_streamed(const std::filesystem::path& path, const StreamedTensors& tensors,
+                        bool compressed = true);
 
 }  // namespace mhaviz::io

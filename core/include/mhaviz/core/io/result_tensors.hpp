@@ -1,7 +1,11 @@
 #pragma once
 // The tensors of a forward pass by name, as `mhaviz-cli run` and the window's data export
-// write them.
+// write them, whole (result_tensors) or with the derived maps made as they are written
+// (result_stream).
 
+#include <cstddef>
+
+#include "mhaviz/core/io/streamed_tensors.hpp"
 #include "mhaviz/core/result.hpp"
 #include "mhaviz/core/tensor_map.hpp"
 
@@ -23,5 +27,11 @@ namespace mhaviz::io {
 ///   output                  (N,L,E) after out_proj (attn_output in (N,L,E) layout)
 /// raw_scores, mask and scores are derived on demand (derived_maps.hpp) on `threads` threads.
 TensorMap result_tensors(const ForwardResult& result, int threads = 1);
+
+/// The same tensors for the streamed writers (write_tensor_file_streamed and the like), with
+/// raw_scores, mask, capped_scores and scores made in pieces of about `piece_bytes` (whole
+/// rows of one head) while the file is written, never whole: the file holds the same bytes as
+/// for result_tensors. `result` must outlive the returned tensors.
+StreamedTensors result_stream(const ForwardResult& result, std::size_t piece_bytes = 1 << 20);
 
 }  // namespace mhaviz::io

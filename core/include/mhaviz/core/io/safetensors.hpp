@@ -9,6 +9,7 @@
 #include <span>
 #include <string_view>
 
+#include "mhaviz/core/io/streamed_tensors.hpp"
 #include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
@@ -26,5 +27,11 @@ TensorMap parse_safetensors(std::span<const std::byte> bytes, std::string_view n
 /// Writes the layout safetensors.torch.save_file writes: header padded with spaces to a
 /// multiple of 8 bytes, tensors packed in name order. Atomic (temporary file + rename).
 void write_safetensors(const std::filesystem::path& path, const TensorMap& tensors);
+
+/// The same for tensors some of which are made in pieces while the file is written (on a
+/// thread of its own, a few pieces ahead of the writer): the same bytes as for the whole
+/// tensors. What making a piece throws is thrown, after the name of the file; the old file is
+/// then kept.
+void write_safetensors_streamed(const std::filesystem::path& path, const StreamedTensors& tensors);
 
 }  // namespace mhaviz::io

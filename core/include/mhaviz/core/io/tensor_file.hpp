@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "mhaviz/core/io/streamed_tensors.hpp"
 #include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
@@ -19,5 +20,10 @@ TensorMap read_tensor_file(const std::filesystem::path& path);
 /// Throws InvalidInput for an unknown extension or an .npy with other than one tensor.
 void write_tensor_file(const std::filesystem::path& path, const TensorMap& tensors,
                        bool compress_npz = false);
+
+/// The same for tensors some of which are made in pieces while the file is written (see
+/// write_npz and write_safetensors; an .npy's one tensor is joined first).
+void write_tensor_file_streamed(const std::filesystem::path& path, const StreamedTensors& tensors,
+                                bool compress_npz = false);
 
 }  // namespace mhaviz::io
