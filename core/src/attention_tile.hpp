@@ -26,11 +26,6 @@ constexpr bool kRowMajorMemory = (std::remove_cvref_t<X>::Flags & Eigen::RowMajo
 /// handed over as a row-major copy (transposed() below), made once and used by many products.
 template <typename Dst, typename A, typename B>
 void product(Dst&& dst, const A& a, const B& b) {
-  const std::int64_t multiply_adds = a.rows() * a.cols() * b.cols();
-  if (multiply_adds <= 16 * 16 * 64) {
-    dst.noalias() = a.lazyProduct(b);
-    return;
-  }
   using Scalar = typename std::remove_cvref_t<A>::Scalar;
   if constexpr (kernels::kSgemm && std::is_same_v<Scalar, float> && kRowMajorMemory<A> &&
                 kRowMajorMemory<B> && kRowMajorMemory<Dst>) {
@@ -40,13 +35,25 @@ void product(Dst&& dst, const A& a, const B& b) {
       return;
     }
   }
-  dst.noalias() = a * b;
+  if (a.rows() * a.cols() * b.cols() <= 16 * 16 * 64) {
+    dst.noalias() = a.lazyProduct(b);
+  } else {
+    dst.noalias() = a * b;
+  }
 }
 
 /// m^T as a row-major matrix, the right operand of product() for x @ m^T (projections with a
 /// weight matrix, q @ k^T).
 template <typename M>
 Mat<typename M::Scalar> transposed(const M& m) {
+  if constexpr (kernels::kSgemm && std::is_same_v<typename M::Scalar, float> &&
+                kRowMajorMemory<M>) {
+    if (m.innerStride() == 1) {  // Eigen's transposing copy is one element at a time
+      Mat<float> t(m.cols(), m.rows());
+      kernels::transpose(m.rows(), m.cols(), m.data(), m.outerStride(), t.data(), t.cols());
+      return t;
+    }
+  }
   return m.transpose();
 }
 

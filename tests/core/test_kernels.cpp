@@ -68,4 +68,15 @@ TEST(SgemmRows, ARowIsTheSameAloneAsInAnyTile) {
   EXPECT_EQ(some, all.middleRows(40, 5));
 }
 
+TEST(Transpose, OfABlockIntoABlock) {
+  const Mat in = Mat::Random(70, 90);
+  Mat out = Mat::Zero(80, 60);
+  const std::int64_t rows = 50, cols = 65;  // in.block(3, 4, 50, 65) -> out.block(2, 5, 65, 50)
+  mhaviz::detail::kernels::transpose(rows, cols, in.data() + 3 * 90 + 4, 90,
+                                     out.data() + 2 * 60 + 5, 60);
+  EXPECT_EQ(out.block(2, 5, cols, rows), in.block(3, 4, rows, cols).transpose());
+  out.block(2, 5, cols, rows).setZero();
+  EXPECT_EQ(out, Mat::Zero(80, 60)) << "elements outside the block were written";
+}
+
 }  // namespace

@@ -21,4 +21,9 @@ inline constexpr bool kSgemm = MHAVIZ_SGEMM_KERNEL != 0;
 void sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
            const float* b, std::int64_t ldb, float* c, std::int64_t ldc);
 
+/// out (cols x rows) = in (rows x cols) transposed, both row-major with leading dimensions ldi
+/// and ldo. Only defined when kSgemm is true.
+void transpose(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ldi, float* out,
+               std::int64_t ldo);
+
 }  // namespace mhaviz::detail::kernels

@@ -20,16 +20,22 @@ constexpr std::int64_t kTileCols = 64;
 /// Rows of C per kernel call; A's rows stream through.
 constexpr std::int64_t kTileRows = 256;
 
-libxsmm_smmfunction kernel(std::int64_t rows, std::int64_t cols, std::int64_t k,
-                           std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
+void initialise() {
   static std::once_flag initialised;
   std::call_once(initialised, [] { libxsmm_init(); });
+}
+
+libxsmm_blasint blas_int(std::int64_t v) { return static_cast<libxsmm_blasint>(v); }
+
+libxsmm_smmfunction kernel(std::int64_t rows, std::int64_t cols, std::int64_t k,
+                           std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
+  initialise();
   const float alpha = 1.0F, beta = 0.0F;
   const int flags = LIBXSMM_GEMM_FLAG_NONE;
-  const auto i = [](std::int64_t v) { return static_cast<libxsmm_blasint>(v); };
-  const libxsmm_blasint ld_a = i(ldb), ld_b = i(lda), ld_c = i(ldc);  // swapped, see above
-  const libxsmm_smmfunction f = libxsmm_smmdispatch(i(cols), i(rows), i(k), &ld_a, &ld_b, &ld_c,
-                                                    &alpha, &beta, &flags, nullptr);
+  const libxsmm_blasint ld_a = blas_int(ldb), ld_b = blas_int(lda), ld_c = blas_int(ldc);  // swapped
+  const libxsmm_smmfunction f = libxsmm_smmdispatch(blas_int(cols), blas_int(rows), blas_int(k),
+                                                    &ld_a, &ld_b, &ld_c, &alpha, &beta, &flags,
+                                                    nullptr);
   if (f == nullptr) {
     throw std::runtime_error("libxsmm could not generate a kernel for a " + std::to_string(rows) +
                              "x" + std::to_string(cols) + "x" + std::to_string(k) + " product");
@@ -53,6 +59,15 @@ void sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::
       kernel(rows, cols, k, lda, ldb, ldc)(b + j, a + i * lda, c + i * ldc + j);
     }
   }
+}
+
+void transpose(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ldi, float* out,
+               std::int64_t ldo) {
+  if (rows == 0 || cols == 0) return;
+  initialise();
+  // Column-major, `in` is cols x rows (leading dimension ldi) and `out` rows x cols (ldo).
+  libxsmm_otrans(out, in, sizeof(float), blas_int(cols), blas_int(rows), blas_int(ldi),
+                 blas_int(ldo));
 }
 
 }  // namespace mhaviz::detail::kernels
