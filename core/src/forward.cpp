@@ -67,28 +67,30 @@ void project_into(const ConstMatMap<T>& x, const ConstMatMap<T>& w, const detail
 }
 
 /// Step 2 over every token of a sequence tensor, rows in the tensor's own order ((len*N)
-/// rows for (len, N, f), (N*len) for (N, len, f)).
+/// rows for (len, N, f), (N*len) for (N, len, f)). A tensor, so that its storage is reused by
+/// the next pass (tensor.cpp) instead of being faulted in again.
 template <typename T>
-Mat<T> project_all(const Tensor& x, const ConstMatMap<T>& w, const detail::RowVec<T>& b,
+Tensor project_all(const Tensor& x, const ConstMatMap<T>& w, const detail::RowVec<T>& b,
                    int threads) {
   const std::int64_t f = x.size(-1);
   const std::int64_t rows = x.numel() / f;
-  Mat<T> out(rows, w.rows());
+  Tensor out = Tensor::uninitialized(kElem<T>, {rows, w.rows()});
   project_into<T>(ConstMatMap<T>(x.data<T>().data(), rows, f), w, b,
-                  MatMap<T>(out.data(), rows, w.rows()), threads);
+                  MatMap<T>(out.data<T>().data(), rows, w.rows()), threads);
   return out;
 }
 
 /// Head h of batch element n of a projected sequence (rows in input order) as (len, hd).
 template <typename T>
-StridedMap<T> head_rows(const Mat<T>& projected, const Dims& d, bool seq_first, std::int64_t len,
-                        std::int64_t n, std::int64_t h) {
+StridedMap<T> head_rows(const Tensor& projected_tensor, const Dims& d, bool seq_first,
+                        std::int64_t len, std::int64_t n, std::int64_t h) {
   const std::int64_t E = d.E;
+  const T* projected = projected_tensor.data<T>().data();
   if (seq_first) {
-    return StridedMap<T>(projected.data() + n * E + h * d.hd, len, d.hd,
+    return StridedMap<T>(projected + n * E + h * d.hd, len, d.hd,
                          Eigen::OuterStride<>(d.N * E));
   }
-  return StridedMap<T>(projected.data() + (n * len) * E + h * d.hd, len, d.hd,
+  return StridedMap<T>(projected + (n * len) * E + h * d.hd, len, d.hd,
                        Eigen::OuterStride<>(E));
 }
 
@@ -112,9 +114,9 @@ struct Pass {
   const Inputs& in;
   const Dims& d;
   const detail::Projections<T>& w;
-  const Mat<T>& qp;
-  const Mat<T>& kp;
-  const Mat<T>& vp;
+  const Tensor& qp;
+  const Tensor& kp;
+  const Tensor& vp;
   ForwardResult& r;
 
   /// Steps 4-13 for batch-head b.
@@ -260,9 +262,9 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
   r.merged_mask = masks.merged();
   const auto cancelled = [&] { return rc.cancel != nullptr && rc.cancel->load(); };
 
-  const Mat<T> qp = project_all<T>(in.query, w.wq, w.bq, rc.threads);
-  const Mat<T> kp = in.static_k ? Mat<T>() : project_all<T>(in.key, w.wk, w.bk, rc.threads);
-  const Mat<T> vp = in.static_v ? Mat<T>() : project_all<T>(in.value, w.wv, w.bv, rc.threads);
+  const Tensor qp = project_all<T>(in.query, w.wq, w.bq, rc.threads);
+  const Tensor kp = in.static_k ? Tensor() : project_all<T>(in.key, w.wk, w.bk, rc.threads);
+  const Tensor vp = in.static_v ? Tensor() : project_all<T>(in.value, w.wv, w.bv, rc.threads);
   if (cancelled()) throw Cancelled();
 
   const Pass<T> pass{c, in, d, w, qp, kp, vp, r};

@@ -68,7 +68,7 @@ std::string shape_str(const Shape& shape) {
 namespace detail {
 namespace {
 constexpr std::align_val_t kAlign{64};
-constexpr std::size_t kCachedFrom = std::size_t{8} << 20U;  // blocks of 8 MiB and more
+constexpr std::size_t kCachedFrom = std::size_t{1} << 20U;  // blocks of 1 MiB and more
 constexpr std::size_t kCacheLimit = std::size_t{1} << 30U;  // held at most while unused
 
 constexpr std::size_t kHugePage = std::size_t{2} << 20U;
