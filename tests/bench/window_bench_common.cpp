@@ -115,7 +115,9 @@ mhaviz::Config configOf(const Size& s, std::uint64_t seed) {
 }
 
 bool idle(MainWindow& w) {
-  return waitFor([&] { return !w.controller()->isBusy() && !w.grid()->isPreparing(); });
+  return waitFor([&] {
+    return !w.controller()->isBusy() && !w.controller()->isMeasuring() && !w.grid()->isPreparing();
+  });
 }
 
 ChangeTimes changeAndWait(MainWindow& w, const mhaviz::Config& config) {
