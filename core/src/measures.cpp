@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -11,11 +12,25 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "parallel.hpp"
 
 namespace mhaviz {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Calls fn(b) for every block b in [0, count) on control.threads threads, throwing Cancelled
+/// before a block when control.cancel reads true. Each block writes only its own entries, so
+/// the results do not depend on the thread count, bit for bit.
+void for_blocks(std::int64_t count, const RunControl& control,
+                const std::function<void(std::int64_t)>& fn) {
+  detail::parallel_for(count, detail::thread_count(control.threads, count), [&](std::int64_t b) {
+    if (control.cancel != nullptr && control.cancel->load()) {
+      throw Cancelled();
+    }
+    fn(b);
+  });
+}
 
 detail::Dims dims_of(const ForwardResult& r) {
   detail::Dims d;
@@ -45,24 +60,24 @@ void check_fit(const ForwardResult& r, const Inputs& in) {
 
 /// Open keys of every (n, h, i): the merged mask row's entries that are not -inf.
 template <typename T>
-std::vector<std::int64_t> open_keys(const ForwardResult& r, const Inputs& in) {
+std::vector<std::int64_t> open_keys(const ForwardResult& r, const Inputs& in,
+                                    const RunControl& control) {
   std::vector<std::int64_t> out(static_cast<std::size_t>(r.N * r.H * r.L), r.Sx);
   const detail::Masks<T> masks(in, dims_of(r));
   if (!masks.any()) return out;
-  detail::RowVec<T> row(r.Sx);
-  std::size_t at = 0;
-  for (std::int64_t n = 0; n < r.N; ++n) {
-    for (std::int64_t h = 0; h < r.H; ++h) {
-      for (std::int64_t i = 0; i < r.L; ++i, ++at) {
-        masks.merged_row(n, n * r.H + h, i, row);
-        std::int64_t open = 0;
-        for (std::int64_t j = 0; j < r.Sx; ++j) {
-          open += row[j] == -std::numeric_limits<T>::infinity() ? 0 : 1;
-        }
-        out[at] = open;
+  for_blocks(r.N * r.H, control, [&](std::int64_t b) {
+    const std::int64_t n = b / r.H;
+    detail::RowVec<T> row(r.Sx);
+    std::size_t at = static_cast<std::size_t>(b * r.L);
+    for (std::int64_t i = 0; i < r.L; ++i, ++at) {
+      masks.merged_row(n, b, i, row);
+      std::int64_t open = 0;
+      for (std::int64_t j = 0; j < r.Sx; ++j) {
+        open += row[j] == -std::numeric_limits<T>::infinity() ? 0 : 1;
       }
+      out[at] = open;
     }
-  }
+  });
   return out;
 }
 
@@ -74,7 +89,7 @@ std::int64_t column_of(const ForwardResult& r, KeyKind kind) {
 }
 
 template <typename T>
-void attention_measures(const ForwardResult& r, HeadMeasures& m) {
+void attention_measures(const ForwardResult& r, HeadMeasures& m, const RunControl& control) {
   const auto w = attention_distribution(r).data<T>();
   const std::int64_t jb = column_of(r, KeyKind::bias_k);
   const std::int64_t jz = column_of(r, KeyKind::zero);
@@ -83,33 +98,39 @@ void attention_measures(const ForwardResult& r, HeadMeasures& m) {
        {&m.entropy, &m.normalized_entropy, &m.confidence, &m.first_key, &m.bias_k, &m.zero}) {
     v->assign(rows, kNaN);
   }
-  for (std::size_t row = 0; row < rows; ++row) {
-    const std::int64_t open = m.open_keys[row];
-    if (open == 0) continue;
-    const T* a = w.data() + row * static_cast<std::size_t>(r.Sx);
-    double h = 0.0;
-    double top = -std::numeric_limits<double>::infinity();
-    bool nan = false;
-    for (std::int64_t j = 0; j < r.Sx; ++j) {
-      const double x = a[j];
-      if (std::isnan(x)) nan = true;
-      if (x > 0.0) h -= x * std::log(x);
-      top = std::max(top, x);
+  // One block per (n, h): its L rows.
+  for_blocks(r.N * r.H, control, [&](std::int64_t b) {
+    for (auto row = static_cast<std::size_t>(b * r.L);
+         row < static_cast<std::size_t>((b + 1) * r.L); ++row) {
+      const std::int64_t open = m.open_keys[row];
+      if (open == 0) continue;
+      const T* a = w.data() + row * static_cast<std::size_t>(r.Sx);
+      double h = 0.0;
+      double top = -std::numeric_limits<double>::infinity();
+      bool nan = false;
+      for (std::int64_t j = 0; j < r.Sx; ++j) {
+        const double x = a[j];
+        if (std::isnan(x)) nan = true;
+        if (x > 0.0) h -= x * std::log(x);
+        top = std::max(top, x);
+      }
+      if (nan) continue;  // NaN scores (not masks) give NaN weights: every measure stays NaN
+      m.entropy[row] = h == 0.0 ? 0.0 : h;  // no -0
+      m.normalized_entropy[row] = open == 1 ? 0.0 : h / std::log(static_cast<double>(open));
+      m.confidence[row] = top;
+      m.first_key[row] = r.S > 0 ? static_cast<double>(a[0]) : 0.0;
+      m.bias_k[row] = jb >= 0 ? static_cast<double>(a[jb]) : 0.0;
+      m.zero[row] = jz >= 0 ? static_cast<double>(a[jz]) : 0.0;
     }
-    if (nan) continue;  // NaN scores (not masks) give NaN weights: every measure stays NaN
-    m.entropy[row] = h == 0.0 ? 0.0 : h;  // no -0
-    m.normalized_entropy[row] = open == 1 ? 0.0 : h / std::log(static_cast<double>(open));
-    m.confidence[row] = top;
-    m.first_key[row] = r.S > 0 ? static_cast<double>(a[0]) : 0.0;
-    m.bias_k[row] = jb >= 0 ? static_cast<double>(a[jb]) : 0.0;
-    m.zero[row] = jz >= 0 ? static_cast<double>(a[jz]) : 0.0;
-  }
+  });
+  (void)rows;
 }
 
 /// ‖Δ‖ and ‖output‖ of every (n, h, i) row, Δ = head_output[n,h,i] @ W_O[:, h*hd:(h+1)*hd]^T
 /// (the change of the output row when the head is zeroed, up to its sign).
 template <typename T>
-void ablation_norms(const ForwardResult& r, std::vector<double>& delta, std::vector<double>& out) {
+void ablation_norms(const ForwardResult& r, std::vector<double>& delta, std::vector<double>& out,
+                    const RunControl& control) {
   using M = detail::Mat<double>;
   const Tensor wt = r.params.out_proj_weight->to(ElemType::f64);
   const detail::ConstMatMap<double> wo(wt.data<double>().data(), r.E, r.E);
@@ -117,26 +138,25 @@ void ablation_norms(const ForwardResult& r, std::vector<double>& delta, std::vec
   const auto o = r.output.data<T>();
   delta.assign(static_cast<std::size_t>(r.N * r.H * r.L), kNaN);
   out.assign(delta.size(), kNaN);
-  for (std::int64_t n = 0; n < r.N; ++n) {
-    for (std::int64_t h = 0; h < r.H; ++h) {
-      const std::size_t base = static_cast<std::size_t>((n * r.H + h) * r.L);
-      M x(r.L, r.hd);
-      for (std::int64_t i = 0; i < r.L; ++i) {
-        for (std::int64_t c = 0; c < r.hd; ++c) {
-          x(i, c) = ho[(base + static_cast<std::size_t>(i)) * static_cast<std::size_t>(r.hd) +
-                       static_cast<std::size_t>(c)];
-        }
-      }
-      const M d = x * wo.middleCols(h * r.hd, r.hd).transpose();
-      for (std::int64_t i = 0; i < r.L; ++i) {
-        delta[base + static_cast<std::size_t>(i)] = d.row(i).norm();
-        double s = 0.0;
-        const T* orow = o.data() + static_cast<std::size_t>((n * r.L + i) * r.E);
-        for (std::int64_t e = 0; e < r.E; ++e) s += double(orow[e]) * double(orow[e]);
-        out[base + static_cast<std::size_t>(i)] = std::sqrt(s);
+  for_blocks(r.N * r.H, control, [&](std::int64_t b) {
+    const std::int64_t n = b / r.H, h = b % r.H;
+    const std::size_t base = static_cast<std::size_t>((n * r.H + h) * r.L);
+    M x(r.L, r.hd);
+    for (std::int64_t i = 0; i < r.L; ++i) {
+      for (std::int64_t c = 0; c < r.hd; ++c) {
+        x(i, c) = ho[(base + static_cast<std::size_t>(i)) * static_cast<std::size_t>(r.hd) +
+                     static_cast<std::size_t>(c)];
       }
     }
-  }
+    const M d = x * wo.middleCols(h * r.hd, r.hd).transpose();
+    for (std::int64_t i = 0; i < r.L; ++i) {
+      delta[base + static_cast<std::size_t>(i)] = d.row(i).norm();
+      double s = 0.0;
+      const T* orow = o.data() + static_cast<std::size_t>((n * r.L + i) * r.E);
+      for (std::int64_t e = 0; e < r.E; ++e) s += double(orow[e]) * double(orow[e]);
+      out[base + static_cast<std::size_t>(i)] = std::sqrt(s);
+    }
+  });
 }
 
 double ratio(double delta, double out) {
@@ -145,17 +165,17 @@ double ratio(double delta, double out) {
 }
 
 template <typename T>
-HeadMeasures compute(const ForwardResult& r, const Inputs& in) {
+HeadMeasures compute(const ForwardResult& r, const Inputs& in, const RunControl& control) {
   HeadMeasures m;
   m.N = r.N;
   m.H = r.H;
   m.L = r.L;
   m.has_bias_k = column_of(r, KeyKind::bias_k) >= 0;
   m.has_zero = column_of(r, KeyKind::zero) >= 0;
-  m.open_keys = open_keys<T>(r, in);
-  attention_measures<T>(r, m);
+  m.open_keys = open_keys<T>(r, in, control);
+  attention_measures<T>(r, m, control);
   std::vector<double> delta, out;
-  ablation_norms<T>(r, delta, out);
+  ablation_norms<T>(r, delta, out, control);
   m.ablation.resize(delta.size());
   for (std::size_t k = 0; k < delta.size(); ++k) m.ablation[k] = ratio(delta[k], out[k]);
   return m;
@@ -167,17 +187,32 @@ const Tensor& attention_distribution(const ForwardResult& result) {
   return result.weights_before_dropout ? *result.weights_before_dropout : result.weights;
 }
 
-HeadMeasures head_measures(const ForwardResult& result, const Inputs& inputs) {
+HeadMeasures head_measures(const ForwardResult& result, const Inputs& inputs,
+                           const RunControl& control) {
   check_fit(result, inputs);
   if (!result.params.out_proj_weight) {
     throw InvalidInput("measures: the result has no out_proj.weight");
   }
-  if (result.weights.type() == ElemType::f64) return compute<double>(result, inputs);
-  return compute<float>(result, inputs);
+  if (result.weights.type() == ElemType::f64) return compute<double>(result, inputs, control);
+  return compute<float>(result, inputs, control);
 }
 
-HeadAverage head_average(const HeadMeasures& m, const ForwardResult& result, std::int64_t n,
-                         std::int64_t h) {
+namespace {
+
+/// Σ_e output[b, i, e]² of output row (b, i), in double, summed in order of e.
+double output_row_square(const ForwardResult& result, std::int64_t b, std::int64_t i) {
+  double s = 0.0;
+  for (std::int64_t e = 0; e < result.E; ++e) {
+    const double x = result.output.value((b * result.L + i) * result.E + e);
+    s += x * x;
+  }
+  return s;
+}
+
+/// head_average with the output rows' squares from `squares` ((N, L), output_row_square's)
+/// when given, else computed here.
+HeadAverage average_of(const HeadMeasures& m, const ForwardResult& result, std::int64_t n,
+                       std::int64_t h, const std::vector<double>* squares) {
   HeadAverage a;
   double sums[6] = {0, 0, 0, 0, 0, 0};
   double d2 = 0.0, o2 = 0.0;
@@ -197,11 +232,8 @@ HeadAverage head_average(const HeadMeasures& m, const ForwardResult& result, std
       }
       if (!std::isnan(m.ablation[k])) {
         // ‖output‖ of the row, from the result (the ratio alone cannot be summed).
-        double s = 0.0;
-        for (std::int64_t e = 0; e < result.E; ++e) {
-          const double x = result.output.value((b * result.L + i) * result.E + e);
-          s += x * x;
-        }
+        const double s = squares != nullptr ? (*squares)[static_cast<std::size_t>(b * m.L + i)]
+                                            : output_row_square(result, b, i);
         d2 += m.ablation[k] * m.ablation[k] * s;
         o2 += s;
       }
@@ -220,16 +252,34 @@ HeadAverage head_average(const HeadMeasures& m, const ForwardResult& result, std
   return a;
 }
 
-ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs) {
+}  // namespace
+
+HeadAverage head_average(const HeadMeasures& m, const ForwardResult& result, std::int64_t n,
+                         std::int64_t h) {
+  return average_of(m, result, n, h, nullptr);
+}
+
+ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
+                              const RunControl& control) {
   ResultMeasures out;
-  out.head = head_measures(result, inputs);
-  for (std::int64_t n = 0; n <= result.N; ++n) {
-    for (std::int64_t h = 0; h < result.H; ++h) {
-      out.averages.push_back(head_average(out.head, result, n == result.N ? -1 : n, h));
+  out.head = head_measures(result, inputs, control);
+  // The squares of the output rows once (every head's average reads them), then the averages
+  // of every (n, h) and of every h over all n, in parallel: each is the same sum as
+  // head_average's.
+  std::vector<double> squares(static_cast<std::size_t>(result.N * result.L));
+  for_blocks(result.N, control, [&](std::int64_t b) {
+    for (std::int64_t i = 0; i < result.L; ++i) {
+      squares[static_cast<std::size_t>(b * result.L + i)] = output_row_square(result, b, i);
     }
-  }
+  });
+  out.averages.resize(static_cast<std::size_t>((result.N + 1) * result.H));
+  for_blocks((result.N + 1) * result.H, control, [&](std::int64_t k) {
+    const std::int64_t n = k / result.H, h = k % result.H;
+    out.averages[static_cast<std::size_t>(k)] =
+        average_of(out.head, result, n == result.N ? -1 : n, h, &squares);
+  });
   if (result.N * result.H * result.L * result.Sx <= kValueNormCellLimit) {
-    out.norms = value_norms(result);
+    out.norms = value_norms(result, control);
   }
   return out;
 }

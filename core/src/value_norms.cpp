@@ -7,6 +7,7 @@
 #include "eigen_types.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/measures.hpp"
+#include "parallel.hpp"
 
 namespace mhaviz {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 using detail::Mat;
 
 template <typename T>
-ValueNorms compute(const ForwardResult& r) {
+ValueNorms compute(const ForwardResult& r, const RunControl& control) {
   const std::int64_t N = r.N, H = r.H, L = r.L, Sx = r.Sx, E = r.E, hd = r.hd;
   ValueNorms out;
   constexpr ElemType et = std::is_same_v<T, double> ? ElemType::f64 : ElemType::f32;
@@ -51,34 +52,41 @@ ValueNorms compute(const ForwardResult& r) {
         }
       }
     }
-    std::vector<double> a(at(H));
-    for (std::int64_t i = 0; i < L; ++i) {
-      for (std::int64_t j = 0; j < Sx; ++j) {
-        for (std::int64_t h = 0; h < H; ++h) {
-          a[at(h)] = w[at(((n * H + h) * L + i) * Sx + j)];
-          per_head[at(((n * H + h) * L + i) * Sx + j)] =
-              static_cast<T>(a[at(h)] * fn[at((n * H + h) * Sx + j)]);
-        }
-        const Mat<double>& g = gram[at(j)];
-        double s = 0.0;
-        for (std::int64_t h = 0; h < H; ++h) {
-          for (std::int64_t k = 0; k < H; ++k) s += a[at(h)] * a[at(k)] * g(h, k);
-        }
-        summed[at((n * L + i) * Sx + j)] = static_cast<T>(std::sqrt(std::max(s, 0.0)));
-      }
-    }
+    // Rows of queries in chunks, in parallel: each chunk writes only its own rows.
+    constexpr std::int64_t kRows = 64;
+    const std::int64_t chunks = (L + kRows - 1) / kRows;
+    detail::parallel_for(
+        chunks, detail::thread_count(control.threads, chunks), [&](std::int64_t c) {
+          if (control.cancel != nullptr && control.cancel->load()) throw Cancelled();
+          std::vector<double> a(at(H));
+          for (std::int64_t i = c * kRows; i < std::min(L, (c + 1) * kRows); ++i) {
+            for (std::int64_t j = 0; j < Sx; ++j) {
+              for (std::int64_t h = 0; h < H; ++h) {
+                a[at(h)] = w[at(((n * H + h) * L + i) * Sx + j)];
+                per_head[at(((n * H + h) * L + i) * Sx + j)] =
+                    static_cast<T>(a[at(h)] * fn[at((n * H + h) * Sx + j)]);
+              }
+              const Mat<double>& g = gram[at(j)];
+              double s = 0.0;
+              for (std::int64_t h = 0; h < H; ++h) {
+                for (std::int64_t k = 0; k < H; ++k) s += a[at(h)] * a[at(k)] * g(h, k);
+              }
+              summed[at((n * L + i) * Sx + j)] = static_cast<T>(std::sqrt(std::max(s, 0.0)));
+            }
+          }
+        });
   }
   return out;
 }
 
 }  // namespace
 
-ValueNorms value_norms(const ForwardResult& result) {
+ValueNorms value_norms(const ForwardResult& result, const RunControl& control) {
   if (!result.params.out_proj_weight) {
     throw InvalidInput("value norms: the result has no out_proj.weight");
   }
-  if (result.weights.type() == ElemType::f64) return compute<double>(result);
-  return compute<float>(result);
+  if (result.weights.type() == ElemType::f64) return compute<double>(result, control);
+  return compute<float>(result, control);
 }
 
 }  // namespace mhaviz

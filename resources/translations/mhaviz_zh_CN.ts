@@ -1405,6 +1405,10 @@
         <source>numbers under the bars: head index</source>
         <translation>柱下的数字：头的序号</translation>
     </message>
+    <message>
+        <source>Computing the head measures of this result…</source>
+        <translation>正在计算此结果的注意力头度量…</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::HeatmapGrid</name>

@@ -3,7 +3,10 @@
 // tests/fixtures/mha (one test per case; a new case is picked up automatically).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <string>
@@ -171,6 +174,72 @@ TEST(Measures, MasksOfAnotherResultAreRejected) {
   Inputs other = random_inputs(c);
   other.attn_mask = Tensor::from_bools({2, 2}, {0, 1, 0, 0});
   EXPECT_THROW((void)head_measures(r, other), InvalidInput);
+}
+
+// Bit for bit: the same bytes (NaN included).
+bool identical(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+bool identical(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool identical(const Tensor& a, const Tensor& b) {
+  const auto x = a.bytes(), y = b.bytes();
+  return a.shape() == b.shape() && std::equal(x.begin(), x.end(), y.begin(), y.end());
+}
+
+// measure_result shares its blocks among threads: the numbers do not depend on how many, bit for
+// bit, and equal head_measures / head_average / value_norms called one by one; a cancel flag that
+// reads true stops it with Cancelled.
+TEST(Measures, ThreadCountChangesNothingAndCancelStops) {
+  Config c;
+  c.embed_dim = 16;
+  c.num_heads = 4;
+  c.batch_size = 3;
+  c.tgt_len = 37;
+  c.src_len = 29;
+  c.add_zero_attn = true;
+  const Params p = init_params(c);
+  Inputs in = random_inputs(c);
+  std::vector<std::uint8_t> padding(3 * 29, 0);
+  for (int j = 20; j < 29; ++j) padding[static_cast<std::size_t>(29 + j)] = 1;  // element 1
+  in.key_padding_mask = Tensor::from_bools({3, 29}, padding);
+  const ForwardResult r = forward(c, p, in);
+  RunControl one;
+  one.threads = 1;
+  RunControl four;
+  four.threads = 4;
+  const ResultMeasures a = measure_result(r, in, one);
+  const ResultMeasures b = measure_result(r, in, four);
+  const HeadMeasures ref = head_measures(r, in);
+  for (const ResultMeasures* m : {&a, &b}) {
+    EXPECT_EQ(m->head.open_keys, ref.open_keys);
+    EXPECT_TRUE(identical(m->head.entropy, ref.entropy));
+    EXPECT_TRUE(identical(m->head.normalized_entropy, ref.normalized_entropy));
+    EXPECT_TRUE(identical(m->head.confidence, ref.confidence));
+    EXPECT_TRUE(identical(m->head.first_key, ref.first_key));
+    EXPECT_TRUE(identical(m->head.zero, ref.zero));
+    EXPECT_TRUE(identical(m->head.ablation, ref.ablation));
+    ASSERT_EQ(m->averages.size(), static_cast<std::size_t>((r.N + 1) * r.H));
+    for (std::int64_t n = -1; n < r.N; ++n) {
+      for (std::int64_t h = 0; h < r.H; ++h) {
+        const HeadAverage want = head_average(ref, r, n, h);
+        const HeadAverage& got = m->average(n, h);
+        EXPECT_EQ(got.queries, want.queries);
+        EXPECT_TRUE(identical(got.entropy, want.entropy)) << n << " " << h;
+        EXPECT_TRUE(identical(got.confidence, want.confidence)) << n << " " << h;
+        EXPECT_TRUE(identical(got.ablation, want.ablation)) << n << " " << h;
+      }
+    }
+    ASSERT_TRUE(m->norms.has_value());
+    const ValueNorms vn = value_norms(r);
+    EXPECT_TRUE(identical(m->norms->per_head, vn.per_head));
+    EXPECT_TRUE(identical(m->norms->summed, vn.summed));
+    EXPECT_TRUE(identical(m->norms->f_norms, vn.f_norms));
+  }
+  const std::atomic<bool> stop{true};
+  RunControl cancelled;
+  cancelled.cancel = &stop;
+  cancelled.threads = 2;
+  EXPECT_THROW((void)measure_result(r, in, cancelled), Cancelled);
 }
 
 }  // namespace

@@ -133,7 +133,8 @@ mhaviz::Config parse(const char* json, const char* name) {
 bool settle(MainWindow& window) {
   const bool done = QTest::qWaitFor(
       [&window] {
-        return !window.controller()->isBusy() && window.controller()->result() != nullptr &&
+        return !window.controller()->isBusy() && !window.controller()->isMeasuring() &&
+               window.controller()->result() != nullptr &&
                !window.grid()->isPreparing();
       },
       kTimeoutMs);

@@ -57,8 +57,8 @@ struct PromptedWindow {
   bool idle(int timeoutMs = 30000) {
     return QTest::qWaitFor(
         [this] {
-          return !controller()->isBusy() && controller()->result() &&
-                 controller()->result()->config == controller()->config();
+          return !controller()->isBusy() && !controller()->isMeasuring() &&
+                 controller()->result() && controller()->result()->config == controller()->config();
         },
         timeoutMs);
   }

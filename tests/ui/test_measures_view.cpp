@@ -1,12 +1,17 @@
 // The measures in the window: the Head measures dock shows the numbers the compute worker
-// attached to the result, and the value norms stage draws them with the zero column at 0.
+// attached to the result, and the value norms stage draws them with the zero column at 0. The
+// worker computes them after the result (ComputeController::measuresReady): the dock never shows
+// an older result's numbers meanwhile, and the value norms stage waits for them.
 
 #include <QCheckBox>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
 #include <cmath>
+#include <cstring>
 
 #include "compute/compute_controller.hpp"
+#include "compute/compute_worker.hpp"
 #include "mhaviz/core/measures.hpp"
 #include "prompted_window.hpp"
 #include "render/head_measures_view.hpp"
@@ -22,7 +27,9 @@ using mhaviz::ui::Stage;
 
 namespace {
 constexpr int kTimeout = 30000;
-}
+
+bool identical(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+}  // namespace
 
 class TestMeasuresView : public QObject {
   Q_OBJECT
@@ -98,6 +105,121 @@ class TestMeasuresView : public QObject {
     QVERIFY(top > 1e-6);
   }
 
+  // A seed change: when the new result arrives its measures are still to come, and the dock
+  // says so instead of showing the previous result's bars; then they arrive with the same
+  // tensors, and the dock shows exactly the core's numbers for the new result.
+  void dockShowsTheCurrentResultsMeasuresAfterASeedChange() {
+    spin("num_heads")->setValue(4);
+    spin("batch_size")->setValue(2);
+    QVERIFY(idle());
+    const auto before = controller()->result();
+    QVERIFY(before->measures != nullptr);
+    HeadMeasuresView* view = m_window->headMeasures();
+    QVERIFY(!view->sections().empty());
+    mhaviz::ui::ResultPtr arrived;
+    bool measuringAtArrival = false, barsAtArrival = true;
+    QString messageAtArrival;
+    const auto conn = connect(controller(), &ComputeController::resultReady, this,
+                              [&](const mhaviz::ui::ResultPtr& r) {
+                                if (arrived) return;
+                                arrived = r;
+                                measuringAtArrival = controller()->isMeasuring();
+                                barsAtArrival = !view->sections().empty();
+                                messageAtArrival = view->message();
+                              });
+    QSignalSpy measured(controller(), &ComputeController::measuresReady);
+    mhaviz::Config next = controller()->config();
+    next.seed = before->config.seed + 17;
+    controller()->changeConfig(next, QStringLiteral("seed"));
+    const bool settled = idle();
+    disconnect(conn);
+    QVERIFY(settled);
+    QVERIFY(arrived != nullptr);
+    QCOMPARE(arrived->config.seed, next.seed);
+    QVERIFY(arrived->measures == nullptr);
+    QVERIFY(measuringAtArrival);
+    QVERIFY(!barsAtArrival);  // no stale bars of the previous seed
+    QVERIFY(!messageAtArrival.isEmpty());
+    QCOMPARE(measured.count(), 1);
+    const auto r = controller()->result();
+    QCOMPARE(r, measured.at(0).at(0).value<mhaviz::ui::ResultPtr>());
+    QVERIFY(r->measures != nullptr);
+    QVERIFY(r->weights.shares_storage_with(arrived->weights));  // the same pass, not a new one
+    QVERIFY(view->message().isEmpty());
+    // The core's numbers for this result, computed here on one thread.
+    const mhaviz::Problem problem =
+        mhaviz::ui::makeComputeProblem(r->config, controller()->tensors().get());
+    mhaviz::RunControl one;
+    one.threads = 1;
+    const mhaviz::ResultMeasures want = mhaviz::measure_result(*r, problem.inputs, one);
+    for (int h = 0; h < 4; ++h) {
+      QVERIFY(identical(view->sections()[0].values[h], want.average(0, h).normalized_entropy));
+      QVERIFY(identical(view->sections()[1].values[h], want.average(0, h).confidence));
+      QVERIFY(identical(view->sections().back().values[h], want.average(0, h).ablation));
+      QVERIFY(
+          !identical(view->sections()[1].values[h], before->measures->average(0, h).confidence));
+    }
+  }
+
+  // A change made as soon as the previous result arrives: the previous result's measures, if
+  // they come at all, are dropped; only the newest result's measures reach the window.
+  void measuresOfASupersededResultAreDropped() {
+    QVERIFY(idle());
+    mhaviz::Config a = controller()->config();
+    a.seed += 101;
+    mhaviz::Config b = a;
+    b.seed += 1;
+    QSignalSpy measured(controller(), &ComputeController::measuresReady);
+    bool changed = false;
+    const auto conn = connect(controller(), &ComputeController::resultReady, this,
+                              [&](const mhaviz::ui::ResultPtr& r) {
+                                if (changed || r->config.seed != a.seed) return;
+                                changed = true;
+                                controller()->changeConfig(b, QStringLiteral("seed"));
+                              });
+    controller()->changeConfig(a, QStringLiteral("seed"));
+    const bool settled = QTest::qWaitFor([&] { return changed; }, kTimeout) && idle();
+    disconnect(conn);
+    QVERIFY(changed);
+    QVERIFY(settled);
+    QCOMPARE(measured.count(), 1);
+    const auto r = measured.at(0).at(0).value<mhaviz::ui::ResultPtr>();
+    QCOMPARE(r->config.seed, b.seed);
+    QCOMPARE(controller()->result(), r);
+    QVERIFY(identical(m_window->headMeasures()->sections()[1].values[0],
+                      r->measures->average(0, 0).confidence));
+  }
+
+  // The value norms stage when the seed changes: its picture waits for the measures (no
+  // "no value norms" message meanwhile) and then draws the new result's norms.
+  void valueNormsStageFollowsASeedChange() {
+    auto v = controller()->view();
+    v.stage = Stage::value_norms;
+    controller()->setView(v);
+    QVERIFY(idle());
+    QVERIFY(grid()->message().isEmpty());
+    QStringList messages;
+    const auto conn =
+        connect(grid(), &HeatmapGrid::pictureShown, this, [&] { messages << grid()->message(); });
+    mhaviz::Config next = controller()->config();
+    next.seed += 5;
+    controller()->changeConfig(next, QStringLiteral("seed"));
+    const bool settled = idle();
+    disconnect(conn);
+    QVERIFY(settled);
+    for (const QString& m : messages) QVERIFY2(m.isEmpty(), qPrintable(m));
+    const auto r = controller()->result();
+    QCOMPARE(r->config.seed, next.seed);
+    QCOMPARE(grid()->result(), r);
+    const mhaviz::ValueNorms want = mhaviz::value_norms(*r);
+    const auto& map = grid()->stageData().maps[0];
+    for (int i = 0; i < map.rows; ++i) {
+      for (int j = 0; j < map.cols; ++j) {
+        QVERIFY(identical(map.valueAt(i, j), want.per_head.value(i * r->Sx + j)));
+      }
+    }
+  }
+
  private:
   ComputeController* controller() const { return m_window->controller(); }
   HeatmapGrid* grid() const { return m_window->grid(); }
@@ -113,7 +235,10 @@ class TestMeasuresView : public QObject {
   }
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor(
-        [this] { return !controller()->isBusy() && !grid()->isPreparing(); }, kTimeout);
+        [this] {
+          return !controller()->isBusy() && !controller()->isMeasuring() && !grid()->isPreparing();
+        },
+        kTimeout);
     QCoreApplication::processEvents();
     return done;
   }

@@ -394,6 +394,51 @@ class TestRender : public QObject {
     }
   }
 
+  // With background preparation (the window) the statistics of whole maps are gathered while
+  // they are reduced, in one reading: the same per-map ranges, NaN flags and colour range as
+  // computeStats on copies of the maps (masked -inf scores and a fully masked row included).
+  void backgroundStatisticsEqualTheDirectOnes() {
+    mhaviz::Config c;
+    c.embed_dim = 32;
+    c.num_heads = 4;
+    c.tgt_len = 600;
+    c.src_len = 600;
+    c.batch_size = 1;
+    auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(c, true, true));
+    for (const Stage stage : {Stage::weights, Stage::scores, Stage::raw_scores}) {
+      ViewOptions view;
+      view.stage = stage;
+      view.perHeadScale = stage == Stage::raw_scores;
+      HeatmapGrid grid;
+      grid.setBackgroundPreparation(true);
+      grid.resize(1000, 700);
+      grid.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&grid));
+      grid.setResult(r, view);
+      QTRY_VERIFY_WITH_TIMEOUT(!grid.isPreparing(), 30000);
+      const StageData want = extractStage(*r, view, ExtractMode::copy);
+      const StageData& got = grid.stageData();
+      QVERIFY(got.statsReady);
+      QCOMPARE(got.maps.size(), want.maps.size());
+      for (std::size_t i = 0; i < want.maps.size(); ++i) {
+        const MapData& g = got.maps[i];
+        const MapData& w = want.maps[i];
+        QVERIFY(g.values.empty());  // described, not copied: the background path
+        QCOMPARE(g.hasNan, w.hasNan);
+        QCOMPARE(g.hasFinite, w.hasFinite);
+        QVERIFY2(g.finiteLo == w.finiteLo && g.finiteHi == w.finiteHi,
+                 qPrintable(QStringLiteral("%1 map %2: %3..%4, expected %5..%6")
+                                .arg(stageName(stage))
+                                .arg(i)
+                                .arg(g.finiteLo)
+                                .arg(g.finiteHi)
+                                .arg(w.finiteLo)
+                                .arg(w.finiteHi)));
+      }
+      QVERIFY(got.lo == want.lo && got.hi == want.hi);
+    }
+  }
+
   void bigGridIsReducedToScreenResolution() {
     mhaviz::Config c;
     c.embed_dim = 64;

@@ -17,6 +17,7 @@ ComputeController::ComputeController(QObject* parent)
   ComputeWorker* w = m_thread.worker();
   // Queued (the worker emits on its own thread); typed functor connections only.
   connect(w, &ComputeWorker::resultReady, this, &ComputeController::onResult);
+  connect(w, &ComputeWorker::measuresReady, this, &ComputeController::onMeasures);
   connect(w, &ComputeWorker::reducedView, this,
           [this](quint64 generation, const QString& text, const ReducedRegion& region) {
             if (generation != m_generation) return;
@@ -164,6 +165,7 @@ void ComputeController::applyConfig(const mhaviz::Config& config) {
   if (!problem.isEmpty()) {
     // Keep the last good picture; make whatever is still running stale and stop it.
     ++m_generation;
+    m_measuring = false;
     m_thread.worker()->cancelAll();
     setError(problem);
     setOutOfDate(m_result != nullptr, problem);
@@ -187,6 +189,7 @@ void ComputeController::submitCurrent() {
   const bool wasBusy = isBusy();
   m_awaiting = request.generation;
   m_userCancelled = false;
+  m_measuring = false;  // the measures of an older result are no longer wanted
   m_thread.worker()->submit(request);
   if (!wasBusy) emit busyChanged(true);
 }
@@ -215,10 +218,19 @@ void ComputeController::onResult(quint64 generation, const ResultPtr& result, do
     return;
   }
   m_result = result;
+  // A full result's measures follow (ComputeWorker::measuresReady); a reduced one has none.
+  m_measuring = m_reduced.isEmpty() && m_result->measures == nullptr;
   m_view = fitViewToResult(m_view, *m_result);
   if (!m_reduced.isEmpty()) m_view.stage = Stage::weights;
   setOutOfDate(false);
   emit resultReady(m_result, m_view, computeMs);
+}
+
+void ComputeController::onMeasures(quint64 generation, const ResultPtr& result) {
+  if (generation != m_generation || !m_measuring || !result) return;  // stale
+  m_measuring = false;
+  m_result = result;
+  emit measuresReady(m_result);
 }
 
 void ComputeController::onFailed(quint64 generation, const QString& message) {

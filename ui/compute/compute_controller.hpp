@@ -32,6 +32,9 @@ class ComputeController : public QObject {
   /// The message shown inline; empty when the settings are usable.
   [[nodiscard]] QString error() const { return m_error; }
   [[nodiscard]] bool isBusy() const { return m_awaiting != 0; }
+  /// True from a full result's arrival (resultReady) until its head measures arrive
+  /// (measuresReady): the worker computes them after the picture.
+  [[nodiscard]] bool isMeasuring() const { return m_measuring; }
   [[nodiscard]] bool isOutOfDate() const { return m_outOfDate; }
   /// Generation of the newest request; results of older ones are dropped.
   [[nodiscard]] quint64 generation() const { return m_generation; }
@@ -78,6 +81,10 @@ class ComputeController : public QObject {
   /// A fresh result for the current settings, with the view to draw it with.
   void resultReady(mhaviz::ui::ResultPtr result, const mhaviz::ui::ViewOptions& view,
                    double computeMs);
+  /// The current result again, now with its head measures and value norms (the worker
+  /// computes them after the result, so that the picture does not wait): result() is this one
+  /// from now on. It shares every tensor with the result of resultReady.
+  void measuresReady(mhaviz::ui::ResultPtr result);
   void errorChanged(const QString& message);
   void outOfDateChanged(bool outOfDate, const QString& why);
   void busyChanged(bool busy);
@@ -97,6 +104,7 @@ class ComputeController : public QObject {
   void setOutOfDate(bool outOfDate, const QString& why = {});
   void finishGeneration(quint64 generation);
   void onResult(quint64 generation, const ResultPtr& result, double computeMs);
+  void onMeasures(quint64 generation, const ResultPtr& result);
   void onFailed(quint64 generation, const QString& message);
   void onCancelled(quint64 generation);
 
@@ -116,6 +124,7 @@ class ComputeController : public QObject {
   ReducedRegion m_shownRegion{0, 0, 0, 0, 0, 0, 0, 0};
   QString m_fitNotes;
   bool m_outOfDate = false;
+  bool m_measuring = false;  // the current result's measures are still to come
   quint64 m_generation = 0;
   quint64 m_awaiting = 0;  // generation whose end (result, error, cancel) we wait for; 0: none
   bool m_userCancelled = false;

@@ -1,5 +1,10 @@
 #include "compute/compute_worker.hpp"
 
+#include <QtGlobal>
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#endif
+
 #include <QElapsedTimer>
 #include <QMetaObject>
 #include <QThread>
@@ -7,6 +12,7 @@
 #include <cstdint>
 #include <exception>
 #include <new>
+#include <thread>
 #include <vector>
 
 #include "compute/reduced_compute.hpp"
@@ -18,6 +24,15 @@
 #include "mhaviz/core/problem.hpp"
 
 namespace mhaviz::ui {
+namespace {
+
+// Threads of a pass and of its measures: every hardware thread.
+int computeThreads() { return std::max(1, QThread::idealThreadCount()); }
+
+// Nice value of the threads that compute the measures after the picture (background work).
+constexpr int kMeasuresNice = 5;
+
+}  // namespace
 
 void registerComputeMetaTypes() {
   qRegisterMetaType<ComputeRequest>();
@@ -74,6 +89,33 @@ void ComputeWorker::processPending() {
   m_runningCancel.reset();
 }
 
+void ComputeWorker::measure(const Job& job, const ResultPtr& result, const mhaviz::Inputs& inputs) {
+  mhaviz::RunControl control;
+  control.cancel = job.cancel.get();
+  control.threads = computeThreads();
+  // A copy of the result: it shares every tensor, so only the measures are new.
+  auto measured = std::make_shared<mhaviz::ForwardResult>(*result);
+  bool cancelled = false;
+  // On a thread of its own with a lower priority (its helper threads inherit it), so that the
+  // grid's preparation of the picture, which runs meanwhile, comes first; this thread waits.
+  std::thread measuring([&] {
+#ifdef Q_OS_LINUX
+    setpriority(PRIO_PROCESS, 0, kMeasuresNice);  // Linux: 0 is this thread
+#endif
+    try {
+      measured->measures = std::make_shared<const mhaviz::ResultMeasures>(
+          mhaviz::measure_result(*result, inputs, control));
+    } catch (const mhaviz::Cancelled&) {
+      cancelled = true;  // a newer request (or a cancel) came: it needs no measures of this
+    } catch (const std::exception&) {
+      // Without measures: the dock says so. The picture is already out and stays.
+    }
+  });
+  measuring.join();
+  if (cancelled || job.cancel->load()) return;
+  emit measuresReady(job.request.generation, std::move(measured));
+}
+
 void ComputeWorker::run(const Job& job) {
   const quint64 generation = job.request.generation;
   const mhaviz::Config& config = job.request.config;
@@ -99,8 +141,9 @@ void ComputeWorker::run(const Job& job) {
 
     mhaviz::RunControl control;
     control.cancel = job.cancel.get();
-    // Leave one hardware thread to the GUI so the window stays responsive during long runs.
-    control.threads = std::max(1, QThread::idealThreadCount() - 1);
+    // Every hardware thread: the GUI thread mostly sleeps meanwhile, and the scheduler wakes it
+    // ahead of the computing threads (they have run, it has not).
+    control.threads = computeThreads();
     qint64 lastPercent = -1;
     // Called between blocks from a computing thread (serialised); throttled to whole percents.
     control.progress = [this, generation, &lastPercent](std::int64_t done, std::int64_t total) {
@@ -117,12 +160,8 @@ void ComputeWorker::run(const Job& job) {
     } else {
       mhaviz::ForwardResult computed =
           mhaviz::forward(problem.config, problem.params, problem.inputs, control);
-      // The head measures and value norms the window shows beside the grid, here on the worker.
-      if (!job.cancel->load()) {
-        computed.measures = std::make_shared<const mhaviz::ResultMeasures>(
-            mhaviz::measure_result(computed, problem.inputs));
-      }
-      // What a block-sparse kernel would skip, for the mask editor's block grid.
+      // The head measures come after the picture (measure()); what a block-sparse kernel would
+      // skip, for the mask editor's block grid, is cheap (it reads only the mask): here.
       for (const std::int64_t block : mhaviz::kSparsityBlocks) {
         computed.block_sparsity.push_back(mhaviz::block_sparsity(computed, block));
       }
@@ -135,7 +174,8 @@ void ComputeWorker::run(const Job& job) {
       return;
     }
     emit reducedView(generation, description, region);
-    emit resultReady(generation, std::move(result), ms);
+    emit resultReady(generation, result, ms);
+    if (!reduced) measure(job, result, problem.inputs);
   } catch (const mhaviz::Cancelled&) {
     emit cancelled(generation);
   } catch (const mhaviz::InvalidInput& e) {

@@ -1,7 +1,8 @@
 #pragma once
 // The compute worker: one QObject living on its own QThread (see ComputeThread). It runs the
-// forward pass for the newest submitted request; an older request still running is abandoned
-// between (batch, head) blocks through its std::atomic cancel flag.
+// forward pass for the newest submitted request on every hardware thread, hands the result over
+// at once, and then computes its head measures; an older request still running (pass or
+// measures) is abandoned between (batch, head) blocks through its std::atomic cancel flag.
 
 #include <QObject>
 #include <QString>
@@ -44,6 +45,11 @@ class ComputeWorker : public QObject {
   void started(quint64 generation);
   void progress(quint64 generation, qint64 done, qint64 total);
   void resultReady(quint64 generation, mhaviz::ui::ResultPtr result, double computeMs);
+  /// After resultReady of a full (not reduced) result, which comes without head measures: the
+  /// same result again (a copy sharing every tensor) with the head measures and value norms
+  /// (mhaviz::measure_result), computed after the picture's data went out. Not emitted when a
+  /// newer request or a cancel stopped them first; without measures when they failed.
+  void measuresReady(quint64 generation, mhaviz::ui::ResultPtr result);
   /// Emitted before resultReady: what the reduced view shows ("reduced: block mean of 16x16
   /// cells") and where its region lies, or an empty string (and a default region) for a full
   /// result.
@@ -63,6 +69,8 @@ class ComputeWorker : public QObject {
   /// nothing) and computes it. Never throws.
   void processPending();
   void run(const Job& job);
+  /// The head measures of `result` (emitted with measuresReady), unless `job` is cancelled.
+  void measure(const Job& job, const ResultPtr& result, const mhaviz::Inputs& inputs);
 
   std::mutex m_mutex;  // guards the three members below
   std::optional<Job> m_pending;

@@ -28,9 +28,11 @@ HeadMeasuresView::HeadMeasuresView(QWidget* parent) : QWidget(parent) {
   rebuild();
 }
 
-void HeadMeasuresView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result, int batch) {
+void HeadMeasuresView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result, int batch,
+                                 bool measuring) {
   m_result = std::move(result);
   m_batch = batch;
+  m_measuring = measuring;
   rebuild();
 }
 
@@ -46,7 +48,8 @@ void HeadMeasuresView::rebuild() {
   if (!m_result) {
     m_message = tr("No result yet.");
   } else if (!m_result->measures) {
-    m_message = tr("This result has no head measures; recompute it.");
+    m_message = m_measuring ? tr("Computing the head measures of this result…")
+                            : tr("This result has no head measures; recompute it.");
   } else if (m_batch < 0 || m_batch >= m_result->N) {
     m_message = tr("Batch element %1 does not exist.").arg(m_batch);
   } else {

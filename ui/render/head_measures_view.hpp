@@ -1,8 +1,8 @@
 #pragma once
 // The head measures of one batch element as bars, one bar per head for each measure (mean
 // normalised entropy, confidence, sink shares, ablation): what a head does at a glance, beside
-// the grid. Reads the numbers the compute worker attached to the result (result.measures);
-// computes nothing. GUI thread.
+// the grid. Reads the numbers the compute worker attached to the result (result.measures),
+// which arrive after the result itself; computes nothing. GUI thread.
 
 #include <QString>
 #include <QWidget>
@@ -20,7 +20,9 @@ class HeadMeasuresView : public QWidget {
   explicit HeadMeasuresView(QWidget* parent = nullptr);
 
   /// Shows the head averages of batch element `batch` of `result` (nothing when null).
-  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, int batch);
+  /// `measuring`: the result's measures are still being computed (the view says so).
+  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, int batch,
+                 bool measuring = false);
 
   /// One section per measure: its title and one value per head (NaN: undefined).
   struct Section {
@@ -44,6 +46,7 @@ class HeadMeasuresView : public QWidget {
 
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
   int m_batch = 0;
+  bool m_measuring = false;
   std::vector<Section> m_sections;
   QString m_heading;
   QString m_message;

@@ -71,6 +71,8 @@ class HeatmapGrid : public QWidget {
   /// Why no maps are shown (e.g. a batch element that does not exist), else empty.
   QString message() const { return m_message; }
   const ViewOptions& view() const { return m_view; }
+  /// The result shown (null for setStageData's maps or none).
+  const std::shared_ptr<const mhaviz::ForwardResult>& result() const { return m_result; }
   const StageData& stageData() const { return m_data; }
 
   /// Title above the grid (image export, presentation mode); empty hides it. The first line is

@@ -5,7 +5,6 @@
 
 #include <QFontMetrics>
 #include <QImage>
-#include <QThreadPool>
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -14,7 +13,7 @@
 #include "render/colormaps.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/heatmap_grid_state.hpp"
-#include "stages/parallel_maps.hpp"
+
 
 namespace mhaviz::ui {
 namespace {
@@ -167,78 +166,6 @@ void HeatmapGrid::queueRender() {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     m_lastRenderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   });
-}
-
-void HeatmapGrid::launchPreparation(bool withStats) {
-  m_cancel->store(true);  // an older task's output would be replaced anyway
-  m_cancel = std::make_shared<std::atomic<bool>>(false);
-  m_preparing = withStats;
-  auto jobs = std::move(m_pendingJobs);
-  m_pendingJobs.clear();
-  // The task owns copies of everything it reads; the shared result keeps the tensors that the
-  // described maps point into alive.
-  QThreadPool::globalInstance()->start([result = m_result, data = m_data, jobs = std::move(jobs),
-                                        rule = m_view.reduce, gen = m_dataGen, withStats,
-                                        cancel = m_cancel, inbox = m_inbox]() mutable {
-    auto out = std::make_shared<PreparedMaps>();
-    out->dataGen = gen;
-    out->withStats = withStats;
-    if (withStats && !computeStats(data, cancel.get())) return;
-    out->indices.resize(jobs.size());
-    out->grids.resize(jobs.size());
-    forEachMap(static_cast<int>(jobs.size()), [&](int k) {
-      const PendingReduction& j = jobs[static_cast<std::size_t>(k)];
-      out->indices[static_cast<std::size_t>(k)] = j.map;
-      out->grids[static_cast<std::size_t>(k)] =
-          reduceRegion(data.maps[static_cast<std::size_t>(j.map)], j.row0, j.col0, j.rows, j.cols,
-                       j.rowBlock, j.colBlock, rule, cancel.get());
-    });
-    if (cancel->load()) return;
-    if (withStats) {
-      for (MapData& m : data.maps) m.columns.clear();  // only the statistics are read
-      out->stats = std::move(data);
-    }
-    const std::lock_guard<std::mutex> lock(inbox->mutex);
-    HeatmapGrid* grid = inbox->grid;
-    if (grid == nullptr) return;
-    QMetaObject::invokeMethod(
-        grid, [grid, out] { grid->applyPrepared(*out); }, Qt::QueuedConnection);
-  });
-}
-
-void HeatmapGrid::applyPrepared(const PreparedMaps& prepared) {
-  if (prepared.dataGen != m_dataGen || m_state->views.empty()) return;  // stale
-  GridState& s = *m_state;
-  if (prepared.withStats) {
-    if (prepared.stats.maps.size() != m_data.maps.size()) return;
-    m_data.lo = prepared.stats.lo;
-    m_data.hi = prepared.stats.hi;
-    m_data.statsReady = true;
-    for (std::size_t i = 0; i < m_data.maps.size(); ++i) {
-      const MapData& from = prepared.stats.maps[i];
-      MapData& to = m_data.maps[i];
-      to.finiteLo = from.finiteLo;
-      to.finiteHi = from.finiteHi;
-      to.hasFinite = from.hasFinite;
-      to.hasNan = from.hasNan;
-    }
-    m_preparing = false;
-    applyRanges();
-  }
-  for (std::size_t k = 0; k < prepared.grids.size(); ++k) {
-    const auto index = static_cast<std::size_t>(prepared.indices[k]);
-    if (index >= s.views.size() || prepared.grids[k].rows == 0) continue;
-    s.views[index].shown = prepared.grids[k];
-    s.views[index].hasShown = true;
-    fillMap(static_cast<int>(index));
-  }
-  m_plot->replot();
-  if (m_awaitingPicture) {
-    m_awaitingPicture = false;
-    m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
-    emit pictureShown();
-  }
-  queueRender();  // the view may have changed (zoom, resize) while the task ran
 }
 
 void HeatmapGrid::renderMap(int index) {

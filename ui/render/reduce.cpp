@@ -17,7 +17,8 @@ int blockFactor(int cells, int pixels) {
 }
 
 ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int nCols, int rowBlock,
-                         int colBlock, Reduce rule, const std::atomic<bool>* cancelled) {
+                         int colBlock, Reduce rule, const std::atomic<bool>* cancelled,
+                         CellStats* stats) {
   ReducedGrid out;
   row0 = std::clamp(row0, 0, std::max(0, map.rows - 1));
   col0 = std::clamp(col0, 0, std::max(0, map.cols - 1));
@@ -59,6 +60,7 @@ ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int 
     std::fill(colNan.begin(), colNan.end(), 0);
     for (int r = rBegin; r < rEnd; ++r) {
       map.readRow(r, col0, nCols, rowValues.data(), hasMask ? rowMask.data() : nullptr);
+      if (stats != nullptr) stats->add(rowValues.data(), width);
       // Element i of the row buffers is source column col0 + i.
       const double* src = rowValues.data();
       if (rule == Reduce::mean) {

@@ -11,6 +11,7 @@
 namespace mhaviz::ui {
 
 struct MapData;
+struct CellStats;
 
 /// A region of a map after reduction. Block (i, j) covers source rows
 /// [row0 + i*rowBlock, min(row0 + (i+1)*rowBlock, row0 + sourceRows)) and likewise for columns;
@@ -34,7 +35,9 @@ int blockFactor(int cells, int pixels);
 /// -inf is -inf; +inf and -inf together give NaN).
 /// Reads the map's copy or, for a described map, the result's memory (no full copy is made).
 /// Any thread. Returns an empty grid (rows = cols = 0) when `cancelled` became true.
+/// `stats`, when given, also gathers the statistics of every cell read (CellStats::add).
 ReducedGrid reduceRegion(const MapData& map, int row0, int col0, int nRows, int nCols, int rowBlock,
-                         int colBlock, Reduce rule, const std::atomic<bool>* cancelled = nullptr);
+                         int colBlock, Reduce rule, const std::atomic<bool>* cancelled = nullptr,
+                         CellStats* stats = nullptr);
 
 }  // namespace mhaviz::ui

@@ -105,34 +105,42 @@ bool MapData::maskedAt(int row, int col) const {
   return flag != 0;
 }
 
-bool computeStats(StageData& data, const std::atomic<bool>* cancelled) {
-  const auto stopped = [cancelled] {
-    return cancelled != nullptr && cancelled->load(std::memory_order_relaxed);
-  };
-  forEachMap(static_cast<int>(data.maps.size()), [&](int index) {
-    MapData& map = data.maps[toSize(index)];
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = -lo;
-    bool nan = false;
-    std::vector<double> row(toSize(map.cols));
-    for (int r = 0; r < map.rows; ++r) {
-      if ((r & 63) == 0 && stopped()) return;
-      map.readRow(r, 0, map.cols, row.data(), nullptr);
-      for (double x : row) {  // branch-free, so that it vectorises
-        nan |= std::isnan(x);
-        const bool finite = std::abs(x) <= std::numeric_limits<double>::max();  // not NaN/inf
-        lo = finite && x < lo ? x : lo;
-        hi = finite && x > hi ? x : hi;
-      }
+void CellStats::add(const double* cells, std::size_t count) {
+  double l = lo, h = hi;
+  bool n = nan;
+  for (std::size_t i = 0; i < count; ++i) {  // branch-free, so that it vectorises
+    const double x = cells[i];
+    n |= std::isnan(x);
+    const bool finite = std::abs(x) <= std::numeric_limits<double>::max();  // not NaN/inf
+    l = finite && x < l ? x : l;
+    h = finite && x > h ? x : h;
+  }
+  lo = l;
+  hi = h;
+  nan = n;
+}
+
+bool gatherStats(const MapData& map, CellStats& stats, const std::atomic<bool>* cancelled) {
+  std::vector<double> row(toSize(map.cols));
+  for (int r = 0; r < map.rows; ++r) {
+    if ((r & 63) == 0 && cancelled != nullptr && cancelled->load(std::memory_order_relaxed)) {
+      return false;
     }
-    map.hasNan = nan;
-    map.hasFinite = lo <= hi;
-    map.finiteLo = map.hasFinite ? lo : 0;
-    map.finiteHi = map.hasFinite ? hi : 0;
-  });
-  if (stopped()) return false;
+    map.readRow(r, 0, map.cols, row.data(), nullptr);
+    stats.add(row.data(), row.size());
+  }
+  return true;
+}
+
+void applyStats(StageData& data, const std::vector<CellStats>& stats) {
   double maxAbs = 0;
-  for (const MapData& map : data.maps) {
+  for (std::size_t i = 0; i < data.maps.size() && i < stats.size(); ++i) {
+    MapData& map = data.maps[i];
+    const CellStats& s = stats[i];
+    map.hasNan = s.nan;
+    map.hasFinite = s.lo <= s.hi;
+    map.finiteLo = map.hasFinite ? s.lo : 0;
+    map.finiteHi = map.hasFinite ? s.hi : 0;
     if (map.hasFinite) maxAbs = std::max({maxAbs, std::abs(map.finiteLo), std::abs(map.finiteHi)});
   }
   if (data.isSigned) {
@@ -144,6 +152,16 @@ bool computeStats(StageData& data, const std::atomic<bool>* cancelled) {
     data.hi = data.rangeFromData && maxAbs > 0 ? maxAbs : 1;
   }
   data.statsReady = true;
+}
+
+bool computeStats(StageData& data, const std::atomic<bool>* cancelled) {
+  std::vector<CellStats> stats(data.maps.size());
+  std::atomic<bool> stopped{false};
+  forEachMap(static_cast<int>(data.maps.size()), [&](int index) {
+    if (!gatherStats(data.maps[toSize(index)], stats[toSize(index)], cancelled)) stopped = true;
+  });
+  if (stopped) return false;
+  applyStats(data, stats);
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <atomic>
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -108,5 +109,21 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
 /// for signed stages, else 0..1). Reads every cell once; any thread. Returns false (leaving
 /// statsReady false) when `cancelled` became true on the way.
 bool computeStats(StageData& data, const std::atomic<bool>* cancelled = nullptr);
+
+/// The statistics computeStats gathers for one map, from cells given row by row in any order
+/// (so that whoever reads every cell anyway, such as a reduction of the whole map, gathers them
+/// on the way instead of reading the map a second time).
+struct CellStats {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  bool nan = false;
+  void add(const double* cells, std::size_t count);
+};
+
+/// Statistics of every cell of `map`; false when `cancelled` became true on the way.
+bool gatherStats(const MapData& map, CellStats& stats, const std::atomic<bool>* cancelled);
+
+/// Sets data.maps[i]'s statistics from stats[i] and the stage's colour range, as computeStats.
+void applyStats(StageData& data, const std::vector<CellStats>& stats);
 
 }  // namespace mhaviz::ui

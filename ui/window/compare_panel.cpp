@@ -82,6 +82,12 @@ ComparePanel::ComparePanel(ComputeController* controller, QWidget* parent)
             m_b = result;
             if (isPinned()) refresh();
           });
+  // The same result again with its head measures: B is that one from now on; only the value
+  // norms (which come with the measures) change what B - A shows.
+  connect(controller, &ComputeController::measuresReady, this, [this](const ResultPtr& result) {
+    m_b = result;
+    if (isPinned() && m_controller->view().stage == Stage::value_norms) refresh();
+  });
   connect(controller, &ComputeController::viewChanged, this, [this](const ViewOptions&) {
     if (isPinned()) refresh();
   });

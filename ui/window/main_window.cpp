@@ -26,14 +26,14 @@
 #include "exporting/export_actions.hpp"
 #include "masks/mask_dock.hpp"
 #include "render/colormaps.hpp"
-#include "render/heatmap_grid.hpp"
 #include "render/head_measures_view.hpp"
+#include "render/heatmap_grid.hpp"
 #include "session/session_document.hpp"
 #include "teach/examples.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/app_info.hpp"
-#include "window/model_pages.hpp"
 #include "window/compare_panel.hpp"
+#include "window/model_pages.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/reduced_zoom.hpp"
 #include "window/status_widgets.hpp"
@@ -88,30 +88,54 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::connectController() {
   ComputeController* c = m_controller;
-  connect(c, &ComputeController::resultReady, this,
-          [this](const ResultPtr& result, const ViewOptions& view, double computeMs) {
-            m_measures->setResult(result, view.batch);
-            try {
-              m_grid->setResult(result, view);
-            } catch (const std::exception& e) {
-              statusBar()->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
-            }
-            m_status->showTimes(computeMs, m_grid->lastRenderMs(), result->bytes());
-          });
-  connect(c, &ComputeController::viewChanged, this, [this](const ViewOptions& view) {
-    if (!m_controller->result()) return;
-    m_measures->setResult(m_controller->result(), view.batch);
+  const auto draw = [this](const ResultPtr& result, const ViewOptions& view, double computeMs) {
     try {
-      m_grid->setView(view);
+      m_grid->setResult(result, view);
     } catch (const std::exception& e) {
       statusBar()->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
     }
-    if (m_colormaps != nullptr) {
-      for (QAction* a : m_colormaps->actions()) {
-        a->setChecked(a->data().toInt() == static_cast<int>(view.colormap));
-      }
-    }
+    m_status->showTimes(computeMs, m_grid->lastRenderMs(), result->bytes());
+  };
+  // The value norms come with the head measures, after the result: that stage's picture waits
+  // for them; every other stage is drawn at once.
+  const auto waitsForMeasures = [this](const ViewOptions& view) {
+    return view.stage == Stage::value_norms && m_controller->isMeasuring();
+  };
+  connect(c, &ComputeController::resultReady, this,
+          [this, draw, waitsForMeasures](const ResultPtr& result, const ViewOptions& view,
+                                         double computeMs) {
+            m_measures->setResult(result, view.batch, m_controller->isMeasuring());
+            m_computeMs = computeMs;
+            if (!waitsForMeasures(view)) draw(result, view, computeMs);
+          });
+  connect(c, &ComputeController::measuresReady, this, [this, draw](const ResultPtr& result) {
+    const ViewOptions& view = m_controller->view();
+    m_measures->setResult(result, view.batch);
+    if (view.stage == Stage::value_norms) draw(result, view, m_computeMs);
   });
+  connect(c, &ComputeController::viewChanged, this,
+          [this, waitsForMeasures](const ViewOptions& view) {
+            if (!m_controller->result()) return;
+            m_measures->setResult(m_controller->result(), view.batch, m_controller->isMeasuring());
+            try {
+              if (waitsForMeasures(view)) {
+                // drawn when the measures arrive
+              } else if (view.stage == Stage::value_norms &&
+                         m_grid->result() != m_controller->result()) {
+                // The grid holds the result as it came, before its measures (which hold the norms).
+                m_grid->setResult(m_controller->result(), view);
+              } else {
+                m_grid->setView(view);
+              }
+            } catch (const std::exception& e) {
+              statusBar()->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
+            }
+            if (m_colormaps != nullptr) {
+              for (QAction* a : m_colormaps->actions()) {
+                a->setChecked(a->data().toInt() == static_cast<int>(view.colormap));
+              }
+            }
+          });
   // In the status bar, not over the maps (it would cover their titles).
   connect(c, &ComputeController::outOfDateChanged, m_status, &StatusWidgets::showOutOfDate);
   connect(m_grid, &HeatmapGrid::cellHovered, this,
@@ -206,8 +230,9 @@ void MainWindow::buildMenus() {
     m_pages->addExamples(examples);
   m_compare = installCompare(this, m_controller);  // Compare menu and the A | B | B - A dock
   if (m_document != nullptr) {
-    m_document->setCompareHooks([this] { return m_compare->savedA(); },
-                                [this](const std::optional<CompareA>& a) { m_compare->restoreA(a); });
+    m_document->setCompareHooks(
+        [this] { return m_compare->savedA(); },
+        [this](const std::optional<CompareA>& a) { m_compare->restoreA(a); });
     connect(m_compare, &ComparePanel::changedByUser, m_document,
             &SessionDocument::markCompareChanged);
   }

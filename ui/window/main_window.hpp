@@ -65,6 +65,7 @@ class MainWindow : public QMainWindow {
   QActionGroup* m_colormaps = nullptr;
   SessionDocument* m_document = nullptr;
   ComparePanel* m_compare = nullptr;
+  double m_computeMs = 0;  // the worker's time for the current result (status bar)
 };
 
 }  // namespace mhaviz::ui

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/inputs.hpp"
 #include "mhaviz/core/result.hpp"
 #include "mhaviz/core/tensor.hpp"
@@ -64,7 +65,10 @@ const Tensor& attention_distribution(const ForwardResult& result);
 
 /// Computes the measures of `result`, which forward() computed from `inputs` (used only for
 /// the masks, to count the open keys). Throws InvalidInput when the two do not fit.
-HeadMeasures head_measures(const ForwardResult& result, const Inputs& inputs);
+/// `control`: its threads share the (batch element, head) blocks (the numbers do not depend on
+/// them, bit for bit) and its cancel flag, read before each block, throws Cancelled.
+HeadMeasures head_measures(const ForwardResult& result, const Inputs& inputs,
+                           const RunControl& control = {});
 
 /// Average of head h over the queries of batch element n, or of every batch element when
 /// n < 0.
@@ -81,7 +85,8 @@ struct ValueNorms {
   Tensor f_norms;   ///< (N, H, Sx) float64: ‖f_h(x_j)‖
 };
 
-ValueNorms value_norms(const ForwardResult& result);
+/// `control` as head_measures's (the query rows are shared by its threads).
+ValueNorms value_norms(const ForwardResult& result, const RunControl& control = {});
 
 /// What the window shows beside a result: the head measures, the head averages and, up to
 /// kValueNormCellLimit weight cells, the value norms.
@@ -100,7 +105,9 @@ struct ResultMeasures {
 /// add about as much memory as the weights again).
 inline constexpr std::int64_t kValueNormCellLimit = std::int64_t{1} << 24;
 
-/// head_measures, every head_average and value_norms (within the limit) of `result`.
-ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs);
+/// head_measures, every head_average and value_norms (within the limit) of `result`;
+/// `control` as head_measures's.
+ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
+                              const RunControl& control = {});
 
 }  // namespace mhaviz

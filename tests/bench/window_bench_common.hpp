@@ -1,0 +1,82 @@
+#pragma once
+// What the parts of mhaviz-window-bench share: the sizes, the report table, waiting on the
+// event loop, the GUI stall meter and "change the config, wait for its picture".
+
+#include <QtGlobal>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include "mhaviz/core/config.hpp"
+
+namespace mhaviz::ui {
+class MainWindow;
+}
+
+namespace mhaviz::bench {
+
+inline constexpr qint64 kTimeoutMs = 600000;
+
+struct Size {
+  std::int64_t N, L, S, E, H;
+  [[nodiscard]] std::string str() const;
+};
+
+/// Whether a picture failed to arrive (the bench then exits non-zero).
+extern bool g_ok;
+
+/// Adds a row to the table printed at the end (and prints it at once on stderr).
+void report(const std::string& what, const std::string& size, const std::string& value);
+void report(const std::string& what, const Size& size, const std::string& value);
+/// The table of every report, on stdout.
+void printReport();
+
+std::string ms(double x);
+
+/// Runs the event loop until `done` or the timeout; false on timeout.
+bool waitFor(const std::function<bool()>& done, qint64 timeoutMs = kTimeoutMs);
+
+/// Whether MHAVIZ_BENCH_TRACE is set (print gaps and the phases of a change).
+bool tracing();
+
+/// Longest gap between ticks of a 1 ms timer: how long the GUI thread did not answer. With
+/// MHAVIZ_BENCH_TRACE set, every gap over 15 ms is printed with the GUI thread's CPU time in it
+/// (little CPU: the thread waited for a core, the machine's load, not GUI work).
+class StallMeter {
+ public:
+  StallMeter();
+  void start();
+  double stopMs();
+
+ private:
+  QTimer timer_;
+  QElapsedTimer clock_;
+  qint64 last_ = 0, maxGapNs_ = 0, lastCpu_ = 0;
+};
+
+mhaviz::Config configOf(const Size& s, std::uint64_t seed);
+
+/// Waits until the window computes and prepares nothing.
+bool idle(mhaviz::ui::MainWindow& w);
+
+/// What one change cost: to the picture, to the result's arrival on the GUI thread, and the
+/// worker's own figure for the computation (all ms; -1 when not reached).
+struct ChangeTimes {
+  double picture = -1, resultArrived = -1, workerCompute = -1;
+};
+
+/// Changes the config and waits until the grid shows its result.
+ChangeTimes changeAndWait(mhaviz::ui::MainWindow& w, const mhaviz::Config& config);
+
+double percentile(std::vector<double> v, double p);
+
+/// The model view at 12 layers x 12 heads x 512 tokens (window_bench_model.cpp).
+void modelView(mhaviz::ui::MainWindow& w, bool smoke);
+/// The child process of modelView(): writes the model file into `dir`. Returns the exit code.
+int writeModelChild(const char* dir, bool smoke);
+
+}  // namespace mhaviz::bench
