@@ -87,14 +87,14 @@ void HeatmapGrid::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
   m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
 }
 
-void HeatmapGrid::setStageData(StageData data, const ViewOptions& view) {
+void HeatmapGrid::setStageData(StageData stageData, const ViewOptions& view) {
   m_changeTimer.start();
   m_result.reset();
   m_fixedData = false;
   m_view = view;
   extract();  // cancels tasks of the previous data
   m_fixedData = true;
-  m_data = std::move(data);
+  m_data = std::move(stageData);
   if (!m_data.statsReady) computeStats(m_data);
   rebuild();
   renderAll();
