@@ -29,9 +29,9 @@ void product(Dst&& dst, const A& a, const B& b) {
   using Scalar = typename std::remove_cvref_t<A>::Scalar;
   if constexpr (kernels::kSgemm && std::is_same_v<Scalar, float> && kRowMajorMemory<A> &&
                 kRowMajorMemory<B> && kRowMajorMemory<Dst>) {
-    if (a.innerStride() == 1 && b.innerStride() == 1 && dst.innerStride() == 1) {
-      kernels::sgemm(a.rows(), b.cols(), a.cols(), a.data(), a.outerStride(), b.data(),
-                     b.outerStride(), dst.data(), dst.outerStride());
+    if (a.innerStride() == 1 && b.innerStride() == 1 && dst.innerStride() == 1 &&
+        kernels::sgemm(a.rows(), b.cols(), a.cols(), a.data(), a.outerStride(), b.data(),
+                       b.outerStride(), dst.data(), dst.outerStride())) {
       return;
     }
   }

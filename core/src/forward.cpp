@@ -87,11 +87,9 @@ StridedMap<T> head_rows(const Tensor& projected_tensor, const Dims& d, bool seq_
   const std::int64_t E = d.E;
   const T* projected = projected_tensor.data<T>().data();
   if (seq_first) {
-    return StridedMap<T>(projected + n * E + h * d.hd, len, d.hd,
-                         Eigen::OuterStride<>(d.N * E));
+    return StridedMap<T>(projected + n * E + h * d.hd, len, d.hd, Eigen::OuterStride<>(d.N * E));
   }
-  return StridedMap<T>(projected + (n * len) * E + h * d.hd, len, d.hd,
-                       Eigen::OuterStride<>(E));
+  return StridedMap<T>(projected + (n * len) * E + h * d.hd, len, d.hd, Eigen::OuterStride<>(E));
 }
 
 /// Step 10 on one row: out = softmax(in). A row of only -inf becomes NaN (as PyTorch), or 0

@@ -136,7 +136,8 @@ ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const Red
           const Mat<T> q_scaled = keys.query(h, i0 - g.q0, rows) * scale;
           const Mat<T>& kt = keys.keys_transposed(h);
           detail::product(raw.leftCols(live), q_scaled, kt.leftCols(live));
-          if (d.Sx > d.S) detail::product(raw.rightCols(d.Sx - d.S), q_scaled, kt.rightCols(d.Sx - d.S));
+          if (d.Sx > d.S)
+            detail::product(raw.rightCols(d.Sx - d.S), q_scaled, kt.rightCols(d.Sx - d.S));
           if (masks.any()) {
             raw.leftCols(live) += mask.leftCols(live);
             raw.rightCols(d.Sx - d.S) += mask.rightCols(d.Sx - d.S);

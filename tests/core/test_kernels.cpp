@@ -21,7 +21,7 @@ TEST_P(Sgemm, AgreesWithADoubleProductToFloatRounding) {
   const auto [m, n, k] = GetParam();
   const Mat a = Mat::Random(m, k), b = Mat::Random(k, n);
   Mat c = Mat::Constant(m, n, 1e30F);  // every element must be written
-  mhaviz::detail::kernels::sgemm(m, n, k, a.data(), k, b.data(), n, c.data(), n);
+  ASSERT_TRUE(mhaviz::detail::kernels::sgemm(m, n, k, a.data(), k, b.data(), n, c.data(), n));
   const Ref want = a.cast<double>() * b.cast<double>();
   // Each |term| < 1: a float sum of k of them is within k * eps of the exact one.
   const double tol = 4.0 * k * std::numeric_limits<float>::epsilon();
@@ -29,15 +29,12 @@ TEST_P(Sgemm, AgreesWithADoubleProductToFloatRounding) {
 }
 
 // The in-projection chunks, q.k^T tiles (head_dim inner), weights.v (keys inner), ragged edges.
-INSTANTIATE_TEST_SUITE_P(PassShapes, Sgemm,
-                         ::testing::Values(std::make_tuple(256, 512, 512),
-                                           std::make_tuple(100, 768, 768),
-                                           std::make_tuple(64, 2048, 64),
-                                           std::make_tuple(16, 130, 32),
-                                           std::make_tuple(64, 64, 2048),
-                                           std::make_tuple(33, 64, 515),
-                                           std::make_tuple(300, 70, 3),
-                                           std::make_tuple(1, 1, 1)));
+INSTANTIATE_TEST_SUITE_P(
+    PassShapes, Sgemm,
+    ::testing::Values(std::make_tuple(256, 512, 512), std::make_tuple(100, 768, 768),
+                      std::make_tuple(64, 2048, 64), std::make_tuple(16, 130, 32),
+                      std::make_tuple(64, 64, 2048), std::make_tuple(33, 64, 515),
+                      std::make_tuple(300, 70, 3), std::make_tuple(1, 1, 1)));
 
 TEST(SgemmStrided, BlocksOfLargerMatricesKeepTheirNeighboursIntact) {
   // C = A.block * B.leftCols, written into the middle of a larger matrix.
@@ -45,8 +42,8 @@ TEST(SgemmStrided, BlocksOfLargerMatricesKeepTheirNeighboursIntact) {
   Mat c = Mat::Zero(50, 200);
   const Mat before = c;
   const std::int64_t m = 30, n = 150, k = 70;
-  mhaviz::detail::kernels::sgemm(m, n, k, a.data() + 5 * 90 + 10, 90, b.data(), 300,
-                                 c.data() + 7 * 200 + 20, 200);
+  ASSERT_TRUE(mhaviz::detail::kernels::sgemm(m, n, k, a.data() + 5 * 90 + 10, 90, b.data(), 300,
+                                             c.data() + 7 * 200 + 20, 200));
   const Mat want = a.block(5, 10, m, k) * b.leftCols(n);
   EXPECT_LT((c.block(7, 20, m, n) - want).cwiseAbs().maxCoeff(), 1e-4F);
   c.block(7, 20, m, n).setZero();
@@ -59,12 +56,14 @@ TEST(SgemmRows, ARowIsTheSameAloneAsInAnyTile) {
   const std::int64_t n = 2048, k = 64;
   const Mat a = Mat::Random(64, k), b = Mat::Random(k, n);
   Mat all(64, n), one(1, n), some(5, n);
-  mhaviz::detail::kernels::sgemm(64, n, k, a.data(), k, b.data(), n, all.data(), n);
+  ASSERT_TRUE(mhaviz::detail::kernels::sgemm(64, n, k, a.data(), k, b.data(), n, all.data(), n));
   for (const std::int64_t i : {0, 17, 63}) {
-    mhaviz::detail::kernels::sgemm(1, n, k, a.data() + i * k, k, b.data(), n, one.data(), n);
+    ASSERT_TRUE(
+        mhaviz::detail::kernels::sgemm(1, n, k, a.data() + i * k, k, b.data(), n, one.data(), n));
     EXPECT_EQ(one.row(0), all.row(i)) << "row " << i;
   }
-  mhaviz::detail::kernels::sgemm(5, n, k, a.data() + 40 * k, k, b.data(), n, some.data(), n);
+  ASSERT_TRUE(
+      mhaviz::detail::kernels::sgemm(5, n, k, a.data() + 40 * k, k, b.data(), n, some.data(), n));
   EXPECT_EQ(some, all.middleRows(40, 5));
 }
 

@@ -17,8 +17,10 @@ inline constexpr bool kSgemm = MHAVIZ_SGEMM_KERNEL != 0;
 /// C (m x n) = A (m x k) * B (k x n). Every matrix is row-major; lda, ldb and ldc are the
 /// distances between the starts of consecutive rows, in elements. Each element of C is summed
 /// over k in order by the same kernel whatever m and n are, so a row of C does not depend on
-/// which other rows are computed with it. Only defined when kSgemm is true.
-void sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
+/// which other rows are computed with it. Returns false, with C partly written, when libxsmm
+/// has no kernel for this CPU (e.g. LIBXSMM_TARGET=generic): the caller computes C otherwise.
+/// Only defined when kSgemm is true.
+bool sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
            const float* b, std::int64_t ldb, float* c, std::int64_t ldc);
 
 /// out (cols x rows) = in (rows x cols) transposed, both row-major with leading dimensions ldi

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <mutex>
-#include <stdexcept>
-#include <string>
 
 #include <libxsmm.h>
 
@@ -27,38 +25,37 @@ void initialise() {
 
 libxsmm_blasint blas_int(std::int64_t v) { return static_cast<libxsmm_blasint>(v); }
 
-libxsmm_smmfunction kernel(std::int64_t rows, std::int64_t cols, std::int64_t k,
-                           std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
+/// The kernel for a (rows x cols) tile of C over k, or null when libxsmm cannot make one.
+libxsmm_smmfunction kernel(std::int64_t rows, std::int64_t cols, std::int64_t k, std::int64_t lda,
+                           std::int64_t ldb, std::int64_t ldc) {
   initialise();
   const float alpha = 1.0F, beta = 0.0F;
   const int flags = LIBXSMM_GEMM_FLAG_NONE;
-  const libxsmm_blasint ld_a = blas_int(ldb), ld_b = blas_int(lda), ld_c = blas_int(ldc);  // swapped
-  const libxsmm_smmfunction f = libxsmm_smmdispatch(blas_int(cols), blas_int(rows), blas_int(k),
-                                                    &ld_a, &ld_b, &ld_c, &alpha, &beta, &flags,
-                                                    nullptr);
-  if (f == nullptr) {
-    throw std::runtime_error("libxsmm could not generate a kernel for a " + std::to_string(rows) +
-                             "x" + std::to_string(cols) + "x" + std::to_string(k) + " product");
-  }
-  return f;
+  const libxsmm_blasint ld_a = blas_int(ldb), ld_b = blas_int(lda),
+                        ld_c = blas_int(ldc);  // swapped
+  return libxsmm_smmdispatch(blas_int(cols), blas_int(rows), blas_int(k), &ld_a, &ld_b, &ld_c,
+                             &alpha, &beta, &flags, nullptr);
 }
 
 }  // namespace
 
-void sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
+bool sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
            const float* b, std::int64_t ldb, float* c, std::int64_t ldc) {
-  if (m == 0 || n == 0) return;
+  if (m == 0 || n == 0) return true;
   if (k == 0) {
     for (std::int64_t i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0F);
-    return;
+    return true;
   }
   for (std::int64_t j = 0; j < n; j += kTileCols) {
     const std::int64_t cols = std::min(kTileCols, n - j);
     for (std::int64_t i = 0; i < m; i += kTileRows) {
       const std::int64_t rows = std::min(kTileRows, m - i);
-      kernel(rows, cols, k, lda, ldb, ldc)(b + j, a + i * lda, c + i * ldc + j);
+      const libxsmm_smmfunction f = kernel(rows, cols, k, lda, ldb, ldc);
+      if (f == nullptr) return false;
+      f(b + j, a + i * lda, c + i * ldc + j);
     }
   }
+  return true;
 }
 
 void transpose(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ldi, float* out,
