@@ -58,7 +58,8 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   m_outOfDate->setStyleSheet(QStringLiteral("QLabel { color: #b00020; font-weight: bold; }"));
   m_outOfDate->hide();
   m_progress->setObjectName(QStringLiteral("progress"));
-  m_progress->setMaximumWidth(180);
+  m_progress->setMinimumWidth(150);  // "12345 / 32768 blocks" fits inside the bar
+  m_progress->setMaximumWidth(200);
   m_progress->setTextVisible(true);
   m_progress->hide();
   m_cancel->setObjectName(QStringLiteral("cancelButton"));
