@@ -78,8 +78,15 @@ void HeatmapGrid::launchPreparation(bool withStats) {
     const std::lock_guard<std::mutex> lock(inbox->mutex);
     HeatmapGrid* grid = inbox->grid;
     if (grid == nullptr) return;
+    // Taking the inbox's lock on arrival orders the task's writes to `out` before the GUI
+    // thread's reads where ThreadSanitizer can see it (Qt's event queue is not instrumented).
     QMetaObject::invokeMethod(
-        grid, [grid, out] { grid->applyPrepared(*out); }, Qt::QueuedConnection);
+        grid,
+        [grid, out, inbox] {
+          { const std::lock_guard<std::mutex> arrived(inbox->mutex); }
+          grid->applyPrepared(*out);
+        },
+        Qt::QueuedConnection);
   });
 }
 
