@@ -1,8 +1,8 @@
 // The bridge to and from PyTorch, run under /usr/bin/python3 with torch: the script
-// `mhaviz-cli torch` writes, and tools/mhaviz_capture.py. scripts/install-deps installs Debian's
-// python3-torch and python3-numpy for them. Without torch they fail when the environment says
-// CI=true, and are skipped with the reason elsewhere. At the end the binary prints how many ran
-// ("PyTorch bridge: N tests ran ..."), which scripts/test copies into its summary; ctest runs
+// `mhaviz-cli torch` writes, and the tools/mhaviz_capture package. scripts/install-deps installs
+// Debian's python3-torch and python3-numpy for them. Without torch they fail when the environment
+// says CI=true, and are skipped with the reason elsewhere. At the end the binary prints how many
+// ran ("PyTorch bridge: N tests ran ..."), which scripts/test copies into its summary; ctest runs
 // them as the entry cli-pytorch (tests/cli/CMakeLists.txt).
 // RunFilesInNumpy checks that numpy reads what `mhaviz-cli run` writes (in the cli entry).
 
@@ -69,6 +69,14 @@ BridgeCount* const bridgeCount = [] {
                     "python3-torch and python3-numpy (scripts/install-deps) to run this test"; \
   }                                                                                            \
   ++bridgeCount->ran
+
+/// `python3 -m mhaviz_capture ARGS...` with the source tree's package on PYTHONPATH.
+ProcessResult runCaptureModule(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {std::string("PYTHONPATH=") + MHAVIZ_CAPTURE_DIR, kPython, "-m",
+                                  "mhaviz_capture"};
+  all.insert(all.end(), args.begin(), args.end());
+  return runProcess("/usr/bin/env", all);
+}
 
 /// Skips without numpy, saying why; under CI=true a missing numpy is a failure instead.
 #define SKIP_WITHOUT_NUMPY()                                                                \
@@ -395,8 +403,8 @@ TEST(CaptureHelper, SavedLayerRunsInMhavizAndMatchesPyTorch) {
   REQUIRE_TORCH();
   const ScratchDir dir;
   std::ofstream(dir.file("snippet.py")) << kCaptureSnippet;
-  const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();
-  const ProcessResult py = runProcess(kPython, {dir.file("snippet.py"), tools, dir.file("")});
+  const ProcessResult py =
+      runProcess(kPython, {dir.file("snippet.py"), MHAVIZ_CAPTURE_DIR, dir.file("")});
   ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
 
   for (const std::string prefix : {"hook", "direct"}) {
@@ -410,9 +418,8 @@ TEST(CaptureHelper, SavedLayerRunsInMhavizAndMatchesPyTorch) {
       expectCloseTensors(got.at(name), want.at(name), prefix + ": " + name);
     }
     // The helper's own comparison of <prefix>.torch.npz with mhaviz's output agrees.
-    const ProcessResult cmp =
-        runProcess(kPython, {MHAVIZ_CAPTURE_PY, "compare", dir.file(prefix + ".torch.npz"),
-                             dir.file(prefix + "_mhaviz.npz")});
+    const ProcessResult cmp = runCaptureModule(
+        {"compare", dir.file(prefix + ".torch.npz"), dir.file(prefix + "_mhaviz.npz")});
     EXPECT_EQ(cmp.exitCode, 0) << cmp.out << cmp.err;
     EXPECT_NE(cmp.out.find("OK: matches mhaviz"), std::string::npos) << cmp.out;
   }
@@ -485,17 +492,16 @@ TEST_P(CaptureUnderNoGrad, SavesTheCallAndMhavizMatchesPyTorch) {
   const std::string name = GetParam();
   const ScratchDir dir;
   std::ofstream(dir.file("snippet.py")) << kNoGradCaptureSnippet;
-  const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();
   const ProcessResult py =
-      runProcess(kPython, {dir.file("snippet.py"), tools, dir.file("layer"), name});
+      runProcess(kPython, {dir.file("snippet.py"), MHAVIZ_CAPTURE_DIR, dir.file("layer"), name});
   ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
   ASSERT_TRUE(std::filesystem::exists(dir.file("layer.torch.npz"))) << py.out << py.err;
 
   const ProcessResult r = runCli({"run", "--config", dir.file("layer.json"), "--tensors",
                                   dir.file("layer.npz"), "--out", dir.file("mhaviz.npz")});
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  const ProcessResult cmp = runProcess(
-      kPython, {MHAVIZ_CAPTURE_PY, "compare", dir.file("layer.torch.npz"), dir.file("mhaviz.npz")});
+  const ProcessResult cmp =
+      runCaptureModule({"compare", dir.file("layer.torch.npz"), dir.file("mhaviz.npz")});
   EXPECT_EQ(cmp.exitCode, 0) << cmp.out << cmp.err;
   EXPECT_NE(cmp.out.find("OK: matches mhaviz"), std::string::npos) << cmp.out;
   // The attention output as the model's batch_first call has it: (N, L, E).
@@ -532,8 +538,8 @@ TEST(CaptureHelper, SaysSoWhenNoCallWasSeen) {
   REQUIRE_TORCH();
   const ScratchDir dir;
   std::ofstream(dir.file("snippet.py")) << kNoCallSnippet;
-  const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();
-  const ProcessResult py = runProcess(kPython, {dir.file("snippet.py"), tools, dir.file("none")});
+  const ProcessResult py =
+      runProcess(kPython, {dir.file("snippet.py"), MHAVIZ_CAPTURE_DIR, dir.file("none")});
   ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
   EXPECT_NE(py.out.find("no call of MultiheadAttention(embed_dim=8, num_heads=2) was seen"),
             std::string::npos)
@@ -583,8 +589,8 @@ TEST(CaptureHelper, ModelCaptureRecordsEveryCallAndMhavizMatches) {
   REQUIRE_TORCH();
   const ScratchDir dir;
   std::ofstream(dir.file("snippet.py")) << kModelCaptureSnippet;
-  const std::string tools = std::filesystem::path(MHAVIZ_CAPTURE_PY).parent_path().string();
-  const ProcessResult py = runProcess(kPython, {dir.file("snippet.py"), tools, dir.file("net")});
+  const ProcessResult py =
+      runProcess(kPython, {dir.file("snippet.py"), MHAVIZ_CAPTURE_DIR, dir.file("net")});
   ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
   EXPECT_NE(py.out.find("encoder.layers.0.self_attn#0 encoder.layers.1.self_attn#0 pool#0 pool#1"),
             std::string::npos)
