@@ -601,5 +601,41 @@ TEST(CaptureHelper, ModelCaptureRecordsEveryCallAndMhavizMatches) {
   EXPECT_NE(r.out.find("all 4 layers match PyTorch"), std::string::npos) << r.out;
 }
 
+/// mhaviz_capture.show() starts `mhaviz` from PATH on what a capture wrote (a fake mhaviz here
+/// records its arguments), and without one says how to install it.
+constexpr const char* kShowSnippet = R"PY(
+import json, os, sys
+sys.path.insert(0, sys.argv[1])
+d = sys.argv[2]
+import mhaviz_capture
+mhaviz_capture.main(["example", d + "/demo"])
+with open(d + "/model.json", "w") as f:
+    json.dump({"format": "mhaviz-model", "version": 1}, f)
+with open(d + "/mhaviz", "w") as f:
+    f.write("#!/bin/sh\necho \"$@\" >> " + d + "/args\n")
+os.chmod(d + "/mhaviz", 0o755)
+os.environ["PATH"] = d
+mhaviz_capture.show(d + "/demo").wait()
+mhaviz_capture.show(d + "/model.json").wait()
+os.environ["PATH"] = d + "/nowhere"
+try:
+    mhaviz_capture.show(d + "/demo")
+except FileNotFoundError as e:
+    print(e)
+)PY";
+
+TEST(CaptureHelper, ShowStartsMhavizOrSaysHowToInstallIt) {
+  REQUIRE_TORCH();
+  const ScratchDir dir;
+  std::ofstream(dir.file("snippet.py")) << kShowSnippet;
+  const std::string d = std::filesystem::path(dir.file("")).parent_path().string();
+  const ProcessResult py = runProcess(kPython, {dir.file("snippet.py"), MHAVIZ_CAPTURE_DIR, d});
+  ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
+  EXPECT_EQ(readText(dir.file("args")),
+            "--config " + d + "/demo.json --tensors " + d + "/demo.npz\n" + d + "/model.json\n");
+  EXPECT_NE(py.out.find("the mhaviz program is not on PATH"), std::string::npos) << py.out;
+  EXPECT_NE(py.out.find("apt install ./mhaviz_*.deb"), std::string::npos) << py.out;
+}
+
 }  // namespace
 }  // namespace mhaviz::cli::test

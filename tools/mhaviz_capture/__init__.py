@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Save an nn.MultiheadAttention layer and one of its forward calls for mhaviz.
 
 Writes a configuration + tensors pair that `mhaviz-cli run --config P.json --tensors P.npz`
-and the mhaviz window open:
+and the mhaviz window open (show("P") starts the window on it):
 
   <prefix>.json  mhaviz configuration: PyTorch's argument names, read from the module's
                  attributes and the call's arguments and input shapes
@@ -20,10 +19,13 @@ Only numpy and torch are needed (PyTorch 1.13 or 2.x). Use as a module:
         model(batch)                       # the first call of that layer is saved
     print(cap.saved)                       # True once written
 
+    mhaviz_capture.show("layer0")          # opens layer0.json/.npz in the mhaviz window
+
 or from the shell:
 
-    python3 mhaviz_capture.py example demo          # a small random layer -> demo.json/.npz
-    python3 mhaviz_capture.py compare demo.torch.npz result.npz   # PyTorch vs mhaviz-cli run
+    python3 -m mhaviz_capture example demo      # a small random layer -> demo.json/.npz
+    python3 -m mhaviz_capture compare demo.torch.npz result.npz   # PyTorch vs mhaviz-cli run
+    python3 -m mhaviz_capture show demo         # the mhaviz window on demo.json/.npz
 
 capture() also works in eval mode under torch.no_grad(), where PyTorch's fast path computes a
 TransformerEncoderLayer in one fused kernel (torch._transformer_encoder_layer_fwd) without
@@ -39,16 +41,28 @@ import argparse
 import inspect
 import json
 import os
+import shutil
+import subprocess
 import sys
 import threading
 import warnings
 
-import numpy as np
-import torch
-from torch import nn
-from torch.nn import functional as F
+try:
+    import numpy as np
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+except ImportError as e:
+    raise ImportError(f"mhaviz_capture needs numpy and PyTorch ({e}); install them with "
+                      "`apt install python3-numpy python3-torch` (Debian's python3) or "
+                      "`pip install numpy torch` (a virtual environment)") from e
 
-__all__ = ["save_mha", "capture", "Capture", "compare_files", "capture_model", "ModelCapture"]
+__all__ = ["save_mha", "capture", "Capture", "compare_files", "capture_model", "ModelCapture",
+           "show"]
+
+# The mhaviz release this module belongs to: project(VERSION) in CMakeLists.txt (a test
+# compares them) and the version pip reads (tools/pyproject.toml).
+__version__ = "0.1.0"
 
 _DTYPES = {torch.float32: "float32", torch.float64: "float64"}
 
@@ -526,6 +540,38 @@ def capture_model(model, path_prefix="model", tokens=None, layer_labels=None, ca
     return ModelCapture(model, path_prefix, tokens, layer_labels, caption)
 
 
+def _window_arguments(path):
+    """mhaviz's command line for what save_mha()/capture() or capture_model() wrote at `path`
+    (a path prefix or its .json)."""
+    path = os.fspath(getattr(path, "path_prefix", path))  # a Capture or ModelCapture too
+    prefix = path[:-len(".json")] if path.endswith(".json") else path
+    index = f"{prefix}.json"
+    if not os.path.isfile(index):
+        raise FileNotFoundError(f"mhaviz_capture.show: {index} does not exist; give the path "
+                                "prefix that save_mha(), capture() or capture_model() wrote")
+    with open(index, encoding="utf-8") as f:
+        model = json.load(f).get("format") == "mhaviz-model"
+    if model or not os.path.isfile(f"{prefix}.npz"):
+        return [index]
+    return ["--config", index, "--tensors", f"{prefix}.npz"]
+
+
+def show(path, program=None):
+    """Starts the mhaviz window on what save_mha(), capture() or capture_model() wrote to the
+    path prefix `path` (or its .json, or the Capture/ModelCapture itself) and returns the
+    window's subprocess.Popen without waiting for it. `program` is the mhaviz executable
+    (default: `mhaviz` on PATH). Raises FileNotFoundError, saying how to install mhaviz, when
+    there is none."""
+    arguments = _window_arguments(path)
+    program = program or shutil.which("mhaviz")
+    if program is None:
+        raise FileNotFoundError(
+            "mhaviz_capture.show: the mhaviz program is not on PATH. Install it from the mhaviz "
+            "source tree with `scripts/package` and then `sudo apt install ./mhaviz_*.deb` "
+            "(docs/install.md), or pass program= the path of a built mhaviz (build/bin/mhaviz)")
+    return subprocess.Popen([program, *arguments])
+
+
 def compare_files(torch_file, mhaviz_file, rtol=1e-4, atol=1e-5):
     """Compares <prefix>.torch.npz with the output of `mhaviz-cli run`; True when they agree."""
     want, got = np.load(torch_file), np.load(mhaviz_file)
@@ -560,19 +606,26 @@ def _example(path_prefix):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m mhaviz_capture",
+                                     description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     example = commands.add_parser("example", help="save a small random layer and one call")
     example.add_argument("prefix")
     compare = commands.add_parser("compare", help="compare PyTorch's outputs with mhaviz-cli run's")
     compare.add_argument("torch_npz")
     compare.add_argument("mhaviz_npz")
+    window = commands.add_parser("show", help="open what a capture wrote in the mhaviz window")
+    window.add_argument("prefix", help="the path prefix (or its .json) a capture wrote")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     args = parser.parse_args(argv)
     if args.command == "example":
         _example(args.prefix)
         return 0
+    if args.command == "show":
+        try:
+            show(args.prefix)
+        except FileNotFoundError as e:
+            print(e, file=sys.stderr)
+            return 1
+        return 0
     return 0 if compare_files(args.torch_npz, args.mhaviz_npz) else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
