@@ -110,7 +110,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # Depends: from the programs' libraries (dpkg-shlibdeps)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS python3)  # and the interpreter of mhaviz_capture
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS python3-numpy)  # the capture module
+# numpy for the capture module; Qt's own strings (buttons, file dialogs) in the UI's language
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-numpy, qt6-translations-l10n")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS python3-torch)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)

@@ -60,8 +60,8 @@ LayerInfo parse_layer(const json& entry, std::size_t position, const std::string
   }
   info.self_attention = optional_bool(entry, "self_attention", where);
   info.fused = optional_bool(entry, "fused", where);
-  const json& config = member(entry, "config", where,
-                              "re-capture the model with tools/mhaviz_capture.py capture_model()");
+  const json& config =
+      member(entry, "config", where, "re-capture the model with mhaviz_capture.capture_model()");
   if (!config.is_object()) fail(where, "key \"config\" must be a configuration object");
   info.config = io::parse_config_json(config.dump(), where + " config");
   try {
@@ -119,7 +119,7 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
   if (!doc.is_object()) fail(source, "a model index must be a JSON object (docs/model-file.md)");
   const json& format = member(doc, "format", source,
                               "a model index starts with \"format\": \"mhaviz-model\"; write it "
-                              "with tools/mhaviz_capture.py capture_model()");
+                              "with mhaviz_capture.capture_model()");
   if (format != "mhaviz-model") {
     fail(source,
          "key \"format\" must be \"mhaviz-model\" (is this a configuration file? open it "
@@ -129,7 +129,7 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
   if (version != 1) {
     fail(source, "model file version " + version.dump() +
                      " is not supported; this mhaviz reads version 1 (re-capture the model "
-                     "with this mhaviz's tools/mhaviz_capture.py)");
+                     "with this mhaviz's mhaviz_capture module)");
   }
   ModelIndex index;
   index.path = path;

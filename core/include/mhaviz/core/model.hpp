@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// A whole model: every nn.MultiheadAttention call of one forward pass of a network, as
-/// tools/mhaviz_capture.py's capture_model() writes it (docs/model-file.md): a JSON index and a
+/// mhaviz_capture.capture_model() writes it (docs/model-file.md): a JSON index and a
 /// tensors file holding each call's state_dict, inputs, masks and PyTorch's outputs. Each layer
 /// is recomputed by mhaviz::forward and compared with PyTorch's outputs; attention rollout
 /// (Abnar & Zuidema 2020) runs across the self-attention layers.
