@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the Debian package that scripts/package built: tests/package/check_package.sh DEB
-#   - its version is project(VERSION), and so are the changelog's, the metainfo's release,
-#     mhaviz-cli --version and mhaviz_capture.__version__
+#   - its version is project(VERSION), and so are the changelog's, the metainfo's release (its
+#     date the changelog's), mhaviz-cli --version and mhaviz_capture.__version__
 #   - lintian: no error and no warning; desktop-file-validate; appstreamcli validate --no-net
 #   - installed into a scratch root (dpkg -x, no root needed), from there: the manual pages and
 #     the bash completion, mhaviz-cli --version, mhaviz-cli export of an example,
@@ -70,6 +70,9 @@ release="$(sed -nE 's|.*<release version="([^"]+)".*|\1|p' "$share/metainfo/mhav
 check "metainfo's release is $version" same "$release" "$version"
 zcat "$share/doc/mhaviz/changelog.gz" >"$work/changelog"
 check "changelog's version is $version" same "$(dpkg-parsechangelog -l "$work/changelog" -S Version)" "$version"
+release_date="$(sed -nE 's|.*<release version="[^"]+" date="([^"]+)".*|\1|p' "$share/metainfo/mhaviz.metainfo.xml" | head -1)"
+check "metainfo's release date is the changelog's" \
+  same "$release_date" "$(date -u -d "$(dpkg-parsechangelog -l "$work/changelog" -S Date)" +%F)"
 manpages() {
   local page
   for page in mhaviz mhaviz-cli; do

@@ -60,8 +60,8 @@ except ImportError as e:
 __all__ = ["save_mha", "capture", "Capture", "compare_files", "capture_model", "ModelCapture",
            "show"]
 
-# The mhaviz release this module belongs to: project(VERSION) in CMakeLists.txt (a test
-# compares them) and the version pip reads (tools/pyproject.toml).
+# The mhaviz release this module belongs to: project(VERSION) in CMakeLists.txt
+# (tests/package/check_package.sh compares them) and the version pip reads (tools/pyproject.toml).
 __version__ = "0.1.0"
 
 _DTYPES = {torch.float32: "float32", torch.float64: "float64"}
