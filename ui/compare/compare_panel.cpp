@@ -1,5 +1,5 @@
 // Compare mode's dock: A | B | B - A (compare_panel.hpp).
-#include "window/compare_panel.hpp"
+#include "compare/compare_panel.hpp"
 
 #include <QAction>
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "window/model_view.hpp"
+#include "model/model_view.hpp"
 
 #include <QApplication>
 #include <QCheckBox>
