@@ -26,7 +26,8 @@
 #include <functional>
 #include <string_view>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "desktop/language.hpp"
 #include "desktop/theme.hpp"
 #include "mhaviz/core/io/config_json.hpp"
@@ -40,7 +41,8 @@
 
 namespace {
 
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::Stage;
 using mhaviz::ui::ViewOptions;
@@ -133,8 +135,8 @@ mhaviz::Config parse(const char* json, const char* name) {
 bool settle(MainWindow& window) {
   const bool done = QTest::qWaitFor(
       [&window] {
-        return !window.controller()->isBusy() && !window.controller()->isMeasuring() &&
-               window.controller()->result() != nullptr &&
+        return !window.computation()->isBusy() && !window.computation()->isMeasuring() &&
+               window.computation()->result() != nullptr &&
                !window.grid()->isPreparing();
       },
       kTimeoutMs);
@@ -174,24 +176,25 @@ QString render(const Shot& shot, const QDir& out) {
     window.show();
     if (!settle(window))
       return QStringLiteral("%1: the start-up picture never came").arg(shot.name);
-    ComputeController* controller = window.controller();
-    if (shot.memoryLimit > 0) controller->setMemoryLimit(shot.memoryLimit);
+    Document* document = window.document();
+    Computation* computation = window.computation();
+    if (shot.memoryLimit > 0) computation->setMemoryLimit(shot.memoryLimit);
     if (shot.configJson == nullptr) window.showFirstPicture();  // what a first start shows
     if (shot.configJson != nullptr) {
-      controller->changeConfig(parse(shot.configJson, shot.name), QStringLiteral("gallery"));
+      document->changeConfig(parse(shot.configJson, shot.name), QStringLiteral("gallery"));
     }
     if (shot.view) {
       // A stage only some results have (soft-capped scores) is kept once the result has it.
       if (!settle(window))
         return QStringLiteral("%1: the computation did not finish").arg(shot.name);
-      ViewOptions view = controller->view();
+      ViewOptions view = document->view();
       shot.view(view);
-      controller->setView(view);
+      document->setView(view);
     }
     if (shot.zoom[1] > 0) {
       if (!settle(window))
         return QStringLiteral("%1: the computation did not finish").arg(shot.name);
-      controller->zoomReduced(shot.zoom[0], shot.zoom[1], shot.zoom[2], shot.zoom[3]);
+      computation->zoomReduced(shot.zoom[0], shot.zoom[1], shot.zoom[2], shot.zoom[3]);
     }
     if (shot.presentation) {
       auto* teaching =
@@ -215,17 +218,17 @@ QString render(const Shot& shot, const QDir& out) {
     if (shot.compareB != nullptr) {
       mhaviz::ui::ComparePanel* panel = window.comparePanel();
       panel->pin();
-      controller->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
+      document->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
       if (!settle(window) ||
           !QTest::qWaitFor(
-              [&] { return panel->isUpToDate() && panel->resultB() == controller->result(); },
+              [&] { return panel->isUpToDate() && panel->resultB() == computation->result(); },
               kTimeoutMs)) {
         return QStringLiteral("%1: the difference never came").arg(shot.name);
       }
       QTest::qWait(300);
     }
-    if (!controller->error().isEmpty()) {
-      return QStringLiteral("%1: %2").arg(shot.name, controller->error());
+    if (!computation->error().isEmpty()) {
+      return QStringLiteral("%1: %2").arg(shot.name, computation->error());
     }
     const QString path = out.filePath(QString::fromLatin1(shot.name) + QStringLiteral(".png"));
     if (!window.grab().save(path)) return QStringLiteral("cannot write %1").arg(path);

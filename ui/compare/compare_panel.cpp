@@ -13,7 +13,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "compute/compute_worker.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/image_export.hpp"
@@ -34,9 +35,10 @@ QWidget* titled(QLabel* title, HeatmapGrid* grid) {
 
 }  // namespace
 
-ComparePanel::ComparePanel(ComputeController* controller, QWidget* parent)
+ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget* parent)
     : QWidget(parent),
-      m_controller(controller),
+      m_document(document),
+      m_computation(computation),
       m_status(new QLabel),
       m_titleA(new QLabel),
       m_titleB(new QLabel),
@@ -75,18 +77,18 @@ ComparePanel::ComparePanel(ComputeController* controller, QWidget* parent)
   connect(m_newA, &QPushButton::clicked, this, &ComparePanel::pin);
   connect(m_export, &QPushButton::clicked, this, &ComparePanel::exportDifference);
   connect(leave, &QPushButton::clicked, this, &ComparePanel::unpin);
-  connect(controller, &ComputeController::resultReady, this,
+  connect(computation, &Computation::resultReady, this,
           [this](const ResultPtr& result, const ViewOptions&, double) {
             m_b = result;
             if (isPinned()) refresh();
           });
   // The same result again with its head measures: B is that one from now on; only the value
   // norms (which come with the measures) change what B - A shows.
-  connect(controller, &ComputeController::measuresReady, this, [this](const ResultPtr& result) {
+  connect(computation, &Computation::measuresReady, this, [this](const ResultPtr& result) {
     m_b = result;
-    if (isPinned() && m_controller->view().stage == Stage::value_norms) refresh();
+    if (isPinned() && m_document->view().stage == Stage::value_norms) refresh();
   });
-  connect(controller, &ComputeController::viewChanged, this, [this](const ViewOptions&) {
+  connect(document, &Document::viewChanged, this, [this](const ViewOptions&) {
     if (isPinned()) refresh();
   });
 }
@@ -113,7 +115,7 @@ void ComparePanel::restoreA(const std::optional<CompareA>& a) {
               if (generation != m_restoring) return;
               m_restoring = 0;
               m_a = result;
-              if (m_b == nullptr) m_b = m_controller->result();
+              if (m_b == nullptr) m_b = m_computation->result();
               emit pinnedChanged(true);
               refresh();
             });
@@ -134,11 +136,11 @@ void ComparePanel::restoreA(const std::optional<CompareA>& a) {
 }
 
 void ComparePanel::pin() {
-  const ResultPtr current = m_controller->result();
+  const ResultPtr current = m_computation->result();
   if (current == nullptr) return;
   m_a = current;
   m_b = current;
-  m_aTensors = m_controller->tensors();
+  m_aTensors = m_document->tensors();
   emit pinnedChanged(true);
   emit changedByUser();
   refresh();
@@ -149,11 +151,11 @@ void ComparePanel::swap() {
   const ResultPtr oldA = m_a;
   const auto oldATensors = m_aTensors;
   m_a = m_b;
-  m_aTensors = m_controller->tensors();
+  m_aTensors = m_document->tensors();
   m_b = oldA;  // shown at once; the worker's result for these settings replaces it
   refresh();
-  if (m_controller->tensors() != oldATensors) m_controller->setTensors(oldATensors);
-  m_controller->changeConfig(oldA->config, tr("Swap A and B"));
+  if (m_document->tensors() != oldATensors) m_document->setTensors(oldATensors);
+  m_document->changeConfig(oldA->config, tr("Swap A and B"));
 }
 
 void ComparePanel::unpin() {
@@ -176,7 +178,7 @@ void ComparePanel::clearA() {
 void ComparePanel::refresh() {
   if (m_a == nullptr || m_b == nullptr) return;
   m_status->setText(tr("Computing B \u2212 A\u2026"));
-  m_difference.start([this, a = m_a, b = m_b, view = m_controller->view()](const TaskScope& scope) {
+  m_difference.start([this, a = m_a, b = m_b, view = m_document->view()](const TaskScope& scope) {
     auto data = std::make_shared<CompareData>(compareStage(*a, *b, view));
     scope.post(
         [this, generation = scope.generation(), data] { present(generation, std::move(*data)); });
@@ -186,7 +188,7 @@ void ComparePanel::refresh() {
 void ComparePanel::present(quint64 generation, CompareData data) {
   m_data = std::move(data);
   m_shown = generation;
-  const ViewOptions view = m_controller->view();
+  const ViewOptions view = m_document->view();
   m_titleA->setText(tr("A: %1").arg(describeConfig(m_a->config, view.batch)));
   m_titleB->setText(tr("B: %1").arg(describeConfig(m_b->config, view.batch)));
   if (m_data.a.maps.empty()) {
@@ -221,7 +223,7 @@ void ComparePanel::exportDifference() {
       this, tr("Export B \u2212 A"), QStringLiteral("difference.png"),
       tr("Images (*.png *.svg *.pdf)"));
   if (path.isEmpty()) return;
-  const ViewOptions view = m_controller->view();
+  const ViewOptions view = m_document->view();
   ExportOptions options;
   options.title = tr("B \u2212 A, %1 \u2014 A: %2; B: %3")
                       .arg(shownStageName(view.stage), describeConfig(m_a->config, view.batch),
@@ -230,8 +232,9 @@ void ComparePanel::exportDifference() {
   if (!error.isEmpty()) QMessageBox::warning(this, tr("Export B \u2212 A"), error);
 }
 
-ComparePanel* installCompare(QMainWindow* window, ComputeController* controller) {
-  auto* panel = new ComparePanel(controller);
+ComparePanel* installCompare(QMainWindow* window, Document* document,
+                             Computation* computation) {
+  auto* panel = new ComparePanel(document, computation);
   auto* dock = new QDockWidget(QObject::tr("Compare: A | B | B \u2212 A"), window);
   dock->setObjectName(QStringLiteral("compareDock"));
   dock->setWidget(panel);

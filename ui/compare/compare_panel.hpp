@@ -21,14 +21,15 @@ class QPushButton;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Computation;
+class Document;
 class ComputeWorker;
 class HeatmapGrid;
 
 class ComparePanel : public QWidget {
   Q_OBJECT
  public:
-  explicit ComparePanel(ComputeController* controller, QWidget* parent = nullptr);
+  ComparePanel(Document* document, Computation* computation, QWidget* parent = nullptr);
   ~ComparePanel() override;
 
   /// The current result becomes A (also "make B the new A").
@@ -70,7 +71,8 @@ class ComparePanel : public QWidget {
   void present(quint64 generation, CompareData data);
   void exportDifference();
 
-  ComputeController* m_controller;
+  Document* m_document;
+  Computation* m_computation;
   ResultPtr m_a, m_b;
   std::unique_ptr<ComputeWorker> m_aWorker;  // computes a restored A (created when needed)
   quint64 m_restoring = 0;                   // generation of the restored A being computed
@@ -92,6 +94,7 @@ class ComparePanel : public QWidget {
 
 /// Adds the compare dock (hidden until something is pinned) and a Compare menu (Pin as A,
 /// Swap A and B, Make B the new A, Leave compare mode) to `window`. Returns the panel.
-ComparePanel* installCompare(QMainWindow* window, ComputeController* controller);
+ComparePanel* installCompare(QMainWindow* window, Document* document,
+                             Computation* computation);
 
 }  // namespace mhaviz::ui

@@ -11,7 +11,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 
-#include "compute/compute_controller.hpp"
+#include "document/document.hpp"
 
 namespace mhaviz::ui {
 
@@ -27,7 +27,7 @@ void AttnMaskEditor::buildCustomTools(QFormLayout* form) {
          "shows and edits."));
   form->addRow(tr("block"), m_block);
   connect(m_block, &QComboBox::activated, this,
-          [this](int) { updatePreview(m_controller->config()); });
+          [this](int) { updatePreview(m_document->config()); });
 
   m_customTools = new QWidget;
   auto* g = new QGridLayout(m_customTools);
@@ -76,7 +76,7 @@ void AttnMaskEditor::buildCustomTools(QFormLayout* form) {
   const auto blockOp = [this](const QString& text,
                               const std::function<void(gen::AttnMaskSpec&, std::int64_t L,
                                                        std::int64_t S, std::int64_t b)>& op) {
-    const mhaviz::Config& c = m_controller->config();
+    const mhaviz::Config& c = m_document->config();
     const std::int64_t b = selectedBlock();
     editSpec(text, [&](gen::AttnMaskSpec& s) { op(s, c.tgt_len, c.src_len, b); });
   };
@@ -107,7 +107,7 @@ void AttnMaskEditor::buildCustomTools(QFormLayout* form) {
 }
 
 cells::State AttnMaskEditor::brush() const {
-  if (m_controller->config().attn_mask_spec.dtype == gen::MaskDType::boolean ||
+  if (m_document->config().attn_mask_spec.dtype == gen::MaskDType::boolean ||
       m_cellMasked->isChecked()) {
     return std::nullopt;
   }
@@ -122,11 +122,11 @@ std::int64_t AttnMaskEditor::selectedBlock() const {
 void AttnMaskEditor::selectBlock(std::int64_t b) {
   const int index = m_block->findData(QVariant::fromValue<qlonglong>(b));
   if (index >= 0) m_block->setCurrentIndex(index);
-  updatePreview(m_controller->config());
+  updatePreview(m_document->config());
 }
 
 void AttnMaskEditor::onStroke(const QVector<QPoint>& stroke) {
-  const mhaviz::Config& c = m_controller->config();
+  const mhaviz::Config& c = m_document->config();
   if (stroke.isEmpty() || c.attn_mask_spec.kind != MaskKind::custom) return;
   const std::int64_t b = selectedBlock();
   const cells::State target =

@@ -13,7 +13,8 @@
 #include <algorithm>
 #include <exception>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "editors/block_sparsity_view.hpp"
 #include "editors/mask_grid_view.hpp"
 #include "editors/mask_value_controls.hpp"
@@ -42,8 +43,8 @@ QString joinEdges(const std::vector<std::array<std::int64_t, 2>>& edges) {
 
 }  // namespace
 
-AttnMaskEditor::AttnMaskEditor(ComputeController* controller, QWidget* parent)
-    : SpecEditor(tr("attn_mask"), controller, parent) {
+AttnMaskEditor::AttnMaskEditor(Document* document, Computation* computation, QWidget* parent)
+    : SpecEditor(tr("attn_mask"), document, parent) {
   setObjectName(QStringLiteral("attnMaskEditor"));
   auto* layout = new QVBoxLayout(this);
   m_note = noteLabel("maskNote", false);
@@ -64,9 +65,9 @@ AttnMaskEditor::AttnMaskEditor(ComputeController* controller, QWidget* parent)
   m_blocks = new BlockSparsityView;
   m_blocks->setMaximumHeight(260);
   layout->addWidget(m_blocks);
-  connect(controller, &ComputeController::resultReady, m_blocks,
+  connect(computation, &Computation::resultReady, m_blocks,
           [this](const ResultPtr& result) { m_blocks->setResult(result); });
-  m_blocks->setResult(controller->result());
+  m_blocks->setResult(computation->result());
   connect(m_grid, &MaskGridView::stroke, this, &AttnMaskEditor::onStroke);
   connect(m_grid, &MaskGridView::cellPressed, this, [this](int i, int j) {
     m_row->setValue(i);
@@ -182,7 +183,7 @@ void AttnMaskEditor::showConfig(const mhaviz::Config& c) {
   } else {
     m_note->hide();
   }
-  const QString fitted = m_controller->lastFitNotes();
+  const QString fitted = m_document->lastFitNotes();
   if (!fitted.isEmpty()) {
     m_resizeNote->setText(fitted);
     m_resizeNote->show();

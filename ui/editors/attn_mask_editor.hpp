@@ -2,7 +2,7 @@
 // The attn_mask editor: kind, dtype, shape, masked value, the parameters of each kind, and a
 // grid that previews the generated mask (mhaviz::gen::make_attn_mask, one (n, h) block at a
 // time for 3-D masks) and edits the cells of a custom mask by click / drag, with Clear, Invert,
-// Fill row and Fill column. Size changes are fitted by the controller (gen::fit_to_sizes); its
+// Fill row and Fill column. Size changes are fitted by the document (gen::fit_to_sizes); its
 // notes are shown inline. GUI thread only. The code: attn_mask_editor.cpp (construction, preview,
 // showConfig), attn_mask_controls.cpp (the controls and their edits), attn_mask_cells.cpp (the
 // custom-cell tools and the block selector).
@@ -24,6 +24,7 @@ class QSpinBox;
 namespace mhaviz::ui {
 
 class BlockSparsityView;
+class Computation;
 class MaskDtypeCombo;
 class MaskGridView;
 class MaskedValueEdit;
@@ -32,7 +33,8 @@ class AttnMaskEditor : public SpecEditor {
   Q_OBJECT
 
  public:
-  explicit AttnMaskEditor(ComputeController* controller, QWidget* parent = nullptr);
+  /// `computation`: whose results the block-sparsity grid shows.
+  AttnMaskEditor(Document* document, Computation* computation, QWidget* parent = nullptr);
 
   [[nodiscard]] MaskGridView* grid() const { return m_grid; }
   /// The block-sparsity summary and block grid of the last result, below the mask grid.

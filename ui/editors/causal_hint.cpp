@@ -4,13 +4,13 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "compute/compute_controller.hpp"
+#include "document/document.hpp"
 
 namespace mhaviz::ui {
 
-CausalHint::CausalHint(ComputeController* controller, QWidget* parent)
+CausalHint::CausalHint(Document* document, QWidget* parent)
     : QWidget(parent),
-      m_controller(controller),
+      m_document(document),
       m_text(new QLabel(tr("is_causal is only a hint: PyTorch 2.x requires an attn_mask with "
                            "it (it does not make one)."))),
       m_fix(new QPushButton(tr("Use a causal attn_mask"))) {
@@ -27,12 +27,12 @@ CausalHint::CausalHint(ComputeController* controller, QWidget* parent)
   layout->addWidget(m_text);
   layout->addWidget(m_fix, 0, Qt::AlignLeft);
   connect(m_fix, &QPushButton::clicked, this, [this] {
-    mhaviz::Config next = m_controller->config();
+    mhaviz::Config next = m_document->config();
     next.attn_mask_spec.kind = gen::MaskKind::causal;
-    m_controller->changeConfig(next, tr("Use a causal attn_mask"));
+    m_document->changeConfig(next, tr("Use a causal attn_mask"));
   });
-  connect(controller, &ComputeController::configChanged, this, &CausalHint::follow);
-  follow(controller->config());
+  connect(document, &Document::configChanged, this, &CausalHint::follow);
+  follow(document->config());
 }
 
 QString CausalHint::isCausalToolTip() {
@@ -44,7 +44,7 @@ QString CausalHint::isCausalToolTip() {
 }
 
 void CausalHint::follow(const mhaviz::Config& config) {
-  const auto tensors = m_controller->tensors();
+  const auto tensors = m_document->tensors();
   const bool loadedMask = tensors != nullptr && tensors->contains("attn_mask");
   setVisible(config.is_causal && config.attn_mask_spec.kind == gen::MaskKind::none && !loadedMask);
 }

@@ -12,13 +12,13 @@ class QPushButton;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Document;
 
 class CausalHint : public QWidget {
   Q_OBJECT
 
  public:
-  explicit CausalHint(ComputeController* controller, QWidget* parent = nullptr);
+  explicit CausalHint(Document* document, QWidget* parent = nullptr);
 
   /// Tooltip text for the is_causal checkbox.
   static QString isCausalToolTip();
@@ -26,7 +26,7 @@ class CausalHint : public QWidget {
  private:
   void follow(const mhaviz::Config& config);
 
-  ComputeController* m_controller;
+  Document* m_document;
   QLabel* m_text;
   QPushButton* m_fix;
 };

@@ -9,7 +9,7 @@
 #include <QRegularExpression>
 #include <QVBoxLayout>
 
-#include "compute/compute_controller.hpp"
+#include "document/document.hpp"
 
 namespace mhaviz::ui {
 
@@ -37,8 +37,8 @@ QDoubleSpinBox* scaleSpin(const char* name, const QString& tip) {
 
 }  // namespace
 
-InputsEditor::InputsEditor(ComputeController* controller, QWidget* parent)
-    : SpecEditor(tr("Inputs and weights"), controller, parent) {
+InputsEditor::InputsEditor(Document* document, QWidget* parent)
+    : SpecEditor(tr("Inputs and weights"), document, parent) {
   setObjectName(QStringLiteral("inputsEditor"));
   auto* layout = new QVBoxLayout(this);
   m_form = new QFormLayout;
@@ -142,7 +142,7 @@ std::vector<std::string> InputsEditor::parseLabels(const QString& text) {
 
 void InputsEditor::applyLabels() {
   if (m_updating) return;
-  const mhaviz::Config& c = m_controller->config();
+  const mhaviz::Config& c = m_document->config();
   const std::vector<std::string> queries = parseLabels(m_queryLabels->text());
   const std::vector<std::string> keys = parseLabels(m_keyLabels->text());
   QStringList problems;

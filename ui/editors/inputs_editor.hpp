@@ -19,7 +19,7 @@ class InputsEditor : public SpecEditor {
   Q_OBJECT
 
  public:
-  explicit InputsEditor(ComputeController* controller, QWidget* parent = nullptr);
+  explicit InputsEditor(Document* document, QWidget* parent = nullptr);
 
   /// The inline message about the labels ("" when hidden), for tests.
   [[nodiscard]] QString labelsMessage() const;

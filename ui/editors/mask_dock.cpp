@@ -6,20 +6,22 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "editors/attn_mask_editor.hpp"
 #include "editors/inputs_editor.hpp"
 #include "editors/padding_editor.hpp"
 
 namespace mhaviz::ui {
 
-QDockWidget* installMaskEditors(QMainWindow* window, ComputeController* controller,
+QDockWidget* installMaskEditors(QMainWindow* window, Document* document,
+                                Computation* computation,
                                 QDockWidget* tabWith) {
   auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
-  layout->addWidget(new AttnMaskEditor(controller));
-  layout->addWidget(new KeyPaddingEditor(controller));
-  layout->addWidget(new InputsEditor(controller));
+  layout->addWidget(new AttnMaskEditor(document, computation));
+  layout->addWidget(new KeyPaddingEditor(document));
+  layout->addWidget(new InputsEditor(document));
   layout->addStretch(1);
 
   auto* scroll = new QScrollArea;
@@ -39,7 +41,7 @@ QDockWidget* installMaskEditors(QMainWindow* window, ComputeController* controll
     window->tabifyDockWidget(tabWith, dock);
     tabWith->raise();
   }
-  QObject::connect(controller, &ComputeController::sizesFitted, window,
+  QObject::connect(document, &Document::sizesFitted, window,
                    [window](const QString& notes) {
                      window->statusBar()->showMessage(
                          QString(notes).replace(u'\n', QStringLiteral("; ")), 10000);

@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "compute/compute_controller.hpp"
+#include "document/document.hpp"
 #include "editors/mask_value_controls.hpp"
 
 namespace mhaviz::ui {
@@ -50,8 +50,8 @@ QList<int> fullyPadded(const mhaviz::Config& c) {
 
 }  // namespace
 
-KeyPaddingEditor::KeyPaddingEditor(ComputeController* controller, QWidget* parent)
-    : SpecEditor(tr("key_padding_mask"), controller, parent) {
+KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
+    : SpecEditor(tr("key_padding_mask"), document, parent) {
   setObjectName(QStringLiteral("keyPaddingEditor"));
   auto* layout = new QVBoxLayout(this);
   m_note = noteLabel("paddingNote", false);
@@ -100,7 +100,7 @@ KeyPaddingEditor::KeyPaddingEditor(ComputeController* controller, QWidget* paren
 
   connect(m_kind, &QComboBox::activated, this, [this](int index) {
     const auto kind = static_cast<PaddingKind>(m_kind->itemData(index).toInt());
-    const mhaviz::Config c = m_controller->config();
+    const mhaviz::Config c = m_document->config();
     editSpec(
         tr("Set key_padding_mask kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
         [kind, &c](gen::KeyPaddingSpec& s) {
@@ -123,12 +123,12 @@ KeyPaddingEditor::KeyPaddingEditor(ComputeController* controller, QWidget* paren
   });
   connect(m_element, &QSpinBox::valueChanged, this, [this](int n) {
     m_updating = true;
-    showConfig(m_controller->config());
+    showConfig(m_document->config());
     m_updating = false;
     // The maps show the batch element whose padding is being edited.
-    ViewOptions view = m_controller->view();
+    ViewOptions view = m_document->view();
     view.batch = n;
-    m_controller->setView(view);
+    m_document->setView(view);
   });
   connect(m_lengthSlider, &QSlider::valueChanged, this, &KeyPaddingEditor::setLength);
   connect(m_length, &QSpinBox::valueChanged, this, &KeyPaddingEditor::setLength);
@@ -147,7 +147,7 @@ void KeyPaddingEditor::editSpec(const QString& text,
 
 void KeyPaddingEditor::setLength(int length) {
   const int n = m_element->value();
-  const mhaviz::Config c = m_controller->config();
+  const mhaviz::Config c = m_document->config();
   editSpec(
       tr("Set valid length of element %1 to %2").arg(n).arg(length),
       [&](gen::KeyPaddingSpec& s) {
@@ -163,7 +163,7 @@ void KeyPaddingEditor::onKeyToggled(QListWidgetItem* item) {
   const int n = m_element->value();
   const auto j = static_cast<std::int64_t>(m_keys->row(item));
   const bool padded = item->checkState() == Qt::Checked;
-  const mhaviz::Config c = m_controller->config();
+  const mhaviz::Config c = m_document->config();
   editSpec(tr("%1 key %2 of element %3").arg(padded ? tr("Pad") : tr("Unpad")).arg(j).arg(n),
            [&](gen::KeyPaddingSpec& s) {
              sizeEntries(s, c);

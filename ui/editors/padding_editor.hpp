@@ -22,7 +22,7 @@ class KeyPaddingEditor : public SpecEditor {
   Q_OBJECT
 
  public:
-  explicit KeyPaddingEditor(ComputeController* controller, QWidget* parent = nullptr);
+  explicit KeyPaddingEditor(Document* document, QWidget* parent = nullptr);
 
   /// The text of the fully-padded note ("" when hidden), for tests.
   [[nodiscard]] QString note() const;

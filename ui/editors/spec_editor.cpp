@@ -2,30 +2,30 @@
 
 #include <QLabel>
 
-#include "compute/compute_controller.hpp"
+#include "document/document.hpp"
 
 namespace mhaviz::ui {
 
-SpecEditor::SpecEditor(const QString& title, ComputeController* controller, QWidget* parent)
-    : QGroupBox(title, parent), m_controller(controller) {}
+SpecEditor::SpecEditor(const QString& title, Document* document, QWidget* parent)
+    : QGroupBox(title, parent), m_document(document) {}
 
 void SpecEditor::follow() {
-  connect(m_controller, &ComputeController::configChanged, this, [this](const mhaviz::Config& c) {
+  connect(m_document, &Document::configChanged, this, [this](const mhaviz::Config& c) {
     m_updating = true;
     showConfig(c);
     m_updating = false;
   });
   m_updating = true;
-  showConfig(m_controller->config());
+  showConfig(m_document->config());
   m_updating = false;
 }
 
 void SpecEditor::edit(const QString& text, const std::function<void(mhaviz::Config&)>& change,
                       int mergeId) {
   if (m_updating) return;
-  mhaviz::Config next = m_controller->config();
+  mhaviz::Config next = m_document->config();
   change(next);
-  m_controller->changeConfig(next, text, mergeId);
+  m_document->changeConfig(next, text, mergeId);
 }
 
 QLabel* SpecEditor::noteLabel(const char* name, bool warning) {

@@ -1,6 +1,6 @@
 #pragma once
-// Base of the mask / input / weight editors: a group box bound to the ComputeController. Edits
-// go through ComputeController::changeConfig (one undoable command each); the controls follow
+// Base of the mask / input / weight editors: a group box bound to the Document. Edits
+// go through Document::changeConfig (one undoable command each); the controls follow
 // configChanged, so undo/redo moves them too. GUI thread only.
 
 #include <QGroupBox>
@@ -12,13 +12,13 @@ class QLabel;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Document;
 
 class SpecEditor : public QGroupBox {
   Q_OBJECT
 
  public:
-  SpecEditor(const QString& title, ComputeController* controller, QWidget* parent = nullptr);
+  SpecEditor(const QString& title, Document* document, QWidget* parent = nullptr);
 
  protected:
   /// Applies `change` to a copy of the current config and pushes it as one undoable command
@@ -32,7 +32,7 @@ class SpecEditor : public QGroupBox {
   /// A word-wrapped inline note label (`warning` draws it in the error style).
   static QLabel* noteLabel(const char* name, bool warning);
 
-  ComputeController* m_controller;
+  Document* m_document;
   bool m_updating = false;
 };
 

@@ -13,10 +13,10 @@
 #include <QVBoxLayout>
 #include <exception>
 
-#include "compute/compute_controller.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/model.hpp"
 #include "model/layer_tensors.hpp"
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 #include "session/session_file.hpp"
 #include "model/model_view.hpp"
 
@@ -48,9 +48,9 @@ QList<ModelExample> modelExamples() {
   return out;
 }
 
-ModelPages::ModelPages(QWidget* layerView, ComputeController* controller, QWidget* parent)
+ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
     : QStackedWidget(parent),
-      m_controller(controller),
+      m_document(document),
       m_modelView(new ModelView),
       m_layerBar(new QWidget),
       m_layerText(new QLabel),
@@ -85,9 +85,9 @@ ModelPages::ModelPages(QWidget* layerView, ComputeController* controller, QWidge
   connect(m_modelView, &ModelView::layerChosen, this, &ModelPages::openLayer);
   connect(this, &QStackedWidget::currentChanged, this,
           [this] { m_toModel->setChecked(showingModel()); });
-  connect(controller, &ComputeController::viewChanged, m_modelView,
+  connect(document, &Document::viewChanged, m_modelView,
           [this](const ViewOptions& view) { m_modelView->setColormap(view.colormap); });
-  m_modelView->setColormap(controller->view().colormap);
+  m_modelView->setColormap(document->view().colormap);
 }
 
 ModelPages::~ModelPages() = default;
@@ -126,17 +126,17 @@ bool ModelPages::openModelExample(const QString& name) {
 void ModelPages::openLayer(int layer, int head) {
   const std::shared_ptr<const LoadedModel> loaded = m_modelView->loaded();
   if (!loaded || layer < 0 || std::size_t(layer) >= loaded->model.layers.size()) return;
-  if (m_document == nullptr || !m_document->maybeSave()) return;
+  if (m_session == nullptr || !m_session->maybeSave()) return;
   const model::Layer& l = loaded->model.layers[std::size_t(layer)];
   Session session;
   session.config = l.problem.config;
   session.tensors = std::make_shared<const mhaviz::io::TensorMap>(layerTensors(l));
   session.embedTensors = true;  // a saved session carries the layer with it
-  session.view = m_controller->view();
+  session.view = m_document->view();
   session.view.stage = Stage::weights;
   session.view.soloHead = head;
   session.view.batch = m_modelView->batch();
-  m_document->applySession(session, QString(), true);
+  m_session->applySession(session, QString(), true);
   m_layerText->setText(
       tr("%1 of %2, head %3")
           .arg(QString::fromStdString(model::layer_title(l.info, std::size_t(layer))),

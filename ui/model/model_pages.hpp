@@ -15,9 +15,9 @@ class QTemporaryDir;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Document;
 class ModelView;
-class SessionDocument;
+class SessionFiles;
 
 /// A bundled trained model: resources/examples/models/NAME.json and its tensors.
 struct ModelExample {
@@ -32,11 +32,11 @@ class ModelPages : public QStackedWidget {
   Q_OBJECT
 
  public:
-  ModelPages(QWidget* layerView, ComputeController* controller, QWidget* parent = nullptr);
+  ModelPages(QWidget* layerView, Document* document, QWidget* parent = nullptr);
   ~ModelPages() override;
 
   /// The session layers are opened into (set once the window has made it).
-  void setDocument(SessionDocument* document) { m_document = document; }
+  void setSession(SessionFiles* session) { m_session = session; }
   [[nodiscard]] ModelView* modelView() const { return m_modelView; }
   [[nodiscard]] bool showingModel() const;
   /// View > Model view: enabled once a model was opened.
@@ -55,8 +55,8 @@ class ModelPages : public QStackedWidget {
   void addExamples(QMenu* examples);
 
  private:
-  ComputeController* m_controller;
-  SessionDocument* m_document = nullptr;
+  Document* m_document;
+  SessionFiles* m_session = nullptr;
   ModelView* m_modelView;
   QWidget* m_layerBar;
   QLabel* m_layerText;

@@ -15,7 +15,8 @@ namespace mhaviz::ui {
 
 class BreakdownDock;
 class HeatmapGrid;
-class ComputeController;
+class Computation;
+class Document;
 class ShapeFlowDock;
 class WalkthroughDock;
 
@@ -23,7 +24,8 @@ class WalkthroughDock;
 class TeachingTools : public QObject {
   Q_OBJECT
  public:
-  TeachingTools(QMainWindow* window, ComputeController* controller, HeatmapGrid* grid, QMenu* file,
+  TeachingTools(QMainWindow* window, Document* document, Computation* computation, HeatmapGrid* grid,
+                QMenu* file,
                 QMenu* view, QMenu* help);
 
   [[nodiscard]] WalkthroughDock* walkthrough() const { return m_walk; }
@@ -51,7 +53,7 @@ class TeachingTools : public QObject {
   void redrawGrid();
 
   QMainWindow* m_window;
-  ComputeController* m_controller;
+  Computation* m_computation;
   HeatmapGrid* m_grid;
   WalkthroughDock* m_walk;
   BreakdownDock* m_breakdown;
@@ -80,7 +82,7 @@ QPalette highContrastPalette();
 QString highContrastStyleSheet();
 
 /// Creates the window's TeachingTools (see above) and returns it.
-TeachingTools* installTeaching(QMainWindow* window, ComputeController* controller,
+TeachingTools* installTeaching(QMainWindow* window, Document* document, Computation* computation,
                                HeatmapGrid* grid, QMenu* file, QMenu* view, QMenu* help);
 
 }  // namespace mhaviz::ui

@@ -21,10 +21,11 @@ class QMenu;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Computation;
+class Document;
 class RecentFilesMenu;
 
-class SessionDocument : public QObject {
+class SessionFiles : public QObject {
   Q_OBJECT
 
  public:
@@ -36,11 +37,12 @@ class SessionDocument : public QObject {
     std::function<void(const QString& title, const QString& message)> error;
   };
 
-  /// Attaches to `window` (title, close and drop events) and `controller`. `autosavePath`
+  /// Attaches to `window` (title, close and drop events), `document` and `computation` (whose
+  /// results bring a session's view back). `autosavePath`
   /// defaults to this process's autosave file (Autosave::defaultPath()).
-  SessionDocument(QMainWindow* window, ComputeController* controller,
+  SessionFiles(QMainWindow* window, Document* document, Computation* computation,
                   const QString& autosavePath = Autosave::defaultPath());
-  ~SessionDocument() override;
+  ~SessionFiles() override;
 
   /// Adds the File menu's session and tensors actions to `file`, before its first action.
   void addFileActions(QMenu* file);
@@ -108,7 +110,7 @@ class SessionDocument : public QObject {
   void loadTensorsDialog();
 
   QMainWindow* m_window;
-  ComputeController* m_controller;
+  Document* m_document;
   Prompts m_prompts;
   Autosave m_autosave;
   QString m_path;

@@ -1,32 +1,32 @@
 #pragma once
-// The session: current settings (mhaviz::Config) and view (ViewOptions), their undo history,
-// quick validation, and the traffic with the compute worker. Lives on the GUI thread and does
-// no math there: validation and the memory estimate are closed-form size checks.
+// The computation of the document (document/document.hpp): every change of its configuration
+// or tensors is checked (closed-form size checks, no math on the GUI thread) and submitted to
+// the compute worker; the newest result, its head measures, the inline error, whether the
+// picture is out of date, busy/progress, and the zoomed region of a reduced view live here.
 
 #include <QObject>
 #include <QString>
-#include <QUndoStack>
 #include <cstdint>
 
 #include "compute/compute_request.hpp"
 #include "compute/compute_worker.hpp"
 #include "compute/reduced_compute.hpp"
 #include "mhaviz/core/config.hpp"
-#include "mhaviz/core/gen/user_values.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
 
-class ComputeController : public QObject {
+class Document;
+
+class Computation : public QObject {
   Q_OBJECT
 
  public:
-  explicit ComputeController(QObject* parent = nullptr);
-  ~ComputeController() override;
+  /// Follows `document` (which must outlive it) from now on; computes nothing until the first
+  /// change or recompute().
+  explicit Computation(Document* document, QObject* parent = nullptr);
+  ~Computation() override;
 
-  [[nodiscard]] const mhaviz::Config& config() const { return m_config; }
-  [[nodiscard]] const ViewOptions& view() const { return m_view; }
-  [[nodiscard]] QUndoStack* undoStack() { return &m_undo; }
   /// The last good result (kept while the settings are invalid); may be null.
   [[nodiscard]] ResultPtr result() const { return m_result; }
   /// The message shown inline; empty when the settings are usable.
@@ -41,24 +41,12 @@ class ComputeController : public QObject {
   /// Number of results that arrived after a newer request and were dropped (for diagnostics).
   [[nodiscard]] int staleResultsDropped() const { return m_staleDropped; }
   [[nodiscard]] ComputeWorker* worker() { return &m_worker; }
-  /// While a changeConfig is being applied: what gen::fit_to_sizes did to the generation
-  /// settings for the new sizes (one sentence per line); empty otherwise.
-  [[nodiscard]] QString lastFitNotes() const { return m_fitNotes; }
 
-  /// Pushes one undoable change to `next`. `text` is what Edit > Undo shows ("Set num_heads to
-  /// 4"); consecutive changes with the same `mergeId` (>= 0) merge into one command.
-  void changeConfig(const mhaviz::Config& next, const QString& text, int mergeId = -1);
-  /// Changes what the grid shows (not part of the undo history).
-  void setView(const ViewOptions& view);
-  /// Validates the current settings and submits them (used once at start-up).
+  /// Validates the document's settings and submits them (at start-up, and F5).
   void recompute();
   /// Stops the running computation; the picture stays, marked out of date.
   void cancel();
   void setMemoryLimit(std::uint64_t bytes);
-  /// Tensors (PyTorch names) used instead of generated ones, sent with every request; null:
-  /// none. Recomputes. Shape errors come back through errorChanged like other errors.
-  void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors);
-  [[nodiscard]] std::shared_ptr<const mhaviz::io::TensorMap> tensors() const { return m_tensors; }
 
   /// Zooms the reduced view into cells [row0, rowEnd) x [col0, colEnd) of the current reduced
   /// result (its rows and columns, i.e. blocks): the worker computes that region of the whole
@@ -75,8 +63,6 @@ class ComputeController : public QObject {
   static QString quickCheck(const mhaviz::Config& config, std::uint64_t limit);
 
  signals:
-  void configChanged(const mhaviz::Config& config);
-  void viewChanged(const mhaviz::ui::ViewOptions& view);
   /// A fresh result for the current settings, with the view to draw it with.
   void resultReady(mhaviz::ui::ResultPtr result, const mhaviz::ui::ViewOptions& view,
                    double computeMs);
@@ -93,11 +79,11 @@ class ComputeController : public QObject {
   void progress(qint64 done, qint64 total);
   /// The current computation was cancelled by the user.
   void cancelled();
-  /// changeConfig adapted masks, padding or labels to new sizes (gen::fit_to_sizes's notes).
-  void sizesFitted(const QString& notes);
 
  private:
-  void applyConfig(const mhaviz::Config& config);
+  void onConfigChanged(const mhaviz::Config& config);
+  void onViewChanged(const ViewOptions& view);
+  [[nodiscard]] ViewOptions fitView(const ViewOptions& view) const;
   void submitCurrent();
   void setError(const QString& message);
   void setOutOfDate(bool outOfDate, const QString& why = {});
@@ -107,13 +93,10 @@ class ComputeController : public QObject {
   void onFailed(quint64 generation, const QString& message);
   void onCancelled(quint64 generation);
 
-  mhaviz::Config m_config;
-  // The user's masks, padding and labels before fitting, and the config last fitted from them.
-  mhaviz::gen::UserValues m_userValues;
-  mhaviz::Config m_fittedFromUserValues;
-  ViewOptions m_view;
-  QUndoStack m_undo;
+  Document* m_document;
   ComputeWorker m_worker;
+  mhaviz::Config m_config;  // the configuration last taken from the document
+  ViewOptions m_view;       // the view last taken from the document
   ResultPtr m_result;
   QString m_error;
   QString m_reduced;  // reducedChanged's text for the current result
@@ -121,7 +104,6 @@ class ComputeController : public QObject {
   // current reduced result lies (blockRows 0: the result is not reduced).
   qint64 m_queryBegin = 0, m_queryEnd = -1, m_keyBegin = 0, m_keyEnd = -1;
   ReducedRegion m_shownRegion{0, 0, 0, 0, 0, 0, 0, 0};
-  QString m_fitNotes;
   bool m_outOfDate = false;
   bool m_measuring = false;  // the current result's measures are still to come
   quint64 m_generation = 0;
@@ -129,7 +111,6 @@ class ComputeController : public QObject {
   bool m_userCancelled = false;
   int m_staleDropped = 0;
   std::uint64_t m_memoryLimit;
-  std::shared_ptr<const mhaviz::io::TensorMap> m_tensors;
 };
 
 /// `view` adjusted to what `result` holds: batch element and solo head in range, `weights`

@@ -1,4 +1,4 @@
-#include "compute/config_command.hpp"
+#include "document/config_command.hpp"
 
 #include <utility>
 

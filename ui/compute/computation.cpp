@@ -1,24 +1,27 @@
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
 
 #include <QStringList>
 #include <algorithm>
 #include <exception>
 
-#include "compute/config_command.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/gen/user_values.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "mhaviz/core/view_plan.hpp"
 
 namespace mhaviz::ui {
 
-ComputeController::ComputeController(QObject* parent)
-    : QObject(parent), m_memoryLimit(mhaviz::kDefaultMemoryLimit) {
+Computation::Computation(Document* document, QObject* parent)
+    : QObject(parent),
+      m_document(document),
+      m_config(document->config()),
+      m_view(document->view()),
+      m_memoryLimit(mhaviz::kDefaultMemoryLimit) {
   registerComputeMetaTypes();
   ComputeWorker* w = &m_worker;
   // The worker emits on the GUI thread (its tasks post there); typed functor connections only.
-  connect(w, &ComputeWorker::resultReady, this, &ComputeController::onResult);
-  connect(w, &ComputeWorker::measuresReady, this, &ComputeController::onMeasures);
+  connect(w, &ComputeWorker::resultReady, this, &Computation::onResult);
+  connect(w, &ComputeWorker::measuresReady, this, &Computation::onMeasures);
   connect(w, &ComputeWorker::reducedView, this,
           [this](quint64 generation, const QString& text, const ReducedRegion& region) {
             if (generation != m_generation) return;
@@ -28,16 +31,19 @@ ComputeController::ComputeController(QObject* parent)
             m_reduced = text;
             emit reducedChanged(m_reduced);
           });
-  connect(w, &ComputeWorker::failed, this, &ComputeController::onFailed);
-  connect(w, &ComputeWorker::cancelled, this, &ComputeController::onCancelled);
+  connect(w, &ComputeWorker::failed, this, &Computation::onFailed);
+  connect(w, &ComputeWorker::cancelled, this, &Computation::onCancelled);
   connect(w, &ComputeWorker::progress, this, [this](quint64 generation, qint64 done, qint64 total) {
     if (generation == m_generation) emit progress(done, total);
   });
+  connect(document, &Document::configChanged, this, &Computation::onConfigChanged);
+  connect(document, &Document::viewChanged, this, &Computation::onViewChanged);
+  document->setViewFitter([this](const ViewOptions& view) { return fitView(view); });
 }
 
-ComputeController::~ComputeController() = default;
+Computation::~Computation() { m_document->setViewFitter({}); }
 
-QString ComputeController::quickCheck(const mhaviz::Config& config, std::uint64_t limit) {
+QString Computation::quickCheck(const mhaviz::Config& config, std::uint64_t limit) {
   try {
     mhaviz::validate_config(config);
   } catch (const std::exception& e) {
@@ -53,48 +59,26 @@ QString ComputeController::quickCheck(const mhaviz::Config& config, std::uint64_
              .arg(QString::fromStdString(mhaviz::format_bytes(limit)));
 }
 
-void ComputeController::changeConfig(const mhaviz::Config& requested, const QString& text,
-                                     int mergeId) {
-  // The user's masks, padding and labels are kept as they made them (m_userValues) and fitted
-  // to the sizes here: what a smaller size cuts comes back when it grows again.
-  mhaviz::gen::UserValues values = m_userValues;
-  values.take_edits(m_config, requested);
-  mhaviz::Config next = requested;
-  const std::vector<std::string> fitNotes = values.fit(next);
-  m_userValues = values;
-  if (next == m_config) return;
-  QStringList notes;
-  const bool resized = next.tgt_len != m_config.tgt_len || next.src_len != m_config.src_len ||
-                       next.batch() != m_config.batch() || next.num_heads != m_config.num_heads;
-  for (const std::string& note : fitNotes) {
-    if (resized) notes << QString::fromStdString(note);
-  }
-  m_fitNotes = notes.join(u'\n');
-  m_fittedFromUserValues = next;
-  m_undo.push(new ConfigCommand(m_config, next, text, mergeId,
-                                [this](const mhaviz::Config& c) { applyConfig(c); }));
-  m_fitNotes.clear();
-  if (!notes.isEmpty()) emit sizesFitted(notes.join(u'\n'));
-}
-
-void ComputeController::setView(const ViewOptions& view) {
+ViewOptions Computation::fitView(const ViewOptions& view) const {
   ViewOptions fitted = m_result ? fitViewToResult(view, *m_result) : view;
   if (!m_reduced.isEmpty()) fitted.stage = Stage::weights;  // the reduced view has only these
-  if (fitted == m_view) return;
+  return fitted;
+}
+
+void Computation::onViewChanged(const ViewOptions& view) {
   // A reduced result holds one batch element folded one way: another needs computing (also
   // when the settings' first result has not arrived yet).
   const bool reducedSettings =
       mhaviz::plan_view(m_config, m_memoryLimit).kind == mhaviz::ViewKind::reduced;
   const bool recomputeReduced = (reducedSettings || !m_reduced.isEmpty()) &&
-                                (fitted.batch != m_view.batch || fitted.reduce != m_view.reduce);
-  m_view = fitted;
-  emit viewChanged(m_view);
+                                (view.batch != m_view.batch || view.reduce != m_view.reduce);
+  m_view = view;
   if (recomputeReduced) submitCurrent();
 }
 
-void ComputeController::recompute() { applyConfig(m_config); }
+void Computation::recompute() { m_document->reapply(); }
 
-void ComputeController::zoomReduced(qint64 row0, qint64 rowEnd, qint64 col0, qint64 colEnd) {
+void Computation::zoomReduced(qint64 row0, qint64 rowEnd, qint64 col0, qint64 colEnd) {
   const ReducedRegion& r = m_shownRegion;
   if (r.blockRows == 0 || !m_error.isEmpty()) return;
   if (r.blockRows == 1 && r.blockCols == 1) return;  // exact already: the grid zooms its cells
@@ -118,30 +102,25 @@ void ComputeController::zoomReduced(qint64 row0, qint64 rowEnd, qint64 col0, qin
   submitCurrent();  // supersedes (cancels) whatever is still running
 }
 
-void ComputeController::zoomReducedOut() {
+void Computation::zoomReducedOut() {
   if (m_queryBegin == 0 && m_queryEnd == -1 && m_keyBegin == 0 && m_keyEnd == -1) return;
   m_queryBegin = m_keyBegin = 0;
   m_queryEnd = m_keyEnd = -1;
   if (m_shownRegion.blockRows != 0 && m_error.isEmpty()) submitCurrent();
 }
 
-void ComputeController::cancel() {
+void Computation::cancel() {
   if (!isBusy()) return;
   m_userCancelled = true;
   m_worker.cancelAll();
 }
 
-void ComputeController::setMemoryLimit(std::uint64_t bytes) {
+void Computation::setMemoryLimit(std::uint64_t bytes) {
   m_memoryLimit = bytes;
   m_worker.setMemoryLimit(bytes);
 }
 
-void ComputeController::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors) {
-  m_tensors = std::move(tensors);
-  recompute();
-}
-
-void ComputeController::applyConfig(const mhaviz::Config& config) {
+void Computation::onConfigChanged(const mhaviz::Config& config) {
   // A zoomed region belongs to the sizes it was made for.
   if (config.tgt_len != m_config.tgt_len || config.src_len != m_config.src_len ||
       config.add_bias_kv != m_config.add_bias_kv ||
@@ -150,12 +129,6 @@ void ComputeController::applyConfig(const mhaviz::Config& config) {
     m_queryEnd = m_keyEnd = -1;
   }
   m_config = config;
-  // Undo, redo and opened files bring their own values: remember those from now on.
-  if (config != m_fittedFromUserValues) {
-    m_userValues = mhaviz::gen::UserValues(config);
-    m_fittedFromUserValues = config;
-  }
-  emit configChanged(m_config);
   const QString problem = quickCheck(m_config, m_memoryLimit);
   if (!problem.isEmpty()) {
     // Keep the last good picture; make whatever is still running stale and stop it.
@@ -170,11 +143,11 @@ void ComputeController::applyConfig(const mhaviz::Config& config) {
   submitCurrent();
 }
 
-void ComputeController::submitCurrent() {
+void Computation::submitCurrent() {
   ComputeRequest request;
   request.generation = ++m_generation;
   request.config = m_config;
-  request.tensors = m_tensors;
+  request.tensors = m_document->tensors();
   request.batch = m_view.batch;
   request.reduceMax = m_view.reduce == Reduce::max;
   request.queryBegin = m_queryBegin;
@@ -189,24 +162,24 @@ void ComputeController::submitCurrent() {
   if (!wasBusy) emit busyChanged(true);
 }
 
-void ComputeController::setError(const QString& message) {
+void Computation::setError(const QString& message) {
   if (message == m_error) return;
   m_error = message;
   emit errorChanged(m_error);
 }
 
-void ComputeController::setOutOfDate(bool outOfDate, const QString& why) {
+void Computation::setOutOfDate(bool outOfDate, const QString& why) {
   m_outOfDate = outOfDate;
   emit outOfDateChanged(outOfDate, why);
 }
 
-void ComputeController::finishGeneration(quint64 generation) {
+void Computation::finishGeneration(quint64 generation) {
   if (generation != m_awaiting) return;
   m_awaiting = 0;
   emit busyChanged(false);
 }
 
-void ComputeController::onResult(quint64 generation, const ResultPtr& result, double computeMs) {
+void Computation::onResult(quint64 generation, const ResultPtr& result, double computeMs) {
   finishGeneration(generation);
   if (generation != m_generation || !result) {
     ++m_staleDropped;
@@ -215,27 +188,27 @@ void ComputeController::onResult(quint64 generation, const ResultPtr& result, do
   m_result = result;
   // A full result's measures follow (ComputeWorker::measuresReady); a reduced one has none.
   m_measuring = m_reduced.isEmpty() && m_result->measures == nullptr;
-  m_view = fitViewToResult(m_view, *m_result);
-  if (!m_reduced.isEmpty()) m_view.stage = Stage::weights;
+  m_view = fitView(m_document->view());
+  m_document->adoptView(m_view);
   setOutOfDate(false);
   emit resultReady(m_result, m_view, computeMs);
 }
 
-void ComputeController::onMeasures(quint64 generation, const ResultPtr& result) {
+void Computation::onMeasures(quint64 generation, const ResultPtr& result) {
   if (generation != m_generation || !m_measuring || !result) return;  // stale
   m_measuring = false;
   m_result = result;
   emit measuresReady(m_result);
 }
 
-void ComputeController::onFailed(quint64 generation, const QString& message) {
+void Computation::onFailed(quint64 generation, const QString& message) {
   finishGeneration(generation);
   if (generation != m_generation) return;
   setError(message);
   setOutOfDate(m_result != nullptr, message);
 }
 
-void ComputeController::onCancelled(quint64 generation) {
+void Computation::onCancelled(quint64 generation) {
   finishGeneration(generation);
   if (generation != m_generation || !m_userCancelled) return;
   m_userCancelled = false;

@@ -1,4 +1,4 @@
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 
 #include <QAction>
 #include <QDir>
@@ -20,7 +20,8 @@
 #include <span>
 #include <utility>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model.hpp"
@@ -69,8 +70,8 @@ void checkGenerationSettings(const mhaviz::Config& config) {
   mhaviz::gen::validate_generation(config);
 }
 
-SessionDocument::Prompts defaultPrompts(QMainWindow* window) {
-  SessionDocument::Prompts p;
+SessionFiles::Prompts defaultPrompts(QMainWindow* window) {
+  SessionFiles::Prompts p;
   p.unsaved = [window](const QString& name) {
     const auto answer = QMessageBox::warning(
         window, QObject::tr("Unsaved changes"),
@@ -100,11 +101,11 @@ SessionDocument::Prompts defaultPrompts(QMainWindow* window) {
 
 }  // namespace
 
-SessionDocument::SessionDocument(QMainWindow* window, ComputeController* controller,
-                                 const QString& autosavePath)
+SessionFiles::SessionFiles(QMainWindow* window, Document* document, Computation* computation,
+                           const QString& autosavePath)
     : QObject(window),
       m_window(window),
-      m_controller(controller),
+      m_document(document),
       m_prompts(defaultPrompts(window)),
       m_autosave(autosavePath, [this] { return snapshot(); }),
       m_untitledName(tr("Untitled")),
@@ -118,44 +119,44 @@ SessionDocument::SessionDocument(QMainWindow* window, ComputeController* control
   });
   window->setAcceptDrops(true);
   window->installEventFilter(this);
-  QUndoStack* undo = controller->undoStack();
+  QUndoStack* undo = document->undoStack();
   connect(undo, &QUndoStack::cleanChanged, this, [this] { onChanged(); });
-  connect(controller, &ComputeController::configChanged, this, [this] { onChanged(); });
-  connect(controller, &ComputeController::resultReady, this, [this] {
+  connect(document, &Document::configChanged, this, [this] { onChanged(); });
+  connect(computation, &Computation::resultReady, this, [this] {
     if (!m_pendingView) return;
     const ViewOptions view = *m_pendingView;
     m_pendingView.reset();
-    m_controller->setView(view);
+    m_document->setView(view);
   });
   updateTitle();
 }
 
-SessionDocument::~SessionDocument() {
+SessionFiles::~SessionFiles() {
   // Destroyed with the window at a normal exit: nothing left to recover.
   m_autosave.clear();
 }
 
-bool SessionDocument::isModified() const {
-  return m_tensorsDirty || m_compareDirty || !m_controller->undoStack()->isClean();
+bool SessionFiles::isModified() const {
+  return m_tensorsDirty || m_compareDirty || !m_document->undoStack()->isClean();
 }
 
-void SessionDocument::markCompareChanged() {
+void SessionFiles::markCompareChanged() {
   m_compareDirty = true;
   onChanged();
 }
 
-Session SessionDocument::snapshot() const {
+Session SessionFiles::snapshot() const {
   Session s;
-  s.config = m_controller->config();
-  s.view = m_pendingView.value_or(m_controller->view());
-  s.tensors = m_controller->tensors();
+  s.config = m_document->config();
+  s.view = m_pendingView.value_or(m_document->view());
+  s.tensors = m_document->tensors();
   s.tensorsFile = m_tensorsFile;
   s.embedTensors = m_embedTensors;
   if (m_compareSave) s.compareA = m_compareSave();
   return s;
 }
 
-void SessionDocument::onChanged() {
+void SessionFiles::onChanged() {
   updateTitle();
   // Until start() has looked at it, the autosave file is a crashed run's work: the window's
   // first computation must not remove it.
@@ -168,7 +169,7 @@ void SessionDocument::onChanged() {
   }
 }
 
-void SessionDocument::updateTitle() {
+void SessionFiles::updateTitle() {
   const bool modified = isModified();
   if (m_path.isEmpty() && !modified && m_untitledName == tr("Untitled")) {
     // A fresh, unchanged session: just the program's name.
@@ -181,11 +182,11 @@ void SessionDocument::updateTitle() {
   m_window->setWindowModified(modified);
 }
 
-void SessionDocument::showError(const QString& title, const QString& message) {
+void SessionFiles::showError(const QString& title, const QString& message) {
   if (m_prompts.error) m_prompts.error(title, message);
 }
 
-bool SessionDocument::maybeSave() {
+bool SessionFiles::maybeSave() {
   const QString name = m_path.isEmpty() ? m_untitledName : QFileInfo(m_path).fileName();
   const UnsavedAnswer answer =
       isModified() && m_prompts.unsaved ? m_prompts.unsaved(name) : UnsavedAnswer::discard;
@@ -200,7 +201,7 @@ bool SessionDocument::maybeSave() {
   return false;
 }
 
-void SessionDocument::applySession(const Session& session, const QString& path, bool markClean) {
+void SessionFiles::applySession(const Session& session, const QString& path, bool markClean) {
   m_path = path;
   m_untitledName =
       session.fromConfigFile && !path.isEmpty() ? QFileInfo(path).fileName() : tr("Untitled");
@@ -210,15 +211,15 @@ void SessionDocument::applySession(const Session& session, const QString& path, 
   m_tensorsDirty = false;
   m_compareDirty = false;
   m_pendingView = session.view;
-  if (m_controller->tensors() != session.tensors) m_controller->setTensors(session.tensors);
-  m_controller->changeConfig(session.config, tr("Open session"));
-  if (markClean) m_controller->undoStack()->clear();
-  m_controller->setView(session.view);
+  if (m_document->tensors() != session.tensors) m_document->setTensors(session.tensors);
+  m_document->changeConfig(session.config, tr("Open session"));
+  if (markClean) m_document->undoStack()->clear();
+  m_document->setView(session.view);
   if (m_compareRestore) m_compareRestore(session.compareA);
   onChanged();
 }
 
-bool SessionDocument::open(const QString& path) {
+bool SessionFiles::open(const QString& path) {
   if (isModelIndexFile(path)) {
     rememberRecent(QFileInfo(path).absoluteFilePath());
     emit modelRequested(path);
@@ -239,9 +240,9 @@ bool SessionDocument::open(const QString& path) {
   return true;
 }
 
-bool SessionDocument::save() { return m_path.isEmpty() ? saveAs() : saveTo(m_path); }
+bool SessionFiles::save() { return m_path.isEmpty() ? saveAs() : saveTo(m_path); }
 
-bool SessionDocument::saveAs() {
+bool SessionFiles::saveAs() {
   QString suggested = m_path;
   if (suggested.isEmpty()) {
     suggested = QDir::home().filePath(QStringLiteral("session.mhaviz.json"));
@@ -255,7 +256,7 @@ bool SessionDocument::saveAs() {
   return saveTo(path);
 }
 
-bool SessionDocument::saveTo(const QString& path) {
+bool SessionFiles::saveTo(const QString& path) {
   try {
     writeSession(snapshot(), path);
   } catch (const std::exception& e) {
@@ -265,22 +266,22 @@ bool SessionDocument::saveTo(const QString& path) {
   m_path = QFileInfo(path).absoluteFilePath();
   m_tensorsDirty = false;
   m_compareDirty = false;
-  m_controller->undoStack()->setClean();
+  m_document->undoStack()->setClean();
   rememberRecent(m_path);
   onChanged();
   m_window->statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
   return true;
 }
 
-void SessionDocument::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
+void SessionFiles::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
                                  const QString& file) {
   m_tensorsFile = file;
   m_tensorsDirty = true;
-  m_controller->setTensors(std::move(tensors));
+  m_document->setTensors(std::move(tensors));
   onChanged();
 }
 
-bool SessionDocument::loadTensors(const QString& path) {
+bool SessionFiles::loadTensors(const QString& path) {
   std::shared_ptr<const mhaviz::io::TensorMap> tensors;
   try {
     tensors = std::make_shared<const mhaviz::io::TensorMap>(
@@ -302,12 +303,12 @@ bool SessionDocument::loadTensors(const QString& path) {
   return true;
 }
 
-void SessionDocument::newSession() {
+void SessionFiles::newSession() {
   if (!maybeSave()) return;
   applySession(Session{}, QString(), true);
 }
 
-bool SessionDocument::start(const StartupFiles& files) {
+bool SessionFiles::start(const StartupFiles& files) {
   m_started = true;
   const bool filesGiven =
       !files.session.isEmpty() || !files.config.isEmpty() || !files.tensors.isEmpty();
@@ -332,25 +333,25 @@ bool SessionDocument::start(const StartupFiles& files) {
   return filesGiven;
 }
 
-QStringList SessionDocument::recentFiles() const { return m_recent->files(); }
+QStringList SessionFiles::recentFiles() const { return m_recent->files(); }
 
-void SessionDocument::rememberRecent(const QString& path) { m_recent->remember(path); }
+void SessionFiles::rememberRecent(const QString& path) { m_recent->remember(path); }
 
-void SessionDocument::openDialog() {
+void SessionFiles::openDialog() {
   const QString path = QFileDialog::getOpenFileName(
       m_window, tr("Open session, configuration or model"),
       m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath(), sessionFilter());
   if (!path.isEmpty()) open(path);
 }
 
-void SessionDocument::loadTensorsDialog() {
+void SessionFiles::loadTensorsDialog() {
   const QString path =
       QFileDialog::getOpenFileName(m_window, tr("Load tensors"), QDir::homePath(),
                                    tr("Tensors with PyTorch names (*.npz *.safetensors)"));
   if (!path.isEmpty()) loadTensors(path);
 }
 
-void SessionDocument::addFileActions(QMenu* file) {
+void SessionFiles::addFileActions(QMenu* file) {
   QAction* first = file->actions().isEmpty() ? nullptr : file->actions().front();
   const auto add = [&](const QString& text, auto slot, const QKeySequence& keys = {}) {
     auto* a = new QAction(text, file);
@@ -373,7 +374,7 @@ void SessionDocument::addFileActions(QMenu* file) {
   file->insertSeparator(first);
 }
 
-bool SessionDocument::eventFilter(QObject* watched, QEvent* event) {
+bool SessionFiles::eventFilter(QObject* watched, QEvent* event) {
   if (watched != m_window) return QObject::eventFilter(watched, event);
   switch (event->type()) {
     case QEvent::Close:
