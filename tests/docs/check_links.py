@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Checks every relative link of README.md and docs/*.md: the file it names exists, and an
+anchor (#section) names a heading of that file (GitHub's rule for heading anchors).
+
+    tests/docs/check_links.py ROOT     exit 1 and one line per broken link, FILE:LINE: ...
+
+Links inside code (fenced blocks and `code spans`) are not links; http(s) and mailto links are
+not followed. Python's standard library only (ctest docs-links).
+"""
+
+import os
+import re
+import sys
+
+LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+FENCE = re.compile(r"^\s*(```|~~~)")
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+\1")
+EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+def pages(root):
+    found = [os.path.join(root, "README.md")]
+    for folder, _, files in os.walk(os.path.join(root, "docs")):
+        found += [os.path.join(folder, f) for f in sorted(files) if f.endswith(".md")]
+    return [p for p in found if os.path.isfile(p)]
+
+
+def prose_lines(path):
+    """(line number, text) of every line outside fenced code, with code spans removed."""
+    in_fence = None
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            fence = FENCE.match(line)
+            if fence:
+                if in_fence is None:
+                    in_fence = fence.group(1)
+                elif fence.group(1) == in_fence:
+                    in_fence = None
+                continue
+            if in_fence is None:
+                yield number, CODE_SPAN.sub("", line)
+
+
+def slug(heading):
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = CODE_SPAN.sub(lambda m: m.group(0).strip("`"), heading.strip().lower())
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a link's text only
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(path, cache={}):
+    if path not in cache:
+        names, counts, in_fence = set(), {}, None
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                fence = FENCE.match(line)
+                if fence:
+                    in_fence = fence.group(1) if in_fence is None else (
+                        None if fence.group(1) == in_fence else in_fence)
+                    continue
+                heading = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+                if in_fence is None and heading:
+                    base = slug(heading.group(1))
+                    n = counts.get(base, 0)
+                    counts[base] = n + 1
+                    names.add(base if n == 0 else f"{base}-{n}")
+        cache[path] = names
+    return cache[path]
+
+
+def check(root):
+    problems, count = [], 0
+    for page in pages(root):
+        shown = os.path.relpath(page, root)
+        for number, line in prose_lines(page):
+            for target in LINK.findall(line):
+                if EXTERNAL.match(target):
+                    continue
+                count += 1
+                file_part, _, anchor = target.partition("#")
+                path = os.path.normpath(os.path.join(os.path.dirname(page), file_part)) \
+                    if file_part else page
+                if not os.path.exists(path):
+                    problems.append(f"{shown}:{number}: {target}: no file "
+                                    f"{os.path.relpath(path, root)}")
+                elif anchor and path.endswith(".md") and anchor not in anchors(path):
+                    problems.append(f"{shown}:{number}: {target}: "
+                                    f"{os.path.relpath(path, root)} has no heading #{anchor}")
+    return problems, count
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.exit(__doc__)
+    problems, count = check(os.path.abspath(argv[0]))
+    for p in problems:
+        print(p)
+    print(f"{count} relative links checked, {len(problems)} broken")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
