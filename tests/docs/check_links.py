@@ -25,20 +25,18 @@ def pages(root):
     return [p for p in found if os.path.isfile(p)]
 
 
-def prose_lines(path):
-    """(line number, text) of every line outside fenced code, with code spans removed."""
+def outside_fences(path):
+    """(line number, text) of every line of `path` outside fenced code blocks."""
     in_fence = None
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             fence = FENCE.match(line)
-            if fence:
-                if in_fence is None:
-                    in_fence = fence.group(1)
-                elif fence.group(1) == in_fence:
-                    in_fence = None
-                continue
-            if in_fence is None:
-                yield number, CODE_SPAN.sub("", line)
+            if fence and in_fence is None:
+                in_fence = fence.group(1)
+            elif fence and fence.group(1) == in_fence:
+                in_fence = None
+            elif in_fence is None:
+                yield number, line
 
 
 def slug(heading):
@@ -48,32 +46,30 @@ def slug(heading):
     return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
 
 
-def anchors(path, cache={}):
-    if path not in cache:
-        names, counts, in_fence = set(), {}, None
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                fence = FENCE.match(line)
-                if fence:
-                    in_fence = fence.group(1) if in_fence is None else (
-                        None if fence.group(1) == in_fence else in_fence)
-                    continue
-                heading = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
-                if in_fence is None and heading:
-                    base = slug(heading.group(1))
-                    n = counts.get(base, 0)
-                    counts[base] = n + 1
-                    names.add(base if n == 0 else f"{base}-{n}")
-        cache[path] = names
-    return cache[path]
+ANCHORS = {}
+
+
+def anchors(path):
+    """The anchors of the headings of `path` (a repeated heading gets -1, -2, ...)."""
+    if path not in ANCHORS:
+        names, counts = set(), {}
+        for _, line in outside_fences(path):
+            heading = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+            if heading:
+                base = slug(heading.group(1))
+                n = counts.get(base, 0)
+                counts[base] = n + 1
+                names.add(base if n == 0 else f"{base}-{n}")
+        ANCHORS[path] = names
+    return ANCHORS[path]
 
 
 def check(root):
     problems, count = [], 0
     for page in pages(root):
         shown = os.path.relpath(page, root)
-        for number, line in prose_lines(page):
-            for target in LINK.findall(line):
+        for number, line in outside_fences(page):
+            for target in LINK.findall(CODE_SPAN.sub("", line)):
                 if EXTERNAL.match(target):
                     continue
                 count += 1
