@@ -32,7 +32,7 @@
 #include "render/heatmap_grid.hpp"
 #include "session/session_document.hpp"
 #include "window/main_window.hpp"
-#include "window/model_pages.hpp"
+#include "model/model_pages.hpp"
 #include "window_bench_common.hpp"
 
 using mhaviz::ui::ComputeController;

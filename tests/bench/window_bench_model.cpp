@@ -23,8 +23,8 @@
 #include "compute/compute_controller.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
-#include "window/model_pages.hpp"
-#include "window/model_view.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 #include "window_bench_common.hpp"
 
 namespace mhaviz::bench {

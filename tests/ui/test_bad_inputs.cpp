@@ -22,8 +22,8 @@
 #include "session/recent_files.hpp"
 #include "session/session_document.hpp"
 #include "window/main_window.hpp"
-#include "window/model_pages.hpp"
-#include "window/model_view.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 #include "window/parameter_panel.hpp"
 
 using namespace mhaviz::ui;

@@ -18,7 +18,7 @@
 #include "session/session_document.hpp"
 #include "stages/compare_stage.hpp"
 #include "test_render_common.hpp"
-#include "window/compare_panel.hpp"
+#include "compare/compare_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 

@@ -13,9 +13,9 @@
 #include <limits>
 
 #include "compute/compute_controller.hpp"
-#include "masks/attn_mask_editor.hpp"
-#include "masks/block_sparsity_view.hpp"
-#include "masks/mask_grid_view.hpp"
+#include "editors/attn_mask_editor.hpp"
+#include "editors/block_sparsity_view.hpp"
+#include "editors/mask_grid_view.hpp"
 #include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "prompted_window.hpp"

@@ -18,10 +18,10 @@
 #include <limits>
 
 #include "compute/compute_controller.hpp"
-#include "masks/attn_mask_editor.hpp"
-#include "masks/inputs_editor.hpp"
-#include "masks/mask_grid_view.hpp"
-#include "masks/padding_editor.hpp"
+#include "editors/attn_mask_editor.hpp"
+#include "editors/inputs_editor.hpp"
+#include "editors/mask_grid_view.hpp"
+#include "editors/padding_editor.hpp"
 #include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "prompted_window.hpp"

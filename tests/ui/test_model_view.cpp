@@ -23,8 +23,8 @@
 #include "render/colormaps.hpp"
 #include "session/session_document.hpp"
 #include "window/main_window.hpp"
-#include "window/model_pages.hpp"
-#include "window/model_view.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 
 using namespace mhaviz::ui;
 namespace model = mhaviz::model;

@@ -8,14 +8,15 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/gen/user_values.hpp"
 #include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/view_plan.hpp"
 
 namespace mhaviz::ui {
 
 ComputeController::ComputeController(QObject* parent)
     : QObject(parent), m_memoryLimit(mhaviz::kDefaultMemoryLimit) {
   registerComputeMetaTypes();
-  ComputeWorker* w = m_thread.worker();
-  // Queued (the worker emits on its own thread); typed functor connections only.
+  ComputeWorker* w = &m_worker;
+  // The worker emits on the GUI thread (its tasks post there); typed functor connections only.
   connect(w, &ComputeWorker::resultReady, this, &ComputeController::onResult);
   connect(w, &ComputeWorker::measuresReady, this, &ComputeController::onMeasures);
   connect(w, &ComputeWorker::reducedView, this,
@@ -42,20 +43,14 @@ QString ComputeController::quickCheck(const mhaviz::Config& config, std::uint64_
   } catch (const std::exception& e) {
     return QString::fromUtf8(e.what());
   }
-  try {
-    // Maps over the limit are shown reduced (mhaviz/core/long_context.hpp) when that fits.
-    if (!mhaviz::needs_reduced_view(config, limit) ||
-        mhaviz::estimate_reduced_memory(config) > limit) {
-      mhaviz::check_memory(config, limit);
-    }
-  } catch (const std::exception& e) {
-    // The window has no setting for its limit: say where a larger one can be given.
-    return QString::fromUtf8(e.what()) +
-           tr(" (The window's limit is %1; mhaviz-cli run --max-memory SIZE computes larger "
-              "configurations.)")
-               .arg(QString::fromStdString(mhaviz::format_bytes(limit)));
-  }
-  return {};
+  // Maps over the limit are shown reduced (mhaviz/core/long_context.hpp) when that fits.
+  const mhaviz::ViewPlan plan = mhaviz::plan_view(config, limit);
+  if (plan.kind != mhaviz::ViewKind::refused) return {};
+  // The window has no setting for its limit: say where a larger one can be given.
+  return QString::fromStdString(plan.refusal) +
+         tr(" (The window's limit is %1; mhaviz-cli run --max-memory SIZE computes larger "
+            "configurations.)")
+             .arg(QString::fromStdString(mhaviz::format_bytes(limit)));
 }
 
 void ComputeController::changeConfig(const mhaviz::Config& requested, const QString& text,
@@ -88,8 +83,8 @@ void ComputeController::setView(const ViewOptions& view) {
   if (fitted == m_view) return;
   // A reduced result holds one batch element folded one way: another needs computing (also
   // when the settings' first result has not arrived yet).
-  const bool reducedSettings = mhaviz::needs_reduced_view(m_config, m_memoryLimit) &&
-                               mhaviz::estimate_reduced_memory(m_config) <= m_memoryLimit;
+  const bool reducedSettings =
+      mhaviz::plan_view(m_config, m_memoryLimit).kind == mhaviz::ViewKind::reduced;
   const bool recomputeReduced = (reducedSettings || !m_reduced.isEmpty()) &&
                                 (fitted.batch != m_view.batch || fitted.reduce != m_view.reduce);
   m_view = fitted;
@@ -133,12 +128,12 @@ void ComputeController::zoomReducedOut() {
 void ComputeController::cancel() {
   if (!isBusy()) return;
   m_userCancelled = true;
-  m_thread.worker()->cancelAll();
+  m_worker.cancelAll();
 }
 
 void ComputeController::setMemoryLimit(std::uint64_t bytes) {
   m_memoryLimit = bytes;
-  m_thread.worker()->setMemoryLimit(bytes);
+  m_worker.setMemoryLimit(bytes);
 }
 
 void ComputeController::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors) {
@@ -166,7 +161,7 @@ void ComputeController::applyConfig(const mhaviz::Config& config) {
     // Keep the last good picture; make whatever is still running stale and stop it.
     ++m_generation;
     m_measuring = false;
-    m_thread.worker()->cancelAll();
+    m_worker.cancelAll();
     setError(problem);
     setOutOfDate(m_result != nullptr, problem);
     return;
@@ -190,7 +185,7 @@ void ComputeController::submitCurrent() {
   m_awaiting = request.generation;
   m_userCancelled = false;
   m_measuring = false;  // the measures of an older result are no longer wanted
-  m_thread.worker()->submit(request);
+  m_worker.submit(request);
   if (!wasBusy) emit busyChanged(true);
 }
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "compute/compute_request.hpp"
-#include "compute/compute_thread.hpp"
+#include "compute/compute_worker.hpp"
 #include "compute/reduced_compute.hpp"
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/gen/user_values.hpp"
@@ -40,8 +40,7 @@ class ComputeController : public QObject {
   [[nodiscard]] quint64 generation() const { return m_generation; }
   /// Number of results that arrived after a newer request and were dropped (for diagnostics).
   [[nodiscard]] int staleResultsDropped() const { return m_staleDropped; }
-  [[nodiscard]] ComputeWorker* worker() const { return m_thread.worker(); }
-  [[nodiscard]] QThread* workerThread() { return m_thread.workerThread(); }
+  [[nodiscard]] ComputeWorker* worker() { return &m_worker; }
   /// While a changeConfig is being applied: what gen::fit_to_sizes did to the generation
   /// settings for the new sizes (one sentence per line); empty otherwise.
   [[nodiscard]] QString lastFitNotes() const { return m_fitNotes; }
@@ -114,7 +113,7 @@ class ComputeController : public QObject {
   mhaviz::Config m_fittedFromUserValues;
   ViewOptions m_view;
   QUndoStack m_undo;
-  ComputeThread m_thread;
+  ComputeWorker m_worker;
   ResultPtr m_result;
   QString m_error;
   QString m_reduced;  // reducedChanged's text for the current result

@@ -64,7 +64,7 @@ TeachingTools::TeachingTools(QMainWindow* window, ComputeController* controller,
   grid->setFocusPolicy(Qt::StrongFocus);
   qApp->installEventFilter(this);  // Left/Right anywhere in the window (see eventFilter)
 
-  addExamplesMenu(file, controller, window);
+  m_examples = addExamplesMenu(file, controller, window);
 
   view->addSeparator();
   QAction* walkToggle = m_walk->toggleViewAction();

@@ -29,6 +29,8 @@ class TeachingTools : public QObject {
   [[nodiscard]] WalkthroughDock* walkthrough() const { return m_walk; }
   [[nodiscard]] BreakdownDock* breakdown() const { return m_breakdown; }
   [[nodiscard]] ShapeFlowDock* shapeFlow() const { return m_shapes; }
+  /// File > Examples (the bundled configurations; the window adds the bundled models).
+  [[nodiscard]] QMenu* examplesMenu() const { return m_examples; }
   [[nodiscard]] QAction* presentationAction() const { return m_presentation; }
   [[nodiscard]] QAction* highContrastAction() const { return m_highContrast; }
   [[nodiscard]] bool inPresentation() const { return m_presenting; }
@@ -54,6 +56,7 @@ class TeachingTools : public QObject {
   WalkthroughDock* m_walk;
   BreakdownDock* m_breakdown;
   ShapeFlowDock* m_shapes;
+  QMenu* m_examples = nullptr;
   QAction* m_presentation = nullptr;
   QAction* m_highContrast = nullptr;
   bool m_presenting = false;

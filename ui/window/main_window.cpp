@@ -24,16 +24,17 @@
 #include "desktop/calm_fields.hpp"
 #include "desktop/desktop_setup.hpp"
 #include "exporting/export_actions.hpp"
-#include "masks/mask_dock.hpp"
+#include "editors/mask_dock.hpp"
 #include "render/colormaps.hpp"
 #include "render/head_measures_view.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/session_document.hpp"
 #include "teach/examples.hpp"
+#include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/app_info.hpp"
-#include "window/compare_panel.hpp"
-#include "window/model_pages.hpp"
+#include "compare/compare_panel.hpp"
+#include "model/model_pages.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/reduced_zoom.hpp"
 #include "window/status_widgets.hpp"
@@ -60,7 +61,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                       QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, m_dock);
-  installMaskEditors(this, m_controller);  // "Masks and inputs" dock, tabbed with it
+  installMaskEditors(this, m_controller, m_dock);  // "Masks and inputs" dock, tabbed with it
 
   // Head measures beside the grid (right), from the numbers the compute worker attached.
   m_measures = new HeadMeasuresView;
@@ -225,9 +226,8 @@ void MainWindow::buildMenus() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-  installTeaching(this, m_controller, m_grid, file, view, help);
-  if (auto* examples = file->findChild<QMenu*>(QStringLiteral("examplesMenu")))
-    m_pages->addExamples(examples);
+  m_teaching = installTeaching(this, m_controller, m_grid, file, view, help);
+  m_pages->addExamples(m_teaching->examplesMenu());
   m_compare = installCompare(this, m_controller);  // Compare menu and the A | B | B - A dock
   if (m_document != nullptr) {
     m_document->setCompareHooks(
@@ -265,8 +265,7 @@ void MainWindow::restoreLayout() {
   }
   if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
   // First run: the right docks wide enough for every column of the shape flow.
-  auto* shapes = findChild<QDockWidget*>(QStringLiteral("shapeFlowDock"));
-  if (shapes != nullptr) resizeDocks({shapes}, {340}, Qt::Horizontal);
+  resizeDocks({m_teaching->shapeFlow()}, {340}, Qt::Horizontal);
   // The head measures tall enough for their usual four or five sections.
   // (after the first layout pass: before it the dock area has no height to share out).
   QTimer::singleShot(0, this, [this] {

@@ -18,6 +18,7 @@ class ParameterPanel;
 class ComputeController;
 class SessionDocument;
 class StatusWidgets;
+class TeachingTools;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -41,6 +42,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] ModelPages* pages() const { return m_pages; }
   /// Compare mode (A | B | B - A): the Compare menu and its dock.
   [[nodiscard]] ComparePanel* comparePanel() const { return m_compare; }
+  /// The walk-through, breakdown and shape-flow docks, examples and presentation mode.
+  [[nodiscard]] TeachingTools* teaching() const { return m_teaching; }
 
  protected:
   /// The hover text leaves the status bar with the pointer.
@@ -65,6 +68,7 @@ class MainWindow : public QMainWindow {
   QActionGroup* m_colormaps = nullptr;
   SessionDocument* m_document = nullptr;
   ComparePanel* m_compare = nullptr;
+  TeachingTools* m_teaching = nullptr;
   double m_computeMs = 0;  // the worker's time for the current result (status bar)
 };
 

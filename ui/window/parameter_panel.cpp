@@ -15,7 +15,7 @@
 #include <limits>
 
 #include "compute/compute_controller.hpp"
-#include "masks/causal_hint.hpp"
+#include "editors/causal_hint.hpp"
 #include "window/view_controls.hpp"
 
 namespace mhaviz::ui {

@@ -1,4 +1,4 @@
-#include "masks/custom_cells.hpp"
+#include "editors/custom_cells.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "masks/inputs_editor.hpp"
+#include "editors/inputs_editor.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>

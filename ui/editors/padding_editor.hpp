@@ -4,7 +4,7 @@
 // padded element is allowed; the editor says that its rows are NaN, or that add_zero_attn /
 // add_bias_kv rescue them. GUI thread only.
 
-#include "masks/spec_editor.hpp"
+#include "editors/spec_editor.hpp"
 
 class QComboBox;
 class QFormLayout;

@@ -1,4 +1,4 @@
-#include "masks/mask_grid_view.hpp"
+#include "editors/mask_grid_view.hpp"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,6 +1,6 @@
 // AttnMaskEditor's custom-cell tools (cell value, Clear, Invert, Fill row / column), the brush,
 // grid strokes, and the selector of the (n, h) block that the grid shows and edits.
-#include "masks/attn_mask_editor.hpp"
+#include "editors/attn_mask_editor.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,4 +1,4 @@
-#include "masks/padding_editor.hpp"
+#include "editors/padding_editor.hpp"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -11,7 +11,7 @@
 #include <algorithm>
 
 #include "compute/compute_controller.hpp"
-#include "masks/mask_value_controls.hpp"
+#include "editors/mask_value_controls.hpp"
 
 namespace mhaviz::ui {
 

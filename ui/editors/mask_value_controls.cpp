@@ -1,4 +1,4 @@
-#include "masks/mask_value_controls.hpp"
+#include "editors/mask_value_controls.hpp"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>

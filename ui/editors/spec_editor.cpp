@@ -1,4 +1,4 @@
-#include "masks/spec_editor.hpp"
+#include "editors/spec_editor.hpp"
 
 #include <QLabel>
 

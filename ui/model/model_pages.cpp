@@ -1,4 +1,4 @@
-#include "window/model_pages.hpp"
+#include "model/model_pages.hpp"
 
 #include <QAction>
 #include <QDir>
@@ -18,7 +18,7 @@
 #include "model/layer_tensors.hpp"
 #include "session/session_document.hpp"
 #include "session/session_file.hpp"
-#include "window/model_view.hpp"
+#include "model/model_view.hpp"
 
 namespace mhaviz::ui {
 

@@ -10,7 +10,9 @@ namespace mhaviz::ui {
 
 class ComputeController;
 
-/// Creates the dock (object name "maskDock") and returns it; the window owns it.
-QDockWidget* installMaskEditors(QMainWindow* window, ComputeController* controller);
+/// Creates the dock (object name "maskDock"), tabbed with `tabWith` when it is not null, and
+/// returns it; the window owns it.
+QDockWidget* installMaskEditors(QMainWindow* window, ComputeController* controller,
+                                QDockWidget* tabWith);
 
 }  // namespace mhaviz::ui

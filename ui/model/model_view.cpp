@@ -1,4 +1,4 @@
-#include "window/model_view.hpp"
+#include "model/model_view.hpp"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -9,7 +9,6 @@
 #include <QPainter>
 #include <QSpinBox>
 #include <QThread>
-#include <QThreadPool>
 #include <QVBoxLayout>
 #include <exception>
 
@@ -56,20 +55,6 @@ class ModelCanvas : public QWidget {
 
 namespace {
 
-/// Runs `work` on `pool`, then `done` on the GUI thread unless the view is gone by then.
-template <typename Work, typename Done>
-void inBackground(QThreadPool* pool, std::weak_ptr<void> alive, Work work, Done done) {
-  pool->start([alive, work = std::move(work), done = std::move(done)]() mutable {
-    auto result = work();
-    QMetaObject::invokeMethod(
-        qApp,
-        [alive, done = std::move(done), result = std::move(result)]() mutable {
-          if (alive.lock()) done(std::move(result));
-        },
-        Qt::QueuedConnection);
-  });
-}
-
 QString plainDifference(double d) {
   return std::isinf(d) ? QStringLiteral("∞") : QString::number(d, 'g', 2);
 }
@@ -78,10 +63,6 @@ QString plainDifference(double d) {
 
 ModelView::ModelView(QWidget* parent)
     : QWidget(parent),
-      m_alive(std::make_shared<Alive>(Alive{this})),
-      m_loadPool(new QThreadPool(this)),
-      m_drawPool(new QThreadPool(this)),
-      m_cancel(std::make_shared<std::atomic<bool>>(false)),
       m_caption(new QLabel),
       m_summary(new QLabel),
       m_error(new QLabel),
@@ -89,8 +70,6 @@ ModelView::ModelView(QWidget* parent)
       m_batch(new QSpinBox),
       m_canvas(new ModelCanvas(this)) {
   setObjectName(QStringLiteral("modelView"));
-  m_loadPool->setMaxThreadCount(1);
-  m_drawPool->setMaxThreadCount(1);
   m_caption->setObjectName(QStringLiteral("modelCaption"));
   m_caption->setWordWrap(true);
   QFont bold = m_caption->font();
@@ -137,10 +116,7 @@ ModelView::ModelView(QWidget* parent)
   showSummary();
 }
 
-ModelView::~ModelView() {
-  m_cancel->store(true);
-  m_alive.reset();  // results still on their way are dropped
-}
+ModelView::~ModelView() = default;  // the tasks cancel what runs; nothing is delivered after
 
 QString ModelView::error() const { return m_error->isHidden() ? QString() : m_error->text(); }
 QImage ModelView::picture() const { return m_canvas->image; }
@@ -160,58 +136,44 @@ void ModelView::setColormap(Colormap colormap) {
 void ModelView::setShowRollout(bool on) { m_rollout->setChecked(on); }
 
 void ModelView::openModel(const QString& indexPath, const QString& displayName) {
-  m_cancel->store(true);  // the model still computing is not wanted any more
-  m_cancel = std::make_shared<std::atomic<bool>>(false);
-  const quint64 generation = ++m_loadGeneration;
-  m_busy = true;
   m_error->hide();
   const QString name = displayName.isEmpty() ? QFileInfo(indexPath).fileName() : displayName;
   m_summary->setText(tr("Reading and computing %1…").arg(name));
-  struct Outcome {
-    std::shared_ptr<const LoadedModel> loaded;
-    QString error;
-  };
   const std::string path = indexPath.toStdString();
-  inBackground(
-      m_loadPool, m_alive,
-      [path, name, cancel = m_cancel]() -> Outcome {
-        try {
-          auto loaded = std::make_shared<LoadedModel>();
-          loaded->displayName = name;
-          loaded->model = model::read_model(path);
-          RunControl control;
-          control.cancel = cancel.get();
-          // Leave one hardware thread to the GUI, as the compute worker does: with every
-          // thread computing, the GUI thread waited up to ~50 ms for a core (mhaviz-window-bench).
-          control.threads = std::max(1, QThread::idealThreadCount() - 1);
-          loaded->computed = model::compute_model(loaded->model, model::kDefaultTolerance, control);
-          const Tensor& first = loaded->computed.weights.front();
-          loaded->batchSize = first.dim() == 4 ? std::max<std::int64_t>(1, first.size(0)) : 1;
-          return {std::move(loaded), {}};
-        } catch (const Cancelled&) {
-          return {nullptr, {}};
-        } catch (const std::exception& e) {
-          return {nullptr, QString::fromUtf8(e.what())};
-        }
-      },
-      [this, generation](Outcome o) { deliverModel(generation, o.loaded, o.error); });
+  // A newer model asked for cancels this one (its computation stops at the next layer).
+  m_load.start([this, path, name](const TaskScope& scope) {
+    std::shared_ptr<const LoadedModel> done;
+    QString error;
+    try {
+      auto loaded = std::make_shared<LoadedModel>();
+      loaded->displayName = name;
+      loaded->model = model::read_model(path);
+      RunControl control;
+      control.cancel = scope.cancelFlag();
+      // Every hardware thread, as the compute worker: the GUI thread only waits meanwhile.
+      control.threads = std::max(1, QThread::idealThreadCount());
+      loaded->computed = model::compute_model(loaded->model, model::kDefaultTolerance, control);
+      const Tensor& first = loaded->computed.weights.front();
+      loaded->batchSize = first.dim() == 4 ? std::max<std::int64_t>(1, first.size(0)) : 1;
+      done = std::move(loaded);
+    } catch (const Cancelled&) {
+      return;
+    } catch (const std::exception& e) {
+      error = QString::fromUtf8(e.what());
+    }
+    scope.post([this, done, error] { deliverModel(done, error); });
+  });
 }
 
-void ModelView::deliverModel(quint64 generation, std::shared_ptr<const LoadedModel> loaded,
-                             const QString& error) {
-  if (generation != m_loadGeneration) return;  // a newer model was asked for
-  m_busy = false;
+void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error) {
   if (!loaded) {
-    if (error.isEmpty()) return;  // cancelled
     m_error->setText(tr("Cannot open the model: %1").arg(error));
     m_error->show();
     showSummary();
     emit modelFinished();
     return;
   }
-  // The model shown so far (hundreds of MiB at 12 x 12 x 512) is freed on the load thread, so
-  // that returning its memory never holds up the GUI thread.
-  if (m_loaded) m_loadPool->start([old = std::move(m_loaded)]() mutable { old.reset(); });
+  if (m_loaded) m_retired = std::move(m_loaded);  // released by the drawing task below
   m_loaded = std::move(loaded);
   m_batch->blockSignals(true);
   m_batch->setRange(0, static_cast<int>(m_loaded->batchSize - 1));
@@ -267,7 +229,6 @@ void ModelView::showSummary() {
 
 void ModelView::redraw() {
   if (!m_loaded || m_canvas->size().isEmpty()) return;
-  const quint64 generation = ++m_drawGeneration;
   const QSize size = m_canvas->size();
   const bool rollout = m_rollout->isChecked();
   const int batch = m_batchValue;
@@ -275,33 +236,30 @@ void ModelView::redraw() {
   ModelPictureColors colors;
   colors.background = palette().color(QPalette::Base);
   colors.ink = palette().color(QPalette::Text);
-  struct Drawn {
+  // The closure (and with it a retired model) is released on the task's thread.
+  m_draw.start([this, loaded = m_loaded, retired = std::move(m_retired), size, rollout, batch,
+                colormap, colors](const TaskScope& scope) {
     QImage image;
     QString problem;
-  };
-  inBackground(
-      m_drawPool, m_alive,
-      [loaded = m_loaded, size, rollout, batch, colormap, colors]() -> Drawn {
-        try {
-          if (rollout) {
-            const model::Rollout r =
-                model::attention_rollout(loaded->model, loaded->computed.weights, batch);
-            return {drawRollout(loaded->model, r, size, colormap, colors), {}};
-          }
-          return {drawModelGrid(loaded->model, loaded->computed, batch, size, colormap, colors),
-                  {}};
-        } catch (const std::exception& e) {
-          return {{}, QString::fromUtf8(e.what())};
-        }
-      },
-      [this, generation, rollout](Drawn d) {
-        if (generation != m_drawGeneration) return;
-        m_canvas->rolloutShown = rollout;
-        deliverPicture(generation, d.image, d.problem);
-      });
+    try {
+      if (rollout) {
+        const model::Rollout r =
+            model::attention_rollout(loaded->model, loaded->computed.weights, batch);
+        image = drawRollout(loaded->model, r, size, colormap, colors);
+      } else {
+        image = drawModelGrid(loaded->model, loaded->computed, batch, size, colormap, colors);
+      }
+    } catch (const std::exception& e) {
+      problem = QString::fromUtf8(e.what());
+    }
+    scope.post([this, image, problem, rollout] {
+      m_canvas->rolloutShown = rollout;
+      deliverPicture(image, problem);
+    });
+  });
 }
 
-void ModelView::deliverPicture(quint64, const QImage& image, const QString& problem) {
+void ModelView::deliverPicture(const QImage& image, const QString& problem) {
   if (!problem.isEmpty()) {
     m_error->setText(tr("Cannot draw the rollout: %1").arg(problem));
     m_error->show();

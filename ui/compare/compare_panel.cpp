@@ -1,8 +1,7 @@
 // Compare mode's dock: A | B | B - A (compare_panel.hpp).
-#include "window/compare_panel.hpp"
+#include "compare/compare_panel.hpp"
 
 #include <QAction>
-#include <QCoreApplication>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -12,11 +11,10 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include "compute/compute_controller.hpp"
-#include "compute/compute_thread.hpp"
+#include "compute/compute_worker.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/image_export.hpp"
 
@@ -107,9 +105,9 @@ void ComparePanel::restoreA(const std::optional<CompareA>& a) {
     if (isPinned()) clearA();
     return;
   }
-  if (m_aThread == nullptr) {
-    m_aThread = std::make_unique<ComputeThread>();
-    ComputeWorker* worker = m_aThread->worker();
+  if (m_aWorker == nullptr) {
+    m_aWorker = std::make_unique<ComputeWorker>();
+    ComputeWorker* worker = m_aWorker.get();
     connect(worker, &ComputeWorker::resultReady, this,
             [this](quint64 generation, const ResultPtr& result, double) {
               if (generation != m_restoring) return;
@@ -132,7 +130,7 @@ void ComparePanel::restoreA(const std::optional<CompareA>& a) {
   m_restoring = request.generation;
   request.config = a->config;
   request.tensors = a->tensors;
-  m_aThread->worker()->submit(request);
+  m_aWorker->submit(request);
 }
 
 void ComparePanel::pin() {
@@ -166,8 +164,8 @@ void ComparePanel::unpin() {
 void ComparePanel::clearA() {
   m_a.reset();
   m_aTensors.reset();
-  ++m_requested;
-  m_shown = m_requested;
+  m_difference.cancel();
+  m_shown = m_difference.generation();
   m_data = CompareData{};
   m_gridA->clear();
   m_gridB->clear();
@@ -177,24 +175,16 @@ void ComparePanel::clearA() {
 
 void ComparePanel::refresh() {
   if (m_a == nullptr || m_b == nullptr) return;
-  const quint64 generation = ++m_requested;
   m_status->setText(tr("Computing B \u2212 A\u2026"));
-  QPointer<ComparePanel> self(this);
-  QThreadPool::globalInstance()->start(
-      [self, generation, a = m_a, b = m_b, view = m_controller->view()]() {
-        auto data = std::make_shared<const CompareData>(compareStage(*a, *b, view));
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, generation, data] {
-              if (self != nullptr) self->present(generation, data);
-            },
-            Qt::QueuedConnection);
-      });
+  m_difference.start([this, a = m_a, b = m_b, view = m_controller->view()](const TaskScope& scope) {
+    auto data = std::make_shared<CompareData>(compareStage(*a, *b, view));
+    scope.post(
+        [this, generation = scope.generation(), data] { present(generation, std::move(*data)); });
+  });
 }
 
-void ComparePanel::present(quint64 generation, const std::shared_ptr<const CompareData>& data) {
-  if (generation != m_requested) return;  // an older request: a newer one is on its way
-  m_data = *data;
+void ComparePanel::present(quint64 generation, CompareData data) {
+  m_data = std::move(data);
   m_shown = generation;
   const ViewOptions view = m_controller->view();
   m_titleA->setText(tr("A: %1").arg(describeConfig(m_a->config, view.batch)));

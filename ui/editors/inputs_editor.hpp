@@ -5,7 +5,7 @@
 // initialisation, identity projections, times a scale). Seeds are in the parameter panel;
 // loading tensors or a state_dict is File > Load tensors. GUI thread only.
 
-#include "masks/spec_editor.hpp"
+#include "editors/spec_editor.hpp"
 
 class QCheckBox;
 class QComboBox;

@@ -1,4 +1,4 @@
-#include "masks/causal_hint.hpp"
+#include "editors/causal_hint.hpp"
 
 #include <QLabel>
 #include <QPushButton>

@@ -9,8 +9,8 @@
 
 #include <cstdint>
 
-#include "masks/custom_cells.hpp"
-#include "masks/spec_editor.hpp"
+#include "editors/custom_cells.hpp"
+#include "editors/spec_editor.hpp"
 #include "mhaviz/core/gen_specs.hpp"
 
 class QCheckBox;

@@ -1,4 +1,4 @@
-#include "masks/mask_dock.hpp"
+#include "editors/mask_dock.hpp"
 
 #include <QDockWidget>
 #include <QMainWindow>
@@ -7,13 +7,14 @@
 #include <QVBoxLayout>
 
 #include "compute/compute_controller.hpp"
-#include "masks/attn_mask_editor.hpp"
-#include "masks/inputs_editor.hpp"
-#include "masks/padding_editor.hpp"
+#include "editors/attn_mask_editor.hpp"
+#include "editors/inputs_editor.hpp"
+#include "editors/padding_editor.hpp"
 
 namespace mhaviz::ui {
 
-QDockWidget* installMaskEditors(QMainWindow* window, ComputeController* controller) {
+QDockWidget* installMaskEditors(QMainWindow* window, ComputeController* controller,
+                                QDockWidget* tabWith) {
   auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
   layout->addWidget(new AttnMaskEditor(controller));
@@ -34,9 +35,9 @@ QDockWidget* installMaskEditors(QMainWindow* window, ComputeController* controll
   dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                     QDockWidget::DockWidgetClosable);
   window->addDockWidget(Qt::LeftDockWidgetArea, dock);
-  if (auto* parameters = window->findChild<QDockWidget*>(QStringLiteral("parameterDock"))) {
-    window->tabifyDockWidget(parameters, dock);
-    parameters->raise();
+  if (tabWith != nullptr) {
+    window->tabifyDockWidget(tabWith, dock);
+    tabWith->raise();
   }
   QObject::connect(controller, &ComputeController::sizesFitted, window,
                    [window](const QString& notes) {

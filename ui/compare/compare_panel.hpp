@@ -1,14 +1,14 @@
 #pragma once
 // Compare mode (A | B | B - A): the current result pinned as A, the current settings as B, and
-// their signed difference per head for the stage the view shows. A and B are results of the
-// compute worker (A was computed there while it was current); the difference is made on a
-// pool thread (stages/compare_stage), never on the GUI thread.
+// their signed difference per head for the stage the view shows. A and B are results of a
+// compute worker (A was computed there while it was current); the difference is made as a
+// background task (stages/compare_stage), never on the GUI thread.
 
-#include <QPointer>
 #include <QWidget>
 #include <memory>
 
 #include "compute/compute_request.hpp"
+#include "tasks/latest_task.hpp"
 #include "mhaviz/core/tensor_map.hpp"
 #include "session/session_file.hpp"
 #include "stages/compare_stage.hpp"
@@ -22,7 +22,7 @@ class QPushButton;
 namespace mhaviz::ui {
 
 class ComputeController;
-class ComputeThread;
+class ComputeWorker;
 class HeatmapGrid;
 
 class ComparePanel : public QWidget {
@@ -51,7 +51,7 @@ class ComparePanel : public QWidget {
   /// The maps shown (A, B, B - A or the mismatch); valid once isUpToDate().
   [[nodiscard]] const CompareData& data() const { return m_data; }
   /// True when the shown difference is that of the current A, B and view.
-  [[nodiscard]] bool isUpToDate() const { return m_shown == m_requested; }
+  [[nodiscard]] bool isUpToDate() const { return m_shown == m_difference.generation(); }
   [[nodiscard]] HeatmapGrid* gridA() const { return m_gridA; }
   [[nodiscard]] HeatmapGrid* gridB() const { return m_gridB; }
   [[nodiscard]] HeatmapGrid* gridDiff() const { return m_gridDiff; }
@@ -67,17 +67,18 @@ class ComparePanel : public QWidget {
  private:
   void clearA();  // leaves compare mode without telling the session
   void refresh();  // recomputes the difference for m_a, m_b and the view off the GUI thread
-  void present(quint64 generation, const std::shared_ptr<const CompareData>& data);
+  void present(quint64 generation, CompareData data);
   void exportDifference();
 
   ComputeController* m_controller;
   ResultPtr m_a, m_b;
-  std::unique_ptr<ComputeThread> m_aThread;  // computes a restored A (created when needed)
+  std::unique_ptr<ComputeWorker> m_aWorker;  // computes a restored A (created when needed)
   quint64 m_restoring = 0;                   // generation of the restored A being computed
   quint64 m_restoreCount = 0;
   std::shared_ptr<const mhaviz::io::TensorMap> m_aTensors;
   CompareData m_data;
-  quint64 m_requested = 0, m_shown = 0;
+  LatestTask m_difference{this};  // B - A for the current A, B and view
+  quint64 m_shown = 0;            // the task generation whose difference is shown
   QLabel* m_status = nullptr;
   QLabel* m_titleA = nullptr;
   QLabel* m_titleB = nullptr;

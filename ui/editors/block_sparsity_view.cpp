@@ -1,4 +1,4 @@
-#include "masks/block_sparsity_view.hpp"
+#include "editors/block_sparsity_view.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 // AttnMaskEditor::buildControls: the kind, dtype, shape and masked value of attn_mask and the
 // parameters of each kind, and their edits of the spec.
-#include "masks/attn_mask_editor.hpp"
+#include "editors/attn_mask_editor.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,7 +12,7 @@
 #include <QSpinBox>
 #include <limits>
 
-#include "masks/mask_value_controls.hpp"
+#include "editors/mask_value_controls.hpp"
 
 namespace mhaviz::ui {
 

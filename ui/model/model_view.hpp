@@ -1,8 +1,8 @@
 #pragma once
 // The model view: a whole model (mhaviz::model) as layers (rows) × heads (columns) of small
 // attention maps, the caption, each layer's agreement with PyTorch, and optionally the
-// attention rollout. Reading, computing and drawing run on background threads; the GUI thread
-// only shows the finished picture. Clicking a map asks for that layer (layerChosen).
+// attention rollout. Reading, computing and drawing run as background tasks (ui/tasks); the GUI
+// thread only shows the finished picture. Clicking a map asks for that layer (layerChosen).
 
 #include <QImage>
 #include <QString>
@@ -13,11 +13,11 @@
 
 #include "mhaviz/core/model.hpp"
 #include "stages/view_options.hpp"
+#include "tasks/latest_task.hpp"
 
 class QCheckBox;
 class QLabel;
 class QSpinBox;
-class QThreadPool;
 
 namespace mhaviz::ui {
 
@@ -42,7 +42,7 @@ class ModelView : public QWidget {
   /// stays until the new one is ready; a failure is shown inline. `displayName` (default: the
   /// file's name) names it in the view.
   void openModel(const QString& indexPath, const QString& displayName = {});
-  [[nodiscard]] bool isBusy() const { return m_busy; }
+  [[nodiscard]] bool isBusy() const { return m_load.isBusy(); }
   /// The model shown; null before the first one is ready.
   [[nodiscard]] std::shared_ptr<const LoadedModel> loaded() const { return m_loaded; }
   /// The inline message: what failed, empty when nothing did.
@@ -64,23 +64,17 @@ class ModelView : public QWidget {
 
  private:
   friend class ModelCanvas;
-  void deliverModel(quint64 generation, std::shared_ptr<const LoadedModel> loaded,
-                    const QString& error);
-  void deliverPicture(quint64 generation, const QImage& image, const QString& problem);
+  void deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error);
+  void deliverPicture(const QImage& image, const QString& problem);
   void redraw();
   void showSummary();
 
-  struct Alive {
-    ModelView* view;
-  };
-  std::shared_ptr<Alive> m_alive;
-  QThreadPool* m_loadPool;
-  QThreadPool* m_drawPool;
-  std::shared_ptr<std::atomic<bool>> m_cancel;
-  quint64 m_loadGeneration = 0;
-  quint64 m_drawGeneration = 0;
-  bool m_busy = false;
+  LatestTask m_load{this};  // reads and computes the model asked for last
+  LatestTask m_draw{this};  // draws the picture for the newest size, batch and colormap
   std::shared_ptr<const LoadedModel> m_loaded;
+  // The model replaced last: the next drawing task releases it (hundreds of MiB at 12 x 12 x
+  // 512), so that returning its memory never holds up the GUI thread.
+  std::shared_ptr<const LoadedModel> m_retired;
   Colormap m_colormap = Colormap::viridis;
   int m_batchValue = 0;
   QLabel* m_caption;

@@ -1,6 +1,6 @@
 // AttnMaskEditor: construction, spec edits, the preview and showConfig. The controls are built in
 // attn_mask_controls.cpp, the custom-cell tools and the block selector in attn_mask_cells.cpp.
-#include "masks/attn_mask_editor.hpp"
+#include "editors/attn_mask_editor.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,9 +14,9 @@
 #include <exception>
 
 #include "compute/compute_controller.hpp"
-#include "masks/block_sparsity_view.hpp"
-#include "masks/mask_grid_view.hpp"
-#include "masks/mask_value_controls.hpp"
+#include "editors/block_sparsity_view.hpp"
+#include "editors/mask_grid_view.hpp"
+#include "editors/mask_value_controls.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 
 namespace mhaviz::ui {
