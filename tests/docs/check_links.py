@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Checks every relative link of README.md and docs/*.md: the file it names exists, and an
-anchor (#section) names a heading of that file (GitHub's rule for heading anchors).
+anchor (#section) names a heading of that file (GitHub's rule for heading anchors). A path of
+the repository written as code (`ui/tasks/latest_task.hpp`, `mhaviz/core/forward.hpp` for
+core/include/mhaviz/core/forward.hpp) must exist too, so that a moved file is noticed.
 
     tests/docs/check_links.py ROOT     exit 1 and one line per broken link, FILE:LINE: ...
 
 Links inside code (fenced blocks and `code spans`) are not links; http(s) and mailto links are
-not followed. Python's standard library only (ctest docs-links).
+not followed. Code spans are taken as paths only when they start with a top-level folder and
+hold no pattern characters (`build/gallery/*.png` is not checked, nor is anything in build/). Python's standard library only (ctest docs-links).
 """
 
 import os
@@ -16,6 +19,9 @@ LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+\1")
 EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+PATH_SPAN = re.compile(r"`([^`\s]+)`")
+TOP_FOLDERS = ("core/", "ui/", "app/", "tests/", "scripts/", "cmake/", "tools/", "resources/",
+               "docs/", "mhaviz/core/")
 
 
 def pages(root):
@@ -69,6 +75,14 @@ def check(root):
     for page in pages(root):
         shown = os.path.relpath(page, root)
         for number, line in outside_fences(page):
+            for span in PATH_SPAN.findall(line):
+                path = span.rstrip(".,;:")
+                if not path.startswith(TOP_FOLDERS) or re.search(r"[<>*?{}\[\]|]", path):
+                    continue
+                count += 1
+                inside = "core/include/" + path if path.startswith("mhaviz/core/") else path
+                if not os.path.exists(os.path.join(root, inside)):
+                    problems.append(f"{shown}:{number}: `{span}`: no file or folder {inside}")
             for target in LINK.findall(CODE_SPAN.sub("", line)):
                 if EXTERNAL.match(target):
                     continue
@@ -91,7 +105,7 @@ def main(argv):
     problems, count = check(os.path.abspath(argv[0]))
     for p in problems:
         print(p)
-    print(f"{count} relative links checked, {len(problems)} broken")
+    print(f"{count} relative links and paths checked, {len(problems)} broken")
     return 1 if problems else 0
 
 
