@@ -1911,8 +1911,8 @@
         <translation>无法打开模型：%1</translation>
     </message>
     <message>
-        <source>No model open. File &gt; Open accepts a model index (docs/model-file.md); File &gt; Examples holds two small trained models.</source>
-        <translation>尚未打开模型。“文件 &gt; 打开”可打开模型索引文件（docs/model-file.md）；“文件 &gt; 示例”中有两个训练好的小模型。</translation>
+        <source>No model open. File &gt; Open accepts a model index (docs/capture-and-models.md); File &gt; Examples holds two small trained models.</source>
+        <translation>尚未打开模型。“文件 &gt; 打开”可打开模型索引文件（docs/capture-and-models.md）；“文件 &gt; 示例”中有两个训练好的小模型。</translation>
     </message>
     <message>
         <source>%1 by %2</source>

@@ -1,10 +1,10 @@
 // mhaviz-gallery: renders a fixed set of window states offscreen to PNG, the way every change
-// to the window is checked by eye (scripts/gallery; README shows a few of its pictures).
+// to the window is checked by eye (scripts/gallery; README and docs/ show a few of them).
 //
 //   mhaviz-gallery OUTDIR [--docs DOCSDIR]
 //       writes OUTDIR/<name>.png for each state below and checks that every picture exists and
-//       is not blank (exit 1 otherwise); --docs also writes half-size copies of the states the
-//       README shows into DOCSDIR (docs/images)
+//       is not blank (exit 1 otherwise); --docs also writes half-size copies of the states
+//       README and docs/window.md show into DOCSDIR (docs/images)
 //
 // Each state gets a fresh MainWindow of a fixed size, with its settings isolated from the
 // user's (QStandardPaths test mode), set through the controller's public API as a user's
@@ -110,7 +110,7 @@ constexpr const char* kBlockSparsity =
         "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
         "attn_mask": {"kind": "document", "document_lengths": [200, 120, 192], "causal": true}})";
 
-/// The states the README shows (docs/images/<name>.png, half size).
+/// The states README and docs/window.md show (docs/images/<name>.png, half size).
 const QStringList kDocsShots = {
     QStringLiteral("bias_k_zero"),       QStringLiteral("causal_padding_nan"),
     QStringLiteral("alibi_per_head"),    QStringLiteral("chinese"),

@@ -188,7 +188,7 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
 void ModelView::showSummary() {
   if (!m_loaded) {
     m_caption->setText(
-        tr("No model open. File > Open accepts a model index (docs/model-file.md); "
+        tr("No model open. File > Open accepts a model index (docs/capture-and-models.md); "
            "File > Examples holds two small trained models."));
     m_summary->clear();
     return;

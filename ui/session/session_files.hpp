@@ -64,8 +64,8 @@ class SessionFiles : public QObject {
   /// Asks about unsaved changes (if any) and saves when asked to; false: the caller must stop.
   bool maybeSave();
   /// Opens a session or configuration file (after maybeSave); false when it failed or the
-  /// user cancelled. Errors go to Prompts::error. A model index (docs/model-file.md) is not
-  /// opened here: it is handed on through modelRequested, and the session stays as it is.
+  /// user cancelled. Errors go to Prompts::error. A model index (docs/capture-and-models.md) is
+  /// not opened here: it is handed on through modelRequested, and the session stays as it is.
   bool open(const QString& path);
   /// Saves to the current file (Save As when there is none). False on failure or cancel.
   bool save();
