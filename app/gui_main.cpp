@@ -4,7 +4,7 @@
 
 #include "desktop/desktop_setup.hpp"
 #include "session/command_line.hpp"
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 #include "window/app_info.hpp"
 #include "window/main_window.hpp"
 
@@ -16,6 +16,6 @@ int main(int argc, char* argv[]) {
   mhaviz::ui::MainWindow window;
   window.show();
   // The crash recovery offer, then the files named; with neither, the first picture.
-  if (!window.document()->start(files)) window.showFirstPicture();
+  if (!window.session()->start(files)) window.showFirstPicture();
   return QApplication::exec();
 }

@@ -21,9 +21,10 @@ constexpr bool kRowMajorMemory = (std::remove_cvref_t<X>::Flags & Eigen::RowMajo
 
 /// dst = a * b. Eigen's blocked GEMM pays for packing; for the tiny products of small
 /// configurations a coefficient-wise product is several times faster. Larger single-precision
-/// products of row-major operands run on kernels::sgemm when it is built in (libxsmm; README
-/// "Kernels per product"): a transposed operand (a weight matrix, a head's keys) is therefore
-/// handed over as a row-major copy (transposed() below), made once and used by many products.
+/// products of row-major operands run on kernels::sgemm when it is built in (libxsmm;
+/// docs/architecture.md, the core's pass): a transposed operand (a weight matrix, a head's
+/// keys) is therefore handed over as a row-major copy (transposed() below), made once and used
+/// by many products.
 template <typename Dst, typename A, typename B>
 void product(Dst&& dst, const A& a, const B& b) {
   using Scalar = typename std::remove_cvref_t<A>::Scalar;

@@ -76,7 +76,7 @@ constexpr std::size_t kHugePage = std::size_t{2} << 20U;
 /// A large block of its own pages, 2 MiB aligned and marked for transparent huge pages
 /// (MADV_HUGEPAGE: honoured when the system's THP mode is "madvise" or "always", ignored
 /// otherwise): one fault per 2 MiB instead of per 4 KiB when it is first touched, and fewer
-/// TLB misses while the pass walks it (README "Memory").
+/// TLB misses while the pass walks it (docs/architecture.md, the core's pass).
 std::size_t mapped_size(std::size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
 
 void* map_block(std::size_t bytes) {

@@ -1111,14 +1111,14 @@
     </message>
 </context>
 <context>
-    <name>mhaviz::ui::ComputeController</name>
-    <message>
-        <source>Computation cancelled: the picture shows earlier settings. Press F5 to compute again.</source>
-        <translation>计算已取消：图中显示的是之前的设置。按 F5 重新计算。</translation>
-    </message>
+    <name>mhaviz::ui::Computation</name>
     <message>
         <source> (The window&apos;s limit is %1; mhaviz-cli run --max-memory SIZE computes larger configurations.)</source>
         <translation>（窗口的内存上限为 %1；更大的配置可用 mhaviz-cli run --max-memory SIZE 计算。）</translation>
+    </message>
+    <message>
+        <source>Computation cancelled: the picture shows earlier settings. Press F5 to compute again.</source>
+        <translation>计算已取消：图中显示的是之前的设置。按 F5 重新计算。</translation>
     </message>
 </context>
 <context>
@@ -1786,10 +1786,6 @@
         <translation>参数</translation>
     </message>
     <message>
-        <source>Cannot draw: %1</source>
-        <translation>无法绘制：%1</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1915,8 +1911,8 @@
         <translation>无法打开模型：%1</translation>
     </message>
     <message>
-        <source>No model open. File &gt; Open accepts a model index (docs/model-file.md); File &gt; Examples holds two small trained models.</source>
-        <translation>尚未打开模型。“文件 &gt; 打开”可打开模型索引文件（docs/model-file.md）；“文件 &gt; 示例”中有两个训练好的小模型。</translation>
+        <source>No model open. File &gt; Open accepts a model index (docs/capture-and-models.md); File &gt; Examples holds two small trained models.</source>
+        <translation>尚未打开模型。“文件 &gt; 打开”可打开模型索引文件（docs/capture-and-models.md）；“文件 &gt; 示例”中有两个训练好的小模型。</translation>
     </message>
     <message>
         <source>%1 by %2</source>
@@ -2171,84 +2167,10 @@
     </message>
 </context>
 <context>
-    <name>mhaviz::ui::SessionDocument</name>
+    <name>mhaviz::ui::ScreenPresenter</name>
     <message>
-        <source>Untitled</source>
-        <translation>未命名</translation>
-    </message>
-    <message>
-        <source>Open session</source>
-        <translation>打开会话</translation>
-    </message>
-    <message>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <source>Opened %1</source>
-        <translation>已打开 %1</translation>
-    </message>
-    <message>
-        <source>Save session</source>
-        <translation>保存会话</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
-    </message>
-    <message>
-        <source>Load tensors</source>
-        <translation>加载张量</translation>
-    </message>
-    <message>
-        <source>Computing with the tensors of %1</source>
-        <translation>正在使用 %1 中的张量计算</translation>
-    </message>
-    <message>
-        <source>Open Recent</source>
-        <translation>最近打开</translation>
-    </message>
-    <message>
-        <source>These files no longer exist and were removed from the list:
-%1</source>
-        <translation>以下文件已不存在，已从列表中移除：
-%1</translation>
-    </message>
-    <message>
-        <source>Tensors with PyTorch names (*.npz *.safetensors)</source>
-        <translation>按 PyTorch 命名的张量 (*.npz *.safetensors)</translation>
-    </message>
-    <message>
-        <source>&amp;New</source>
-        <translation>新建(&amp;N)</translation>
-    </message>
-    <message>
-        <source>&amp;Open…</source>
-        <translation>打开(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save &amp;As…</source>
-        <translation>另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Load tensors…</source>
-        <translation>加载张量(&amp;L)…</translation>
-    </message>
-    <message>
-        <source>Open session, configuration or model</source>
-        <translation>打开会话、配置或模型</translation>
+        <source>Cannot draw: %1</source>
+        <translation>无法绘制：%1</translation>
     </message>
 </context>
 <context>
@@ -2344,6 +2266,87 @@
     <message>
         <source>%1: &quot;compare&quot; must be {&quot;a_config&quot;: {...}, &quot;a_tensors&quot;: null | &quot;same&quot; | {&quot;npz_base64&quot;: ...}}.</source>
         <translation>%1：“compare”必须是 {&quot;a_config&quot;: {...}, &quot;a_tensors&quot;: null | &quot;same&quot; | {&quot;npz_base64&quot;: ...}}。</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::SessionFiles</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Load tensors</source>
+        <translation>加载张量</translation>
+    </message>
+    <message>
+        <source>Computing with the tensors of %1</source>
+        <translation>正在使用 %1 中的张量计算</translation>
+    </message>
+    <message>
+        <source>Open Recent</source>
+        <translation>最近打开</translation>
+    </message>
+    <message>
+        <source>These files no longer exist and were removed from the list:
+%1</source>
+        <translation>以下文件已不存在，已从列表中移除：
+%1</translation>
+    </message>
+    <message>
+        <source>Tensors with PyTorch names (*.npz *.safetensors)</source>
+        <translation>按 PyTorch 命名的张量 (*.npz *.safetensors)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Load tensors…</source>
+        <translation>加载张量(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Open session, configuration or model</source>
+        <translation>打开会话、配置或模型</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,5 @@
 #pragma once
-// A synthetic model file for the benchmarks (docs/model-file.md): `layers` self-attention
+// A synthetic model file for the benchmarks (docs/capture-and-models.md): `layers` self-attention
 // layers of `heads` heads over `tokens` tokens, batch 1, random weights, each layer fed the
 // residual stream of the one before. The stored "PyTorch outputs" are the core's own forward
 // pass (no torch is run at bench time), so `mhaviz-cli model --check` agrees by construction.

@@ -1,5 +1,5 @@
 // mhaviz-kernels-bench: the kernel for each product of a pass, measured side by side (not a
-// test; README "Kernels per product"). For the in-projection (a chunk of 256 tokens times
+// test; its figures: docs/performance.md). For the in-projection (a chunk of 256 tokens times
 // W^T), the q.k^T tiles (inner dimension head_dim) and weights.v (inner dimension S) at the
 // sizes of mhaviz-bench, it prints GFLOP/s of one thread for
 //   - Eigen (as the core builds it),

@@ -28,14 +28,16 @@
 #include <string>
 #include <vector>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 #include "window/main_window.hpp"
-#include "window/model_pages.hpp"
+#include "model/model_pages.hpp"
 #include "window_bench_common.hpp"
 
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::Stage;
@@ -201,17 +203,17 @@ int main(int argc, char** argv) {
   }
 
   MainWindow window;
-  mhaviz::ui::SessionDocument::Prompts prompts;  // never a modal prompt
+  mhaviz::ui::SessionFiles::Prompts prompts;  // never a modal prompt
   prompts.unsaved = [](const QString&) { return mhaviz::ui::UnsavedAnswer::discard; };
   prompts.recover = [](const QDateTime&) { return false; };
   prompts.error = [](const QString&, const QString& message) {
     std::fprintf(stderr, "error prompt: %s\n", qPrintable(message));
     g_ok = false;
   };
-  window.document()->setPrompts(prompts);
+  window.session()->setPrompts(prompts);
   window.resize(1400, 900);
   window.show();
-  window.controller()->setMemoryLimit(std::uint64_t{16} << 30);
+  window.computation()->setMemoryLimit(std::uint64_t{16} << 30);
   if (!idle(window)) return 1;
 
   const Size small = smoke ? Size{2, 8, 8, 16, 4} : Size{2, 32, 32, 64, 8};
@@ -221,12 +223,12 @@ int main(int argc, char** argv) {
 
   std::fprintf(stderr, "measuring%s...\n", smoke ? " (smoke sizes)" : "");
   if (!bigOnly) {
-    const ViewOptions startView = window.controller()->view();
+    const ViewOptions startView = window.document()->view();
     modelView(window, smoke);  // first: the peak RSS it reports is the model view's
     // Back to the window as it started: the opened layer's tensors, solo head and stage go.
     window.pages()->showLayerView();
-    window.controller()->setTensors(nullptr);
-    window.controller()->setView(startView);
+    window.document()->setTensors(nullptr);
+    window.document()->setView(startView);
   }
   if (!modelOnly) {
     if (!bigOnly) {
@@ -236,7 +238,7 @@ int main(int argc, char** argv) {
     bigChanges(window, big, warm);
   }
   const mhaviz::ui::ResultPtr result =
-      modelOnly || bigOnly ? nullptr : window.controller()->result();
+      modelOnly || bigOnly ? nullptr : window.computation()->result();
   if (result != nullptr) {
     const Size grid{result->N, result->L, result->S, result->E, result->H};
     repaint(result, grid, true);

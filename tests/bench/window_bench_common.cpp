@@ -6,13 +6,15 @@
 #include <cstdio>
 #include <ctime>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 
 namespace mhaviz::bench {
 
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 
@@ -116,17 +118,18 @@ mhaviz::Config configOf(const Size& s, std::uint64_t seed) {
 
 bool idle(MainWindow& w) {
   return waitFor([&] {
-    return !w.controller()->isBusy() && !w.controller()->isMeasuring() && !w.grid()->isPreparing();
+    return !w.computation()->isBusy() && !w.computation()->isMeasuring() && !w.grid()->isPreparing();
   });
 }
 
 ChangeTimes changeAndWait(MainWindow& w, const mhaviz::Config& config) {
-  ComputeController* c = w.controller();
+  Document* document = w.document();
+  Computation* computation = w.computation();
   bool shown = false;
   ChangeTimes times;
   QElapsedTimer t;
   const auto arrived = QObject::connect(
-      c, &ComputeController::resultReady,
+      computation, &Computation::resultReady,
       [&](const mhaviz::ui::ResultPtr& result, const mhaviz::ui::ViewOptions&, double computeMs) {
         if (times.resultArrived < 0 && result && result->config == config) {
           times.resultArrived = static_cast<double>(t.nsecsElapsed()) / 1e6;
@@ -134,16 +137,16 @@ ChangeTimes changeAndWait(MainWindow& w, const mhaviz::Config& config) {
         }
       });
   const auto drawn = QObject::connect(w.grid(), &HeatmapGrid::pictureShown, [&] {
-    if (!shown && c->result() && c->result()->config == config) shown = true;
+    if (!shown && computation->result() && computation->result()->config == config) shown = true;
   });
   t.start();
-  c->changeConfig(config, QStringLiteral("bench"));
+  document->changeConfig(config, QStringLiteral("bench"));
   if (waitFor([&] { return shown; })) times.picture = static_cast<double>(t.nsecsElapsed()) / 1e6;
   QObject::disconnect(arrived);
   QObject::disconnect(drawn);
   if (times.picture < 0) {
     std::fprintf(stderr, "no picture for the change (error: %s)\n",
-                 qPrintable(c->error().isEmpty() ? QStringLiteral("none") : c->error()));
+                 qPrintable(computation->error().isEmpty() ? QStringLiteral("none") : computation->error()));
     g_ok = false;
   } else if (tracing()) {
     std::fprintf(stderr,

@@ -20,16 +20,18 @@
 #include <string>
 
 #include "bench_model_file.hpp"
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
-#include "window/model_pages.hpp"
-#include "window/model_view.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 #include "window_bench_common.hpp"
 
 namespace mhaviz::bench {
 
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 
@@ -132,10 +134,11 @@ void modelView(MainWindow& w, bool smoke) {
     g_ok = false;
     return;
   }
-  ComputeController* c = w.controller();
+  Document* document = w.document();
+  Computation* computation = w.computation();
   bool shown = false;
   const auto conn = QObject::connect(w.grid(), &HeatmapGrid::pictureShown, [&] {
-    if (c->result() && c->result()->config == want) shown = true;
+    if (computation->result() && computation->result()->config == want) shown = true;
   });
   StallMeter meter;
   meter.start();

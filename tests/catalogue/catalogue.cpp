@@ -186,12 +186,6 @@ Row parseRow(const json& j) {
   return row;
 }
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t`");
-  const auto e = s.find_last_not_of(" \t`");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
 }  // namespace
 
 std::vector<Row> loadRows() {
@@ -242,25 +236,6 @@ std::vector<std::string> cliArguments(const Row& row, const RowFiles& files) {
     }
   }
   return args;
-}
-
-std::vector<std::string> readmeIds() {
-  std::istringstream in(readText(MHAVIZ_README));
-  std::vector<std::string> ids;
-  bool inSection = false;
-  int tableLine = 0;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("## ", 0) == 0) {
-      inSection = line == "## Bad input";
-      continue;
-    }
-    if (!inSection || line.rfind('|', 0) != 0) continue;
-    if (++tableLine <= 2) continue;                                       // header and separator
-    std::string body = line.substr(1, line.find_last_not_of(" \t") - 1);  // without outer |
-    // The id is the last cell (other cells may hold escaped \| pipes).
-    ids.push_back(trim(body.substr(body.rfind('|') + 1)));
-  }
-  return ids;
 }
 
 }  // namespace mhaviz::catalogue

@@ -1,7 +1,7 @@
 #pragma once
 // The bad input catalogue (tests/catalogue/bad_inputs.json) for the tests that replay it: the
-// CLI test runs mhaviz-cli on every row, the window test feeds every row to the main window,
-// and both check that README.md's "## Bad input" table lists exactly the rows' ids.
+// CLI test runs mhaviz-cli on every row, the window test feeds every row to the main window.
+// docs/bad-input.md is written from the same file by scripts/bad-input-doc.
 // Plain C++ and core only (no Qt), so both test executables compile it.
 
 #include <filesystem>
@@ -59,8 +59,5 @@ RowFiles writeRowFiles(const std::string& id, const std::filesystem::path& dir);
 
 /// The CLI arguments of `row` with its placeholders replaced.
 std::vector<std::string> cliArguments(const Row& row, const RowFiles& files);
-
-/// The ids in the first column of README.md's "## Bad input" table, in table order.
-std::vector<std::string> readmeIds();
 
 }  // namespace mhaviz::catalogue

@@ -1,6 +1,6 @@
 // The bad input catalogue through mhaviz-cli: every row of tests/catalogue/bad_inputs.json that
 // the command line can receive is run as a user would, checking the exit code and the one
-// `error:` (or `warning:`) line. Also checks that README.md's table lists exactly the rows.
+// `error:` (or `warning:`) line. Also checks that the rows' ids are unique.
 
 #include <gtest/gtest.h>
 
@@ -70,14 +70,12 @@ INSTANTIATE_TEST_SUITE_P(Catalogue, BadInputCli, ::testing::ValuesIn(cliRows()),
                            return name;
                          });
 
-TEST(BadInputCatalogue, ReadmeTableListsExactlyTheRows) {
+// docs/bad-input.md lists the rows by id; ctest bad-input-doc checks that it is current.
+TEST(BadInputCatalogue, RowIdsAreUnique) {
   std::vector<std::string> ids;
   for (const Row& row : catalogue::loadRows()) ids.push_back(row.id);
   const std::set<std::string> unique(ids.begin(), ids.end());
   EXPECT_EQ(unique.size(), ids.size()) << "row ids must be unique";
-  EXPECT_EQ(catalogue::readmeIds(), ids)
-      << "README.md's \"## Bad input\" table must list the rows of "
-         "tests/catalogue/bad_inputs.json, in the same order";
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 // mhaviz-gallery: renders a fixed set of window states offscreen to PNG, the way every change
-// to the window is checked by eye (scripts/gallery; README shows a few of its pictures).
+// to the window is checked by eye (scripts/gallery; README and docs/ show a few of them).
 //
 //   mhaviz-gallery OUTDIR [--docs DOCSDIR]
 //       writes OUTDIR/<name>.png for each state below and checks that every picture exists and
-//       is not blank (exit 1 otherwise); --docs also writes half-size copies of the states the
-//       README shows into DOCSDIR (docs/images)
+//       is not blank (exit 1 otherwise); --docs also writes half-size copies of the states
+//       README and docs/window.md show into DOCSDIR (docs/images)
 //
 // Each state gets a fresh MainWindow of a fixed size, with its settings isolated from the
 // user's (QStandardPaths test mode), set through the controller's public API as a user's
@@ -26,21 +26,23 @@
 #include <functional>
 #include <string_view>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "desktop/language.hpp"
 #include "desktop/theme.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/autosave.hpp"
 #include "teach/teaching_tools.hpp"
-#include "window/compare_panel.hpp"
+#include "compare/compare_panel.hpp"
 #include "window/main_window.hpp"
-#include "window/model_pages.hpp"
-#include "window/model_view.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 
 namespace {
 
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::Stage;
 using mhaviz::ui::ViewOptions;
@@ -108,7 +110,7 @@ constexpr const char* kBlockSparsity =
         "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
         "attn_mask": {"kind": "document", "document_lengths": [200, 120, 192], "causal": true}})";
 
-/// The states the README shows (docs/images/<name>.png, half size).
+/// The states README and docs/window.md show (docs/images/<name>.png, half size).
 const QStringList kDocsShots = {
     QStringLiteral("bias_k_zero"),       QStringLiteral("causal_padding_nan"),
     QStringLiteral("alibi_per_head"),    QStringLiteral("chinese"),
@@ -133,8 +135,8 @@ mhaviz::Config parse(const char* json, const char* name) {
 bool settle(MainWindow& window) {
   const bool done = QTest::qWaitFor(
       [&window] {
-        return !window.controller()->isBusy() && !window.controller()->isMeasuring() &&
-               window.controller()->result() != nullptr &&
+        return !window.computation()->isBusy() && !window.computation()->isMeasuring() &&
+               window.computation()->result() != nullptr &&
                !window.grid()->isPreparing();
       },
       kTimeoutMs);
@@ -174,24 +176,25 @@ QString render(const Shot& shot, const QDir& out) {
     window.show();
     if (!settle(window))
       return QStringLiteral("%1: the start-up picture never came").arg(shot.name);
-    ComputeController* controller = window.controller();
-    if (shot.memoryLimit > 0) controller->setMemoryLimit(shot.memoryLimit);
+    Document* document = window.document();
+    Computation* computation = window.computation();
+    if (shot.memoryLimit > 0) computation->setMemoryLimit(shot.memoryLimit);
     if (shot.configJson == nullptr) window.showFirstPicture();  // what a first start shows
     if (shot.configJson != nullptr) {
-      controller->changeConfig(parse(shot.configJson, shot.name), QStringLiteral("gallery"));
+      document->changeConfig(parse(shot.configJson, shot.name), QStringLiteral("gallery"));
     }
     if (shot.view) {
       // A stage only some results have (soft-capped scores) is kept once the result has it.
       if (!settle(window))
         return QStringLiteral("%1: the computation did not finish").arg(shot.name);
-      ViewOptions view = controller->view();
+      ViewOptions view = document->view();
       shot.view(view);
-      controller->setView(view);
+      document->setView(view);
     }
     if (shot.zoom[1] > 0) {
       if (!settle(window))
         return QStringLiteral("%1: the computation did not finish").arg(shot.name);
-      controller->zoomReduced(shot.zoom[0], shot.zoom[1], shot.zoom[2], shot.zoom[3]);
+      computation->zoomReduced(shot.zoom[0], shot.zoom[1], shot.zoom[2], shot.zoom[3]);
     }
     if (shot.presentation) {
       auto* teaching =
@@ -215,17 +218,17 @@ QString render(const Shot& shot, const QDir& out) {
     if (shot.compareB != nullptr) {
       mhaviz::ui::ComparePanel* panel = window.comparePanel();
       panel->pin();
-      controller->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
+      document->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
       if (!settle(window) ||
           !QTest::qWaitFor(
-              [&] { return panel->isUpToDate() && panel->resultB() == controller->result(); },
+              [&] { return panel->isUpToDate() && panel->resultB() == computation->result(); },
               kTimeoutMs)) {
         return QStringLiteral("%1: the difference never came").arg(shot.name);
       }
       QTest::qWait(300);
     }
-    if (!controller->error().isEmpty()) {
-      return QStringLiteral("%1: %2").arg(shot.name, controller->error());
+    if (!computation->error().isEmpty()) {
+      return QStringLiteral("%1: %2").arg(shot.name, computation->error());
     }
     const QString path = out.filePath(QString::fromLatin1(shot.name) + QStringLiteral(".png"));
     if (!window.grab().save(path)) return QStringLiteral("cannot write %1").arg(path);

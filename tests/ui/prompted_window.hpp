@@ -9,10 +9,11 @@
 #include <QStringList>
 #include <QtTest>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "session/autosave.hpp"
 #include "session/recent_files.hpp"
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 #include "session/unsaved_changes.hpp"
 #include "window/main_window.hpp"
 
@@ -35,10 +36,10 @@ struct PromptedWindow {
   bool recover = true;                           // to "recover the autosave?"
   int unsavedAsked = 0;
   int recoverAsked = 0;
-  QStringList errors;  // messages passed to SessionDocument's error prompt
+  QStringList errors;  // messages passed to SessionFiles's error prompt
 
   PromptedWindow() {
-    SessionDocument::Prompts p;
+    SessionFiles::Prompts p;
     p.unsaved = [this](const QString&) {
       ++unsavedAsked;
       return answer;
@@ -48,17 +49,18 @@ struct PromptedWindow {
       return recover;
     };
     p.error = [this](const QString&, const QString& message) { errors << message; };
-    window.document()->setPrompts(p);
+    window.session()->setPrompts(p);
     window.resize(900, 600);
   }
-  ComputeController* controller() { return window.controller(); }
-  SessionDocument* document() { return window.document(); }
+  Document* document() { return window.document(); }
+  Computation* computation() { return window.computation(); }
+  SessionFiles* session() { return window.session(); }
   /// Waits until no computation runs and a result for the current config is shown.
   bool idle(int timeoutMs = 30000) {
     return QTest::qWaitFor(
         [this] {
-          return !controller()->isBusy() && !controller()->isMeasuring() &&
-                 controller()->result() && controller()->result()->config == controller()->config();
+          return !computation()->isBusy() && !computation()->isMeasuring() &&
+                 computation()->result() && computation()->result()->config == document()->config();
         },
         timeoutMs);
   }

@@ -16,14 +16,15 @@
 #include <QtTest>
 
 #include "catalogue.hpp"
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "prompted_window.hpp"
 #include "session/autosave.hpp"
 #include "session/recent_files.hpp"
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 #include "window/main_window.hpp"
-#include "window/model_pages.hpp"
-#include "window/model_view.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 #include "window/parameter_panel.hpp"
 
 using namespace mhaviz::ui;
@@ -99,28 +100,28 @@ class TestBadInputs : public QObject {
     QVERIFY(w.idle());
     if (expect.via == "load_tensors") {
       // The configuration the tensors are meant for is opened first and computes.
-      QVERIFY(w.document()->open(path(files.config)));
+      QVERIFY(w.session()->open(path(files.config)));
       QVERIFY(w.idle());
-      QVERIFY2(w.controller()->error().isEmpty(), qPrintable(w.controller()->error()));
+      QVERIFY2(w.computation()->error().isEmpty(), qPrintable(w.computation()->error()));
     }
-    const mhaviz::Config configBefore = w.controller()->config();
+    const mhaviz::Config configBefore = w.document()->config();
 
     bool accepted = false;
     if (expect.via == "open_config") {
-      accepted = w.document()->open(path(files.config));
+      accepted = w.session()->open(path(files.config));
     } else if (expect.via == "load_tensors") {
-      accepted = w.document()->loadTensors(path(files.tensors));
+      accepted = w.session()->loadTensors(path(files.tensors));
     } else if (expect.via == "open_session") {
-      accepted = w.document()->open(path(files.session));
+      accepted = w.session()->open(path(files.session));
     } else if (expect.via == "open_missing") {
-      accepted = w.document()->open(dir.filePath(QStringLiteral("missing.json")));
+      accepted = w.session()->open(dir.filePath(QStringLiteral("missing.json")));
     } else if (expect.via == "load_missing") {
-      accepted = w.document()->loadTensors(dir.filePath(QStringLiteral("gone.npz")));
+      accepted = w.session()->loadTensors(dir.filePath(QStringLiteral("gone.npz")));
     } else if (expect.via == "save_unwritable") {
-      accepted = w.document()->saveTo(dir.filePath(QStringLiteral("no/such/dir/s.mhaviz.json")));
+      accepted = w.session()->saveTo(dir.filePath(QStringLiteral("no/such/dir/s.mhaviz.json")));
     }
     // Let queued results, failures and repaints arrive.
-    QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->isBusy(), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->isBusy(), kTimeout);
 
     auto* label = w.window.panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
     QVERIFY(label != nullptr);
@@ -137,7 +138,7 @@ class TestBadInputs : public QObject {
       QVERIFY(w.errors.isEmpty());
       QVERIFY(view->loaded() == nullptr);
       // The session is untouched.
-      QVERIFY(w.controller()->config() == configBefore);
+      QVERIFY(w.document()->config() == configBefore);
     } else if (expect.shows == "dialog") {
       QVERIFY2(!accepted, "a file the window refuses must report failure");
       QCOMPARE(w.errors.size(), 1);
@@ -146,13 +147,13 @@ class TestBadInputs : public QObject {
           missing.isEmpty(),
           qPrintable(QStringLiteral("dialog \"%1\" lacks \"%2\"").arg(w.errors.front(), missing)));
       // Nothing else changed: same settings, no inline error, the picture still current.
-      QVERIFY(w.controller()->config() == configBefore);
-      QVERIFY(w.controller()->error().isEmpty());
-      QVERIFY(!w.controller()->isOutOfDate());
+      QVERIFY(w.document()->config() == configBefore);
+      QVERIFY(w.computation()->error().isEmpty());
+      QVERIFY(!w.computation()->isOutOfDate());
     } else if (expect.shows == "inline") {
       QVERIFY(accepted);
-      QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->error().isEmpty(), kTimeout);
-      const QString error = w.controller()->error();
+      QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->error().isEmpty(), kTimeout);
+      const QString error = w.computation()->error();
       const QString missing = missingFragment(error, expect.fragments);
       QVERIFY2(missing.isEmpty(),
                qPrintable(QStringLiteral("inline \"%1\" lacks \"%2\"").arg(error, missing)));
@@ -160,12 +161,12 @@ class TestBadInputs : public QObject {
       QCOMPARE(label->text(), error);
       QVERIFY(!label->isHidden());
       // The last good picture stays, marked out of date.
-      QVERIFY(w.controller()->result() != nullptr);
-      QVERIFY(w.controller()->isOutOfDate());
+      QVERIFY(w.computation()->result() != nullptr);
+      QVERIFY(w.computation()->isOutOfDate());
     } else if (expect.shows == "warning") {
       QVERIFY(accepted);
       QVERIFY(w.idle());
-      QVERIFY2(w.controller()->error().isEmpty(), qPrintable(w.controller()->error()));
+      QVERIFY2(w.computation()->error().isEmpty(), qPrintable(w.computation()->error()));
       QVERIFY(w.errors.isEmpty());
       QVERIFY(label->isHidden());
       const QString message = w.window.statusBar()->currentMessage();

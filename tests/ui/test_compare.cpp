@@ -11,19 +11,21 @@
 #include <QTest>
 #include <cmath>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "desktop/language.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 #include "stages/compare_stage.hpp"
 #include "test_render_common.hpp"
-#include "window/compare_panel.hpp"
+#include "compare/compare_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 
 using mhaviz::ui::ComparePanel;
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::MainWindow;
 
 namespace {
@@ -62,7 +64,7 @@ class TestCompare : public QObject {
     QVERIFY(shown());
     const auto a = panel->resultA();
     const auto b = panel->resultB();
-    QCOMPARE(b, controller()->result());
+    QCOMPARE(b, computation()->result());
     QVERIFY(!a->config.add_zero_attn);
     QVERIFY(b->config.add_zero_attn);
     const auto& data = panel->data();
@@ -91,7 +93,7 @@ class TestCompare : public QObject {
     QVERIFY(idle());
     QVERIFY(shown());
     QVERIFY(panel->resultA()->config.add_zero_attn);
-    QVERIFY(!controller()->config().add_zero_attn);
+    QVERIFY(!document()->config().add_zero_attn);
     QVERIFY(!check("add_zero_attn")->isChecked());
     const auto& swapped = panel->data().diff.maps.front();
     for (std::size_t k = 0; k < swapped.values.size(); ++k) {
@@ -106,9 +108,9 @@ class TestCompare : public QObject {
 
   void sessionRoundTripKeepsA() {
     ComparePanel* panel = m_window->comparePanel();
-    QVERIFY(!m_window->document()->isModified());
+    QVERIFY(!m_window->session()->isModified());
     panel->pin();
-    QVERIFY(m_window->document()->isModified());  // pinning A is part of the session
+    QVERIFY(m_window->session()->isModified());  // pinning A is part of the session
     QVERIFY(shown());
     check("add_bias_kv")->setChecked(true);
     QVERIFY(idle());
@@ -116,7 +118,7 @@ class TestCompare : public QObject {
     const std::vector<double> before = panel->data().diff.maps.front().values;
     const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
                              .filePath(QStringLiteral("mhaviz-compare-test.mhaviz.json"));
-    QVERIFY(m_window->document()->saveTo(path));
+    QVERIFY(m_window->session()->saveTo(path));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(file.readAll().contains("\"compare\""));
@@ -128,20 +130,20 @@ class TestCompare : public QObject {
     m_window->show();
     QVERIFY(idle());
     QVERIFY(!m_window->comparePanel()->isPinned());
-    QVERIFY(m_window->document()->open(path));
+    QVERIFY(m_window->session()->open(path));
     QVERIFY(idle());
     ComparePanel* again = m_window->comparePanel();
     QVERIFY(
         QTest::qWaitFor([again] { return again->isPinned() && !again->isRestoring(); }, kTimeout));
     QVERIFY(shown());
     QVERIFY(!again->resultA()->config.add_bias_kv);
-    QVERIFY(!m_window->document()->isModified());  // restoring A is not an edit
-    QVERIFY(controller()->config().add_bias_kv);
+    QVERIFY(!m_window->session()->isModified());  // restoring A is not an edit
+    QVERIFY(document()->config().add_bias_kv);
     const std::vector<double>& after = again->data().diff.maps.front().values;
     QCOMPARE(after.size(), before.size());
     for (std::size_t k = 0; k < after.size(); ++k) QVERIFY(std::abs(after[k] - before[k]) < 1e-12);
     again->unpin();  // leaving compare mode is an edit of the session
-    QVERIFY(m_window->document()->isModified());
+    QVERIFY(m_window->session()->isModified());
     QFile::remove(path);
   }
 
@@ -149,7 +151,7 @@ class TestCompare : public QObject {
     ComparePanel* panel = m_window->comparePanel();
     panel->pin();
     QVERIFY(shown());
-    spin("tgt_len")->setValue(controller()->config().tgt_len + 2);
+    spin("tgt_len")->setValue(document()->config().tgt_len + 2);
     QVERIFY(idle());
     QVERIFY(shown());
     QVERIFY(!panel->data().ok());
@@ -194,7 +196,7 @@ class TestCompare : public QObject {
     QVERIFY(box != nullptr);
     box->setCurrentIndex(1);
     QVERIFY(idle());
-    QCOMPARE(controller()->config().semantics, mhaviz::Semantics::v1_13);
+    QCOMPARE(document()->config().semantics, mhaviz::Semantics::v1_13);
     m_window->comparePanel()->pin();
     QVERIFY(shown());
     box->setCurrentIndex(0);  // 2.x: the same numbers here (nothing fully masked)
@@ -204,7 +206,8 @@ class TestCompare : public QObject {
   }
 
  private:
-  ComputeController* controller() const { return m_window->controller(); }
+  Document* document() const { return m_window->document(); }
+  Computation* computation() const { return m_window->computation(); }
   QSpinBox* spin(const char* name) const {
     auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
     if (s == nullptr) qFatal("no spin box %s", name);
@@ -216,7 +219,7 @@ class TestCompare : public QObject {
     return c;
   }
   [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);
+    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
     QCoreApplication::processEvents();
     return done;
   }

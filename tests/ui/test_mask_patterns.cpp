@@ -12,10 +12,11 @@
 #include <cmath>
 #include <limits>
 
-#include "compute/compute_controller.hpp"
-#include "masks/attn_mask_editor.hpp"
-#include "masks/block_sparsity_view.hpp"
-#include "masks/mask_grid_view.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
+#include "editors/attn_mask_editor.hpp"
+#include "editors/block_sparsity_view.hpp"
+#include "editors/mask_grid_view.hpp"
 #include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "prompted_window.hpp"
@@ -26,7 +27,8 @@
 #include "window/parameter_panel.hpp"
 
 using mhaviz::gen::MaskKind;
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::Stage;
 
@@ -55,7 +57,7 @@ class TestMaskPatterns : public QObject {
     mhaviz::Config c;
     c.tgt_len = 8;
     c.src_len = 8;
-    controller()->changeConfig(c, QStringLiteral("test"));
+    document()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(idle());
   }
 
@@ -69,9 +71,9 @@ class TestMaskPatterns : public QObject {
     QVERIFY(idle());
     spin("maskPrefixLength")->setValue(3);
     QVERIFY(idle());
-    QCOMPARE(controller()->config().attn_mask_spec.prefix_length, 3);
-    const auto r = controller()->result();
-    QVERIFY2(controller()->error().isEmpty(), qPrintable(controller()->error()));
+    QCOMPARE(document()->config().attn_mask_spec.prefix_length, 3);
+    const auto r = computation()->result();
+    QVERIFY2(computation()->error().isEmpty(), qPrintable(computation()->error()));
     QCOMPARE(maskAt(*r, 0, 0, 2), 0.0);    // inside the prefix: bidirectional
     QCOMPARE(maskAt(*r, 0, 0, 3), -kInf);  // past it, for an earlier query
     QCOMPARE(maskAt(*r, 1, 5, 4), 0.0);    // causal after the prefix
@@ -84,28 +86,28 @@ class TestMaskPatterns : public QObject {
     chooseKind(MaskKind::document);
     QVERIFY(idle());
     // The kind starts as two halves of the sequence.
-    QCOMPARE(controller()->config().attn_mask_spec.document_lengths,
+    QCOMPARE(document()->config().attn_mask_spec.document_lengths,
              (std::vector<std::int64_t>{4, 4}));
-    QVERIFY2(controller()->error().isEmpty(), qPrintable(controller()->error()));
+    QVERIFY2(computation()->error().isEmpty(), qPrintable(computation()->error()));
     auto* lengths = dock()->findChild<QLineEdit*>(QStringLiteral("maskDocumentLengths"));
     QVERIFY(lengths != nullptr);
     lengths->setText(QStringLiteral("3 5"));
     emit lengths->editingFinished();
     QVERIFY(idle());
-    QCOMPARE(controller()->config().attn_mask_spec.document_lengths,
+    QCOMPARE(document()->config().attn_mask_spec.document_lengths,
              (std::vector<std::int64_t>{3, 5}));
-    auto r = controller()->result();
+    auto r = computation()->result();
     QCOMPARE(maskAt(*r, 0, 2, 3), -kInf);  // across documents
     QCOMPARE(maskAt(*r, 0, 4, 7), 0.0);    // inside the second (not causal)
     // Lengths that do not add up to L: the core's message, inline; the picture is kept.
     lengths->setText(QStringLiteral("3 4"));
     emit lengths->editingFinished();
     QVERIFY(idle());
-    const QString error = controller()->error();
+    const QString error = computation()->error();
     QVERIFY2(error.contains(QStringLiteral("attn_mask.document_lengths sum to 7")),
              qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("add up to 8")), qPrintable(error));
-    QCOMPARE(controller()->result()->config.attn_mask_spec.document_lengths,
+    QCOMPARE(computation()->result()->config.attn_mask_spec.document_lengths,
              (std::vector<std::int64_t>{3, 5}));
     // The preview grid says it too, instead of a picture.
     QVERIFY(editor()->grid()->message().contains(QStringLiteral("document_lengths")));
@@ -117,7 +119,7 @@ class TestMaskPatterns : public QObject {
     spin("maskDilation")->setValue(3);
     spin("maskWidth")->setValue(2);
     QVERIFY(idle());
-    auto r = controller()->result();
+    auto r = computation()->result();
     QCOMPARE(maskAt(*r, 0, 4, 1), 0.0);    // distance 3 = 1 * d
     QCOMPARE(maskAt(*r, 0, 4, 7), 0.0);    // not causal: both sides
     QCOMPARE(maskAt(*r, 0, 4, 2), -kInf);  // distance 2
@@ -126,7 +128,7 @@ class TestMaskPatterns : public QObject {
     QVERIFY(idle());
     spin("maskSinkTokens")->setValue(1);
     QVERIFY(idle());
-    r = controller()->result();
+    r = computation()->result();
     QCOMPARE(maskAt(*r, 0, 7, 0), 0.0);    // the sink
     QCOMPARE(maskAt(*r, 0, 7, 1), -kInf);  // neither sink nor window (width 2)
     QCOMPARE(maskAt(*r, 0, 7, 6), 0.0);
@@ -134,16 +136,16 @@ class TestMaskPatterns : public QObject {
   }
 
   void blockSparsityFollowsTheResult() {
-    mhaviz::Config c = controller()->config();
+    mhaviz::Config c = document()->config();
     c.tgt_len = 200;
     c.src_len = 200;
     c.attn_mask_spec.kind = MaskKind::causal;
-    controller()->changeConfig(c, QStringLiteral("test"));
+    document()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(idle());
     auto* view = editor()->blockSparsity();
     // 200 x 200 causal: blocks of 64 -> 4 x 4 with 6 above the diagonal fully masked;
     // blocks of 128 -> 2 x 2 with 1.
-    const auto r = controller()->result();
+    const auto r = computation()->result();
     QCOMPARE(r->block_sparsity.size(), std::size_t{2});
     QCOMPARE(r->block_sparsity[0].fully_masked, 6 * r->H);
     QCOMPARE(r->block_sparsity[1].fully_masked, r->H);
@@ -154,26 +156,26 @@ class TestMaskPatterns : public QObject {
              qPrintable(view->summaryText()));
     // add_zero_attn adds a key no mask covers: no block of its last column is skipped.
     c.add_zero_attn = true;
-    controller()->changeConfig(c, QStringLiteral("test"));
+    document()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(idle());
-    QCOMPARE(controller()->result()->block_sparsity[0].cols, 4);  // 201 keys
-    QVERIFY(!controller()->result()->block_sparsity[0].is_full(0, 0, 3));
+    QCOMPARE(computation()->result()->block_sparsity[0].cols, 4);  // 201 keys
+    QVERIFY(!computation()->result()->block_sparsity[0].is_full(0, 0, 3));
   }
 
   void softCapIsAStageAndABreakdownRow() {
-    mhaviz::Config c = controller()->config();
+    mhaviz::Config c = document()->config();
     c.attn_logit_softcapping = 0.5;
     c.attn_mask_spec.kind = MaskKind::causal;
-    controller()->changeConfig(c, QStringLiteral("test"));
+    document()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(idle());
-    const auto r = controller()->result();
+    const auto r = computation()->result();
     QVERIFY(r->has_capped_scores());
     QVERIFY(mhaviz::ui::stageIn(Stage::capped_scores, *r));
     QVERIFY(mhaviz::ui::walkStages(r.get()).contains(Stage::capped_scores));
-    mhaviz::ui::ViewOptions view = controller()->view();
+    mhaviz::ui::ViewOptions view = document()->view();
     view.stage = Stage::capped_scores;
-    controller()->setView(view);
-    QCOMPARE(controller()->view().stage, Stage::capped_scores);
+    document()->setView(view);
+    QCOMPARE(document()->view().stage, Stage::capped_scores);
     const mhaviz::ui::CellBreakdown b = mhaviz::ui::breakdownCell(*r, 0, 1, 5, 2);
     QVERIFY(b.capped);
     QCOMPARE(b.cap, 0.5);
@@ -183,21 +185,22 @@ class TestMaskPatterns : public QObject {
     QVERIFY(mhaviz::ui::breakdownHtml(b).contains(QStringLiteral("tanh")));
     // Without the cap the stage is gone and the view falls back to the raw scores.
     c.attn_logit_softcapping.reset();
-    controller()->changeConfig(c, QStringLiteral("test"));
+    document()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(idle());
-    QVERIFY(!controller()->result()->has_capped_scores());
-    QVERIFY(!mhaviz::ui::walkStages(controller()->result().get()).contains(Stage::capped_scores));
-    QCOMPARE(controller()->view().stage, Stage::raw_scores);
+    QVERIFY(!computation()->result()->has_capped_scores());
+    QVERIFY(!mhaviz::ui::walkStages(computation()->result().get()).contains(Stage::capped_scores));
+    QCOMPARE(document()->view().stage, Stage::raw_scores);
     // A cap <= 0 is refused inline.
     c.attn_logit_softcapping = -1.0;
-    controller()->changeConfig(c, QStringLiteral("test"));
+    document()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(idle());
-    QVERIFY2(controller()->error().contains(QStringLiteral("attn_logit_softcapping")),
-             qPrintable(controller()->error()));
+    QVERIFY2(computation()->error().contains(QStringLiteral("attn_logit_softcapping")),
+             qPrintable(computation()->error()));
   }
 
  private:
-  [[nodiscard]] ComputeController* controller() const { return m_window->controller(); }
+  [[nodiscard]] Document* document() const { return m_window->document(); }
+  [[nodiscard]] Computation* computation() const { return m_window->computation(); }
   [[nodiscard]] QDockWidget* dock() const {
     auto* d = m_window->findChild<QDockWidget*>(QStringLiteral("maskDock"));
     if (d == nullptr) qFatal("no mask dock");
@@ -218,7 +221,7 @@ class TestMaskPatterns : public QObject {
     emit combo->activated(index);
   }
   [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);
+    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
     QCoreApplication::processEvents();
     return done;
   }

@@ -1,4 +1,4 @@
-// The mask, padding, input and weight editors end to end: editor controls -> ComputeController
+// The mask, padding, input and weight editors end to end: editor controls -> Document
 // (undoable config change) -> the real compute worker -> ForwardResult / heatmap grid.
 
 #include <QApplication>
@@ -17,11 +17,12 @@
 #include <cmath>
 #include <limits>
 
-#include "compute/compute_controller.hpp"
-#include "masks/attn_mask_editor.hpp"
-#include "masks/inputs_editor.hpp"
-#include "masks/mask_grid_view.hpp"
-#include "masks/padding_editor.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
+#include "editors/attn_mask_editor.hpp"
+#include "editors/inputs_editor.hpp"
+#include "editors/mask_grid_view.hpp"
+#include "editors/padding_editor.hpp"
 #include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "prompted_window.hpp"
@@ -30,7 +31,8 @@
 #include "window/parameter_panel.hpp"
 
 using mhaviz::gen::MaskKind;
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::MainWindow;
 
 namespace {
@@ -70,7 +72,7 @@ class TestMasks : public QObject {
     m_window->show();
     dock()->raise();
     QVERIFY(idle());
-    QVERIFY(controller()->result() != nullptr);
+    QVERIFY(computation()->result() != nullptr);
   }
 
   void cleanup() {
@@ -82,10 +84,10 @@ class TestMasks : public QObject {
     for (MaskKind kind : mhaviz::gen::kMaskKinds) {
       chooseKind(kind);
       QVERIFY(idle());
-      const mhaviz::Config& c = controller()->config();
+      const mhaviz::Config& c = document()->config();
       QCOMPARE(c.attn_mask_spec.kind, kind);
-      const auto r = controller()->result();
-      QVERIFY2(controller()->error().isEmpty(), qPrintable(controller()->error()));
+      const auto r = computation()->result();
+      QVERIFY2(computation()->error().isEmpty(), qPrintable(computation()->error()));
       QCOMPARE(r->config.attn_mask_spec.kind, kind);
       const std::optional<mhaviz::Tensor> m = mhaviz::gen::make_attn_mask(c);
       QCOMPARE(m.has_value(), kind != MaskKind::none);
@@ -103,7 +105,7 @@ class TestMasks : public QObject {
   void causalMaskIsMinusInfAboveTheDiagonal() {
     chooseKind(MaskKind::causal);
     QVERIFY(idle());
-    const auto r = controller()->result();
+    const auto r = computation()->result();
     for (std::int64_t i = 0; i < r->L; ++i) {
       for (std::int64_t j = 0; j < r->S; ++j) {
         QCOMPARE(maskAt(*r, 0, 1, i, j), j > i ? -kInf : 0.0);
@@ -120,13 +122,13 @@ class TestMasks : public QObject {
   void alibiIsFloatThreeDAndDiffersPerHead() {
     chooseKind(MaskKind::alibi);
     QVERIFY(idle());
-    const mhaviz::Config& c = controller()->config();
+    const mhaviz::Config& c = document()->config();
     QCOMPARE(c.attn_mask_spec.dtype, mhaviz::gen::MaskDType::floating);
     QCOMPARE(c.attn_mask_spec.shape, mhaviz::gen::MaskShape::three_d);
     auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskNote"));
     QVERIFY(!note->isHidden());
     QVERIFY(note->text().contains(QStringLiteral("3-D")));
-    const auto r = controller()->result();
+    const auto r = computation()->result();
     const std::vector<double> slopes = mhaviz::gen::alibi_slopes(r->H);
     for (std::int64_t h = 0; h < r->H; ++h) {
       QCOMPARE(maskAt(*r, 0, h, 0, 3), -slopes[static_cast<std::size_t>(h)] * 3.0);
@@ -148,8 +150,8 @@ class TestMasks : public QObject {
     using Cell = mhaviz::gen::MaskCell;
     std::vector<Cell> want = {
         {1, 2, -1, std::nullopt}, {3, 0, -1, std::nullopt}, {6, 7, -1, std::nullopt}};
-    QCOMPARE(controller()->config().attn_mask_spec.cells, want);
-    auto r = controller()->result();
+    QCOMPARE(document()->config().attn_mask_spec.cells, want);
+    auto r = computation()->result();
     for (std::int64_t i = 0; i < r->L; ++i) {
       for (std::int64_t j = 0; j < r->S; ++j) {
         const bool masked = (i == 1 && j == 2) || (i == 3 && j == 0) || (i == 6 && j == 7);
@@ -159,15 +161,15 @@ class TestMasks : public QObject {
     click(3, 0);  // toggles it back
     QVERIFY(idle());
     want = {{1, 2, -1, std::nullopt}, {6, 7, -1, std::nullopt}};
-    QCOMPARE(controller()->config().attn_mask_spec.cells, want);
-    QCOMPARE(maskAt(*controller()->result(), 0, 0, 3, 0), 0.0);
+    QCOMPARE(document()->config().attn_mask_spec.cells, want);
+    QCOMPARE(maskAt(*computation()->result(), 0, 0, 3, 0), 0.0);
 
     // A drag paints every cell it crosses, as one undoable change.
-    const int before = controller()->undoStack()->count();
+    const int before = document()->undoStack()->count();
     drag({{0, 4}, {0, 5}, {1, 5}});
     QVERIFY(idle());
-    QCOMPARE(controller()->undoStack()->count(), before + 1);
-    r = controller()->result();
+    QCOMPARE(document()->undoStack()->count(), before + 1);
+    r = computation()->result();
     QCOMPARE(maskAt(*r, 0, 0, 0, 4), -kInf);
     QCOMPARE(maskAt(*r, 0, 0, 0, 5), -kInf);
     QCOMPARE(maskAt(*r, 0, 0, 1, 5), -kInf);
@@ -184,8 +186,8 @@ class TestMasks : public QObject {
             {0, 4, -1, std::nullopt},
             {0, 5, -1, std::nullopt},
             {1, 5, -1, std::nullopt}};
-    QCOMPARE(controller()->config().attn_mask_spec.cells, want);
-    r = controller()->result();
+    QCOMPARE(document()->config().attn_mask_spec.cells, want);
+    r = computation()->result();
     QCOMPARE(r->L, 4);
     QCOMPARE(r->S, 6);
     QCOMPARE(maskAt(*r, 0, 1, 1, 2), -kInf);
@@ -200,24 +202,24 @@ class TestMasks : public QObject {
     dock()->findChild<QSpinBox*>(QStringLiteral("cellRow"))->setValue(2);
     button("fillRow")->click();
     QVERIFY(idle());
-    auto r = controller()->result();
+    auto r = computation()->result();
     for (std::int64_t j = 0; j < r->S; ++j) QCOMPARE(maskAt(*r, 0, 0, 2, j), -kInf);
     QVERIFY(std::isnan(weightAt(*r, 0, 0, 2, 0)));  // a fully masked row is NaN
     button("invertCells")->click();
     QVERIFY(idle());
-    r = controller()->result();
+    r = computation()->result();
     QCOMPARE(maskAt(*r, 0, 0, 2, 3), 0.0);
     QCOMPARE(maskAt(*r, 0, 0, 4, 3), -kInf);
     button("clearCells")->click();
     QVERIFY(idle());
-    QVERIFY(controller()->config().attn_mask_spec.cells.empty());
+    QVERIFY(document()->config().attn_mask_spec.cells.empty());
     // Float custom mask: a click sets the value of the spin box.
     chooseCombo("attnMaskDtype", 1);
     dock()->findChild<QCheckBox*>(QStringLiteral("cellMasked"))->setChecked(false);
     dock()->findChild<QDoubleSpinBox*>(QStringLiteral("cellValue"))->setValue(2.5);
     click(0, 1);
     QVERIFY(idle());
-    QCOMPARE(maskAt(*controller()->result(), 0, 0, 0, 1), 2.5);
+    QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 2.5);
   }
 
   void fullyPaddedElementShowsNaNRowsAndTheNote() {
@@ -228,9 +230,9 @@ class TestMasks : public QObject {
     dock()->findChild<QSpinBox*>(QStringLiteral("paddingElement"))->setValue(1);
     dock()->findChild<QSpinBox*>(QStringLiteral("paddingLength"))->setValue(0);
     QVERIFY(idle());
-    QCOMPARE(controller()->config().key_padding_spec.valid_lengths,
+    QCOMPARE(document()->config().key_padding_spec.valid_lengths,
              (std::vector<std::int64_t>{8, 0}));
-    auto r = controller()->result();
+    auto r = computation()->result();
     for (std::int64_t i = 0; i < r->L; ++i) {
       QVERIFY(std::isnan(weightAt(*r, 1, 0, i, 0)));
       QVERIFY(std::isfinite(weightAt(*r, 0, 0, i, 0)));
@@ -241,7 +243,7 @@ class TestMasks : public QObject {
     // add_zero_attn rescues it: finite rows, the note says why.
     panelCheck("add_zero_attn")->click();
     QVERIFY(idle());
-    r = controller()->result();
+    r = computation()->result();
     QVERIFY(std::isfinite(weightAt(*r, 1, 0, 0, r->Sx - 1)));
     QCOMPARE(weightAt(*r, 1, 0, 0, r->Sx - 1), 1.0);
     QVERIFY(padding->note().contains(QStringLiteral("add_zero_attn")));
@@ -251,23 +253,23 @@ class TestMasks : public QObject {
   void isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
     panelCheck("is_causal")->click();
     QVERIFY(idle());
-    QVERIFY2(controller()->error().contains(
+    QVERIFY2(computation()->error().contains(
                  QStringLiteral("Need attn_mask if specifying the is_causal hint")),
-             qPrintable(controller()->error()));
+             qPrintable(computation()->error()));
     auto* label = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
     QVERIFY(!label->isHidden());
     QVERIFY(label->text().contains(QStringLiteral("Need attn_mask")));
-    QVERIFY(controller()->isOutOfDate());
+    QVERIFY(computation()->isOutOfDate());
     auto* fix = m_window->panel()->findChild<QPushButton*>(QStringLiteral("useCausalMask"));
     QVERIFY(fix != nullptr);
     QVERIFY(!fix->parentWidget()->isHidden());
     QVERIFY(panelCheck("is_causal")->toolTip().contains(QStringLiteral("requires attn_mask")));
     fix->click();
     QVERIFY(idle());
-    QCOMPARE(controller()->config().attn_mask_spec.kind, MaskKind::causal);
-    QVERIFY(controller()->error().isEmpty());
+    QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::causal);
+    QVERIFY(computation()->error().isEmpty());
     QVERIFY(fix->parentWidget()->isHidden());
-    QCOMPARE(maskAt(*controller()->result(), 0, 0, 0, 1), -kInf);
+    QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), -kInf);
   }
 
   void tokenLabelsAppearOnTheGridAndWrongCountsAreReported() {
@@ -277,32 +279,32 @@ class TestMasks : public QObject {
     keys->setText(QStringLiteral("k0, k1, k2, k3, k4, k5, k6, k7"));
     emit keys->editingFinished();
     QVERIFY(idle());
-    QCOMPARE(controller()->config().key_labels.size(), std::size_t{8});
-    QCOMPARE(controller()->config().query_labels.at(1), std::string("cat"));
+    QCOMPARE(document()->config().key_labels.size(), std::size_t{8});
+    QCOMPARE(document()->config().query_labels.at(1), std::string("cat"));
     const QStringList columns = m_window->grid()->columnLabels(0);
     QCOMPARE(columns.size(), 8);
     QCOMPARE(columns.at(0), QStringLiteral("k0"));
     QCOMPARE(columns.at(7), QStringLiteral("k7"));
-    QCOMPARE(controller()->view().queryLabels.at(1), QStringLiteral("cat"));
+    QCOMPARE(document()->view().queryLabels.at(1), QStringLiteral("cat"));
 
     auto* inputs = dock()->findChild<mhaviz::ui::InputsEditor*>();
     keys->setText(QStringLiteral("a b"));
     emit keys->editingFinished();
     QVERIFY2(inputs->labelsMessage().contains(QStringLiteral("2 key labels for S = 8")),
              qPrintable(inputs->labelsMessage()));
-    QCOMPARE(controller()->config().key_labels.size(), std::size_t{8});  // unchanged
+    QCOMPARE(document()->config().key_labels.size(), std::size_t{8});  // unchanged
   }
 
   void inputAndWeightKindsChangeTheResult() {
-    const auto first = controller()->result();
+    const auto first = computation()->result();
     chooseCombo("inputKind", 1);  // one-hot tokens
     QVERIFY(idle());
-    const auto oneHot = controller()->result();
+    const auto oneHot = computation()->result();
     QVERIFY(oneHot->q.value(0) != first->q.value(0));
     chooseCombo("weightKind", 1);  // identity projections
     QVERIFY(idle());
     // Identity projections of one-hot tokens: head 0's raw scores are I / sqrt(head_dim).
-    const auto r = controller()->result();
+    const auto r = computation()->result();
     const double scale = 1.0 / std::sqrt(static_cast<double>(r->hd));
     for (std::int64_t i = 0; i < r->L; ++i) {
       for (std::int64_t j = 0; j < r->S; ++j) {
@@ -312,15 +314,15 @@ class TestMasks : public QObject {
     }
     dock()->findChild<QDoubleSpinBox*>(QStringLiteral("weightScale"))->setValue(2.0);
     QVERIFY(idle());
-    const double scaled = mhaviz::derived_value(*controller()->result(), mhaviz::DerivedMap::raw_scores, 0, 0, 0, 0);
+    const double scaled = mhaviz::derived_value(*computation()->result(), mhaviz::DerivedMap::raw_scores, 0, 0, 0, 0);
     QVERIFY(std::abs(scaled - 4.0 * scale) < 1e-5);  // q and k both doubled
     chooseCombo("inputKind", 2);                     // sinusoidal
     QVERIFY(idle());
-    QVERIFY(controller()->result()->q.value(0) != r->q.value(0));
+    QVERIFY(computation()->result()->q.value(0) != r->q.value(0));
     dock()->findChild<QCheckBox*>(QStringLiteral("selfAttention"))->setChecked(true);
     QVERIFY(idle());
-    QVERIFY(controller()->config().input_spec.self_attention);
-    QVERIFY(controller()->error().isEmpty());
+    QVERIFY(document()->config().input_spec.self_attention);
+    QVERIFY(computation()->error().isEmpty());
   }
 
   void undoRestoresThePreviousMask() {
@@ -328,17 +330,17 @@ class TestMasks : public QObject {
     QVERIFY(idle());
     chooseKind(MaskKind::band);
     QVERIFY(idle());
-    QCOMPARE(maskAt(*controller()->result(), 0, 0, 0, 1), 0.0);  // band width 3 sees key 1
-    controller()->undoStack()->undo();
+    QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 0.0);  // band width 3 sees key 1
+    document()->undoStack()->undo();
     QVERIFY(idle());
-    QCOMPARE(controller()->config().attn_mask_spec.kind, MaskKind::causal);
-    QCOMPARE(maskAt(*controller()->result(), 0, 0, 0, 1), -kInf);
+    QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::causal);
+    QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), -kInf);
     auto* kind = dock()->findChild<QComboBox*>(QStringLiteral("attnMaskKind"));
     QCOMPARE(kind->currentData().toInt(), static_cast<int>(MaskKind::causal));
-    controller()->undoStack()->undo();
+    document()->undoStack()->undo();
     QVERIFY(idle());
-    QCOMPARE(controller()->config().attn_mask_spec.kind, MaskKind::none);
-    QCOMPARE(maskAt(*controller()->result(), 0, 0, 0, 1), 0.0);
+    QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::none);
+    QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 0.0);
   }
 
   // Not a check: with MHAVIZ_MASK_SCREENSHOTS=<prefix> (run under a real X server) saves
@@ -361,13 +363,13 @@ class TestMasks : public QObject {
     chooseKind(MaskKind::alibi);
     QVERIFY(idle());
     editor()->selectBlock(2);
-    mhaviz::ui::ViewOptions view = controller()->view();
+    mhaviz::ui::ViewOptions view = document()->view();
     view.stage = mhaviz::ui::Stage::scores;
-    controller()->setView(view);
+    document()->setView(view);
     shoot("alibi-per-head");
 
     view.stage = mhaviz::ui::Stage::weights;
-    controller()->setView(view);
+    document()->setView(view);
     panelSpin("num_heads")->setValue(2);
     chooseKind(MaskKind::custom);
     QVERIFY(idle());
@@ -375,7 +377,7 @@ class TestMasks : public QObject {
     drag({{0, 0}, {0, 1}, {0, 2}});
     shoot("custom-grid");
 
-    controller()->undoStack()->clear();
+    document()->undoStack()->clear();
     chooseKind(MaskKind::none);
     panelSpin("batch_size")->setValue(2);
     chooseCombo("paddingKind", 1);
@@ -383,14 +385,15 @@ class TestMasks : public QObject {
     dock()->findChild<QSpinBox*>(QStringLiteral("paddingElement"))->setValue(1);
     dock()->findChild<QSpinBox*>(QStringLiteral("paddingLength"))->setValue(0);
     QVERIFY(idle());
-    view = controller()->view();
+    view = document()->view();
     view.batch = 1;
-    controller()->setView(view);
+    document()->setView(view);
     shoot("fully-padded");
   }
 
  private:
-  [[nodiscard]] ComputeController* controller() const { return m_window->controller(); }
+  [[nodiscard]] Document* document() const { return m_window->document(); }
+  [[nodiscard]] Computation* computation() const { return m_window->computation(); }
   [[nodiscard]] QDockWidget* dock() const {
     auto* d = m_window->findChild<QDockWidget*>(QStringLiteral("maskDock"));
     if (d == nullptr) qFatal("no mask dock");
@@ -447,7 +450,7 @@ class TestMasks : public QObject {
     QApplication::sendEvent(g, &release);
   }
   [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);
+    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
     QCoreApplication::processEvents();
     return done;
   }

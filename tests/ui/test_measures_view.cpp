@@ -1,6 +1,6 @@
 // The measures in the window: the Head measures dock shows the numbers the compute worker
 // attached to the result, and the value norms stage draws them with the zero column at 0. The
-// worker computes them after the result (ComputeController::measuresReady): the dock never shows
+// worker computes them after the result (Computation::measuresReady): the dock never shows
 // an older result's numbers meanwhile, and the value norms stage waits for them.
 
 #include <QCheckBox>
@@ -10,7 +10,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "compute/compute_worker.hpp"
 #include "mhaviz/core/measures.hpp"
 #include "prompted_window.hpp"
@@ -19,7 +20,8 @@
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::HeadMeasuresView;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
@@ -42,7 +44,7 @@ class TestMeasuresView : public QObject {
     m_window->resize(1200, 800);
     m_window->show();
     QVERIFY(idle());
-    QVERIFY(controller()->result() != nullptr);
+    QVERIFY(computation()->result() != nullptr);
   }
 
   void cleanup() {
@@ -56,7 +58,7 @@ class TestMeasuresView : public QObject {
     spin("num_heads")->setValue(4);
     spin("batch_size")->setValue(2);
     QVERIFY(idle());
-    auto r = controller()->result();
+    auto r = computation()->result();
     QVERIFY(r->measures != nullptr);
     HeadMeasuresView* view = m_window->headMeasures();
     QVERIFY(view->message().isEmpty());
@@ -66,9 +68,9 @@ class TestMeasuresView : public QObject {
       QCOMPARE(view->sections()[0].values[h], r->measures->average(0, h).normalized_entropy);
       QCOMPARE(view->sections().back().values[h], r->measures->average(0, h).ablation);
     }
-    auto v = controller()->view();
+    auto v = document()->view();
     v.batch = 1;
-    controller()->setView(v);
+    document()->setView(v);
     QCoreApplication::processEvents();
     QCOMPARE(view->sections()[1].values[2], r->measures->average(1, 2).confidence);
     check("add_zero_attn")->click();
@@ -83,11 +85,11 @@ class TestMeasuresView : public QObject {
     check("add_bias_kv")->click();
     check("add_zero_attn")->click();
     QVERIFY(idle());
-    auto v = controller()->view();
+    auto v = document()->view();
     v.stage = Stage::value_norms;
-    controller()->setView(v);
+    document()->setView(v);
     QVERIFY(idle());
-    const auto r = controller()->result();
+    const auto r = computation()->result();
     const auto& data = grid()->stageData();
     QCOMPARE(static_cast<std::int64_t>(data.maps.size()), r->H + 1);
     QCOMPARE(data.maps.back().title, QStringLiteral("sum over heads"));
@@ -112,25 +114,25 @@ class TestMeasuresView : public QObject {
     spin("num_heads")->setValue(4);
     spin("batch_size")->setValue(2);
     QVERIFY(idle());
-    const auto before = controller()->result();
+    const auto before = computation()->result();
     QVERIFY(before->measures != nullptr);
     HeadMeasuresView* view = m_window->headMeasures();
     QVERIFY(!view->sections().empty());
     mhaviz::ui::ResultPtr arrived;
     bool measuringAtArrival = false, barsAtArrival = true;
     QString messageAtArrival;
-    const auto conn = connect(controller(), &ComputeController::resultReady, this,
+    const auto conn = connect(computation(), &Computation::resultReady, this,
                               [&](const mhaviz::ui::ResultPtr& r) {
                                 if (arrived) return;
                                 arrived = r;
-                                measuringAtArrival = controller()->isMeasuring();
+                                measuringAtArrival = computation()->isMeasuring();
                                 barsAtArrival = !view->sections().empty();
                                 messageAtArrival = view->message();
                               });
-    QSignalSpy measured(controller(), &ComputeController::measuresReady);
-    mhaviz::Config next = controller()->config();
+    QSignalSpy measured(computation(), &Computation::measuresReady);
+    mhaviz::Config next = document()->config();
     next.seed = before->config.seed + 17;
-    controller()->changeConfig(next, QStringLiteral("seed"));
+    document()->changeConfig(next, QStringLiteral("seed"));
     const bool settled = idle();
     disconnect(conn);
     QVERIFY(settled);
@@ -141,14 +143,14 @@ class TestMeasuresView : public QObject {
     QVERIFY(!barsAtArrival);  // no stale bars of the previous seed
     QVERIFY(!messageAtArrival.isEmpty());
     QCOMPARE(measured.count(), 1);
-    const auto r = controller()->result();
+    const auto r = computation()->result();
     QCOMPARE(r, measured.at(0).at(0).value<mhaviz::ui::ResultPtr>());
     QVERIFY(r->measures != nullptr);
     QVERIFY(r->weights.shares_storage_with(arrived->weights));  // the same pass, not a new one
     QVERIFY(view->message().isEmpty());
     // The core's numbers for this result, computed here on one thread.
     const mhaviz::Problem problem =
-        mhaviz::ui::makeComputeProblem(r->config, controller()->tensors().get());
+        mhaviz::ui::makeComputeProblem(r->config, document()->tensors().get());
     mhaviz::RunControl one;
     one.threads = 1;
     const mhaviz::ResultMeasures want = mhaviz::measure_result(*r, problem.inputs, one);
@@ -165,19 +167,19 @@ class TestMeasuresView : public QObject {
   // they come at all, are dropped; only the newest result's measures reach the window.
   void measuresOfASupersededResultAreDropped() {
     QVERIFY(idle());
-    mhaviz::Config a = controller()->config();
+    mhaviz::Config a = document()->config();
     a.seed += 101;
     mhaviz::Config b = a;
     b.seed += 1;
-    QSignalSpy measured(controller(), &ComputeController::measuresReady);
+    QSignalSpy measured(computation(), &Computation::measuresReady);
     bool changed = false;
-    const auto conn = connect(controller(), &ComputeController::resultReady, this,
+    const auto conn = connect(computation(), &Computation::resultReady, this,
                               [&](const mhaviz::ui::ResultPtr& r) {
                                 if (changed || r->config.seed != a.seed) return;
                                 changed = true;
-                                controller()->changeConfig(b, QStringLiteral("seed"));
+                                document()->changeConfig(b, QStringLiteral("seed"));
                               });
-    controller()->changeConfig(a, QStringLiteral("seed"));
+    document()->changeConfig(a, QStringLiteral("seed"));
     const bool settled = QTest::qWaitFor([&] { return changed; }, kTimeout) && idle();
     disconnect(conn);
     QVERIFY(changed);
@@ -185,7 +187,7 @@ class TestMeasuresView : public QObject {
     QCOMPARE(measured.count(), 1);
     const auto r = measured.at(0).at(0).value<mhaviz::ui::ResultPtr>();
     QCOMPARE(r->config.seed, b.seed);
-    QCOMPARE(controller()->result(), r);
+    QCOMPARE(computation()->result(), r);
     QVERIFY(identical(m_window->headMeasures()->sections()[1].values[0],
                       r->measures->average(0, 0).confidence));
   }
@@ -193,22 +195,22 @@ class TestMeasuresView : public QObject {
   // The value norms stage when the seed changes: its picture waits for the measures (no
   // "no value norms" message meanwhile) and then draws the new result's norms.
   void valueNormsStageFollowsASeedChange() {
-    auto v = controller()->view();
+    auto v = document()->view();
     v.stage = Stage::value_norms;
-    controller()->setView(v);
+    document()->setView(v);
     QVERIFY(idle());
     QVERIFY(grid()->message().isEmpty());
     QStringList messages;
     const auto conn =
         connect(grid(), &HeatmapGrid::pictureShown, this, [&] { messages << grid()->message(); });
-    mhaviz::Config next = controller()->config();
+    mhaviz::Config next = document()->config();
     next.seed += 5;
-    controller()->changeConfig(next, QStringLiteral("seed"));
+    document()->changeConfig(next, QStringLiteral("seed"));
     const bool settled = idle();
     disconnect(conn);
     QVERIFY(settled);
     for (const QString& m : messages) QVERIFY2(m.isEmpty(), qPrintable(m));
-    const auto r = controller()->result();
+    const auto r = computation()->result();
     QCOMPARE(r->config.seed, next.seed);
     QCOMPARE(grid()->result(), r);
     const mhaviz::ValueNorms want = mhaviz::value_norms(*r);
@@ -221,7 +223,8 @@ class TestMeasuresView : public QObject {
   }
 
  private:
-  ComputeController* controller() const { return m_window->controller(); }
+  Document* document() const { return m_window->document(); }
+  Computation* computation() const { return m_window->computation(); }
   HeatmapGrid* grid() const { return m_window->grid(); }
   QSpinBox* spin(const char* name) const {
     auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
@@ -236,7 +239,7 @@ class TestMeasuresView : public QObject {
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor(
         [this] {
-          return !controller()->isBusy() && !controller()->isMeasuring() && !grid()->isPreparing();
+          return !computation()->isBusy() && !computation()->isMeasuring() && !grid()->isPreparing();
         },
         kTimeout);
     QCoreApplication::processEvents();

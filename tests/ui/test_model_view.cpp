@@ -15,16 +15,17 @@
 #include <QtTest>
 #include <cmath>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 #include "window/main_window.hpp"
-#include "window/model_pages.hpp"
-#include "window/model_view.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 
 using namespace mhaviz::ui;
 namespace model = mhaviz::model;
@@ -42,7 +43,7 @@ QString modelPath(const char* name) {
 void openAndWait(testing::PromptedWindow& w, const QString& path) {
   w.window.resize(1300, 900);
   w.window.show();
-  QVERIFY(w.document()->open(path));
+  QVERIFY(w.session()->open(path));
   ModelView* view = w.window.pages()->modelView();
   QTRY_VERIFY_WITH_TIMEOUT(
       !view->isBusy() && (!view->picture().isNull() || !view->error().isEmpty()), kTimeout);
@@ -154,12 +155,12 @@ class TestModelView : public QObject {
     QVERIFY(!w.window.pages()->showingModel());
     QVERIFY(w.idle());
 
-    const mhaviz::Config& config = w.controller()->config();
+    const mhaviz::Config& config = w.document()->config();
     QCOMPARE(config.embed_dim, m.layers[layer].problem.config.embed_dim);
     QCOMPARE(config.num_heads, m.layers[layer].problem.config.num_heads);
-    QCOMPARE(w.controller()->view().soloHead, head);
+    QCOMPARE(w.document()->view().soloHead, head);
     // The session computes with the layer's own parameters and inputs...
-    const auto tensors = w.controller()->tensors();
+    const auto tensors = w.document()->tensors();
     QVERIFY(tensors != nullptr);
     QVERIFY(
         sameTensor(tensors->at("in_proj_weight"), *m.layers[layer].problem.params.in_proj_weight));
@@ -167,7 +168,7 @@ class TestModelView : public QObject {
                        *m.layers[layer].problem.params.out_proj_weight));
     QVERIFY(sameTensor(tensors->at("query"), m.layers[layer].problem.inputs.query));
     // ...so its weights are the model's layer's, value for value.
-    const auto result = w.controller()->result();
+    const auto result = w.computation()->result();
     QVERIFY(result != nullptr);
     const mhaviz::Tensor& want = computed.weights[layer];
     QVERIFY(sameTensor(result->weights, want));
@@ -191,7 +192,7 @@ class TestModelView : public QObject {
     file.close();
     testing::PromptedWindow w;
     QVERIFY(w.idle());
-    const mhaviz::Config before = w.controller()->config();
+    const mhaviz::Config before = w.document()->config();
     openAndWait(w, file.fileName());
     ModelView* view = w.window.pages()->modelView();
     QVERIFY(view->error().contains(QStringLiteral("gone.npz")));
@@ -199,10 +200,10 @@ class TestModelView : public QObject {
     auto* error = view->findChild<QLabel*>(QStringLiteral("modelError"));
     QVERIFY(error->isVisible());
     QVERIFY(w.errors.isEmpty());  // inline, no dialog
-    QVERIFY(w.controller()->config() == before);
+    QVERIFY(w.document()->config() == before);
 
     // A good model afterwards clears the message.
-    QVERIFY(w.document()->open(modelPath("copy")));
+    QVERIFY(w.session()->open(modelPath("copy")));
     QTRY_VERIFY_WITH_TIMEOUT(view->loaded() != nullptr && !view->isBusy(), kTimeout);
     QVERIFY(view->error().isEmpty());
   }

@@ -23,14 +23,15 @@
 #include <QWheelEvent>
 
 #include <qcustomplot.h>
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/memory.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/command_line.hpp"
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/main_window.hpp"
@@ -41,7 +42,8 @@ using mhaviz::Config;
 using mhaviz::gen::MaskCell;
 using mhaviz::gen::MaskKind;
 using mhaviz::gen::PaddingKind;
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::MainWindow;
 
 namespace {
@@ -72,30 +74,30 @@ class TestPanelUse : public QObject {
     QSpinBox* S = spin("src_len");
     S->setFocus();
     S->selectAll();
-    QSignalSpy changes(controller(), &ComputeController::configChanged);
-    const int commands = controller()->undoStack()->count();
+    QSignalSpy changes(document(), &Document::configChanged);
+    const int commands = document()->undoStack()->count();
     QTest::keyClicks(S, QStringLiteral("40"));
     QTest::keyClick(S, Qt::Key_Return);
     QVERIFY(idle());
     QCOMPARE(changes.count(), 1);
-    QCOMPARE(controller()->config().src_len, 40);
-    QCOMPARE(controller()->undoStack()->count(), commands + 1);
+    QCOMPARE(document()->config().src_len, 40);
+    QCOMPARE(document()->undoStack()->count(), commands + 1);
     // A pause in typing commits as well, once.
     S->selectAll();
     changes.clear();
     QTest::keyClicks(S, QStringLiteral("12"));
     QCOMPARE(changes.count(), 0);
     QTRY_COMPARE_WITH_TIMEOUT(changes.count(), 1, 3000);
-    QCOMPARE(controller()->config().src_len, 12);
+    QCOMPARE(document()->config().src_len, 12);
     // Arrows stay live.
     QTest::keyClick(S, Qt::Key_Up);
     QCOMPARE(changes.count(), 2);
-    QCOMPARE(controller()->config().src_len, 13);
+    QCOMPARE(document()->config().src_len, 13);
   }
 
   // Item 2: S 40 -> 4 -> 40 gives back the lengths, cells and labels the user set.
   void sizeChangesKeepTheUsersValues() {
-    Config c = controller()->config();
+    Config c = document()->config();
     c.src_len = 40;
     c.batch_size = 2;
     c.key_padding_spec.kind = PaddingKind::lengths;
@@ -104,50 +106,50 @@ class TestPanelUse : public QObject {
     c.attn_mask_spec.cells = {MaskCell{0, 2, -1, std::nullopt}, MaskCell{1, 35, -1, std::nullopt}};
     c.key_labels.clear();
     for (int j = 0; j < 40; ++j) c.key_labels.push_back("k" + std::to_string(j));
-    controller()->changeConfig(c, QStringLiteral("set up"));
+    document()->changeConfig(c, QStringLiteral("set up"));
     QVERIFY(idle());
-    const Config full = controller()->config();
+    const Config full = document()->config();
     for (const int s : {4, 40, 4, 64, 40}) {
-      Config next = controller()->config();
+      Config next = document()->config();
       next.src_len = s;
-      controller()->changeConfig(next, QStringLiteral("resize"));
+      document()->changeConfig(next, QStringLiteral("resize"));
       QVERIFY(idle());
     }
-    const Config back = controller()->config();
+    const Config back = document()->config();
     QCOMPARE(back.key_padding_spec.valid_lengths, full.key_padding_spec.valid_lengths);
     QVERIFY(back.attn_mask_spec.cells == full.attn_mask_spec.cells);
     QVERIFY(back.key_labels == full.key_labels);
     // The unpadded sample stays unpadded at a larger S.
     Config larger = back;
     larger.src_len = 64;
-    controller()->changeConfig(larger, QStringLiteral("grow"));
-    QCOMPARE(controller()->config().key_padding_spec.valid_lengths,
+    document()->changeConfig(larger, QStringLiteral("grow"));
+    QCOMPARE(document()->config().key_padding_spec.valid_lengths,
              (std::vector<std::int64_t>{30, 64}));
     QVERIFY(idle());
   }
 
   // Item 2: a configuration over the memory limit never starts computing.
   void memoryGuardRunsBeforeComputing() {
-    controller()->setMemoryLimit(1 << 20);
-    QSignalSpy busy(controller(), &ComputeController::busyChanged);
-    QSignalSpy started(controller()->worker(), &mhaviz::ui::ComputeWorker::started);
-    Config big = controller()->config();
+    computation()->setMemoryLimit(1 << 20);
+    QSignalSpy busy(computation(), &Computation::busyChanged);
+    QSignalSpy started(computation()->worker(), &mhaviz::ui::ComputeWorker::started);
+    Config big = document()->config();
     big.tgt_len = 2000;
     big.src_len = 2000;
-    controller()->changeConfig(big, QStringLiteral("big"));
+    document()->changeConfig(big, QStringLiteral("big"));
     QTest::qWait(300);
     QCOMPARE(busy.count(), 0);
     QCOMPARE(started.count(), 0);
-    QVERIFY(controller()->error().contains(QStringLiteral("memory")) ||
-            controller()->error().contains(QStringLiteral("GiB")) ||
-            controller()->error().contains(QStringLiteral("MiB")));
-    controller()->setMemoryLimit(mhaviz::kDefaultMemoryLimit);
+    QVERIFY(computation()->error().contains(QStringLiteral("memory")) ||
+            computation()->error().contains(QStringLiteral("GiB")) ||
+            computation()->error().contains(QStringLiteral("MiB")));
+    computation()->setMemoryLimit(mhaviz::kDefaultMemoryLimit);
   }
 
   // Item 5: the wheel over a control without focus scrolls; it never changes the value.
   void wheelOverControlsChangesNothing() {
     m_window->grid()->setFocus();
-    const Config before = controller()->config();
+    const Config before = document()->config();
     const auto texts = [this] {
       QStringList list;
       for (auto* spin : m_window->findChildren<QAbstractSpinBox*>()) list << spin->text();
@@ -172,7 +174,7 @@ class TestPanelUse : public QObject {
     QVERIFY(sent > 20);
     QVERIFY(idle());
     QCOMPARE(texts(), shown);
-    QVERIFY(controller()->config() == before);
+    QVERIFY(document()->config() == before);
     // With focus the wheel does change the field.
     QSpinBox* L = spin("tgt_len");
     L->setFocus();
@@ -204,14 +206,14 @@ class TestPanelUse : public QObject {
     QVERIFY(error != nullptr && error->isVisible());
     QCoreApplication::processEvents();
     QCOMPARE(places(), before);
-    QVERIFY(controller()->isOutOfDate());
+    QVERIFY(computation()->isOutOfDate());
     // Nothing lies over the grid's maps; the status bar says it, without repeating the error.
     for (auto* label : m_window->grid()->findChildren<QLabel*>()) {
       QVERIFY2(!label->isVisible(), qPrintable(label->text()));
     }
     auto* note = m_window->findChild<QLabel*>(QStringLiteral("outOfDateNote"));
     QVERIFY(note != nullptr && note->isVisible());
-    QVERIFY(!note->text().contains(controller()->error()));
+    QVERIFY(!note->text().contains(computation()->error()));
     spin("embed_dim")->setValue(8);
     QVERIFY(idle());
     QVERIFY(!note->isVisible());
@@ -221,7 +223,7 @@ class TestPanelUse : public QObject {
   void walkThroughKeysWorkAnywhere() {
     auto* next = m_window->findChild<QPushButton*>(QStringLiteral("walkNext"));
     QVERIFY(next != nullptr);
-    const auto stage = [this] { return controller()->view().stage; };
+    const auto stage = [this] { return document()->view().stage; };
     QTest::mouseClick(next, Qt::LeftButton);
     const auto afterClick = stage();
     QApplication::setActiveWindow(m_window);
@@ -257,16 +259,16 @@ class TestPanelUse : public QObject {
   }
 
   void editingSampleNsPaddingShowsSampleN() {
-    Config c = controller()->config();
+    Config c = document()->config();
     c.batch_size = 3;
     c.key_padding_spec.kind = PaddingKind::lengths;
     c.key_padding_spec.valid_lengths = {c.src_len, c.src_len, c.src_len};
-    controller()->changeConfig(c, QStringLiteral("padding"));
+    document()->changeConfig(c, QStringLiteral("padding"));
     QVERIFY(idle());
     auto* element = m_window->findChild<QSpinBox*>(QStringLiteral("paddingElement"));
     QVERIFY(element != nullptr);
     element->setValue(2);
-    QCOMPARE(controller()->view().batch, 2);
+    QCOMPARE(document()->view().batch, 2);
     auto* shown = m_window->findChild<QLabel*>(QStringLiteral("batchShown"));
     QVERIFY(shown != nullptr && !shown->isHidden());
     QVERIFY2(shown->text().contains(QStringLiteral("2 of 3")), qPrintable(shown->text()));
@@ -291,7 +293,7 @@ class TestPanelUse : public QObject {
   void cellBreakdownShowsTheArithmeticFirst() {
     auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
     QVERIFY(tools != nullptr);
-    tools->breakdown()->showCell(controller()->result(), m_window->grid()->view(), 0, 1, 2);
+    tools->breakdown()->showCell(computation()->result(), m_window->grid()->view(), 0, 1, 2);
     const QString html = tools->breakdown()->html();
     const auto dot = html.indexOf(QStringLiteral("q_i . k_j"));
     const auto vector = html.indexOf(QStringLiteral("q_i ("));
@@ -334,10 +336,10 @@ class TestPanelUse : public QObject {
     mhaviz::ui::StartupFiles files;
     files.config = config;
     files.tensors = tensors;
-    m_window->document()->start(files);
+    m_window->session()->start(files);
     QVERIFY(idle());
-    QVERIFY(controller()->tensors() != nullptr);
-    QVERIFY(!m_window->document()->isModified());
+    QVERIFY(document()->tensors() != nullptr);
+    QVERIFY(!m_window->session()->isModified());
     QVERIFY(!m_window->isWindowModified());
   }
 
@@ -374,14 +376,15 @@ class TestPanelUse : public QObject {
   }
 
  private:
-  [[nodiscard]] ComputeController* controller() const { return m_window->controller(); }
+  [[nodiscard]] Document* document() const { return m_window->document(); }
+  [[nodiscard]] Computation* computation() const { return m_window->computation(); }
   [[nodiscard]] QSpinBox* spin(const char* name) const {
     auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
     if (s == nullptr) qFatal("no spin box %s", name);
     return s;
   }
   [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);
+    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
     QCoreApplication::processEvents();
     return done;
   }

@@ -1,4 +1,4 @@
-// The window's reduced view (ComputeController + ComputeWorker): a configuration whose maps
+// The window's reduced view (Document + Computation + ComputeWorker): a configuration whose maps
 // exceed the memory limit is computed stripe by stripe and folded to the screen; the values
 // equal the block means / maxima of the full weights, the status text says so, changing the
 // fold or the batch element recomputes, and a configuration too large even reduced is refused.
@@ -12,14 +12,16 @@
 #include <algorithm>
 #include <cmath>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "render/heatmap_grid.hpp"
 #include "stages/reduced_result.hpp"
 #include "window/reduced_zoom.hpp"
 
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::Reduce;
 using mhaviz::ui::ResultPtr;
 using mhaviz::ui::Stage;
@@ -40,8 +42,8 @@ mhaviz::Config longConfig() {
 constexpr std::uint64_t kLimit = 40ULL << 20;  // every map needs 77 MiB; reduced far less
 
 /// Waits for the next result of the controller (the test's event loop delivers it).
-ResultPtr nextResult(ComputeController& c) {
-  QSignalSpy spy(&c, &ComputeController::resultReady);
+ResultPtr nextResult(Computation& c) {
+  QSignalSpy spy(&c, &Computation::resultReady);
   if (!spy.wait(120000)) return nullptr;
   return spy.takeFirst().at(0).value<ResultPtr>();
 }
@@ -91,10 +93,11 @@ class ReducedViewTest : public QObject {
   Q_OBJECT
  private slots:
   void mapsOverTheLimitAreShownReducedAndExact() {
-    ComputeController c;
+    Document doc;
+    Computation c(&doc);
     c.setMemoryLimit(kLimit);
-    QSignalSpy reduced(&c, &ComputeController::reducedChanged);
-    c.changeConfig(longConfig(), QStringLiteral("long"));
+    QSignalSpy reduced(&c, &Computation::reducedChanged);
+    doc.changeConfig(longConfig(), QStringLiteral("long"));
     QCOMPARE(c.error(), QString());
     ResultPtr result = nextResult(c);
     QVERIFY(result != nullptr);
@@ -110,12 +113,12 @@ class ReducedViewTest : public QObject {
     QVERIFY(foldError(*result, full, 0, false) < 1e-6);
 
     // Block max of batch element 1: the fold and the batch element are recomputed.
-    mhaviz::ui::ViewOptions view = c.view();
+    mhaviz::ui::ViewOptions view = doc.view();
     view.reduce = Reduce::max;
     view.batch = 1;
     view.stage = Stage::scores;  // not in a reduced result: the view keeps the weights
-    c.setView(view);
-    QCOMPARE(c.view().stage, Stage::weights);
+    doc.setView(view);
+    QCOMPARE(doc.view().stage, Stage::weights);
     result = nextResult(c);
     QVERIFY(result != nullptr);
     QCOMPARE(reduced.last().at(0).toString(), QStringLiteral("reduced: block max of 3x3 cells"));
@@ -132,10 +135,11 @@ class ReducedViewTest : public QObject {
   }
 
   void zoomingComputesTheRegion() {
-    ComputeController c;
+    Document doc;
+    Computation c(&doc);
     c.setMemoryLimit(kLimit);
-    QSignalSpy reduced(&c, &ComputeController::reducedChanged);
-    c.changeConfig(longConfig(), QStringLiteral("long"));
+    QSignalSpy reduced(&c, &Computation::reducedChanged);
+    doc.changeConfig(longConfig(), QStringLiteral("long"));
     QVERIFY(nextResult(c) != nullptr);
     QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{0, 1100, 0, 1100, 3, 3, 1100, 1100}));
     const mhaviz::Problem p = mhaviz::make_problem(longConfig());
@@ -164,9 +168,9 @@ class ReducedViewTest : public QObject {
 
     // A bigger region (queries 0..899, every key) is still folded: 2 x 3 blocks of its cells,
     // here by block max.
-    mhaviz::ui::ViewOptions view = c.view();
+    mhaviz::ui::ViewOptions view = doc.view();
     view.reduce = Reduce::max;
-    c.setView(view);
+    doc.setView(view);
     QVERIFY(nextResult(c) != nullptr);
     c.zoomReduced(0, 300, 0, 367);
     result = nextResult(c);
@@ -179,14 +183,15 @@ class ReducedViewTest : public QObject {
   void zoomingTheGridDrawsExactCells() {
     // The window's path: the grid's zoom settles, the worker computes the region, the grid
     // draws its cells labelled with their query / key positions.
-    ComputeController c;
+    Document doc;
+    Computation c(&doc);
     c.setMemoryLimit(kLimit);
     mhaviz::ui::HeatmapGrid grid;
     grid.resize(800, 600);
     mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
-    connect(&c, &ComputeController::resultReady, &grid,
+    connect(&c, &Computation::resultReady, &grid,
             [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { grid.setResult(r, v); });
-    c.changeConfig(longConfig(), QStringLiteral("long"));
+    doc.changeConfig(longConfig(), QStringLiteral("long"));
     QVERIFY(nextResult(c) != nullptr);
     QCOMPARE(grid.stageData().maps.front().rows, 367);
 
@@ -219,9 +224,9 @@ class ReducedViewTest : public QObject {
   void tooLargeEvenReducedIsRefused() {
     mhaviz::Config c = longConfig();
     c.attn_mask_spec.shape = mhaviz::gen::MaskShape::three_d;  // 4 x 1.2 MB of mask tensor
-    const QString message = ComputeController::quickCheck(c, 4ULL << 20);
+    const QString message = Computation::quickCheck(c, 4ULL << 20);
     QVERIFY2(message.startsWith(QStringLiteral("this configuration needs")), qPrintable(message));
-    QVERIFY(ComputeController::quickCheck(longConfig(), kLimit).isEmpty());
+    QVERIFY(Computation::quickCheck(longConfig(), kLimit).isEmpty());
   }
 };
 

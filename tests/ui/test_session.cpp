@@ -17,13 +17,14 @@
 #include <csignal>
 #include <exception>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "prompted_window.hpp"
 #include "session/autosave.hpp"
 #include "session/recent_files.hpp"
-#include "session/session_document.hpp"
+#include "session/session_files.hpp"
 #include "session/session_file.hpp"
 #include "session/unsaved_changes.hpp"
 #include "stages/stage_data.hpp"
@@ -99,17 +100,17 @@ class TestSession : public QObject {
     {
       TestWindow w;
       QVERIFY(w.idle());
-      w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
+      w.document()->changeConfig(sessionConfig(), QStringLiteral("test"));
       QVERIFY(w.idle());
-      w.controller()->setView(sessionView());
-      QVERIFY(w.document()->isModified());
+      w.document()->setView(sessionView());
+      QVERIFY(w.session()->isModified());
       QVERIFY(w.window.isWindowModified());
       QVERIFY(w.window.windowTitle().contains(QStringLiteral("[*]")));
-      QVERIFY(w.document()->saveTo(path));
-      QVERIFY(!w.document()->isModified());
+      QVERIFY(w.session()->saveTo(path));
+      QVERIFY(!w.session()->isModified());
       QVERIFY(!w.window.isWindowModified());
       QCOMPARE(w.window.windowTitle(), QStringLiteral("session.mhaviz.json[*] — mhaviz"));
-      before = extractStage(*w.controller()->result(), w.controller()->view());
+      before = extractStage(*w.computation()->result(), w.document()->view());
     }
     // The file itself: the documented format.
     const Session s = readSession(path);
@@ -121,17 +122,17 @@ class TestSession : public QObject {
 
     TestWindow w;
     QVERIFY(w.idle());
-    QVERIFY(w.document()->open(path));
+    QVERIFY(w.session()->open(path));
     QVERIFY(w.idle());
-    QTRY_VERIFY(w.controller()->view().soloHead == 2);
-    QVERIFY(w.controller()->config() == sessionConfig());
+    QTRY_VERIFY(w.document()->view().soloHead == 2);
+    QVERIFY(w.document()->config() == sessionConfig());
     ViewOptions expected = sessionView();
-    expected.queryLabels = w.controller()->view().queryLabels;
-    expected.keyLabels = w.controller()->view().keyLabels;
-    QVERIFY(w.controller()->view() == expected);
-    QVERIFY(!w.document()->isModified());
-    QCOMPARE(w.document()->filePath(), QFileInfo(path).absoluteFilePath());
-    const StageData after = extractStage(*w.controller()->result(), w.controller()->view());
+    expected.queryLabels = w.document()->view().queryLabels;
+    expected.keyLabels = w.document()->view().keyLabels;
+    QVERIFY(w.document()->view() == expected);
+    QVERIFY(!w.session()->isModified());
+    QCOMPARE(w.session()->filePath(), QFileInfo(path).absoluteFilePath());
+    const StageData after = extractStage(*w.computation()->result(), w.document()->view());
     QCOMPARE(after.maps.size(), before.maps.size());
     QCOMPARE(after.maps.size(), std::size_t{1});  // solo head 2
     for (std::size_t i = 0; i < after.maps.size(); ++i) {
@@ -169,7 +170,7 @@ class TestSession : public QObject {
     f.write("{\"format\": \"mhaviz-session\", \"version\": ");
     f.close();
     TestWindow w;
-    QVERIFY(!w.document()->open(path));
+    QVERIFY(!w.session()->open(path));
     QCOMPARE(w.errors.size(), 1);
     QVERIFY(w.errors.front().contains(QStringLiteral("damaged")));
   }
@@ -194,9 +195,9 @@ class TestSession : public QObject {
     f.write(R"({"embed_dim": 8, "num_heads": 2})");
     f.close();
     TestWindow w;
-    QVERIFY(w.document()->open(path));
-    QCOMPARE(w.controller()->config().embed_dim, 8);
-    QVERIFY(w.document()->filePath().isEmpty());  // Save must not overwrite the config
+    QVERIFY(w.session()->open(path));
+    QCOMPARE(w.document()->config().embed_dim, 8);
+    QVERIFY(w.session()->filePath().isEmpty());  // Save must not overwrite the config
   }
 
   void interruptedSaveLeavesTheOldFile() {
@@ -255,10 +256,10 @@ class TestSession : public QObject {
     // Through the window: the error is shown and the session stays modified.
     TestWindow w;
     QVERIFY(w.idle());
-    w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
-    QVERIFY(!w.document()->saveTo(dir.filePath(QStringLiteral("no/such/dir/x.mhaviz.json"))));
+    w.document()->changeConfig(sessionConfig(), QStringLiteral("test"));
+    QVERIFY(!w.session()->saveTo(dir.filePath(QStringLiteral("no/such/dir/x.mhaviz.json"))));
     QCOMPARE(w.errors.size(), 1);
-    QVERIFY(w.document()->isModified());
+    QVERIFY(w.session()->isModified());
   }
 
   void autosaveIsWrittenAndOfferedForRecovery() {
@@ -269,14 +270,14 @@ class TestSession : public QObject {
       TestWindow w;
       // The window's own document autosaves to the app-data location; use a second document
       // on the same window with an explicit path to keep the test's files together.
-      SessionDocument doc(&w.window, w.controller(), autosavePath);
+      SessionFiles doc(&w.window, w.document(), w.computation(), autosavePath);
       doc.autosave()->setDelay(50);
-      SessionDocument::Prompts none;
+      SessionFiles::Prompts none;
       doc.setPrompts(none);
       doc.start(StartupFiles{});
       QVERIFY(w.idle());
       QVERIFY(!QFile::exists(autosavePath));
-      w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
+      w.document()->changeConfig(sessionConfig(), QStringLiteral("test"));
       QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosavePath), kTimeout);
       const auto offer = Autosave::pendingRecovery(autosavePath);
       QVERIFY(offer.has_value());
@@ -295,9 +296,9 @@ class TestSession : public QObject {
     f.write(crashed);
     f.close();
     TestWindow w;
-    SessionDocument doc(&w.window, w.controller(), autosavePath);
+    SessionFiles doc(&w.window, w.document(), w.computation(), autosavePath);
     int asked = 0;
-    SessionDocument::Prompts p;
+    SessionFiles::Prompts p;
     p.recover = [&asked](const QDateTime& written) {
       ++asked;
       return written.isValid();
@@ -305,21 +306,21 @@ class TestSession : public QObject {
     doc.setPrompts(p);
     doc.start(StartupFiles{});
     QCOMPARE(asked, 1);
-    QVERIFY(w.controller()->config() == sessionConfig());
+    QVERIFY(w.document()->config() == sessionConfig());
     QVERIFY(doc.isModified());  // recovered work is unsaved
 
     // Declining discards the autosave.
     TestWindow w2;
-    SessionDocument doc2(&w2.window, w2.controller(), autosavePath);
+    SessionFiles doc2(&w2.window, w2.document(), w2.computation(), autosavePath);
     QFile again(autosavePath);
     QVERIFY(again.open(QIODevice::WriteOnly));
     again.write(crashed);
     again.close();
-    SessionDocument::Prompts decline;
+    SessionFiles::Prompts decline;
     decline.recover = [](const QDateTime&) { return false; };
     doc2.setPrompts(decline);
     doc2.start(StartupFiles{});
-    QVERIFY(!(w2.controller()->config() == sessionConfig()));
+    QVERIFY(!(w2.document()->config() == sessionConfig()));
     QVERIFY(!QFile::exists(autosavePath));
   }
 
@@ -332,10 +333,10 @@ class TestSession : public QObject {
     TestWindow w;
     QVERIFY(w.idle());
     QVERIFY(QFile::exists(Autosave::defaultPath()));
-    w.document()->start(StartupFiles{});
+    w.session()->start(StartupFiles{});
     QCOMPARE(w.recoverAsked, 1);
-    QVERIFY(w.controller()->config() == sessionConfig());
-    QVERIFY(w.document()->isModified());
+    QVERIFY(w.document()->config() == sessionConfig());
+    QVERIFY(w.session()->isModified());
   }
 
   void eachRunningWindowHasItsOwnAutosave() {
@@ -353,9 +354,9 @@ class TestSession : public QObject {
     QCOMPARE(Autosave::claimPath(dir.path()), mine);  // kept for the rest of the process
     // Starting up neither offers nor discards the other window's autosave.
     TestWindow w;
-    SessionDocument doc(&w.window, w.controller(), mine);
+    SessionFiles doc(&w.window, w.document(), w.computation(), mine);
     int asked = 0;
-    SessionDocument::Prompts p;
+    SessionFiles::Prompts p;
     p.recover = [&asked](const QDateTime&) {
       ++asked;
       return true;
@@ -408,13 +409,13 @@ class TestSession : public QObject {
     TestWindow w;
     QVERIFY(w.idle());
     // Unmodified: no question.
-    QVERIFY(w.document()->open(other));
+    QVERIFY(w.session()->open(other));
     QCOMPARE(w.unsavedAsked, 0);
-    w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
+    w.document()->changeConfig(sessionConfig(), QStringLiteral("test"));
     // Cancel keeps the changes, on open and on close.
     w.answer = UnsavedAnswer::cancel;
-    QVERIFY(!w.document()->open(other));
-    QVERIFY(w.controller()->config() == sessionConfig());
+    QVERIFY(!w.session()->open(other));
+    QVERIFY(w.document()->config() == sessionConfig());
     w.window.show();
     QVERIFY(!w.window.close());
     QVERIFY(w.window.isVisible());
@@ -422,12 +423,12 @@ class TestSession : public QObject {
     // Save writes the current file first, then proceeds.
     w.answer = UnsavedAnswer::save;
     const QString current = dir.filePath(QStringLiteral("current.mhaviz.json"));
-    QVERIFY(w.document()->saveTo(current));
-    w.controller()->changeConfig(mhaviz::Config{}, QStringLiteral("test"));
-    QVERIFY(w.document()->open(other));
+    QVERIFY(w.session()->saveTo(current));
+    w.document()->changeConfig(mhaviz::Config{}, QStringLiteral("test"));
+    QVERIFY(w.session()->open(other));
     QVERIFY(readSession(current).config == mhaviz::Config{});
     // Discard drops them.
-    w.controller()->changeConfig(sessionConfig(), QStringLiteral("test"));
+    w.document()->changeConfig(sessionConfig(), QStringLiteral("test"));
     w.answer = UnsavedAnswer::discard;
     QVERIFY(w.window.close());
   }
@@ -453,8 +454,8 @@ class TestSession : public QObject {
 
     storeRecentFiles({});
     TestWindow w;
-    QVERIFY(w.document()->saveTo(dir.filePath(QStringLiteral("a.mhaviz.json"))));
-    QVERIFY(w.document()->saveTo(dir.filePath(QStringLiteral("b.mhaviz.json"))));
+    QVERIFY(w.session()->saveTo(dir.filePath(QStringLiteral("a.mhaviz.json"))));
+    QVERIFY(w.session()->saveTo(dir.filePath(QStringLiteral("b.mhaviz.json"))));
     QCOMPARE(loadRecentFiles(), (QStringList{dir.filePath(QStringLiteral("b.mhaviz.json")),
                                              dir.filePath(QStringLiteral("a.mhaviz.json"))}));
   }
@@ -478,22 +479,22 @@ class TestSession : public QObject {
 
     TestWindow w;
     QVERIFY(w.idle());
-    w.controller()->changeConfig(c, QStringLiteral("test"));
+    w.document()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(w.idle());
-    const auto generated = w.controller()->result();
-    QVERIFY(w.document()->loadTensors(good));
-    QVERIFY(w.document()->isModified());
-    QTRY_VERIFY_WITH_TIMEOUT(w.controller()->result() != generated && !w.controller()->isBusy(),
+    const auto generated = w.computation()->result();
+    QVERIFY(w.session()->loadTensors(good));
+    QVERIFY(w.session()->isModified());
+    QTRY_VERIFY_WITH_TIMEOUT(w.computation()->result() != generated && !w.computation()->isBusy(),
                              kTimeout);
-    const auto withQuery = w.controller()->result();
+    const auto withQuery = w.computation()->result();
     QVERIFY(!sameValues(extractStage(*withQuery, ViewOptions{}).maps[0].values,
                         extractStage(*generated, ViewOptions{}).maps[0].values));
 
     // Referenced and embedded tensors come back with the session.
     const QString referenced = dir.filePath(QStringLiteral("ref.mhaviz.json"));
-    QVERIFY(w.document()->saveTo(referenced));
+    QVERIFY(w.session()->saveTo(referenced));
     QVERIFY(readAll(referenced).contains("\"file\": \"query.npz\""));
-    Session embedded = w.document()->snapshot();
+    Session embedded = w.session()->snapshot();
     embedded.embedTensors = true;
     const QString embeddedPath = dir.filePath(QStringLiteral("emb.mhaviz.json"));
     writeSession(embedded, embeddedPath);
@@ -501,22 +502,22 @@ class TestSession : public QObject {
     for (const QString& path : {referenced, embeddedPath}) {
       TestWindow other;
       QVERIFY(other.idle());
-      QVERIFY(other.document()->open(path));
+      QVERIFY(other.session()->open(path));
       QVERIFY(other.idle());
-      QVERIFY(other.controller()->tensors() != nullptr);
-      QVERIFY(sameValues(extractStage(*other.controller()->result(), ViewOptions{}).maps[0].values,
+      QVERIFY(other.document()->tensors() != nullptr);
+      QVERIFY(sameValues(extractStage(*other.computation()->result(), ViewOptions{}).maps[0].values,
                          extractStage(*withQuery, ViewOptions{}).maps[0].values));
     }
 
     // Wrong shapes: an inline error, like other errors; the picture stays.
-    QVERIFY(w.document()->loadTensors(bad));
-    QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->error().isEmpty(), kTimeout);
-    QVERIFY2(w.controller()->error().contains(QStringLiteral("query")),
-             qPrintable(w.controller()->error()));
+    QVERIFY(w.session()->loadTensors(bad));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->error().isEmpty(), kTimeout);
+    QVERIFY2(w.computation()->error().contains(QStringLiteral("query")),
+             qPrintable(w.computation()->error()));
     // A missing referenced file is named.
     QFile::remove(good);
     TestWindow missing;
-    QVERIFY(!missing.document()->open(referenced));
+    QVERIFY(!missing.session()->open(referenced));
     QVERIFY(missing.errors.front().contains(QStringLiteral("query.npz")));
   }
 };

@@ -16,7 +16,8 @@
 #include <random>
 #include <vector>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/memory.hpp"
@@ -26,7 +27,8 @@
 #include "stages/stage_data.hpp"
 #include "window/main_window.hpp"
 
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::Stage;
@@ -102,7 +104,7 @@ mhaviz::Config mutate(mhaviz::Config c, std::mt19937& gen) {
 }
 
 bool valid(const mhaviz::Config& c) {
-  if (!ComputeController::quickCheck(c, mhaviz::kDefaultMemoryLimit).isEmpty()) return false;
+  if (!Computation::quickCheck(c, mhaviz::kDefaultMemoryLimit).isEmpty()) return false;
   try {
     const mhaviz::Problem p = mhaviz::make_problem(c);
     mhaviz::validate(p.config, p.params, p.inputs);
@@ -219,30 +221,31 @@ class TestStress : public QObject {
     MainWindow window;
     window.resize(1500, 1000);  // room for 66x64 maps with axis titles: nothing reduced
     window.show();
-    ComputeController* c = window.controller();
+    Document* document = window.document();
+    Computation* computation = window.computation();
     HeatmapGrid* grid = window.grid();
     auto idle = [&] {
-      return QTest::qWaitFor([&] { return !c->isBusy() && !grid->isPreparing(); }, kTimeoutMs);
+      return QTest::qWaitFor([&] { return !computation->isBusy() && !grid->isPreparing(); }, kTimeoutMs);
     };
     QVERIFY(idle());
     const double rssBefore = rssMiB();
 
     std::mt19937 gen(20261130);
-    mhaviz::Config config = c->config();
+    mhaviz::Config config = document->config();
     QElapsedTimer timer;
     timer.start();
     int validCount = 0, sampled = 0;
     AskedView asked;
     for (int i = 0; i < kChanges; ++i) {
       config = mutate(config, gen);
-      c->changeConfig(config, QStringLiteral("stress change %1").arg(i));
+      document->changeConfig(config, QStringLiteral("stress change %1").arg(i));
       if (i % 5 == 0) {
-        ViewOptions v = c->view();
+        ViewOptions v = document->view();
         v.stage = static_cast<Stage>(std::uniform_int_distribution<int>(0, 10)(gen));
         v.batch = std::uniform_int_distribution<int>(0, 2)(gen);
         v.showAverage = (i % 2) == 0;
         asked = {v.stage, v.batch, v.showAverage};
-        c->setView(v);
+        document->setView(v);
       }
       // Results and errors interleave with the changes, but nothing ever waits.
       if (i % 25 == 0) QCoreApplication::processEvents();
@@ -253,20 +256,20 @@ class TestStress : public QObject {
     }
     // End on a valid setting (the stream above ends wherever the dice fell).
     while (!valid(config)) config = mutate(config, gen);
-    c->changeConfig(config, QStringLiteral("final"));
+    document->changeConfig(config, QStringLiteral("final"));
     QVERIFY(idle());
     QTest::qWait(300);  // a stale result or picture arriving late would show up here
     QVERIFY(idle());
     const double sendMs = static_cast<double>(timer.elapsed());
 
-    QCOMPARE(c->config(), config);
-    QVERIFY2(c->error().isEmpty(), qPrintable(c->error()));
-    QVERIFY(!c->isOutOfDate());
-    QVERIFY(c->result() != nullptr);
-    QVERIFY(c->result()->config == config);
+    QCOMPARE(document->config(), config);
+    QVERIFY2(computation->error().isEmpty(), qPrintable(computation->error()));
+    QVERIFY(!computation->isOutOfDate());
+    QVERIFY(computation->result() != nullptr);
+    QVERIFY(computation->result()->config == config);
     checkPictureIs(window, config, asked);
     qInfo("stress: the last picture: stage '%s', batch element %d, %d maps of %d x %d",
-          qPrintable(mhaviz::ui::stageName(c->view().stage)), c->view().batch, grid->mapCount(),
+          qPrintable(mhaviz::ui::stageName(document->view().stage)), document->view().batch, grid->mapCount(),
           grid->stageData().maps.front().rows, grid->stageData().maps.front().cols);
 
     // Invalid settings afterwards keep the last valid picture, marked out of date.
@@ -275,12 +278,12 @@ class TestStress : public QObject {
       bad.embed_dim = 16;
       bad.num_heads = 3;  // 16 is not divisible by 3
       bad.tgt_len = 1 + i % 64;
-      c->changeConfig(bad, QStringLiteral("bad %1").arg(i));
+      document->changeConfig(bad, QStringLiteral("bad %1").arg(i));
     }
     QVERIFY(idle());
-    QVERIFY(!c->error().isEmpty());
-    QVERIFY(c->isOutOfDate());
-    QVERIFY(c->result()->config == config);
+    QVERIFY(!computation->error().isEmpty());
+    QVERIFY(computation->isOutOfDate());
+    QVERIFY(computation->result()->config == config);
     checkPictureIs(window, config, asked);
 
     const double rssAfter = rssMiB();
@@ -288,7 +291,7 @@ class TestStress : public QObject {
         "stress: %d changes (+%d view changes) in %.0f ms; ~%d%% valid; %d stale results "
         "dropped; RSS %.1f -> %.1f MiB (growth %.1f MiB, bound %.0f MiB)",
         kChanges, kChanges / 5, sendMs, 100 * validCount / std::max(1, sampled),
-        c->staleResultsDropped(), rssBefore, rssAfter, rssAfter - rssBefore, kRssBoundMiB);
+        computation->staleResultsDropped(), rssBefore, rssAfter, rssAfter - rssBefore, kRssBoundMiB);
 #if defined(__SANITIZE_ADDRESS__)
     // ASan keeps freed memory in quarantine, so RSS says nothing about growth there (leaks
     // are LeakSanitizer's job in that build).
@@ -308,7 +311,7 @@ class TestStress : public QObject {
                              const AskedView& asked) {
     const mhaviz::Problem p = mhaviz::make_problem(config);
     const mhaviz::ForwardResult fresh = mhaviz::forward(p.config, p.params, p.inputs);
-    const ViewOptions view = window.controller()->view();
+    const ViewOptions view = window.document()->view();
     HeatmapGrid* grid = window.grid();
     QVERIFY(grid->view() == view);
     // weights_before_dropout falls back to weights without dropout (never here); the batch

@@ -16,7 +16,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "teach/stage_guide.hpp"
@@ -41,7 +42,7 @@ class TestTeachWindow : public QObject {
     m_window->resize(1200, 800);
     m_window->show();
     QVERIFY(idle());
-    QVERIFY(controller()->result() != nullptr);
+    QVERIFY(computation()->result() != nullptr);
     m_tools = m_window->findChild<TeachingTools*>(QStringLiteral("teachingTools"));
     QVERIFY(m_tools != nullptr);
   }
@@ -56,9 +57,9 @@ class TestTeachWindow : public QObject {
   void firstPictureShowsHeadsThatDiffer() {
     m_window->showFirstPicture();
     QVERIFY(idle());
-    QVERIFY(!m_window->document()->isModified());
+    QVERIFY(!m_window->session()->isModified());
     QCOMPARE(m_window->windowTitle(), QStringLiteral("mhaviz"));
-    const auto r = controller()->result();
+    const auto r = computation()->result();
     QVERIFY(r != nullptr);
     QCOMPARE(r->H, std::int64_t{4});
     const std::int64_t L = r->L, S = r->Sx;
@@ -82,14 +83,14 @@ class TestTeachWindow : public QObject {
 
   void nextAndPreviousButtonsWalkTheStagesInOrder() {
     setStage(Stage::in_proj_weight);
-    const QList<Stage> stages = walkStages(controller()->result().get());
+    const QList<Stage> stages = walkStages(computation()->result().get());
     auto* next = m_tools->walkthrough()->findChild<QPushButton*>(QStringLiteral("walkNext"));
     auto* prev = m_tools->walkthrough()->findChild<QPushButton*>(QStringLiteral("walkPrevious"));
     QVERIFY(next != nullptr && prev != nullptr);
     QVERIFY(!prev->isEnabled());
     for (qsizetype i = 1; i < stages.size(); ++i) {
       QTest::mouseClick(next, Qt::LeftButton);
-      QCOMPARE(controller()->view().stage, stages[i]);
+      QCOMPARE(document()->view().stage, stages[i]);
       // The value norms are drawn when the head measures arrive (after the result).
       QTRY_COMPARE_WITH_TIMEOUT(grid()->view().stage, stages[i], 10000);
       QVERIFY(grid()->mapCount() > 0);
@@ -99,7 +100,7 @@ class TestTeachWindow : public QObject {
     QVERIFY(!next->isEnabled());
     for (qsizetype i = stages.size() - 2; i >= 0; --i) {
       QTest::mouseClick(prev, Qt::LeftButton);
-      QCOMPARE(controller()->view().stage, stages[i]);
+      QCOMPARE(document()->view().stage, stages[i]);
     }
   }
 
@@ -107,12 +108,12 @@ class TestTeachWindow : public QObject {
     setStage(Stage::raw_scores);
     grid()->setFocus();
     QTest::keyClick(grid(), Qt::Key_Right);
-    QCOMPARE(controller()->view().stage, Stage::mask);
+    QCOMPARE(document()->view().stage, Stage::mask);
     QTest::keyClick(grid(), Qt::Key_Right);
-    QCOMPARE(controller()->view().stage, Stage::scores);
+    QCOMPARE(document()->view().stage, Stage::scores);
     QTest::keyClick(grid(), Qt::Key_Left);
     QTest::keyClick(grid(), Qt::Key_Left);
-    QCOMPARE(controller()->view().stage, Stage::raw_scores);
+    QCOMPARE(document()->view().stage, Stage::raw_scores);
     QVERIFY(m_tools->walkthrough()->codeText().contains(QStringLiteral("torch.bmm(q_scaled")));
   }
 
@@ -124,17 +125,17 @@ class TestTeachWindow : public QObject {
     QVERIFY(html.contains(QStringLiteral("softmax")));
     QVERIFY(m_tools->breakdown()->isVisible());
     // The average map (after the H head maps) lists the per-head values.
-    emit grid()->cellClicked(static_cast<int>(controller()->result()->H), 0, 0);
+    emit grid()->cellClicked(static_cast<int>(computation()->result()->H), 0, 0);
     QVERIFY(m_tools->breakdown()->html().contains(QStringLiteral("Average over heads")));
   }
 
   void shapeFlowFollowsTheSettings() {
     QTableWidget* table = m_tools->shapeFlow()->table();
     QVERIFY(table->rowCount() > 0);
-    mhaviz::Config c = controller()->config();
+    mhaviz::Config c = document()->config();
     c.add_bias_kv = true;
     c.add_zero_attn = true;
-    controller()->changeConfig(c, QStringLiteral("bias and zero"));
+    document()->changeConfig(c, QStringLiteral("bias and zero"));
     bool s1 = false, s2 = false;
     for (int r = 0; r < table->rowCount(); ++r) {
       s1 = s1 || table->item(r, 2)->text().contains(QStringLiteral("S+1"));
@@ -149,16 +150,16 @@ class TestTeachWindow : public QObject {
     QVERIFY(menu != nullptr);
     // Six configurations, a separator, then the two bundled models (ModelPages::addExamples).
     QCOMPARE(menu->actions().size(), 6 + 1 + 2);
-    const mhaviz::Config before = controller()->config();
+    const mhaviz::Config before = document()->config();
     for (QAction* a : menu->actions()) {
       if (a->data().toString().contains(QStringLiteral("bias_kv_and_zero_attn"))) a->trigger();
     }
-    QVERIFY(controller()->config().add_bias_kv);
-    QVERIFY(controller()->config().add_zero_attn);
+    QVERIFY(document()->config().add_bias_kv);
+    QVERIFY(document()->config().add_zero_attn);
     QVERIFY(idle());
-    QCOMPARE(controller()->result()->Sx, controller()->result()->S + 2);
-    controller()->undoStack()->undo();
-    QCOMPARE(controller()->config(), before);
+    QCOMPARE(computation()->result()->Sx, computation()->result()->S + 2);
+    document()->undoStack()->undo();
+    QCOMPARE(document()->config(), before);
     QVERIFY(idle());
   }
 
@@ -224,10 +225,10 @@ class TestTeachWindow : public QObject {
   // per head, every map readable (the grid scrolls rather than shrinks), no title clipped.
   void manyParameterMapsStayReadableAndGrouped() {
     m_window->resize(1600, 1000);
-    mhaviz::Config c = controller()->config();
+    mhaviz::Config c = document()->config();
     c.embed_dim = 64;
     c.num_heads = 8;
-    controller()->changeConfig(c, QStringLiteral("8 heads"));
+    document()->changeConfig(c, QStringLiteral("8 heads"));
     QVERIFY(idle());
     setStage(Stage::in_proj_weight);
     QVERIFY(idle());
@@ -352,15 +353,16 @@ class TestTeachWindow : public QObject {
   }
 
  private:
-  ComputeController* controller() const { return m_window->controller(); }
+  Document* document() const { return m_window->document(); }
+  Computation* computation() const { return m_window->computation(); }
   HeatmapGrid* grid() const { return m_window->grid(); }
   bool idle() const {
-    return QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);
+    return QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
   }
   void setStage(Stage stage) {
-    ViewOptions v = controller()->view();
+    ViewOptions v = document()->view();
     v.stage = stage;
-    controller()->setView(v);
+    document()->setView(v);
   }
 
   MainWindow* m_window = nullptr;

@@ -11,14 +11,16 @@
 #include <QUndoStack>
 #include <atomic>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 #include "worker_gate.hpp"
 
-using mhaviz::ui::ComputeController;
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::ResultPtr;
@@ -39,7 +41,7 @@ class TestWindow : public QObject {
     m_window->resize(1200, 800);
     m_window->show();
     QVERIFY(idle());
-    QVERIFY(controller()->result() != nullptr);
+    QVERIFY(computation()->result() != nullptr);
   }
 
   void cleanup() {
@@ -48,7 +50,7 @@ class TestWindow : public QObject {
   }
 
   void startsWithOneMapPerHeadPlusAverage() {
-    const mhaviz::Config& c = controller()->config();
+    const mhaviz::Config& c = document()->config();
     QCOMPARE(grid()->mapCount(), c.num_heads + 1);
     QCOMPARE(grid()->columnLabels(0).size(), c.src_len);
     QCOMPARE(m_window->windowTitle(), QStringLiteral("mhaviz"));
@@ -57,7 +59,7 @@ class TestWindow : public QObject {
   void changingHeadsRecomputesAndShowsHMaps() {
     spin("num_heads")->setValue(4);
     QVERIFY(idle());
-    QCOMPARE(controller()->result()->H, 4);
+    QCOMPARE(computation()->result()->H, 4);
     QCOMPARE(grid()->mapCount(), 5);
     const QStringList titles = grid()->mapTitles();
     for (int h = 0; h < 4; ++h) {
@@ -65,7 +67,7 @@ class TestWindow : public QObject {
     }
     spin("num_heads")->setValue(1);
     QVERIFY(idle());
-    QCOMPARE(controller()->result()->H, 1);
+    QCOMPARE(computation()->result()->H, 1);
     QCOMPARE(grid()->mapCount(), 2);
   }
 
@@ -79,7 +81,7 @@ class TestWindow : public QObject {
   }
 
   void biasKvAndZeroAttnAddLabelledColumns() {
-    const int S = static_cast<int>(controller()->config().src_len);
+    const int S = static_cast<int>(document()->config().src_len);
     check("add_bias_kv")->click();
     QVERIFY(idle());
     QStringList labels = grid()->columnLabels(0);
@@ -91,7 +93,7 @@ class TestWindow : public QObject {
     QCOMPARE(labels.size(), S + 2);
     QCOMPARE(labels.at(S), QStringLiteral("bias_k"));
     QCOMPARE(labels.at(S + 1), QStringLiteral("zero"));
-    QCOMPARE(controller()->result()->Sx, S + 2);
+    QCOMPARE(computation()->result()->Sx, S + 2);
     check("add_bias_kv")->click();
     QVERIFY(idle());
     labels = grid()->columnLabels(0);
@@ -101,15 +103,15 @@ class TestWindow : public QObject {
 
   void rapidChangesEndWithTheLastSetting() {
     QList<std::int64_t> delivered;
-    connect(controller(), &ComputeController::resultReady, this,
+    connect(computation(), &Computation::resultReady, this,
             [&delivered](const ResultPtr& r, const mhaviz::ui::ViewOptions&, double) {
               delivered.append(r->L);
             });
     QSpinBox* L = spin("tgt_len");
     // The first change's computation is held at its start while the other 49 arrive: it is
     // abandoned, and of those waiting only the newest is computed.
-    WorkerGate gate(controller()->worker());
-    const int droppedBefore = controller()->staleResultsDropped();
+    WorkerGate gate(computation()->worker());
+    const int droppedBefore = computation()->staleResultsDropped();
     L->setValue(3);
     QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
     for (int i = 2; i <= 50; ++i) L->setValue(i * 3);  // no waiting in between
@@ -119,21 +121,21 @@ class TestWindow : public QObject {
     // 50 submissions, one computation reached the screen: the last. The held one was abandoned
     // (not computed and then dropped as stale), and none of those waiting was computed.
     QCOMPARE(delivered, QList<std::int64_t>{150});
-    QCOMPARE(controller()->staleResultsDropped(), droppedBefore);
-    QCOMPARE(controller()->result()->L, 150);
-    QCOMPARE(controller()->config().tgt_len, 150);
+    QCOMPARE(computation()->staleResultsDropped(), droppedBefore);
+    QCOMPARE(computation()->result()->L, 150);
+    QCOMPARE(document()->config().tgt_len, 150);
     QCOMPARE(grid()->stageData().maps.at(0).rows, 150);
-    QVERIFY(!controller()->isOutOfDate());
+    QVERIFY(!computation()->isOutOfDate());
     // One spin box, one undo step.
-    QCOMPARE(controller()->undoStack()->count(), 1);
-    QCOMPARE(controller()->undoStack()->undoText(), QStringLiteral("Set tgt_len to 150"));
+    QCOMPARE(document()->undoStack()->count(), 1);
+    QCOMPARE(document()->undoStack()->undoText(), QStringLiteral("Set tgt_len to 150"));
   }
 
   void invalidSettingShowsMessageAndKeepsPicture() {
     spin("num_heads")->setValue(4);
     QVERIFY(idle());
-    const ResultPtr good = controller()->result();
-    QSignalSpy outOfDate(controller(), &ComputeController::outOfDateChanged);
+    const ResultPtr good = computation()->result();
+    QSignalSpy outOfDate(computation(), &Computation::outOfDateChanged);
     spin("embed_dim")->setValue(10);
     QVERIFY(idle());
     auto* error = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
@@ -141,52 +143,52 @@ class TestWindow : public QObject {
     QVERIFY(error->isVisible());
     QVERIFY2(error->text().contains(QStringLiteral("embed_dim must be divisible by num_heads")),
              qPrintable(error->text()));
-    QCOMPARE(controller()->result(), good);  // last good picture kept
+    QCOMPARE(computation()->result(), good);  // last good picture kept
     QCOMPARE(grid()->mapCount(), 5);
-    QVERIFY(controller()->isOutOfDate());
+    QVERIFY(computation()->isOutOfDate());
     QVERIFY(!outOfDate.isEmpty());
     QCOMPARE(outOfDate.last().at(0).toBool(), true);
 
     spin("embed_dim")->setValue(12);
     QVERIFY(idle());
     QVERIFY(!error->isVisible());
-    QVERIFY(!controller()->isOutOfDate());
-    QCOMPARE(controller()->result()->E, 12);
+    QVERIFY(!computation()->isOutOfDate());
+    QCOMPARE(computation()->result()->E, 12);
   }
 
   void undoRedoRestoresSettingsAndPicture() {
-    QUndoStack* undo = controller()->undoStack();
+    QUndoStack* undo = document()->undoStack();
     spin("num_heads")->setValue(4);
     QVERIFY(idle());
     check("add_zero_attn")->click();
     QVERIFY(idle());
     QCOMPARE(undo->count(), 2);
     QCOMPARE(undo->undoText(), QStringLiteral("Set add_zero_attn to True"));
-    const int S = static_cast<int>(controller()->config().src_len);
+    const int S = static_cast<int>(document()->config().src_len);
     QCOMPARE(grid()->columnLabels(0).size(), S + 1);
 
     undo->undo();
     QVERIFY(idle());
-    QVERIFY(!controller()->config().add_zero_attn);
+    QVERIFY(!document()->config().add_zero_attn);
     QVERIFY(!check("add_zero_attn")->isChecked());
     QCOMPARE(grid()->columnLabels(0).size(), S);
     QCOMPARE(undo->undoText(), QStringLiteral("Set num_heads to 4"));
 
     undo->undo();
     QVERIFY(idle());
-    QCOMPARE(controller()->config().num_heads, 2);
+    QCOMPARE(document()->config().num_heads, 2);
     QCOMPARE(spin("num_heads")->value(), 2);
     QCOMPARE(grid()->mapCount(), 3);
 
     undo->redo();
     QVERIFY(idle());
-    QCOMPARE(controller()->config().num_heads, 4);
+    QCOMPARE(document()->config().num_heads, 4);
     QCOMPARE(spin("num_heads")->value(), 4);
     QCOMPARE(grid()->mapCount(), 5);
 
     undo->redo();
     QVERIFY(idle());
-    QVERIFY(controller()->config().add_zero_attn);
+    QVERIFY(document()->config().add_zero_attn);
     QCOMPARE(grid()->columnLabels(0).last(), QStringLiteral("zero"));
   }
 
@@ -195,67 +197,66 @@ class TestWindow : public QObject {
     QVERIFY(idle());
     spin("embed_dim")->setValue(10);
     QVERIFY(idle());
-    QVERIFY(controller()->isOutOfDate());
-    controller()->undoStack()->undo();
+    QVERIFY(computation()->isOutOfDate());
+    document()->undoStack()->undo();
     QVERIFY(idle());
-    QCOMPARE(controller()->config().embed_dim, 16);
-    QVERIFY(controller()->error().isEmpty());
-    QVERIFY(!controller()->isOutOfDate());
-    QCOMPARE(controller()->result()->E, 16);
+    QCOMPARE(document()->config().embed_dim, 16);
+    QVERIFY(computation()->error().isEmpty());
+    QVERIFY(!computation()->isOutOfDate());
+    QCOMPARE(computation()->result()->E, 16);
   }
 
   void cancelStopsALongComputation() {
-    QSignalSpy results(controller(), &ComputeController::resultReady);
-    QSignalSpy busy(controller(), &ComputeController::busyChanged);
-    mhaviz::Config big = controller()->config();
+    QSignalSpy results(computation(), &Computation::resultReady);
+    QSignalSpy busy(computation(), &Computation::busyChanged);
+    mhaviz::Config big = document()->config();
     big.tgt_len = 1024;
     big.src_len = 1024;
     big.batch_size = 4;
     big.num_heads = 8;
     big.embed_dim = 64;
     // Cancelled while it runs: the computation is held at its start until the cancel is in.
-    WorkerGate gate(controller()->worker());
-    controller()->changeConfig(big, QStringLiteral("big"));
-    QVERIFY(controller()->isBusy());
+    WorkerGate gate(computation()->worker());
+    document()->changeConfig(big, QStringLiteral("big"));
+    QVERIFY(computation()->isBusy());
     QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
-    controller()->cancel();
+    computation()->cancel();
     gate.release();
-    QTRY_VERIFY_WITH_TIMEOUT(!controller()->isBusy(), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isBusy(), kTimeout);
     QCOMPARE(busy.last().at(0).toBool(), false);
     QCOMPARE(results.count(), 0);
-    QVERIFY(controller()->isOutOfDate());
-    QVERIFY(controller()->result()->L != 1024);  // the earlier picture stays
+    QVERIFY(computation()->isOutOfDate());
+    QVERIFY(computation()->result()->L != 1024);  // the earlier picture stays
   }
 
   void escapeCancels() {
-    mhaviz::Config big = controller()->config();
+    mhaviz::Config big = document()->config();
     big.tgt_len = 1024;
     big.src_len = 1024;
     big.batch_size = 4;
     big.num_heads = 8;
     big.embed_dim = 64;
-    QSignalSpy results(controller(), &ComputeController::resultReady);
-    WorkerGate gate(controller()->worker());
-    controller()->changeConfig(big, QStringLiteral("big"));
+    QSignalSpy results(computation(), &Computation::resultReady);
+    WorkerGate gate(computation()->worker());
+    document()->changeConfig(big, QStringLiteral("big"));
     QVERIFY(gate.waitUntilHeld(kTimeout) != 0);  // running, held at its start
     m_window->activateWindow();
     QTest::keyClick(m_window, Qt::Key_Escape);
     gate.release();
-    QTRY_VERIFY_WITH_TIMEOUT(!controller()->isBusy(), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isBusy(), kTimeout);
     QCOMPARE(results.count(), 0);
-    QVERIFY(controller()->isOutOfDate());
+    QVERIFY(computation()->isOutOfDate());
   }
 
   void workerComputesOffTheGuiThread() {
     std::atomic<QThread*> seen{nullptr};
     connect(
-        controller()->worker(), &mhaviz::ui::ComputeWorker::started, this,
+        computation()->worker(), &mhaviz::ui::ComputeWorker::started, this,
         [&seen](quint64) { seen.store(QThread::currentThread()); }, Qt::DirectConnection);
     spin("num_heads")->setValue(8);
     QVERIFY(idle());
     QVERIFY(seen.load() != nullptr);
     QVERIFY(seen.load() != QApplication::instance()->thread());
-    QCOMPARE(seen.load(), controller()->workerThread());
   }
 
   void viewControlsSelectBatchAndHead() {
@@ -266,17 +267,18 @@ class TestWindow : public QObject {
     QVERIFY(batch != nullptr);
     QCOMPARE(batch->maximum(), 2);
     batch->setValue(2);
-    QCOMPARE(controller()->view().batch, 2);
+    QCOMPARE(document()->view().batch, 2);
     QCOMPARE(grid()->view().batch, 2);
     // Fewer batch elements than the one shown: the view follows the new result.
     spin("batch_size")->setValue(1);
     QVERIFY(idle());
-    QCOMPARE(controller()->view().batch, 0);
+    QCOMPARE(document()->view().batch, 0);
     QCOMPARE(batch->value(), 0);
   }
 
  private:
-  ComputeController* controller() const { return m_window->controller(); }
+  Document* document() const { return m_window->document(); }
+  Computation* computation() const { return m_window->computation(); }
   HeatmapGrid* grid() const { return m_window->grid(); }
   QSpinBox* spin(const char* name) const {
     auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
@@ -290,7 +292,7 @@ class TestWindow : public QObject {
   }
   /// Waits until the worker has finished everything submitted so far and the events are in.
   [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !controller()->isBusy(); }, kTimeout);
+    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
     QCoreApplication::processEvents();
     return done;
   }

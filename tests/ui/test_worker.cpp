@@ -1,17 +1,15 @@
-// ComputeWorker / ComputeThread: generations, coalescing, cancellation, errors, thread affinity.
+// ComputeWorker: generations, coalescing, cancellation, errors, thread affinity.
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QSemaphore>
 #include <QTest>
 #include <QThread>
 #include <atomic>
 
-#include "compute/compute_thread.hpp"
+#include "compute/compute_worker.hpp"
 #include "worker_gate.hpp"
 
 using mhaviz::ui::ComputeRequest;
-using mhaviz::ui::ComputeThread;
 using mhaviz::ui::ComputeWorker;
 using mhaviz::ui::ResultPtr;
 using mhaviz::ui::testing::WorkerGate;
@@ -76,22 +74,22 @@ class TestWorker : public QObject {
 
  private slots:
   void init() {
-    m_thread = new ComputeThread;
+    m_worker = new ComputeWorker;
     m_record = Record{};
     m_record.clock.start();
     m_context = new QObject;
-    record(m_thread->worker(), m_context, m_record);
+    record(m_worker, m_context, m_record);
   }
   void cleanup() {
-    delete m_thread;
-    m_thread = nullptr;
+    delete m_worker;
+    m_worker = nullptr;
     delete m_context;
     m_context = nullptr;
   }
 
   void resultCarriesGenerationAndConfig() {
     const qint64 submittedNs = m_record.clock.nsecsElapsed();
-    m_thread->worker()->submit(request(7, 5, 6));
+    m_worker->submit(request(7, 5, 6));
     QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
     QCOMPARE(m_record.results.at(0), quint64{7});
     const ResultPtr result = m_record.resultPtrs.at(0);
@@ -112,32 +110,31 @@ class TestWorker : public QObject {
     std::atomic<QThread*> seen{nullptr};
     // Direct connection: the lambda runs on the thread that emits, i.e. inside the computation.
     connect(
-        m_thread->worker(), &ComputeWorker::started, m_context,
+        m_worker, &ComputeWorker::started, m_context,
         [&seen](quint64) { seen.store(QThread::currentThread()); }, Qt::DirectConnection);
-    m_thread->worker()->submit(request(1, 4));
+    m_worker->submit(request(1, 4));
     QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
     QVERIFY(seen.load() != nullptr);
     QVERIFY(seen.load() != QCoreApplication::instance()->thread());
-    QCOMPARE(seen.load(), m_thread->workerThread());
   }
 
   void onlyTheNewestWaitingRequestIsComputed() {
-    ComputeWorker* worker = m_thread->worker();
-    // Hold the worker thread so that all requests below arrive while it is busy.
-    QSemaphore gate;
-    QMetaObject::invokeMethod(
-        worker, [&gate] { gate.acquire(); }, Qt::QueuedConnection);
+    ComputeWorker* worker = m_worker;
+    // Hold a first computation at its start so that all requests below arrive while it runs.
+    WorkerGate gate(worker);
+    worker->submit(request(100, 2));
+    QCOMPARE(gate.waitUntilHeld(kTimeout), quint64{100});
     for (quint64 g = 1; g <= 20; ++g) worker->submit(request(g, static_cast<std::int64_t>(g)));
     gate.release();
-    QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
-    QTest::qWait(100);  // any further (wrong) result would arrive by now
-    QCOMPARE(m_record.started, QList<quint64>{20});
+    // Every request ends, each exactly once: the held one and 1..19 cancelled, 20 computed.
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size() + m_record.cancelled.size(), 21, kTimeout);
+    QCOMPARE(m_record.started, (QList<quint64>{100, 20}));
     QCOMPARE(m_record.results, QList<quint64>{20});
     QCOMPARE(m_record.resultPtrs.at(0)->L, 20);
   }
 
   void newerRequestAbandonsTheRunningOne() {
-    ComputeWorker* worker = m_thread->worker();
+    ComputeWorker* worker = m_worker;
     // The long request is held at its start (it is the running one); a newer request arrives
     // then, and the long one must give up instead of delivering.
     WorkerGate gate(worker);
@@ -152,7 +149,7 @@ class TestWorker : public QObject {
   }
 
   void cancelStopsALongComputation() {
-    ComputeWorker* worker = m_thread->worker();
+    ComputeWorker* worker = m_worker;
     // Cancelled while it runs (held at its start): it reports `cancelled` and computes no block.
     WorkerGate gate(worker);
     worker->submit(longRequest(5));
@@ -168,16 +165,16 @@ class TestWorker : public QObject {
   }
 
   void cancelledWaitingRequestStillReportsItsEnd() {
-    ComputeWorker* worker = m_thread->worker();
-    QSemaphore gate;
-    QMetaObject::invokeMethod(
-        worker, [&gate] { gate.acquire(); }, Qt::QueuedConnection);
+    ComputeWorker* worker = m_worker;
+    WorkerGate gate(worker);  // a running computation, so that request 9 waits
+    worker->submit(request(8, 4));
+    QCOMPARE(gate.waitUntilHeld(kTimeout), quint64{8});
     worker->submit(request(9, 4));
     worker->cancelAll();
     gate.release();
-    QTRY_COMPARE_WITH_TIMEOUT(m_record.cancelled.size(), 1, kTimeout);
-    QCOMPARE(m_record.cancelled.at(0), quint64{9});
-    QVERIFY(m_record.started.isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.cancelled.size(), 2, kTimeout);
+    QVERIFY(m_record.cancelled.contains(quint64{9}));
+    QCOMPARE(m_record.started, QList<quint64>{8});
     QVERIFY(m_record.results.isEmpty());
   }
 
@@ -185,7 +182,7 @@ class TestWorker : public QObject {
     ComputeRequest r = request(3, 4);
     r.config.embed_dim = 10;
     r.config.num_heads = 4;
-    m_thread->worker()->submit(r);
+    m_worker->submit(r);
     QTRY_COMPARE_WITH_TIMEOUT(m_record.failed.size(), 1, kTimeout);
     QCOMPARE(m_record.failed.at(0), quint64{3});
     const QString message = m_record.messages.at(0);
@@ -195,8 +192,8 @@ class TestWorker : public QObject {
   }
 
   void overTheMemoryLimitIsRefusedWithTheEstimate() {
-    m_thread->worker()->setMemoryLimit(1024);
-    m_thread->worker()->submit(request(4, 64, 64));
+    m_worker->setMemoryLimit(1024);
+    m_worker->submit(request(4, 64, 64));
     QTRY_COMPARE_WITH_TIMEOUT(m_record.failed.size(), 1, kTimeout);
     const QString message = m_record.messages.at(0);
     QVERIFY2(message.contains(QStringLiteral("limit")), qPrintable(message));
@@ -206,7 +203,7 @@ class TestWorker : public QObject {
   }
 
  private:
-  ComputeThread* m_thread = nullptr;
+  ComputeWorker* m_worker = nullptr;
   QObject* m_context = nullptr;  // receiver of the recording connections (GUI thread)
   Record m_record;
 };

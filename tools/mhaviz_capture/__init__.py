@@ -536,7 +536,7 @@ def capture_model(model, path_prefix="model", tokens=None, layer_labels=None, ca
 
     `tokens` labels every layer whose query (key) length equals len(tokens); `layer_labels`
     ({module name: (query labels, key labels)}) labels given layers instead; `caption` is a
-    line the window shows with the model. The format is described in docs/model-file.md."""
+    line the window shows with the model. The format is described in docs/capture-and-models.md."""
     return ModelCapture(model, path_prefix, tokens, layer_labels, caption)
 
 

@@ -17,8 +17,9 @@
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/long_context.hpp"
-#include "mhaviz/core/memory.hpp"
 #include "mhaviz/core/measures.hpp"
+#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/view_plan.hpp"
 #include "render/image_export.hpp"
 #include "stages/reduced_result.hpp"
 #include "stages/stage_data.hpp"
@@ -265,8 +266,9 @@ int exportCommand(const QCommandLineParser& parser) {
     // Too large for every map at once: the reduced view (mhaviz/core/long_context.hpp).
     const LoadedFiles files = loadFiles(parser);
     const std::int64_t staticLen = staticSrcLen(files.tensors);
+    // A refused plan goes the reduced way too: it says what even the reduced view needs.
     if (files.config.tgt_len > 0 && files.config.src_len > 0 && files.config.num_heads > 0 &&
-        needs_reduced_view(files.config, memoryLimit(parser), staticLen)) {
+        plan_view(files.config, memoryLimit(parser), staticLen).kind != ViewKind::full) {
       return exportReduced(parser, view, options, image, estimate_memory(files.config, staticLen));
     }
   }

@@ -1,5 +1,6 @@
-// mhaviz-cli model: a whole model file (docs/model-file.md) recomputed layer by layer, checked
-// against PyTorch's stored outputs, and drawn as the layers × heads grid or the rollout map.
+// mhaviz-cli model: a whole model file (docs/capture-and-models.md) recomputed layer by layer,
+// checked against PyTorch's stored outputs, and drawn as the layers × heads grid or the rollout
+// map.
 
 #include <cstdio>
 #include <iostream>
@@ -42,7 +43,7 @@ void addModelOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {QStringLiteral("model"),
        QStringLiteral(
-           "The model index written by mhaviz_capture.capture_model (docs/model-file.md)."),
+           "The model index written by mhaviz_capture.capture_model (docs/capture-and-models.md)."),
        QStringLiteral("M.json")},
       {QStringLiteral("check"),
        QStringLiteral("Print each layer's largest difference from PyTorch's stored outputs; exit "

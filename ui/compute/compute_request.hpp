@@ -13,7 +13,7 @@
 namespace mhaviz::ui {
 
 /// One computation to run: the settings snapshot and the generation that identifies it.
-/// Generations increase with every submission; results carry theirs so that the controller can
+/// Generations increase with every submission; results carry theirs so that the computation can
 /// drop stale ones.
 struct ComputeRequest {
   quint64 generation = 0;
@@ -29,7 +29,7 @@ struct ComputeRequest {
   qint64 queryBegin = 0, queryEnd = -1, keyBegin = 0, keyEnd = -1;
 };
 
-/// A finished forward pass, shared read-only between the worker, the controller and the grid.
+/// A finished forward pass, shared read-only between the worker, the computation and the grid.
 using ResultPtr = std::shared_ptr<const mhaviz::ForwardResult>;
 
 /// Registers the types above for queued (cross-thread) signal delivery. Idempotent.

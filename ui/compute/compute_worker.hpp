@@ -1,19 +1,18 @@
 #pragma once
-// The compute worker: one QObject living on its own QThread (see ComputeThread). It runs the
-// forward pass for the newest submitted request on every hardware thread, hands the result over
-// at once, and then computes its head measures; an older request still running (pass or
-// measures) is abandoned between (batch, head) blocks through its std::atomic cancel flag.
+// The compute worker: runs the forward pass for the newest submitted request as a background
+// task (tasks/latest_task.hpp) on every hardware thread, hands the result over at once, and then
+// computes its head measures as a second, lower-priority task. A newer request cancels both; an
+// older computation still running stops at its next (batch, head) block.
 
+#include <QHash>
 #include <QObject>
 #include <QString>
-#include <atomic>
-#include <memory>
-#include <mutex>
-#include <optional>
+#include <cstdint>
 
 #include "compute/compute_request.hpp"
 #include "compute/reduced_compute.hpp"
 #include "mhaviz/core/problem.hpp"
+#include "tasks/latest_task.hpp"
 
 namespace mhaviz::ui {
 
@@ -27,21 +26,22 @@ class ComputeWorker : public QObject {
 
  public:
   explicit ComputeWorker(QObject* parent = nullptr);
+  /// Cancels what is running and waits for it to stop (at its next block).
+  ~ComputeWorker() override;
 
-  /// Thread-safe (called from the GUI thread). Replaces any request still waiting (coalescing:
-  /// only the newest waiting request is ever computed), asks the running computation to stop
-  /// at its next block boundary, and schedules processing on the worker's thread.
+  /// GUI thread. Computes `request` as the newest computation: the one running is told to stop
+  /// and one still waiting is skipped (only the newest waiting request is ever computed).
   void submit(const ComputeRequest& request);
 
-  /// Thread-safe. Cancels the running computation and the waiting request, if any. Each of them
-  /// still reports `cancelled` with its generation, so the caller learns when work has ended.
+  /// GUI thread. Cancels the running and the waiting computation, if any; each still reports
+  /// `cancelled` with its generation, so the caller learns when work has ended.
   void cancelAll();
 
-  /// Memory limit passed to mhaviz::check_memory, in bytes. Thread-safe.
-  void setMemoryLimit(std::uint64_t bytes);
+  /// Memory limit of the requests submitted from now on (mhaviz::plan_view), in bytes.
+  void setMemoryLimit(std::uint64_t bytes) { m_memoryLimit = bytes; }
 
  signals:
-  // All emitted on the worker's thread; connect with the default (queued) connection type.
+  /// Emitted on the computing thread as a computation begins (the others on the GUI thread).
   void started(quint64 generation);
   void progress(quint64 generation, qint64 done, qint64 total);
   void resultReady(quint64 generation, mhaviz::ui::ResultPtr result, double computeMs);
@@ -60,21 +60,15 @@ class ComputeWorker : public QObject {
   void cancelled(quint64 generation);
 
  private:
-  struct Job {
-    ComputeRequest request;
-    std::shared_ptr<std::atomic<bool>> cancel;
-  };
+  /// On the pass task's thread: computes `request` and posts what it gives (never throws).
+  void run(const ComputeRequest& request, std::uint64_t limit, const TaskScope& scope);
+  /// GUI thread: starts the head measures of `result` as the measures task.
+  void measure(quint64 generation, const ResultPtr& result,
+               std::shared_ptr<const mhaviz::Problem> problem);
 
-  /// Runs on the worker thread: takes the waiting job (if another call took it already, does
-  /// nothing) and computes it. Never throws.
-  void processPending();
-  void run(const Job& job);
-  /// The head measures of `result` (emitted with measuresReady), unless `job` is cancelled.
-  void measure(const Job& job, const ResultPtr& result, const mhaviz::Inputs& inputs);
-
-  std::mutex m_mutex;  // guards the three members below
-  std::optional<Job> m_pending;
-  std::shared_ptr<std::atomic<bool>> m_runningCancel;
+  LatestTask m_pass;
+  LatestTask m_measures;
+  QHash<quint64, quint64> m_requestOf;  // the request generation of each pass run still going
   std::uint64_t m_memoryLimit;
 };
 

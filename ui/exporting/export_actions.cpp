@@ -18,7 +18,8 @@
 #include <string>
 #include <utility>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "compute/compute_worker.hpp"
 #include "exporting/data_export.hpp"
 #include "exporting/export_dialog.hpp"
@@ -30,11 +31,12 @@
 
 namespace mhaviz::ui {
 
-ExportActions::ExportActions(QMainWindow* window, ComputeController* controller,
+ExportActions::ExportActions(QMainWindow* window, Document* document, Computation* computation,
                              ErrorPrompt showError)
     : QObject(window),
       m_window(window),
-      m_controller(controller),
+      m_document(document),
+      m_computation(computation),
       m_showError(std::move(showError)) {}
 
 void ExportActions::addFileActions(QMenu* file, QAction* before) {
@@ -54,19 +56,19 @@ void ExportActions::addFileActions(QMenu* file, QAction* before) {
 }
 
 void ExportActions::exportImageDialog() {
-  const ResultPtr result = m_controller->result();
+  const ResultPtr result = m_computation->result();
   if (!result) {
     m_showError(tr("Export image"), tr("There is no picture to export yet."));
     return;
   }
-  ExportDialog dialog(result, m_controller->view(), m_window);
+  ExportDialog dialog(result, m_document->view(), m_window);
   if (dialog.exec() == QDialog::Accepted) {
     m_window->statusBar()->showMessage(tr("Exported"), 5000);
   }
 }
 
 bool ExportActions::exportData(const QString& path) {
-  const ResultPtr result = m_controller->result();
+  const ResultPtr result = m_computation->result();
   if (!result) {
     m_showError(tr("Export data"), tr("There is no result to export yet."));
     return false;
@@ -75,7 +77,7 @@ bool ExportActions::exportData(const QString& path) {
     if (QFileInfo(path).suffix().toLower() == QLatin1String("npz")) {
       writeResultNpz(*result, path);
     } else {
-      writeStageCsv(*result, m_controller->view(), path);
+      writeStageCsv(*result, m_document->view(), path);
     }
   } catch (const std::exception& e) {
     m_showError(tr("Export data"), QString::fromUtf8(e.what()));
@@ -92,7 +94,7 @@ void ExportActions::exportDataDialog() {
   QString path = QFileDialog::getSaveFileName(
       m_window, tr("Export data"),
       QDir::home().filePath(
-          stageName(m_controller->view().stage).replace(QLatin1Char(' '), QLatin1Char('_')) +
+          stageName(m_document->view().stage).replace(QLatin1Char(' '), QLatin1Char('_')) +
           QStringLiteral(".csv")),
       csv + QStringLiteral(";;") + npz, &filter);
   if (path.isEmpty()) return;
@@ -104,13 +106,13 @@ void ExportActions::exportDataDialog() {
 }
 
 bool ExportActions::copyImage() {
-  const ResultPtr result = m_controller->result();
+  const ResultPtr result = m_computation->result();
   if (!result) return false;
   QTemporaryDir dir;
   const QString path = dir.filePath(QStringLiteral("copy.png"));
   ExportOptions options;
   options.scale = m_window->devicePixelRatioF();
-  const QString error = exportImage(*result, m_controller->view(), options, path);
+  const QString error = exportImage(*result, m_document->view(), options, path);
   if (!error.isEmpty()) {
     m_showError(tr("Copy image"), error);
     return false;
@@ -121,11 +123,11 @@ bool ExportActions::copyImage() {
 }
 
 bool ExportActions::copyTorchCode() {
-  const ResultPtr result = m_controller->result();
+  const ResultPtr result = m_computation->result();
   if (!result) return false;
   try {
     const mhaviz::Problem problem =
-        makeComputeProblem(result->config, m_controller->tensors().get());
+        makeComputeProblem(result->config, m_document->tensors().get());
     const mhaviz::io::TensorMap data = mhaviz::torch_data(problem, *result);
     const QString folder = QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
                                .filePath(QStringLiteral("pytorch"));

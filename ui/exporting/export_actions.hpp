@@ -1,7 +1,7 @@
 #pragma once
 // The File menu's export and copy actions: Export image (the dialog), Export data (the shown
 // stage as CSV or every tensor as .npz), Copy image and Copy as PyTorch code. They read the
-// controller's current result and view. GUI thread only.
+// computation's current result and the document's view. GUI thread only.
 
 #include <QObject>
 #include <QString>
@@ -13,7 +13,8 @@ class QMenu;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Computation;
+class Document;
 
 class ExportActions : public QObject {
   Q_OBJECT
@@ -23,7 +24,8 @@ class ExportActions : public QObject {
   /// replace so that no dialog blocks).
   using ErrorPrompt = std::function<void(const QString& title, const QString& message)>;
 
-  ExportActions(QMainWindow* window, ComputeController* controller, ErrorPrompt showError);
+  ExportActions(QMainWindow* window, Document* document, Computation* computation,
+                ErrorPrompt showError);
 
   /// Inserts the four actions into `file` before `before` (at the end when null).
   void addFileActions(QMenu* file, QAction* before);
@@ -40,7 +42,8 @@ class ExportActions : public QObject {
   void exportDataDialog();
 
   QMainWindow* m_window;
-  ComputeController* m_controller;
+  Document* m_document;
+  Computation* m_computation;
   ErrorPrompt m_showError;
 };
 

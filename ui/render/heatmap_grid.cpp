@@ -15,6 +15,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "render/colormaps.hpp"
 #include "render/heatmap_grid_state.hpp"
+#include "tasks/latest_task.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -43,9 +44,7 @@ HeatmapGrid::HeatmapGrid(QWidget* parent)
       m_scroll(new QScrollArea(this)),
       m_plot(new QCustomPlot),
       m_state(std::make_unique<GridState>()),
-      m_inbox(std::make_shared<PrepInbox>()),
-      m_cancel(std::make_shared<std::atomic<bool>>(false)) {
-  m_inbox->grid = this;
+      m_preparation(std::make_unique<LatestTask>(this)) {
   m_scroll->setFrameShape(QFrame::NoFrame);
   m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_scroll->setWidgetResizable(false);
@@ -69,11 +68,7 @@ HeatmapGrid::HeatmapGrid(QWidget* parent)
   connect(m_plot, &QCustomPlot::mouseRelease, this, &HeatmapGrid::onMouseRelease);
 }
 
-HeatmapGrid::~HeatmapGrid() {
-  m_cancel->store(true);
-  const std::lock_guard<std::mutex> lock(m_inbox->mutex);
-  m_inbox->grid = nullptr;  // running tasks finish on their own and post nothing
-}
+HeatmapGrid::~HeatmapGrid() = default;  // a preparation still running is cancelled
 
 void HeatmapGrid::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
                             const ViewOptions& view) {
@@ -126,8 +121,7 @@ void HeatmapGrid::setOutOfDate(bool outOfDate, const QString& why) {
 }
 
 void HeatmapGrid::clear() {
-  ++m_dataGen;
-  m_cancel->store(true);
+  m_preparation->cancel();
   m_preparing = false;
   m_awaitingPicture = false;
   m_pendingJobs.clear();
@@ -322,8 +316,7 @@ void HeatmapGrid::placeBadge() {
 void HeatmapGrid::extract() {
   m_message.clear();
   m_data = StageData{};
-  ++m_dataGen;  // output of tasks for the previous data is dropped
-  m_cancel->store(true);
+  m_preparation->cancel();  // output of tasks for the previous data is dropped
   m_preparing = false;
   m_pendingJobs.clear();
   if (!m_result) return;

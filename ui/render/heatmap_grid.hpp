@@ -25,7 +25,7 @@ namespace mhaviz::ui {
 
 struct GridState;     // axis rects, colour maps and overlays of the current picture
 struct PreparedMaps;  // statistics and reduced maps made by a background task
-struct PrepInbox;     // how background tasks reach the grid (outlives it while tasks run)
+class LatestTask;
 struct MapView;       // one map of the grid: its axis rect, colour map and overlays
 struct MapStyle;      // what every map of one layout shares: colours, fonts, size limit
 
@@ -50,7 +50,7 @@ class HeatmapGrid : public QWidget {
   void setStageData(StageData data, const ViewOptions& view);
   /// Re-renders the same result with other view options.
   void setView(const ViewOptions& view);
-  /// On: maps with many cells are summarised and reduced to the screen on a QThreadPool task,
+  /// On: maps with many cells are summarised and reduced to the screen as a background task,
   /// never on the GUI thread; the grid shows them when ready (pictureShown()) and zooming
   /// re-reduces the visible window in the background while the coarser picture stays. Off
   /// (default, used by export and tests): setResult/setView return with the picture drawn.
@@ -164,9 +164,9 @@ class HeatmapGrid : public QWidget {
   bool m_background = false;
   bool m_preparing = false;        // a statistics task for the current data is running
   bool m_awaitingPicture = false;  // the picture of setResult/setView comes from a task
-  quint64 m_dataGen = 0;           // bumped whenever m_data changes; stale tasks are dropped
-  std::shared_ptr<PrepInbox> m_inbox;
-  std::shared_ptr<std::atomic<bool>> m_cancel;  // of the newest task
+  // Statistics and reductions of the current data; cancelled whenever m_data changes, so that
+  // nothing made for earlier data arrives.
+  std::unique_ptr<LatestTask> m_preparation;
   std::vector<PendingReduction> m_pendingJobs;
   QElapsedTimer m_changeTimer;  // since the last setResult/setView
   QPoint m_pressPos;

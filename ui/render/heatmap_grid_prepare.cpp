@@ -1,35 +1,31 @@
 // HeatmapGrid: preparing a picture off the GUI thread (background preparation): the statistics
-// and screen-sized reductions of big maps on a QThreadPool task, and showing its output on the
-// GUI thread.
+// and screen-sized reductions of big maps as a background task (tasks/latest_task.hpp), and
+// showing its output on the GUI thread.
 
 #include <qcustomplot.h>
 
-#include <QMetaObject>
-#include <QThreadPool>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "render/heatmap_grid.hpp"
 #include "render/heatmap_grid_state.hpp"
 #include "render/reduce.hpp"
 #include "stages/parallel_maps.hpp"
+#include "tasks/latest_task.hpp"
 
 namespace mhaviz::ui {
 
 void HeatmapGrid::launchPreparation(bool withStats) {
-  m_cancel->store(true);  // an older task's output would be replaced anyway
-  m_cancel = std::make_shared<std::atomic<bool>>(false);
   m_preparing = withStats;
   auto jobs = std::move(m_pendingJobs);
   m_pendingJobs.clear();
   // The task owns copies of everything it reads; the shared result keeps the tensors that the
   // described maps point into alive.
-  QThreadPool::globalInstance()->start([result = m_result, data = m_data, jobs = std::move(jobs),
-                                        rule = m_view.reduce, gen = m_dataGen, withStats,
-                                        cancel = m_cancel, inbox = m_inbox]() mutable {
+  // An older task's output would be replaced anyway: starting this one cancels it.
+  m_preparation->start([this, result = m_result, data = m_data, jobs = std::move(jobs),
+                        rule = m_view.reduce, withStats](const TaskScope& scope) mutable {
+    const std::atomic<bool>* cancel = scope.cancelFlag();
     auto out = std::make_shared<PreparedMaps>();
-    out->dataGen = gen;
     out->withStats = withStats;
     out->indices.resize(jobs.size());
     out->grids.resize(jobs.size());
@@ -58,7 +54,7 @@ void HeatmapGrid::launchPreparation(bool withStats) {
     forEachMap(items, [&](int k) {
       if (static_cast<std::size_t>(k) >= jobs.size()) {
         const auto i = static_cast<std::size_t>(alone[static_cast<std::size_t>(k) - jobs.size()]);
-        gatherStats(data.maps[i], stats[i], cancel.get());
+        gatherStats(data.maps[i], stats[i], cancel);
         return;
       }
       const PendingReduction& j = jobs[static_cast<std::size_t>(k)];
@@ -66,7 +62,7 @@ void HeatmapGrid::launchPreparation(bool withStats) {
       out->indices[static_cast<std::size_t>(k)] = j.map;
       out->grids[static_cast<std::size_t>(k)] =
           reduceRegion(data.maps[static_cast<std::size_t>(j.map)], j.row0, j.col0, j.rows, j.cols,
-                       j.rowBlock, j.colBlock, rule, cancel.get(),
+                       j.rowBlock, j.colBlock, rule, cancel,
                        own >= 0 ? &stats[static_cast<std::size_t>(own)] : nullptr);
     });
     if (cancel->load()) return;
@@ -75,23 +71,12 @@ void HeatmapGrid::launchPreparation(bool withStats) {
       for (MapData& m : data.maps) m.columns.clear();  // only the statistics are read
       out->stats = std::move(data);
     }
-    const std::lock_guard<std::mutex> lock(inbox->mutex);
-    HeatmapGrid* grid = inbox->grid;
-    if (grid == nullptr) return;
-    // Taking the inbox's lock on arrival orders the task's writes to `out` before the GUI
-    // thread's reads where ThreadSanitizer can see it (Qt's event queue is not instrumented).
-    QMetaObject::invokeMethod(
-        grid,
-        [grid, out, inbox] {
-          { const std::lock_guard<std::mutex> arrived(inbox->mutex); }
-          grid->applyPrepared(*out);
-        },
-        Qt::QueuedConnection);
+    scope.post([this, out] { applyPrepared(*out); });
   });
 }
 
 void HeatmapGrid::applyPrepared(const PreparedMaps& prepared) {
-  if (prepared.dataGen != m_dataGen || m_state->views.empty()) return;  // stale
+  if (m_state->views.empty()) return;
   GridState& s = *m_state;
   if (prepared.withStats) {
     if (prepared.stats.maps.size() != m_data.maps.size()) return;

@@ -6,7 +6,6 @@
 
 #include <QPointer>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "stages/stage_data.hpp"
@@ -59,21 +58,12 @@ struct MapStyle {
   QFont noteFont;
 };
 
-/// Output of one background preparation task (made on a pool thread, read on the GUI thread).
+/// Output of one background preparation task (made on its thread, read on the GUI thread).
 struct PreparedMaps {
-  quint64 dataGen = 0;
   bool withStats = false;
   StageData stats;           // maps without values; statistics when withStats
   std::vector<int> indices;  // map index of each grid
   std::vector<ReducedGrid> grids;
-};
-
-/// Shared by the grid and its running tasks: the grid clears `grid` in its destructor under
-/// `mutex`, and tasks post their output only while holding it, so no task posts to a grid being
-/// destroyed.
-struct PrepInbox {
-  std::mutex mutex;
-  class HeatmapGrid* grid = nullptr;
 };
 
 /// A line of text that elides to the width the layout gives it (never wider than its element)

@@ -6,7 +6,7 @@
 #include <QMessageBox>
 #include <exception>
 
-#include "compute/compute_controller.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 
@@ -45,7 +45,7 @@ mhaviz::Config loadExample(const QString& resource) {
       resource.toStdString());
 }
 
-QMenu* addExamplesMenu(QMenu* file, ComputeController* controller, QWidget* parent) {
+QMenu* addExamplesMenu(QMenu* file, Document* document, QWidget* parent) {
   QMenu* menu = new QMenu(tr("E&xamples"), file);
   menu->setObjectName(QStringLiteral("examplesMenu"));
   // Before the first separator-delimited group's end: keep Quit last.
@@ -54,10 +54,10 @@ QMenu* addExamplesMenu(QMenu* file, ComputeController* controller, QWidget* pare
   for (const ExampleSession& example : exampleSessions()) {
     QAction* a = menu->addAction(example.title);
     a->setData(example.resource);
-    QObject::connect(a, &QAction::triggered, controller, [example, controller, parent] {
+    QObject::connect(a, &QAction::triggered, document, [example, document, parent] {
       try {
-        controller->changeConfig(loadExample(example.resource),
-                                 tr("Open example \u201c%1\u201d").arg(example.title));
+        document->changeConfig(loadExample(example.resource),
+                               tr("Open example \u201c%1\u201d").arg(example.title));
       } catch (const std::exception& e) {
         QMessageBox::warning(parent, tr("Examples"), QString::fromUtf8(e.what()));
       }

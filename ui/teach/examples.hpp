@@ -12,7 +12,7 @@ class QWidget;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Document;
 
 struct ExampleSession {
   QString title;     // menu entry (translated)
@@ -31,7 +31,7 @@ mhaviz::Config loadExample(const QString& resource);
 inline constexpr char kFirstPictureResource[] = ":/examples/first_picture.json";
 
 /// Adds File > Examples; choosing one replaces the settings through
-/// ComputeController::changeConfig (undoable). Errors are shown in a message box.
-QMenu* addExamplesMenu(QMenu* file, ComputeController* controller, QWidget* parent);
+/// Document::changeConfig (undoable). Errors are shown in a message box.
+QMenu* addExamplesMenu(QMenu* file, Document* document, QWidget* parent);
 
 }  // namespace mhaviz::ui

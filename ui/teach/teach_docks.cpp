@@ -10,7 +10,8 @@
 #include <QVBoxLayout>
 #include <exception>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/shapes.hpp"
 #include "stages/reduced_result.hpp"
 #include "teach/cell_breakdown.hpp"
@@ -20,8 +21,8 @@ namespace mhaviz::ui {
 
 // --- WalkthroughDock ---------------------------------------------------------------------------
 
-WalkthroughDock::WalkthroughDock(ComputeController* controller, QWidget* parent)
-    : QDockWidget(tr("Walk-through"), parent), m_controller(controller) {
+WalkthroughDock::WalkthroughDock(Document* document, Computation* computation, QWidget* parent)
+    : QDockWidget(tr("Walk-through"), parent), m_document(document), m_computation(computation) {
   setObjectName(QStringLiteral("walkthroughDock"));
   auto* body = new QWidget;
   auto* layout = new QVBoxLayout(body);
@@ -57,22 +58,22 @@ WalkthroughDock::WalkthroughDock(ComputeController* controller, QWidget* parent)
 
   connect(m_prev, &QPushButton::clicked, this, [this] { step(-1); });
   connect(m_next, &QPushButton::clicked, this, [this] { step(+1); });
-  connect(controller, &ComputeController::viewChanged, this,
+  connect(document, &Document::viewChanged, this,
           [this](const ViewOptions& view) { showStage(view.stage); });
-  connect(controller, &ComputeController::resultReady, this,
+  connect(computation, &Computation::resultReady, this,
           [this](const ResultPtr&, const ViewOptions& view, double) { showStage(view.stage); });
-  showStage(controller->view().stage);
+  showStage(document->view().stage);
 }
 
 void WalkthroughDock::step(int delta) {
-  const ResultPtr result = m_controller->result();
-  ViewOptions view = m_controller->view();
+  const ResultPtr result = m_computation->result();
+  ViewOptions view = m_document->view();
   view.stage = stepFrom(view.stage, delta, result.get());
-  m_controller->setView(view);
+  m_document->setView(view);
 }
 
 void WalkthroughDock::showStage(Stage stage) {
-  const ResultPtr result = m_controller->result();
+  const ResultPtr result = m_computation->result();
   GuideStep step = guideStep(stage);
   // Without dropout the weights are the softmax itself: explain the softmax.
   if (stage == Stage::weights && result && !result->weights_before_dropout) {

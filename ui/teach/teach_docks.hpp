@@ -17,14 +17,15 @@ class QTextBrowser;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Computation;
+class Document;
 
 /// Previous/Next through the stages in PyTorch's order; shows the current stage's explanation
-/// and code line. Changes the view through ComputeController::setView.
+/// and code line. Changes the view through Document::setView.
 class WalkthroughDock : public QDockWidget {
   Q_OBJECT
  public:
-  explicit WalkthroughDock(ComputeController* controller, QWidget* parent = nullptr);
+  WalkthroughDock(Document* document, Computation* computation, QWidget* parent = nullptr);
   /// Moves one stage forward (+1) or back (-1), clamped at the first and last stage.
   void step(int delta);
   [[nodiscard]] QString codeText() const;
@@ -36,7 +37,8 @@ class WalkthroughDock : public QDockWidget {
  private:
   void showStage(Stage stage);
 
-  ComputeController* m_controller;
+  Document* m_document;
+  Computation* m_computation;
   QLabel* m_title = nullptr;
   QLabel* m_explanation = nullptr;
   QLabel* m_code = nullptr;

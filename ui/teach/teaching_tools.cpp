@@ -18,7 +18,8 @@
 #include <QTextEdit>
 #include <exception>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
 #include "teach/examples.hpp"
 #include "teach/explanations.hpp"
@@ -30,13 +31,14 @@ namespace {
 constexpr double kPresentationFontScale = 1.6;
 }  // namespace
 
-TeachingTools::TeachingTools(QMainWindow* window, ComputeController* controller, HeatmapGrid* grid,
+TeachingTools::TeachingTools(QMainWindow* window, Document* document, Computation* computation,
+                             HeatmapGrid* grid,
                              QMenu* file, QMenu* view, QMenu* help)
     : QObject(window),
       m_window(window),
-      m_controller(controller),
+      m_computation(computation),
       m_grid(grid),
-      m_walk(new WalkthroughDock(controller, window)),
+      m_walk(new WalkthroughDock(document, computation, window)),
       m_breakdown(new BreakdownDock(window)),
       m_shapes(new ShapeFlowDock(window)) {
   setObjectName(QStringLiteral("teachingTools"));
@@ -55,16 +57,16 @@ TeachingTools::TeachingTools(QMainWindow* window, ComputeController* controller,
             if (m_presenting) updateCaption();
           });
   connect(grid, &HeatmapGrid::cellClicked, this, [this](int map, int row, int col) {
-    m_breakdown->showCell(m_controller->result(), m_grid->view(), map, row, col);
+    m_breakdown->showCell(m_computation->result(), m_grid->view(), map, row, col);
   });
-  connect(controller, &ComputeController::resultReady, m_breakdown, &BreakdownDock::clearCell);
-  connect(controller, &ComputeController::configChanged, m_shapes, &ShapeFlowDock::showConfig);
-  m_shapes->showConfig(controller->config());
+  connect(computation, &Computation::resultReady, m_breakdown, &BreakdownDock::clearCell);
+  connect(document, &Document::configChanged, m_shapes, &ShapeFlowDock::showConfig);
+  m_shapes->showConfig(document->config());
 
   grid->setFocusPolicy(Qt::StrongFocus);
   qApp->installEventFilter(this);  // Left/Right anywhere in the window (see eventFilter)
 
-  addExamplesMenu(file, controller, window);
+  m_examples = addExamplesMenu(file, document, window);
 
   view->addSeparator();
   QAction* walkToggle = m_walk->toggleViewAction();
@@ -199,7 +201,7 @@ void TeachingTools::updateCaption() {
 }
 
 void TeachingTools::redrawGrid() {
-  if (!m_controller->result() || m_grid->mapCount() == 0) return;
+  if (!m_computation->result() || m_grid->mapCount() == 0) return;
   try {
     m_grid->setView(m_grid->view());
   } catch (const std::exception&) {
@@ -235,9 +237,9 @@ bool TeachingTools::eventFilter(QObject* watched, QEvent* event) {
   return true;
 }
 
-TeachingTools* installTeaching(QMainWindow* window, ComputeController* controller,
+TeachingTools* installTeaching(QMainWindow* window, Document* document, Computation* computation,
                                HeatmapGrid* grid, QMenu* file, QMenu* view, QMenu* help) {
-  return new TeachingTools(window, controller, grid, file, view, help);
+  return new TeachingTools(window, document, computation, grid, file, view, help);
 }
 
 }  // namespace mhaviz::ui

@@ -15,7 +15,8 @@ namespace mhaviz::ui {
 
 class BreakdownDock;
 class HeatmapGrid;
-class ComputeController;
+class Computation;
+class Document;
 class ShapeFlowDock;
 class WalkthroughDock;
 
@@ -23,12 +24,15 @@ class WalkthroughDock;
 class TeachingTools : public QObject {
   Q_OBJECT
  public:
-  TeachingTools(QMainWindow* window, ComputeController* controller, HeatmapGrid* grid, QMenu* file,
+  TeachingTools(QMainWindow* window, Document* document, Computation* computation, HeatmapGrid* grid,
+                QMenu* file,
                 QMenu* view, QMenu* help);
 
   [[nodiscard]] WalkthroughDock* walkthrough() const { return m_walk; }
   [[nodiscard]] BreakdownDock* breakdown() const { return m_breakdown; }
   [[nodiscard]] ShapeFlowDock* shapeFlow() const { return m_shapes; }
+  /// File > Examples (the bundled configurations; the window adds the bundled models).
+  [[nodiscard]] QMenu* examplesMenu() const { return m_examples; }
   [[nodiscard]] QAction* presentationAction() const { return m_presentation; }
   [[nodiscard]] QAction* highContrastAction() const { return m_highContrast; }
   [[nodiscard]] bool inPresentation() const { return m_presenting; }
@@ -49,11 +53,12 @@ class TeachingTools : public QObject {
   void redrawGrid();
 
   QMainWindow* m_window;
-  ComputeController* m_controller;
+  Computation* m_computation;
   HeatmapGrid* m_grid;
   WalkthroughDock* m_walk;
   BreakdownDock* m_breakdown;
   ShapeFlowDock* m_shapes;
+  QMenu* m_examples = nullptr;
   QAction* m_presentation = nullptr;
   QAction* m_highContrast = nullptr;
   bool m_presenting = false;
@@ -77,7 +82,7 @@ QPalette highContrastPalette();
 QString highContrastStyleSheet();
 
 /// Creates the window's TeachingTools (see above) and returns it.
-TeachingTools* installTeaching(QMainWindow* window, ComputeController* controller,
+TeachingTools* installTeaching(QMainWindow* window, Document* document, Computation* computation,
                                HeatmapGrid* grid, QMenu* file, QMenu* view, QMenu* help);
 
 }  // namespace mhaviz::ui

@@ -15,9 +15,11 @@ class HeatmapGrid;
 class HeadMeasuresView;
 class ModelPages;
 class ParameterPanel;
-class ComputeController;
-class SessionDocument;
+class Computation;
+class Document;
+class SessionFiles;
 class StatusWidgets;
+class TeachingTools;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -26,9 +28,12 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  [[nodiscard]] ComputeController* controller() const { return m_controller; }
+  /// What is open: configuration, tensors, view and their undo history.
+  [[nodiscard]] Document* document() const { return m_document; }
+  /// The document's computation: its newest result, errors, busy state.
+  [[nodiscard]] Computation* computation() const { return m_computation; }
   /// The session file, File menu, autosave and unsaved-changes prompts.
-  [[nodiscard]] SessionDocument* document() const { return m_document; }
+  [[nodiscard]] SessionFiles* session() const { return m_session; }
   /// Shows the first picture (teach/examples.hpp) as a fresh, unmodified untitled session:
   /// what the window opens with when the command line names no file and nothing is recovered.
   void showFirstPicture();
@@ -41,6 +46,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] ModelPages* pages() const { return m_pages; }
   /// Compare mode (A | B | B - A): the Compare menu and its dock.
   [[nodiscard]] ComparePanel* comparePanel() const { return m_compare; }
+  /// The walk-through, breakdown and shape-flow docks, examples and presentation mode.
+  [[nodiscard]] TeachingTools* teaching() const { return m_teaching; }
 
  protected:
   /// The hover text leaves the status bar with the pointer.
@@ -54,7 +61,8 @@ class MainWindow : public QMainWindow {
   void restoreLayout();
   void saveLayout() const;
 
-  ComputeController* m_controller;
+  Document* m_document;
+  Computation* m_computation;
   HeatmapGrid* m_grid;
   ModelPages* m_pages;
   ParameterPanel* m_panel;
@@ -63,9 +71,9 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_measuresDock = nullptr;
   StatusWidgets* m_status;
   QActionGroup* m_colormaps = nullptr;
-  SessionDocument* m_document = nullptr;
+  SessionFiles* m_session = nullptr;
   ComparePanel* m_compare = nullptr;
-  double m_computeMs = 0;  // the worker's time for the current result (status bar)
+  TeachingTools* m_teaching = nullptr;
 };
 
 }  // namespace mhaviz::ui

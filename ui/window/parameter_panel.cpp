@@ -14,8 +14,9 @@
 #include <algorithm>
 #include <limits>
 
-#include "compute/compute_controller.hpp"
-#include "masks/causal_hint.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
+#include "editors/causal_hint.hpp"
 #include "window/view_controls.hpp"
 
 namespace mhaviz::ui {
@@ -59,8 +60,8 @@ QString pyBool(bool on) { return on ? QStringLiteral("True") : QStringLiteral("F
 
 }  // namespace
 
-ParameterPanel::ParameterPanel(ComputeController* controller, QWidget* parent)
-    : QWidget(parent), m_controller(controller) {
+ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWidget* parent)
+    : QWidget(parent), m_document(document) {
   // The fields scroll; the error line sits below the scroll area, so showing it shrinks the
   // viewport from the bottom and never moves a field under the pointer.
   auto* outer = new QVBoxLayout(this);
@@ -71,7 +72,7 @@ ParameterPanel::ParameterPanel(ComputeController* controller, QWidget* parent)
   layout->addWidget(buildModule());
   layout->addWidget(buildForward());
   layout->addWidget(buildData());
-  m_view = new ViewControls(controller);
+  m_view = new ViewControls(document, computation);
   layout->addWidget(m_view);
   layout->addStretch(1);
   auto* scroll = new QScrollArea;
@@ -93,10 +94,10 @@ ParameterPanel::ParameterPanel(ComputeController* controller, QWidget* parent)
   m_error->hide();
   outer->addWidget(m_error);
 
-  connect(controller, &ComputeController::configChanged, this, &ParameterPanel::showConfig);
-  connect(controller, &ComputeController::errorChanged, this, &ParameterPanel::showError);
-  showConfig(controller->config());
-  showError(controller->error());
+  connect(document, &Document::configChanged, this, &ParameterPanel::showConfig);
+  connect(computation, &Computation::errorChanged, this, &ParameterPanel::showError);
+  showConfig(document->config());
+  showError(computation->error());
 }
 
 QSpinBox* ParameterPanel::intSpin(const char* name, int min, int max, const QString& tip) {
@@ -138,10 +139,10 @@ void ParameterPanel::connectCheck(QCheckBox* box, const char* arg,
 
 void ParameterPanel::edit(int mergeId, const QString& text,
                           const std::function<void(mhaviz::Config&)>& change) {
-  if (m_updating) return;  // the controls are following the controller, not the user
-  mhaviz::Config next = m_controller->config();
+  if (m_updating) return;  // the controls are following the document, not the user
+  mhaviz::Config next = m_document->config();
   change(next);
-  m_controller->changeConfig(next, text, mergeId);
+  m_document->changeConfig(next, text, mergeId);
 }
 
 QGroupBox* ParameterPanel::buildSizes() {
@@ -286,7 +287,7 @@ QGroupBox* ParameterPanel::buildForward() {
   flags->addWidget(m_causal, 0, 1);
   flags->addWidget(m_average, 1, 0, 1, 2);
   form->addRow(flags);
-  form->addRow(new CausalHint(m_controller));  // shown while is_causal is set without attn_mask
+  form->addRow(new CausalHint(m_document));  // shown while is_causal is set without attn_mask
   m_semantics = new QComboBox;
   m_semantics->setObjectName(QStringLiteral("semantics"));
   m_semantics->addItem(tr("PyTorch 2.x"));

@@ -2,8 +2,8 @@
 // The left panel: one control per nn.MultiheadAttention argument (sizes, module flags, forward
 // flags, dtype, seeds) and the view controls, scrolling, with an inline error line below them
 // (it never moves a field). Every
-// edit becomes one undoable ComputeController::changeConfig; the controls follow the
-// controller's configChanged (so undo/redo moves them too). GUI thread only.
+// edit becomes one undoable Document::changeConfig; the controls follow the document's
+// configChanged (so undo/redo moves them too), the error line the computation's. GUI thread only.
 
 #include <QWidget>
 #include <functional>
@@ -19,14 +19,15 @@ class QGroupBox;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Computation;
+class Document;
 class ViewControls;
 
 class ParameterPanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit ParameterPanel(ComputeController* controller, QWidget* parent = nullptr);
+  ParameterPanel(Document* document, Computation* computation, QWidget* parent = nullptr);
 
   [[nodiscard]] ViewControls* viewControls() const { return m_view; }
 
@@ -46,7 +47,7 @@ class ParameterPanel : public QWidget {
   void showConfig(const mhaviz::Config& config);
   void showError(const QString& message);
 
-  ComputeController* m_controller;
+  Document* m_document;
   bool m_updating = false;  // true while showConfig moves the controls
 
   QLabel* m_error = nullptr;

@@ -5,13 +5,14 @@
 #include <QPushButton>
 #include <QStatusBar>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/memory.hpp"
 
 namespace mhaviz::ui {
 
 void StatusWidgets::showOutOfDate(bool outOfDate, const QString& why) {
-  const bool repeated = why.isEmpty() || why == m_controller->error();
+  const bool repeated = why.isEmpty() || why == m_computation->error();
   m_outOfDate->setText(repeated ? tr("Out of date: showing the last computed result") : why);
   m_outOfDate->setToolTip(why);
   m_outOfDate->setVisible(outOfDate);
@@ -22,9 +23,11 @@ QString formatMs(double ms) {
   return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
 }
 
-StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QObject* parent)
+StatusWidgets::StatusWidgets(QStatusBar* bar, Document* document, Computation* computation,
+                             QObject* parent)
     : QObject(parent),
-      m_controller(controller),
+      m_document(document),
+      m_computation(computation),
       m_bar(bar),
       m_hover(new QLabel),
       m_compute(new QLabel),
@@ -79,32 +82,32 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, ComputeController* controller, QOb
   m_delay.setSingleShot(true);
   m_delay.setInterval(250);
   connect(&m_delay, &QTimer::timeout, this, [this] {
-    if (!m_controller->isBusy()) return;
+    if (!m_computation->isBusy()) return;
     m_progress->setRange(0, 0);  // busy indicator until the first progress report
     m_progress->show();
     m_cancel->show();
   });
-  connect(m_cancel, &QPushButton::clicked, controller, &ComputeController::cancel);
+  connect(m_cancel, &QPushButton::clicked, computation, &Computation::cancel);
   const auto showBatch = [this] {
-    const ResultPtr result = m_controller->result();
+    const ResultPtr result = m_computation->result();
     const qint64 N = result ? result->N : 1;
-    m_batch->setText(tr("batch element n = %1 of %2").arg(m_controller->view().batch).arg(N));
+    m_batch->setText(tr("batch element n = %1 of %2").arg(m_document->view().batch).arg(N));
     m_batch->setVisible(N > 1);
   };
-  connect(controller, &ComputeController::resultReady, this, showBatch);
-  connect(controller, &ComputeController::viewChanged, this, showBatch);
-  connect(controller, &ComputeController::busyChanged, this, &StatusWidgets::onBusy);
-  connect(controller, &ComputeController::reducedChanged, this, [this](const QString& text) {
+  connect(computation, &Computation::resultReady, this, showBatch);
+  connect(document, &Document::viewChanged, this, showBatch);
+  connect(computation, &Computation::busyChanged, this, &StatusWidgets::onBusy);
+  connect(computation, &Computation::reducedChanged, this, [this](const QString& text) {
     m_reduced->setText(text);
     m_reduced->setVisible(!text.isEmpty());
   });
-  connect(controller, &ComputeController::progress, this, [this](qint64 done, qint64 total) {
+  connect(computation, &Computation::progress, this, [this](qint64 done, qint64 total) {
     if (total <= 0 || !m_progress->isVisible()) return;
     m_progress->setRange(0, 1000);
     m_progress->setValue(static_cast<int>(done * 1000 / total));
     m_progress->setFormat(tr("%1 / %2 blocks").arg(done).arg(total));
   });
-  connect(controller, &ComputeController::cancelled, this,
+  connect(computation, &Computation::cancelled, this,
           [this] { m_bar->showMessage(tr("Computation cancelled"), 4000); });
 }
 
@@ -127,5 +130,7 @@ void StatusWidgets::showTimes(double computeMs, double renderMs, std::size_t res
 }
 
 void StatusWidgets::showHover(const QString& text) { m_hover->setText(text); }
+
+void StatusWidgets::showMessage(const QString& text) { m_bar->showMessage(text); }
 
 }  // namespace mhaviz::ui

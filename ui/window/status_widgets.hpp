@@ -13,17 +13,21 @@ class QStatusBar;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Computation;
+class Document;
 
 class StatusWidgets : public QObject {
   Q_OBJECT
 
  public:
-  /// Adds its widgets to `bar` (which owns them). `cancel` is triggered by the Cancel button.
-  StatusWidgets(QStatusBar* bar, ComputeController* controller, QObject* parent = nullptr);
+  /// Adds its widgets to `bar` (which owns them). The Cancel button cancels `computation`.
+  StatusWidgets(QStatusBar* bar, Document* document, Computation* computation,
+                QObject* parent = nullptr);
 
   void showTimes(double computeMs, double renderMs, std::size_t resultBytes);
   void showHover(const QString& text);
+  /// A passing message in the bar (until the next one).
+  void showMessage(const QString& text);
   /// The picture shows earlier settings: a red note in the status bar (it covers no map). When
   /// `why` is the panel's error it is not repeated (it is the note's tooltip).
   void showOutOfDate(bool outOfDate, const QString& why);
@@ -35,7 +39,8 @@ class StatusWidgets : public QObject {
  private:
   void onBusy(bool busy);
 
-  ComputeController* m_controller;
+  Document* m_document;
+  Computation* m_computation;
   QStatusBar* m_bar;
   QLabel* m_hover;
   QLabel* m_compute;

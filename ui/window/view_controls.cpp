@@ -9,13 +9,14 @@
 #include <algorithm>
 #include <functional>
 
-#include "compute/compute_controller.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "render/colormaps.hpp"
 
 namespace mhaviz::ui {
 
-ViewControls::ViewControls(ComputeController* controller, QWidget* parent)
-    : QGroupBox(tr("View"), parent), m_controller(controller) {
+ViewControls::ViewControls(Document* document, Computation* computation, QWidget* parent)
+    : QGroupBox(tr("View"), parent), m_document(document) {
   setObjectName(QStringLiteral("viewControls"));
   auto* form = new QFormLayout(this);
 
@@ -116,21 +117,21 @@ ViewControls::ViewControls(ComputeController* controller, QWidget* parent)
     edit([rule](ViewOptions& v) { v.reduce = rule; });
   });
 
-  connect(controller, &ComputeController::viewChanged, this, &ViewControls::showView);
-  connect(controller, &ComputeController::resultReady, this,
+  connect(document, &Document::viewChanged, this, &ViewControls::showView);
+  connect(computation, &Computation::resultReady, this,
           [this](const ResultPtr& result, const ViewOptions& view, double) {
             showResultShape(result);
             showView(view);
           });
-  showResultShape(controller->result());
-  showView(controller->view());
+  showResultShape(computation->result());
+  showView(document->view());
 }
 
 void ViewControls::edit(const std::function<void(ViewOptions&)>& change) {
   if (m_updating) return;
-  ViewOptions next = m_controller->view();
+  ViewOptions next = m_document->view();
   change(next);
-  m_controller->setView(next);
+  m_document->setView(next);
 }
 
 void ViewControls::showResultShape(const ResultPtr& result) {

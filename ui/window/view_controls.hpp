@@ -1,7 +1,7 @@
 #pragma once
 // The "View" group of the left panel: batch element, stage, colormap, colour scale, which heads,
 // head average and the reduction rule for maps larger than the screen. Edits go to
-// ComputeController::setView (not undoable: they change the picture, not the computation).
+// Document::setView (not undoable: they change the picture, not the computation).
 // GUI thread only.
 
 #include <QGroupBox>
@@ -16,13 +16,14 @@ class QSpinBox;
 
 namespace mhaviz::ui {
 
-class ComputeController;
+class Computation;
+class Document;
 
 class ViewControls : public QGroupBox {
   Q_OBJECT
 
  public:
-  explicit ViewControls(ComputeController* controller, QWidget* parent = nullptr);
+  ViewControls(Document* document, Computation* computation, QWidget* parent = nullptr);
 
  private:
   void edit(const std::function<void(ViewOptions&)>& change);
@@ -30,7 +31,7 @@ class ViewControls : public QGroupBox {
   /// Ranges that depend on the result: batch elements 0..N-1, heads 0..H-1.
   void showResultShape(const ResultPtr& result);
 
-  ComputeController* m_controller;
+  Document* m_document;
   bool m_updating = false;
   QSpinBox* m_batch = nullptr;
   QComboBox* m_stage = nullptr;

@@ -1,5 +1,5 @@
 // Checking a computed layer against PyTorch's stored outputs, and attention rollout across the
-// self-attention layers (docs/model-file.md defines both).
+// self-attention layers (docs/capture-and-models.md defines both).
 
 #include <algorithm>
 #include <cmath>

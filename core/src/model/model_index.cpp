@@ -1,4 +1,4 @@
-// The model index (docs/model-file.md): parsing, and what loading it will cost.
+// The model index (docs/capture-and-models.md): parsing, and what loading it will cost.
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -116,7 +116,8 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
   } catch (const json::parse_error& e) {
     fail(source, std::string("not valid JSON (") + e.what() + ")");
   }
-  if (!doc.is_object()) fail(source, "a model index must be a JSON object (docs/model-file.md)");
+  if (!doc.is_object())
+    fail(source, "a model index must be a JSON object (docs/capture-and-models.md)");
   const json& format = member(doc, "format", source,
                               "a model index starts with \"format\": \"mhaviz-model\"; write it "
                               "with mhaviz_capture.capture_model()");

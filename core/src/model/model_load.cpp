@@ -37,7 +37,7 @@ Layer build_layer(const LayerInfo& info, std::size_t position, io::TensorMap ten
                   const std::string& file) {
   const std::string where = file + ": " + layer_title(info, position);
   const std::string refix =
-      "; re-capture the model with mhaviz_capture.capture_model() (docs/model-file.md)";
+      "; re-capture the model with mhaviz_capture.capture_model() (docs/capture-and-models.md)";
   const auto need = [&](const std::string& name, const std::string& why) {
     if (!tensors.contains(name)) {
       throw InvalidInput(where + ": member \"" + std::to_string(position) + "/" + name +

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// A whole model: every nn.MultiheadAttention call of one forward pass of a network, as
-/// mhaviz_capture.capture_model() writes it (docs/model-file.md): a JSON index and a
+/// mhaviz_capture.capture_model() writes it (docs/capture-and-models.md): a JSON index and a
 /// tensors file holding each call's state_dict, inputs, masks and PyTorch's outputs. Each layer
 /// is recomputed by mhaviz::forward and compared with PyTorch's outputs; attention rollout
 /// (Abnar & Zuidema 2020) runs across the self-attention layers.
@@ -119,7 +119,7 @@ struct ComputedModel {
 ComputedModel compute_model(const Model& model, double tolerance = kDefaultTolerance,
                             const RunControl& control = {});
 
-/// Attention rollout of one batch element (docs/model-file.md).
+/// Attention rollout of one batch element (docs/capture-and-models.md).
 struct Rollout {
   std::int64_t batch = 0;
   std::int64_t tokens = 0;          ///< S

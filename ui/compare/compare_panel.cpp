@@ -1,0 +1,266 @@
+// Compare mode's dock: A | B | B - A (compare_panel.hpp).
+#include "compare/compare_panel.hpp"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "compute/computation.hpp"
+#include "document/document.hpp"
+#include "compute/compute_worker.hpp"
+#include "render/heatmap_grid.hpp"
+#include "render/image_export.hpp"
+
+namespace mhaviz::ui {
+
+namespace {
+
+QWidget* titled(QLabel* title, HeatmapGrid* grid) {
+  auto* box = new QWidget;
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(0, 0, 0, 0);
+  title->setWordWrap(true);
+  layout->addWidget(title);
+  layout->addWidget(grid, 1);
+  return box;
+}
+
+}  // namespace
+
+ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget* parent)
+    : QWidget(parent),
+      m_document(document),
+      m_computation(computation),
+      m_status(new QLabel),
+      m_titleA(new QLabel),
+      m_titleB(new QLabel),
+      m_gridA(new HeatmapGrid),
+      m_gridB(new HeatmapGrid),
+      m_gridDiff(new HeatmapGrid) {
+  setObjectName(QStringLiteral("comparePanel"));
+  setMinimumHeight(260);
+  m_gridA->setObjectName(QStringLiteral("compareGridA"));
+  m_gridB->setObjectName(QStringLiteral("compareGridB"));
+  m_gridDiff->setObjectName(QStringLiteral("compareGridDiff"));
+  auto* layout = new QVBoxLayout(this);
+  auto* buttons = new QHBoxLayout;
+  m_swap = new QPushButton(tr("Swap A and B"));
+  m_newA = new QPushButton(tr("Make B the new A"));
+  m_export = new QPushButton(tr("Export B \u2212 A\u2026"));
+  auto* leave = new QPushButton(tr("Leave compare mode"));
+  for (QPushButton* b : {m_swap, m_newA, m_export, leave}) buttons->addWidget(b);
+  buttons->addStretch(1);
+  layout->addLayout(buttons);
+  m_status->setWordWrap(true);
+  m_status->setObjectName(QStringLiteral("compareMessage"));
+  layout->addWidget(m_status);
+  auto* split = new QSplitter(Qt::Horizontal);
+  split->addWidget(titled(m_titleA, m_gridA));
+  split->addWidget(titled(m_titleB, m_gridB));
+  split->addWidget(titled(new QLabel(tr("B \u2212 A: signed difference, diverging colours, range "
+                                        "symmetric about 0")),
+                          m_gridDiff));
+  split->setChildrenCollapsible(false);
+  for (int i = 0; i < 3; ++i) split->setStretchFactor(i, 1);  // A, B and B - A equally wide
+  split->setSizes({1000, 1000, 1000});
+  layout->addWidget(split, 1);
+
+  connect(m_swap, &QPushButton::clicked, this, &ComparePanel::swap);
+  connect(m_newA, &QPushButton::clicked, this, &ComparePanel::pin);
+  connect(m_export, &QPushButton::clicked, this, &ComparePanel::exportDifference);
+  connect(leave, &QPushButton::clicked, this, &ComparePanel::unpin);
+  connect(computation, &Computation::resultReady, this,
+          [this](const ResultPtr& result, const ViewOptions&, double) {
+            m_b = result;
+            if (isPinned()) refresh();
+          });
+  // The same result again with its head measures: B is that one from now on; only the value
+  // norms (which come with the measures) change what B - A shows.
+  connect(computation, &Computation::measuresReady, this, [this](const ResultPtr& result) {
+    m_b = result;
+    if (isPinned() && m_document->view().stage == Stage::value_norms) refresh();
+  });
+  connect(document, &Document::viewChanged, this, [this](const ViewOptions&) {
+    if (isPinned()) refresh();
+  });
+}
+
+ComparePanel::~ComparePanel() = default;
+
+QString ComparePanel::message() const { return m_status->text(); }
+
+std::optional<CompareA> ComparePanel::savedA() const {
+  if (m_a == nullptr) return std::nullopt;
+  return CompareA{m_a->config, m_aTensors};
+}
+
+void ComparePanel::restoreA(const std::optional<CompareA>& a) {
+  if (!a) {
+    if (isPinned()) clearA();
+    return;
+  }
+  if (m_aWorker == nullptr) {
+    m_aWorker = std::make_unique<ComputeWorker>();
+    ComputeWorker* worker = m_aWorker.get();
+    connect(worker, &ComputeWorker::resultReady, this,
+            [this](quint64 generation, const ResultPtr& result, double) {
+              if (generation != m_restoring) return;
+              m_restoring = 0;
+              m_a = result;
+              if (m_b == nullptr) m_b = m_computation->result();
+              emit pinnedChanged(true);
+              refresh();
+            });
+    connect(worker, &ComputeWorker::failed, this,
+            [this](quint64 generation, const QString& message) {
+              if (generation != m_restoring) return;
+              m_restoring = 0;
+              m_status->setText(tr("A of the session cannot be computed: %1").arg(message));
+            });
+  }
+  m_aTensors = a->tensors;
+  ComputeRequest request;
+  request.generation = ++m_restoreCount;  // from 1: 0 means "nothing being restored"
+  m_restoring = request.generation;
+  request.config = a->config;
+  request.tensors = a->tensors;
+  m_aWorker->submit(request);
+}
+
+void ComparePanel::pin() {
+  const ResultPtr current = m_computation->result();
+  if (current == nullptr) return;
+  m_a = current;
+  m_b = current;
+  m_aTensors = m_document->tensors();
+  emit pinnedChanged(true);
+  emit changedByUser();
+  refresh();
+}
+
+void ComparePanel::swap() {
+  if (!isPinned() || m_b == nullptr) return;
+  const ResultPtr oldA = m_a;
+  const auto oldATensors = m_aTensors;
+  m_a = m_b;
+  m_aTensors = m_document->tensors();
+  m_b = oldA;  // shown at once; the worker's result for these settings replaces it
+  refresh();
+  if (m_document->tensors() != oldATensors) m_document->setTensors(oldATensors);
+  m_document->changeConfig(oldA->config, tr("Swap A and B"));
+}
+
+void ComparePanel::unpin() {
+  clearA();
+  emit changedByUser();
+}
+
+void ComparePanel::clearA() {
+  m_a.reset();
+  m_aTensors.reset();
+  m_difference.cancel();
+  m_shown = m_difference.generation();
+  m_data = CompareData{};
+  m_gridA->clear();
+  m_gridB->clear();
+  m_gridDiff->clear();
+  emit pinnedChanged(false);
+}
+
+void ComparePanel::refresh() {
+  if (m_a == nullptr || m_b == nullptr) return;
+  m_status->setText(tr("Computing B \u2212 A\u2026"));
+  m_difference.start([this, a = m_a, b = m_b, view = m_document->view()](const TaskScope& scope) {
+    auto data = std::make_shared<CompareData>(compareStage(*a, *b, view));
+    scope.post(
+        [this, generation = scope.generation(), data] { present(generation, std::move(*data)); });
+  });
+}
+
+void ComparePanel::present(quint64 generation, CompareData data) {
+  m_data = std::move(data);
+  m_shown = generation;
+  const ViewOptions view = m_document->view();
+  m_titleA->setText(tr("A: %1").arg(describeConfig(m_a->config, view.batch)));
+  m_titleB->setText(tr("B: %1").arg(describeConfig(m_b->config, view.batch)));
+  if (m_data.a.maps.empty()) {
+    m_gridA->clear();
+  } else {
+    m_gridA->setStageData(m_data.a, view);
+  }
+  if (m_data.b.maps.empty()) {
+    m_gridB->clear();
+  } else {
+    m_gridB->setStageData(m_data.b, view);
+  }
+  if (!m_data.ok()) {
+    // Nothing misleading: no difference is drawn, the line says why.
+    m_gridDiff->clear();
+    m_status->setText(tr("No difference shown: %1").arg(m_data.mismatch));
+  } else {
+    m_gridDiff->setStageData(m_data.diff, view);
+    m_status->setText(m_data.notes.isEmpty()
+                          ? QString()
+                          : tr("Left out of B \u2212 A: %1").arg(m_data.notes.join(
+                                QStringLiteral("; "))));
+  }
+  m_status->setStyleSheet(m_data.ok() ? QString() : QStringLiteral("color: #c0392b;"));
+  m_export->setEnabled(m_data.ok());
+  emit shown();
+}
+
+void ComparePanel::exportDifference() {
+  if (!m_data.ok() || m_data.diff.maps.empty()) return;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export B \u2212 A"), QStringLiteral("difference.png"),
+      tr("Images (*.png *.svg *.pdf)"));
+  if (path.isEmpty()) return;
+  const ViewOptions view = m_document->view();
+  ExportOptions options;
+  options.title = tr("B \u2212 A, %1 \u2014 A: %2; B: %3")
+                      .arg(shownStageName(view.stage), describeConfig(m_a->config, view.batch),
+                           describeConfig(m_b->config, view.batch));
+  const QString error = exportStageImage(m_data.diff, view, options, path);
+  if (!error.isEmpty()) QMessageBox::warning(this, tr("Export B \u2212 A"), error);
+}
+
+ComparePanel* installCompare(QMainWindow* window, Document* document,
+                             Computation* computation) {
+  auto* panel = new ComparePanel(document, computation);
+  auto* dock = new QDockWidget(QObject::tr("Compare: A | B | B \u2212 A"), window);
+  dock->setObjectName(QStringLiteral("compareDock"));
+  dock->setWidget(panel);
+  // Below the other bottom docks (the walk-through), over the whole width.
+  window->addDockWidget(Qt::BottomDockWidgetArea, dock, Qt::Vertical);
+  dock->hide();
+  QMenu* menu = window->menuBar()->addMenu(QObject::tr("Co&mpare"));
+  QAction* pin = menu->addAction(QObject::tr("&Pin current settings as A"));
+  pin->setObjectName(QStringLiteral("comparePin"));
+  pin->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+P")));
+  QAction* swap = menu->addAction(QObject::tr("&Swap A and B"));
+  QAction* newA = menu->addAction(QObject::tr("Make &B the new A"));
+  QAction* leave = menu->addAction(QObject::tr("&Leave compare mode"));
+  for (QAction* a : {swap, newA, leave}) a->setEnabled(false);
+  QObject::connect(pin, &QAction::triggered, panel, &ComparePanel::pin);
+  QObject::connect(swap, &QAction::triggered, panel, &ComparePanel::swap);
+  QObject::connect(newA, &QAction::triggered, panel, &ComparePanel::pin);
+  QObject::connect(leave, &QAction::triggered, panel, &ComparePanel::unpin);
+  QObject::connect(panel, &ComparePanel::pinnedChanged, dock, [=](bool pinned) {
+    const bool opening = pinned && !dock->isVisible();
+    dock->setVisible(pinned);
+    // A, B and B - A need room: half the window's height when the dock opens.
+    if (opening) window->resizeDocks({dock}, {window->height() / 2}, Qt::Vertical);
+    for (QAction* a : {swap, newA, leave}) a->setEnabled(pinned);
+  });
+  return panel;
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,100 @@
+#pragma once
+// Compare mode (A | B | B - A): the current result pinned as A, the current settings as B, and
+// their signed difference per head for the stage the view shows. A and B are results of a
+// compute worker (A was computed there while it was current); the difference is made as a
+// background task (stages/compare_stage), never on the GUI thread.
+
+#include <QWidget>
+#include <memory>
+
+#include "compute/compute_request.hpp"
+#include "tasks/latest_task.hpp"
+#include "mhaviz/core/tensor_map.hpp"
+#include "session/session_file.hpp"
+#include "stages/compare_stage.hpp"
+
+class QLabel;
+class QMainWindow;
+class QMenu;
+class QDockWidget;
+class QPushButton;
+
+namespace mhaviz::ui {
+
+class Computation;
+class Document;
+class ComputeWorker;
+class HeatmapGrid;
+
+class ComparePanel : public QWidget {
+  Q_OBJECT
+ public:
+  ComparePanel(Document* document, Computation* computation, QWidget* parent = nullptr);
+  ~ComparePanel() override;
+
+  /// The current result becomes A (also "make B the new A").
+  void pin();
+  /// A becomes the current settings (recomputed on the worker as B) and B is pinned as A.
+  void swap();
+  /// Leaves compare mode.
+  void unpin();
+  /// The pinned A for a session file (nullopt: nothing pinned).
+  [[nodiscard]] std::optional<CompareA> savedA() const;
+  /// A session's A: computed on a compute worker of its own, then pinned (nullopt: unpin).
+  void restoreA(const std::optional<CompareA>& a);
+  /// True while a restored A is being computed.
+  [[nodiscard]] bool isRestoring() const { return m_restoring != 0; }
+  [[nodiscard]] bool isPinned() const { return m_a != nullptr; }
+  [[nodiscard]] ResultPtr resultA() const { return m_a; }
+  [[nodiscard]] ResultPtr resultB() const { return m_b; }
+  /// The tensors A was computed with (null: generated).
+  [[nodiscard]] std::shared_ptr<const mhaviz::io::TensorMap> tensorsA() const { return m_aTensors; }
+  /// The maps shown (A, B, B - A or the mismatch); valid once isUpToDate().
+  [[nodiscard]] const CompareData& data() const { return m_data; }
+  /// True when the shown difference is that of the current A, B and view.
+  [[nodiscard]] bool isUpToDate() const { return m_shown == m_difference.generation(); }
+  [[nodiscard]] HeatmapGrid* gridA() const { return m_gridA; }
+  [[nodiscard]] HeatmapGrid* gridB() const { return m_gridB; }
+  [[nodiscard]] HeatmapGrid* gridDiff() const { return m_gridDiff; }
+  /// The inline line above the grids: why there is no difference, or keys left out.
+  [[nodiscard]] QString message() const;
+
+ signals:
+  void pinnedChanged(bool pinned);
+  /// The user pinned or left compare mode: part of the session changed (restoreA does not emit).
+  void changedByUser();
+  void shown();  // a new difference (or mismatch) is on screen
+
+ private:
+  void clearA();  // leaves compare mode without telling the session
+  void refresh();  // recomputes the difference for m_a, m_b and the view off the GUI thread
+  void present(quint64 generation, CompareData data);
+  void exportDifference();
+
+  Document* m_document;
+  Computation* m_computation;
+  ResultPtr m_a, m_b;
+  std::unique_ptr<ComputeWorker> m_aWorker;  // computes a restored A (created when needed)
+  quint64 m_restoring = 0;                   // generation of the restored A being computed
+  quint64 m_restoreCount = 0;
+  std::shared_ptr<const mhaviz::io::TensorMap> m_aTensors;
+  CompareData m_data;
+  LatestTask m_difference{this};  // B - A for the current A, B and view
+  quint64 m_shown = 0;            // the task generation whose difference is shown
+  QLabel* m_status = nullptr;
+  QLabel* m_titleA = nullptr;
+  QLabel* m_titleB = nullptr;
+  HeatmapGrid* m_gridA = nullptr;
+  HeatmapGrid* m_gridB = nullptr;
+  HeatmapGrid* m_gridDiff = nullptr;
+  QPushButton* m_swap = nullptr;
+  QPushButton* m_newA = nullptr;
+  QPushButton* m_export = nullptr;
+};
+
+/// Adds the compare dock (hidden until something is pinned) and a Compare menu (Pin as A,
+/// Swap A and B, Make B the new A, Leave compare mode) to `window`. Returns the panel.
+ComparePanel* installCompare(QMainWindow* window, Document* document,
+                             Computation* computation);
+
+}  // namespace mhaviz::ui

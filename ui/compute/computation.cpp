@@ -1,0 +1,240 @@
+#include "compute/computation.hpp"
+
+#include <QStringList>
+#include <algorithm>
+#include <exception>
+
+#include "document/document.hpp"
+#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/view_plan.hpp"
+
+namespace mhaviz::ui {
+
+Computation::Computation(Document* document, QObject* parent)
+    : QObject(parent),
+      m_document(document),
+      m_config(document->config()),
+      m_view(document->view()),
+      m_memoryLimit(mhaviz::kDefaultMemoryLimit) {
+  registerComputeMetaTypes();
+  ComputeWorker* w = &m_worker;
+  // The worker emits on the GUI thread (its tasks post there); typed functor connections only.
+  connect(w, &ComputeWorker::resultReady, this, &Computation::onResult);
+  connect(w, &ComputeWorker::measuresReady, this, &Computation::onMeasures);
+  connect(w, &ComputeWorker::reducedView, this,
+          [this](quint64 generation, const QString& text, const ReducedRegion& region) {
+            if (generation != m_generation) return;
+            m_shownRegion = region;
+            if (text.isEmpty()) m_shownRegion.blockRows = 0;
+            if (text == m_reduced) return;
+            m_reduced = text;
+            emit reducedChanged(m_reduced);
+          });
+  connect(w, &ComputeWorker::failed, this, &Computation::onFailed);
+  connect(w, &ComputeWorker::cancelled, this, &Computation::onCancelled);
+  connect(w, &ComputeWorker::progress, this, [this](quint64 generation, qint64 done, qint64 total) {
+    if (generation == m_generation) emit progress(done, total);
+  });
+  connect(document, &Document::configChanged, this, &Computation::onConfigChanged);
+  connect(document, &Document::viewChanged, this, &Computation::onViewChanged);
+  document->setViewFitter([this](const ViewOptions& view) { return fitView(view); });
+}
+
+Computation::~Computation() { m_document->setViewFitter({}); }
+
+QString Computation::quickCheck(const mhaviz::Config& config, std::uint64_t limit) {
+  try {
+    mhaviz::validate_config(config);
+  } catch (const std::exception& e) {
+    return QString::fromUtf8(e.what());
+  }
+  // Maps over the limit are shown reduced (mhaviz/core/long_context.hpp) when that fits.
+  const mhaviz::ViewPlan plan = mhaviz::plan_view(config, limit);
+  if (plan.kind != mhaviz::ViewKind::refused) return {};
+  // The window has no setting for its limit: say where a larger one can be given.
+  return QString::fromStdString(plan.refusal) +
+         tr(" (The window's limit is %1; mhaviz-cli run --max-memory SIZE computes larger "
+            "configurations.)")
+             .arg(QString::fromStdString(mhaviz::format_bytes(limit)));
+}
+
+ViewOptions Computation::fitView(const ViewOptions& view) const {
+  ViewOptions fitted = m_result ? fitViewToResult(view, *m_result) : view;
+  if (!m_reduced.isEmpty()) fitted.stage = Stage::weights;  // the reduced view has only these
+  return fitted;
+}
+
+void Computation::onViewChanged(const ViewOptions& view) {
+  // A reduced result holds one batch element folded one way: another needs computing (also
+  // when the settings' first result has not arrived yet).
+  const bool reducedSettings =
+      mhaviz::plan_view(m_config, m_memoryLimit).kind == mhaviz::ViewKind::reduced;
+  const bool recomputeReduced = (reducedSettings || !m_reduced.isEmpty()) &&
+                                (view.batch != m_view.batch || view.reduce != m_view.reduce);
+  m_view = view;
+  if (recomputeReduced) submitCurrent();
+}
+
+void Computation::recompute() { m_document->reapply(); }
+
+void Computation::zoomReduced(qint64 row0, qint64 rowEnd, qint64 col0, qint64 colEnd) {
+  const ReducedRegion& r = m_shownRegion;
+  if (r.blockRows == 0 || !m_error.isEmpty()) return;
+  if (r.blockRows == 1 && r.blockCols == 1) return;  // exact already: the grid zooms its cells
+  const qint64 rows = (r.queryEnd - r.queryBegin + r.blockRows - 1) / r.blockRows;
+  const qint64 cols = (r.keyEnd - r.keyBegin + r.blockCols - 1) / r.blockCols;
+  row0 = std::clamp<qint64>(row0, 0, rows - 1);
+  col0 = std::clamp<qint64>(col0, 0, cols - 1);
+  rowEnd = std::clamp<qint64>(rowEnd, row0 + 1, rows);
+  colEnd = std::clamp<qint64>(colEnd, col0 + 1, cols);
+  // Each shown value covers a block of the whole map: the region is those blocks' cells.
+  const qint64 qb = r.queryBegin + row0 * r.blockRows;
+  const qint64 qe = std::min(r.queryEnd, r.queryBegin + rowEnd * r.blockRows);
+  const qint64 kb = r.keyBegin + col0 * r.blockCols;
+  const qint64 ke = std::min(r.keyEnd, r.keyBegin + colEnd * r.blockCols);
+  if (qb == r.queryBegin && qe == r.queryEnd && kb == r.keyBegin && ke == r.keyEnd) return;
+  if (qb == m_queryBegin && qe == m_queryEnd && kb == m_keyBegin && ke == m_keyEnd) return;
+  m_queryBegin = qb;
+  m_queryEnd = qe;
+  m_keyBegin = kb;
+  m_keyEnd = ke;
+  submitCurrent();  // supersedes (cancels) whatever is still running
+}
+
+void Computation::zoomReducedOut() {
+  if (m_queryBegin == 0 && m_queryEnd == -1 && m_keyBegin == 0 && m_keyEnd == -1) return;
+  m_queryBegin = m_keyBegin = 0;
+  m_queryEnd = m_keyEnd = -1;
+  if (m_shownRegion.blockRows != 0 && m_error.isEmpty()) submitCurrent();
+}
+
+void Computation::cancel() {
+  if (!isBusy()) return;
+  m_userCancelled = true;
+  m_worker.cancelAll();
+}
+
+void Computation::setMemoryLimit(std::uint64_t bytes) {
+  m_memoryLimit = bytes;
+  m_worker.setMemoryLimit(bytes);
+}
+
+void Computation::onConfigChanged(const mhaviz::Config& config) {
+  // A zoomed region belongs to the sizes it was made for.
+  if (config.tgt_len != m_config.tgt_len || config.src_len != m_config.src_len ||
+      config.add_bias_kv != m_config.add_bias_kv ||
+      config.add_zero_attn != m_config.add_zero_attn) {
+    m_queryBegin = m_keyBegin = 0;
+    m_queryEnd = m_keyEnd = -1;
+  }
+  m_config = config;
+  const QString problem = quickCheck(m_config, m_memoryLimit);
+  if (!problem.isEmpty()) {
+    // Keep the last good picture; make whatever is still running stale and stop it.
+    ++m_generation;
+    m_measuring = false;
+    m_worker.cancelAll();
+    setError(problem);
+    setOutOfDate(m_result != nullptr, problem);
+    return;
+  }
+  setError({});
+  submitCurrent();
+}
+
+void Computation::submitCurrent() {
+  ComputeRequest request;
+  request.generation = ++m_generation;
+  request.config = m_config;
+  request.tensors = m_document->tensors();
+  request.batch = m_view.batch;
+  request.reduceMax = m_view.reduce == Reduce::max;
+  request.queryBegin = m_queryBegin;
+  request.queryEnd = m_queryEnd;
+  request.keyBegin = m_keyBegin;
+  request.keyEnd = m_keyEnd;
+  const bool wasBusy = isBusy();
+  m_awaiting = request.generation;
+  m_userCancelled = false;
+  m_measuring = false;  // the measures of an older result are no longer wanted
+  m_worker.submit(request);
+  if (!wasBusy) emit busyChanged(true);
+}
+
+void Computation::setError(const QString& message) {
+  if (message == m_error) return;
+  m_error = message;
+  emit errorChanged(m_error);
+}
+
+void Computation::setOutOfDate(bool outOfDate, const QString& why) {
+  m_outOfDate = outOfDate;
+  emit outOfDateChanged(outOfDate, why);
+}
+
+void Computation::finishGeneration(quint64 generation) {
+  if (generation != m_awaiting) return;
+  m_awaiting = 0;
+  emit busyChanged(false);
+}
+
+void Computation::onResult(quint64 generation, const ResultPtr& result, double computeMs) {
+  finishGeneration(generation);
+  if (generation != m_generation || !result) {
+    ++m_staleDropped;
+    return;
+  }
+  m_result = result;
+  // A full result's measures follow (ComputeWorker::measuresReady); a reduced one has none.
+  m_measuring = m_reduced.isEmpty() && m_result->measures == nullptr;
+  m_view = fitView(m_document->view());
+  m_document->adoptView(m_view);
+  setOutOfDate(false);
+  emit resultReady(m_result, m_view, computeMs);
+}
+
+void Computation::onMeasures(quint64 generation, const ResultPtr& result) {
+  if (generation != m_generation || !m_measuring || !result) return;  // stale
+  m_measuring = false;
+  m_result = result;
+  emit measuresReady(m_result);
+}
+
+void Computation::onFailed(quint64 generation, const QString& message) {
+  finishGeneration(generation);
+  if (generation != m_generation) return;
+  setError(message);
+  setOutOfDate(m_result != nullptr, message);
+}
+
+void Computation::onCancelled(quint64 generation) {
+  finishGeneration(generation);
+  if (generation != m_generation || !m_userCancelled) return;
+  m_userCancelled = false;
+  setOutOfDate(m_result != nullptr,
+               tr("Computation cancelled: the picture shows earlier settings. Press F5 to "
+                  "compute again."));
+  emit cancelled();
+}
+
+ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& result) {
+  view.batch = std::clamp(view.batch, 0, static_cast<int>(std::max<std::int64_t>(result.N, 1)) - 1);
+  if (view.soloHead >= result.H) view.soloHead = -1;
+  if (view.stage == Stage::weights_before_dropout && !result.weights_before_dropout) {
+    view.stage = Stage::weights;
+  }
+  if (view.stage == Stage::capped_scores && !result.has_capped_scores()) {
+    view.stage = Stage::raw_scores;
+  }
+  const auto labels = [](const std::vector<std::string>& names) {
+    QStringList list;
+    for (const std::string& name : names) list << QString::fromStdString(name);
+    return list;
+  };
+  view.queryLabels = labels(result.config.query_labels);
+  view.keyLabels = labels(result.config.key_labels);
+  return view;
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,121 @@
+#pragma once
+// The computation of the document (document/document.hpp): every change of its configuration
+// or tensors is checked (closed-form size checks, no math on the GUI thread) and submitted to
+// the compute worker; the newest result, its head measures, the inline error, whether the
+// picture is out of date, busy/progress, and the zoomed region of a reduced view live here.
+
+#include <QObject>
+#include <QString>
+#include <cstdint>
+
+#include "compute/compute_request.hpp"
+#include "compute/compute_worker.hpp"
+#include "compute/reduced_compute.hpp"
+#include "mhaviz/core/config.hpp"
+#include "stages/view_options.hpp"
+
+namespace mhaviz::ui {
+
+class Document;
+
+class Computation : public QObject {
+  Q_OBJECT
+
+ public:
+  /// Follows `document` (which must outlive it) from now on; computes nothing until the first
+  /// change or recompute().
+  explicit Computation(Document* document, QObject* parent = nullptr);
+  ~Computation() override;
+
+  /// The last good result (kept while the settings are invalid); may be null.
+  [[nodiscard]] ResultPtr result() const { return m_result; }
+  /// The message shown inline; empty when the settings are usable.
+  [[nodiscard]] QString error() const { return m_error; }
+  [[nodiscard]] bool isBusy() const { return m_awaiting != 0; }
+  /// True from a full result's arrival (resultReady) until its head measures arrive
+  /// (measuresReady): the worker computes them after the picture.
+  [[nodiscard]] bool isMeasuring() const { return m_measuring; }
+  [[nodiscard]] bool isOutOfDate() const { return m_outOfDate; }
+  /// Generation of the newest request; results of older ones are dropped.
+  [[nodiscard]] quint64 generation() const { return m_generation; }
+  /// Number of results that arrived after a newer request and were dropped (for diagnostics).
+  [[nodiscard]] int staleResultsDropped() const { return m_staleDropped; }
+  [[nodiscard]] ComputeWorker* worker() { return &m_worker; }
+
+  /// Validates the document's settings and submits them (at start-up, and F5).
+  void recompute();
+  /// Stops the running computation; the picture stays, marked out of date.
+  void cancel();
+  void setMemoryLimit(std::uint64_t bytes);
+
+  /// Zooms the reduced view into cells [row0, rowEnd) x [col0, colEnd) of the current reduced
+  /// result (its rows and columns, i.e. blocks): the worker computes that region of the whole
+  /// map at the finest fold that fits kReducedCells, exact cells once it is small enough.
+  /// Nothing happens when the view is not reduced or the cells are the whole current result.
+  void zoomReduced(qint64 row0, qint64 rowEnd, qint64 col0, qint64 colEnd);
+  /// Returns a zoomed reduced view to the whole map (nothing happens when it is not zoomed).
+  void zoomReducedOut();
+  /// Where the current reduced result lies in the whole map; blockRows 0 when not reduced.
+  [[nodiscard]] const ReducedRegion& reducedRegion() const { return m_shownRegion; }
+
+  /// Empty when `config` can be computed; else the message to show (PyTorch's text for
+  /// argument errors, the memory estimate for sizes over `limit`).
+  static QString quickCheck(const mhaviz::Config& config, std::uint64_t limit);
+
+ signals:
+  /// A fresh result for the current settings, with the view to draw it with.
+  void resultReady(mhaviz::ui::ResultPtr result, const mhaviz::ui::ViewOptions& view,
+                   double computeMs);
+  /// The current result again, now with its head measures and value norms (the worker
+  /// computes them after the result, so that the picture does not wait): result() is this one
+  /// from now on. It shares every tensor with the result of resultReady.
+  void measuresReady(mhaviz::ui::ResultPtr result);
+  void errorChanged(const QString& message);
+  void outOfDateChanged(bool outOfDate, const QString& why);
+  void busyChanged(bool busy);
+  /// What the reduced view of a configuration whose maps exceed the memory limit shows
+  /// ("reduced: block mean of 16x16 cells"), or empty when the maps are shown in full.
+  void reducedChanged(const QString& description);
+  void progress(qint64 done, qint64 total);
+  /// The current computation was cancelled by the user.
+  void cancelled();
+
+ private:
+  void onConfigChanged(const mhaviz::Config& config);
+  void onViewChanged(const ViewOptions& view);
+  [[nodiscard]] ViewOptions fitView(const ViewOptions& view) const;
+  void submitCurrent();
+  void setError(const QString& message);
+  void setOutOfDate(bool outOfDate, const QString& why = {});
+  void finishGeneration(quint64 generation);
+  void onResult(quint64 generation, const ResultPtr& result, double computeMs);
+  void onMeasures(quint64 generation, const ResultPtr& result);
+  void onFailed(quint64 generation, const QString& message);
+  void onCancelled(quint64 generation);
+
+  Document* m_document;
+  ComputeWorker m_worker;
+  mhaviz::Config m_config;  // the configuration last taken from the document
+  ViewOptions m_view;       // the view last taken from the document
+  ResultPtr m_result;
+  QString m_error;
+  QString m_reduced;  // reducedChanged's text for the current result
+  // The region asked of the reduced view (end -1: to the last row / column), and where the
+  // current reduced result lies (blockRows 0: the result is not reduced).
+  qint64 m_queryBegin = 0, m_queryEnd = -1, m_keyBegin = 0, m_keyEnd = -1;
+  ReducedRegion m_shownRegion{0, 0, 0, 0, 0, 0, 0, 0};
+  bool m_outOfDate = false;
+  bool m_measuring = false;  // the current result's measures are still to come
+  quint64 m_generation = 0;
+  quint64 m_awaiting = 0;  // generation whose end (result, error, cancel) we wait for; 0: none
+  bool m_userCancelled = false;
+  int m_staleDropped = 0;
+  std::uint64_t m_memoryLimit;
+};
+
+/// `view` adjusted to what `result` holds: batch element and solo head in range, `weights`
+/// instead of `weights_before_dropout` when no dropout was applied, and the token labels of
+/// the result's config (Config::query_labels / key_labels) on the axes.
+ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& result);
+
+}  // namespace mhaviz::ui

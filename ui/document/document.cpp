@@ -1,0 +1,60 @@
+#include "document/document.hpp"
+
+#include <QStringList>
+
+#include "document/config_command.hpp"
+
+namespace mhaviz::ui {
+
+Document::Document(QObject* parent) : QObject(parent) {}
+
+Document::~Document() = default;
+
+void Document::changeConfig(const mhaviz::Config& requested, const QString& text, int mergeId) {
+  // The user's masks, padding and labels are kept as they made them (m_userValues) and fitted
+  // to the sizes here: what a smaller size cuts comes back when it grows again.
+  mhaviz::gen::UserValues values = m_userValues;
+  values.take_edits(m_config, requested);
+  mhaviz::Config next = requested;
+  const std::vector<std::string> fitNotes = values.fit(next);
+  m_userValues = values;
+  if (next == m_config) return;
+  QStringList notes;
+  const bool resized = next.tgt_len != m_config.tgt_len || next.src_len != m_config.src_len ||
+                       next.batch() != m_config.batch() || next.num_heads != m_config.num_heads;
+  for (const std::string& note : fitNotes) {
+    if (resized) notes << QString::fromStdString(note);
+  }
+  m_fitNotes = notes.join(u'\n');
+  m_fittedFromUserValues = next;
+  m_undo.push(new ConfigCommand(m_config, next, text, mergeId,
+                                [this](const mhaviz::Config& c) { applyConfig(c); }));
+  m_fitNotes.clear();
+  if (!notes.isEmpty()) emit sizesFitted(notes.join(u'\n'));
+}
+
+void Document::setView(const ViewOptions& view) {
+  const ViewOptions fitted = m_fitView ? m_fitView(view) : view;
+  if (fitted == m_view) return;
+  m_view = fitted;
+  emit viewChanged(m_view);
+}
+
+void Document::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors) {
+  m_tensors = std::move(tensors);
+  reapply();
+}
+
+void Document::reapply() { applyConfig(m_config); }
+
+void Document::applyConfig(const mhaviz::Config& config) {
+  m_config = config;
+  // Undo, redo and opened files bring their own values: remember those from now on.
+  if (config != m_fittedFromUserValues) {
+    m_userValues = mhaviz::gen::UserValues(config);
+    m_fittedFromUserValues = config;
+  }
+  emit configChanged(m_config);
+}
+
+}  // namespace mhaviz::ui

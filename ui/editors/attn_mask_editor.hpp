@@ -1,0 +1,92 @@
+#pragma once
+// The attn_mask editor: kind, dtype, shape, masked value, the parameters of each kind, and a
+// grid that previews the generated mask (mhaviz::gen::make_attn_mask, one (n, h) block at a
+// time for 3-D masks) and edits the cells of a custom mask by click / drag, with Clear, Invert,
+// Fill row and Fill column. Size changes are fitted by the document (gen::fit_to_sizes); its
+// notes are shown inline. GUI thread only. The code: attn_mask_editor.cpp (construction, preview,
+// showConfig), attn_mask_controls.cpp (the controls and their edits), attn_mask_cells.cpp (the
+// custom-cell tools and the block selector).
+
+#include <cstdint>
+
+#include "editors/custom_cells.hpp"
+#include "editors/spec_editor.hpp"
+#include "mhaviz/core/gen_specs.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace mhaviz::ui {
+
+class BlockSparsityView;
+class Computation;
+class MaskDtypeCombo;
+class MaskGridView;
+class MaskedValueEdit;
+
+class AttnMaskEditor : public SpecEditor {
+  Q_OBJECT
+
+ public:
+  /// `computation`: whose results the block-sparsity grid shows.
+  AttnMaskEditor(Document* document, Computation* computation, QWidget* parent = nullptr);
+
+  [[nodiscard]] MaskGridView* grid() const { return m_grid; }
+  /// The block-sparsity summary and block grid of the last result, below the mask grid.
+  [[nodiscard]] BlockSparsityView* blockSparsity() const { return m_blocks; }
+  /// The block b = n*H + h the grid shows and edits (-1: the 2-D mask or every block).
+  [[nodiscard]] std::int64_t selectedBlock() const;
+  /// Selects block `b` in the block selector (if listed).
+  void selectBlock(std::int64_t b);
+
+ protected:
+  void showConfig(const mhaviz::Config& config) override;
+
+ private:
+  void buildControls(QFormLayout* form);
+  void buildCustomTools(QFormLayout* form);
+  void editSpec(const QString& text, const std::function<void(gen::AttnMaskSpec&)>& change,
+                int mergeId = -1);
+  void fillBlocks(const mhaviz::Config& config);
+  void updatePreview(const mhaviz::Config& config);
+  void onStroke(const QVector<QPoint>& cells);
+  [[nodiscard]] cells::State brush() const;
+
+  QFormLayout* m_form = nullptr;
+  QComboBox* m_kind = nullptr;
+  MaskDtypeCombo* m_dtype = nullptr;
+  QComboBox* m_shape = nullptr;
+  MaskedValueEdit* m_maskedValue = nullptr;
+  QSpinBox* m_width = nullptr;
+  QSpinBox* m_prefixLength = nullptr;
+  QLineEdit* m_documents = nullptr;
+  QSpinBox* m_dilation = nullptr;
+  QSpinBox* m_sinkTokens = nullptr;
+  QLineEdit* m_segments = nullptr;
+  QDoubleSpinBox* m_probability = nullptr;
+  QSpinBox* m_seed = nullptr;
+  QCheckBox* m_causal = nullptr;
+  QLineEdit* m_edges = nullptr;
+  QDoubleSpinBox* m_edgeProbability = nullptr;
+  QComboBox* m_graphBias = nullptr;
+  QSpinBox* m_maxDistance = nullptr;
+  QDoubleSpinBox* m_tableScale = nullptr;
+  QComboBox* m_block = nullptr;
+  QWidget* m_customTools = nullptr;
+  QDoubleSpinBox* m_cellValue = nullptr;
+  QCheckBox* m_cellMasked = nullptr;
+  QSpinBox* m_row = nullptr;
+  QSpinBox* m_column = nullptr;
+  QLabel* m_note = nullptr;
+  QLabel* m_resizeNote = nullptr;
+  MaskGridView* m_grid = nullptr;
+  BlockSparsityView* m_blocks = nullptr;
+  gen::AttnMaskSpec m_shownSpec;
+};
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,20 @@
+#pragma once
+// Installs the "Masks & inputs" dock (attn_mask, key_padding_mask, inputs and weights editors)
+// into the main window, tabbed with the parameter dock, and shows the document's resize
+// notes (gen::fit_to_sizes) in the status bar. GUI thread only.
+
+class QDockWidget;
+class QMainWindow;
+
+namespace mhaviz::ui {
+
+class Computation;
+class Document;
+
+/// Creates the dock (object name "maskDock"), tabbed with `tabWith` when it is not null, and
+/// returns it; the window owns it.
+QDockWidget* installMaskEditors(QMainWindow* window, Document* document,
+                                Computation* computation,
+                                QDockWidget* tabWith);
+
+}  // namespace mhaviz::ui

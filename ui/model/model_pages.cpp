@@ -1,0 +1,161 @@
+#include "model/model_pages.hpp"
+
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QVBoxLayout>
+#include <exception>
+
+#include "document/document.hpp"
+#include "mhaviz/core/model.hpp"
+#include "model/layer_tensors.hpp"
+#include "session/session_files.hpp"
+#include "session/session_file.hpp"
+#include "model/model_view.hpp"
+
+namespace mhaviz::ui {
+
+namespace {
+
+QString resourcePath(const QString& name, const char* suffix) {
+  return QStringLiteral(":/examples/models/") + name + QLatin1String(suffix);
+}
+
+}  // namespace
+
+QList<ModelExample> modelExamples() {
+  QList<ModelExample> out;
+  for (const QString& name : {QStringLiteral("reverse"), QStringLiteral("copy")}) {
+    QFile file(resourcePath(name, ".json"));
+    if (!file.open(QIODevice::ReadOnly)) continue;  // built without the models
+    const QByteArray text = file.readAll();
+    try {
+      const model::ModelIndex index = model::parse_model_index(
+          std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
+          (name + QStringLiteral(".json")).toStdString());
+      out.push_back({name, QString::fromStdString(index.caption)});
+    } catch (const std::exception&) {
+      continue;  // a damaged resource is left out of the menu (the model tests catch it)
+    }
+  }
+  return out;
+}
+
+ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
+    : QStackedWidget(parent),
+      m_document(document),
+      m_modelView(new ModelView),
+      m_layerBar(new QWidget),
+      m_layerText(new QLabel),
+      m_toModel(new QAction(tr("&Model view"), this)) {
+  setObjectName(QStringLiteral("centralPages"));
+  auto* layerPage = new QWidget;
+  auto* back = new QPushButton(tr("Back to the model view"));
+  back->setObjectName(QStringLiteral("backToModel"));
+  m_layerText->setObjectName(QStringLiteral("modelLayerText"));
+  m_layerText->setWordWrap(true);  // never widens the window
+  auto* bar = new QHBoxLayout(m_layerBar);
+  bar->setContentsMargins(6, 2, 6, 2);
+  bar->addWidget(m_layerText, 1);
+  bar->addWidget(back);
+  m_layerBar->setObjectName(QStringLiteral("modelLayerBar"));
+  m_layerBar->hide();
+  auto* layout = new QVBoxLayout(layerPage);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(m_layerBar);
+  layout->addWidget(layerView, 1);
+  addWidget(layerPage);
+  addWidget(m_modelView);
+
+  m_toModel->setObjectName(QStringLiteral("modelViewAction"));
+  m_toModel->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+  m_toModel->setCheckable(true);
+  m_toModel->setEnabled(false);
+  connect(m_toModel, &QAction::triggered, this,
+          [this](bool on) { on ? showModelView() : showLayerView(); });
+  connect(back, &QPushButton::clicked, this, &ModelPages::showModelView);
+  connect(m_modelView, &ModelView::layerChosen, this, &ModelPages::openLayer);
+  connect(this, &QStackedWidget::currentChanged, this,
+          [this] { m_toModel->setChecked(showingModel()); });
+  connect(document, &Document::viewChanged, m_modelView,
+          [this](const ViewOptions& view) { m_modelView->setColormap(view.colormap); });
+  m_modelView->setColormap(document->view().colormap);
+}
+
+ModelPages::~ModelPages() = default;
+
+bool ModelPages::showingModel() const { return currentWidget() == m_modelView; }
+
+void ModelPages::showModelView() { setCurrentWidget(m_modelView); }
+
+void ModelPages::showLayerView() { setCurrentIndex(0); }
+
+void ModelPages::openModel(const QString& indexPath) {
+  m_toModel->setEnabled(true);
+  m_layerBar->hide();  // a layer of the earlier model is no longer "of this model"
+  showModelView();
+  m_modelView->openModel(indexPath);
+}
+
+bool ModelPages::openModelExample(const QString& name) {
+  if (!m_examplesDir) {
+    m_examplesDir = std::make_unique<QTemporaryDir>();
+    if (!m_examplesDir->isValid()) {
+      m_examplesDir.reset();
+      return false;
+    }
+  }
+  const QDir dir(m_examplesDir->path());
+  for (const char* suffix : {".json", ".npz"}) {
+    const QString target = dir.filePath(name + QLatin1String(suffix));
+    if (!QFileInfo::exists(target) && !QFile::copy(resourcePath(name, suffix), target))
+      return false;
+  }
+  openModel(dir.filePath(name + QStringLiteral(".json")));
+  return true;
+}
+
+void ModelPages::openLayer(int layer, int head) {
+  const std::shared_ptr<const LoadedModel> loaded = m_modelView->loaded();
+  if (!loaded || layer < 0 || std::size_t(layer) >= loaded->model.layers.size()) return;
+  if (m_session == nullptr || !m_session->maybeSave()) return;
+  const model::Layer& l = loaded->model.layers[std::size_t(layer)];
+  Session session;
+  session.config = l.problem.config;
+  session.tensors = std::make_shared<const mhaviz::io::TensorMap>(layerTensors(l));
+  session.embedTensors = true;  // a saved session carries the layer with it
+  session.view = m_document->view();
+  session.view.stage = Stage::weights;
+  session.view.soloHead = head;
+  session.view.batch = m_modelView->batch();
+  m_session->applySession(session, QString(), true);
+  m_layerText->setText(
+      tr("%1 of %2, head %3")
+          .arg(QString::fromStdString(model::layer_title(l.info, std::size_t(layer))),
+               loaded->displayName)
+          .arg(head));
+  m_layerBar->show();
+  showLayerView();
+}
+
+void ModelPages::addExamples(QMenu* examples) {
+  const QList<ModelExample> models = modelExamples();
+  if (models.isEmpty()) return;
+  examples->addSeparator();
+  for (const ModelExample& m : models) {
+    QAction* a = examples->addAction(tr("Model \u201c%1\u201d: %2").arg(m.name, m.caption));
+    a->setObjectName(QStringLiteral("modelExample_") + m.name);
+    a->setData(m.name);
+    connect(a, &QAction::triggered, this, [this, name = m.name] { openModelExample(name); });
+  }
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,274 @@
+#include "model/model_view.hpp"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+#include <exception>
+
+#include "mhaviz/core/errors.hpp"
+#include "model/model_picture.hpp"
+
+namespace mhaviz::ui {
+
+/// Shows the finished picture at its size and turns clicks into layerChosen; asks the view to
+/// draw again when its size changes.
+class ModelCanvas : public QWidget {
+ public:
+  explicit ModelCanvas(ModelView* view) : QWidget(view), m_view(view) {
+    setObjectName(QStringLiteral("modelCanvas"));
+    setMinimumSize(240, 160);
+    setMouseTracking(true);
+  }
+  QImage image;
+  bool rolloutShown = false;
+
+ protected:
+  void paintEvent(QPaintEvent*) override {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (!image.isNull()) p.drawImage(QPoint(0, 0), image);
+  }
+  void resizeEvent(QResizeEvent*) override { m_view->redraw(); }
+  void mouseMoveEvent(QMouseEvent* e) override {
+    const auto loaded = m_view->loaded();
+    const bool over = !rolloutShown && loaded &&
+                      modelGridHit(loaded->model, size(), e->position().toPoint()).valid();
+    setCursor(over ? Qt::PointingHandCursor : Qt::ArrowCursor);
+  }
+  void mouseReleaseEvent(QMouseEvent* e) override {
+    const auto loaded = m_view->loaded();
+    if (e->button() != Qt::LeftButton || rolloutShown || !loaded) return;
+    const ModelGridHit hit = modelGridHit(loaded->model, size(), e->position().toPoint());
+    if (hit.valid()) emit m_view->layerChosen(hit.layer, hit.head);
+  }
+
+ private:
+  ModelView* m_view;
+};
+
+namespace {
+
+QString plainDifference(double d) {
+  return std::isinf(d) ? QStringLiteral("∞") : QString::number(d, 'g', 2);
+}
+
+}  // namespace
+
+ModelView::ModelView(QWidget* parent)
+    : QWidget(parent),
+      m_caption(new QLabel),
+      m_summary(new QLabel),
+      m_error(new QLabel),
+      m_rollout(new QCheckBox(tr("Attention &rollout"))),
+      m_batch(new QSpinBox),
+      m_canvas(new ModelCanvas(this)) {
+  setObjectName(QStringLiteral("modelView"));
+  m_caption->setObjectName(QStringLiteral("modelCaption"));
+  m_caption->setWordWrap(true);
+  QFont bold = m_caption->font();
+  bold.setBold(true);
+  m_caption->setFont(bold);
+  m_summary->setObjectName(QStringLiteral("modelSummary"));
+  m_summary->setWordWrap(true);
+  m_error->setObjectName(QStringLiteral("modelError"));
+  m_error->setWordWrap(true);
+  m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_error->setStyleSheet(QStringLiteral("color: #c81e1e;"));
+  m_error->hide();
+  m_rollout->setObjectName(QStringLiteral("modelRollout"));
+  m_rollout->setToolTip(
+      tr("Abnar & Zuidema's attention rollout across the self-attention "
+         "layers, instead of the layers × heads maps"));
+  m_batch->setObjectName(QStringLiteral("modelBatch"));
+  m_batch->setRange(0, 0);
+  auto* batchLabel = new QLabel(tr("&Batch element"));
+  batchLabel->setBuddy(m_batch);
+  auto* hint = new QLabel(tr("Click a map to open its layer in the full view."));
+  hint->setObjectName(QStringLiteral("modelHint"));
+  hint->setWordWrap(true);  // the view never widens the window
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(batchLabel);
+  controls->addWidget(m_batch);
+  controls->addSpacing(12);
+  controls->addWidget(m_rollout);
+  controls->addStretch(1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(m_caption);
+  layout->addWidget(m_summary);
+  layout->addWidget(m_error);
+  layout->addLayout(controls);
+  layout->addWidget(hint);
+  layout->addWidget(m_canvas, 1);
+
+  connect(m_rollout, &QCheckBox::toggled, this, [this] { redraw(); });
+  connect(m_batch, &QSpinBox::valueChanged, this, [this](int b) {
+    m_batchValue = b;
+    redraw();
+  });
+  showSummary();
+}
+
+ModelView::~ModelView() = default;  // the tasks cancel what runs; nothing is delivered after
+
+QString ModelView::error() const { return m_error->isHidden() ? QString() : m_error->text(); }
+QImage ModelView::picture() const { return m_canvas->image; }
+QWidget* ModelView::canvas() const { return m_canvas; }
+
+QRect ModelView::mapRect(int layer, int head) const {
+  if (!m_loaded || m_canvas->rolloutShown || m_canvas->image.isNull()) return {};
+  return modelGridMapRect(m_loaded->model, m_loaded->computed, m_canvas->image.size(), layer, head);
+}
+
+void ModelView::setColormap(Colormap colormap) {
+  if (colormap == m_colormap) return;
+  m_colormap = colormap;
+  redraw();
+}
+
+void ModelView::setShowRollout(bool on) { m_rollout->setChecked(on); }
+
+void ModelView::openModel(const QString& indexPath, const QString& displayName) {
+  m_error->hide();
+  const QString name = displayName.isEmpty() ? QFileInfo(indexPath).fileName() : displayName;
+  m_summary->setText(tr("Reading and computing %1…").arg(name));
+  const std::string path = indexPath.toStdString();
+  // A newer model asked for cancels this one (its computation stops at the next layer).
+  m_load.start([this, path, name](const TaskScope& scope) {
+    std::shared_ptr<const LoadedModel> done;
+    QString error;
+    try {
+      auto loaded = std::make_shared<LoadedModel>();
+      loaded->displayName = name;
+      loaded->model = model::read_model(path);
+      RunControl control;
+      control.cancel = scope.cancelFlag();
+      // Every hardware thread, as the compute worker: the GUI thread only waits meanwhile.
+      control.threads = std::max(1, QThread::idealThreadCount());
+      loaded->computed = model::compute_model(loaded->model, model::kDefaultTolerance, control);
+      const Tensor& first = loaded->computed.weights.front();
+      loaded->batchSize = first.dim() == 4 ? std::max<std::int64_t>(1, first.size(0)) : 1;
+      done = std::move(loaded);
+    } catch (const Cancelled&) {
+      return;
+    } catch (const std::exception& e) {
+      error = QString::fromUtf8(e.what());
+    }
+    scope.post([this, done, error] { deliverModel(done, error); });
+  });
+}
+
+void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error) {
+  if (!loaded) {
+    m_error->setText(tr("Cannot open the model: %1").arg(error));
+    m_error->show();
+    showSummary();
+    emit modelFinished();
+    return;
+  }
+  if (m_loaded) m_retired = std::move(m_loaded);  // released by the drawing task below
+  m_loaded = std::move(loaded);
+  m_batch->blockSignals(true);
+  m_batch->setRange(0, static_cast<int>(m_loaded->batchSize - 1));
+  m_batch->setValue(0);
+  m_batch->blockSignals(false);
+  m_batch->setEnabled(m_loaded->batchSize > 1);
+  m_batchValue = 0;
+  showSummary();
+  redraw();
+}
+
+void ModelView::showSummary() {
+  if (!m_loaded) {
+    m_caption->setText(
+        tr("No model open. File > Open accepts a model index (docs/capture-and-models.md); "
+           "File > Examples holds two small trained models."));
+    m_summary->clear();
+    return;
+  }
+  const model::Model& m = m_loaded->model;
+  const model::ComputedModel& c = m_loaded->computed;
+  m_caption->setText(m.index.caption.empty() ? m_loaded->displayName
+                                             : m_loaded->displayName + QStringLiteral(" — ") +
+                                                   QString::fromStdString(m.index.caption));
+  double worst = 0;
+  QStringList differing;
+  for (std::size_t i = 0; i < c.checks.size(); ++i) {
+    worst = std::max(worst, c.checks[i].worst());
+    if (!c.checks[i].ok) {
+      differing << tr("%1 by %2")
+                       .arg(QString::fromStdString(model::layer_title(m.layers[i].info, i)),
+                            plainDifference(c.checks[i].worst()));
+    }
+  }
+  if (differing.isEmpty()) {
+    m_summary->setStyleSheet(QString());
+    m_summary->setText(tr("%1 attention layers, each computed by mhaviz from its captured inputs; "
+                          "every layer matches PyTorch's stored outputs (largest difference %2, "
+                          "tolerance %3).")
+                           .arg(m.layers.size())
+                           .arg(plainDifference(worst))
+                           .arg(model::kDefaultTolerance));
+  } else {
+    m_summary->setStyleSheet(QStringLiteral("color: #c81e1e; font-weight: bold;"));
+    m_summary->setText(tr("%1 of %2 layers DIFFER from PyTorch's stored outputs by more than %3: "
+                          "%4.")
+                           .arg(differing.size())
+                           .arg(m.layers.size())
+                           .arg(model::kDefaultTolerance)
+                           .arg(differing.join(QStringLiteral("; "))));
+  }
+}
+
+void ModelView::redraw() {
+  if (!m_loaded || m_canvas->size().isEmpty()) return;
+  const QSize size = m_canvas->size();
+  const bool rollout = m_rollout->isChecked();
+  const int batch = m_batchValue;
+  const Colormap colormap = m_colormap;
+  ModelPictureColors colors;
+  colors.background = palette().color(QPalette::Base);
+  colors.ink = palette().color(QPalette::Text);
+  // The closure (and with it a retired model) is released on the task's thread.
+  m_draw.start([this, loaded = m_loaded, retired = std::move(m_retired), size, rollout, batch,
+                colormap, colors](const TaskScope& scope) {
+    QImage image;
+    QString problem;
+    try {
+      if (rollout) {
+        const model::Rollout r =
+            model::attention_rollout(loaded->model, loaded->computed.weights, batch);
+        image = drawRollout(loaded->model, r, size, colormap, colors);
+      } else {
+        image = drawModelGrid(loaded->model, loaded->computed, batch, size, colormap, colors);
+      }
+    } catch (const std::exception& e) {
+      problem = QString::fromUtf8(e.what());
+    }
+    scope.post([this, image, problem, rollout] {
+      m_canvas->rolloutShown = rollout;
+      deliverPicture(image, problem);
+    });
+  });
+}
+
+void ModelView::deliverPicture(const QImage& image, const QString& problem) {
+  if (!problem.isEmpty()) {
+    m_error->setText(tr("Cannot draw the rollout: %1").arg(problem));
+    m_error->show();
+  } else {
+    m_error->hide();
+  }
+  m_canvas->image = image;
+  m_canvas->update();
+  emit modelFinished();
+}
+
+}  // namespace mhaviz::ui

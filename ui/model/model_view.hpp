@@ -1,0 +1,88 @@
+#pragma once
+// The model view: a whole model (mhaviz::model) as layers (rows) × heads (columns) of small
+// attention maps, the caption, each layer's agreement with PyTorch, and optionally the
+// attention rollout. Reading, computing and drawing run as background tasks (ui/tasks); the GUI
+// thread only shows the finished picture. Clicking a map asks for that layer (layerChosen).
+
+#include <QImage>
+#include <QString>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+#include "mhaviz/core/model.hpp"
+#include "stages/view_options.hpp"
+#include "tasks/latest_task.hpp"
+
+class QCheckBox;
+class QLabel;
+class QSpinBox;
+
+namespace mhaviz::ui {
+
+/// A model read and computed: what the view shows.
+struct LoadedModel {
+  QString displayName;  // the file name shown
+  model::Model model;
+  model::ComputedModel computed;
+  std::int64_t batchSize = 1;  // batch elements of the first layer
+};
+
+class ModelCanvas;
+
+class ModelView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ModelView(QWidget* parent = nullptr);
+  ~ModelView() override;
+
+  /// Reads `indexPath` and computes every layer on a background thread. The model shown so far
+  /// stays until the new one is ready; a failure is shown inline. `displayName` (default: the
+  /// file's name) names it in the view.
+  void openModel(const QString& indexPath, const QString& displayName = {});
+  [[nodiscard]] bool isBusy() const { return m_load.isBusy(); }
+  /// The model shown; null before the first one is ready.
+  [[nodiscard]] std::shared_ptr<const LoadedModel> loaded() const { return m_loaded; }
+  /// The inline message: what failed, empty when nothing did.
+  [[nodiscard]] QString error() const;
+  /// The picture on screen (the layers × heads grid, or the rollout when it is on).
+  [[nodiscard]] QImage picture() const;
+  /// Where the map of (layer, head) is, in the canvas's coordinates; empty when not shown.
+  [[nodiscard]] QRect mapRect(int layer, int head) const;
+  [[nodiscard]] QWidget* canvas() const;
+  [[nodiscard]] int batch() const { return m_batchValue; }
+  void setColormap(Colormap colormap);
+  void setShowRollout(bool on);
+
+ signals:
+  /// A map was clicked: open that layer in the full view.
+  void layerChosen(int layer, int head);
+  /// A model is read, computed and drawn (or failed: then error() is set).
+  void modelFinished();
+
+ private:
+  friend class ModelCanvas;
+  void deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error);
+  void deliverPicture(const QImage& image, const QString& problem);
+  void redraw();
+  void showSummary();
+
+  LatestTask m_load{this};  // reads and computes the model asked for last
+  LatestTask m_draw{this};  // draws the picture for the newest size, batch and colormap
+  std::shared_ptr<const LoadedModel> m_loaded;
+  // The model replaced last: the next drawing task releases it (hundreds of MiB at 12 x 12 x
+  // 512), so that returning its memory never holds up the GUI thread.
+  std::shared_ptr<const LoadedModel> m_retired;
+  Colormap m_colormap = Colormap::viridis;
+  int m_batchValue = 0;
+  QLabel* m_caption;
+  QLabel* m_summary;
+  QLabel* m_error;
+  QCheckBox* m_rollout;
+  QSpinBox* m_batch;
+  ModelCanvas* m_canvas;
+};
+
+}  // namespace mhaviz::ui

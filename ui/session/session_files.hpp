@@ -1,0 +1,127 @@
+#pragma once
+// The session as a document of the main window: its file, the modified marker in the title,
+// the File menu's session actions (New, Open, Open Recent, Save, Save As, Load tensors), drag
+// and drop, the unsaved-changes prompt on close/open/new,
+// and the autosave offered for recovery after a crash. GUI thread only.
+
+#include <QDateTime>
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "session/autosave.hpp"
+#include "session/command_line.hpp"
+#include "session/session_file.hpp"
+#include "session/unsaved_changes.hpp"
+
+class QMainWindow;
+class QMenu;
+
+namespace mhaviz::ui {
+
+class Computation;
+class Document;
+class RecentFilesMenu;
+
+class SessionFiles : public QObject {
+  Q_OBJECT
+
+ public:
+  /// How the document asks the user. The defaults show modal message boxes; tests replace them
+  /// so that nothing ever blocks on a dialog.
+  struct Prompts {
+    std::function<UnsavedAnswer(const QString& documentName)> unsaved;
+    std::function<bool(const QDateTime& written)> recover;  // true: recover
+    std::function<void(const QString& title, const QString& message)> error;
+  };
+
+  /// Attaches to `window` (title, close and drop events), `document` and `computation` (whose
+  /// results bring a session's view back). `autosavePath`
+  /// defaults to this process's autosave file (Autosave::defaultPath()).
+  SessionFiles(QMainWindow* window, Document* document, Computation* computation,
+                  const QString& autosavePath = Autosave::defaultPath());
+  ~SessionFiles() override;
+
+  /// Adds the File menu's session and tensors actions to `file`, before its first action.
+  void addFileActions(QMenu* file);
+
+  void setPrompts(Prompts prompts) { m_prompts = std::move(prompts); }
+  [[nodiscard]] Autosave* autosave() { return &m_autosave; }
+
+  /// Start-up: offers an autosave left by a crashed run (unless files were given), then opens
+  /// the files named on the command line.
+  /// Returns false when it opened nothing (no recovered work, no files given).
+  bool start(const StartupFiles& files);
+
+  /// The current session as it would be saved.
+  [[nodiscard]] Session snapshot() const;
+  [[nodiscard]] QString filePath() const { return m_path; }
+  [[nodiscard]] bool isModified() const;
+  [[nodiscard]] QStringList recentFiles() const;
+
+  /// Asks about unsaved changes (if any) and saves when asked to; false: the caller must stop.
+  bool maybeSave();
+  /// Opens a session or configuration file (after maybeSave); false when it failed or the
+  /// user cancelled. Errors go to Prompts::error. A model index (docs/capture-and-models.md) is
+  /// not opened here: it is handed on through modelRequested, and the session stays as it is.
+  bool open(const QString& path);
+  /// Saves to the current file (Save As when there is none). False on failure or cancel.
+  bool save();
+  bool saveAs();
+  /// Writes to `path` atomically; on success it becomes the current file. Errors go to
+  /// Prompts::error.
+  bool saveTo(const QString& path);
+  /// Reads a .npz/.safetensors and computes with it; shape errors appear inline.
+  bool loadTensors(const QString& path);
+  /// Back to the default configuration without tensors (after maybeSave).
+  void newSession();
+  /// Replaces the current session with `session` (no prompt). `path` empty: untitled.
+  void applySession(const Session& session, const QString& path, bool markClean);
+  /// Shows an error through Prompts::error (never a dialog when tests replaced it).
+  void showError(const QString& title, const QString& message);
+
+  /// Compare mode's part of a session (the window's compare panel): `save` gives the pinned A
+  /// (nullopt: nothing pinned), `restore` is called with a session's A when one is applied.
+  /// The compare panel's A was pinned or dropped by the user: the session is modified.
+  void markCompareChanged();
+  void setCompareHooks(std::function<std::optional<CompareA>()> save,
+                       std::function<void(const std::optional<CompareA>&)> restore) {
+    m_compareSave = std::move(save);
+    m_compareRestore = std::move(restore);
+  }
+
+ signals:
+  /// open() was given a model index file (model::is_model_index): the window shows the model.
+  void modelRequested(const QString& path);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  std::function<std::optional<CompareA>()> m_compareSave;
+  std::function<void(const std::optional<CompareA>&)> m_compareRestore;
+  void updateTitle();
+  void onChanged();
+  void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors, const QString& file);
+  void rememberRecent(const QString& path);
+  void openDialog();
+  void loadTensorsDialog();
+
+  QMainWindow* m_window;
+  Document* m_document;
+  Prompts m_prompts;
+  Autosave m_autosave;
+  QString m_path;
+  QString m_untitledName;
+  QString m_tensorsFile;
+  bool m_embedTensors = false;
+  bool m_tensorsDirty = false;
+  bool m_compareDirty = false;  // A pinned or dropped since the last save or open
+  bool m_started = false;                    // start() has run: the autosave file is this run's own
+  std::optional<ViewOptions> m_pendingView;  // reapplied once the new result has arrived
+  RecentFilesMenu* m_recent;
+};
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,152 @@
+#include "tasks/latest_task.hpp"
+
+#include <QtGlobal>
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#endif
+
+#include <QMetaObject>
+#include <QThreadPool>
+#include <mutex>
+
+namespace mhaviz::ui {
+
+namespace detail {
+
+/// Shared by a LatestTask and its runs. The task clears `context` and `task` under `mutex` when
+/// it is destroyed; runs post only while holding `mutex` with `context` set, so that nothing is
+/// ever posted to an object being destroyed. Deliveries take `mutex` again on arrival, which
+/// also orders a run's writes before the owner's reads where ThreadSanitizer can see it (Qt's
+/// event queue is not instrumented).
+struct TaskState {
+  std::mutex mutex;
+  QObject* context = nullptr;
+  LatestTask* task = nullptr;
+  quint64 latest = 0;
+  std::shared_ptr<std::atomic<bool>> latestCancel = std::make_shared<std::atomic<bool>>(false);
+
+  /// Under `mutex`: whether a run of `generation` may still deliver.
+  [[nodiscard]] bool wants(quint64 generation, const std::atomic<bool>& cancel) const {
+    return context != nullptr && generation == latest && !cancel.load();
+  }
+};
+
+}  // namespace detail
+
+namespace {
+
+/// Queues `fn` on the state's context unless `generation` is outdated by then (checked when
+/// posting and again on arrival). `always`: deliver even when outdated (the end of a run).
+void deliver(const std::shared_ptr<detail::TaskState>& state, quint64 generation,
+             const std::shared_ptr<std::atomic<bool>>& cancel, std::function<void()> fn,
+             bool always) {
+  const std::lock_guard lock(state->mutex);
+  if (state->context == nullptr || (!always && !state->wants(generation, *cancel))) return;
+  QMetaObject::invokeMethod(
+      state->context,
+      [state, generation, cancel, fn = std::move(fn), always] {
+        bool wanted = false;
+        {
+          const std::lock_guard arrived(state->mutex);
+          wanted = state->context != nullptr && (always || state->wants(generation, *cancel));
+        }
+        if (wanted) fn();
+      },
+      Qt::QueuedConnection);
+}
+
+void lowerPriority(int niceness) {
+#ifdef Q_OS_LINUX
+  thread_local int applied = 0;
+  if (niceness > 0 && applied != niceness) {
+    setpriority(PRIO_PROCESS, 0, niceness);  // Linux: 0 is the calling thread
+    applied = niceness;
+  }
+#else
+  (void)niceness;
+#endif
+}
+
+}  // namespace
+
+TaskScope::TaskScope(std::shared_ptr<detail::TaskState> state, quint64 generation,
+                     std::shared_ptr<std::atomic<bool>> cancel)
+    : m_state(std::move(state)), m_generation(generation), m_cancel(std::move(cancel)) {}
+
+void TaskScope::post(std::function<void()> fn) const {
+  deliver(m_state, m_generation, m_cancel, std::move(fn), false);
+}
+
+LatestTask::LatestTask(QObject* context, int niceness)
+    : m_state(std::make_shared<detail::TaskState>()),
+      m_pool(std::make_unique<QThreadPool>()),
+      m_niceness(niceness) {
+  m_state->context = context;
+  m_state->task = this;
+  m_pool->setMaxThreadCount(1);  // one run at a time, in the order started
+}
+
+LatestTask::~LatestTask() {
+  {
+    const std::lock_guard lock(m_state->mutex);
+    m_state->context = nullptr;
+    m_state->task = nullptr;
+    m_state->latestCancel->store(true);
+  }
+  m_pool->clear();       // runs not started yet
+  m_pool->waitForDone();  // the running one stops at its next look at the flag
+}
+
+quint64 LatestTask::start(Work work) {
+  quint64 generation = 0;
+  std::shared_ptr<std::atomic<bool>> cancel;
+  {
+    const std::lock_guard lock(m_state->mutex);
+    m_state->latestCancel->store(true);  // the run before is no longer wanted
+    m_state->latestCancel = std::make_shared<std::atomic<bool>>(false);
+    generation = ++m_state->latest;
+    cancel = m_state->latestCancel;
+  }
+  m_pool->start([state = m_state, generation, cancel, work = std::move(work),
+                 niceness = m_niceness] {
+    lowerPriority(niceness);
+    bool skipped = false;
+    {
+      const std::lock_guard lock(state->mutex);
+      skipped = !state->wants(generation, *cancel);  // a newer run came before this one began
+    }
+    if (!skipped) work(TaskScope(state, generation, cancel));
+    deliver(
+        state, generation, cancel,
+        [state, generation, cancel] {
+          if (state->task != nullptr) {
+            LatestTask& task = *state->task;
+            if (generation > task.m_endedGeneration && generation == task.generation()) {
+              task.m_endedGeneration = generation;
+            }
+            if (task.m_ended) task.m_ended(generation, cancel->load());
+          }
+        },
+        true);
+  });
+  return generation;
+}
+
+void LatestTask::cancel() {
+  const std::lock_guard lock(m_state->mutex);
+  m_state->latestCancel->store(true);
+}
+
+quint64 LatestTask::generation() const {
+  const std::lock_guard lock(m_state->mutex);
+  return m_state->latest;
+}
+
+bool LatestTask::isBusy() const { return m_endedGeneration != generation(); }
+
+bool LatestTask::isCurrent(quint64 generation) const {
+  const std::lock_guard lock(m_state->mutex);
+  return generation == m_state->latest && !m_state->latestCancel->load();
+}
+
+}  // namespace mhaviz::ui

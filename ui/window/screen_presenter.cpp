@@ -1,0 +1,69 @@
+#include "window/screen_presenter.hpp"
+
+#include <exception>
+
+#include "compute/computation.hpp"
+#include "document/document.hpp"
+#include "render/head_measures_view.hpp"
+#include "render/heatmap_grid.hpp"
+#include "window/status_widgets.hpp"
+
+namespace mhaviz::ui {
+
+ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, HeatmapGrid* grid,
+                                 HeadMeasuresView* measures, StatusWidgets* status,
+                                 QObject* parent)
+    : QObject(parent),
+      m_document(document),
+      m_computation(computation),
+      m_grid(grid),
+      m_measures(measures),
+      m_status(status) {
+  connect(computation, &Computation::resultReady, this,
+          [this](const ResultPtr& result, const ViewOptions& view, double computeMs) {
+            m_measures->setResult(result, view.batch, m_computation->isMeasuring());
+            m_computeMs = computeMs;
+            if (!waitsForMeasures(view)) draw(view);
+          });
+  connect(computation, &Computation::measuresReady, this, [this](const ResultPtr& result) {
+    const ViewOptions& view = m_document->view();
+    m_measures->setResult(result, view.batch);
+    if (view.stage == Stage::value_norms) draw(view);
+  });
+  connect(document, &Document::viewChanged, this, &ScreenPresenter::redraw);
+  // In the status bar, not over the maps (it would cover their titles).
+  connect(computation, &Computation::outOfDateChanged, status, &StatusWidgets::showOutOfDate);
+}
+
+bool ScreenPresenter::waitsForMeasures(const ViewOptions& view) const {
+  return view.stage == Stage::value_norms && m_computation->isMeasuring();
+}
+
+void ScreenPresenter::draw(const ViewOptions& view) {
+  const ResultPtr result = m_computation->result();
+  try {
+    m_grid->setResult(result, view);
+  } catch (const std::exception& e) {
+    m_status->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
+  }
+  m_status->showTimes(m_computeMs, m_grid->lastRenderMs(), result->bytes());
+}
+
+void ScreenPresenter::redraw(const ViewOptions& view) {
+  const ResultPtr result = m_computation->result();
+  if (!result) return;
+  m_measures->setResult(result, view.batch, m_computation->isMeasuring());
+  if (waitsForMeasures(view)) return;  // drawn when the measures arrive
+  try {
+    if (view.stage == Stage::value_norms && m_grid->result() != result) {
+      // The grid holds the result as it came, before its measures (which hold the norms).
+      m_grid->setResult(result, view);
+    } else {
+      m_grid->setView(view);
+    }
+  } catch (const std::exception& e) {
+    m_status->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
+  }
+}
+
+}  // namespace mhaviz::ui
