@@ -41,7 +41,10 @@ Computation::Computation(Document* document, QObject* parent)
   document->setViewFitter([this](const ViewOptions& view) { return fitView(view); });
 }
 
-Computation::~Computation() { m_document->setViewFitter({}); }
+Computation::~Computation() {
+  // The fitter calls back into this object: a document that outlives it must drop it.
+  if (m_document) m_document->setViewFitter({});
+}
 
 QString Computation::quickCheck(const mhaviz::Config& config, std::uint64_t limit) {
   try {

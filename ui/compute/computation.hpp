@@ -5,6 +5,7 @@
 // picture is out of date, busy/progress, and the zoomed region of a reduced view live here.
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <cstdint>
 
@@ -93,7 +94,7 @@ class Computation : public QObject {
   void onFailed(quint64 generation, const QString& message);
   void onCancelled(quint64 generation);
 
-  Document* m_document;
+  QPointer<Document> m_document;  // a sibling in the window: either may be destroyed first
   ComputeWorker m_worker;
   mhaviz::Config m_config;  // the configuration last taken from the document
   ViewOptions m_view;       // the view last taken from the document
