@@ -7,7 +7,7 @@
 #include "attention_tile.hpp"
 #include "eigen_types.hpp"
 #include "mhaviz/core/errors.hpp"
-#include "parallel.hpp"
+#include "mhaviz/core/parallel.hpp"
 #include "soft_cap.hpp"
 
 namespace mhaviz {
@@ -130,7 +130,7 @@ Tensor derived_all(const ForwardResult& r, DerivedMap map, int threads) {
   dispatch(r, [&](auto zero) {
     using T = decltype(zero);
     T* base = out.data<T>().data();
-    detail::parallel_for(blocks, detail::thread_count(threads, blocks), [&](std::int64_t b) {
+    parallel_for(blocks, thread_count(threads, blocks), [&](std::int64_t b) {
       fill_rows<T>(r, map, b / r.H, b % r.H, 0, r.L, base + b * r.L * r.Sx);
     });
   });

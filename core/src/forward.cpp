@@ -21,7 +21,7 @@
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/semantics.hpp"
-#include "parallel.hpp"
+#include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
 #include "rng.hpp"
 #include "soft_cap.hpp"
@@ -57,7 +57,7 @@ void project_into(const ConstMatMap<T>& x, const ConstMatMap<T>& w, const detail
   const std::int64_t rows = x.rows();
   const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
   const Mat<T> wt = detail::transposed(w);
-  detail::parallel_for(chunks, detail::thread_count(threads, chunks), [&](std::int64_t c) {
+  parallel_for(chunks, thread_count(threads, chunks), [&](std::int64_t c) {
     const std::int64_t r0 = c * kRowsPerChunk;
     const std::int64_t nr = std::min(kRowsPerChunk, rows - r0);
     auto o = out.middleRows(r0, nr);
@@ -269,7 +269,7 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
   const std::int64_t total = d.N * d.H;
   std::int64_t done = 0;
   std::mutex progress_mutex;
-  detail::parallel_for(total, detail::thread_count(rc.threads, total), [&](std::int64_t b) {
+  parallel_for(total, thread_count(rc.threads, total), [&](std::int64_t b) {
     if (cancelled()) throw Cancelled();
     pass.block_pass(b);
     if (rc.progress) {

@@ -15,7 +15,7 @@
 #include "long_context_rows.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
-#include "parallel.hpp"
+#include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
 
 namespace mhaviz {
@@ -110,8 +110,8 @@ ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const Red
   const bool zero_masked_rows = !c.need_weights;
   std::int64_t done = 0;
   std::mutex progress_mutex;
-  detail::parallel_for(
-      stripes, detail::thread_count(control.threads, stripes), [&](std::int64_t s) {
+  parallel_for(
+      stripes, thread_count(control.threads, stripes), [&](std::int64_t s) {
         if (cancelled()) throw Cancelled();
         const std::int64_t r0 = s * blocks_per_stripe;
         const std::int64_t r1 = std::min(out.rows, r0 + blocks_per_stripe);

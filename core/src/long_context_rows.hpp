@@ -15,7 +15,7 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/long_context.hpp"
-#include "parallel.hpp"
+#include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
 
 namespace mhaviz::detail {

@@ -12,7 +12,7 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
-#include "parallel.hpp"
+#include "mhaviz/core/parallel.hpp"
 
 namespace mhaviz {
 namespace {
@@ -24,7 +24,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// the results do not depend on the thread count, bit for bit.
 void for_blocks(std::int64_t count, const RunControl& control,
                 const std::function<void(std::int64_t)>& fn) {
-  detail::parallel_for(count, detail::thread_count(control.threads, count), [&](std::int64_t b) {
+  parallel_for(count, thread_count(control.threads, count), [&](std::int64_t b) {
     if (control.cancel != nullptr && control.cancel->load()) {
       throw Cancelled();
     }

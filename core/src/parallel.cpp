@@ -1,4 +1,4 @@
-#include "parallel.hpp"
+#include "mhaviz/core/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace mhaviz::detail {
+namespace mhaviz {
 
 int thread_count(int requested, std::int64_t work_items) {
   int n = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
@@ -43,4 +43,4 @@ void parallel_for(std::int64_t count, int threads, const std::function<void(std:
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace mhaviz::detail
+}  // namespace mhaviz

@@ -7,7 +7,7 @@
 #include "eigen_types.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/measures.hpp"
-#include "parallel.hpp"
+#include "mhaviz/core/parallel.hpp"
 
 namespace mhaviz {
 namespace {
@@ -55,8 +55,8 @@ ValueNorms compute(const ForwardResult& r, const RunControl& control) {
     // Rows of queries in chunks, in parallel: each chunk writes only its own rows.
     constexpr std::int64_t kRows = 64;
     const std::int64_t chunks = (L + kRows - 1) / kRows;
-    detail::parallel_for(
-        chunks, detail::thread_count(control.threads, chunks), [&](std::int64_t c) {
+    parallel_for(
+        chunks, thread_count(control.threads, chunks), [&](std::int64_t c) {
           if (control.cancel != nullptr && control.cancel->load()) throw Cancelled();
           std::vector<double> a(at(H));
           for (std::int64_t i = c * kRows; i < std::min(L, (c + 1) * kRows); ++i) {

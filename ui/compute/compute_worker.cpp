@@ -1,7 +1,6 @@
 #include "compute/compute_worker.hpp"
 
 #include <QElapsedTimer>
-#include <QThread>
 #include <algorithm>
 #include <exception>
 #include <new>
@@ -16,9 +15,9 @@
 namespace mhaviz::ui {
 namespace {
 
-// Threads of a pass and of its measures: every hardware thread (the GUI thread mostly sleeps
-// meanwhile, and the scheduler wakes it ahead of the computing threads).
-int computeThreads() { return std::max(1, QThread::idealThreadCount()); }
+// Threads of a pass and of its measures: every hardware thread, the core's rule for 0 (the GUI
+// thread mostly sleeps meanwhile, and the scheduler wakes it ahead of the computing threads).
+constexpr int kComputeThreads = 0;
 
 // Nice value of the task that computes the measures after the picture (background work): the
 // grid's preparation of the picture, which runs meanwhile, comes first.
@@ -88,7 +87,7 @@ void ComputeWorker::run(const ComputeRequest& request, std::uint64_t limit,
 
     mhaviz::RunControl control;
     control.cancel = scope.cancelFlag();
-    control.threads = computeThreads();
+    control.threads = kComputeThreads;
     qint64 lastPercent = -1;
     // Called between blocks from a computing thread (serialised); throttled to whole percents.
     control.progress = [this, &scope, generation, &lastPercent](std::int64_t done,
@@ -139,7 +138,7 @@ void ComputeWorker::measure(quint64 generation, const ResultPtr& result,
   m_measures.start([this, generation, result, problem](const TaskScope& scope) {
     mhaviz::RunControl control;
     control.cancel = scope.cancelFlag();
-    control.threads = computeThreads();
+    control.threads = kComputeThreads;
     // A copy of the result: it shares every tensor, so only the measures are new.
     auto measured = std::make_shared<mhaviz::ForwardResult>(*result);
     try {

@@ -8,7 +8,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QSpinBox>
-#include <QThread>
 #include <QVBoxLayout>
 #include <exception>
 
@@ -150,8 +149,8 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
       loaded->model = model::read_model(path);
       RunControl control;
       control.cancel = scope.cancelFlag();
-      // Every hardware thread, as the compute worker: the GUI thread only waits meanwhile.
-      control.threads = std::max(1, QThread::idealThreadCount());
+      // Every hardware thread (0, as the compute worker): the GUI thread only waits meanwhile.
+      control.threads = 0;
       loaded->computed = model::compute_model(loaded->model, model::kDefaultTolerance, control);
       const Tensor& first = loaded->computed.weights.front();
       loaded->batchSize = first.dim() == 4 ? std::max<std::int64_t>(1, first.size(0)) : 1;

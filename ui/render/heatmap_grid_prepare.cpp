@@ -4,13 +4,14 @@
 
 #include <qcustomplot.h>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "mhaviz/core/parallel.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/heatmap_grid_state.hpp"
 #include "render/reduce.hpp"
-#include "stages/parallel_maps.hpp"
 #include "tasks/latest_task.hpp"
 
 namespace mhaviz::ui {
@@ -50,8 +51,10 @@ void HeatmapGrid::launchPreparation(bool withStats) {
         if (covered[i] == 0) alone.push_back(static_cast<int>(i));
       }
     }
-    const auto items = static_cast<int>(jobs.size() + alone.size());
-    forEachMap(items, [&](int k) {
+    // From the last, as computeStats: the head average's map costs the most.
+    const auto items = static_cast<std::int64_t>(jobs.size() + alone.size());
+    mhaviz::parallel_for(items, mhaviz::thread_count(0, items), [&](std::int64_t n) {
+      const auto k = static_cast<int>(items - 1 - n);
       if (static_cast<std::size_t>(k) >= jobs.size()) {
         const auto i = static_cast<std::size_t>(alone[static_cast<std::size_t>(k) - jobs.size()]);
         gatherStats(data.maps[i], stats[i], cancel);

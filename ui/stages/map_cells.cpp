@@ -3,10 +3,11 @@
 #include <atomic>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
-#include "stages/parallel_maps.hpp"
+#include "mhaviz/core/parallel.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/stage_parts.hpp"
 
@@ -157,8 +158,12 @@ void applyStats(StageData& data, const std::vector<CellStats>& stats) {
 bool computeStats(StageData& data, const std::atomic<bool>* cancelled) {
   std::vector<CellStats> stats(data.maps.size());
   std::atomic<bool> stopped{false};
-  forEachMap(static_cast<int>(data.maps.size()), [&](int index) {
-    if (!gatherStats(data.maps[toSize(index)], stats[toSize(index)], cancelled)) stopped = true;
+  // One map per thread at a time, from the last: a grid's last map is the head average, which
+  // reads every head and costs the most, so it starts first and the threads finish together.
+  const auto count = static_cast<std::int64_t>(data.maps.size());
+  mhaviz::parallel_for(count, mhaviz::thread_count(0, count), [&](std::int64_t i) {
+    const auto index = static_cast<std::size_t>(count - 1 - i);
+    if (!gatherStats(data.maps[index], stats[index], cancelled)) stopped = true;
   });
   if (stopped) return false;
   applyStats(data, stats);
