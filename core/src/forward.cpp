@@ -21,6 +21,7 @@
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/semantics.hpp"
+#include "exact_exp.hpp"
 #include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
 #include "rng.hpp"
@@ -102,7 +103,7 @@ void softmax_row(const In& in, Out&& out, bool fully_masked_to_zero) {
     out.setZero();
     return;
   }
-  out = (in.array() - mx).exp();
+  detail::exp_shifted(in, out, mx);
   out /= out.sum();
 }
 

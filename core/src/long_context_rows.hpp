@@ -15,6 +15,7 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/long_context.hpp"
+#include "exact_exp.hpp"
 #include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
 
@@ -25,13 +26,12 @@ namespace mhaviz::detail {
 template <typename In, typename Out>
 void softmax_row(const In& in, Out&& out, bool fully_masked_to_zero) {
   using T = typename std::decay_t<Out>::Scalar;
-  out = in;
-  const T mx = out.maxCoeff();
+  const T mx = in.maxCoeff();
   if (fully_masked_to_zero && mx == -std::numeric_limits<T>::infinity()) {
     out.setZero();
     return;
   }
-  out = (out.array() - mx).exp();
+  exp_shifted(in, out, mx);
   out /= out.sum();
 }
 
@@ -55,8 +55,8 @@ void softmax_live(const In& in, Out&& out, std::int64_t live, std::int64_t S,
       out.segment(live, S - live).setConstant(std::numeric_limits<T>::quiet_NaN());
     return;
   }
-  out.head(live) = (in.head(live).array() - mx).exp();
-  out.tail(tail) = (in.tail(tail).array() - mx).exp();
+  exp_shifted(in.head(live), out.head(live), mx);
+  exp_shifted(in.tail(tail), out.tail(tail), mx);
   const T sum = out.head(live).sum() + out.tail(tail).sum();
   out.head(live) /= sum;
   out.tail(tail) /= sum;

@@ -189,6 +189,41 @@ TEST_P(ForwardFixture, MatchesPyTorch) {
   }
 }
 
+/// Where PyTorch's weight is exactly 0 (a masked key, a dropped one, an underflow), ours is the
+/// same bits: a tolerance would hide a masked key drawn with weight 1e-39.
+::testing::AssertionResult zeros_exact(const std::string& where, const Tensor& actual,
+                                       const Tensor& expected) {
+  if (actual.shape() != expected.shape()) return ::testing::AssertionSuccess();  // said above
+  std::int64_t bad = 0;
+  std::int64_t first = -1;
+  std::int64_t zeros = 0;
+  for (std::int64_t i = 0; i < expected.numel(); ++i) {
+    if (expected.value(i) != 0.0 || std::signbit(expected.value(i))) continue;
+    ++zeros;
+    if (actual.value(i) != 0.0 || std::signbit(actual.value(i))) {
+      if (first < 0) first = i;
+      ++bad;
+    }
+  }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  std::ostringstream s;
+  s.precision(17);
+  s << where << ": " << bad << " of PyTorch's " << zeros << " exact zeros are not +0; first at "
+    << index_str(first, expected.shape()) << ": mhaviz " << actual.value(first);
+  return ::testing::AssertionFailure() << s.str();
+}
+
+TEST_P(ForwardFixture, ExactZeroWeightsAreExactlyZero) {
+  const FixtureCase fixture = load_case(fixture_dir(), GetParam());
+  const Problem problem = make_case_problem(fixture);
+  const ForwardResult r = forward(problem.config, problem.params, problem.inputs);
+  EXPECT_TRUE(zeros_exact(GetParam() + " / weights", r.weights, fixture.expected.at("weights")));
+  if (r.attn_output_weights && fixture.expected.contains("attn_output_weights")) {
+    EXPECT_TRUE(zeros_exact(GetParam() + " / attn_output_weights", *r.attn_output_weights,
+                            fixture.expected.at("attn_output_weights")));
+  }
+}
+
 std::string case_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
 INSTANTIATE_TEST_SUITE_P(PyTorch, ForwardFixture, ::testing::ValuesIn(list_cases(fixture_dir())),
