@@ -132,6 +132,32 @@ class TestExportDialog : public QObject {
     QSettings().clear();
   }
 
+  // Issue 28 item 13: the dialog forgot the name typed for the last export.
+  void remembersANameOfTheUsersOwn() {
+    QSettings().clear();
+    QTemporaryDir dir;
+    {
+      ExportDialog first(makeResult(), ViewOptions{});
+      first.setPath(dir.filePath(QStringLiteral("lecture3.png")));
+      QCOMPARE(first.exportTo(first.path()), QString());
+    }
+    {
+      ExportDialog second(makeResult(), ViewOptions{});
+      QCOMPARE(QFileInfo(second.path()).fileName(), QStringLiteral("lecture3.png"));
+      second.setStage(Stage::scores);  // their own name stays when the stage changes
+      QCOMPARE(QFileInfo(second.path()).fileName(), QStringLiteral("lecture3.png"));
+      second.setFormat(QStringLiteral("svg"));
+      QCOMPARE(QFileInfo(second.path()).fileName(), QStringLiteral("lecture3.svg"));
+      // An export under the suggested name goes back to suggesting names.
+      const QString suggested = dir.filePath(second.suggestedFileName());
+      second.setPath(suggested);
+      QCOMPARE(second.exportTo(suggested), QString());
+    }
+    ExportDialog third(makeResult(), ViewOptions{});
+    QCOMPARE(QFileInfo(third.path()).fileName(), third.suggestedFileName());
+    QSettings().clear();
+  }
+
   // The size fields said px while the note beside them said points: one unit, and the true
   // one (PNG: logical pixels times the DPI scale; SVG and PDF: points).
   void sizeUnitsAgreeWithTheNote() {

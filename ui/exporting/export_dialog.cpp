@@ -29,6 +29,9 @@ namespace mhaviz::ui {
 namespace {
 constexpr const char* kFolderKey = "export/folder";  // QSettings: folder of the last export
 constexpr const char* kFormatKey = "export/format";  // QSettings: "png", "svg" or "pdf"
+// QSettings: the base of a file name the user gave at the last export (empty when the export
+// took the suggested name, which then follows the stage and head again).
+constexpr const char* kNameKey = "export/name";
 }  // namespace
 
 ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* parent)
@@ -142,7 +145,13 @@ ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* p
   if (m_format->findData(format) >= 0) setFormat(format);
   QString folder = settings.value(QLatin1String(kFolderKey)).toString();
   if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
-  m_path->setText(QDir(folder).filePath(suggestedFileName()));
+  const QString name = settings.value(QLatin1String(kNameKey)).toString();
+  if (name.isEmpty()) {
+    m_path->setText(QDir(folder).filePath(suggestedFileName()));
+  } else {
+    m_path->setText(QDir(folder).filePath(name + QLatin1Char('.') + extension()));
+    m_userNamed = true;
+  }
   updateControls();
 }
 
@@ -191,7 +200,7 @@ void ExportDialog::setScale(double scale) { m_scale->setValue(scale); }
 QString ExportDialog::path() const { return m_path->text(); }
 void ExportDialog::setPath(const QString& path) {
   m_path->setText(path);
-  m_userNamed = true;
+  m_userNamed = QFileInfo(path).fileName() != suggestedFileName();
 }
 QString ExportDialog::suggestedFileName() const {
   const ViewOptions v = exportView();
@@ -243,6 +252,8 @@ void ExportDialog::remember(const QString& folder) const {
   QSettings settings;
   settings.setValue(QLatin1String(kFolderKey), folder);
   settings.setValue(QLatin1String(kFormatKey), extension());
+  settings.setValue(QLatin1String(kNameKey),
+                    m_userNamed ? QFileInfo(m_path->text()).completeBaseName() : QString());
 }
 
 QStringList ExportDialog::exportAllHeadsTo(const QString& folder, QString* error) {
@@ -263,10 +274,7 @@ void ExportDialog::browse() {
                                                                : tr("PDF document (*.pdf)");
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Export image"), m_path->text(), filter);
-  if (!path.isEmpty()) {
-    m_path->setText(path);
-    m_userNamed = QFileInfo(path).fileName() != suggestedFileName();
-  }
+  if (!path.isEmpty()) setPath(path);
 }
 
 void ExportDialog::exportClicked() {

@@ -48,7 +48,7 @@ class ExportDialog : public QDialog {
   [[nodiscard]] QString sizeUnit() const;
   /// The file path in the dialog.
   [[nodiscard]] QString path() const;
-  void setPath(const QString& path);  // as if the user typed it
+  void setPath(const QString& path);  // as if the user typed or browsed it
 
   /// Exports with the current settings; returns an empty string or the error.
   QString exportTo(const QString& path);
