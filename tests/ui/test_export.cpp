@@ -6,6 +6,8 @@
 #include <QImage>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -209,6 +211,32 @@ class TestExport : public QObject {
     const QByteArray pdf = file.readAll();
     QVERIFY(pdf.startsWith("%PDF"));
     QVERIFY(pdf.contains("/Page"));
+  }
+
+  // A save is atomic: the new picture replaces the file in one rename, so a reader of the old
+  // file (here a second hard link to it) keeps the whole old picture, nothing is left beside it,
+  // and the file keeps its permissions. Writing into the file in place would fail all three.
+  void replacesAnExistingFileInOneRename() {
+    QTemporaryDir dir;
+    const auto r = computeResult(exportConfig());
+    const QString path = dir.filePath("weights.png");
+    const QString link = dir.filePath("old-weights.png");
+    {
+      QFile old(path);
+      QVERIFY(old.open(QIODevice::WriteOnly));
+      old.write("the previous picture");
+    }
+    QCOMPARE(::chmod(QFile::encodeName(path).constData(), 0640), 0);
+    QCOMPARE(::link(QFile::encodeName(path).constData(), QFile::encodeName(link).constData()), 0);
+    QCOMPARE(exportImage(r, ViewOptions{}, ExportOptions{}, path), QString());
+    QCOMPARE(QImage(path).size(), QSize(1600, 1000));
+    QFile kept(link);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("the previous picture"));
+    struct stat st {};
+    QCOMPARE(::stat(QFile::encodeName(path).constData(), &st), 0);
+    QCOMPARE(st.st_mode & 0777, 0640U);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);  // the picture and the link
   }
 
   void reportsErrors() {

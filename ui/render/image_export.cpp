@@ -8,9 +8,11 @@
 #include <QFileInfo>
 #include <QSvgGenerator>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <memory>
 
+#include "mhaviz/core/io/file_bytes.hpp"
 #include "render/heatmap_grid.hpp"
 
 namespace mhaviz::ui {
@@ -128,22 +130,37 @@ QString exportGrid(const std::function<void(HeatmapGrid&)>& show, const QString&
       return QObject::tr("nothing to export: %1").arg(grid.message());
     }
 
-    bool ok = true;
-    if (ext == QLatin1String("png")) {
-      ok = plot->savePng(path, options.width, options.height, options.scale, -1,
-                         static_cast<int>(96 * options.scale));
-    } else if (ext == QLatin1String("pdf")) {
-      ok = plot->savePdf(path, options.width, options.height, QCP::epNoCosmetic,
-                         QStringLiteral("mhaviz"), title);
-    } else {
-      const QString error = writeSvg(plot, path, options.width, options.height, title);
-      if (!error.isEmpty()) return error;
-    }
-    if (!ok || QFileInfo(path).size() == 0) {
-      return QObject::tr(
-                 "cannot write '%1': the %2 file could not be written (disk full or no "
-                 "permission?)")
-          .arg(path, ext.toUpper());
+    // Written beside the file, then renamed over it: the previous picture stays whole until
+    // the new one is complete.
+    QString failure;
+    struct WriteFailed {};
+    try {
+      mhaviz::io::replace_file_atomic(
+          QFile::encodeName(path).toStdString(), [&](const std::filesystem::path& tmp) {
+            const QString part = QFile::decodeName(tmp.c_str());
+            bool ok = true;
+            if (ext == QLatin1String("png")) {
+              ok = plot->savePng(part, options.width, options.height, options.scale, -1,
+                                 static_cast<int>(96 * options.scale));
+            } else if (ext == QLatin1String("pdf")) {
+              ok = plot->savePdf(part, options.width, options.height, QCP::epNoCosmetic,
+                                 QStringLiteral("mhaviz"), title);
+            } else {
+              failure = writeSvg(plot, part, options.width, options.height, title);
+              failure.replace(part, path);
+              ok = failure.isEmpty();
+            }
+            if (ok && QFileInfo(part).size() > 0) return;
+            if (failure.isEmpty()) {
+              failure = QObject::tr(
+                            "cannot write '%1': the %2 file could not be written (disk full or "
+                            "no permission?)")
+                            .arg(path, ext.toUpper());
+            }
+            throw WriteFailed{};
+          });
+    } catch (const WriteFailed&) {
+      return failure;
     }
     return {};
   } catch (const std::exception& e) {

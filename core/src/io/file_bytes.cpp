@@ -94,6 +94,9 @@ void replace_file_atomic(const fs::path& path, const std::function<void(const fs
     throw;
   }
   std::error_code ec;
+  // The file replaced keeps its permissions (a new one has those of the umask).
+  const fs::file_status old = fs::status(path, ec);
+  if (!ec && fs::is_regular_file(old)) fs::permissions(tmp, old.permissions(), ec);
   fs::rename(tmp, path, ec);
   if (ec) {
     remove_tmp();

@@ -27,8 +27,9 @@ void write_parts_atomic(const std::filesystem::path& path,
 
 /// The same for a file too large to hold in memory at once: creates an empty temporary file
 /// in the directory of `path` (with the same messages as write_file_atomic when it cannot),
-/// calls `write(temporary)` to fill it, then renames it over `path`. When `write` throws, the
-/// temporary file is removed and `path` is left as it was.
+/// calls `write(temporary)` to fill it, then renames it over `path`, which keeps the
+/// permissions of the file it replaces. When `write` throws, the temporary file is removed and
+/// `path` is left as it was.
 void replace_file_atomic(const std::filesystem::path& path,
                          const std::function<void(const std::filesystem::path&)>& write);
 
