@@ -81,16 +81,53 @@ QCPAxis* addExtraAxis(QCPAxisRect* rect, QCPAxis::AxisType type) {
 
 }  // namespace
 
-void HeatmapGrid::rebuild() {
-  GridState& s = *m_state;
-  m_plot->clearItems();
-  m_plot->clearPlottables();
-  m_plot->plotLayout()->clear();
+namespace {
+
+// Removes every element, plottable and item of the previous picture.
+void clearPicture(QCustomPlot* plot, GridState& s) {
+  plot->clearItems();
+  plot->clearPlottables();
+  plot->plotLayout()->clear();
   s.views.clear();
   s.scale = nullptr;
   s.nanKey = nullptr;
   delete s.margins;
   s.margins = nullptr;
+}
+
+// The most an axis rect may take for square cells of `cellPx` pixels (no limit when 0).
+QSize maxMapRect(double cellPx, const MapData& first) {
+  return cellPx > 0 ? QSize(std::max(kReadableRectPx, static_cast<int>(cellPx * first.cols)),
+                            std::max(kReadableRectPx, static_cast<int>(cellPx * first.rows)))
+                    : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+}
+
+// One colour scale for all maps, in column 2 of the body, with a filler after it; the maps
+// take all the width they can use (up to square cells), the fillers get the rest.
+void addColourScale(QCustomPlot* plot, GridState& s, QCPLayoutGrid* body, const QString& unit,
+                    const QColor& text, bool oneRow) {
+  s.scale = new QCPColorScale(plot);
+  s.scale->setType(QCPAxis::atRight);
+  s.scale->setBarWidth(14);
+  s.scale->setGradient(s.gradient);
+  s.scale->setRangeDrag(false);
+  s.scale->setRangeZoom(false);
+  s.scale->axis()->setLabel(unit);
+  styleAxis(s.scale->axis(), text);
+  body->addElement(0, 2, s.scale);
+  body->addElement(0, 3, new QCPLayoutElement(plot));
+  body->setColumnStretchFactor(0, 0.001);
+  body->setColumnStretchFactor(1, 1000);
+  body->setColumnStretchFactor(2, 0.000001);
+  body->setColumnStretchFactor(3, 0.001);
+  if (oneRow) s.scale->setMarginGroup(QCP::msTop | QCP::msBottom, s.margins);
+}
+
+}  // namespace
+
+void HeatmapGrid::rebuild() {
+  GridState& s = *m_state;
+  clearPicture(m_plot, s);
   const int n = static_cast<int>(m_data.maps.size());
   s.columns = n > 0 ? chooseColumns(n) : 1;
   fitPlot(s.columns);  // taller than the widget (scrolling) when the maps would be unreadable
@@ -139,11 +176,7 @@ void HeatmapGrid::rebuild() {
   s.margins = new QCPMarginGroup(m_plot);
   // Square cells: each axis rect at most cell * (cols, rows) pixels.
   const double cellPx = cellPixels(n, s.columns, m_plot->size());
-  const MapData& first = m_data.maps.front();
-  const QSize maxRect =
-      cellPx > 0 ? QSize(std::max(kReadableRectPx, static_cast<int>(cellPx * first.cols)),
-                         std::max(kReadableRectPx, static_cast<int>(cellPx * first.rows)))
-                 : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+  const QSize maxRect = maxMapRect(cellPx, m_data.maps.front());
   QFont noteFont = m_plot->font();
   noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
 
@@ -161,23 +194,7 @@ void HeatmapGrid::rebuild() {
     s.views.push_back(buildMap(i, cell, style));
   }
 
-  // One colour scale for all maps.
-  s.scale = new QCPColorScale(m_plot);
-  s.scale->setType(QCPAxis::atRight);
-  s.scale->setBarWidth(14);
-  s.scale->setGradient(s.gradient);
-  s.scale->setRangeDrag(false);
-  s.scale->setRangeZoom(false);
-  s.scale->axis()->setLabel(m_data.shownUnit);
-  styleAxis(s.scale->axis(), text);
-  body->addElement(0, 2, s.scale);
-  body->addElement(0, 3, new QCPLayoutElement(m_plot));
-  // The maps take all the width they can use (up to square cells); the fillers get the rest.
-  body->setColumnStretchFactor(0, 0.001);
-  body->setColumnStretchFactor(1, 1000);
-  body->setColumnStretchFactor(2, 0.000001);
-  body->setColumnStretchFactor(3, 0.001);
-  if (n <= s.columns) s.scale->setMarginGroup(QCP::msTop | QCP::msBottom, s.margins);
+  addColourScale(m_plot, s, body, m_data.shownUnit, text, n <= s.columns);
 
   // Legend of the special cells and columns.
   auto* legend = new QCPLayoutGrid;

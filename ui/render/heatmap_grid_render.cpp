@@ -280,50 +280,73 @@ void HeatmapGrid::fillMap(int index) {
   }
 }
 
-void HeatmapGrid::updateTicks(int index) {
-  MapView& v = m_state->views[static_cast<std::size_t>(index)];
-  const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
+namespace {
+
+QString columnLabel(const MapData& m, int c) {
+  return static_cast<std::size_t>(c) < m.columns.size()
+             ? m.columns[static_cast<std::size_t>(c)].label
+             : QString::number(c);
+}
+
+KeyKind columnKind(const MapData& m, int c) {
+  return static_cast<std::size_t>(c) < m.columns.size()
+             ? m.columns[static_cast<std::size_t>(c)].kind
+             : KeyKind::source;
+}
+
+QString rowLabel(const MapData& m, const ViewOptions& view, int r) {
+  if (!m.rowsInfo.empty()) return m.rowsInfo[static_cast<std::size_t>(r)].label;
+  if (r < view.queryLabels.size() && !view.queryLabels[r].isEmpty()) return view.queryLabels[r];
+  return QString::number(r);
+}
+
+KeyKind rowKind(const MapData& m, int r) {
+  return m.rowsInfo.empty() ? KeyKind::source : m.rowsInfo[static_cast<std::size_t>(r)].kind;
+}
+
+// Widest column label among the visible columns [c0, c1].
+int widestColumnLabel(const MapData& m, bool tokens, int c0, int c1, const QFontMetrics& metrics) {
+  if (!tokens) {
+    // Index labels: the last visible one has the most digits (measuring 2048 labels per map
+    // cost the GUI thread milliseconds per map).
+    return metrics.horizontalAdvance(QString::number(c1));
+  }
+  int widest = 0;
+  for (int c = c0; c <= c1 && c - c0 < 4096; ++c) {
+    if (columnKind(m, c) == KeyKind::source)
+      widest = std::max(widest, metrics.horizontalAdvance(columnLabel(m, c)));
+  }
+  return widest;
+}
+
+// "bias_k" next to "zero" needs room: true when neighbouring labels would collide.
+bool extraLabelsCollide(const QMap<double, QString>& ticks, double pxPerCol,
+                        const QFontMetrics& metrics) {
+  for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) {
+    const auto next = std::next(it);
+    if (next == ticks.cend()) break;
+    const double need =
+        (metrics.horizontalAdvance(it.value()) + metrics.horizontalAdvance(next.value())) / 2.0 +
+        6;
+    if (need > (next.key() - it.key()) * pxPerCol) return true;
+  }
+  return false;
+}
+
+void setTextTicks(QCPAxis* axis, const QMap<double, QString>& ticks) {
+  axis->ticker().staticCast<QCPAxisTickerText>()->setTicks(ticks);
+}
+
+// Column tick labels of one map that fit its visible range: every colStep-th source column,
+// and all extra columns (bias_k, zero) on the map's second x axis.
+void updateColumnTicks(MapView& v, const MapData& m, const ViewOptions& view) {
   QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
-  QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
   const QFontMetrics metrics(x->tickLabelFont());
-  const bool queryRows = m.rowsInfo.empty();
-
-  auto colLabel = [&](int c) -> QString {
-    return static_cast<std::size_t>(c) < m.columns.size()
-               ? m.columns[static_cast<std::size_t>(c)].label
-               : QString::number(c);
-  };
-  auto colKind = [&](int c) {
-    return static_cast<std::size_t>(c) < m.columns.size()
-               ? m.columns[static_cast<std::size_t>(c)].kind
-               : KeyKind::source;
-  };
-  auto rowLabel = [&](int r) -> QString {
-    if (!queryRows) return m.rowsInfo[static_cast<std::size_t>(r)].label;
-    if (r < m_view.queryLabels.size() && !m_view.queryLabels[r].isEmpty())
-      return m_view.queryLabels[r];
-    return QString::number(r);
-  };
-  auto rowKind = [&](int r) {
-    return queryRows ? KeyKind::source : m.rowsInfo[static_cast<std::size_t>(r)].kind;
-  };
-
-  // Columns.
   int c0 = 0, c1 = 0;
   visibleCells(x->range(), m.cols, &c0, &c1);
   const double pxPerCol = std::max(1, v.rect->width()) / std::max(1e-9, x->range().size());
-  const bool tokens = !m_view.keyLabels.isEmpty() && !m.columns.empty();
-  int widest = 0;
-  if (tokens) {
-    for (int c = c0; c <= c1 && c - c0 < 4096; ++c) {
-      if (colKind(c) == KeyKind::source)
-        widest = std::max(widest, metrics.horizontalAdvance(colLabel(c)));
-    }
-  } else {
-    // Index labels: the last visible one has the most digits (measuring 2048 labels per map
-    // cost the GUI thread milliseconds per map).
-    widest = metrics.horizontalAdvance(QString::number(c1));
-  }
+  const bool tokens = !view.keyLabels.isEmpty() && !m.columns.empty();
+  const int widest = widestColumnLabel(m, tokens, c0, c1, metrics);
   int colStep = niceStep((widest + 8) / pxPerCol);
   bool rotate = false;
   if (tokens && widest + 8 > pxPerCol) {
@@ -333,29 +356,24 @@ void HeatmapGrid::updateTicks(int index) {
   x->setTickLabelRotation(rotate ? 90 : 0);
   QMap<double, QString> colTicks, extraColTicks;
   for (int c = c0; c <= c1; ++c) {
-    if (colKind(c) != KeyKind::source) {
-      extraColTicks.insert(c, colLabel(c));
+    if (columnKind(m, c) != KeyKind::source) {
+      extraColTicks.insert(c, columnLabel(m, c));
     } else if (c % colStep == 0) {
-      colTicks.insert(c, colLabel(c));
+      colTicks.insert(c, columnLabel(m, c));
     }
   }
-  x->ticker().staticCast<QCPAxisTickerText>()->setTicks(colTicks);
+  setTextTicks(x, colTicks);
   if (v.extraX != nullptr) {
-    // "bias_k" next to "zero" needs room: turn the labels when neighbours would collide.
-    bool collide = false;
-    for (auto it = extraColTicks.cbegin(); it != extraColTicks.cend(); ++it) {
-      const auto next = std::next(it);
-      if (next == extraColTicks.cend()) break;
-      const double need =
-          (metrics.horizontalAdvance(it.value()) + metrics.horizontalAdvance(next.value())) / 2.0 +
-          6;
-      if (need > (next.key() - it.key()) * pxPerCol) collide = true;
-    }
+    const bool collide = extraLabelsCollide(extraColTicks, pxPerCol, metrics);
     v.extraX->setTickLabelRotation(rotate || collide ? 90 : 0);
-    v.extraX->ticker().staticCast<QCPAxisTickerText>()->setTicks(extraColTicks);
+    setTextTicks(v.extraX, extraColTicks);
   }
+}
 
-  // Rows (display y = rows-1-row).
+// Row tick labels of one map that fit its visible range (display y = rows-1-row).
+void updateRowTicks(MapView& v, const MapData& m, const ViewOptions& view) {
+  QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
+  const QFontMetrics metrics(v.rect->axis(QCPAxis::atBottom)->tickLabelFont());
   int y0 = 0, y1 = 0;
   visibleCells(y->range(), m.rows, &y0, &y1);
   const double pxPerRow = std::max(1, v.rect->height()) / std::max(1e-9, y->range().size());
@@ -363,15 +381,23 @@ void HeatmapGrid::updateTicks(int index) {
   QMap<double, QString> rowTicks, extraRowTicks;
   for (int yd = y0; yd <= y1; ++yd) {
     const int r = m.rows - 1 - yd;
-    if (rowKind(r) != KeyKind::source) {
-      extraRowTicks.insert(yd, rowLabel(r));
+    if (rowKind(m, r) != KeyKind::source) {
+      extraRowTicks.insert(yd, rowLabel(m, view, r));
     } else if (r % rowStep == 0) {
-      rowTicks.insert(yd, rowLabel(r));
+      rowTicks.insert(yd, rowLabel(m, view, r));
     }
   }
-  y->ticker().staticCast<QCPAxisTickerText>()->setTicks(rowTicks);
-  if (v.extraY != nullptr)
-    v.extraY->ticker().staticCast<QCPAxisTickerText>()->setTicks(extraRowTicks);
+  setTextTicks(y, rowTicks);
+  if (v.extraY != nullptr) setTextTicks(v.extraY, extraRowTicks);
+}
+
+}  // namespace
+
+void HeatmapGrid::updateTicks(int index) {
+  MapView& v = m_state->views[static_cast<std::size_t>(index)];
+  const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
+  updateColumnTicks(v, m, m_view);
+  updateRowTicks(v, m, m_view);
 }
 
 }  // namespace mhaviz::ui
