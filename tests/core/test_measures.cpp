@@ -16,6 +16,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/io/npz.hpp"
+#include "mhaviz/core/logit_scale.hpp"
 #include "mhaviz/core/measures.hpp"
 
 namespace mhaviz::test {
@@ -107,6 +108,11 @@ TEST_P(MeasureFixture, MatchesTorchDefinitions) {
   EXPECT_TRUE(
       same("value_norms.per_head", values_of(vn.per_head), ref.at("value_norms.per_head"), tol));
   EXPECT_TRUE(same("value_norms.summed", values_of(vn.summed), ref.at("value_norms.summed"), tol));
+
+  // Logit scale: from the parameters alone, in double (float weights widen exactly).
+  const std::vector<double> ls =
+      logit_scales(problem.params, problem.config.embed_dim, problem.config.num_heads);
+  EXPECT_TRUE(same("logit_scale", ls, ref.at("logit_scale"), Tol{1e-10, 1e-9}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Torch, MeasureFixture, ::testing::ValuesIn(measure_cases()),
