@@ -85,6 +85,9 @@ TEST_P(MeasureFixture, MatchesTorchDefinitions) {
   EXPECT_TRUE(same("bias_k", m.bias_k, ref.at("bias_k"), tol));
   EXPECT_TRUE(same("zero", m.zero, ref.at("zero"), tol));
   EXPECT_TRUE(same("ablation", m.ablation, ref.at("ablation"), tol));
+  std::vector<double> nothing(m.bias_k.size());
+  for (std::size_t k = 0; k < nothing.size(); ++k) nothing[k] = m.bias_k[k] + m.zero[k];
+  EXPECT_TRUE(same("nothing (1 - weight on real keys)", nothing, ref.at("nothing"), tol));
 
   // Head averages: rows 0..N-1 per batch element, row N over all of them.
   std::vector<double> avg[7];
