@@ -68,11 +68,13 @@ TEST(CliStats, CsvEqualsTorch) {
     const bool biasK = name != "fully_masked_row";
     EXPECT_EQ(col.count("sink_bias_k"), biasK ? 1U : 0U);
     EXPECT_EQ(col.count("sink_zero"), name == "bias_kv_and_zero_attn" ? 1U : 0U);
+    EXPECT_EQ(col.count("sent_to_nothing"), biasK ? 1U : 0U);
+    ASSERT_EQ(col.count("logit_scale"), 1U);
     const std::map<std::string, std::string> measures = {
         {"entropy", "entropy"},       {"normalized_entropy", "normalized_entropy"},
         {"confidence", "confidence"}, {"sink_first_key", "first_key"},
         {"ablation", "ablation"},     {"sink_bias_k", "bias_k"},
-        {"sink_zero", "zero"}};
+        {"sink_zero", "zero"},        {"sent_to_nothing", "nothing"}};
     for (std::size_t i = 1; i < rows.size(); ++i) {
       const auto& row = rows[i];
       ASSERT_EQ(row.size(), rows[0].size()) << "row " << i;
@@ -87,6 +89,8 @@ TEST(CliStats, CsvEqualsTorch) {
                                  : ref.at(key).value((n * H + h) * L + std::stoll(row[2]));
         expectNear(got, want, name + " row " + std::to_string(i) + " " + column);
       }
+      expectNear(std::stod(row[col.at("logit_scale")]), ref.at("logit_scale").value(h),
+                 name + " row " + std::to_string(i) + " logit_scale");
       if (!mean) {
         EXPECT_EQ(std::stod(row[col.at("open_keys")]),
                   ref.at("open_keys").value((n * H + h) * L + std::stoll(row[2])));

@@ -16,6 +16,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/io/npz.hpp"
+#include "mhaviz/core/logit_scale.hpp"
 #include "mhaviz/core/measures.hpp"
 
 namespace mhaviz::test {
@@ -84,6 +85,9 @@ TEST_P(MeasureFixture, MatchesTorchDefinitions) {
   EXPECT_TRUE(same("bias_k", m.bias_k, ref.at("bias_k"), tol));
   EXPECT_TRUE(same("zero", m.zero, ref.at("zero"), tol));
   EXPECT_TRUE(same("ablation", m.ablation, ref.at("ablation"), tol));
+  std::vector<double> nothing(m.bias_k.size());
+  for (std::size_t k = 0; k < nothing.size(); ++k) nothing[k] = m.bias_k[k] + m.zero[k];
+  EXPECT_TRUE(same("nothing (1 - weight on real keys)", nothing, ref.at("nothing"), tol));
 
   // Head averages: rows 0..N-1 per batch element, row N over all of them.
   std::vector<double> avg[7];
@@ -107,6 +111,11 @@ TEST_P(MeasureFixture, MatchesTorchDefinitions) {
   EXPECT_TRUE(
       same("value_norms.per_head", values_of(vn.per_head), ref.at("value_norms.per_head"), tol));
   EXPECT_TRUE(same("value_norms.summed", values_of(vn.summed), ref.at("value_norms.summed"), tol));
+
+  // Logit scale: from the parameters alone, in double (float weights widen exactly).
+  const std::vector<double> ls =
+      logit_scales(problem.params, problem.config.embed_dim, problem.config.num_heads);
+  EXPECT_TRUE(same("logit_scale", ls, ref.at("logit_scale"), Tol{1e-10, 1e-9}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Torch, MeasureFixture, ::testing::ValuesIn(measure_cases()),

@@ -13,6 +13,7 @@
 #include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
+#include "mhaviz/core/logit_scale.hpp"
 #include "mhaviz/core/measures.hpp"
 
 namespace mhaviz::cli {
@@ -25,6 +26,9 @@ struct Row {
   std::int64_t batch = 0, head = 0, query = 0;
   std::int64_t count = 0;  // open keys (query rows) or queries averaged (average rows)
   double entropy, normalized_entropy, confidence, first_key, bias_k, zero, ablation;
+  double logit_scale = 0;  // the head's (the same in each of its rows)
+  /// 1 - sum of the weights on real keys: the share sent to the bias_k and zero columns.
+  [[nodiscard]] double nothing() const { return bias_k + zero; }
 };
 
 std::string num(double v) {
@@ -36,19 +40,21 @@ std::string num(double v) {
 
 std::string jsonNum(double v) { return std::isfinite(v) ? num(v) : "null"; }
 
-std::vector<Row> tableRows(const HeadMeasures& m, const ForwardResult& r) {
+std::vector<Row> tableRows(const HeadMeasures& m, const ForwardResult& r,
+                           const std::vector<double>& scales) {
   std::vector<Row> rows;
   const auto average = [&](std::int64_t n, std::int64_t h) {
     const HeadAverage a = head_average(m, r, n, h);
     rows.push_back({n, h, -1, a.queries, a.entropy, a.normalized_entropy, a.confidence, a.first_key,
-                    a.bias_k, a.zero, a.ablation});
+                    a.bias_k, a.zero, a.ablation, scales[static_cast<std::size_t>(h)]});
   };
   for (std::int64_t n = 0; n < m.N; ++n) {
     for (std::int64_t h = 0; h < m.H; ++h) {
       for (std::int64_t i = 0; i < m.L; ++i) {
         const std::size_t k = m.at(n, h, i);
         rows.push_back({n, h, i, m.open_keys[k], m.entropy[k], m.normalized_entropy[k],
-                        m.confidence[k], m.first_key[k], m.bias_k[k], m.zero[k], m.ablation[k]});
+                        m.confidence[k], m.first_key[k], m.bias_k[k], m.zero[k], m.ablation[k],
+                        scales[static_cast<std::size_t>(h)]});
       }
       average(n, h);
     }
@@ -63,7 +69,8 @@ std::string csv(const HeadMeasures& m, const std::vector<Row>& rows) {
        "sink_first_key";
   if (m.has_bias_k) s << ",sink_bias_k";
   if (m.has_zero) s << ",sink_zero";
-  s << ",ablation\n";
+  if (m.has_bias_k || m.has_zero) s << ",sent_to_nothing";
+  s << ",ablation,logit_scale\n";
   for (const Row& r : rows) {
     s << (r.batch < 0 ? std::string("all") : std::to_string(r.batch)) << ',' << r.head << ','
       << (r.query < 0 ? std::string("mean") : std::to_string(r.query)) << ','
@@ -72,7 +79,8 @@ std::string csv(const HeadMeasures& m, const std::vector<Row>& rows) {
       << num(r.normalized_entropy) << ',' << num(r.confidence) << ',' << num(r.first_key);
     if (m.has_bias_k) s << ',' << num(r.bias_k);
     if (m.has_zero) s << ',' << num(r.zero);
-    s << ',' << num(r.ablation) << '\n';
+    if (m.has_bias_k || m.has_zero) s << ',' << num(r.nothing());
+    s << ',' << num(r.ablation) << ',' << num(r.logit_scale) << '\n';
   }
   return s.str();
 }
@@ -86,6 +94,12 @@ std::string json(const HeadMeasures& m, const std::vector<Row>& rows) {
        "    \"sink_first_key\": \"a_i0, the weight on the first key\",\n";
   if (m.has_bias_k) s << "    \"sink_bias_k\": \"the weight on the bias_k column\",\n";
   if (m.has_zero) s << "    \"sink_zero\": \"the weight on the zero column\",\n";
+  if (m.has_bias_k || m.has_zero) {
+    s << "    \"sent_to_nothing\": \"1 - sum of the weights on real keys (the bias_k and zero "
+         "columns' share; softmax_1's attention to nothing)\",\n";
+  }
+  s << "    \"logit_scale\": \"largest singular value of W_Q^h^T W_K^h / sqrt(head_dim) (Zhai et "
+       "al. 2023); large values let logits spread and predict low entropy\",\n";
   s << "    \"ablation\": \"|change of attn_output when the head's output is zeroed| / "
        "|attn_output|\",\n"
        "    \"null\": \"undefined: the query has no open key, or its output row is 0\"\n  },\n";
@@ -97,7 +111,9 @@ std::string json(const HeadMeasures& m, const std::vector<Row>& rows) {
       << ", \"sink_first_key\": " << jsonNum(r.first_key);
     if (m.has_bias_k) f << ", \"sink_bias_k\": " << jsonNum(r.bias_k);
     if (m.has_zero) f << ", \"sink_zero\": " << jsonNum(r.zero);
-    f << ", \"ablation\": " << jsonNum(r.ablation);
+    if (m.has_bias_k || m.has_zero) f << ", \"sent_to_nothing\": " << jsonNum(r.nothing());
+    f << ", \"ablation\": " << jsonNum(r.ablation)
+      << ", \"logit_scale\": " << jsonNum(r.logit_scale);
     return f.str();
   };
   s << "  \"rows\": [";
@@ -146,7 +162,8 @@ int statsCommand(const QCommandLineParser& parser) {
   Problem problem;
   const ForwardResult result = computeResult(parser, &problem);
   const HeadMeasures m = head_measures(result, problem.inputs);
-  const std::vector<Row> rows = tableRows(m, result);
+  const std::vector<Row> rows = tableRows(
+      m, result, logit_scales(problem.params, problem.config.embed_dim, problem.config.num_heads));
   const std::string text = format == QLatin1String("csv") ? csv(m, rows) : json(m, rows);
   if (out.isEmpty()) {
     std::cout << text;
