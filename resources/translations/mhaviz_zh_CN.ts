@@ -2054,10 +2054,6 @@
         <translation>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True)：在输入投影之后，向 key 和 value 追加可学习的 bias_k / bias_v 行；每个查询多出一列永不被屏蔽的“bias_k”。</translation>
     </message>
     <message>
-        <source>add_zero_attn — nn.MultiheadAttention(add_zero_attn=True): appends an all-zero key and value after the head split; its score is exactly 0, so no query row can be fully masked.</source>
-        <translation>add_zero_attn — nn.MultiheadAttention(add_zero_attn=True)：在拆分头之后追加全零的 key 和 value；它的分数恰好为 0，因此任何查询行都不会被完全屏蔽。</translation>
-    </message>
-    <message>
         <source>batch_first — nn.MultiheadAttention(batch_first=True): query, key, value and attn_output are (N, L, E) instead of (L, N, E). The maps do not change; attn_output_weights are never transposed.</source>
         <translation>batch_first — nn.MultiheadAttention(batch_first=True)：query、key、value 和 attn_output 的形状为 (N, L, E) 而不是 (L, N, E)。注意力图不变；attn_output_weights 永远不会被转置。</translation>
     </message>
@@ -2164,6 +2160,10 @@
     <message>
         <source>Follow %1</source>
         <translation>遵循 %1</translation>
+    </message>
+    <message>
+        <source>add_zero_attn — nn.MultiheadAttention(add_zero_attn=True): appends an all-zero key and value after the head split; its score is exactly 0, so no query row can be fully masked. Its weight is the &quot;attention to nothing&quot; of softmax₁ (Miller 2023) and of a sink logit fixed at 0 (gpt-oss): the share a query sends nowhere, since the zero value adds nothing to the output.</source>
+        <translation>add_zero_attn — nn.MultiheadAttention(add_zero_attn=True)：在拆分头之后追加全零的 key 和 value；它的分数恰好为 0，因此任何查询行都不会被完全屏蔽。它的权重就是 softmax₁（Miller 2023）以及固定为 0 的汇聚 logit（gpt-oss）中的“对空无的注意力”：查询没有投向任何位置的份额，因为零值不会给输出增加任何内容。</translation>
     </message>
 </context>
 <context>

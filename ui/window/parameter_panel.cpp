@@ -232,7 +232,10 @@ QGroupBox* ParameterPanel::buildModule() {
   m_addZeroAttn = check("add_zero_attn", QStringLiteral("add_zero_attn"),
                         tr("add_zero_attn — nn.MultiheadAttention(add_zero_attn=True): appends an "
                            "all-zero key and value after the head split; its score is exactly 0, "
-                           "so no query row can be fully masked."));
+                           "so no query row can be fully masked. Its weight is the \"attention to "
+                           "nothing\" of softmax₁ (Miller 2023) and of a sink logit fixed at 0 "
+                           "(gpt-oss): the share a query sends nowhere, since the zero value adds "
+                           "nothing to the output."));
   m_batchFirst = check("batch_first", QStringLiteral("batch_first"),
                        tr("batch_first — nn.MultiheadAttention(batch_first=True): query, key, "
                           "value and attn_output are (N, L, E) instead of (L, N, E). The maps "
