@@ -17,6 +17,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "parallel.hpp"
 #include "projections.hpp"
+#include "softmax.hpp"
 
 namespace mhaviz {
 
