@@ -186,21 +186,22 @@ void AttnMaskEditor::buildControls(QFormLayout* form) {
 
   connect(m_kind, &QComboBox::activated, this, [this](int index) {
     const auto kind = static_cast<MaskKind>(m_kind->itemData(index).toInt());
-    edit(tr("Set attn_mask kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
-         [kind](mhaviz::Config& c) {
-           gen::AttnMaskSpec& s = c.attn_mask_spec;
-           s.kind = kind;
-           if (gen::is_bias_kind(kind)) {
-             s.dtype = gen::MaskDType::floating;
-             s.shape = gen::MaskShape::three_d;
-           }
-           // Documents start as two halves of the sequence (edit the lengths after).
-           if (kind == MaskKind::document && s.document_lengths.empty()) {
-             const std::int64_t half = c.tgt_len / 2;
-             s.document_lengths = half > 0 ? std::vector<std::int64_t>{half, c.tgt_len - half}
-                                           : std::vector<std::int64_t>{c.tgt_len};
-           }
-         });
+    m_edits.edit(tr("Set attn_mask kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
+                 [kind](mhaviz::Config& c) {
+                   gen::AttnMaskSpec& s = c.attn_mask_spec;
+                   s.kind = kind;
+                   if (gen::is_bias_kind(kind)) {
+                     s.dtype = gen::MaskDType::floating;
+                     s.shape = gen::MaskShape::three_d;
+                   }
+                   // Documents start as two halves of the sequence (edit the lengths after).
+                   if (kind == MaskKind::document && s.document_lengths.empty()) {
+                     const std::int64_t half = c.tgt_len / 2;
+                     s.document_lengths = half > 0
+                                              ? std::vector<std::int64_t>{half, c.tgt_len - half}
+                                              : std::vector<std::int64_t>{c.tgt_len};
+                   }
+                 });
   });
   connect(m_dtype, &MaskDtypeCombo::dtypeChosen, this, [this](gen::MaskDType dtype) {
     editSpec(tr("Set attn_mask dtype to %1").arg(QString::fromUtf8(gen::to_string(dtype).data())),
