@@ -21,11 +21,11 @@
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/semantics.hpp"
-#include "exact_exp.hpp"
 #include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
 #include "rng.hpp"
 #include "soft_cap.hpp"
+#include "softmax.hpp"
 
 namespace mhaviz {
 
@@ -93,20 +93,6 @@ StridedMap<T> head_rows(const Tensor& projected_tensor, const Dims& d, bool seq_
   return StridedMap<T>(projected + (n * len) * E + h * d.hd, len, d.hd, Eigen::OuterStride<>(E));
 }
 
-/// Step 10 on one row: out = softmax(in). A row of only -inf becomes NaN (as PyTorch), or 0
-/// when `fully_masked_to_zero` (2.5+'s need_weights=False path through SDPA's safe softmax).
-template <typename In, typename Out>
-void softmax_row(const In& in, Out&& out, bool fully_masked_to_zero) {
-  using T = typename std::decay_t<Out>::Scalar;
-  const T mx = in.maxCoeff();
-  if (fully_masked_to_zero && mx == -std::numeric_limits<T>::infinity()) {
-    out.setZero();
-    return;
-  }
-  detail::exp_shifted(in, out, mx);
-  out /= out.sum();
-}
-
 template <typename T>
 struct Pass {
   const Config& c;
@@ -169,8 +155,8 @@ struct Pass {
       for (std::int64_t i = i0; i < i0 + rows; ++i) {
         auto scores = tile.row(i - i0);
         if (masked) scores += ConstMatMap<T>(mask + r.mask_offset(n, h, i), 1, Sx);
-        softmax_row(scores, weights.row(i), zero_masked);  // step 10
-        if (dropping) {                                    // step 11
+        detail::softmax_row(scores, weights.row(i), zero_masked);  // step 10
+        if (dropping) {                                            // step 11
           block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
           for (std::int64_t j = 0; j < Sx; ++j) {
             T& x = weights(i, j);

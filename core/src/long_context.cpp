@@ -17,6 +17,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
+#include "softmax.hpp"
 
 namespace mhaviz {
 

@@ -15,52 +15,10 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/long_context.hpp"
-#include "exact_exp.hpp"
 #include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
 
 namespace mhaviz::detail {
-
-/// Step 10 on one row, as forward.cpp: a row of only -inf becomes NaN, or 0 when
-/// `fully_masked_to_zero` (need_weights=False).
-template <typename In, typename Out>
-void softmax_row(const In& in, Out&& out, bool fully_masked_to_zero) {
-  using T = typename std::decay_t<Out>::Scalar;
-  const T mx = in.maxCoeff();
-  if (fully_masked_to_zero && mx == -std::numeric_limits<T>::infinity()) {
-    out.setZero();
-    return;
-  }
-  exp_shifted(in, out, mx);
-  out /= out.sum();
-}
-
-/// Step 10 on one row whose keys [live, S) are all -inf: the same values as softmax_row over
-/// the whole row (those keys get exactly 0), with exp computed only for keys [0, live) and the
-/// appended keys [S, Sx).
-template <typename In, typename Out>
-void softmax_live(const In& in, Out&& out, std::int64_t live, std::int64_t S,
-                  bool fully_masked_to_zero) {
-  using T = typename std::decay_t<Out>::Scalar;
-  const std::int64_t tail = in.cols() - S;
-  T mx = -std::numeric_limits<T>::infinity();
-  if (live > 0) mx = in.head(live).maxCoeff();
-  if (tail > 0) mx = std::max(mx, in.tail(tail).maxCoeff());
-  out.segment(live, S - live).setZero();
-  if (mx == -std::numeric_limits<T>::infinity()) {
-    // Every key masked: NaN as PyTorch (or 0 for need_weights=False).
-    out.head(live).setConstant(fully_masked_to_zero ? T(0) : std::numeric_limits<T>::quiet_NaN());
-    out.tail(tail).setConstant(fully_masked_to_zero ? T(0) : std::numeric_limits<T>::quiet_NaN());
-    if (!fully_masked_to_zero)
-      out.segment(live, S - live).setConstant(std::numeric_limits<T>::quiet_NaN());
-    return;
-  }
-  exp_shifted(in.head(live), out.head(live), mx);
-  exp_shifted(in.tail(tail), out.tail(tail), mx);
-  const T sum = out.head(live).sum() + out.tail(tail).sum();
-  out.head(live) /= sum;
-  out.tail(tail) /= sum;
-}
 
 /// One past the last key of [0, S) that some row of `mask` leaves unmasked (0 when none does).
 template <typename M>

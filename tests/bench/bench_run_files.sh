@@ -102,5 +102,3 @@ echo "run / (forward + dd), wall times (cpu = user + system of the process; the 
 echo "is mhaviz-bench's real time of one pass):"
 printf '  %s\n' "${summary[@]}"
 echo "load average (1, 5, 15 min) at the end: $(load)"
-echo "goal: run within 2x of (forward + dd) for .npz and .safetensors; peak RSS no higher than"
-echo "before this change: 606 MiB (620980 KiB)"

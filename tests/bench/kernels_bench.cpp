@@ -6,10 +6,15 @@
 //   - libxsmm through the core's own kernels::sgemm (when built in),
 //   - OpenBLAS and BLIS, loaded at run time (libopenblas0-pthread, libblis4-serial) through
 //     the BLAS sgemm_ they both export; "-" when the library is not installed.
-// Each figure is the best of --reps repetitions, each at least --min-ms long.
+// Each figure is the best of --reps repetitions, each at least --min-ms long. First it prints
+// the FMA peak of one core: the rate of 12 independent chains of fused multiply-adds on full
+// vectors (512-bit with AVX-512F, 256-bit with AVX2+FMA), which neither latency nor memory
+// limits, on one thread, best of --reps:
+//   "FMA peak, one core: AVX-512 X GFLOP/s, AVX2 Y GFLOP/s (float32, ...)".
 //
 //   mhaviz-kernels-bench [--reps 5] [--min-ms 20]
 #include <dlfcn.h>
+#include <immintrin.h>
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -73,6 +78,69 @@ double best_gflops(const std::function<void()>& run, double flop, int reps, doub
   return best;
 }
 
+// The FMA peak. Each step of a chain is acc = acc * a + b on every lane (2 FLOP per lane); 12
+// chains are more than (FMA pipes x FMA latency, 2 x 4) on current x86 cores, so the pipes never
+// wait, and with a and b they fit AVX2's 16 registers. The chains live in registers during a
+// call and in `acc` (16 floats per chain) between calls.
+constexpr int kChains = 12;
+constexpr int kSteps = 4096;  // per chain and call
+
+__attribute__((target("avx512f"))) void fma_chains_avx512(float* acc) {
+  __m512 x[kChains];
+  for (int c = 0; c < kChains; ++c) x[c] = _mm512_loadu_ps(acc + 16 * c);
+  const __m512 a = _mm512_set1_ps(0.999F), b = _mm512_set1_ps(1e-3F);
+  for (int i = 0; i < kSteps; ++i) {
+#pragma GCC unroll 12
+    for (int c = 0; c < kChains; ++c) x[c] = _mm512_fmadd_ps(x[c], a, b);
+  }
+  for (int c = 0; c < kChains; ++c) _mm512_storeu_ps(acc + 16 * c, x[c]);
+}
+
+__attribute__((target("avx2,fma"))) void fma_chains_avx2(float* acc) {
+  __m256 x[kChains];
+  for (int c = 0; c < kChains; ++c) x[c] = _mm256_loadu_ps(acc + 16 * c);
+  const __m256 a = _mm256_set1_ps(0.999F), b = _mm256_set1_ps(1e-3F);
+  for (int i = 0; i < kSteps; ++i) {
+#pragma GCC unroll 12
+    for (int c = 0; c < kChains; ++c) x[c] = _mm256_fmadd_ps(x[c], a, b);
+  }
+  for (int c = 0; c < kChains; ++c) _mm256_storeu_ps(acc + 16 * c, x[c]);
+}
+
+/// GFLOP/s of `chains` (fma_chains_avx512 or _avx2) on vectors of `lanes` floats.
+double fma_rate(void (*chains)(float*), int lanes, int reps, double min_ms, float seed,
+                float* sink) {
+  std::vector<float> acc(16 * kChains, seed);
+  const double flop = 2.0 * lanes * kChains * kSteps;
+  const double gflops = best_gflops([&] { chains(acc.data()); }, flop, reps, min_ms);
+  for (float v : acc) *sink += v;
+  return gflops;
+}
+
+/// Prints the FMA peak line (the widths the CPU lacks are left out).
+void print_fma_peak(int reps, double min_ms) {
+  volatile float start = 1.0F;  // not a constant: the chains cannot be folded away
+  const float seed = start;
+  float sink = 0.0F;
+  std::string rates;
+  char buf[64];
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) {
+    const double r = fma_rate(fma_chains_avx512, 16, reps, min_ms, seed, &sink);
+    std::snprintf(buf, sizeof buf, "AVX-512 %.1f GFLOP/s", r);
+    rates += buf;
+  }
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    const double r = fma_rate(fma_chains_avx2, 8, reps, min_ms, seed, &sink);
+    std::snprintf(buf, sizeof buf, "%sAVX2 %.1f GFLOP/s", rates.empty() ? "" : ", ", r);
+    rates += buf;
+  }
+  if (rates.empty()) rates = "no AVX2+FMA on this CPU";
+  std::printf("FMA peak, one core: %s (float32, %d chains of FMAs, 1 thread, best of %d)\n",
+              rates.c_str(), kChains, reps);
+  if (sink == 0.0F) std::printf("(all chains ended at 0)\n");  // the chains' results are used
+}
+
 struct Shape {
   const char* product;
   const char* size;
@@ -94,6 +162,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  print_fma_peak(reps, min_ms);
   setenv("OPENBLAS_NUM_THREADS", "1", 1);
   setenv("OMP_NUM_THREADS", "1", 1);
   const std::vector<Blas> blas = {

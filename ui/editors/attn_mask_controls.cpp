@@ -1,5 +1,5 @@
 // AttnMaskEditor::buildControls: the kind, dtype, shape and masked value of attn_mask and the
-// parameters of each kind, and their edits of the spec.
+// parameters of each kind, one group of controls per function, with their edits of the spec.
 #include "editors/attn_mask_editor.hpp"
 
 #include <QCheckBox>
@@ -74,6 +74,14 @@ QStringList tokens(const QString& text) {
 }  // namespace
 
 void AttnMaskEditor::buildControls(QFormLayout* form) {
+  buildKindControls(form);
+  buildWindowControls(form);
+  buildBlockAndRandomControls(form);
+  buildGraphControls(form);
+}
+
+/// What the mask is: its kind, dtype, shape and the value of a masked cell.
+void AttnMaskEditor::buildKindControls(QFormLayout* form) {
   m_kind = new QComboBox;
   m_kind->setObjectName(QStringLiteral("attnMaskKind"));
   for (MaskKind k : gen::kMaskKinds) m_kind->addItem(kindName(k), static_cast<int>(k));
@@ -95,51 +103,58 @@ void AttnMaskEditor::buildControls(QFormLayout* form) {
       tr("Float masks: the value a masked cell adds to its score. -inf "
          "hides the key exactly; a finite value such as -10000 almost."));
 
+  form->addRow(tr("kind"), m_kind);
+  form->addRow(tr("dtype"), m_dtype);
+  form->addRow(tr("shape"), m_shape);
+  form->addRow(tr("masked value"), m_maskedValue);
+
+  connect(m_kind, &QComboBox::activated, this, [this](int index) {
+    const auto kind = static_cast<MaskKind>(m_kind->itemData(index).toInt());
+    m_edits.edit(tr("Set attn_mask kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
+                 [kind](mhaviz::Config& c) {
+                   gen::AttnMaskSpec& s = c.attn_mask_spec;
+                   s.kind = kind;
+                   if (gen::is_bias_kind(kind)) {
+                     s.dtype = gen::MaskDType::floating;
+                     s.shape = gen::MaskShape::three_d;
+                   }
+                   // Documents start as two halves of the sequence (edit the lengths after).
+                   if (kind == MaskKind::document && s.document_lengths.empty()) {
+                     const std::int64_t half = c.tgt_len / 2;
+                     s.document_lengths = half > 0
+                                              ? std::vector<std::int64_t>{half, c.tgt_len - half}
+                                              : std::vector<std::int64_t>{c.tgt_len};
+                   }
+                 });
+  });
+  connect(m_dtype, &MaskDtypeCombo::dtypeChosen, this, [this](gen::MaskDType dtype) {
+    editSpec(tr("Set attn_mask dtype to %1").arg(QString::fromUtf8(gen::to_string(dtype).data())),
+             [dtype](gen::AttnMaskSpec& s) { s.dtype = dtype; });
+  });
+  connect(m_shape, &QComboBox::activated, this, [this](int index) {
+    const auto shape = static_cast<gen::MaskShape>(m_shape->itemData(index).toInt());
+    editSpec(tr("Set attn_mask shape to %1").arg(QString::fromUtf8(gen::to_string(shape).data())),
+             [shape](gen::AttnMaskSpec& s) { s.shape = shape; });
+  });
+  connect(m_maskedValue, &MaskedValueEdit::infToggled, this, [this](double v) {
+    editSpec(tr("Set attn_mask masked_value"), [v](gen::AttnMaskSpec& s) { s.masked_value = v; });
+  });
+  connect(m_maskedValue, &MaskedValueEdit::finiteValueChanged, this, [this](double v) {
+    editSpec(
+        tr("Set attn_mask masked_value"), [v](gen::AttnMaskSpec& s) { s.masked_value = v; },
+        kMaskedValue);
+  });
+}
+
+/// The sizes of the window-like kinds: window and band width, prefix-LM, packed documents,
+/// dilation, attention sinks.
+void AttnMaskEditor::buildWindowControls(QFormLayout* form) {
   m_width = new QSpinBox;
   m_width->setObjectName(QStringLiteral("maskWidth"));
   m_width->setRange(1, 1 << 20);
   m_width->setToolTip(
       tr("window: query i sees keys i-width+1 .. i; band: keys with |i-j| < "
          "width."));
-  m_segments = new QLineEdit;
-  m_segments->setObjectName(QStringLiteral("maskSegments"));
-  m_segments->setToolTip(
-      tr("Segment sizes, e.g. \"3 5\": a query sees only keys of its own "
-         "segment; positions past their sum form one last segment."));
-  m_probability = new QDoubleSpinBox;
-  m_probability->setObjectName(QStringLiteral("maskProbability"));
-  m_probability->setRange(0.0, 1.0);
-  m_probability->setSingleStep(0.05);
-  m_probability->setDecimals(3);
-  m_seed = new QSpinBox;
-  m_seed->setObjectName(QStringLiteral("maskSeed"));
-  m_seed->setRange(-1, std::numeric_limits<int>::max());
-  m_seed->setSpecialValueText(tr("auto (seed + 3)"));
-  m_causal = new QCheckBox(tr("also mask later keys (j > i)"));
-  m_causal->setObjectName(QStringLiteral("maskCausal"));
-  m_edges = new QLineEdit;
-  m_edges->setObjectName(QStringLiteral("graphEdges"));
-  m_edges->setPlaceholderText(QStringLiteral("0-1 1-2 2-5"));
-  m_edges->setToolTip(
-      tr("Undirected edges between positions as u-v pairs (query i is node i, "
-         "key j is node j)."));
-  m_edgeProbability = new QDoubleSpinBox;
-  m_edgeProbability->setObjectName(QStringLiteral("graphEdgeProbability"));
-  m_edgeProbability->setRange(0.0, 1.0);
-  m_edgeProbability->setSingleStep(0.05);
-  m_edgeProbability->setDecimals(3);
-  m_graphBias = new QComboBox;
-  m_graphBias->setObjectName(QStringLiteral("graphBias"));
-  m_graphBias->addItem(tr("distance (-slope x d)"), static_cast<int>(gen::GraphBias::distance));
-  m_graphBias->addItem(tr("table per head"), static_cast<int>(gen::GraphBias::table));
-  m_maxDistance = new QSpinBox;
-  m_maxDistance->setObjectName(QStringLiteral("graphMaxDistance"));
-  m_maxDistance->setRange(0, 1 << 20);
-  m_tableScale = new QDoubleSpinBox;
-  m_tableScale->setObjectName(QStringLiteral("graphTableScale"));
-  m_tableScale->setRange(0.0, 1e6);
-  m_tableScale->setSingleStep(0.1);
-
   m_prefixLength = new QSpinBox;
   m_prefixLength->setObjectName(QStringLiteral("maskPrefixLength"));
   m_prefixLength->setRange(0, 1 << 20);
@@ -165,60 +180,12 @@ void AttnMaskEditor::buildControls(QFormLayout* form) {
       tr("StreamingLLM: the first k keys every query sees besides its causal window of width "
          "keys (attn_mask.sink_tokens)."));
 
-  form->addRow(tr("kind"), m_kind);
-  form->addRow(tr("dtype"), m_dtype);
-  form->addRow(tr("shape"), m_shape);
-  form->addRow(tr("masked value"), m_maskedValue);
   form->addRow(tr("width"), m_width);
   form->addRow(tr("prefix length"), m_prefixLength);
   form->addRow(tr("document lengths"), m_documents);
   form->addRow(tr("dilation"), m_dilation);
   form->addRow(tr("sink tokens"), m_sinkTokens);
-  form->addRow(tr("segments"), m_segments);
-  form->addRow(tr("probability"), m_probability);
-  form->addRow(tr("seed"), m_seed);
-  form->addRow(QString(), m_causal);
-  form->addRow(tr("edges"), m_edges);
-  form->addRow(tr("edge probability"), m_edgeProbability);
-  form->addRow(tr("graph bias"), m_graphBias);
-  form->addRow(tr("max distance"), m_maxDistance);
-  form->addRow(tr("table scale"), m_tableScale);
 
-  connect(m_kind, &QComboBox::activated, this, [this](int index) {
-    const auto kind = static_cast<MaskKind>(m_kind->itemData(index).toInt());
-    edit(tr("Set attn_mask kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
-         [kind](mhaviz::Config& c) {
-           gen::AttnMaskSpec& s = c.attn_mask_spec;
-           s.kind = kind;
-           if (gen::is_bias_kind(kind)) {
-             s.dtype = gen::MaskDType::floating;
-             s.shape = gen::MaskShape::three_d;
-           }
-           // Documents start as two halves of the sequence (edit the lengths after).
-           if (kind == MaskKind::document && s.document_lengths.empty()) {
-             const std::int64_t half = c.tgt_len / 2;
-             s.document_lengths = half > 0 ? std::vector<std::int64_t>{half, c.tgt_len - half}
-                                           : std::vector<std::int64_t>{c.tgt_len};
-           }
-         });
-  });
-  connect(m_dtype, &MaskDtypeCombo::dtypeChosen, this, [this](gen::MaskDType dtype) {
-    editSpec(tr("Set attn_mask dtype to %1").arg(QString::fromUtf8(gen::to_string(dtype).data())),
-             [dtype](gen::AttnMaskSpec& s) { s.dtype = dtype; });
-  });
-  connect(m_shape, &QComboBox::activated, this, [this](int index) {
-    const auto shape = static_cast<gen::MaskShape>(m_shape->itemData(index).toInt());
-    editSpec(tr("Set attn_mask shape to %1").arg(QString::fromUtf8(gen::to_string(shape).data())),
-             [shape](gen::AttnMaskSpec& s) { s.shape = shape; });
-  });
-  connect(m_maskedValue, &MaskedValueEdit::infToggled, this, [this](double v) {
-    editSpec(tr("Set attn_mask masked_value"), [v](gen::AttnMaskSpec& s) { s.masked_value = v; });
-  });
-  connect(m_maskedValue, &MaskedValueEdit::finiteValueChanged, this, [this](double v) {
-    editSpec(
-        tr("Set attn_mask masked_value"), [v](gen::AttnMaskSpec& s) { s.masked_value = v; },
-        kMaskedValue);
-  });
   connect(m_width, &QSpinBox::valueChanged, this, [this](int v) {
     editSpec(
         tr("Set attn_mask width to %1").arg(v), [v](gen::AttnMaskSpec& s) { s.width = v; }, kWidth);
@@ -256,6 +223,33 @@ void AttnMaskEditor::buildControls(QFormLayout* form) {
     editSpec(tr("Set attn_mask document lengths"),
              [&lengths](gen::AttnMaskSpec& s) { s.document_lengths = lengths; });
   });
+}
+
+/// Block-diagonal segments, the random mask's probability, the seed of the random and graph
+/// kinds, and "also mask later keys" for the kinds that take it.
+void AttnMaskEditor::buildBlockAndRandomControls(QFormLayout* form) {
+  m_segments = new QLineEdit;
+  m_segments->setObjectName(QStringLiteral("maskSegments"));
+  m_segments->setToolTip(
+      tr("Segment sizes, e.g. \"3 5\": a query sees only keys of its own "
+         "segment; positions past their sum form one last segment."));
+  m_probability = new QDoubleSpinBox;
+  m_probability->setObjectName(QStringLiteral("maskProbability"));
+  m_probability->setRange(0.0, 1.0);
+  m_probability->setSingleStep(0.05);
+  m_probability->setDecimals(3);
+  m_seed = new QSpinBox;
+  m_seed->setObjectName(QStringLiteral("maskSeed"));
+  m_seed->setRange(-1, std::numeric_limits<int>::max());
+  m_seed->setSpecialValueText(tr("auto (seed + 3)"));
+  m_causal = new QCheckBox(tr("also mask later keys (j > i)"));
+  m_causal->setObjectName(QStringLiteral("maskCausal"));
+
+  form->addRow(tr("segments"), m_segments);
+  form->addRow(tr("probability"), m_probability);
+  form->addRow(tr("seed"), m_seed);
+  form->addRow(QString(), m_causal);
+
   connect(m_segments, &QLineEdit::editingFinished, this, [this] {
     std::vector<std::int64_t> segments;
     for (const QString& t : tokens(m_segments->text())) {
@@ -290,6 +284,39 @@ void AttnMaskEditor::buildControls(QFormLayout* form) {
   connect(m_causal, &QCheckBox::toggled, this, [this](bool on) {
     editSpec(tr("Set attn_mask causal"), [on](gen::AttnMaskSpec& s) { s.causal = on; });
   });
+}
+
+/// The graph bias: edges, random edges, distance or table bias and its parameters.
+void AttnMaskEditor::buildGraphControls(QFormLayout* form) {
+  m_edges = new QLineEdit;
+  m_edges->setObjectName(QStringLiteral("graphEdges"));
+  m_edges->setPlaceholderText(QStringLiteral("0-1 1-2 2-5"));
+  m_edges->setToolTip(
+      tr("Undirected edges between positions as u-v pairs (query i is node i, "
+         "key j is node j)."));
+  m_edgeProbability = new QDoubleSpinBox;
+  m_edgeProbability->setObjectName(QStringLiteral("graphEdgeProbability"));
+  m_edgeProbability->setRange(0.0, 1.0);
+  m_edgeProbability->setSingleStep(0.05);
+  m_edgeProbability->setDecimals(3);
+  m_graphBias = new QComboBox;
+  m_graphBias->setObjectName(QStringLiteral("graphBias"));
+  m_graphBias->addItem(tr("distance (-slope x d)"), static_cast<int>(gen::GraphBias::distance));
+  m_graphBias->addItem(tr("table per head"), static_cast<int>(gen::GraphBias::table));
+  m_maxDistance = new QSpinBox;
+  m_maxDistance->setObjectName(QStringLiteral("graphMaxDistance"));
+  m_maxDistance->setRange(0, 1 << 20);
+  m_tableScale = new QDoubleSpinBox;
+  m_tableScale->setObjectName(QStringLiteral("graphTableScale"));
+  m_tableScale->setRange(0.0, 1e6);
+  m_tableScale->setSingleStep(0.1);
+
+  form->addRow(tr("edges"), m_edges);
+  form->addRow(tr("edge probability"), m_edgeProbability);
+  form->addRow(tr("graph bias"), m_graphBias);
+  form->addRow(tr("max distance"), m_maxDistance);
+  form->addRow(tr("table scale"), m_tableScale);
+
   connect(m_edges, &QLineEdit::editingFinished, this, [this] {
     std::vector<std::array<std::int64_t, 2>> edges;
     static const QRegularExpression pair(QStringLiteral("^(\\d+)-(\\d+)$"));

@@ -78,7 +78,7 @@ AttnMaskEditor::AttnMaskEditor(Document* document, Computation* computation, QWi
 
 void AttnMaskEditor::editSpec(const QString& text,
                               const std::function<void(gen::AttnMaskSpec&)>& change, int mergeId) {
-  edit(
+  m_edits.edit(
       text, [&change](mhaviz::Config& c) { change(c.attn_mask_spec); }, mergeId);
 }
 

@@ -48,7 +48,12 @@ class AttnMaskEditor : public SpecEditor {
   void showConfig(const mhaviz::Config& config) override;
 
  private:
+  /// The rows of the form above the custom-cell tools, one group after another.
   void buildControls(QFormLayout* form);
+  void buildKindControls(QFormLayout* form);
+  void buildWindowControls(QFormLayout* form);
+  void buildBlockAndRandomControls(QFormLayout* form);
+  void buildGraphControls(QFormLayout* form);
   void buildCustomTools(QFormLayout* form);
   void editSpec(const QString& text, const std::function<void(gen::AttnMaskSpec&)>& change,
                 int mergeId = -1);

@@ -99,31 +99,31 @@ InputsEditor::InputsEditor(Document* document, QWidget* parent)
 
   connect(m_kind, &QComboBox::activated, this, [this](int index) {
     const auto kind = static_cast<InputKind>(m_kind->itemData(index).toInt());
-    edit(tr("Set inputs kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
-         [kind](mhaviz::Config& c) { c.input_spec.kind = kind; });
+    m_edits.edit(tr("Set inputs kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
+                 [kind](mhaviz::Config& c) { c.input_spec.kind = kind; });
   });
   connect(m_scale, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-    edit(
+    m_edits.edit(
         tr("Set inputs scale"), [v](mhaviz::Config& c) { c.input_spec.scale = v; }, kScale);
   });
   connect(m_contentScale, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-    edit(
+    m_edits.edit(
         tr("Set inputs content scale"), [v](mhaviz::Config& c) { c.input_spec.content_scale = v; },
         kContentScale);
   });
   connect(m_selfAttention, &QCheckBox::toggled, this, [this](bool on) {
-    edit(on ? tr("Use self-attention") : tr("Use cross-attention"),
-         [on](mhaviz::Config& c) { c.input_spec.self_attention = on; });
+    m_edits.edit(on ? tr("Use self-attention") : tr("Use cross-attention"),
+                 [on](mhaviz::Config& c) { c.input_spec.self_attention = on; });
   });
   connect(m_queryLabels, &QLineEdit::editingFinished, this, &InputsEditor::applyLabels);
   connect(m_keyLabels, &QLineEdit::editingFinished, this, &InputsEditor::applyLabels);
   connect(m_weightKind, &QComboBox::activated, this, [this](int index) {
     const auto kind = static_cast<WeightKind>(m_weightKind->itemData(index).toInt());
-    edit(tr("Set weights kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
-         [kind](mhaviz::Config& c) { c.weight_spec.kind = kind; });
+    m_edits.edit(tr("Set weights kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
+                 [kind](mhaviz::Config& c) { c.weight_spec.kind = kind; });
   });
   connect(m_weightScale, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-    edit(
+    m_edits.edit(
         tr("Set weights scale"), [v](mhaviz::Config& c) { c.weight_spec.scale = v; }, kWeightScale);
   });
   follow();
@@ -141,7 +141,7 @@ std::vector<std::string> InputsEditor::parseLabels(const QString& text) {
 }
 
 void InputsEditor::applyLabels() {
-  if (m_updating) return;
+  if (m_edits.showing()) return;
   const mhaviz::Config& c = m_document->config();
   const std::vector<std::string> queries = parseLabels(m_queryLabels->text());
   const std::vector<std::string> keys = parseLabels(m_keyLabels->text());
@@ -165,7 +165,7 @@ void InputsEditor::applyLabels() {
     return;
   }
   m_labelsMessage->hide();
-  edit(tr("Set token labels"), [&](mhaviz::Config& next) {
+  m_edits.edit(tr("Set token labels"), [&](mhaviz::Config& next) {
     next.query_labels = queries;
     next.key_labels = keys;
   });

@@ -122,9 +122,7 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
         [v](gen::KeyPaddingSpec& s) { s.masked_value = v; }, kMaskedValue);
   });
   connect(m_element, &QSpinBox::valueChanged, this, [this](int n) {
-    m_updating = true;
-    showConfig(m_document->config());
-    m_updating = false;
+    m_edits.show();
     // The maps show the batch element whose padding is being edited.
     ViewOptions view = m_document->view();
     view.batch = n;
@@ -141,7 +139,7 @@ QString KeyPaddingEditor::note() const { return m_note->isHidden() ? QString() :
 void KeyPaddingEditor::editSpec(const QString& text,
                                 const std::function<void(gen::KeyPaddingSpec&)>& change,
                                 int mergeId) {
-  edit(
+  m_edits.edit(
       text, [&change](mhaviz::Config& c) { change(c.key_padding_spec); }, mergeId);
 }
 

@@ -2,30 +2,13 @@
 
 #include <QLabel>
 
-#include "document/document.hpp"
-
 namespace mhaviz::ui {
 
 SpecEditor::SpecEditor(const QString& title, Document* document, QWidget* parent)
-    : QGroupBox(title, parent), m_document(document) {}
+    : QGroupBox(title, parent), m_document(document), m_edits(document) {}
 
 void SpecEditor::follow() {
-  connect(m_document, &Document::configChanged, this, [this](const mhaviz::Config& c) {
-    m_updating = true;
-    showConfig(c);
-    m_updating = false;
-  });
-  m_updating = true;
-  showConfig(m_document->config());
-  m_updating = false;
-}
-
-void SpecEditor::edit(const QString& text, const std::function<void(mhaviz::Config&)>& change,
-                      int mergeId) {
-  if (m_updating) return;
-  mhaviz::Config next = m_document->config();
-  change(next);
-  m_document->changeConfig(next, text, mergeId);
+  m_edits.follow(this, [this](const mhaviz::Config& c) { showConfig(c); });
 }
 
 QLabel* SpecEditor::noteLabel(const char* name, bool warning) {

@@ -1,11 +1,12 @@
 #pragma once
-// Base of the mask / input / weight editors: a group box bound to the Document. Edits
-// go through Document::changeConfig (one undoable command each); the controls follow
-// configChanged, so undo/redo moves them too. GUI thread only.
+// Base of the mask / input / weight editors: a group box bound to the Document through
+// ConfigEdits (document/config_edits.hpp), as the parameter panel is: each edit is one undoable
+// Document::changeConfig; the controls follow configChanged, so undo/redo moves them too. GUI
+// thread only.
 
 #include <QGroupBox>
-#include <functional>
 
+#include "document/config_edits.hpp"
 #include "mhaviz/core/config.hpp"
 
 class QLabel;
@@ -21,19 +22,15 @@ class SpecEditor : public QGroupBox {
   SpecEditor(const QString& title, Document* document, QWidget* parent = nullptr);
 
  protected:
-  /// Applies `change` to a copy of the current config and pushes it as one undoable command
-  /// (ignored while the controls are being updated from the config).
-  void edit(const QString& text, const std::function<void(mhaviz::Config&)>& change,
-            int mergeId = -1);
-  /// Moves the controls to `config` (called with m_updating set).
+  /// Moves the controls to `config` (through m_edits, so that their signals are not edits).
   virtual void showConfig(const mhaviz::Config& config) = 0;
-  /// Call at the end of the subclass constructor.
+  /// Call at the end of the subclass constructor: shows the config now and on every change.
   void follow();
   /// A word-wrapped inline note label (`warning` draws it in the error style).
   static QLabel* noteLabel(const char* name, bool warning);
 
   Document* m_document;
-  bool m_updating = false;
+  ConfigEdits m_edits;  // every edit of the config goes through m_edits.edit
 };
 
 }  // namespace mhaviz::ui

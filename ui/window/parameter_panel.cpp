@@ -61,7 +61,7 @@ QString pyBool(bool on) { return on ? QStringLiteral("True") : QStringLiteral("F
 }  // namespace
 
 ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWidget* parent)
-    : QWidget(parent), m_document(document) {
+    : QWidget(parent), m_document(document), m_edits(document) {
   // The fields scroll; the error line sits below the scroll area, so showing it shrinks the
   // viewport from the bottom and never moves a field under the pointer.
   auto* outer = new QVBoxLayout(this);
@@ -94,9 +94,8 @@ ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWi
   m_error->hide();
   outer->addWidget(m_error);
 
-  connect(document, &Document::configChanged, this, &ParameterPanel::showConfig);
+  m_edits.follow(this, [this](const mhaviz::Config& c) { showConfig(c); });
   connect(computation, &Computation::errorChanged, this, &ParameterPanel::showError);
-  showConfig(document->config());
   showError(computation->error());
 }
 
@@ -123,8 +122,9 @@ void ParameterPanel::connectSpin(QSpinBox* spin, int mergeId, const char* arg,
     const QString shown = value == spin->minimum() && !spin->specialValueText().isEmpty()
                               ? QStringLiteral("auto")
                               : QString::number(value);
-    edit(mergeId, tr("Set %1 to %2").arg(name, shown),
-         [&set, value](mhaviz::Config& c) { set(c, value); });
+    m_edits.edit(
+        tr("Set %1 to %2").arg(name, shown), [&set, value](mhaviz::Config& c) { set(c, value); },
+        mergeId);
   });
 }
 
@@ -132,17 +132,9 @@ void ParameterPanel::connectCheck(QCheckBox* box, const char* arg,
                                   std::function<void(mhaviz::Config&, bool)> set) {
   const QString name = QString::fromLatin1(arg);
   connect(box, &QCheckBox::toggled, this, [this, name, set](bool on) {
-    edit(-1, tr("Set %1 to %2").arg(name, pyBool(on)),
-         [&set, on](mhaviz::Config& c) { set(c, on); });
+    m_edits.edit(tr("Set %1 to %2").arg(name, pyBool(on)),
+                 [&set, on](mhaviz::Config& c) { set(c, on); });
   });
-}
-
-void ParameterPanel::edit(int mergeId, const QString& text,
-                          const std::function<void(mhaviz::Config&)>& change) {
-  if (m_updating) return;  // the controls are following the document, not the user
-  mhaviz::Config next = m_document->config();
-  change(next);
-  m_document->changeConfig(next, text, mergeId);
 }
 
 QGroupBox* ParameterPanel::buildSizes() {
@@ -198,23 +190,23 @@ QGroupBox* ParameterPanel::buildSizes() {
   connectSpin(m_kdim, kKdim, "kdim", [](mhaviz::Config& c, int v) { c.kdim = v; });
   connectSpin(m_vdim, kVdim, "vdim", [](mhaviz::Config& c, int v) { c.vdim = v; });
   connect(m_unbatched, &QCheckBox::toggled, this, [this](bool on) {
-    edit(-1,
-         on ? tr("Use unbatched input") : tr("Use batched input (N = %1)").arg(m_batch->value()),
-         [this, on](mhaviz::Config& c) {
-           c.batch_size = on ? std::nullopt : std::optional<std::int64_t>(m_batch->value());
-         });
+    m_edits.edit(
+        on ? tr("Use unbatched input") : tr("Use batched input (N = %1)").arg(m_batch->value()),
+        [this, on](mhaviz::Config& c) {
+          c.batch_size = on ? std::nullopt : std::optional<std::int64_t>(m_batch->value());
+        });
   });
   connect(m_kdimSame, &QCheckBox::toggled, this, [this](bool on) {
-    edit(-1, on ? tr("Set kdim to None") : tr("Set kdim to %1").arg(m_kdim->value()),
-         [this, on](mhaviz::Config& c) {
-           c.kdim = on ? std::nullopt : std::optional<std::int64_t>(m_kdim->value());
-         });
+    m_edits.edit(on ? tr("Set kdim to None") : tr("Set kdim to %1").arg(m_kdim->value()),
+                 [this, on](mhaviz::Config& c) {
+                   c.kdim = on ? std::nullopt : std::optional<std::int64_t>(m_kdim->value());
+                 });
   });
   connect(m_vdimSame, &QCheckBox::toggled, this, [this](bool on) {
-    edit(-1, on ? tr("Set vdim to None") : tr("Set vdim to %1").arg(m_vdim->value()),
-         [this, on](mhaviz::Config& c) {
-           c.vdim = on ? std::nullopt : std::optional<std::int64_t>(m_vdim->value());
-         });
+    m_edits.edit(on ? tr("Set vdim to None") : tr("Set vdim to %1").arg(m_vdim->value()),
+                 [this, on](mhaviz::Config& c) {
+                   c.vdim = on ? std::nullopt : std::optional<std::int64_t>(m_vdim->value());
+                 });
   });
   return group;
 }
@@ -268,7 +260,8 @@ QGroupBox* ParameterPanel::buildModule() {
   connectCheck(m_batchFirst, "batch_first", [](mhaviz::Config& c, bool on) { c.batch_first = on; });
   connectCheck(m_training, "training", [](mhaviz::Config& c, bool on) { c.training = on; });
   connect(m_dropout, &QDoubleSpinBox::valueChanged, this, [this](double p) {
-    edit(kDropout, tr("Set dropout to %1").arg(p), [p](mhaviz::Config& c) { c.dropout = p; });
+    m_edits.edit(
+        tr("Set dropout to %1").arg(p), [p](mhaviz::Config& c) { c.dropout = p; }, kDropout);
   });
   return group;
 }
@@ -303,8 +296,8 @@ QGroupBox* ParameterPanel::buildForward() {
   form->addRow(tr("semantics"), m_semantics);
   connect(m_semantics, &QComboBox::currentIndexChanged, this, [this](int index) {
     const auto version = index == 1 ? mhaviz::Semantics::v1_13 : mhaviz::Semantics::v2;
-    edit(-1, tr("Follow %1").arg(m_semantics->itemText(index)),
-         [version](mhaviz::Config& c) { c.semantics = version; });
+    m_edits.edit(tr("Follow %1").arg(m_semantics->itemText(index)),
+                 [version](mhaviz::Config& c) { c.semantics = version; });
   });
   connectCheck(m_needWeights, "need_weights",
                [](mhaviz::Config& c, bool on) { c.need_weights = on; });
@@ -343,8 +336,8 @@ QGroupBox* ParameterPanel::buildData() {
 
   connect(m_dtype, &QComboBox::currentIndexChanged, this, [this](int index) {
     const auto type = index == 1 ? mhaviz::DType::float64 : mhaviz::DType::float32;
-    edit(-1, tr("Set dtype to torch.%1").arg(m_dtype->itemText(index)),
-         [type](mhaviz::Config& c) { c.dtype = type; });
+    m_edits.edit(tr("Set dtype to torch.%1").arg(m_dtype->itemText(index)),
+                 [type](mhaviz::Config& c) { c.dtype = type; });
   });
   connectSpin(m_seed, kSeed, "seed",
               [](mhaviz::Config& c, int v) { c.seed = static_cast<std::uint64_t>(v); });
@@ -358,7 +351,6 @@ QGroupBox* ParameterPanel::buildData() {
 }
 
 void ParameterPanel::showConfig(const mhaviz::Config& c) {
-  m_updating = true;
   const auto clampInt = [](std::int64_t v) {
     return static_cast<int>(std::clamp<std::int64_t>(v, std::numeric_limits<int>::min(),
                                                      std::numeric_limits<int>::max()));
@@ -396,7 +388,6 @@ void ParameterPanel::showConfig(const mhaviz::Config& c) {
   setSpin(m_inputSeed, c.input_seed ? clampInt(static_cast<std::int64_t>(*c.input_seed)) : -1);
   setSpin(m_dropoutSeed,
           c.dropout_seed ? clampInt(static_cast<std::int64_t>(*c.dropout_seed)) : -1);
-  m_updating = false;
 }
 
 void ParameterPanel::showError(const QString& message) {

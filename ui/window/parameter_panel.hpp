@@ -1,13 +1,15 @@
 #pragma once
 // The left panel: one control per nn.MultiheadAttention argument (sizes, module flags, forward
 // flags, dtype, seeds) and the view controls, scrolling, with an inline error line below them
-// (it never moves a field). Every
-// edit becomes one undoable Document::changeConfig; the controls follow the document's
-// configChanged (so undo/redo moves them too), the error line the computation's. GUI thread only.
+// (it never moves a field). Every edit becomes one undoable Document::changeConfig and the
+// controls follow the document's configChanged (so undo/redo moves them too), through ConfigEdits
+// as the mask / input / weight editors do; the error line follows the computation's. GUI thread
+// only.
 
 #include <QWidget>
 #include <functional>
 
+#include "document/config_edits.hpp"
 #include "mhaviz/core/config.hpp"
 
 class QCheckBox;
@@ -42,13 +44,11 @@ class ParameterPanel : public QWidget {
                    std::function<void(mhaviz::Config&, int)> set);
   void connectCheck(QCheckBox* box, const char* arg,
                     std::function<void(mhaviz::Config&, bool)> set);
-  /// Applies `change` to a copy of the current config and submits it as one undoable command.
-  void edit(int mergeId, const QString& text, const std::function<void(mhaviz::Config&)>& change);
   void showConfig(const mhaviz::Config& config);
   void showError(const QString& message);
 
   Document* m_document;
-  bool m_updating = false;  // true while showConfig moves the controls
+  ConfigEdits m_edits;  // every edit of the config goes through m_edits.edit
 
   QLabel* m_error = nullptr;
   QSpinBox* m_tgtLen = nullptr;
