@@ -6,20 +6,26 @@
 #endif
 
 #include <QMetaObject>
-#include <QThreadPool>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
+#include <thread>
 
 namespace mhaviz::ui {
 
 namespace detail {
 
-/// Shared by a LatestTask and its runs. The task clears `context` and `task` under `mutex` when
-/// it is destroyed; runs post only while holding `mutex` with `context` set, so that nothing is
-/// ever posted to an object being destroyed. Deliveries take `mutex` again on arrival, which
-/// also orders a run's writes before the owner's reads where ThreadSanitizer can see it (Qt's
-/// event queue is not instrumented).
+/// Shared by a LatestTask, its thread and its runs. The task clears `context` and `task` under
+/// `mutex` when it is destroyed; runs post only while holding `mutex` with `context` set, so that
+/// nothing is ever posted to an object being destroyed. Runs wait in `queue` under the same
+/// mutex, and deliveries take it again on arrival: every hand-over between the owner's thread
+/// and the task's thread goes through this mutex, where ThreadSanitizer sees it (Qt's thread
+/// pool and event queue are not instrumented).
 struct TaskState {
   std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<std::function<void()>> queue;  // runs started and not begun, oldest first
+  bool stopping = false;
   QObject* context = nullptr;
   LatestTask* task = nullptr;
   quint64 latest = 0;
@@ -57,14 +63,26 @@ void deliver(const std::shared_ptr<detail::TaskState>& state, quint64 generation
 
 void lowerPriority(int niceness) {
 #ifdef Q_OS_LINUX
-  thread_local int applied = 0;
-  if (niceness > 0 && applied != niceness) {
-    setpriority(PRIO_PROCESS, 0, niceness);  // Linux: 0 is the calling thread
-    applied = niceness;
-  }
+  if (niceness > 0) setpriority(PRIO_PROCESS, 0, niceness);  // Linux: 0 is the calling thread
 #else
   (void)niceness;
 #endif
+}
+
+/// The task's thread: runs what start() queued, one at a time in order, until told to stop.
+void runQueue(const std::shared_ptr<detail::TaskState>& state, int niceness) {
+  lowerPriority(niceness);
+  for (;;) {
+    std::function<void()> run;
+    {
+      std::unique_lock lock(state->mutex);
+      state->wake.wait(lock, [&] { return state->stopping || !state->queue.empty(); });
+      if (state->stopping) return;
+      run = std::move(state->queue.front());
+      state->queue.pop_front();
+    }
+    run();
+  }
 }
 
 }  // namespace
@@ -78,23 +96,23 @@ void TaskScope::post(std::function<void()> fn) const {
 }
 
 LatestTask::LatestTask(QObject* context, int niceness)
-    : m_state(std::make_shared<detail::TaskState>()),
-      m_pool(std::make_unique<QThreadPool>()),
-      m_niceness(niceness) {
+    : m_state(std::make_shared<detail::TaskState>()), m_niceness(niceness) {
   m_state->context = context;
   m_state->task = this;
-  m_pool->setMaxThreadCount(1);  // one run at a time, in the order started
 }
 
 LatestTask::~LatestTask() {
+  std::deque<std::function<void()>> notBegun;
   {
     const std::lock_guard lock(m_state->mutex);
     m_state->context = nullptr;
     m_state->task = nullptr;
     m_state->latestCancel->store(true);
+    m_state->stopping = true;
+    notBegun.swap(m_state->queue);  // destroyed below, outside the lock
   }
-  m_pool->clear();       // runs not started yet
-  m_pool->waitForDone();  // the running one stops at its next look at the flag
+  m_state->wake.notify_one();
+  if (m_thread.joinable()) m_thread.join();  // the running one stops at its next look at the flag
 }
 
 quint64 LatestTask::start(Work work) {
@@ -107,9 +125,7 @@ quint64 LatestTask::start(Work work) {
     generation = ++m_state->latest;
     cancel = m_state->latestCancel;
   }
-  m_pool->start([state = m_state, generation, cancel, work = std::move(work),
-                 niceness = m_niceness] {
-    lowerPriority(niceness);
+  auto run = [state = m_state, generation, cancel, work = std::move(work)] {
     bool skipped = false;
     {
       const std::lock_guard lock(state->mutex);
@@ -128,7 +144,14 @@ quint64 LatestTask::start(Work work) {
           }
         },
         true);
-  });
+  };
+  {
+    const std::lock_guard lock(m_state->mutex);
+    m_state->queue.push_back(std::move(run));
+  }
+  // The thread starts with the first run and lives as long as the task.
+  if (!m_thread.joinable()) m_thread = std::thread(runQueue, m_state, m_niceness);
+  m_state->wake.notify_one();
   return generation;
 }
 

@@ -11,8 +11,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-
-class QThreadPool;
+#include <thread>
 
 namespace mhaviz::ui {
 
@@ -74,7 +73,7 @@ class LatestTask {
 
  private:
   std::shared_ptr<detail::TaskState> m_state;
-  std::unique_ptr<QThreadPool> m_pool;
+  std::thread m_thread;  // one run at a time, in the order started
   int m_niceness;
   Ended m_ended;
   quint64 m_endedGeneration = 0;  // newest generation whose end was reported
