@@ -13,23 +13,13 @@ if(MHAVIZ_WARNINGS_AS_ERRORS)
   target_compile_options(mhaviz_warnings INTERFACE -Werror)
 endif()
 
-# AVX2+FMA only when the compiler accepts the flags and the CPU building here has them,
-# so that a build never produces a binary that dies with an illegal instruction on its own machine.
-if(MHAVIZ_SIMD)
-  check_cxx_compiler_flag("-mavx2 -mfma" MHAVIZ_COMPILER_HAS_AVX2)
-  set(_cpu_has_avx2 FALSE)
-  if(EXISTS /proc/cpuinfo)
-    file(STRINGS /proc/cpuinfo _cpu_flags REGEX "^flags" LIMIT_COUNT 1)
-    if(_cpu_flags MATCHES " avx2" AND _cpu_flags MATCHES " fma")
-      set(_cpu_has_avx2 TRUE)
-    endif()
-  endif()
-  if(MHAVIZ_COMPILER_HAS_AVX2 AND _cpu_has_avx2)
-    message(STATUS "mhaviz: building with AVX2+FMA")
-    target_compile_options(mhaviz_options INTERFACE -mavx2 -mfma)
-  else()
-    message(STATUS "mhaviz: AVX2+FMA not available here; portable build")
-  endif()
+# The instruction set every target is compiled for: the compiler's x86-64 baseline, unless the
+# person building names one (e.g. -DMHAVIZ_MARCH=x86-64-v3 or native for a build that only
+# runs on their own kind of CPU). Wider instructions where they pay come from kernels chosen at
+# run time (cmake/IsaKernels.cmake, libxsmm).
+set(MHAVIZ_MARCH "" CACHE STRING "-march for every target (empty: the compiler's default)")
+if(MHAVIZ_MARCH)
+  target_compile_options(mhaviz_options INTERFACE -march=${MHAVIZ_MARCH})
 endif()
 
 if(MHAVIZ_SANITIZE_ADDRESS)

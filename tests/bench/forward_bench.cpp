@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string>
 
+#include "kernels/exp_row.hpp"
 #include "mhaviz/core/forward.hpp"
 
 namespace {
@@ -122,6 +123,8 @@ int main(int argc, char** argv) {
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  // Which of the softmax's exp kernels this CPU runs (MHAVIZ_ISA may ask for a narrower one).
+  benchmark::AddCustomContext("mhaviz_exp_kernels", mhaviz::detail::kernels::exp_kernels().isa);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
