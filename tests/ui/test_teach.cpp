@@ -13,6 +13,7 @@
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/shapes.hpp"
 #include "render/heatmap_grid.hpp"
+#include "render/result_maps.hpp"
 #include "stages/param_stage.hpp"
 #include "stages/stage_data.hpp"
 #include "teach/cell_breakdown.hpp"
@@ -130,7 +131,7 @@ class TestTeach : public QObject {
     view.stage = Stage::scores;
     view.batch = 1;
     view.soloHead = 1;
-    grid.setResult(shared, view);
+    showResult(grid, shared, view);
     QCOMPARE(grid.mapCount(), 1);
     const MapData& m = grid.stageData().maps.at(0);
     const mhaviz::Tensor scores = mhaviz::derived_all(c.result, mhaviz::DerivedMap::scores);
