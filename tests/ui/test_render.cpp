@@ -210,7 +210,8 @@ class TestRender : public QObject {
     ViewOptions view;
     const auto expectRenderTimeOf = [&grid](const std::function<void()>& change) {
       // lastRenderMs is the time this change took to draw: some, and no more than the call (a
-      // timer left running from before would also count the 50 ms wait).
+      // timer left running from before would also count the 50 ms wait). Proof of absence: the
+      // wait is the time that must NOT be counted, so it is a time, not a condition.
       QTest::qWait(50);
       QElapsedTimer call;
       call.start();
@@ -388,7 +389,7 @@ class TestRender : public QObject {
     checkRanges("after showResult");
     for (const QSize size : {QSize(600, 900), QSize(1400, 500), QSize(900, 700)}) {
       grid.resize(size);  // a splitter drag or a dock toggled beside the grid
-      QTest::qWait(30);
+      QTRY_COMPARE(grid.size(), size);
       QTRY_VERIFY(!grid.isPreparing());
       checkRanges(qPrintable(
           QStringLiteral("after a resize to %1x%2").arg(size.width()).arg(size.height())));
