@@ -13,6 +13,9 @@ if(MHAVIZ_SIMD AND NOT MHAVIZ_SANITIZE_ADDRESS AND NOT MHAVIZ_SANITIZE_THREAD AN
     find_package(Threads REQUIRED)
     add_library(mhaviz_libxsmm INTERFACE)
     target_include_directories(mhaviz_libxsmm SYSTEM INTERFACE ${LIBXSMM_INCLUDE_DIR})
+    # The one place that says the kernel is built in: whatever links mhaviz_libxsmm (the core,
+    # its kernel tests, the kernels benchmark) compiles core/src/kernels/sgemm.hpp's libxsmm path.
+    target_compile_definitions(mhaviz_libxsmm INTERFACE MHAVIZ_SGEMM_KERNEL=1)
     # libxsmm refers to BLAS symbols that libxsmmnoblas provides as stubs (no BLAS is linked):
     # the stubs come after it.
     target_link_libraries(mhaviz_libxsmm INTERFACE

@@ -1,9 +1,24 @@
-# Interface targets that every project target links: language options and warnings.
+# The project's options and build settings, each set once here, and the interface targets that
+# every project target links: language options and warnings.
 include(CheckCXXCompilerFlag)
+
+option(MHAVIZ_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)
+option(MHAVIZ_SIMD "Build AVX2/AVX-512 kernels chosen at run time, and libxsmm's products" ON)
+option(MHAVIZ_SANITIZE_ADDRESS "Build with AddressSanitizer and UBSan" OFF)
+option(MHAVIZ_SANITIZE_THREAD "Build with ThreadSanitizer" OFF)
+option(MHAVIZ_BUILD_UI "Build the Qt window (needs Qt 6 and QCustomPlot)" ON)
+option(MHAVIZ_BUILD_TESTS "Build the tests" ON)
+option(MHAVIZ_FUZZ "Build the libFuzzer targets in tests/fuzz (clang only)" OFF)
+
+# C++20 without compiler extensions for every target (Qt's and the vendored ones included), and
+# compile_commands.json for tools (clang-tidy, editors).
+set(CMAKE_CXX_STANDARD 20)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_CXX_EXTENSIONS OFF)
+set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 
 add_library(mhaviz_options INTERFACE)
 add_library(mhaviz::options ALIAS mhaviz_options)
-target_compile_features(mhaviz_options INTERFACE cxx_std_20)
 
 add_library(mhaviz_warnings INTERFACE)
 add_library(mhaviz::warnings ALIAS mhaviz_warnings)
@@ -35,7 +50,6 @@ endif()
 # libFuzzer targets (tests/fuzz): clang only. Every target, the core included, gets the
 # fuzzer's coverage instrumentation plus ASan and UBSan, so a finding in the core is reported
 # where it happens; the fuzz targets themselves add -fsanitize=fuzzer (libFuzzer's main).
-option(MHAVIZ_FUZZ "Build the libFuzzer targets in tests/fuzz (clang only)" OFF)
 if(MHAVIZ_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "MHAVIZ_FUZZ needs clang (libFuzzer); configure with --preset fuzz")

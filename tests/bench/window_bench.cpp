@@ -31,6 +31,7 @@
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
+#include "render/result_maps.hpp"
 #include "session/session_files.hpp"
 #include "window/main_window.hpp"
 #include "model/model_pages.hpp"
@@ -157,7 +158,7 @@ void repaint(const mhaviz::ui::ResultPtr& result, const Size& size, bool backgro
   ViewOptions view;
   bool shown = false;
   QObject::connect(&grid, &HeatmapGrid::pictureShown, [&] { shown = true; });
-  grid.setResult(result, view);
+  showResult(grid, result, view);
   waitFor([&] { return shown; });
   std::vector<double> totals, stallsMs;
   for (int i = 0; i < 4; ++i) {
@@ -167,7 +168,7 @@ void repaint(const mhaviz::ui::ResultPtr& result, const Size& size, bool backgro
     shown = false;
     QElapsedTimer t;
     t.start();
-    grid.setView(view);
+    showView(grid, view);
     if (!waitFor([&] { return shown; })) {
       g_ok = false;
       return;

@@ -11,6 +11,7 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
+#include "render/heatmap_grid.hpp"
 #include "session/autosave.hpp"
 #include "session/recent_files.hpp"
 #include "session/session_files.hpp"
@@ -27,6 +28,23 @@ inline void isolateSettings(const char* application) {
   QCoreApplication::setApplicationName(QString::fromLatin1(application));
   QFile::remove(Autosave::defaultPath());
   storeRecentFiles({});
+}
+
+/// Waits until `grid` has the picture of its current data and view: no background preparation
+/// runs and the events already posted (a queued re-render after a resize, a layout request, a
+/// restyle after a font change) have been delivered. A condition, not a time: false when it
+/// does not hold within `timeoutMs`.
+inline bool pictureSettled(const HeatmapGrid& grid, int timeoutMs = 30000) {
+  // Delivering posted events can post more (a resize posts a layout request, which queues a
+  // re-render, which may start a preparation): drain at least three rounds, and until a round
+  // leaves nothing to prepare.
+  for (int round = 0; round < 8; ++round) {
+    if (!QTest::qWaitFor([&grid] { return !grid.isPreparing(); }, timeoutMs)) return false;
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    if (round >= 2 && !grid.isPreparing()) return true;
+  }
+  return false;
 }
 
 /// A main window whose prompts answer from the fields below and record error messages.

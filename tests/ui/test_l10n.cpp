@@ -39,6 +39,7 @@
 #include "exporting/data_export.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "render/heatmap_grid.hpp"
+#include "render/result_maps.hpp"
 #include "render/image_export.hpp"
 #include "session/session_file.hpp"
 #include "stages/stage_data.hpp"
@@ -375,7 +376,7 @@ class TestL10n : public QObject {
     mhaviz::ui::HeatmapGrid grid;
     grid.resize(900, 600);
     mhaviz::ui::ViewOptions view;
-    grid.setResult(smallResult(), view);
+    showResult(grid, smallResult(), view);
     QCOMPARE(grid.mapTitles(), (QStringList{QStringLiteral("头 0"), QStringLiteral("头 1"),
                                             QStringLiteral("各头平均")}));
     const QStringList texts = plotTexts(grid.plot());
@@ -399,14 +400,14 @@ class TestL10n : public QObject {
              qPrintable(description));
 
     view.stage = mhaviz::ui::Stage::mask;
-    grid.setView(view);
+    showView(grid, view);
     QCOMPARE(scaleLabel(grid.plot()), QStringLiteral("掩码项"));
     view.stage = mhaviz::ui::Stage::output;
-    grid.setView(view);
+    showView(grid, view);
     QCOMPARE(grid.mapTitles(), QStringList{QStringLiteral("out_proj 输出")});
     QCOMPARE(scaleLabel(grid.plot()), QStringLiteral("输出"));
     view.stage = mhaviz::ui::Stage::in_proj_weight;
-    grid.setView(view);
+    showView(grid, view);
     QCOMPARE(grid.mapTitles().first(), QStringLiteral("W_q = in_proj_weight 第 0-3 行（头 0）"));
     QCOMPARE(scaleLabel(grid.plot()), QStringLiteral("权重元素"));
 
@@ -416,7 +417,7 @@ class TestL10n : public QObject {
 
     view.stage = mhaviz::ui::Stage::weights;
     view.batch = 5;  // does not exist: the grid says so, in Chinese
-    grid.setView(view);
+    showView(grid, view);
     QCOMPARE(grid.mapCount(), 0);
     QVERIFY2(grid.message().startsWith(QStringLiteral("批次元素 5 不存在")),
              qPrintable(grid.message()));
@@ -513,7 +514,7 @@ class TestL10n : public QObject {
     const QPalette dark = mhaviz::ui::darkPalette();
     mhaviz::ui::HeatmapGrid grid;
     grid.resize(700, 500);
-    grid.setResult(smallResult(), {});
+    showResult(grid, smallResult(), {});
     grid.setPalette(dark);  // what applyTheme(dark) does through the application palette
     const QImage picture = grid.plot()->toPixmap(700, 500).toImage();
     QCOMPARE(picture.pixelColor(3, 3), dark.color(QPalette::Base));

@@ -350,7 +350,8 @@ class TestMasks : public QObject {
     if (prefix.isEmpty()) QSKIP("set MHAVIZ_MASK_SCREENSHOTS to save screenshots");
     const auto shoot = [this, &prefix](const char* name) {
       QVERIFY(idle());
-      QTest::qWait(300);
+      QVERIFY(QTest::qWaitForWindowExposed(m_window));
+      QVERIFY(mhaviz::ui::testing::pictureSettled(*m_window->grid()));
       QScreen* screen = m_window->screen();
       QVERIFY(
           screen->grabWindow(0).save(prefix + QString::fromLatin1(name) + QStringLiteral(".png")));

@@ -17,6 +17,7 @@
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "render/heatmap_grid.hpp"
+#include "render/result_maps.hpp"
 #include "stages/reduced_result.hpp"
 #include "window/reduced_zoom.hpp"
 
@@ -190,7 +191,7 @@ class ReducedViewTest : public QObject {
     grid.resize(800, 600);
     mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
     connect(&c, &Computation::resultReady, &grid,
-            [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { grid.setResult(r, v); });
+            [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { showResult(grid, r, v); });
     doc.changeConfig(longConfig(), QStringLiteral("long"));
     QVERIFY(nextResult(c) != nullptr);
     QCOMPARE(grid.stageData().maps.front().rows, 367);

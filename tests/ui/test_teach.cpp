@@ -2,7 +2,10 @@
 // breakdown against the intermediates, the shape-flow table, the walk-through order and the
 // bundled examples.
 
+#include <QRegularExpression>
 #include <QTableWidget>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <QTest>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +16,7 @@
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/shapes.hpp"
 #include "render/heatmap_grid.hpp"
+#include "render/result_maps.hpp"
 #include "stages/param_stage.hpp"
 #include "stages/stage_data.hpp"
 #include "teach/cell_breakdown.hpp"
@@ -130,7 +134,7 @@ class TestTeach : public QObject {
     view.stage = Stage::scores;
     view.batch = 1;
     view.soloHead = 1;
-    grid.setResult(shared, view);
+    showResult(grid, shared, view);
     QCOMPARE(grid.mapCount(), 1);
     const MapData& m = grid.stageData().maps.at(0);
     const mhaviz::Tensor scores = mhaviz::derived_all(c.result, mhaviz::DerivedMap::scores);
@@ -346,14 +350,28 @@ class TestTeach : public QObject {
   void helpTextStatesTheKeyCountsAndTheMisconception() {
     const QList<ExplanationPage> pages = explanationPages();
     QVERIFY(!pages.isEmpty());
-    const QString html = pages.front().html;
-    QVERIFY2(!html.contains(QStringLiteral(". S becomes S+2.")),
-             qPrintable(html));  // unconditional
-    QVERIFY(html.contains(QStringLiteral("With add_zero_attn alone S becomes S+1")));
-    QVERIFY(html.contains(QStringLiteral("with both options S becomes S+2")));
-    QVERIFY(html.contains(QStringLiteral("<b>not prepended</b>")));
-    QVERIFY(html.contains(QStringLiteral("<b>after</b> the projection")));
-    QVERIFY(html.contains(QStringLiteral("<b>after</b> the head split")));
+    // What a reader sees: the page's text and the words it sets in bold (not its markup).
+    QTextDocument page;
+    page.setHtml(pages.front().html);
+    const QString text = page.toPlainText().simplified();
+    QStringList bold;
+    for (QTextBlock block = page.begin(); block.isValid(); block = block.next()) {
+      for (auto it = block.begin(); !it.atEnd(); ++it) {
+        if (it.fragment().charFormat().fontWeight() >= QFont::Bold) {
+          bold << it.fragment().text().simplified();
+        }
+      }
+    }
+    QVERIFY2(!text.contains(QStringLiteral(". S becomes S+2.")), qPrintable(text));  // unconditional
+    QVERIFY2(text.contains(QStringLiteral("With add_zero_attn alone S becomes S+1")),
+             qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("with both options S becomes S+2")));
+    // The usual mistake is named, and the words that correct it stand out.
+    QVERIFY(text.contains(QStringLiteral("not prepended")));
+    QVERIFY2(bold.contains(QStringLiteral("not prepended")), qPrintable(bold.join(" | ")));
+    QVERIFY(text.contains(QStringLiteral("after the projection")));
+    QVERIFY(text.contains(QStringLiteral("after the head split")));
+    QVERIFY2(bold.count(QStringLiteral("after")) >= 2, qPrintable(bold.join(" | ")));
     QVERIFY(guideStep(Stage::k).explanation.contains(QStringLiteral("does not prepend")));
     // The counts match the core's shape flow: zero alone S+1, bias_kv alone S+1, both S+2.
     const auto lastKeySymbol = [](bool biasKv, bool zero) {
@@ -372,6 +390,14 @@ class TestTeach : public QObject {
              qPrintable(lastKeySymbol(false, true)));
     QVERIFY(lastKeySymbol(true, false).contains(QStringLiteral("S+1")));
     QVERIFY(lastKeySymbol(true, true).contains(QStringLiteral("S+2")));
+    // The page states exactly the core's counts.
+    const auto count = [&lastKeySymbol](bool biasKv, bool zero) {
+      const QRegularExpressionMatch m =
+          QRegularExpression(QStringLiteral("S\\+\\d")).match(lastKeySymbol(biasKv, zero));
+      return m.captured(0);
+    };
+    QVERIFY(text.contains(QStringLiteral("With add_zero_attn alone S becomes ") + count(false, true)));
+    QVERIFY(text.contains(QStringLiteral("with both options S becomes ") + count(true, true)));
   }
 
   void walkThroughFollowsPyTorchsOrder() {

@@ -185,8 +185,8 @@ class TestTeachWindow : public QObject {
     setStage(Stage::weights);
     QVERIFY(idle());
     auto checkScale = [this](const QString& when) {
-      QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
-      QTest::qWait(20);  // the queued re-render after a resize
+      // The queued re-render after a resize, a dock toggle or a font change included.
+      QVERIFY2(testing::pictureSettled(*grid(), kTimeout), qPrintable(when));
       QCPColorScale* scale = nullptr;
       for (QCPLayoutElement* e : grid()->plot()->plotLayout()->elements(true)) {
         if (auto* s = qobject_cast<QCPColorScale*>(e)) scale = s;
@@ -204,7 +204,6 @@ class TestTeachWindow : public QObject {
       QVERIFY(dock != nullptr);
       for (int k = 0; k < 2; ++k) {
         dock->toggleViewAction()->trigger();
-        QTest::qWait(50);
         checkScale(QStringLiteral("after toggling %1").arg(QString::fromLatin1(name)));
       }
     }
@@ -214,10 +213,8 @@ class TestTeachWindow : public QObject {
     grid()->resize(grid()->width() * 3, grid()->height() - 300);
     checkScale(QStringLiteral("after a wider grid"));
     m_tools->setPresentation(true);
-    QTest::qWait(50);
     checkScale(QStringLiteral("in presentation mode"));
     m_tools->setPresentation(false);
-    QTest::qWait(50);
     checkScale(QStringLiteral("after leaving presentation mode"));
   }
 
@@ -232,8 +229,7 @@ class TestTeachWindow : public QObject {
     QVERIFY(idle());
     setStage(Stage::in_proj_weight);
     QVERIFY(idle());
-    QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
-    QTest::qWait(50);
+    QVERIFY(testing::pictureSettled(*grid(), kTimeout));
     QCOMPARE(grid()->mapCount(), 24);
     const QStringList titles = grid()->mapTitles();
     QCustomPlot* plot = grid()->plot();
@@ -288,18 +284,16 @@ class TestTeachWindow : public QObject {
     // its own screen); normal mode is measured at that same size.
     m_tools->setPresentation(true);
     m_window->setGeometry(QRect(QPoint(0, 0), screen));  // the offscreen "screen" is smaller
-    QTest::qWait(50);
+    QVERIFY(testing::pictureSettled(*grid(), kTimeout));
     const QSize presented = m_window->size();
     m_tools->setPresentation(false);
     m_window->setGeometry(QRect(QPoint(0, 0), presented));
     QVERIFY(idle());
-    QTest::qWait(50);
+    QVERIFY(testing::pictureSettled(*grid(), kTimeout));  // the geometry change delivered
     const int normalMapHeight = grid()->plot()->plottable(0)->keyAxis()->axisRect()->height();
     m_tools->setPresentation(true);
     m_window->setGeometry(QRect(QPoint(0, 0), screen));
-    QTest::qWait(100);
-    QVERIFY(QTest::qWaitFor([this] { return !grid()->isPreparing(); }, kTimeout));
-    QTest::qWait(50);
+    QVERIFY(testing::pictureSettled(*grid(), kTimeout));  // the geometry change delivered
     const QString where = QStringLiteral("%1x%2: ").arg(screen.width()).arg(screen.height());
     for (QLabel* label : m_window->findChildren<QLabel*>()) {
       if (!label->isVisible() || label->text().isEmpty() || label->textFormat() == Qt::RichText)

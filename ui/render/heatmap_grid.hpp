@@ -1,13 +1,14 @@
 #pragma once
 // The per-head heatmap grid: one QCustomPlot holding one QCPAxisRect + QCPColorMap per map of
-// the current stage, a shared QCPColorScale, bias_k/zero column marking, masked/NaN drawing,
-// hover/click signals and screen-sized reduction of big maps. GUI thread only.
+// the current stage, a shared QCPColorScale, bias_k/zero column marking, masked/NaN drawing and
+// screen-sized reduction of big maps. Data arrives only as StageData (render/result_maps.hpp
+// makes it from a result). Its helpers, each with one job: GridLayout (sizes, caption),
+// GridPreparation (background tasks), GridInput (hover, click, zoom, wheel). GUI thread only.
 
 #include <QElapsedTimer>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -18,24 +19,16 @@
 class QCPLayoutGrid;
 class QCustomPlot;
 class QScrollArea;
-class QMouseEvent;
-class QWheelEvent;
 
 namespace mhaviz::ui {
 
-struct GridState;     // axis rects, colour maps and overlays of the current picture
-struct PreparedMaps;  // statistics and reduced maps made by a background task
-class LatestTask;
-struct MapView;       // one map of the grid: its axis rect, colour map and overlays
-struct MapStyle;      // what every map of one layout shares: colours, fonts, size limit
-
-/// A region of one map waiting to be reduced to screen cells on a pool thread.
-struct PendingReduction {
-  int map = 0;
-  int row0 = 0, col0 = 0;          // first source row and column
-  int rows = 0, cols = 0;          // source rows and columns
-  int rowBlock = 1, colBlock = 1;  // source cells per screen cell
-};
+struct GridState;  // axis rects, colour maps and overlays of the current picture
+struct MapView;    // one map of the grid: its axis rect, colour map and overlays
+struct MapStyle;   // what every map of one layout shares: colours, fonts, size limit
+struct PreparedMaps;
+class GridInput;
+class GridLayout;
+class GridPreparation;
 
 class HeatmapGrid : public QWidget {
   Q_OBJECT
@@ -43,21 +36,24 @@ class HeatmapGrid : public QWidget {
   explicit HeatmapGrid(QWidget* parent = nullptr);
   ~HeatmapGrid() override;
 
-  /// Shows `result` as described by `view`. The result is shared (kept alive) while shown.
-  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view);
-  /// Shows maps made elsewhere (compare mode's B - A): `data` is drawn as given, with its own
-  /// colour range and unit; `view` supplies the colormap and scale options. No result is kept.
-  void setStageData(StageData data, const ViewOptions& view);
-  /// Re-renders the same result with other view options.
+  /// Shows `stage` (its own colour range and unit); `view` supplies the colormap, scale and
+  /// labels. Maps of a result come from resultMaps() (stage.result keeps them alive), maps
+  /// made elsewhere (compare mode's B - A) have no result. With no maps, `whyEmpty` says why
+  /// (e.g. a batch element that does not exist). Statistics not in `stage` are computed here,
+  /// or with background preparation on, by a background task.
+  void setStageData(StageData stage, const ViewOptions& view, const QString& whyEmpty = {});
+  /// Re-renders the same data with other view options (colormap, scale, reduction, labels);
+  /// a view that shows other maps needs new data (showView in render/result_maps.hpp).
   void setView(const ViewOptions& view);
   /// On: maps with many cells are summarised and reduced to the screen as a background task,
   /// never on the GUI thread; the grid shows them when ready (pictureShown()) and zooming
   /// re-reduces the visible window in the background while the coarser picture stays. Off
-  /// (default, used by export and tests): setResult/setView return with the picture drawn.
-  void setBackgroundPreparation(bool on) { m_background = on; }
-  /// True while a background task prepares the picture of the current result/view (not for a
+  /// (default, used by export and tests): setStageData/setView return with the picture drawn.
+  void setBackgroundPreparation(bool on);
+  bool backgroundPreparation() const;
+  /// True while a background task prepares the picture of the current data/view (not for a
   /// zoom's sharper re-reduction).
-  bool isPreparing() const { return m_preparing || m_awaitingPicture; }
+  bool isPreparing() const;
   /// Visible "out of date" badge (with `why`); the picture itself stays.
   void setOutOfDate(bool outOfDate, const QString& why = {});
   void clear();
@@ -71,8 +67,8 @@ class HeatmapGrid : public QWidget {
   /// Why no maps are shown (e.g. a batch element that does not exist), else empty.
   QString message() const { return m_message; }
   const ViewOptions& view() const { return m_view; }
-  /// The result shown (null for setStageData's maps or none).
-  const std::shared_ptr<const mhaviz::ForwardResult>& result() const { return m_result; }
+  /// The result whose maps are shown (null for maps made elsewhere, or none).
+  const std::shared_ptr<const mhaviz::ForwardResult>& result() const { return m_data.result; }
   const StageData& stageData() const { return m_data; }
 
   /// Title above the grid (image export, presentation mode); empty hides it. The first line is
@@ -88,7 +84,7 @@ class HeatmapGrid : public QWidget {
   void setFollowPalette(bool on) { m_followPalette = on; }
   /// On (default, the window): when the maps would fall under a readable size the plot grows
   /// taller than the widget and scrolls. Off (image export): everything fits the widget.
-  void setScrollWhenSmall(bool on) { m_scrollWhenSmall = on; }
+  void setScrollWhenSmall(bool on);
   /// Map `map`'s title as drawn (elided when the map is narrower than its full title).
   QString shownMapTitle(int map) const;
   /// Full title of map `map` (its tooltip when the drawn title is elided).
@@ -110,13 +106,11 @@ class HeatmapGrid : public QWidget {
  protected:
   void resizeEvent(QResizeEvent* event) override;
   void changeEvent(QEvent* event) override;  // font and palette changes restyle the picture
-  bool eventFilter(QObject* watched, QEvent* event) override;  // wheel outside maps scrolls
 
  private:
-  void extract();           // m_data from m_result and m_view (catches InvalidInput)
   void applyRanges();       // colour ranges of the maps and the scale (needs statistics)
   void fillMap(int index);  // colour map `index` from its reduced grid m_state->views[].shown
-  void launchPreparation(bool withStats);  // background task for m_pendingJobs (and statistics)
+  void launchPreparation(bool withStats);            // background task for the queued regions
   void applyPrepared(const PreparedMaps& prepared);  // GUI thread: show a task's output
   void rebuild();  // new layout for m_data (maps, scale, legend, labels)
   MapView buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style);  // one map's cell
@@ -126,51 +120,25 @@ class HeatmapGrid : public QWidget {
   void updateTicks(int index);  // tick labels that fit the map's visible range
   void layoutNow();             // lay out the plot so axis rects have their pixel sizes
   void queueRender();           // coalesced re-render after zoom/pan
-  void onAxisRangeChanged(int index, bool horizontal);
-  bool wheelZoomsOutAtWhole(const QWheelEvent& wheel) const;  // out over a map shown whole
-  void onMouseMove(QMouseEvent* event);
-  void onMousePress(QMouseEvent* event);
-  void onMouseRelease(QMouseEvent* event);
-  bool cellAt(const QPointF& pos, int* map, int* row, int* col) const;
-  QString describeCell(int map, int row, int col) const;
-  int chooseColumns(int n) const;
-  /// Side of a square cell for n maps in `columns` when the plot is `size`.
-  double cellPixels(int n, int columns, QSize size) const;
-  QSize visibleSize() const;                   // what the plot may use without scrolling
-  int neededHeight(int n, int columns) const;  // plot height that keeps maps readable
-  void fitPlot(int columns);                   // plot size: the visible size, or taller (scrolling)
-  int captionHeight(int width) const;          // pixels the caption takes at `width`
-  QFont captionFont(bool heading) const;
-  QStringList captionParts(int width, bool heading) const;  // heading or body lines
-  void placeBadge();
-  QColor textColor() const;  // palette Text when following the palette, else black
+  QSize visibleSize() const;    // what the plot may use without scrolling
+  void fitPlot(int columns);    // plot size: the visible size, or taller (scrolling)
+  QColor textColor() const;     // palette Text when following the palette, else black
 
   QScrollArea* m_scroll = nullptr;
   QCustomPlot* m_plot = nullptr;
-  std::shared_ptr<const mhaviz::ForwardResult> m_result;
   ViewOptions m_view;
   StageData m_data;
-  bool m_fixedData = false;  // m_data came from setStageData: never re-extracted
-  QString m_message;  // shown instead of maps when extraction failed
+  QString m_message;  // shown instead of maps (why there are none)
   std::unique_ptr<GridState> m_state;
-  QString m_caption;
-  bool m_axisTitles = false;
+  std::unique_ptr<GridLayout> m_layout;
+  std::unique_ptr<GridPreparation> m_preparation;
+  GridInput* m_input = nullptr;  // child QObject
   bool m_followPalette = true;
-  bool m_scrollWhenSmall = true;
   bool m_restyleQueued = false;  // a rebuild after a font or palette change is pending
   bool m_outOfDate = false;
   QString m_outOfDateWhy;
   double m_lastRenderMs = 0;
-  bool m_background = false;
-  bool m_preparing = false;        // a statistics task for the current data is running
-  bool m_awaitingPicture = false;  // the picture of setResult/setView comes from a task
-  // Statistics and reductions of the current data; cancelled whenever m_data changes, so that
-  // nothing made for earlier data arrives.
-  std::unique_ptr<LatestTask> m_preparation;
-  std::vector<PendingReduction> m_pendingJobs;
-  QElapsedTimer m_changeTimer;  // since the last setResult/setView
-  QPoint m_pressPos;
-  int m_lastHoverMap = -1, m_lastHoverRow = -1, m_lastHoverCol = -1;
+  QElapsedTimer m_changeTimer;  // since the last setStageData/setView
 };
 
 }  // namespace mhaviz::ui

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "render/colormaps.hpp"
+#include "render/grid_input.hpp"
+#include "render/grid_layout.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/heatmap_grid_state.hpp"
 
@@ -129,7 +131,7 @@ void HeatmapGrid::rebuild() {
   GridState& s = *m_state;
   clearPicture(m_plot, s);
   const int n = static_cast<int>(m_data.maps.size());
-  s.columns = n > 0 ? chooseColumns(n) : 1;
+  s.columns = n > 0 ? m_layout->chooseColumns(m_data, visibleSize()) : 1;
   fitPlot(s.columns);  // taller than the widget (scrolling) when the maps would be unreadable
   m_plot->setViewport(QRect(QPoint(0, 0), m_plot->size()));
   const QColor background = m_followPalette ? palette().color(QPalette::Base) : QColor(Qt::white);
@@ -145,9 +147,10 @@ void HeatmapGrid::rebuild() {
   int row = 1;
   for (const bool heading : {true, false}) {
     // Wrapped here to the plot's width: QCPTextElement itself never wraps.
-    const QStringList lines = captionParts(m_plot->width(), heading);
+    const QStringList lines = m_layout->captionParts(m_plot->width(), heading);
     if (lines.isEmpty()) continue;
-    auto* caption = new QCPTextElement(m_plot, lines.join(QLatin1Char('\n')), captionFont(heading));
+    auto* caption = new QCPTextElement(m_plot, lines.join(QLatin1Char('\n')),
+                                       m_layout->captionFont(heading));
     caption->setTextColor(text);
     caption->setTextFlags(Qt::AlignCenter);
     top->addElement(row++, 0, caption);
@@ -175,7 +178,7 @@ void HeatmapGrid::rebuild() {
   body->setColumnSpacing(8);
   s.margins = new QCPMarginGroup(m_plot);
   // Square cells: each axis rect at most cell * (cols, rows) pixels.
-  const double cellPx = cellPixels(n, s.columns, m_plot->size());
+  const double cellPx = m_layout->cellPixels(m_data, n, s.columns, m_plot->size());
   const QSize maxRect = maxMapRect(cellPx, m_data.maps.front());
   QFont noteFont = m_plot->font();
   noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
@@ -269,7 +272,7 @@ MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& st
     v.extraY->setRange(y->range());
     addSeparator(m_plot, v.rect, false, m.rows - extraRow - 0.5);
   }
-  if (m_axisTitles) {
+  if (m_layout->axisTitles()) {
     const bool keyCols = !m.columns.empty() && hasKind(m.columns, KeyKind::source) &&
                          m_view.stage != Stage::q && m_view.stage != Stage::head_output &&
                          m_view.stage != Stage::merged && m_view.stage != Stage::output;
@@ -282,9 +285,9 @@ MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& st
     (v.extraY != nullptr ? v.extraY : y)->setLabel(yTitle);
   }
   connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
-          [this, index](const QCPRange&) { onAxisRangeChanged(index, true); });
+          [this, index](const QCPRange&) { m_input->onAxisRangeChanged(index, true); });
   connect(y, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
-          [this, index](const QCPRange&) { onAxisRangeChanged(index, false); });
+          [this, index](const QCPRange&) { m_input->onAxisRangeChanged(index, false); });
   return v;
 }
 

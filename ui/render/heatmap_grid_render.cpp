@@ -1,5 +1,6 @@
 // HeatmapGrid: filling the colour maps (reduced to the screen when a map has more cells than
-// pixels), colour ranges and the tick labels that fit. GUI thread only.
+// pixels) and colour ranges; the tick labels that fit come from render/grid_ticks.hpp. GUI
+// thread only.
 
 #include <qcustomplot.h>
 
@@ -11,31 +12,13 @@
 #include <limits>
 
 #include "render/colormaps.hpp"
+#include "render/grid_preparation.hpp"
+#include "render/grid_ticks.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/heatmap_grid_state.hpp"
 
-
 namespace mhaviz::ui {
 namespace {
-
-// Smallest "nice" step (1, 2, 5, 10, 20, 50, ...) that is at least `minStep`.
-int niceStep(double minStep) {
-  if (minStep <= 1) return 1;
-  for (int base = 1;; base *= 10) {
-    for (int m : {1, 2, 5}) {
-      if (m * base >= minStep) return m * base;
-    }
-    if (base > 100000000) return base;
-  }
-}
-
-// Cell index range [first, last] of `count` cells visible in an axis range (cell i spans
-// [i - 0.5, i + 0.5]).
-void visibleCells(const QCPRange& range, int count, int* first, int* last) {
-  *first = std::clamp(static_cast<int>(std::floor(range.lower + 0.5)), 0, std::max(0, count - 1));
-  *last = std::clamp(static_cast<int>(std::ceil(range.upper + 0.5)) - 1, *first,
-                     std::max(0, count - 1));
-}
 
 QCPRange finiteRange(const MapData& m, bool symmetric) {
   const double lo = m.finiteLo;
@@ -129,21 +112,21 @@ void HeatmapGrid::renderAll() {
   }
   // Tick labels change the margins: lay out again before sizing the maps to their pixels.
   layoutNow();
-  m_pendingJobs.clear();
+  m_preparation->clearJobs();
   for (std::size_t i = 0; i < s.views.size(); ++i) renderMap(static_cast<int>(i));
   if (!ready) {
     // Statistics and maps come from a background task; until then the plot keeps showing its
     // last picture (nothing is replotted).
-    m_awaitingPicture = true;
+    m_preparation->setAwaitingPicture(true);
     launchPreparation(true);
     return;
   }
-  if (!m_pendingJobs.empty()) {
-    m_awaitingPicture = true;
+  if (m_preparation->hasJobs()) {
+    m_preparation->setAwaitingPicture(true);
     launchPreparation(false);
     return;
   }
-  m_awaitingPicture = false;
+  m_preparation->setAwaitingPicture(false);
   m_plot->replot();
   emit pictureShown();
 }
@@ -153,16 +136,16 @@ void HeatmapGrid::queueRender() {
   m_state->renderQueued = true;
   QTimer::singleShot(0, this, [this] {
     m_state->renderQueued = false;
-    if (m_state->views.empty() || m_preparing) return;  // the task's arrival renders again
+    if (m_state->views.empty() || m_preparation->preparingStats()) return;  // the task's arrival renders again
     QElapsedTimer timer;
     timer.start();
     layoutNow();
-    m_pendingJobs.clear();
+    m_preparation->clearJobs();
     for (std::size_t i = 0; i < m_state->views.size(); ++i) {
       updateTicks(static_cast<int>(i));
       renderMap(static_cast<int>(i));
     }
-    if (!m_pendingJobs.empty()) launchPreparation(false);
+    if (m_preparation->hasJobs()) launchPreparation(false);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     m_lastRenderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   });
@@ -194,9 +177,9 @@ void HeatmapGrid::renderMap(int index) {
       v.shown.sourceCols == nCols && v.shown.rowBlock == rowBlock && v.shown.colBlock == colBlock) {
     return;  // the colour map already holds this region at this resolution
   }
-  if (m_background && (!m_data.statsReady || m.values.empty())) {
+  if (m_preparation->enabled() && (!m_data.statsReady || m.values.empty())) {
     // Described (big) map: reduce on a pool thread; the current picture stays meanwhile.
-    m_pendingJobs.push_back({index, r0, c0, nRows, nCols, rowBlock, colBlock});
+    m_preparation->addJob({index, r0, c0, nRows, nCols, rowBlock, colBlock});
     return;
   }
   v.shown = reduceRegion(m, r0, c0, nRows, nCols, rowBlock, colBlock, m_view.reduce);
@@ -280,124 +263,9 @@ void HeatmapGrid::fillMap(int index) {
   }
 }
 
-namespace {
-
-QString columnLabel(const MapData& m, int c) {
-  return static_cast<std::size_t>(c) < m.columns.size()
-             ? m.columns[static_cast<std::size_t>(c)].label
-             : QString::number(c);
-}
-
-KeyKind columnKind(const MapData& m, int c) {
-  return static_cast<std::size_t>(c) < m.columns.size()
-             ? m.columns[static_cast<std::size_t>(c)].kind
-             : KeyKind::source;
-}
-
-QString rowLabel(const MapData& m, const ViewOptions& view, int r) {
-  if (!m.rowsInfo.empty()) return m.rowsInfo[static_cast<std::size_t>(r)].label;
-  if (r < view.queryLabels.size() && !view.queryLabels[r].isEmpty()) return view.queryLabels[r];
-  return QString::number(r);
-}
-
-KeyKind rowKind(const MapData& m, int r) {
-  return m.rowsInfo.empty() ? KeyKind::source : m.rowsInfo[static_cast<std::size_t>(r)].kind;
-}
-
-// Widest column label among the visible columns [c0, c1].
-int widestColumnLabel(const MapData& m, bool tokens, int c0, int c1, const QFontMetrics& metrics) {
-  if (!tokens) {
-    // Index labels: the last visible one has the most digits (measuring 2048 labels per map
-    // cost the GUI thread milliseconds per map).
-    return metrics.horizontalAdvance(QString::number(c1));
-  }
-  int widest = 0;
-  for (int c = c0; c <= c1 && c - c0 < 4096; ++c) {
-    if (columnKind(m, c) == KeyKind::source)
-      widest = std::max(widest, metrics.horizontalAdvance(columnLabel(m, c)));
-  }
-  return widest;
-}
-
-// "bias_k" next to "zero" needs room: true when neighbouring labels would collide.
-bool extraLabelsCollide(const QMap<double, QString>& ticks, double pxPerCol,
-                        const QFontMetrics& metrics) {
-  for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) {
-    const auto next = std::next(it);
-    if (next == ticks.cend()) break;
-    const double need =
-        (metrics.horizontalAdvance(it.value()) + metrics.horizontalAdvance(next.value())) / 2.0 +
-        6;
-    if (need > (next.key() - it.key()) * pxPerCol) return true;
-  }
-  return false;
-}
-
-void setTextTicks(QCPAxis* axis, const QMap<double, QString>& ticks) {
-  axis->ticker().staticCast<QCPAxisTickerText>()->setTicks(ticks);
-}
-
-// Column tick labels of one map that fit its visible range: every colStep-th source column,
-// and all extra columns (bias_k, zero) on the map's second x axis.
-void updateColumnTicks(MapView& v, const MapData& m, const ViewOptions& view) {
-  QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
-  const QFontMetrics metrics(x->tickLabelFont());
-  int c0 = 0, c1 = 0;
-  visibleCells(x->range(), m.cols, &c0, &c1);
-  const double pxPerCol = std::max(1, v.rect->width()) / std::max(1e-9, x->range().size());
-  const bool tokens = !view.keyLabels.isEmpty() && !m.columns.empty();
-  const int widest = widestColumnLabel(m, tokens, c0, c1, metrics);
-  int colStep = niceStep((widest + 8) / pxPerCol);
-  bool rotate = false;
-  if (tokens && widest + 8 > pxPerCol) {
-    rotate = true;  // token labels read better vertically than thinned out
-    colStep = niceStep((metrics.height() + 2) / pxPerCol);
-  }
-  x->setTickLabelRotation(rotate ? 90 : 0);
-  QMap<double, QString> colTicks, extraColTicks;
-  for (int c = c0; c <= c1; ++c) {
-    if (columnKind(m, c) != KeyKind::source) {
-      extraColTicks.insert(c, columnLabel(m, c));
-    } else if (c % colStep == 0) {
-      colTicks.insert(c, columnLabel(m, c));
-    }
-  }
-  setTextTicks(x, colTicks);
-  if (v.extraX != nullptr) {
-    const bool collide = extraLabelsCollide(extraColTicks, pxPerCol, metrics);
-    v.extraX->setTickLabelRotation(rotate || collide ? 90 : 0);
-    setTextTicks(v.extraX, extraColTicks);
-  }
-}
-
-// Row tick labels of one map that fit its visible range (display y = rows-1-row).
-void updateRowTicks(MapView& v, const MapData& m, const ViewOptions& view) {
-  QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
-  const QFontMetrics metrics(v.rect->axis(QCPAxis::atBottom)->tickLabelFont());
-  int y0 = 0, y1 = 0;
-  visibleCells(y->range(), m.rows, &y0, &y1);
-  const double pxPerRow = std::max(1, v.rect->height()) / std::max(1e-9, y->range().size());
-  const int rowStep = niceStep((metrics.height() + 2) / pxPerRow);
-  QMap<double, QString> rowTicks, extraRowTicks;
-  for (int yd = y0; yd <= y1; ++yd) {
-    const int r = m.rows - 1 - yd;
-    if (rowKind(m, r) != KeyKind::source) {
-      extraRowTicks.insert(yd, rowLabel(m, view, r));
-    } else if (r % rowStep == 0) {
-      rowTicks.insert(yd, rowLabel(m, view, r));
-    }
-  }
-  setTextTicks(y, rowTicks);
-  if (v.extraY != nullptr) setTextTicks(v.extraY, extraRowTicks);
-}
-
-}  // namespace
-
 void HeatmapGrid::updateTicks(int index) {
-  MapView& v = m_state->views[static_cast<std::size_t>(index)];
-  const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
-  updateColumnTicks(v, m, m_view);
-  updateRowTicks(v, m, m_view);
+  updateMapTicks(m_state->views[static_cast<std::size_t>(index)],
+                 m_data.maps[static_cast<std::size_t>(index)], m_view);
 }
 
 }  // namespace mhaviz::ui

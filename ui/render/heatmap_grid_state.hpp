@@ -58,14 +58,6 @@ struct MapStyle {
   QFont noteFont;
 };
 
-/// Output of one background preparation task (made on its thread, read on the GUI thread).
-struct PreparedMaps {
-  bool withStats = false;
-  StageData stats;           // maps without values; statistics when withStats
-  std::vector<int> indices;  // map index of each grid
-  std::vector<ReducedGrid> grids;
-};
-
 /// A line of text that elides to the width the layout gives it (never wider than its element)
 /// and asks for no more than an ellipsis' width, so long titles never squeeze the maps.
 class ElidedText : public QCPTextElement {

@@ -14,6 +14,7 @@
 
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "render/heatmap_grid.hpp"
+#include "render/result_maps.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -181,9 +182,10 @@ QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view
   return exportGrid(
       [&](HeatmapGrid& grid) {
         // Not owned: `result` outlives the grid.
-        grid.setResult(std::shared_ptr<const mhaviz::ForwardResult>(
-                           &result, [](const mhaviz::ForwardResult*) {}),
-                       view);
+        showResult(grid,
+                   std::shared_ptr<const mhaviz::ForwardResult>(
+                       &result, [](const mhaviz::ForwardResult*) {}),
+                   view);
       },
       title, options, path);
 }

@@ -6,6 +6,7 @@
 #include "document/document.hpp"
 #include "render/head_measures_view.hpp"
 #include "render/heatmap_grid.hpp"
+#include "render/result_maps.hpp"
 #include "window/status_widgets.hpp"
 
 namespace mhaviz::ui {
@@ -42,7 +43,7 @@ bool ScreenPresenter::waitsForMeasures(const ViewOptions& view) const {
 void ScreenPresenter::draw(const ViewOptions& view) {
   const ResultPtr result = m_computation->result();
   try {
-    m_grid->setResult(result, view);
+    showResult(*m_grid, result, view);
   } catch (const std::exception& e) {
     m_status->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
   }
@@ -57,9 +58,9 @@ void ScreenPresenter::redraw(const ViewOptions& view) {
   try {
     if (view.stage == Stage::value_norms && m_grid->result() != result) {
       // The grid holds the result as it came, before its measures (which hold the norms).
-      m_grid->setResult(result, view);
+      showResult(*m_grid, result, view);
     } else {
-      m_grid->setView(view);
+      showView(*m_grid, view);
     }
   } catch (const std::exception& e) {
     m_status->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));

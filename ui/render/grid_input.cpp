@@ -1,12 +1,14 @@
-// HeatmapGrid: hover descriptions, clicks, and zoom/pan shared by all maps. GUI thread only.
-
 #include <qcustomplot.h>
 
+#include <QApplication>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
-#include "render/heatmap_grid.hpp"
+#include "render/grid_input.hpp"
+#include "render/heatmap_grid.hpp"  // HeatmapGrid::tr: the hover texts keep their translations
 #include "render/heatmap_grid_state.hpp"
 
 namespace mhaviz::ui {
@@ -49,8 +51,34 @@ QCPRange clampRange(QCPRange range, int count) {
 
 }  // namespace
 
-void HeatmapGrid::onAxisRangeChanged(int index, bool horizontal) {
-  GridState& s = *m_state;
+GridInput::GridInput(QCustomPlot* plot, QScrollArea* scroll, GridState& state,
+                     const StageData& data, const ViewOptions& view, QObject* parent)
+    : QObject(parent), m_plot(plot), m_scroll(scroll), m_state(state), m_data(data), m_view(view) {
+  m_plot->installEventFilter(this);
+  connect(m_plot, &QCustomPlot::mouseMove, this, &GridInput::onMouseMove);
+  connect(m_plot, &QCustomPlot::mousePress, this, &GridInput::onMousePress);
+  connect(m_plot, &QCustomPlot::mouseRelease, this, &GridInput::onMouseRelease);
+}
+
+bool GridInput::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_plot && event->type() == QEvent::Wheel &&
+      wheelZoomsOutAtWhole(*static_cast<QWheelEvent*>(event))) {
+    emit zoomOutAtWhole();
+  }
+  if (watched == m_plot && event->type() == QEvent::Wheel &&
+      m_scroll->verticalScrollBar()->isVisible()) {
+    // Over a map the wheel zooms; elsewhere (titles, gaps, legend) it scrolls the maps.
+    const auto* wheel = static_cast<QWheelEvent*>(event);
+    if (m_plot->axisRectAt(wheel->position()) == nullptr) {
+      QApplication::sendEvent(m_scroll->verticalScrollBar(), event);
+      return true;
+    }
+  }
+  return QObject::eventFilter(watched, event);
+}
+
+void GridInput::onAxisRangeChanged(int index, bool horizontal) {
+  GridState& s = m_state;
   if (s.syncing || index >= static_cast<int>(s.views.size())) return;
   s.syncing = true;
   const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
@@ -64,7 +92,7 @@ void HeatmapGrid::onAxisRangeChanged(int index, bool horizontal) {
     if (extra != nullptr) extra->setRange(range);
   }
   s.syncing = false;
-  queueRender();
+  emit rangesChanged();
   // The visible cells (rows count down from the top; the y axis counts up from the bottom).
   const MapView& v = s.views.front();
   const QCPRange xr = v.rect->axis(QCPAxis::atBottom)->range();
@@ -76,19 +104,19 @@ void HeatmapGrid::onAxisRangeChanged(int index, bool horizontal) {
   emit visibleCellsChanged(m.rows - yEnd, m.rows - y0, col0, colEnd);
 }
 
-bool HeatmapGrid::wheelZoomsOutAtWhole(const QWheelEvent& wheel) const {
-  if (wheel.angleDelta().y() >= 0 || m_state->views.empty() || m_data.maps.empty()) return false;
+bool GridInput::wheelZoomsOutAtWhole(const QWheelEvent& wheel) const {
+  if (wheel.angleDelta().y() >= 0 || m_state.views.empty() || m_data.maps.empty()) return false;
   if (m_plot->axisRectAt(wheel.position()) == nullptr) return false;
   const MapData& m = m_data.maps.front();
-  const MapView& v = m_state->views.front();
+  const MapView& v = m_state.views.front();
   const QCPRange xr = v.rect->axis(QCPAxis::atBottom)->range();
   const QCPRange yr = v.rect->axis(QCPAxis::atLeft)->range();
   return xr.size() >= m.cols - 1e-9 && yr.size() >= m.rows - 1e-9;
 }
 
-bool HeatmapGrid::cellAt(const QPointF& pos, int* map, int* row, int* col) const {
-  for (std::size_t i = 0; i < m_state->views.size(); ++i) {
-    const MapView& v = m_state->views[i];
+bool GridInput::cellAt(const QPointF& pos, int* map, int* row, int* col) const {
+  for (std::size_t i = 0; i < m_state.views.size(); ++i) {
+    const MapView& v = m_state.views[i];
     if (!v.rect->rect().contains(pos.toPoint())) continue;
     const MapData& m = m_data.maps[i];
     const double kx = v.rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
@@ -105,7 +133,7 @@ bool HeatmapGrid::cellAt(const QPointF& pos, int* map, int* row, int* col) const
   return false;
 }
 
-QString HeatmapGrid::describeCell(int map, int row, int col) const {
+QString GridInput::describeCell(int map, int row, int col) const {
   const MapData& m = m_data.maps[static_cast<std::size_t>(map)];
   const double value = m.valueAt(row, col);
   const bool tokens = !m_view.keyLabels.isEmpty();
@@ -114,9 +142,9 @@ QString HeatmapGrid::describeCell(int map, int row, int col) const {
   if (!m.rowsInfo.empty()) {
     parts << describeKey(m.rowsInfo[static_cast<std::size_t>(row)], row, tokens);
   } else if (row < m_view.queryLabels.size() && !m_view.queryLabels[row].isEmpty()) {
-    parts << tr("query %1 \u201c%2\u201d").arg(row).arg(m_view.queryLabels[row]);
+    parts << HeatmapGrid::tr("query %1 \u201c%2\u201d").arg(row).arg(m_view.queryLabels[row]);
   } else {
-    parts << tr("query %1").arg(row);
+    parts << HeatmapGrid::tr("query %1").arg(row);
   }
   const bool keyCols = m_view.stage == Stage::weights ||
                        m_view.stage == Stage::weights_before_dropout ||
@@ -125,35 +153,36 @@ QString HeatmapGrid::describeCell(int map, int row, int col) const {
   if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
     parts << describeKey(m.columns[static_cast<std::size_t>(col)], col, tokens);
   } else if (m_view.stage == Stage::merged || m_view.stage == Stage::output) {
-    parts << tr("feature %1").arg(col);
+    parts << HeatmapGrid::tr("feature %1").arg(col);
   } else {
-    parts << tr("dim %1").arg(col);
+    parts << HeatmapGrid::tr("dim %1").arg(col);
   }
   parts << m_data.shownUnit + QLatin1Char(' ') + formatValue(value);
-  if (m.maskedAt(row, col)) parts << tr("masked (-inf in the mask)");
+  if (m.maskedAt(row, col)) parts << HeatmapGrid::tr("masked (-inf in the mask)");
   if (std::isnan(value)) {
-    parts << tr(
+    parts << HeatmapGrid::tr(
         "NaN: every key of this query is masked, so softmax divides 0 by 0 "
         "(add_zero_attn or add_bias_kv add a key that is never masked)");
   }
-  const MapView& v = m_state->views[static_cast<std::size_t>(map)];
+  const MapView& v = m_state.views[static_cast<std::size_t>(map)];
   if (v.hasShown && v.shown.reduced()) {
-    parts << tr("drawn as the %1 of %2x%3 cells; zoom in for single cells")
-                 .arg(m_view.reduce == Reduce::mean ? tr("mean") : tr("max"))
+    parts << HeatmapGrid::tr("drawn as the %1 of %2x%3 cells; zoom in for single cells")
+                 .arg(m_view.reduce == Reduce::mean ? HeatmapGrid::tr("mean")
+                                                    : HeatmapGrid::tr("max"))
                  .arg(v.shown.rowBlock)
                  .arg(v.shown.colBlock);
   }
   return parts.join(QStringLiteral(" \u00b7 "));
 }
 
-void HeatmapGrid::onMouseMove(QMouseEvent* event) {
+void GridInput::onMouseMove(QMouseEvent* event) {
   if (event->buttons() != Qt::NoButton) return;  // dragging
   int map = -1, row = -1, col = -1;
   if (!cellAt(event->position(), &map, &row, &col)) {
     if (m_lastHoverMap >= 0) QToolTip::hideText();
     m_lastHoverMap = m_lastHoverRow = m_lastHoverCol = -1;
     // An elided title or note shows its full text.
-    for (const MapView& v : m_state->views) {
+    for (const MapView& v : m_state.views) {
       for (const ElidedText* t : {v.title, v.note}) {
         if (t->outerRect().contains(event->position().toPoint()) && t->isElided()) {
           QToolTip::showText(event->globalPosition().toPoint(), t->text(), m_plot);
@@ -174,9 +203,9 @@ void HeatmapGrid::onMouseMove(QMouseEvent* event) {
   QToolTip::showText(event->globalPosition().toPoint(), description, m_plot);
 }
 
-void HeatmapGrid::onMousePress(QMouseEvent* event) { m_pressPos = event->position().toPoint(); }
+void GridInput::onMousePress(QMouseEvent* event) { m_pressPos = event->position().toPoint(); }
 
-void HeatmapGrid::onMouseRelease(QMouseEvent* event) {
+void GridInput::onMouseRelease(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return;
   if ((event->position().toPoint() - m_pressPos).manhattanLength() > 3) return;  // a drag
   int map = -1, row = -1, col = -1;

@@ -1,0 +1,61 @@
+#pragma once
+// The heatmap grid's input: hover descriptions and tooltips, clicks, zoom and pan shared by all
+// maps, and the wheel (zoom over a map, scroll elsewhere). It reads the grid's picture and data
+// and never changes the data. GUI thread only.
+
+#include <QObject>
+#include <QPoint>
+#include <QString>
+
+class QCustomPlot;
+class QMouseEvent;
+class QScrollArea;
+class QWheelEvent;
+class QPointF;
+
+namespace mhaviz::ui {
+
+struct GridState;
+struct StageData;
+struct ViewOptions;
+
+class GridInput : public QObject {
+  Q_OBJECT
+ public:
+  /// Watches `plot`'s mouse and wheel. `state`, `data` and `view` are the grid's (they outlive
+  /// this object, a child of the grid).
+  GridInput(QCustomPlot* plot, QScrollArea* scroll, GridState& state, const StageData& data,
+            const ViewOptions& view, QObject* parent);
+
+  /// Map `index`'s axis changed (zoom, pan): every map follows, the visible cells are reported.
+  void onAxisRangeChanged(int index, bool horizontal);
+
+ signals:
+  void cellHovered(int map, int row, int col, double value, const QString& description);
+  void cellClicked(int map, int row, int col);
+  void visibleCellsChanged(int row0, int rowEnd, int col0, int colEnd);
+  void zoomOutAtWhole();
+  /// The maps' ranges changed: they need drawing again for the new visible region.
+  void rangesChanged();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;  // wheel outside maps scrolls
+
+ private:
+  bool wheelZoomsOutAtWhole(const QWheelEvent& wheel) const;  // out over a map shown whole
+  void onMouseMove(QMouseEvent* event);
+  void onMousePress(QMouseEvent* event);
+  void onMouseRelease(QMouseEvent* event);
+  bool cellAt(const QPointF& pos, int* map, int* row, int* col) const;
+  QString describeCell(int map, int row, int col) const;
+
+  QCustomPlot* m_plot;
+  QScrollArea* m_scroll;
+  GridState& m_state;
+  const StageData& m_data;
+  const ViewOptions& m_view;
+  QPoint m_pressPos;
+  int m_lastHoverMap = -1, m_lastHoverRow = -1, m_lastHoverCol = -1;
+};
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,95 @@
+#include "render/grid_preparation.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "mhaviz/core/parallel.hpp"
+#include "tasks/latest_task.hpp"
+
+namespace mhaviz::ui {
+namespace {
+
+// The task's body: one reading of each map. A reduction of a whole map gathers its statistics
+// on the way; only maps without one (zoomed in) are read for their statistics alone, as extra
+// items. Null when cancelled.
+std::shared_ptr<PreparedMaps> prepare(StageData data, const std::vector<PendingReduction>& jobs,
+                                      Reduce rule, bool withStats,
+                                      const std::atomic<bool>* cancel) {
+  auto out = std::make_shared<PreparedMaps>();
+  out->withStats = withStats;
+  out->indices.resize(jobs.size());
+  out->grids.resize(jobs.size());
+  const std::size_t maps = data.maps.size();
+  std::vector<CellStats> stats(withStats ? maps : 0);
+  std::vector<int> statsOf(jobs.size(), -1);  // the map whose statistics job k gathers
+  std::vector<int> alone;                     // maps read for their statistics only
+  if (withStats) {
+    std::vector<char> covered(maps, 0);
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      const PendingReduction& j = jobs[k];
+      const MapData& m = data.maps[static_cast<std::size_t>(j.map)];
+      if (j.row0 == 0 && j.col0 == 0 && j.rows == m.rows && j.cols == m.cols &&
+          covered[static_cast<std::size_t>(j.map)] == 0) {
+        covered[static_cast<std::size_t>(j.map)] = 1;
+        statsOf[k] = j.map;
+      }
+    }
+    for (std::size_t i = 0; i < maps; ++i) {
+      if (covered[i] == 0) alone.push_back(static_cast<int>(i));
+    }
+  }
+  // From the last, as computeStats: the head average's map costs the most.
+  const auto items = static_cast<std::int64_t>(jobs.size() + alone.size());
+  mhaviz::parallel_for(items, mhaviz::thread_count(0, items), [&](std::int64_t n) {
+    const auto k = static_cast<int>(items - 1 - n);
+    if (static_cast<std::size_t>(k) >= jobs.size()) {
+      const auto i = static_cast<std::size_t>(alone[static_cast<std::size_t>(k) - jobs.size()]);
+      gatherStats(data.maps[i], stats[i], cancel);
+      return;
+    }
+    const PendingReduction& j = jobs[static_cast<std::size_t>(k)];
+    const int own = statsOf[static_cast<std::size_t>(k)];
+    out->indices[static_cast<std::size_t>(k)] = j.map;
+    out->grids[static_cast<std::size_t>(k)] = reduceRegion(
+        data.maps[static_cast<std::size_t>(j.map)], j.row0, j.col0, j.rows, j.cols, j.rowBlock,
+        j.colBlock, rule, cancel, own >= 0 ? &stats[static_cast<std::size_t>(own)] : nullptr);
+  });
+  if (cancel->load()) return nullptr;
+  if (withStats) {
+    applyStats(data, stats);
+    for (MapData& m : data.maps) m.columns.clear();  // only the statistics are read
+    out->stats = std::move(data);
+  }
+  return out;
+}
+
+}  // namespace
+
+GridPreparation::GridPreparation(QObject* context)
+    : m_task(std::make_unique<LatestTask>(context)) {}
+
+GridPreparation::~GridPreparation() = default;
+
+void GridPreparation::launch(const StageData& data, Reduce rule, bool withStats, Deliver deliver) {
+  m_preparing = withStats;
+  auto jobs = std::move(m_jobs);
+  m_jobs.clear();
+  // The task owns copies of everything it reads; the data's shared result keeps the tensors
+  // that the described maps point into alive. An older task's output would be replaced anyway:
+  // starting this one cancels it.
+  m_task->start([data, jobs = std::move(jobs), rule, withStats,
+                 deliver = std::move(deliver)](const TaskScope& scope) mutable {
+    auto out = prepare(std::move(data), jobs, rule, withStats, scope.cancelFlag());
+    if (out == nullptr) return;
+    scope.post([deliver, out] { deliver(*out); });
+  });
+}
+
+void GridPreparation::cancel() {
+  m_task->cancel();  // output of tasks for the previous data is dropped
+  m_preparing = false;
+  m_jobs.clear();
+}
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,22 @@
+#pragma once
+// Tick labels of one map that fit its visible range and pixel size: every n-th index or token
+// (turned on its side when tokens are wider than a cell), and the appended bias_k / zero keys
+// on an axis of their own. GUI thread.
+
+#include "stages/stage_data.hpp"
+#include "stages/view_options.hpp"
+
+class QCPRange;
+
+namespace mhaviz::ui {
+
+struct MapView;
+
+/// Cell index range [first, last] of `count` cells visible in an axis range (cell i spans
+/// [i - 0.5, i + 0.5]).
+void visibleCells(const QCPRange& range, int count, int* first, int* last);
+
+/// Sets the tick labels of map `v` (showing `m`) for its current ranges and size.
+void updateMapTicks(MapView& v, const MapData& m, const ViewOptions& view);
+
+}  // namespace mhaviz::ui
