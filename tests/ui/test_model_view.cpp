@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -22,10 +23,12 @@
 #include "mhaviz/core/model.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"
+#include "render/head_measures_view.hpp"
 #include "session/session_files.hpp"
 #include "window/main_window.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
+#include "teach/teaching_tools.hpp"
 
 using namespace mhaviz::ui;
 namespace model = mhaviz::model;
@@ -65,6 +68,38 @@ bool sameTensor(const mhaviz::Tensor& a, const mhaviz::Tensor& b) {
     if (a.value(i) != b.value(i)) return false;
   }
   return true;
+}
+
+/// Opens the reversing model, clicks layer 1 / head 3 and goes back to the model view: the
+/// state the defects of issue 28 start from.
+void openLayerAndReturn(testing::PromptedWindow& w) {
+  w.answer = UnsavedAnswer::discard;
+  openAndWait(w, modelPath("reverse"));
+  ModelView* view = w.window.pages()->modelView();
+  QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
+  QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
+  QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
+  QVERIFY(!w.window.pages()->showingModel());
+  QVERIFY(w.idle());
+  QVERIFY(w.document()->tensors() != nullptr);
+  w.window.findChild<QPushButton*>(QStringLiteral("backToModel"))->click();
+  QVERIFY(w.window.pages()->showingModel());
+}
+
+/// Nothing of a model is left: no tensors, no bar, no model view, and the computation is clean.
+void checkNoTraceOfTheModel(testing::PromptedWindow& w, const char* after) {
+  const QString where = QString::fromLatin1(after);
+  QVERIFY2(w.idle(), qPrintable(where));
+  QVERIFY2(w.document()->tensors() == nullptr, qPrintable(where + ": the layer's tensors stay"));
+  QVERIFY2(w.computation()->error().isEmpty(),
+           qPrintable(where + ": " + w.computation()->error()));
+  QVERIFY2(!w.window.pages()->showingModel(), qPrintable(where + ": the model grid stays"));
+  QVERIFY2(!w.window.findChild<QWidget*>(QStringLiteral("modelLayerBar"))->isVisible(),
+           qPrintable(where + ": the bar \"layer of reverse.json\" stays"));
+  QVERIFY2(!w.window.pages()->modelViewAction()->isEnabled(),
+           qPrintable(where + ": View > Model view still offers the model"));
+  QVERIFY2(w.window.pages()->modelView()->loaded() == nullptr,
+           qPrintable(where + ": the model is still held"));
 }
 
 }  // namespace
@@ -240,6 +275,70 @@ class TestModelView : public QObject {
     QCOMPARE(QColor(view->picture().pixel(r.left() + 1, r.center().y())), QColor(200, 30, 30));
     const QRect ok = view->mapRect(0, 0);
     QVERIFY(QColor(view->picture().pixel(ok.left() + 1, ok.center().y())) != QColor(200, 30, 30));
+  }
+
+  void openingAnythingLeavesNoTraceOfTheModel_data() {
+    QTest::addColumn<QString>("what");
+    QTest::newRow("example") << QStringLiteral("example");
+    QTest::newRow("new") << QStringLiteral("new");
+    QTest::newRow("configuration file") << QStringLiteral("file");
+    QTest::newRow("tensors") << QStringLiteral("tensors");
+  }
+
+  void openingAnythingLeavesNoTraceOfTheModel() {
+    QFETCH(QString, what);
+    testing::PromptedWindow w;
+    openLayerAndReturn(w);
+    if (QTest::currentTestFailed()) return;
+    QTemporaryDir dir;
+    if (what == QLatin1String("example")) {
+      // The example of issue 28: its in_proj_bias is (48,), the layer's (96,).
+      QAction* example = nullptr;
+      for (QAction* a : w.window.findChild<QMenu*>(QStringLiteral("examplesMenu"))->actions()) {
+        if (a->data().toString() == QLatin1String(":/examples/bias_kv_and_zero_attn.json")) {
+          example = a;
+        }
+      }
+      QVERIFY(example != nullptr);
+      example->trigger();
+      QVERIFY(w.document()->config().add_bias_kv);
+    } else if (what == QLatin1String("new")) {
+      w.session()->newSession();
+    } else if (what == QLatin1String("file")) {
+      QFile file(dir.filePath(QStringLiteral("small.json")));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(R"({"embed_dim": 8, "num_heads": 2, "batch_size": 1, "tgt_len": 3,
+                     "src_len": 3})");
+      file.close();
+      QVERIFY(w.session()->open(file.fileName()));
+      QCOMPARE(w.document()->config().tgt_len, 3);
+    } else {
+      // Tensors of the user's own: the session is no longer the model's layer.
+      mhaviz::io::TensorMap none;
+      const QString npz = dir.filePath(QStringLiteral("empty.npz"));
+      mhaviz::io::write_tensor_file(npz.toStdString(), none);
+      QVERIFY(w.session()->loadTensors(npz));
+      QVERIFY(w.document()->tensors() != nullptr && w.document()->tensors()->empty());
+      QVERIFY(w.idle());
+      QVERIFY(!w.window.pages()->showingModel());
+      QVERIFY(!w.window.findChild<QWidget*>(QStringLiteral("modelLayerBar"))->isVisible());
+      QVERIFY(w.window.pages()->modelView()->loaded() == nullptr);
+      return;
+    }
+    checkNoTraceOfTheModel(w, qPrintable(what));
+  }
+
+  void presentationModeHidesTheBarAndBringsItBack() {
+    testing::PromptedWindow w;
+    openLayerAndReturn(w);
+    if (QTest::currentTestFailed()) return;
+    w.window.pages()->showLayerView();
+    auto* bar = w.window.findChild<QWidget*>(QStringLiteral("modelLayerBar"));
+    QVERIFY(bar->isVisible());
+    w.window.teaching()->setPresentation(true);
+    QVERIFY2(!bar->isVisible(), "the bar stays above presentation mode");
+    w.window.teaching()->setPresentation(false);
+    QVERIFY(bar->isVisible());
   }
 
   void examplesListTheBundledModelsWithTheirCaptions() {

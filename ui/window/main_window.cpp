@@ -188,6 +188,8 @@ void MainWindow::buildMenus() {
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   m_teaching = installTeaching(this, m_document, m_computation, m_grid, file, view, help);
   m_pages->addExamples(m_teaching->examplesMenu());
+  connect(m_teaching->presentationAction(), &QAction::toggled, m_pages,
+          &ModelPages::setPresentation);  // the bar above a model's layer is no slide
   m_compare = installCompare(this, m_document, m_computation);  // Compare menu and the A | B | B - A dock
   if (m_session != nullptr) {
     m_session->setCompareHooks(
