@@ -1148,6 +1148,21 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::DockSubject</name>
+    <message>
+        <source>The model view is on screen; these docks still show the session open before it.</source>
+        <translation>屏幕上是模型视图；这些面板仍显示打开模型之前的会话。</translation>
+    </message>
+    <message>
+        <source>The model view is on screen; these docks show %1. Click a map to open another layer.</source>
+        <translation>屏幕上是模型视图；这些面板显示 %1。点击一张图可打开另一层。</translation>
+    </message>
+    <message>
+        <source>These docks show %1.</source>
+        <translation>这些面板显示 %1。</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::ExportActions</name>
     <message>
         <source>&amp;Export image…</source>
@@ -1882,6 +1897,14 @@
     <message>
         <source>Model “%1”: %2</source>
         <translation>模型“%1”：%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2, all heads</source>
+        <translation>%2：%1，全部头</translation>
+    </message>
+    <message>
+        <source> (edited)</source>
+        <translation>（已修改）</translation>
     </message>
 </context>
 <context>

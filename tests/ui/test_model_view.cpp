@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QMenu>
@@ -326,6 +327,61 @@ class TestModelView : public QObject {
       return;
     }
     checkNoTraceOfTheModel(w, qPrintable(what));
+  }
+
+  void docksDescribeTheModelOnScreen() {
+    testing::PromptedWindow w;
+    openLayerAndReturn(w);  // reverse.json (L = S = 8), layer 1, head 3, back
+    if (QTest::currentTestFailed()) return;
+    HeadMeasuresView* measures = w.window.headMeasures();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->isMeasuring() && !measures->sections().empty(),
+                             kTimeout);
+    const std::vector<HeadMeasuresView::Section> reverseMeasures = measures->sections();
+
+    // Another model (copy.json: L = S = 16): the docks describe its first layer.
+    QVERIFY(w.session()->open(modelPath("copy")));
+    ModelView* view = w.window.pages()->modelView();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && view->loaded() != nullptr &&
+                                 view->loaded()->displayName == QLatin1String("copy.json"),
+                             kTimeout);
+    QVERIFY(w.idle());
+    const model::Model copy = model::read_model(modelPath("copy").toStdString());
+    auto* tgtLen = w.window.findChild<QDockWidget*>(QStringLiteral("parameterDock"))
+                       ->findChild<QSpinBox*>(QStringLiteral("tgt_len"));
+    QVERIFY(tgtLen != nullptr);
+    QCOMPARE(tgtLen->value(), int(copy.layers[0].problem.config.tgt_len));
+    QVERIFY(w.document()->config() == copy.layers[0].problem.config);
+    QVERIFY(sameTensor(w.document()->tensors()->at("in_proj_weight"),
+                       *copy.layers[0].problem.params.in_proj_weight));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->isMeasuring() && !measures->sections().empty(),
+                             kTimeout);
+    bool same = true;
+    for (std::size_t i = 0; i < measures->sections().size() && i < reverseMeasures.size(); ++i) {
+      if (measures->sections()[i].values != reverseMeasures[i].values) same = false;
+    }
+    QVERIFY2(!same, "Head measures repeat reverse.json's values");
+
+    // Each dock says which layer it shows, in the model view and after a click.
+    const QList<QLabel*> subjects = w.window.findChildren<QLabel*>(QStringLiteral("dockSubject"));
+    QVERIFY(subjects.size() >= 3);  // Parameters, Masks and inputs, Head measures at least
+    for (QLabel* subject : subjects) {
+      QVERIFY2(subject->text().contains(
+                   QStringLiteral("layer 0 (encoder.layers.0.self_attn) of copy.json")),
+               qPrintable(subject->text()));
+    }
+    QVERIFY(!subjects.front()->isHidden());
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 2).isEmpty(), kTimeout);
+    QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 2).center());
+    QVERIFY(w.idle());
+    for (QLabel* subject : subjects) {
+      QVERIFY2(subject->text().contains(
+                   QStringLiteral("layer 1 (encoder.layers.1.self_attn) of copy.json, head 2")),
+               qPrintable(subject->text()));
+    }
+    // A session of the user's own: the docks describe the maps on screen and say nothing.
+    w.session()->newSession();
+    QVERIFY(w.idle());
+    for (QLabel* subject : subjects) QVERIFY(subject->isHidden());
   }
 
   void presentationModeHidesTheBarAndBringsItBack() {
