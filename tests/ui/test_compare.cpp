@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QScopeGuard>
 #include <QSpinBox>
@@ -48,6 +49,49 @@ class TestCompare : public QObject {
   void cleanup() {
     delete m_window;
     m_window = nullptr;
+  }
+
+  // Issue 28 item 4: leaving compare mode gives the layout back (the walk-through had taken the
+  // compare dock's space and the centre was left ~310 px high), also after hiding and showing
+  // the walk-through.
+  void leavingCompareModeRestoresTheLayout_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+    QTest::newRow("1280x720") << QSize(1280, 720);
+  }
+  void leavingCompareModeRestoresTheLayout() {
+    QFETCH(QSize, size);
+    m_window->resize(size);
+    QTest::qWait(100);
+    QWidget* centre = m_window->centralWidget();
+    auto* walk = m_window->findChild<QDockWidget*>(QStringLiteral("walkthroughDock"));
+    QVERIFY(walk != nullptr && walk->isVisible());
+    const QSize centreBefore = centre->size();
+    const int walkBefore = walk->height();
+    ComparePanel* panel = m_window->comparePanel();
+    panel->pin();
+    QVERIFY(shown());
+    QTest::qWait(100);
+    QVERIFY(centre->height() < centreBefore.height());  // the compare dock took its room
+    panel->unpin();
+    QTest::qWait(100);
+    const auto check = [&](const char* when) {
+      QVERIFY2(qAbs(centre->height() - centreBefore.height()) <= 4 &&
+                   qAbs(walk->height() - walkBefore) <= 4,
+               qPrintable(QStringLiteral("%1: centre %2 px high (was %3), walk-through %4 (was %5)")
+                              .arg(QLatin1String(when))
+                              .arg(centre->height())
+                              .arg(centreBefore.height())
+                              .arg(walk->height())
+                              .arg(walkBefore)));
+    };
+    QCOMPARE(m_window->size(), size);
+    check("after leaving compare mode");
+    walk->hide();
+    QTest::qWait(50);
+    walk->show();
+    QTest::qWait(100);
+    check("after hiding and showing the walk-through");
   }
 
   void pinChangeAndTheDifferenceIsBMinusA() {

@@ -1,6 +1,8 @@
 // Compare mode's dock: A | B | B - A (compare_panel.hpp).
 #include "compare/compare_panel.hpp"
 
+#include <memory>
+
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -11,6 +13,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "compute/computation.hpp"
@@ -253,11 +256,31 @@ ComparePanel* installCompare(QMainWindow* window, Document* document,
   QObject::connect(swap, &QAction::triggered, panel, &ComparePanel::swap);
   QObject::connect(newA, &QAction::triggered, panel, &ComparePanel::pin);
   QObject::connect(leave, &QAction::triggered, panel, &ComparePanel::unpin);
+  // The docks' layout before compare mode, given back when it ends (hiding the dock alone left
+  // its room to the walk-through above it).
+  // The window too: A, B and B - A can need more height than a 1280x720 window has, and the
+  // window grows for them.
+  auto before = std::make_shared<QByteArray>();
+  auto beforeSize = std::make_shared<QSize>();
   QObject::connect(panel, &ComparePanel::pinnedChanged, dock, [=](bool pinned) {
     const bool opening = pinned && !dock->isVisible();
+    const bool closing = !pinned && dock->isVisible();
+    if (opening) {
+      *before = window->saveState();
+      *beforeSize = window->size();
+    }
     dock->setVisible(pinned);
     // A, B and B - A need room: half the window's height when the dock opens.
     if (opening) window->resizeDocks({dock}, {window->height() / 2}, Qt::Vertical);
+    if (closing && !before->isEmpty()) {
+      // Once the hidden dock's minimum size has left the layout (the next event loop pass).
+      QTimer::singleShot(0, window, [window, state = *before, size = *beforeSize] {
+        if (!window->isMaximized() && !window->isFullScreen() && size.isValid())
+          window->resize(size);
+        window->restoreState(state);
+      });
+    }
+    if (!pinned) before->clear();
     for (QAction* a : {swap, newA, leave}) a->setEnabled(pinned);
   });
   return panel;
