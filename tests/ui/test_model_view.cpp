@@ -176,6 +176,28 @@ class TestModelView : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(0, 0).isEmpty(), kTimeout);
   }
 
+  // Issue 28 item 3: the grid has a colour scale, right of the maps: 1 at its top, 0 at its foot.
+  void theGridHasAColourScale() {
+    testing::PromptedWindow w;
+    openAndWait(w, modelPath("reverse"));
+    ModelView* view = w.window.pages()->modelView();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(0, 3).isEmpty(), kTimeout);
+    const QImage picture = view->picture();
+    QCPColorGradient gradient = makeGradient(Colormap::viridis);
+    const QRgb one = gradient.color(1.0, QCPRange(0.0, 1.0));
+    const QRgb zero = gradient.color(0.0, QCPRange(0.0, 1.0));
+    bool found = false;
+    for (int x = view->mapRect(0, 3).right() + 2; x < picture.width() && !found; ++x) {
+      int top = -1;
+      for (int y = 0; y < picture.height() && !found; ++y) {
+        const QRgb c = picture.pixel(x, y);
+        if (top < 0 && colourDistance(c, one) <= 3) top = y;
+        if (top >= 0 && y > top + 40 && colourDistance(c, zero) <= 3) found = true;
+      }
+    }
+    QVERIFY2(found, "no colour scale right of the maps (1 above, 0 below)");
+  }
+
   void clickingAMapOpensThatLayerWithTheModelsWeights() {
     testing::PromptedWindow w;
     w.answer = UnsavedAnswer::discard;
