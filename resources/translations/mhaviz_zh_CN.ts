@@ -74,6 +74,14 @@
         <source>Attention rollout over the self-attention layers %1, batch element %2</source>
         <translation>自注意力层 %1 上的注意力展开（rollout），批次元素 %2</translation>
     </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>rollout</source>
+        <translation>展开</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1082,14 +1090,6 @@
         <translation>正在计算 B − A…</translation>
     </message>
     <message>
-        <source>A: %1</source>
-        <translation>A：%1</translation>
-    </message>
-    <message>
-        <source>B: %1</source>
-        <translation>B：%1</translation>
-    </message>
-    <message>
         <source>No difference shown: %1</source>
         <translation>不显示差值：%1</translation>
     </message>
@@ -1108,6 +1108,14 @@
     <message>
         <source>B − A, %1 — A: %2; B: %3</source>
         <translation>B − A，%1 — A：%2；B：%3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>; differs: %1</source>
+        <translation>；不同之处：%1</translation>
     </message>
 </context>
 <context>

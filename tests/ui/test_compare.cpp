@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QDockWidget>
 #include <QFile>
 #include <QScopeGuard>
@@ -49,6 +50,30 @@ class TestCompare : public QObject {
   void cleanup() {
     delete m_window;
     m_window = nullptr;
+  }
+
+  // Issue 28 item 7: the headers name every setting that differs, semantics included (both
+  // read "L=6 S=6 N=3 E=16 H=2, batch 2" before).
+  void headersNameTheSettingsThatDiffer() {
+    ComparePanel* panel = m_window->comparePanel();
+    panel->pin();
+    QVERIFY(shown());
+    auto* titleA = m_window->findChild<QLabel*>(QStringLiteral("compareTitleA"));
+    auto* titleB = m_window->findChild<QLabel*>(QStringLiteral("compareTitleB"));
+    QVERIFY(titleA != nullptr && titleB != nullptr);
+    QVERIFY2(!titleB->text().contains(QStringLiteral("differs")), qPrintable(titleB->text()));
+    mhaviz::Config b = m_window->document()->config();
+    b.semantics = mhaviz::Semantics::v1_13;
+    b.need_weights = !b.need_weights;
+    m_window->document()->changeConfig(b, QStringLiteral("B"));
+    QVERIFY(idle());
+    QVERIFY(shown());
+    const QString want = b.need_weights ? QStringLiteral("need_weights=True")
+                                        : QStringLiteral("need_weights=False");
+    QVERIFY2(titleB->text().contains(QStringLiteral("semantics=1.13")) &&
+                 titleB->text().contains(want),
+             qPrintable(titleB->text()));
+    QVERIFY2(titleA->text().contains(QStringLiteral("semantics=2.x")), qPrintable(titleA->text()));
   }
 
   // Issue 28 item 4: leaving compare mode gives the layout back (the walk-through had taken the

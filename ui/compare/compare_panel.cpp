@@ -1,5 +1,6 @@
 // Compare mode's dock: A | B | B - A (compare_panel.hpp).
 #include "compare/compare_panel.hpp"
+#include "compare/config_difference.hpp"
 
 #include <memory>
 
@@ -50,6 +51,8 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
       m_gridDiff(new HeatmapGrid) {
   setObjectName(QStringLiteral("comparePanel"));
   setMinimumHeight(260);
+  m_titleA->setObjectName(QStringLiteral("compareTitleA"));
+  m_titleB->setObjectName(QStringLiteral("compareTitleB"));
   m_gridA->setObjectName(QStringLiteral("compareGridA"));
   m_gridB->setObjectName(QStringLiteral("compareGridB"));
   m_gridDiff->setObjectName(QStringLiteral("compareGridDiff"));
@@ -192,8 +195,17 @@ void ComparePanel::present(quint64 generation, CompareData data) {
   m_data = std::move(data);
   m_shown = generation;
   const ViewOptions view = m_document->view();
-  m_titleA->setText(tr("A: %1").arg(describeConfig(m_a->config, view.batch)));
-  m_titleB->setText(tr("B: %1").arg(describeConfig(m_b->config, view.batch)));
+  // Every setting that differs is named, semantics and flags included, not just the sizes.
+  const auto title = [&view](const QString& side, const mhaviz::Config& mine,
+                             const mhaviz::Config& other) {
+    QString text = tr("%1: %2").arg(side, describeConfig(mine, view.batch));
+    const QStringList differ = differingSettings(mine, other);
+    if (!differ.isEmpty()) text += tr("; differs: %1").arg(differ.join(QStringLiteral(", ")));
+    return text;
+  };
+  m_titleA->setText(title(QStringLiteral("A"), m_a->config, m_b->config));
+  m_titleB->setText(title(QStringLiteral("B"), m_b->config, m_a->config));
+
   if (m_data.a.maps.empty()) {
     m_gridA->clear();
   } else {
