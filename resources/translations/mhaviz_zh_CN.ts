@@ -74,6 +74,14 @@
         <source>Attention rollout over the self-attention layers %1, batch element %2</source>
         <translation>自注意力层 %1 上的注意力展开（rollout），批次元素 %2</translation>
     </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>rollout</source>
+        <translation>展开</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1082,14 +1090,6 @@
         <translation>正在计算 B − A…</translation>
     </message>
     <message>
-        <source>A: %1</source>
-        <translation>A：%1</translation>
-    </message>
-    <message>
-        <source>B: %1</source>
-        <translation>B：%1</translation>
-    </message>
-    <message>
         <source>No difference shown: %1</source>
         <translation>不显示差值：%1</translation>
     </message>
@@ -1108,6 +1108,14 @@
     <message>
         <source>B − A, %1 — A: %2; B: %3</source>
         <translation>B − A，%1 — A：%2；B：%3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>; differs: %1</source>
+        <translation>；不同之处：%1</translation>
     </message>
 </context>
 <context>
@@ -1145,6 +1153,21 @@
     <message>
         <source>%1, %2, head %3</source>
         <translation>%1，%2，头 %3</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::DockSubject</name>
+    <message>
+        <source>The model view is on screen; these docks still show the session open before it.</source>
+        <translation>屏幕上是模型视图；这些面板仍显示打开模型之前的会话。</translation>
+    </message>
+    <message>
+        <source>The model view is on screen; these docks show %1. Click a map to open another layer.</source>
+        <translation>屏幕上是模型视图；这些面板显示 %1。点击一张图可打开另一层。</translation>
+    </message>
+    <message>
+        <source>These docks show %1.</source>
+        <translation>这些面板显示 %1。</translation>
     </message>
 </context>
 <context>
@@ -1882,6 +1905,14 @@
     <message>
         <source>Model “%1”: %2</source>
         <translation>模型“%1”：%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2, all heads</source>
+        <translation>%2：%1，全部头</translation>
+    </message>
+    <message>
+        <source> (edited)</source>
+        <translation>（已修改）</translation>
     </message>
 </context>
 <context>

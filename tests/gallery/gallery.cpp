@@ -65,7 +65,8 @@ struct Shot {
   // rowEnd > 0: the reduced view zoomed into values [row0, rowEnd) x [col0, colEnd).
   std::array<int, 4> zoom = {0, 0, 0, 0};
   const char* model = nullptr;  // a bundled model (File > Examples) shown in the model view
-  enum class ModelShows { grid, rollout, layer } modelShows = ModelShows::grid;
+  // layerThenBack: the model view again after a clicked layer (the docks say which they show)
+  enum class ModelShows { grid, rollout, layer, layerThenBack } modelShows = ModelShows::grid;
 };
 
 /// Opens the shot's bundled model and waits until the model view has drawn it; for `layer`,
@@ -86,7 +87,14 @@ QString showModel(MainWindow& window, const Shot& shot) {
     if (!QTest::qWaitFor([view] { return view->mapRect(0, 0).isEmpty(); }, kTimeoutMs))
       return QStringLiteral("%1: the rollout never came").arg(shot.name);
   }
-  if (shot.modelShows == Shot::ModelShows::layer) pages->openLayer(1, 3);
+  if (shot.modelShows == Shot::ModelShows::layer ||
+      shot.modelShows == Shot::ModelShows::layerThenBack) {
+    pages->openLayer(1, 3);
+  }
+  if (shot.modelShows == Shot::ModelShows::layerThenBack) {
+    QTest::qWait(200);
+    pages->showModelView();
+  }
   QTest::qWait(500);  // the picture redrawn at the canvas's final size
   return {};
 }
@@ -414,6 +422,11 @@ int main(int argc, char* argv[]) {
        .view = {},
        .model = "reverse",
        .modelShows = Shot::ModelShows::layer},
+      {.name = "model_after_layer",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::layerThenBack},
   };
 
   int failed = 0;

@@ -4,6 +4,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
+#include <QDockWidget>
 #include <QFile>
 #include <QScopeGuard>
 #include <QSpinBox>
@@ -48,6 +50,73 @@ class TestCompare : public QObject {
   void cleanup() {
     delete m_window;
     m_window = nullptr;
+  }
+
+  // Issue 28 item 7: the headers name every setting that differs, semantics included (both
+  // read "L=6 S=6 N=3 E=16 H=2, batch 2" before).
+  void headersNameTheSettingsThatDiffer() {
+    ComparePanel* panel = m_window->comparePanel();
+    panel->pin();
+    QVERIFY(shown());
+    auto* titleA = m_window->findChild<QLabel*>(QStringLiteral("compareTitleA"));
+    auto* titleB = m_window->findChild<QLabel*>(QStringLiteral("compareTitleB"));
+    QVERIFY(titleA != nullptr && titleB != nullptr);
+    QVERIFY2(!titleB->text().contains(QStringLiteral("differs")), qPrintable(titleB->text()));
+    mhaviz::Config b = m_window->document()->config();
+    b.semantics = mhaviz::Semantics::v1_13;
+    b.need_weights = !b.need_weights;
+    m_window->document()->changeConfig(b, QStringLiteral("B"));
+    QVERIFY(idle());
+    QVERIFY(shown());
+    const QString want = b.need_weights ? QStringLiteral("need_weights=True")
+                                        : QStringLiteral("need_weights=False");
+    QVERIFY2(titleB->text().contains(QStringLiteral("semantics=1.13")) &&
+                 titleB->text().contains(want),
+             qPrintable(titleB->text()));
+    QVERIFY2(titleA->text().contains(QStringLiteral("semantics=2.x")), qPrintable(titleA->text()));
+  }
+
+  // Issue 28 item 4: leaving compare mode gives the layout back (the walk-through had taken the
+  // compare dock's space and the centre was left ~310 px high), also after hiding and showing
+  // the walk-through.
+  void leavingCompareModeRestoresTheLayout_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+    QTest::newRow("1280x720") << QSize(1280, 720);
+  }
+  void leavingCompareModeRestoresTheLayout() {
+    QFETCH(QSize, size);
+    m_window->resize(size);
+    QTest::qWait(100);
+    QWidget* centre = m_window->centralWidget();
+    auto* walk = m_window->findChild<QDockWidget*>(QStringLiteral("walkthroughDock"));
+    QVERIFY(walk != nullptr && walk->isVisible());
+    const QSize centreBefore = centre->size();
+    const int walkBefore = walk->height();
+    ComparePanel* panel = m_window->comparePanel();
+    panel->pin();
+    QVERIFY(shown());
+    QTest::qWait(100);
+    QVERIFY(centre->height() < centreBefore.height());  // the compare dock took its room
+    panel->unpin();
+    QTest::qWait(100);
+    const auto check = [&](const char* when) {
+      QVERIFY2(qAbs(centre->height() - centreBefore.height()) <= 4 &&
+                   qAbs(walk->height() - walkBefore) <= 4,
+               qPrintable(QStringLiteral("%1: centre %2 px high (was %3), walk-through %4 (was %5)")
+                              .arg(QLatin1String(when))
+                              .arg(centre->height())
+                              .arg(centreBefore.height())
+                              .arg(walk->height())
+                              .arg(walkBefore)));
+    };
+    QCOMPARE(m_window->size(), size);
+    check("after leaving compare mode");
+    walk->hide();
+    QTest::qWait(50);
+    walk->show();
+    QTest::qWait(100);
+    check("after hiding and showing the walk-through");
   }
 
   void pinChangeAndTheDifferenceIsBMinusA() {

@@ -7,10 +7,12 @@
 
 #include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -22,10 +24,12 @@
 #include "mhaviz/core/model.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"
+#include "render/head_measures_view.hpp"
 #include "session/session_files.hpp"
 #include "window/main_window.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
+#include "teach/teaching_tools.hpp"
 
 using namespace mhaviz::ui;
 namespace model = mhaviz::model;
@@ -65,6 +69,38 @@ bool sameTensor(const mhaviz::Tensor& a, const mhaviz::Tensor& b) {
     if (a.value(i) != b.value(i)) return false;
   }
   return true;
+}
+
+/// Opens the reversing model, clicks layer 1 / head 3 and goes back to the model view: the
+/// state the defects of issue 28 start from.
+void openLayerAndReturn(testing::PromptedWindow& w) {
+  w.answer = UnsavedAnswer::discard;
+  openAndWait(w, modelPath("reverse"));
+  ModelView* view = w.window.pages()->modelView();
+  QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
+  QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
+  QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
+  QVERIFY(!w.window.pages()->showingModel());
+  QVERIFY(w.idle());
+  QVERIFY(w.document()->tensors() != nullptr);
+  w.window.findChild<QPushButton*>(QStringLiteral("backToModel"))->click();
+  QVERIFY(w.window.pages()->showingModel());
+}
+
+/// Nothing of a model is left: no tensors, no bar, no model view, and the computation is clean.
+void checkNoTraceOfTheModel(testing::PromptedWindow& w, const char* after) {
+  const QString where = QString::fromLatin1(after);
+  QVERIFY2(w.idle(), qPrintable(where));
+  QVERIFY2(w.document()->tensors() == nullptr, qPrintable(where + ": the layer's tensors stay"));
+  QVERIFY2(w.computation()->error().isEmpty(),
+           qPrintable(where + ": " + w.computation()->error()));
+  QVERIFY2(!w.window.pages()->showingModel(), qPrintable(where + ": the model grid stays"));
+  QVERIFY2(!w.window.findChild<QWidget*>(QStringLiteral("modelLayerBar"))->isVisible(),
+           qPrintable(where + ": the bar \"layer of reverse.json\" stays"));
+  QVERIFY2(!w.window.pages()->modelViewAction()->isEnabled(),
+           qPrintable(where + ": View > Model view still offers the model"));
+  QVERIFY2(w.window.pages()->modelView()->loaded() == nullptr,
+           qPrintable(where + ": the model is still held"));
 }
 
 }  // namespace
@@ -138,6 +174,28 @@ class TestModelView : public QObject {
     QVERIFY(view->error().isEmpty());
     view->setShowRollout(false);
     QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(0, 0).isEmpty(), kTimeout);
+  }
+
+  // Issue 28 item 3: the grid has a colour scale, right of the maps: 1 at its top, 0 at its foot.
+  void theGridHasAColourScale() {
+    testing::PromptedWindow w;
+    openAndWait(w, modelPath("reverse"));
+    ModelView* view = w.window.pages()->modelView();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(0, 3).isEmpty(), kTimeout);
+    const QImage picture = view->picture();
+    QCPColorGradient gradient = makeGradient(Colormap::viridis);
+    const QRgb one = gradient.color(1.0, QCPRange(0.0, 1.0));
+    const QRgb zero = gradient.color(0.0, QCPRange(0.0, 1.0));
+    bool found = false;
+    for (int x = view->mapRect(0, 3).right() + 2; x < picture.width() && !found; ++x) {
+      int top = -1;
+      for (int y = 0; y < picture.height() && !found; ++y) {
+        const QRgb c = picture.pixel(x, y);
+        if (top < 0 && colourDistance(c, one) <= 3) top = y;
+        if (top >= 0 && y > top + 40 && colourDistance(c, zero) <= 3) found = true;
+      }
+    }
+    QVERIFY2(found, "no colour scale right of the maps (1 above, 0 below)");
   }
 
   void clickingAMapOpensThatLayerWithTheModelsWeights() {
@@ -240,6 +298,125 @@ class TestModelView : public QObject {
     QCOMPARE(QColor(view->picture().pixel(r.left() + 1, r.center().y())), QColor(200, 30, 30));
     const QRect ok = view->mapRect(0, 0);
     QVERIFY(QColor(view->picture().pixel(ok.left() + 1, ok.center().y())) != QColor(200, 30, 30));
+  }
+
+  void openingAnythingLeavesNoTraceOfTheModel_data() {
+    QTest::addColumn<QString>("what");
+    QTest::newRow("example") << QStringLiteral("example");
+    QTest::newRow("new") << QStringLiteral("new");
+    QTest::newRow("configuration file") << QStringLiteral("file");
+    QTest::newRow("tensors") << QStringLiteral("tensors");
+  }
+
+  void openingAnythingLeavesNoTraceOfTheModel() {
+    QFETCH(QString, what);
+    testing::PromptedWindow w;
+    openLayerAndReturn(w);
+    if (QTest::currentTestFailed()) return;
+    QTemporaryDir dir;
+    if (what == QLatin1String("example")) {
+      // The example of issue 28: its in_proj_bias is (48,), the layer's (96,).
+      QAction* example = nullptr;
+      for (QAction* a : w.window.findChild<QMenu*>(QStringLiteral("examplesMenu"))->actions()) {
+        if (a->data().toString() == QLatin1String(":/examples/bias_kv_and_zero_attn.json")) {
+          example = a;
+        }
+      }
+      QVERIFY(example != nullptr);
+      example->trigger();
+      QVERIFY(w.document()->config().add_bias_kv);
+    } else if (what == QLatin1String("new")) {
+      w.session()->newSession();
+    } else if (what == QLatin1String("file")) {
+      QFile file(dir.filePath(QStringLiteral("small.json")));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(R"({"embed_dim": 8, "num_heads": 2, "batch_size": 1, "tgt_len": 3,
+                     "src_len": 3})");
+      file.close();
+      QVERIFY(w.session()->open(file.fileName()));
+      QCOMPARE(w.document()->config().tgt_len, 3);
+    } else {
+      // Tensors of the user's own: the session is no longer the model's layer.
+      mhaviz::io::TensorMap none;
+      const QString npz = dir.filePath(QStringLiteral("empty.npz"));
+      mhaviz::io::write_tensor_file(npz.toStdString(), none);
+      QVERIFY(w.session()->loadTensors(npz));
+      QVERIFY(w.document()->tensors() != nullptr && w.document()->tensors()->empty());
+      QVERIFY(w.idle());
+      QVERIFY(!w.window.pages()->showingModel());
+      QVERIFY(!w.window.findChild<QWidget*>(QStringLiteral("modelLayerBar"))->isVisible());
+      QVERIFY(w.window.pages()->modelView()->loaded() == nullptr);
+      return;
+    }
+    checkNoTraceOfTheModel(w, qPrintable(what));
+  }
+
+  void docksDescribeTheModelOnScreen() {
+    testing::PromptedWindow w;
+    openLayerAndReturn(w);  // reverse.json (L = S = 8), layer 1, head 3, back
+    if (QTest::currentTestFailed()) return;
+    HeadMeasuresView* measures = w.window.headMeasures();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->isMeasuring() && !measures->sections().empty(),
+                             kTimeout);
+    const std::vector<HeadMeasuresView::Section> reverseMeasures = measures->sections();
+
+    // Another model (copy.json: L = S = 16): the docks describe its first layer.
+    QVERIFY(w.session()->open(modelPath("copy")));
+    ModelView* view = w.window.pages()->modelView();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && view->loaded() != nullptr &&
+                                 view->loaded()->displayName == QLatin1String("copy.json"),
+                             kTimeout);
+    QVERIFY(w.idle());
+    const model::Model copy = model::read_model(modelPath("copy").toStdString());
+    auto* tgtLen = w.window.findChild<QDockWidget*>(QStringLiteral("parameterDock"))
+                       ->findChild<QSpinBox*>(QStringLiteral("tgt_len"));
+    QVERIFY(tgtLen != nullptr);
+    QCOMPARE(tgtLen->value(), int(copy.layers[0].problem.config.tgt_len));
+    QVERIFY(w.document()->config() == copy.layers[0].problem.config);
+    QVERIFY(sameTensor(w.document()->tensors()->at("in_proj_weight"),
+                       *copy.layers[0].problem.params.in_proj_weight));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->isMeasuring() && !measures->sections().empty(),
+                             kTimeout);
+    bool same = true;
+    for (std::size_t i = 0; i < measures->sections().size() && i < reverseMeasures.size(); ++i) {
+      if (measures->sections()[i].values != reverseMeasures[i].values) same = false;
+    }
+    QVERIFY2(!same, "Head measures repeat reverse.json's values");
+
+    // Each dock says which layer it shows, in the model view and after a click.
+    const QList<QLabel*> subjects = w.window.findChildren<QLabel*>(QStringLiteral("dockSubject"));
+    QVERIFY(subjects.size() >= 3);  // Parameters, Masks and inputs, Head measures at least
+    for (QLabel* subject : subjects) {
+      QVERIFY2(subject->text().contains(
+                   QStringLiteral("layer 0 (encoder.layers.0.self_attn) of copy.json")),
+               qPrintable(subject->text()));
+    }
+    QVERIFY(!subjects.front()->isHidden());
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 2).isEmpty(), kTimeout);
+    QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 2).center());
+    QVERIFY(w.idle());
+    for (QLabel* subject : subjects) {
+      QVERIFY2(subject->text().contains(
+                   QStringLiteral("layer 1 (encoder.layers.1.self_attn) of copy.json, head 2")),
+               qPrintable(subject->text()));
+    }
+    // A session of the user's own: the docks describe the maps on screen and say nothing.
+    w.session()->newSession();
+    QVERIFY(w.idle());
+    for (QLabel* subject : subjects) QVERIFY(subject->isHidden());
+  }
+
+  void presentationModeHidesTheBarAndBringsItBack() {
+    testing::PromptedWindow w;
+    openLayerAndReturn(w);
+    if (QTest::currentTestFailed()) return;
+    w.window.pages()->showLayerView();
+    auto* bar = w.window.findChild<QWidget*>(QStringLiteral("modelLayerBar"));
+    QVERIFY(bar->isVisible());
+    w.window.teaching()->setPresentation(true);
+    QVERIFY2(!bar->isVisible(), "the bar stays above presentation mode");
+    w.window.teaching()->setPresentation(false);
+    QVERIFY(bar->isVisible());
   }
 
   void examplesListTheBundledModelsWithTheirCaptions() {

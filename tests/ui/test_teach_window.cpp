@@ -271,6 +271,35 @@ class TestTeachWindow : public QObject {
   // Issue 15 item 3: in presentation mode nothing is clipped at the common projector sizes: every
   // visible label's text fits its rectangle, the grid's caption wraps in full, no map title is
   // cut, and the maps get more room than in normal mode.
+  // Issue 28 item 4: leaving presentation mode (F11) gives the dock layout back; at 1280x720
+  // the walk-through came back taller and the centre shorter.
+  void leavingPresentationRestoresTheLayout_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+  }
+  void leavingPresentationRestoresTheLayout() {
+    QFETCH(QSize, size);
+    m_window->setGeometry(QRect(QPoint(0, 0), size));
+    QTest::qWait(100);
+    QWidget* centre = m_window->centralWidget();
+    auto* walk = m_window->findChild<QDockWidget*>(QStringLiteral("walkthroughDock"));
+    QVERIFY(walk != nullptr && walk->isVisible());
+    const int centreBefore = centre->height(), walkBefore = walk->height();
+    m_tools->setPresentation(true);
+    m_window->setGeometry(QRect(QPoint(0, 0), size));  // the screen presentation mode fills
+    QTest::qWait(100);
+    m_tools->setPresentation(false);
+    QTest::qWait(200);
+    QCOMPARE(m_window->size(), size);
+    QVERIFY2(qAbs(centre->height() - centreBefore) <= 4 && qAbs(walk->height() - walkBefore) <= 4,
+             qPrintable(QStringLiteral("centre %1 px high (was %2), walk-through %3 (was %4)")
+                            .arg(centre->height())
+                            .arg(centreBefore)
+                            .arg(walk->height())
+                            .arg(walkBefore)));
+  }
+
   void presentationModeClipsNothing_data() {
     QTest::addColumn<QSize>("screen");
     QTest::newRow("1280x720") << QSize(1280, 720);

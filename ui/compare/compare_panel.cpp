@@ -1,5 +1,8 @@
 // Compare mode's dock: A | B | B - A (compare_panel.hpp).
 #include "compare/compare_panel.hpp"
+#include "compare/config_difference.hpp"
+
+#include <memory>
 
 #include <QAction>
 #include <QDockWidget>
@@ -11,6 +14,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "compute/computation.hpp"
@@ -47,6 +51,8 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
       m_gridDiff(new HeatmapGrid) {
   setObjectName(QStringLiteral("comparePanel"));
   setMinimumHeight(260);
+  m_titleA->setObjectName(QStringLiteral("compareTitleA"));
+  m_titleB->setObjectName(QStringLiteral("compareTitleB"));
   m_gridA->setObjectName(QStringLiteral("compareGridA"));
   m_gridB->setObjectName(QStringLiteral("compareGridB"));
   m_gridDiff->setObjectName(QStringLiteral("compareGridDiff"));
@@ -189,8 +195,17 @@ void ComparePanel::present(quint64 generation, CompareData data) {
   m_data = std::move(data);
   m_shown = generation;
   const ViewOptions view = m_document->view();
-  m_titleA->setText(tr("A: %1").arg(describeConfig(m_a->config, view.batch)));
-  m_titleB->setText(tr("B: %1").arg(describeConfig(m_b->config, view.batch)));
+  // Every setting that differs is named, semantics and flags included, not just the sizes.
+  const auto title = [&view](const QString& side, const mhaviz::Config& mine,
+                             const mhaviz::Config& other) {
+    QString text = tr("%1: %2").arg(side, describeConfig(mine, view.batch));
+    const QStringList differ = differingSettings(mine, other);
+    if (!differ.isEmpty()) text += tr("; differs: %1").arg(differ.join(QStringLiteral(", ")));
+    return text;
+  };
+  m_titleA->setText(title(QStringLiteral("A"), m_a->config, m_b->config));
+  m_titleB->setText(title(QStringLiteral("B"), m_b->config, m_a->config));
+
   if (m_data.a.maps.empty()) {
     m_gridA->clear();
   } else {
@@ -253,11 +268,31 @@ ComparePanel* installCompare(QMainWindow* window, Document* document,
   QObject::connect(swap, &QAction::triggered, panel, &ComparePanel::swap);
   QObject::connect(newA, &QAction::triggered, panel, &ComparePanel::pin);
   QObject::connect(leave, &QAction::triggered, panel, &ComparePanel::unpin);
+  // The docks' layout before compare mode, given back when it ends (hiding the dock alone left
+  // its room to the walk-through above it).
+  // The window too: A, B and B - A can need more height than a 1280x720 window has, and the
+  // window grows for them.
+  auto before = std::make_shared<QByteArray>();
+  auto beforeSize = std::make_shared<QSize>();
   QObject::connect(panel, &ComparePanel::pinnedChanged, dock, [=](bool pinned) {
     const bool opening = pinned && !dock->isVisible();
+    const bool closing = !pinned && dock->isVisible();
+    if (opening) {
+      *before = window->saveState();
+      *beforeSize = window->size();
+    }
     dock->setVisible(pinned);
     // A, B and B - A need room: half the window's height when the dock opens.
     if (opening) window->resizeDocks({dock}, {window->height() / 2}, Qt::Vertical);
+    if (closing && !before->isEmpty()) {
+      // Once the hidden dock's minimum size has left the layout (the next event loop pass).
+      QTimer::singleShot(0, window, [window, state = *before, size = *beforeSize] {
+        if (!window->isMaximized() && !window->isFullScreen() && size.isValid())
+          window->resize(size);
+        window->restoreState(state);
+      });
+    }
+    if (!pinned) before->clear();
     for (QAction* a : {swap, newA, leave}) a->setEnabled(pinned);
   });
   return panel;

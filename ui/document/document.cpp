@@ -40,8 +40,15 @@ void Document::setView(const ViewOptions& view) {
   emit viewChanged(m_view);
 }
 
-void Document::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors) {
+void Document::setOrigin(const SessionOrigin& origin) {
+  m_origin = origin;
+  emit originChanged(m_origin);
+}
+
+void Document::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
+                          const SessionOrigin& origin) {
   m_tensors = std::move(tensors);
+  setOrigin(origin);
   reapply();
 }
 

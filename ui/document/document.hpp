@@ -12,6 +12,7 @@
 
 #include "mhaviz/core/config.hpp"
 #include "mhaviz/core/gen/user_values.hpp"
+#include "document/session_origin.hpp"
 #include "mhaviz/core/tensor_map.hpp"
 #include "stages/view_options.hpp"
 
@@ -39,8 +40,16 @@ class Document : public QObject {
   /// Changes how the configuration is shown (not part of the undo history), as fitted by the
   /// view fitter (setViewFitter); emits viewChanged when that changes anything.
   void setView(const ViewOptions& view);
-  /// Replaces the tensors and applies the configuration again (configChanged).
-  void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors);
+  /// Where the open session came from. It belongs to the tensors: replacing them ends it.
+  [[nodiscard]] const SessionOrigin& origin() const { return m_origin; }
+  /// The open session was replaced while its tensors stayed (File > New without tensors):
+  /// sets the origin and announces it (originChanged, emitted even when it is unchanged).
+  void setOrigin(const SessionOrigin& origin);
+  /// Replaces the tensors, and with them the origin (empty unless given: tensors from
+  /// anywhere else are no model's layer), and applies the configuration again (originChanged,
+  /// then configChanged).
+  void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
+                  const SessionOrigin& origin = {});
   /// Applies the configuration again as it is (configChanged), e.g. to compute it again.
   void reapply();
 
@@ -57,6 +66,9 @@ class Document : public QObject {
   /// The configuration (or the tensors) changed: everything that follows it takes it anew.
   void configChanged(const mhaviz::Config& config);
   void viewChanged(const mhaviz::ui::ViewOptions& view);
+  /// Something new was opened or its tensors replaced (setTensors, setOrigin): what now is
+  /// open came from `origin`. The model view closes on anything that is not one of its layers.
+  void originChanged(const mhaviz::ui::SessionOrigin& origin);
   /// changeConfig adapted masks, padding or labels to new sizes (gen::fit_to_sizes's notes).
   void sizesFitted(const QString& notes);
 
@@ -70,6 +82,7 @@ class Document : public QObject {
   ViewOptions m_view;
   QUndoStack m_undo;
   std::shared_ptr<const mhaviz::io::TensorMap> m_tensors;
+  SessionOrigin m_origin;
   QString m_fitNotes;
   std::function<ViewOptions(const ViewOptions&)> m_fitView;
 };

@@ -83,6 +83,11 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
           [this](bool on) { on ? showModelView() : showLayerView(); });
   connect(back, &QPushButton::clicked, this, &ModelPages::showModelView);
   connect(m_modelView, &ModelView::layerChosen, this, &ModelPages::openLayer);
+  // The first layer as the session, so that every dock describes the model on screen.
+  connect(m_modelView, &ModelView::modelLoaded, this, [this] { applyLayer(0, -1); });
+  connect(document, &Document::originChanged, this, [this] { followOrigin(); });
+  connect(document, &Document::configChanged, this, [this] { updateBar(); });
+  connect(document, &Document::viewChanged, this, [this] { updateBar(); });
   connect(this, &QStackedWidget::currentChanged, this,
           [this] { m_toModel->setChecked(showingModel()); });
   connect(document, &Document::viewChanged, m_modelView,
@@ -99,10 +104,49 @@ void ModelPages::showModelView() { setCurrentWidget(m_modelView); }
 void ModelPages::showLayerView() { setCurrentIndex(0); }
 
 void ModelPages::openModel(const QString& indexPath) {
+  if (m_session != nullptr && !m_session->maybeSave()) return;
+  m_modelOpen = true;
   m_toModel->setEnabled(true);
-  m_layerBar->hide();  // a layer of the earlier model is no longer "of this model"
   showModelView();
   m_modelView->openModel(indexPath);
+}
+
+void ModelPages::followOrigin() {
+  if (m_applying || !m_modelOpen) {
+    updateBar();
+    return;
+  }
+  // Something else was opened while the model was shown or read: nothing of it stays.
+  closeModel();
+}
+
+void ModelPages::closeModel() {
+  m_modelOpen = false;
+  m_modelView->closeModel();
+  m_toModel->setEnabled(false);
+  showLayerView();
+  updateBar();
+}
+
+void ModelPages::setPresentation(bool on) {
+  m_presenting = on;
+  updateBar();
+}
+
+QString ModelPages::layerText() const {
+  const SessionOrigin& origin = m_document->origin();
+  if (!m_modelOpen || !origin.isModelLayer()) return {};
+  const int head = m_document->view().soloHead;
+  QString text = head >= 0 ? tr("%1 of %2, head %3").arg(origin.layerTitle, origin.model).arg(head)
+                           : tr("%1 of %2, all heads").arg(origin.layerTitle, origin.model);
+  if (!(m_document->config() == origin.config)) text += tr(" (edited)");
+  return text;
+}
+
+void ModelPages::updateBar() {
+  const QString text = layerText();
+  m_layerText->setText(text);
+  m_layerBar->setVisible(!text.isEmpty() && !m_presenting);
 }
 
 bool ModelPages::openModelExample(const QString& name) {
@@ -124,9 +168,15 @@ bool ModelPages::openModelExample(const QString& name) {
 }
 
 void ModelPages::openLayer(int layer, int head) {
+  if (m_session == nullptr || !m_session->maybeSave()) return;
+  applyLayer(layer, head);
+  showLayerView();
+}
+
+void ModelPages::applyLayer(int layer, int head) {
   const std::shared_ptr<const LoadedModel> loaded = m_modelView->loaded();
   if (!loaded || layer < 0 || std::size_t(layer) >= loaded->model.layers.size()) return;
-  if (m_session == nullptr || !m_session->maybeSave()) return;
+  if (m_session == nullptr) return;
   const model::Layer& l = loaded->model.layers[std::size_t(layer)];
   Session session;
   session.config = l.problem.config;
@@ -136,14 +186,15 @@ void ModelPages::openLayer(int layer, int head) {
   session.view.stage = Stage::weights;
   session.view.soloHead = head;
   session.view.batch = m_modelView->batch();
+  session.origin.model = loaded->displayName;
+  session.origin.layerTitle =
+      QString::fromStdString(model::layer_title(l.info, std::size_t(layer)));
+  session.origin.layer = layer;
+  session.origin.config = l.problem.config;
+  m_applying = true;
   m_session->applySession(session, QString(), true);
-  m_layerText->setText(
-      tr("%1 of %2, head %3")
-          .arg(QString::fromStdString(model::layer_title(l.info, std::size_t(layer))),
-               loaded->displayName)
-          .arg(head));
-  m_layerBar->show();
-  showLayerView();
+  m_applying = false;
+  updateBar();
 }
 
 void ModelPages::addExamples(QMenu* examples) {

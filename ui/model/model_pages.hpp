@@ -1,8 +1,12 @@
 #pragma once
 // The window's centre: the full view of one layer (the heatmap grid, with a bar leading back
 // to the model it came from) and the model view (ModelView). Opens model files and the bundled
-// trained models (File > Examples), and a clicked layer into the window's session as if its
-// configuration and tensors had been opened. GUI thread only.
+// trained models (File > Examples), and a layer into the window's session as if its
+// configuration and tensors had been opened: the first layer when the model is ready, then the
+// layer clicked. The document's origin (document/session_origin.hpp) owns what is open: the
+// model view and the bar stay only while the session is one of the model's layers, and close
+// when anything else is opened (File > New, an example, a session, other tensors).
+// GUI thread only.
 
 #include <QStackedWidget>
 #include <QString>
@@ -42,7 +46,8 @@ class ModelPages : public QStackedWidget {
   /// View > Model view: enabled once a model was opened.
   [[nodiscard]] QAction* modelViewAction() const { return m_toModel; }
 
-  /// Shows the model view and reads, computes and draws `indexPath` there in the background.
+  /// Shows the model view and reads, computes and draws `indexPath` there in the background
+  /// (after the unsaved-changes prompt); once read, its first layer becomes the session.
   void openModel(const QString& indexPath);
   /// Opens a bundled model by name ("reverse"); false when it is not compiled in.
   bool openModelExample(const QString& name);
@@ -51,10 +56,19 @@ class ModelPages : public QStackedWidget {
   void openLayer(int layer, int head);
   void showModelView();
   void showLayerView();
+  /// Presentation mode hides the bar above the layer (off: shown again while it applies).
+  void setPresentation(bool on);
+  /// The bar's text: "layer 2 (layers.2.self_attn) of enc4.json, head 2"; empty without a model.
+  [[nodiscard]] QString layerText() const;
   /// Adds the bundled models, with their captions, to File > Examples.
   void addExamples(QMenu* examples);
 
  private:
+  void applyLayer(int layer, int head);
+  void followOrigin();
+  void closeModel();
+  void updateBar();
+
   Document* m_document;
   SessionFiles* m_session = nullptr;
   ModelView* m_modelView;
@@ -62,6 +76,9 @@ class ModelPages : public QStackedWidget {
   QLabel* m_layerText;
   QAction* m_toModel;
   std::unique_ptr<QTemporaryDir> m_examplesDir;  // the bundled models, copied out once
+  bool m_applying = false;     // a layer of the model is being opened: its own origin change
+  bool m_modelOpen = false;    // a model is shown or being read
+  bool m_presenting = false;
 };
 
 }  // namespace mhaviz::ui

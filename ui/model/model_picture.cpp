@@ -44,6 +44,32 @@ QString difference(double d) {
   return std::isinf(d) ? QStringLiteral("∞") : QString::number(d, 'g', 2);
 }
 
+/// Width of the colour scale drawScale draws: its bar, a gap and the widest tick label.
+int scaleWidth(const QFontMetrics& fm) { return 14 + 4 + fm.horizontalAdvance(QStringLiteral("0.75")); }
+
+/// The 0..1 colour scale: `title` above a vertical bar in `bar` (1 at the top), ticks at
+/// quarters to its right.
+void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
+               const QColor& ink, const QString& title) {
+  if (bar.height() < 8) return;
+  const QImage cells = cellImage(bar.height(), 1, gradient, map, [&](std::int64_t r, std::int64_t) {
+    return 1.0 - double(r) / double(std::max(1, bar.height() - 1));
+  });
+  p.drawImage(bar, cells);
+  const QFontMetrics fm(p.font());
+  p.setPen(ink);
+  p.drawText(QRect(bar.left(), bar.top() - fm.height() - 2, bar.width() + 60, fm.height()),
+             Qt::AlignLeft | Qt::AlignVCenter, title);
+  for (int q = 0; q <= 4; ++q) {
+    const double v = 1.0 - q / 4.0;
+    const int y = bar.top() + int(std::lround((bar.height() - 1) * q / 4.0));
+    p.drawLine(bar.right() + 1, y, bar.right() + 3, y);
+    p.drawText(QRect(bar.right() + 5, y - fm.height() / 2, fm.horizontalAdvance(QStringLiteral("0.75")) + 2,
+                     fm.height()),
+               Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 2));
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -52,7 +78,7 @@ namespace {
 struct GridGeometry {
   QFont font;
   int margin = 8, titleH = 0, headerH = 0, rowTitleH = 0, gridTop = 0;
-  int layers = 0, heads = 1, cellW = 0, cellH = 0, gap = 1;
+  int layers = 0, heads = 1, cellW = 0, cellH = 0, gap = 1, scaleW = 0;
   bool titled = false;
 
   GridGeometry(const model::Model& model, QSize size) {
@@ -65,7 +91,8 @@ struct GridGeometry {
     headerH = fm.height() + 4;
     rowTitleH = fm.height() + 2;
     gridTop = margin + titleH + headerH;
-    cellW = std::max(4, (size.width() - 2 * margin) / heads);
+    scaleW = scaleWidth(fm) + margin;  // the colour scale right of the maps
+    cellW = std::max(4, (size.width() - 2 * margin - scaleW) / heads);
     cellH = std::max(4, (size.height() - gridTop - margin) / std::max(1, layers));
     gap = std::clamp(cellW / 16, 1, 6);
     titled = cellH >= 3 * rowTitleH;
@@ -122,6 +149,14 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
     p.drawText(QRect(margin + h * g.cellW, margin + g.titleH, g.cellW, g.headerH), Qt::AlignCenter,
                QCoreApplication::translate("ModelPicture", "head %1").arg(h));
   }
+  {
+    // The weights' fixed 0..1 scale, right of the maps, as tall as a layer's row (at most 300).
+    const int x = margin + g.heads * g.cellW + margin;
+    const int height = std::min(300, std::max(g.cellH, 60) - g.rowTitleH);
+    const int barTop = g.gridTop + (g.titled ? g.rowTitleH : 0);
+    drawScale(p, QRect(x, barTop, 14, std::min(height, size.height() - barTop - margin)), gradient,
+              colormap, colors.ink, QCoreApplication::translate("ModelPicture", "weight"));
+  }
   for (int li = 0; li < layers; ++li) {
     const model::Layer& layer = model.layers[static_cast<std::size_t>(li)];
     const model::LayerCheck& check = computed.checks[static_cast<std::size_t>(li)];
@@ -136,9 +171,9 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
                           .arg(difference(check.worst()));
     if (g.titled) {
       p.setPen(check.ok ? colors.ink : alarm());
-      p.drawText(QRect(margin, top, size.width() - 2 * margin, g.rowTitleH),
-                 Qt::AlignLeft | Qt::AlignVCenter,
-                 fm.elidedText(rowTitle, Qt::ElideRight, size.width() - 2 * margin));
+      const int titleW = g.heads * g.cellW - g.gap;  // the colour scale's title is beside it
+      p.drawText(QRect(margin, top, titleW, g.rowTitleH), Qt::AlignLeft | Qt::AlignVCenter,
+                 fm.elidedText(rowTitle, Qt::ElideRight, titleW));
     }
     if (w.dim() != 4 || batch >= w.size(0)) continue;
     const std::int64_t H = w.size(1), L = w.size(2), Sx = w.size(3);
@@ -249,8 +284,9 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   const int left = margin + (showLabels ? labelW + 6 : 0);
   const int top = margin + 2 * lineH + 4;
   const int barH = std::max(12, lineH);
+  const int scaleW = scaleWidth(fm) + margin;  // the colour scale right of the map
   const int side = std::max(
-      8, std::min(size.width() - left - margin,
+      8, std::min(size.width() - left - margin - scaleW,
                   size.height() - top - margin - barH - lineH - (showLabels ? labelW + 6 : 0)));
   const QCPColorGradient gradient = makeGradient(colormap);
   const auto su = static_cast<std::size_t>(S);
@@ -259,6 +295,9 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   });
   const QRect target(left, top, side, side);
   p.drawImage(target, cells);
+  drawScale(p, QRect(target.right() + margin, top + lineH, 14, std::max(0, side - lineH)),
+            gradient, colormap, colors.ink,
+            QCoreApplication::translate("ModelPicture", "rollout"));
   double most = 0;
   for (const double v : rollout.per_token) most = std::max(most, v);
   const QImage bar = cellImage(1, S, gradient, colormap, [&](std::int64_t, std::int64_t c) {

@@ -164,6 +164,23 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
   });
 }
 
+void ModelView::closeModel() {
+  m_load.cancel();
+  m_error->hide();
+  m_canvas->image = QImage();
+  m_canvas->rolloutShown = false;
+  m_canvas->update();
+  m_batch->blockSignals(true);
+  m_batch->setRange(0, 0);
+  m_batch->blockSignals(false);
+  m_batchValue = 0;
+  // The model's memory is returned on a task's thread, as when a newer one replaces it.
+  m_draw.start([loaded = std::move(m_loaded), retired = std::move(m_retired)](const TaskScope&) {});
+  m_loaded.reset();
+  m_retired.reset();
+  showSummary();
+}
+
 void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error) {
   if (!loaded) {
     m_error->setText(tr("Cannot open the model: %1").arg(error));
@@ -181,6 +198,7 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   m_batch->setEnabled(m_loaded->batchSize > 1);
   m_batchValue = 0;
   showSummary();
+  emit modelLoaded();
   redraw();
 }
 

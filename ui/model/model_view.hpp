@@ -43,6 +43,8 @@ class ModelView : public QWidget {
   /// file's name) names it in the view.
   void openModel(const QString& indexPath, const QString& displayName = {});
   [[nodiscard]] bool isBusy() const { return m_load.isBusy(); }
+  /// Forgets the model (shown or being read): the view is empty again ("No model open").
+  void closeModel();
   /// The model shown; null before the first one is ready.
   [[nodiscard]] std::shared_ptr<const LoadedModel> loaded() const { return m_loaded; }
   /// The inline message: what failed, empty when nothing did.
@@ -59,6 +61,8 @@ class ModelView : public QWidget {
  signals:
   /// A map was clicked: open that layer in the full view.
   void layerChosen(int layer, int head);
+  /// A model is read and computed (loaded() is it); its picture follows (modelFinished).
+  void modelLoaded();
   /// A model is read, computed and drawn (or failed: then error() is set).
   void modelFinished();
 

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "mhaviz/core/config.hpp"
+#include "document/session_origin.hpp"
 #include "mhaviz/core/tensor_map.hpp"
 #include "stages/view_options.hpp"
 
@@ -39,6 +40,9 @@ struct Session {
   bool fromConfigFile = false;
   /// Compare mode's A when something is pinned (session key "compare").
   std::optional<CompareA> compareA;
+  /// The model layer the session is (the model view); never written to a file: a saved layer
+  /// is a session of its own.
+  SessionOrigin origin;
 };
 
 /// The JSON text of `session`. A referenced tensors file is written relative to the directory

@@ -211,7 +211,13 @@ void SessionFiles::applySession(const Session& session, const QString& path, boo
   m_tensorsDirty = false;
   m_compareDirty = false;
   m_pendingView = session.view;
-  if (m_document->tensors() != session.tensors) m_document->setTensors(session.tensors);
+  // The tensors and where they came from: a session replaced leaves nothing of the one before
+  // (the model view closes unless it is one of its layers).
+  if (m_document->tensors() != session.tensors) {
+    m_document->setTensors(session.tensors, session.origin);
+  } else {
+    m_document->setOrigin(session.origin);
+  }
   m_document->changeConfig(session.config, tr("Open session"));
   if (markClean) m_document->undoStack()->clear();
   m_document->setView(session.view);

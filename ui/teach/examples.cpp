@@ -56,7 +56,15 @@ QMenu* addExamplesMenu(QMenu* file, Document* document, QWidget* parent) {
     a->setData(example.resource);
     QObject::connect(a, &QAction::triggered, document, [example, document, parent] {
       try {
-        document->changeConfig(loadExample(example.resource),
+        const mhaviz::Config config = loadExample(example.resource);
+        // An example is a configuration alone: nothing of what was open before stays (the
+        // tensors of a file or of a model's layer, and with them the model view).
+        if (document->tensors() != nullptr) {
+          document->setTensors(nullptr);
+        } else {
+          document->setOrigin({});
+        }
+        document->changeConfig(config,
                                tr("Open example \u201c%1\u201d").arg(example.title));
       } catch (const std::exception& e) {
         QMessageBox::warning(parent, tr("Examples"), QString::fromUtf8(e.what()));

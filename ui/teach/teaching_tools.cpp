@@ -13,6 +13,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QScreen>
+#include <QTimer>
 #include <QStatusBar>
 #include <QStringList>
 #include <QTextEdit>
@@ -134,6 +135,12 @@ void TeachingTools::setPresentation(bool on) {
         if (m_normalGeometry.isValid()) m_window->setGeometry(m_normalGeometry);
       }
     }
+    // Once more when the normal font has reached every dock and the window has its size (the
+    // next event loop pass): restored at once, the docks kept the heights the large font's
+    // minimum sizes gave them, and the walk-through came back taller than it was.
+    QTimer::singleShot(0, m_window, [window = m_window, state = m_normalState] {
+      window->restoreState(state);
+    });
   }
   updateCaption();
 }

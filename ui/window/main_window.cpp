@@ -34,6 +34,7 @@
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/app_info.hpp"
+#include "window/dock_subject.hpp"
 #include "compare/compare_panel.hpp"
 #include "model/model_pages.hpp"
 #include "window/parameter_panel.hpp"
@@ -82,6 +83,11 @@ MainWindow::MainWindow(QWidget* parent)
   m_status = new StatusWidgets(statusBar(), m_document, m_computation, this);
   new ReducedZoom(m_grid, m_computation, this);  // zooming a reduced map computes the region
   buildMenus();
+  // Every dock that describes the session says which layer of a model it is (dock_subject.hpp).
+  new DockSubject(m_document, m_pages,
+                  {m_dock, findChild<QDockWidget*>(QStringLiteral("maskDock")), m_measuresDock,
+                   m_teaching->breakdown(), m_teaching->shapeFlow()},
+                  this);
   connectController();
   restoreLayout();
   calmFields(this);  // typed numbers commit once; the wheel scrolls the panels
@@ -188,6 +194,8 @@ void MainWindow::buildMenus() {
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   m_teaching = installTeaching(this, m_document, m_computation, m_grid, file, view, help);
   m_pages->addExamples(m_teaching->examplesMenu());
+  connect(m_teaching->presentationAction(), &QAction::toggled, m_pages,
+          &ModelPages::setPresentation);  // the bar above a model's layer is no slide
   m_compare = installCompare(this, m_document, m_computation);  // Compare menu and the A | B | B - A dock
   if (m_session != nullptr) {
     m_session->setCompareHooks(
