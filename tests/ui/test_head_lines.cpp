@@ -25,8 +25,7 @@ using mhaviz::ui::TokenHit;
 namespace {
 
 // One copied map of rows x cols values, keys labelled k0.. (kinds as given).
-MapData makeMap(int rows, int cols, std::vector<double> values,
-                std::vector<KeyKind> kinds = {}) {
+MapData makeMap(int rows, int cols, std::vector<double> values, std::vector<KeyKind> kinds = {}) {
   MapData map;
   map.rows = rows;
   map.cols = cols;
@@ -135,9 +134,9 @@ class TestHeadLines : public QObject {
 
   void extraKeysAreRowsOfTheirOwnSetApart() {
     StageData data;
-    data.maps.push_back(makeMap(2, 4, {0.4, 0.2, 0.3, 0.1, 0.25, 0.25, 0.25, 0.25},
-                                {KeyKind::source, KeyKind::source, KeyKind::bias_k,
-                                 KeyKind::zero}));
+    data.maps.push_back(
+        makeMap(2, 4, {0.4, 0.2, 0.3, 0.1, 0.25, 0.25, 0.25, 0.25},
+                {KeyKind::source, KeyKind::source, KeyKind::bias_k, KeyKind::zero}));
     data.maps[0].columns[2].label = QStringLiteral("bias_k");
     data.maps[0].columns[3].label = QStringLiteral("zero");
     const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));

@@ -181,9 +181,9 @@ class TestHeadView : public QObject {
     const auto result = m_window->computation()->result();
     const auto fitted = mhaviz::ui::fitViewToResult(m_window->document()->view(), *result);
     const auto data = mhaviz::ui::headViewData(*result, fitted);
-    const auto options2 = mhaviz::ui::headLinesOptions(
-        data, fitted.queryLabels, {0}, view->choice(), mhaviz::ui::Stage::weights,
-        QApplication::font(), QSizeF(800, 500), 32);
+    const auto options2 = mhaviz::ui::headLinesOptions(data, fitted.queryLabels, {0},
+                                                       view->choice(), mhaviz::ui::Stage::weights,
+                                                       QApplication::font(), QSizeF(800, 500), 32);
     const auto lines = mhaviz::ui::layoutHeadLines(data, fitted.queryLabels, options2);
     QVERIFY(!lines.lines.empty());
     const HeadLine& strongest = lines.lines.back();
@@ -202,7 +202,7 @@ class TestHeadView : public QObject {
   HeadView* show() {
     auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("headViewDock"));
     dock->toggleViewAction()->trigger();
-    QTest::qWaitFor([&] { return dock->isVisible(); }, kTimeout);
+    if (!QTest::qWaitFor([&] { return dock->isVisible(); }, kTimeout)) qWarning("not shown");
     QCoreApplication::processEvents();
     return m_window->headView();
   }

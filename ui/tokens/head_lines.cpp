@@ -17,8 +17,8 @@ QString queryLabel(const QStringList& labels, int i) {
 
 // The lines of one query row of one head after the coverage threshold: the strongest first
 // until their sum reaches coverage x the row's sum. Appends to `out`; returns the lines left out.
-int selectRow(const MapData& map, int query, int head, int slot, double coverage,
-              double alphaScale, std::vector<HeadLine>& out) {
+int selectRow(const MapData& map, int query, int head, int slot, double coverage, double alphaScale,
+              std::vector<HeadLine>& out) {
   std::vector<HeadLine> row;
   double sum = 0;
   for (int j = 0; j < map.cols; ++j) {
@@ -91,8 +91,8 @@ HeadLines layoutHeadLines(const StageData& data, const QStringList& queryLabels,
   const double gapRows = out.firstExtraKey >= 0 ? 0.6 : 0.0;
   const double tallest = std::max(static_cast<double>(rows), cols + gapRows);
   const double available = options.size.height() - options.top - 4;
-  out.rowHeight = std::clamp(available / std::max(tallest, 1.0), options.minRowHeight,
-                             options.maxRowHeight);
+  out.rowHeight =
+      std::clamp(available / std::max(tallest, 1.0), options.minRowHeight, options.maxRowHeight);
   out.height = std::max(options.size.height(), options.top + tallest * out.rowHeight + 4);
 
   const double width = options.size.width();

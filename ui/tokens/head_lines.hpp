@@ -49,9 +49,9 @@ struct HeadLinesOptions {
   /// The heads drawn (indices into StageData::maps, which hold one map per head), in colour
   /// order.
   std::vector<int> heads;
-  double coverage = 1.0;  // per query and head, the strongest lines carrying this share (0, 1]
-  int hoverQuery = -1;    // >= 0: only this query's lines, weights written at the keys
-  int hoverKey = -1;      // >= 0 (and no hovered query): only the lines into this key
+  double coverage = 1.0;    // per query and head, the strongest lines carrying this share (0, 1]
+  int hoverQuery = -1;      // >= 0: only this query's lines, weights written at the keys
+  int hoverKey = -1;        // >= 0 (and no hovered query): only the lines into this key
   bool unitWeights = true;  // values are weights in 0..1 (else opacity = value / largest)
   QSizeF size{800, 600};    // the picture
   double labelWidth = 100;  // each column of token labels
@@ -73,7 +73,7 @@ struct HeadLines {
   std::vector<HeadLine> lines;          // drawing order: weakest first, strongest on top
   std::vector<WeightNote> notes;
   bool notesAtKeys = true;  // notes beside the keys (a query hovered), else beside the queries
-  int hiddenLines = 0;  // lines with a weight above 0 that the coverage threshold left out
+  int hiddenLines = 0;      // lines with a weight above 0 that the coverage threshold left out
 };
 
 /// Lays out the head view of `data` (one map per head of a query x key stage: weights, weights

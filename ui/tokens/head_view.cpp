@@ -145,10 +145,9 @@ void HeadView::rebuildChips() {
     chip->setStyleSheet(
         QStringLiteral("QToolButton { border: 2px solid %1; border-radius: 4px; padding: 1px 5px; }"
                        "QToolButton:checked { background: %1; color: %2; }")
-            .arg(c.name(), c.lightnessF() > 0.55 ? QStringLiteral("black")
-                                                  : QStringLiteral("white")));
-    connect(chip, &QToolButton::toggled, this,
-            [this, head](bool on) { setHeadChosen(head, on); });
+            .arg(c.name(),
+                 c.lightnessF() > 0.55 ? QStringLiteral("black") : QStringLiteral("white")));
+    connect(chip, &QToolButton::toggled, this, [this, head](bool on) { setHeadChosen(head, on); });
     m_chipRow->addWidget(chip);
     m_chips.push_back(chip);
   }
@@ -195,9 +194,10 @@ QString HeadView::hoverText(TokenHit hit) const {
           .arg(hit.row)
           .arg(q.label);
     }
-    return tr("query %1 \"%2\": %n line(s) drawn", nullptr, static_cast<int>(m_lines.lines.size()))
+    return tr("query %1 \"%2\": lines drawn: %3")
         .arg(hit.row)
-        .arg(q.label);
+        .arg(q.label)
+        .arg(m_lines.lines.size());
   }
   if (static_cast<std::size_t>(hit.row) >= m_lines.keys.size()) return {};
   const TokenSlot& k = m_lines.keys[static_cast<std::size_t>(hit.row)];
@@ -205,14 +205,13 @@ QString HeadView::hoverText(TokenHit hit) const {
     case mhaviz::KeyKind::bias_k:
       return tr("key bias_k (appended by add_bias_kv): a key only, it has no query row");
     case mhaviz::KeyKind::zero:
-      return tr("key zero (all-zero key appended by add_zero_attn): a key only, it has no query "
-                "row");
+      return tr(
+          "key zero (all-zero key appended by add_zero_attn): a key only, it has no query "
+          "row");
     case mhaviz::KeyKind::source:
       break;
   }
-  return tr("key %1 \"%2\": %n line(s) into it", nullptr, static_cast<int>(m_lines.lines.size()))
-      .arg(hit.row)
-      .arg(k.label);
+  return tr("key %1 \"%2\": lines into it: %3").arg(hit.row).arg(k.label).arg(m_lines.lines.size());
 }
 
 void HeadView::relayout() {
@@ -241,14 +240,13 @@ void HeadView::updateControls() {
   for (std::size_t h = 0; h < m_chips.size(); ++h) {
     m_chips[h]->setEnabled(!solo);
     if (solo) {
-      m_chips[h]->setToolTip(tr("The grid shows head %1 alone; the head view follows it")
-                                 .arg(m_view.soloHead));
+      m_chips[h]->setToolTip(
+          tr("The grid shows head %1 alone; the head view follows it").arg(m_view.soloHead));
     }
   }
   m_coverageText->setText(tr("%1 %").arg(m_coverage->value()));
-  m_hidden->setText(m_lines.hiddenLines > 0
-                        ? tr("%n line(s) hidden", nullptr, m_lines.hiddenLines)
-                        : QString());
+  m_hidden->setText(m_lines.hiddenLines > 0 ? tr("hidden lines: %1").arg(m_lines.hiddenLines)
+                                            : QString());
   const QString message = this->message();
   m_message->setText(message);
   m_message->setVisible(!message.isEmpty());

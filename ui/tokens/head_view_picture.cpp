@@ -33,10 +33,9 @@ constexpr double kHeadingHeight = 18;
 QColor headColor(int head) {
   // Okabe & Ito (2008), "Color Universal Design": blue, orange, bluish green, reddish purple,
   // sky blue, vermillion, yellow.
-  static const std::array<QColor, 7> palette = {QColor(0, 114, 178),  QColor(230, 159, 0),
-                                                QColor(0, 158, 115),  QColor(204, 121, 167),
-                                                QColor(86, 180, 233), QColor(213, 94, 0),
-                                                QColor(240, 228, 66)};
+  static const std::array<QColor, 7> palette = {
+      QColor(0, 114, 178),  QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+      QColor(86, 180, 233), QColor(213, 94, 0),  QColor(240, 228, 66)};
   return palette[static_cast<std::size_t>(std::max(head, 0)) % palette.size()];
 }
 
@@ -53,8 +52,10 @@ Stage headViewStage(const mhaviz::ForwardResult& result, const ViewOptions& view
 StageData headViewData(const mhaviz::ForwardResult& result, const ViewOptions& view) {
   if (result.L > kHeadViewMaxTokens || result.Sx > kHeadViewMaxTokens) {
     throw mhaviz::InvalidInput(
-        QCoreApplication::translate("mhaviz::ui::HeadView", "the head view draws up to %1 queries and %1 keys; this result has L=%2 and S'=%3. "
-           "Use the grid, or shorten the sequences")
+        QCoreApplication::translate(
+            "mhaviz::ui::HeadView",
+            "the head view draws up to %1 queries and %1 keys; this result has L=%2 and S'=%3. "
+            "Use the grid, or shorten the sequences")
             .arg(kHeadViewMaxTokens)
             .arg(result.L)
             .arg(result.Sx)
@@ -71,8 +72,8 @@ std::vector<int> headsShown(const ViewOptions& view, int heads, const std::vecto
   if (view.soloHead >= 0 && view.soloHead < heads) return {view.soloHead};
   std::vector<int> out;
   for (int h = 0; h < heads; ++h) {
-    if (chosen.empty() || (static_cast<std::size_t>(h) < chosen.size() &&
-                           chosen[static_cast<std::size_t>(h)])) {
+    if (chosen.empty() ||
+        (static_cast<std::size_t>(h) < chosen.size() && chosen[static_cast<std::size_t>(h)])) {
       out.push_back(h);
     }
   }
@@ -91,8 +92,10 @@ HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& quer
   options.size = size;
   options.top = top + kHeadingHeight;
   const QFontMetricsF metrics(font);
-  double widest = metrics.horizontalAdvance(QCoreApplication::translate("mhaviz::ui::HeadView", "query"));
-  for (const QString& label : queryLabels) widest = std::max(widest, metrics.horizontalAdvance(label));
+  double widest =
+      metrics.horizontalAdvance(QCoreApplication::translate("mhaviz::ui::HeadView", "query"));
+  for (const QString& label : queryLabels)
+    widest = std::max(widest, metrics.horizontalAdvance(label));
   if (!data.maps.empty()) {
     for (const ColumnInfo& c : data.maps.front().columns) {
       widest = std::max(widest, metrics.horizontalAdvance(c.label));
@@ -104,7 +107,7 @@ HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& quer
   options.labelWidth = std::min(widest + 24, 180.0);  // room for the NaN mark
   const double note = metrics.horizontalAdvance(QStringLiteral("0.00 "));
   options.noteWidth = note * static_cast<double>(std::max<std::size_t>(heads.size(), 1)) + 8;
-  options.maxRowHeight = std::max(24.0, metrics.height() * 1.6);
+  options.maxRowHeight = std::max(32.0, metrics.height() * 2.4);
   options.minRowHeight = metrics.height() + 2;
   return options;
 }
@@ -120,13 +123,15 @@ void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLoo
     const QRectF q = lines.queries.front().box;
     painter.setPen(look.faint);
     painter.drawText(QRectF(q.left(), q.top() - kHeadingHeight, q.width(), kHeadingHeight),
-                     Qt::AlignRight | Qt::AlignVCenter, QCoreApplication::translate("mhaviz::ui::HeadView", "query"));
+                     Qt::AlignRight | Qt::AlignVCenter,
+                     QCoreApplication::translate("mhaviz::ui::HeadView", "query"));
   }
   if (!lines.keys.empty()) {
     const QRectF k = lines.keys.front().box;
     painter.setPen(look.faint);
     painter.drawText(QRectF(k.left(), k.top() - kHeadingHeight, k.width(), kHeadingHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter, QCoreApplication::translate("mhaviz::ui::HeadView", "key"));
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     QCoreApplication::translate("mhaviz::ui::HeadView", "key"));
   }
 
   // Lines, weakest first. Width grows a little with the weight, opacity is the weight.
@@ -189,11 +194,17 @@ QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
   parts << shownStageName(headViewStage(result, view));
   QStringList numbers;
   for (int h : heads) numbers << QString::number(h);
-  parts << (heads.size() == 1 ? QCoreApplication::translate("mhaviz::ui::HeadView", "head %1") : QCoreApplication::translate("mhaviz::ui::HeadView", "heads %1"))
-               .arg(numbers.isEmpty() ? QCoreApplication::translate("mhaviz::ui::HeadView", "none") : numbers.join(QStringLiteral(", ")));
-  QString coverage = QCoreApplication::translate("mhaviz::ui::HeadView", "coverage %1 %").arg(std::round(choice.coverage * 1000) / 10);
-  if (lines.hiddenLines > 0) coverage += QLatin1Char(' ') + QCoreApplication::translate("mhaviz::ui::HeadView", "(%n line(s) hidden)", nullptr,
-                                                          lines.hiddenLines);
+  parts << (heads.size() == 1 ? QCoreApplication::translate("mhaviz::ui::HeadView", "head %1")
+                              : QCoreApplication::translate("mhaviz::ui::HeadView", "heads %1"))
+               .arg(numbers.isEmpty() ? QCoreApplication::translate("mhaviz::ui::HeadView", "none")
+                                      : numbers.join(QStringLiteral(", ")));
+  QString coverage = QCoreApplication::translate("mhaviz::ui::HeadView", "coverage %1 %")
+                         .arg(std::round(choice.coverage * 1000) / 10);
+  if (lines.hiddenLines > 0) {
+    coverage +=
+        QLatin1Char(' ') + QCoreApplication::translate("mhaviz::ui::HeadView", "(hidden lines: %1)")
+                               .arg(lines.hiddenLines);
+  }
   parts << coverage;
   return parts.join(QStringLiteral(", "));
 }
@@ -214,14 +225,20 @@ void drawPicture(QPainter& painter, const HeadLines& lines, const HeadViewLook& 
 
 QString checkPath(const QString& path, const QString& ext) {
   if (ext != QLatin1String("png") && ext != QLatin1String("svg") && ext != QLatin1String("pdf")) {
-    return QCoreApplication::translate("mhaviz::ui::HeadView", "cannot export to '%1': unknown image type '%2'; use a file name ending in .png, "
-              ".svg or .pdf")
-        .arg(path, ext.isEmpty() ? QCoreApplication::translate("mhaviz::ui::HeadView", "(no extension)") : QStringLiteral(".") + ext);
+    return QCoreApplication::translate(
+               "mhaviz::ui::HeadView",
+               "cannot export to '%1': unknown image type '%2'; use a file name ending in .png, "
+               ".svg or .pdf")
+        .arg(path, ext.isEmpty()
+                       ? QCoreApplication::translate("mhaviz::ui::HeadView", "(no extension)")
+                       : QStringLiteral(".") + ext);
   }
   const QDir dir = QFileInfo(path).absoluteDir();
   if (!dir.exists()) {
-    return QCoreApplication::translate("mhaviz::ui::HeadView", "cannot write '%1': the folder '%2' does not exist; create it or choose another "
-              "folder")
+    return QCoreApplication::translate(
+               "mhaviz::ui::HeadView",
+               "cannot write '%1': the folder '%2' does not exist; create it or choose another "
+               "folder")
         .arg(path, dir.path());
   }
   return {};
@@ -237,22 +254,26 @@ QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& v
     if (QString bad = checkPath(path, ext); !bad.isEmpty()) return bad;
     if (options.width < 200 || options.height < 100 || options.width > 20000 ||
         options.height > 20000) {
-      return QCoreApplication::translate("mhaviz::ui::HeadView", "cannot export a %1x%2 head view: the width must be 200 to 20000 pixels and the "
-                "height 100 to 20000")
+      return QCoreApplication::translate(
+                 "mhaviz::ui::HeadView",
+                 "cannot export a %1x%2 head view: the width must be 200 to 20000 pixels and the "
+                 "height 100 to 20000")
           .arg(options.width)
           .arg(options.height);
     }
     if (!(options.scale > 0 && options.scale <= 16)) {
-      return QCoreApplication::translate("mhaviz::ui::HeadView", "cannot export with scale %1: use a scale above 0 and at most 16")
+      return QCoreApplication::translate(
+                 "mhaviz::ui::HeadView",
+                 "cannot export with scale %1: use a scale above 0 and at most 16")
           .arg(options.scale);
     }
     if (qobject_cast<QApplication*>(QCoreApplication::instance()) == nullptr) {
-      return QCoreApplication::translate("mhaviz::ui::HeadView", "image export needs a QApplication (run with a display or "
-                "QT_QPA_PLATFORM=offscreen)");
+      return QCoreApplication::translate("mhaviz::ui::HeadView",
+                                         "image export needs a QApplication (run with a display or "
+                                         "QT_QPA_PLATFORM=offscreen)");
     }
     const StageData data = headViewData(result, view);
-    const std::vector<int> heads =
-        headsShown(view, static_cast<int>(result.H), choice.chosen);
+    const std::vector<int> heads = headsShown(view, static_cast<int>(result.H), choice.chosen);
     HeadViewLook look;  // light, whatever the window's theme: a picture for paper and slides
     look.colormap = view.colormap;
     look.font = QApplication::font();
@@ -264,11 +285,15 @@ QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& v
     const QString title =
         options.title.isEmpty()
             ? describeConfig(result.config, view.batch) + QStringLiteral(" \u2014 ") +
-                  QCoreApplication::translate("mhaviz::ui::HeadView", "head view") + QStringLiteral(", ") +
-                  headViewCaption(result, view, heads, choice, lines)
+                  QCoreApplication::translate("mhaviz::ui::HeadView", "head view") +
+                  QStringLiteral(", ") + headViewCaption(result, view, heads, choice, lines)
             : options.title;
     const int width = options.width;
-    const int height = static_cast<int>(std::ceil(lines.height));
+    // Rows no taller than the font allows: a short sentence leaves no empty half picture.
+    double bottom = 0;
+    for (const TokenSlot& t : lines.queries) bottom = std::max(bottom, t.box.bottom());
+    for (const TokenSlot& t : lines.keys) bottom = std::max(bottom, t.box.bottom());
+    const int height = static_cast<int>(std::ceil(std::min(lines.height, bottom + 12)));
 
     QString failure;
     struct WriteFailed {};
@@ -319,8 +344,10 @@ QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& v
               }
             }
             if (ok && QFileInfo(part).size() > 0) return;
-            failure = QCoreApplication::translate("mhaviz::ui::HeadView", "cannot write '%1': the %2 file could not be written (disk full or no "
-                         "permission?)")
+            failure = QCoreApplication::translate(
+                          "mhaviz::ui::HeadView",
+                          "cannot write '%1': the %2 file could not be written (disk full or no "
+                          "permission?)")
                           .arg(path, ext.toUpper());
             throw WriteFailed{};
           });

@@ -13,7 +13,8 @@ namespace mhaviz::ui {
 
 HeadViewDock installHeadView(QMainWindow* window, Document* document, Computation* computation) {
   auto* view = new HeadView;
-  auto* dock = new QDockWidget(QCoreApplication::translate("mhaviz::ui::HeadViewDock", "Head view"), window);
+  auto* dock =
+      new QDockWidget(QCoreApplication::translate("mhaviz::ui::HeadViewDock", "Head view"), window);
   dock->setObjectName(QStringLiteral("headViewDock"));
   dock->setWidget(view);
   dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
@@ -37,18 +38,18 @@ HeadViewDock installHeadView(QMainWindow* window, Document* document, Computatio
     if (shown) follow();
   });
   // Shown the first time: about a third of the window wide.
-  QObject::connect(
-      dock->toggleViewAction(), &QAction::triggered, dock,
-      [window, dock](bool on) {
-        if (on && !dock->isFloating() && dock->width() < window->width() / 4) {
-          window->resizeDocks({dock}, {window->width() / 3}, Qt::Horizontal);
-        }
-      });
+  QObject::connect(dock->toggleViewAction(), &QAction::triggered, dock, [window, dock](bool on) {
+    if (on && !dock->isFloating() && dock->width() < window->width() / 4) {
+      window->resizeDocks({dock}, {window->width() / 3}, Qt::Horizontal);
+    }
+  });
 
   QAction* toggle = dock->toggleViewAction();
   toggle->setText(QCoreApplication::translate("mhaviz::ui::HeadViewDock", "H&ead view"));
-  toggle->setToolTip(QCoreApplication::translate("mhaviz::ui::HeadViewDock", "Show the head view: a line from each query to each key, as "
-                                     "strong as its weight, one colour per head"));
+  toggle->setToolTip(
+      QCoreApplication::translate("mhaviz::ui::HeadViewDock",
+                                  "Show the head view: a line from each query to each key, as "
+                                  "strong as its weight, one colour per head"));
   return {view, toggle};
 }
 
