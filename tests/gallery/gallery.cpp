@@ -127,7 +127,7 @@ const QStringList kDocsShots = {
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
 /// The head view's state: bias_k and zero keys, a causal mask, token labels.
 constexpr const char* kHeadViewJson =
-    R"({"embed_dim": 16, "num_heads": 3, "tgt_len": 7, "src_len": 7, "seed": 3,
+    R"({"embed_dim": 24, "num_heads": 3, "tgt_len": 7, "src_len": 7, "seed": 3,
         "add_bias_kv": true, "add_zero_attn": true,
         "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
         "query_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],

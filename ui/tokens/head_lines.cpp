@@ -136,6 +136,8 @@ HeadLines layoutHeadLines(const StageData& data, const QStringList& queryLabels,
   const bool queryHover = options.hoverQuery >= 0 && options.hoverQuery < rows;
   const bool keyHover = !queryHover && options.hoverKey >= 0 && options.hoverKey < cols;
   out.notesAtKeys = !keyHover;
+  out.hoveredQuery = queryHover ? options.hoverQuery : -1;
+  out.hoveredKey = keyHover ? options.hoverKey : -1;
   int slotIndex = 0;
   for (int m : options.heads) {
     if (m < 0 || m >= static_cast<int>(data.maps.size())) continue;

@@ -72,6 +72,7 @@ struct HeadLines {
   int headCount = 0;                    // heads drawn (a column of notes each)
   std::vector<HeadLine> lines;          // drawing order: weakest first, strongest on top
   std::vector<WeightNote> notes;
+  int hoveredQuery = -1, hoveredKey = -1;  // the token hovered (highlighted), -1: none
   bool notesAtKeys = true;  // notes beside the keys (a query hovered), else beside the queries
   int hiddenLines = 0;      // lines with a weight above 0 that the coverage threshold left out
 };

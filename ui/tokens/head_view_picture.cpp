@@ -144,6 +144,18 @@ void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLoo
     painter.drawLine(q.anchor, k.anchor);
   }
 
+  // The hovered token: a band behind its label, the label bold.
+  const auto highlight = [&](const QRectF& box) {
+    QColor band = look.faint;
+    band.setAlphaF(0.25F);
+    painter.fillRect(box, band);
+  };
+  if (lines.hoveredQuery >= 0)
+    highlight(lines.queries[static_cast<std::size_t>(lines.hoveredQuery)].box);
+  if (lines.hoveredKey >= 0) highlight(lines.keys[static_cast<std::size_t>(lines.hoveredKey)].box);
+  QFont bold = look.font;
+  bold.setBold(true);
+
   // Tokens.
   for (const TokenSlot& q : lines.queries) {
     QRectF text = q.box.adjusted(0, 0, -4, 0);
@@ -155,15 +167,22 @@ void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLoo
       text.setRight(mark.left() - 4);
     }
     painter.setPen(look.ink);
+    const bool hovered = lines.hoveredQuery >= 0 &&
+                         &q == &lines.queries[static_cast<std::size_t>(lines.hoveredQuery)];
+    painter.setFont(hovered ? bold : look.font);
     painter.drawText(text, Qt::AlignRight | Qt::AlignVCenter,
                      metrics.elidedText(q.label, Qt::ElideRight, text.width()));
   }
   for (const TokenSlot& k : lines.keys) {
     painter.setPen(k.kind == mhaviz::KeyKind::source ? look.ink : extraKeyColor());
     const QRectF text = k.box.adjusted(4, 0, 0, 0);
+    const bool hovered =
+        lines.hoveredKey >= 0 && &k == &lines.keys[static_cast<std::size_t>(lines.hoveredKey)];
+    painter.setFont(hovered ? bold : look.font);
     painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(k.label, Qt::ElideRight, text.width()));
   }
+  painter.setFont(look.font);
   if (lines.firstExtraKey >= 0 && !lines.keys.empty()) {
     const QRectF k = lines.keys.front().box;
     painter.setPen(QPen(extraKeyColor(), 1, Qt::DashLine));
