@@ -1434,6 +1434,156 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::HeadView</name>
+    <message>
+        <source>Coverage</source>
+        <translation>覆盖率</translation>
+    </message>
+    <message>
+        <source>Per query and head, only the strongest lines that together carry at least this share of its weight</source>
+        <translation>对每个查询和头，只画出合计至少占其权重这一比例的最强连线</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the head view as shown to PNG, SVG or PDF</source>
+        <translation>将当前显示的注意力头视图保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>No result yet.</source>
+        <translation>尚无结果。</translation>
+    </message>
+    <message>
+        <source>h%1</source>
+        <translation>h%1</translation>
+    </message>
+    <message>
+        <source>Draw the lines of head %1 (its colour)</source>
+        <translation>画出头 %1 的连线（它的颜色）</translation>
+    </message>
+    <message>
+        <source>query %1 &quot;%2&quot;: NaN: every key of this query is masked, so softmax divides 0 by 0 (add_zero_attn or add_bias_kv add a key that is never masked)</source>
+        <translation>查询 %1“%2”：NaN：该查询的所有键都被屏蔽，softmax 计算 0 除以 0（add_zero_attn 或 add_bias_kv 会追加一个永不被屏蔽的键）</translation>
+    </message>
+    <message>
+        <source>query %1 &quot;%2&quot;: lines drawn: %3</source>
+        <translation>查询 %1“%2”：画出的连线：%3</translation>
+    </message>
+    <message>
+        <source>key bias_k (appended by add_bias_kv): a key only, it has no query row</source>
+        <translation>键 bias_k（由 add_bias_kv 追加）：只是一个键，没有对应的查询行</translation>
+    </message>
+    <message>
+        <source>key zero (all-zero key appended by add_zero_attn): a key only, it has no query row</source>
+        <translation>键 zero（由 add_zero_attn 追加的全零键）：只是一个键，没有对应的查询行</translation>
+    </message>
+    <message>
+        <source>key %1 &quot;%2&quot;: lines into it: %3</source>
+        <translation>键 %1“%2”：指向它的连线：%3</translation>
+    </message>
+    <message>
+        <source>The grid shows head %1 alone; the head view follows it</source>
+        <translation>网格只显示头 %1；注意力头视图随之显示</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>hidden lines: %1</source>
+        <translation>隐藏的连线：%1</translation>
+    </message>
+    <message>
+        <source>Export head view</source>
+        <translation>导出注意力头视图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>the head view draws up to %1 queries and %1 keys; this result has L=%2 and S&apos;=%3. Use the grid, or shorten the sequences</source>
+        <translation>注意力头视图最多画 %1 个查询和 %1 个键；此结果有 L=%2、S&apos;=%3。请使用网格，或缩短序列</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>heads %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>coverage %1 %</source>
+        <translation>覆盖率 %1 %</translation>
+    </message>
+    <message>
+        <source>(hidden lines: %1)</source>
+        <translation>（隐藏的连线：%1）</translation>
+    </message>
+    <message>
+        <source>cannot export to &apos;%1&apos;: unknown image type &apos;%2&apos;; use a file name ending in .png, .svg or .pdf</source>
+        <translation>无法导出到“%1”：未知的图像类型“%2”；请使用以 .png、.svg 或 .pdf 结尾的文件名</translation>
+    </message>
+    <message>
+        <source>(no extension)</source>
+        <translation>（无扩展名）</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: the folder &apos;%2&apos; does not exist; create it or choose another folder</source>
+        <translation>无法写入“%1”：文件夹“%2”不存在；请创建该文件夹或选择其他文件夹</translation>
+    </message>
+    <message>
+        <source>cannot export a %1x%2 head view: the width must be 200 to 20000 pixels and the height 100 to 20000</source>
+        <translation>无法导出 %1x%2 的注意力头视图：宽度须为 200 到 20000 像素，高度须为 100 到 20000</translation>
+    </message>
+    <message>
+        <source>cannot export with scale %1: use a scale above 0 and at most 16</source>
+        <translation>无法以缩放 %1 导出：请使用大于 0 且不超过 16 的缩放</translation>
+    </message>
+    <message>
+        <source>image export needs a QApplication (run with a display or QT_QPA_PLATFORM=offscreen)</source>
+        <translation>图像导出需要 QApplication（请在有显示器的环境下运行，或设置 QT_QPA_PLATFORM=offscreen）</translation>
+    </message>
+    <message>
+        <source>head view</source>
+        <translation>注意力头视图</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: the %2 file could not be written (disk full or no permission?)</source>
+        <translation>无法写入“%1”：%2 文件无法写入（磁盘已满或没有权限？）</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::HeadViewDock</name>
+    <message>
+        <source>Head view</source>
+        <translation>注意力头视图</translation>
+    </message>
+    <message>
+        <source>H&amp;ead view</source>
+        <translation>注意力头视图(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Show the head view: a line from each query to each key, as strong as its weight, one colour per head</source>
+        <translation>显示注意力头视图：从每个查询到每个键画一条连线，深浅与权重相当，每个头一种颜色</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::HeatmapGrid</name>
     <message>
         <source>Out of date</source>
@@ -1879,6 +2029,10 @@
     <message>
         <source>&amp;Head measures</source>
         <translation>注意力头度量(&amp;H)</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>视图</translation>
     </message>
 </context>
 <context>

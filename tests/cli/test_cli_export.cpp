@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
 
 #include "cli_process.hpp"
 #include "mhaviz/core/io/npz.hpp"
@@ -70,6 +71,50 @@ TEST_F(Export, Pdf) {
   const std::string pdf = readText(dir.file("a.pdf"));
   EXPECT_EQ(pdf.substr(0, 5), "%PDF-");
   EXPECT_NE(pdf.find("%%EOF"), std::string::npos);
+}
+
+
+// --view head: the head view (a line per query, key and head), the same picture as the
+// window's; SVG text stays text, the appended keys are labelled.
+TEST_F(Export, HeadViewPngAndSvg) {
+  ProcessResult r = exportTo("head.png", {"--view", "head", "--width", "900", "--height", "600"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  const std::string png = readText(dir.file("head.png"));
+  ASSERT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_EQ(bigEndian32(png, 16), 900U);
+  r = exportTo("head.svg", {"--view", "head", "--heads", "0,1", "--coverage", "0.9", "--query",
+                            "2"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string svg = readText(dir.file("head.svg"));
+  for (const char* text : {"bias_k", "zero", "head view", "coverage 90 %"}) {
+    EXPECT_NE(svg.find(text), std::string::npos) << text;
+  }
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);  // the lines
+}
+
+TEST_F(Export, HeadViewRefusesBadOptions) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  const std::vector<Case> cases = {
+      {{"--view", "heads"}, "--view \"heads\" is not a view: use grid"},
+      {{"--view", "head", "--coverage", "0"}, "--coverage \"0\" must be a share above 0"},
+      {{"--view", "head", "--coverage", "1.5"}, "--coverage \"1.5\""},
+      {{"--view", "head", "--query", "99"}, "--query \"99\" must be a query index from 0 to"},
+      {{"--view", "head", "--heads", "0,7"}, "--heads 7: the configuration has num_heads="},
+  };
+  for (const Case& c : cases) {
+    const ProcessResult r = exportTo("bad.png", c.args);
+    EXPECT_EQ(r.exitCode, 1) << c.says << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("bad.png")));
+  }
+  const ProcessResult r = exportTo("bad.png", {"--coverage", "0.5"});
+  EXPECT_EQ(r.exitCode, 2) << r.err;  // a head view option without --view head
+  EXPECT_NE(r.err.find("--coverage belongs to the head view; add --view head"), std::string::npos)
+      << r.err;
 }
 
 }  // namespace

@@ -38,6 +38,7 @@
 #include "window/main_window.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
+#include "tokens/head_view.hpp"
 
 namespace {
 
@@ -67,6 +68,9 @@ struct Shot {
   const char* model = nullptr;  // a bundled model (File > Examples) shown in the model view
   // layerThenBack: the model view again after a clicked layer (the docks say which they show)
   enum class ModelShows { grid, rollout, layer, layerThenBack } modelShows = ModelShows::grid;
+  /// The head view shown (View > Head view); headQuery >= 0: that query hovered.
+  bool headView = false;
+  int headQuery = -1;
 };
 
 /// Opens the shot's bundled model and waits until the model view has drawn it; for `layer`,
@@ -126,9 +130,18 @@ const QStringList kDocsShots = {
     QStringLiteral("pattern_dilated"),   QStringLiteral("pattern_sink"),
     QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"), QStringLiteral("compare"),
     QStringLiteral("value_norms"),
-    QStringLiteral("model_reverse")};
+    QStringLiteral("model_reverse"),     QStringLiteral("head_view")};
 
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
+/// The head view's state: bias_k and zero keys, a causal mask, token labels.
+constexpr const char* kHeadViewJson =
+    R"({"embed_dim": 24, "num_heads": 3, "tgt_len": 7, "src_len": 7, "seed": 3,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "query_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+
 constexpr const char* kValueNormsJson =
     R"({"embed_dim": 16, "num_heads": 4, "tgt_len": 6, "src_len": 6, "seed": 3,
         "add_bias_kv": true, "add_zero_attn": true,
@@ -221,6 +234,15 @@ QString render(const Shot& shot, const QDir& out) {
     }
     if (shot.model != nullptr) {
       if (QString e = showModel(window, shot); !e.isEmpty()) return e;
+    }
+    if (shot.headView) {
+      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("headViewDock"));
+      if (dock == nullptr) return QStringLiteral("%1: no head view").arg(shot.name);
+      dock->toggleViewAction()->trigger();
+      QTest::qWait(300);  // laid out at the dock's size
+      if (shot.headQuery >= 0) {
+        window.headView()->setHover({mhaviz::ui::TokenHit::Side::query, shot.headQuery});
+      }
     }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
     if (shot.compareB != nullptr) {
@@ -405,6 +427,19 @@ int main(int argc, char* argv[]) {
            "add_zero_attn": true,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      {.name = "head_view", .configJson = kHeadViewJson, .view = {}, .headView = true},
+      {.name = "head_view_hover",
+       .configJson = kHeadViewJson,
+       .view = {},
+       .headView = true,
+       .headQuery = 5},
+      {.name = "head_view_dark_chinese",
+       .configJson = kHeadViewJson,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .headView = true,
+       .headQuery = 2},
       {.name = "model_reverse", .configJson = nullptr, .view = {}, .model = "reverse"},
       {.name = "model_copy_dark", .configJson = nullptr, .view = {}, .dark = true, .model = "copy"},
       {.name = "model_reverse_chinese",

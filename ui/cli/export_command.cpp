@@ -24,6 +24,8 @@
 #include "stages/reduced_result.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
+#include "tokens/head_lines.hpp"
+#include "tokens/head_view_picture.hpp"
 
 namespace mhaviz::cli {
 
@@ -120,6 +122,64 @@ int soloHead(const QCommandLineParser& parser, std::int64_t heads) {
                        .toStdString());
 }
 
+/// --heads for the head view: "all" or a comma-separated list of head indices, as per-head
+/// flags (empty: all).
+std::vector<bool> chosenHeads(const QCommandLineParser& parser, std::int64_t heads) {
+  const QString value = parser.value(QStringLiteral("heads")).trimmed();
+  if (!parser.isSet(QStringLiteral("heads")) || value == QLatin1String("all")) return {};
+  std::vector<bool> chosen(static_cast<std::size_t>(heads), false);
+  for (const QString& part : value.split(',')) {
+    bool ok = false;
+    const int h = part.trimmed().toInt(&ok);
+    if (!ok || h < 0) {
+      throw UsageError(
+          QStringLiteral("--heads \"%1\" must be \"all\" or head indices such as 0,2")
+              .arg(value)
+              .toStdString());
+    }
+    if (h >= heads) {
+      throw InvalidInput(QStringLiteral("--heads %1: the configuration has num_heads=%2, so heads "
+                                        "are numbered 0 to %3")
+                             .arg(h)
+                             .arg(heads)
+                             .arg(heads - 1)
+                             .toStdString());
+    }
+    chosen[static_cast<std::size_t>(h)] = true;
+  }
+  return chosen;
+}
+
+/// --coverage: a share in (0, 1] (default 1: every line).
+double coverageOption(const QCommandLineParser& parser) {
+  if (!parser.isSet(QStringLiteral("coverage"))) return 1.0;
+  bool ok = false;
+  const double v = parser.value(QStringLiteral("coverage")).toDouble(&ok);
+  if (!ok || !(v > 0.0) || v > 1.0) {
+    throw InvalidInput(QStringLiteral("--coverage \"%1\" must be a share above 0 and at most 1 "
+                                    "(0.9: per query the strongest lines carrying 90 % of its "
+                                    "weight)")
+                         .arg(parser.value(QStringLiteral("coverage")))
+                         .toStdString());
+  }
+  return v;
+}
+
+/// --query: the query highlighted in the head view (its lines only, weights at the keys).
+int queryOption(const QCommandLineParser& parser, std::int64_t queries) {
+  if (!parser.isSet(QStringLiteral("query"))) return -1;
+  bool ok = false;
+  const int q = parser.value(QStringLiteral("query")).toInt(&ok);
+  if (!ok || q < 0 || q >= queries) {
+    throw InvalidInput(QStringLiteral("--query \"%1\" must be a query index from 0 to %2 (L=%3)")
+                         .arg(parser.value(QStringLiteral("query")))
+                         .arg(queries - 1)
+                         .arg(queries)
+                         .toStdString());
+  }
+  return q;
+}
+
 QStringList labels(const QCommandLineParser& parser, const QString& option,
                    const std::vector<std::string>& fromConfig) {
   if (parser.isSet(option)) return parser.value(option).split(',');
@@ -187,10 +247,22 @@ void addExportOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {QStringLiteral("image"), QStringLiteral("Output image; the format follows the extension."),
        QStringLiteral("OUT.png|.svg|.pdf")},
+      {QStringLiteral("view"),
+       QStringLiteral("grid (default): the heatmaps; head: the head view (a line from each "
+                      "query to each key per head, as strong as its weight)."),
+       QStringLiteral("grid|head")},
+      {QStringLiteral("coverage"),
+       QStringLiteral("Head view: per query and head only the strongest lines carrying this "
+                      "share of its weight, in (0, 1] (default 1)."),
+       QStringLiteral("share")},
+      {QStringLiteral("query"),
+       QStringLiteral("Head view: draw only this query's lines, with the weights at the keys."),
+       QStringLiteral("i")},
       {QStringLiteral("batch"), QStringLiteral("Batch element shown (default 0)."),
        QStringLiteral("n")},
-      {QStringLiteral("heads"), QStringLiteral("\"all\" (default) or one head index."),
-       QStringLiteral("all|h")},
+      {QStringLiteral("heads"),
+       QStringLiteral("\"all\" (default) or one head index; the head view takes a list (0,2)."),
+       QStringLiteral("all|h|h,h...")},
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
                       "mask, raw_scores, capped_scores (with attn_logit_softcapping), q, k, v, "
@@ -235,6 +307,25 @@ int exportCommand(const QCommandLineParser& parser) {
   const QString image = requiredValue(parser, QStringLiteral("image"));
   requireSuffix(QStringLiteral("image"), image,
                 {QStringLiteral(".png"), QStringLiteral(".svg"), QStringLiteral(".pdf")});
+  const QString viewName = parser.value(QStringLiteral("view"));
+  if (parser.isSet(QStringLiteral("view")) && viewName != QLatin1String("grid") &&
+      viewName != QLatin1String("head")) {
+    throw InvalidInput(QStringLiteral("--view \"%1\" is not a view: use grid (the heatmaps) or "
+                                      "head (the head view)")
+                           .arg(viewName)
+                           .toStdString());
+  }
+  const bool headView = viewName == QLatin1String("head");
+  if (!headView) {
+    for (const char* only : {"coverage", "query"}) {
+      if (parser.isSet(QString::fromLatin1(only))) {
+        throw UsageError(QStringLiteral("--%1 belongs to the head view; add --view head")
+                             .arg(QString::fromLatin1(only))
+                             .toStdString());
+      }
+    }
+  }
+  const double coverage = coverageOption(parser);
   ui::ViewOptions view;
   view.batch = intOption(parser, QStringLiteral("batch"), 0, false);
   view.stage = choice(parser, QStringLiteral("stage"), kStages, Stage::weights);
@@ -269,6 +360,14 @@ int exportCommand(const QCommandLineParser& parser) {
     // A refused plan goes the reduced way too: it says what even the reduced view needs.
     if (files.config.tgt_len > 0 && files.config.src_len > 0 && files.config.num_heads > 0 &&
         plan_view(files.config, memoryLimit(parser), staticLen).kind != ViewKind::full) {
+      if (headView) {
+        throw InvalidInput(
+            "--view head: this configuration's maps need " +
+            format_bytes(estimate_memory(files.config, staticLen)) +
+            ", more than the memory limit; the head view draws up to " +
+            std::to_string(ui::kHeadViewMaxTokens) +
+            " queries and keys in full. Use --view grid (the reduced view), or shorten L and S");
+      }
       return exportReduced(parser, view, options, image, estimate_memory(files.config, staticLen));
     }
   }
@@ -277,7 +376,14 @@ int exportCommand(const QCommandLineParser& parser) {
   if (view.stage == Stage::value_norms) {
     result.measures = std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
   }
-  view.soloHead = soloHead(parser, result.H);
+  ui::HeadViewChoice headChoice;
+  if (headView) {
+    headChoice.chosen = chosenHeads(parser, result.H);
+    headChoice.coverage = coverage;
+    headChoice.query = queryOption(parser, result.L);
+  } else {
+    view.soloHead = soloHead(parser, result.H);
+  }
   if (view.batch >= result.N) {
     throw InvalidInput(QStringLiteral("--batch %1: the input has %2 batch element%3 (0 to %4)")
                            .arg(view.batch)
@@ -299,7 +405,8 @@ int exportCommand(const QCommandLineParser& parser) {
   // Token labels: the options, else the configuration's query_labels / key_labels.
   view.queryLabels = labels(parser, QStringLiteral("query-labels"), result.config.query_labels);
   view.keyLabels = labels(parser, QStringLiteral("key-labels"), result.config.key_labels);
-  const QString error = ui::exportImage(result, view, options, image);
+  const QString error = headView ? ui::exportHeadView(result, view, headChoice, options, image)
+                                 : ui::exportImage(result, view, options, image);
   if (!error.isEmpty()) throw InvalidInput(error.toStdString());
   std::cout << "wrote " << image.toStdString() << '\n';
   return kExitOk;

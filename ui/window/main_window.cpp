@@ -17,6 +17,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolBar>
 #include <QUndoStack>
 #include <exception>
 
@@ -33,8 +34,10 @@
 #include "teach/examples.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
+#include "tokens/head_view.hpp"
 #include "window/app_info.hpp"
 #include "window/dock_subject.hpp"
+#include "window/head_view_dock.hpp"
 #include "compare/compare_panel.hpp"
 #include "model/model_pages.hpp"
 #include "window/parameter_panel.hpp"
@@ -177,6 +180,13 @@ void MainWindow::buildMenus() {
   QAction* measuresToggle = m_measuresDock->toggleViewAction();
   measuresToggle->setText(tr("&Head measures"));
   view->addAction(measuresToggle);
+  const HeadViewDock head = installHeadView(this, m_document, m_computation);
+  m_headView = head.view;
+  view->addAction(head.toggle);
+  QToolBar* toolbar = addToolBar(tr("View"));
+  toolbar->setObjectName(QStringLiteral("viewToolBar"));
+  toolbar->addAction(head.toggle);
+  connect(m_headView, &HeadView::hovered, m_status, &StatusWidgets::showHover);
   installDesktopMenus(view, this);  // View > Language, View > Theme
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));

@@ -11,6 +11,7 @@ class QDockWidget;
 namespace mhaviz::ui {
 
 class ComparePanel;
+class HeadView;
 class HeatmapGrid;
 class HeadMeasuresView;
 class ModelPages;
@@ -40,6 +41,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] HeatmapGrid* grid() const { return m_grid; }
   /// The "Head measures" dock's bars (right of the grid).
   [[nodiscard]] HeadMeasuresView* headMeasures() const { return m_measures; }
+  /// The head view (View > Head view, its own dock; hidden until asked for).
+  [[nodiscard]] HeadView* headView() const { return m_headView; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
   /// The centre: one layer's full view and the model view.
@@ -69,6 +72,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_dock;
   HeadMeasuresView* m_measures = nullptr;
   QDockWidget* m_measuresDock = nullptr;
+  HeadView* m_headView = nullptr;
   StatusWidgets* m_status;
   QActionGroup* m_colormaps = nullptr;
   SessionFiles* m_session = nullptr;

@@ -1,0 +1,98 @@
+#pragma once
+// The head view's picture as numbers, without widgets or painting: which tokens stand in the
+// two columns and where, which query -> key lines are drawn with which opacity, which weights
+// are written beside the tokens on hover, and how many lines the coverage threshold hid. Pure
+// and deterministic, any thread; HeadView (head_view.hpp) and the head view's export paint it.
+
+#include <QPointF>
+#include <QRectF>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+#include "mhaviz/core/result.hpp"
+#include "stages/stage_data.hpp"
+
+namespace mhaviz::ui {
+
+/// Longest query or key column the head view draws (L and S' each); above it the grid shows
+/// the weights.
+inline constexpr int kHeadViewMaxTokens = 512;
+
+/// One token of a column: its label, what kind of key it is (keys only), whether its row of
+/// weights is NaN (queries only: every key masked), and where it stands.
+struct TokenSlot {
+  QString label;
+  mhaviz::KeyKind kind = mhaviz::KeyKind::source;
+  bool nan = false;
+  QRectF box;      // the label's cell (text drawn inside, queries right-aligned)
+  QPointF anchor;  // where its lines start (queries) or end (keys)
+};
+
+/// A drawn line from query `query` to key `key` of head `head` (the result's head index);
+/// `slot` is the head's place among the heads drawn (its colour).
+struct HeadLine {
+  int head = 0, slot = 0, query = 0, key = 0;
+  double weight = 0;  // the map's value (α_ij, or the value-weighted norm)
+  double alpha = 0;   // opacity 0..1: the weight itself for weights, weight / largest for norms
+};
+
+/// A weight written beside a token while another is hovered: at key `row` for a hovered
+/// query, at query `row` for a hovered key.
+struct WeightNote {
+  int head = 0, slot = 0, row = 0;
+  double weight = 0;
+};
+
+struct HeadLinesOptions {
+  /// The heads drawn (indices into StageData::maps, which hold one map per head), in colour
+  /// order.
+  std::vector<int> heads;
+  double coverage = 1.0;    // per query and head, the strongest lines carrying this share (0, 1]
+  int hoverQuery = -1;      // >= 0: only this query's lines, weights written at the keys
+  int hoverKey = -1;        // >= 0 (and no hovered query): only the lines into this key
+  bool unitWeights = true;  // values are weights in 0..1 (else opacity = value / largest)
+  QSizeF size{800, 600};    // the picture
+  double labelWidth = 100;  // each column of token labels
+  double noteWidth = 40;    // each column of weights written on hover (outside the labels)
+  double top = 8;           // space above the first row (a caption)
+  double maxRowHeight = 24;
+  double minRowHeight = 12;  // below this the picture grows taller than `size` (it scrolls)
+};
+
+struct HeadLines {
+  std::vector<TokenSlot> queries, keys;
+  int firstExtraKey = -1;  // index of the first bias_k / zero key, -1 without
+  double separatorY = 0;   // y of the line that sets the extra keys apart
+  double rowHeight = 0;
+  double height = 0;  // the picture's height (more than size.height() when it scrolls)
+  double queryNoteX = 0, keyNoteX = 0;  // left edge of each notes column
+  double noteWidth = 0;                 // width of each notes column
+  int headCount = 0;                    // heads drawn (a column of notes each)
+  std::vector<HeadLine> lines;          // drawing order: weakest first, strongest on top
+  std::vector<WeightNote> notes;
+  int hoveredQuery = -1, hoveredKey = -1;  // the token hovered (highlighted), -1: none
+  bool notesAtKeys = true;  // notes beside the keys (a query hovered), else beside the queries
+  int hiddenLines = 0;      // lines with a weight above 0 that the coverage threshold left out
+};
+
+/// Lays out the head view of `data` (one map per head of a query x key stage: weights, weights
+/// before dropout or value norms) with `queryLabels` (empty or missing entries: positions; the
+/// keys' labels come from the maps' columns). Masked pairs and lines of weight 0 are never
+/// drawn; a query whose row is NaN is marked and draws nothing. Coverage: per query and head,
+/// the fewest strongest lines whose weights reach coverage x the row's sum (ties by key order).
+HeadLines layoutHeadLines(const StageData& data, const QStringList& queryLabels,
+                          const HeadLinesOptions& options);
+
+/// What a point of the picture is over: a query row, a key row or neither.
+struct TokenHit {
+  enum class Side { none, query, key } side = Side::none;
+  int row = -1;
+};
+TokenHit hitToken(const HeadLines& lines, QPointF point);
+
+/// The largest finite value over `heads` of `data` (the norms' opacity scale), 0 when none.
+double largestValue(const StageData& data, const std::vector<int>& heads);
+
+}  // namespace mhaviz::ui

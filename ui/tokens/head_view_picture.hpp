@@ -1,0 +1,78 @@
+#pragma once
+// What the head view shows of a result and how it is painted: the stage it draws (following
+// the grid's), the heads, the head colours (the chips' colours too), painting a HeadLines
+// layout with QPainter, and export to PNG/SVG/PDF (the window's Export button and mhaviz-cli
+// export --view head draw the same picture). GUI thread for painting and export.
+
+#include <QColor>
+#include <QFont>
+#include <QString>
+#include <vector>
+
+#include "mhaviz/core/result.hpp"
+#include "render/image_export.hpp"
+#include "stages/stage_data.hpp"
+#include "stages/view_options.hpp"
+#include "tokens/head_lines.hpp"
+
+class QPainter;
+
+namespace mhaviz::ui {
+
+/// Head h's colour: Okabe and Ito's colour-blind-safe palette (black left out), repeating after
+/// seven heads.
+QColor headColor(int head);
+
+/// The stage the head view draws for the grid's `view`: value norms when the grid shows them
+/// and the result has them, the weights before dropout when the grid shows those, else the
+/// weights.
+Stage headViewStage(const mhaviz::ForwardResult& result, const ViewOptions& view);
+
+/// One map per head of headViewStage (maps[h] is head h; described, not copied: `result` must
+/// outlive it). Throws InvalidInput for a missing batch element, and when L or S' exceeds
+/// kHeadViewMaxTokens (the message points to the grid).
+StageData headViewData(const mhaviz::ForwardResult& result, const ViewOptions& view);
+
+/// The heads drawn: view.soloHead alone when the grid shows one head, else the heads whose
+/// entry of `chosen` is true (all when `chosen` is empty).
+std::vector<int> headsShown(const ViewOptions& view, int heads, const std::vector<bool>& chosen);
+
+/// The head view's state besides the grid's view: the heads chosen, the coverage, the hovered
+/// (or, in an export, highlighted) token.
+struct HeadViewChoice {
+  std::vector<bool> chosen;  // per head; empty = all
+  double coverage = 1.0;     // (0, 1]
+  int query = -1, key = -1;
+};
+
+/// Colours and font of a painted head view.
+struct HeadViewLook {
+  QColor background = Qt::white;
+  QColor ink = Qt::black;
+  QColor faint = QColor(128, 128, 128);
+  QFont font;
+  Colormap colormap = Colormap::viridis;  // the NaN mark's colour is the grid's (nanColor)
+};
+
+/// Label and note column widths for `data`'s tokens in `font`, and the rest of the options.
+HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& queryLabels,
+                                  const std::vector<int>& heads, const HeadViewChoice& choice,
+                                  Stage stage, const QFont& font, QSizeF size, double top);
+
+/// Paints `lines` (column headings above at y = top - heading height): tokens, lines, notes,
+/// the extra keys' separator and the NaN marks.
+void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLook& look);
+
+/// "weights, batch 0, heads 0, 1, coverage 90 % (12 lines hidden)": the picture's caption.
+QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                        const std::vector<int>& heads, const HeadViewChoice& choice,
+                        const HeadLines& lines);
+
+/// Writes the head view of `result` as `view` and `choice` say to PNG/SVG/PDF (by the
+/// extension of `path`); options.title above it (empty: describeConfig + caption). Returns an
+/// empty string on success, else a user-readable error (never throws).
+QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                       const HeadViewChoice& choice, const ExportOptions& options,
+                       const QString& path);
+
+}  // namespace mhaviz::ui
