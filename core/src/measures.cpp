@@ -280,6 +280,7 @@ ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
   });
   if (result.N * result.H * result.L * result.Sx <= kValueNormCellLimit) {
     out.norms = value_norms(result, control);
+    out.zeroing = value_zeroing(result, control);
   }
   return out;
 }
@@ -291,6 +292,7 @@ std::size_t ResultMeasures::bytes() const {
     b += norms->per_head.bytes().size() + norms->summed.bytes().size() +
          norms->f_norms.bytes().size();
   }
+  if (zeroing) b += zeroing->cosine.bytes().size() + zeroing->relative_l2.bytes().size();
   return b;
 }
 

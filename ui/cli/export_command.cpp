@@ -275,7 +275,8 @@ int exportCommand(const QCommandLineParser& parser) {
   Problem problem;
   ForwardResult result = computeResult(parser, &problem);
   if (view.stage == Stage::value_norms) {
-    result.measures = std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
+    result.measures =
+        std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
   }
   view.soloHead = soloHead(parser, result.H);
   if (view.batch >= result.N) {
