@@ -12,6 +12,7 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/logit_scale.hpp"
 #include "mhaviz/core/parallel.hpp"
 
 namespace mhaviz {
@@ -281,6 +282,11 @@ ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
   if (result.N * result.H * result.L * result.Sx <= kValueNormCellLimit) {
     out.norms = value_norms(result, control);
     out.zeroing = value_zeroing(result, control);
+  }
+  try {
+    out.logit_scale = logit_scales(result.params, result.E, result.H);
+  } catch (const InvalidInput&) {
+    out.logit_scale.clear();  // no projection weights: the view leaves the measure out
   }
   return out;
 }

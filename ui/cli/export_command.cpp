@@ -46,6 +46,7 @@ const std::array<std::pair<const char*, Stage>, 13> kStages = {{
     {"merged", Stage::merged},
     {"output", Stage::output},
     {"value_norms", Stage::value_norms},
+    {"value_zeroing", Stage::value_zeroing},
 }};
 
 const std::array<std::pair<const char*, Colormap>, 5> kColormaps = {{
@@ -194,7 +195,7 @@ void addExportOptions(QCommandLineParser& parser) {
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
                       "mask, raw_scores, capped_scores (with attn_logit_softcapping), q, k, v, "
-                      "head_output, merged, output, value_norms."),
+                      "head_output, merged, output, value_norms, value_zeroing."),
        QStringLiteral("stage")},
       {QStringLiteral("colormap"),
        QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),
@@ -274,7 +275,7 @@ int exportCommand(const QCommandLineParser& parser) {
   }
   Problem problem;
   ForwardResult result = computeResult(parser, &problem);
-  if (view.stage == Stage::value_norms) {
+  if (stageNeedsMeasures(view.stage)) {
     result.measures =
         std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
   }

@@ -96,6 +96,9 @@ struct ResultMeasures {
   std::vector<HeadAverage> averages;    ///< (N + 1) * H: [n * H + h], row N over every element
   std::optional<ValueNorms> norms;      ///< absent above kValueNormCellLimit cells
   std::optional<ValueZeroing> zeroing;  ///< absent above kValueNormCellLimit cells
+  /// logit_scales of the result's parameters, one per head (empty when they cannot be
+  /// computed, e.g. without projection weights).
+  std::vector<double> logit_scale;
 
   [[nodiscard]] const HeadAverage& average(std::int64_t n, std::int64_t h) const {
     return averages[static_cast<std::size_t>((n < 0 ? head.N : n) * head.H + h)];
