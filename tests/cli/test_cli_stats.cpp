@@ -209,6 +209,16 @@ TEST(CliStats, OutFileIsWritten) {
 namespace mhaviz::cli::test {
 namespace {
 
+// export --stage value_zeroing: the CLI attaches the measures (which hold it) before drawing.
+TEST(CliStats, ExportDrawsValueZeroing) {
+  const ScratchDir dir;
+  const ProcessResult r =
+      runCli({"export", "--config", fixture("bias_kv_and_zero_attn.json"), "--stage",
+              "value_zeroing", "--image", dir.file("vz.png"), "--width", "800", "--height", "500"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("vz.png")));
+}
+
 // export --stage value_norms: the CLI attaches the value norms before drawing.
 TEST(CliStats, ExportDrawsValueNorms) {
   const ScratchDir dir;

@@ -192,7 +192,9 @@ class TestMeasuresView : public QObject {
     for (int h = 0; h < 4; ++h) {
       QVERIFY(identical(view->sections()[0].values[h], want.average(0, h).normalized_entropy));
       QVERIFY(identical(view->sections()[1].values[h], want.average(0, h).confidence));
-      QVERIFY(identical(view->sections().back().values[h], want.average(0, h).ablation));
+      QVERIFY(identical(view->sections()[3].values[h], want.average(0, h).ablation));
+      QVERIFY(identical(view->sections().back().values[h],
+                        want.logit_scale[static_cast<std::size_t>(h)]));
       QVERIFY(
           !identical(view->sections()[1].values[h], before->measures->average(0, h).confidence));
     }

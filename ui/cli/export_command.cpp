@@ -32,7 +32,7 @@ namespace {
 using ui::Colormap;
 using ui::Stage;
 
-const std::array<std::pair<const char*, Stage>, 13> kStages = {{
+const std::array<std::pair<const char*, Stage>, 14> kStages = {{
     {"weights", Stage::weights},
     {"weights_before_dropout", Stage::weights_before_dropout},
     {"scores", Stage::scores},
