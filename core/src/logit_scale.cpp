@@ -1,7 +1,8 @@
 // Logit scale per head (mhaviz/core/logit_scale.hpp).
 #include "mhaviz/core/logit_scale.hpp"
 
-#include <Eigen/SVD>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -37,10 +38,20 @@ std::vector<double> logit_scales(const Params& params, std::int64_t embed_dim,
   const std::int64_t k0 = packed ? E : 0;
   std::vector<double> out(static_cast<std::size_t>(num_heads));
   for (std::int64_t h = 0; h < num_heads; ++h) {
-    const detail::Mat<double> form =
-        q.middleRows(h * hd, hd).transpose() * k.middleRows(k0 + h * hd, hd);
-    const Eigen::JacobiSVD<detail::Mat<double>> svd(form);
-    const double top = svd.singularValues().size() > 0 ? svd.singularValues()(0) : 0.0;
+    // σ_max(Qᵀ K)² = λ_max(Kᵀ Q Qᵀ K) = λ_max(G^½ M G^½) with the hd × hd Gram matrices
+    // G = Q Qᵀ and M = K Kᵀ: two small eigen-decompositions instead of an E × E SVD.
+    const auto qh = q.middleRows(h * hd, hd);
+    const auto kh = k.middleRows(k0 + h * hd, hd);
+    const detail::Mat<double> g = qh * qh.transpose();
+    const detail::Mat<double> m = kh * kh.transpose();
+    const Eigen::SelfAdjointEigenSolver<detail::Mat<double>> ge(g);
+    const detail::Mat<double> root = ge.eigenvectors() *
+                                     ge.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal() *
+                                     ge.eigenvectors().transpose();
+    const detail::Mat<double> inner = root * m * root;
+    const Eigen::SelfAdjointEigenSolver<detail::Mat<double>> ie(inner, Eigen::EigenvaluesOnly);
+    const double top =
+        ie.eigenvalues().size() > 0 ? std::sqrt(std::max(ie.eigenvalues().maxCoeff(), 0.0)) : 0.0;
     out[static_cast<std::size_t>(h)] = top / std::sqrt(static_cast<double>(hd));
   }
   return out;

@@ -12,6 +12,7 @@
 #include "eigen_types.hpp"
 #include "masks.hpp"
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/logit_scale.hpp"
 #include "mhaviz/core/parallel.hpp"
 
 namespace mhaviz {
@@ -280,6 +281,12 @@ ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
   });
   if (result.N * result.H * result.L * result.Sx <= kValueNormCellLimit) {
     out.norms = value_norms(result, control);
+    out.zeroing = value_zeroing(result, control);
+  }
+  try {
+    out.logit_scale = logit_scales(result.params, result.E, result.H);
+  } catch (const InvalidInput&) {
+    out.logit_scale.clear();  // no projection weights: the view leaves the measure out
   }
   return out;
 }
@@ -291,6 +298,7 @@ std::size_t ResultMeasures::bytes() const {
     b += norms->per_head.bytes().size() + norms->summed.bytes().size() +
          norms->f_norms.bytes().size();
   }
+  if (zeroing) b += zeroing->cosine.bytes().size() + zeroing->relative_l2.bytes().size();
   return b;
 }
 

@@ -615,6 +615,14 @@
         <source>Not a PyTorch step: || weight * f_h(x_j) || with f_h(x_j) = v_j W_O^h (Kobayashi et al. 2020), what key j really adds to query i&apos;s output through head h. The zero key adds nothing (its value is 0); bias_k&apos;s value is bias_v. Last map: the sum over heads.</source>
         <translation>这不是 PyTorch 的步骤：|| weight * f_h(x_j) ||，其中 f_h(x_j) = v_j W_O^h（Kobayashi 等，2020），即键 j 经由头 h 实际给查询 i 的输出加了多少。zero 键什么也不加（其值为 0）；bias_k 的值是 bias_v。最后一张图：各头之和。</translation>
     </message>
+    <message>
+        <source>Analysis: value zeroing</source>
+        <translation>分析：值置零</translation>
+    </message>
+    <message>
+        <source>Not a PyTorch step: how much query i&apos;s output row changes when key j&apos;s value vector is zeroed in every head, the weights kept (Mohebbi et al. 2023, here within the attention layer only). First map: cosine distance 1 - cos(o, o&apos;); second: |o&apos; - o| / |o|. The zero key&apos;s value is already 0, so its column is 0.</source>
+        <translation>这不是 PyTorch 的步骤：在每个头中把键 j 的值向量置零、权重保持不变时，查询 i 的输出行改变多少（Mohebbi 等，2023，这里只限于注意力层）。第一张图：余弦距离 1 - cos(o, o&apos;)；第二张：|o&apos; - o| / |o|。zero 键的值本来就是 0，所以它的列为 0。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::AttnMaskEditor</name>
@@ -1409,18 +1417,6 @@
         <translation>汇聚份额：第一个键上的权重</translation>
     </message>
     <message>
-        <source>sink share: weight on bias_k + zero</source>
-        <translation>汇聚份额：bias_k + zero 上的权重</translation>
-    </message>
-    <message>
-        <source>sink share: weight on bias_k</source>
-        <translation>汇聚份额：bias_k 上的权重</translation>
-    </message>
-    <message>
-        <source>sink share: weight on zero</source>
-        <translation>汇聚份额：zero 上的权重</translation>
-    </message>
-    <message>
         <source>ablation: ‖Δ output‖ / ‖output‖ without the head</source>
         <translation>消融：去掉该头时的 ‖Δ output‖ / ‖output‖</translation>
     </message>
@@ -1431,6 +1427,22 @@
     <message>
         <source>Computing the head measures of this result…</source>
         <translation>正在计算此结果的注意力头度量…</translation>
+    </message>
+    <message>
+        <source>sent to nothing: weight on bias_k + zero</source>
+        <translation>投向空无：bias_k + zero 上的权重</translation>
+    </message>
+    <message>
+        <source>sent to nothing: weight on bias_k</source>
+        <translation>投向空无：bias_k 上的权重</translation>
+    </message>
+    <message>
+        <source>sent to nothing: weight on zero</source>
+        <translation>投向空无：zero 上的权重</translation>
+    </message>
+    <message>
+        <source>logit scale ‖W_Qᵀ W_K‖₂ / √hd: large predicts low entropy</source>
+        <translation>logit 尺度 ‖W_Qᵀ W_K‖₂ / √hd：值大预示熵低</translation>
     </message>
 </context>
 <context>
@@ -1696,6 +1708,14 @@
     <message>
         <source>zero: its value is 0, so it adds nothing (norm 0) however large its weight</source>
         <translation>zero：其值为 0，无论权重多大都不贡献任何内容（范数为 0）</translation>
+    </message>
+    <message>
+        <source>bias_k: its value bias_v is what is zeroed</source>
+        <translation>bias_k：被置零的是它的值 bias_v</translation>
+    </message>
+    <message>
+        <source>zero: its value is already 0, so zeroing it changes nothing (0 by construction)</source>
+        <translation>zero：其值本来就是 0，置零不改变任何东西（按构造为 0）</translation>
     </message>
 </context>
 <context>
@@ -2619,6 +2639,10 @@
         <source>value norms</source>
         <translation>值加权范数</translation>
     </message>
+    <message>
+        <source>value zeroing</source>
+        <translation>值置零</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StageText</name>
@@ -2797,6 +2821,26 @@
     <message>
         <source>%1 is only in B</source>
         <translation>%1只在 B 中</translation>
+    </message>
+    <message>
+        <source>value zeroing is computed for up to %1 weight cells (N*H*L*S&apos;); this result has %2. Reduce L, S, N or the number of heads to see it</source>
+        <translation>值置零最多计算 %1 个权重单元（N*H*L*S&apos;）；此结果有 %2 个。请减小 L、S、N 或头数后再查看</translation>
+    </message>
+    <message>
+        <source>this result has no value zeroing; recompute it</source>
+        <translation>此结果没有值置零；请重新计算</translation>
+    </message>
+    <message>
+        <source>cosine distance 1 − cos(o, o′)</source>
+        <translation>余弦距离 1 − cos(o, o′)</translation>
+    </message>
+    <message>
+        <source>relative L2 ‖o′ − o‖ / ‖o‖</source>
+        <translation>相对 L2 ‖o′ − o‖ / ‖o‖</translation>
+    </message>
+    <message>
+        <source>change of the output row when v_j is zeroed</source>
+        <translation>v_j 置零时输出行的变化</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,8 @@
 #include <QImage>
 #include <QSet>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "cli_process.hpp"
 #include "mhaviz/core/io/npz.hpp"
@@ -35,6 +37,35 @@ TEST(ModelCommand, CheckPrintsEveryLayerAndPasses) {
         << r.out;
   }
   EXPECT_NE(r.out.find("all 4 layers match PyTorch within 0.0001"), std::string::npos) << r.out;
+}
+
+// --stats: each layer's sink rate and the overall one equal NumPy's (<name>.sinks.npz, from
+// make_measure_fixtures.py), at the default threshold and another.
+TEST(ModelCommand, StatsPrintsTheSinkRatesOfNumPy) {
+  for (const std::string name : {"decoder", "encoder"}) {
+    const io::TensorMap want =
+        io::read_npz(std::filesystem::path(MHAVIZ_FIXTURE_DIR) / "models" / (name + ".sinks.npz"));
+    for (const std::string eps : {"0.3", "0.1"}) {
+      SCOPED_TRACE(name + " eps " + eps);
+      std::vector<std::string> args = {"model", "--model", model(name), "--stats"};
+      if (eps != "0.3") args.insert(args.end(), {"--sink-eps", eps});
+      const ProcessResult r = runCli(args);
+      ASSERT_EQ(r.exitCode, 0) << r.err;
+      const Tensor& rate = want.at("rate." + eps);
+      std::vector<double> got;
+      for (std::size_t at = r.out.find("sink rate "); at != std::string::npos;
+           at = r.out.find("sink rate ", at + 1)) {
+        const std::string rest = r.out.substr(at + 10);
+        if (rest.rfind("(Gu", 0) == 0) continue;  // the heading
+        got.push_back(std::stod(rest));
+      }
+      ASSERT_EQ(static_cast<std::int64_t>(got.size()), rate.numel()) << r.out;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_NEAR(got[i], rate.value(static_cast<std::int64_t>(i)), 1e-3) << r.out;
+      }
+      EXPECT_NE(r.out.find("overall sink rate"), std::string::npos) << r.out;
+    }
+  }
 }
 
 TEST(ModelCommand, CheckOfTheDecoderShowsWeightsWhereStored) {

@@ -129,7 +129,66 @@ TEST(CliStats, JsonNamesEntropyAndNullsUndefined) {
   EXPECT_EQ(averages.back().at("batch"), "all");
   for (const auto& [key, value] : j.at("measures").items()) {
     (void)value;
-    EXPECT_TRUE(j.at("rows")[0].contains(key) || key == "null") << key;
+    EXPECT_TRUE(j.at("rows")[0].contains(key) || averages[0].contains(key) || j.contains(key) ||
+                key == "null")
+        << key;
+  }
+}
+
+// Sink scores (Gu et al. 2024): JSON's per-key scores equal the fixture's, sink_head marks the
+// heads whose first-key score is above --sink-eps (two thresholds, so the flag must move).
+TEST(CliStats, SinkScoresAndSinkHeadsEqualTorch) {
+  for (const std::string name : {"bias_kv_and_zero_attn", "fully_masked_row"}) {
+    SCOPED_TRACE(name);
+    const io::TensorMap ref = reference(name);
+    const Tensor& score = ref.at("sink.score");  // (N + 1, H, Sx)
+    const std::int64_t H = score.size(1), Sx = score.size(2);
+    const ScratchDir dir;
+    io::write_npz(dir.file("t.npz"), fixtureInputs(name));
+    for (const std::string eps : {"0.3", "0.05"}) {
+      const ProcessResult r = runCli({"stats", "--config", fixture(name + ".json"), "--tensors",
+                                      dir.file("t.npz"), "--format", "json", "--sink-eps", eps});
+      ASSERT_EQ(r.exitCode, 0) << r.err;
+      const nlohmann::json j = nlohmann::json::parse(r.out);
+      EXPECT_DOUBLE_EQ(j.at("sink_eps").get<double>(), std::stod(eps));
+      const auto& blocks = j.at("sink_scores");
+      ASSERT_EQ(static_cast<std::int64_t>(blocks.size()), score.size(0) * H);
+      int sinks = 0;
+      for (std::size_t b = 0; b < blocks.size(); ++b) {
+        const auto& scores = blocks[b].at("scores");
+        ASSERT_EQ(static_cast<std::int64_t>(scores.size()), Sx);
+        for (std::int64_t k = 0; k < Sx; ++k) {
+          expectNear(scores[static_cast<std::size_t>(k)].get<double>(),
+                     score.value(static_cast<std::int64_t>(b) * Sx + k),
+                     "sink score " + std::to_string(b) + "," + std::to_string(k));
+        }
+        EXPECT_EQ(blocks[b].at("queries").get<double>(),
+                  ref.at("sink.queries").value(static_cast<std::int64_t>(b)));
+      }
+      for (const auto& a : j.at("head_averages")) {
+        const std::int64_t n =
+            a.at("batch") == "all" ? score.size(0) - 1 : a.at("batch").get<int>();
+        const std::int64_t h = a.at("head");
+        const bool want = score.value((n * H + h) * Sx) > std::stod(eps);
+        EXPECT_EQ(a.at("sink_head").get<bool>(), want) << n << " " << h;
+        sinks += want ? 1 : 0;
+      }
+      if (eps == "0.05") EXPECT_GT(sinks, 0) << "a threshold this low should find a sink head";
+    }
+    const ProcessResult csv = runCli({"stats", "--config", fixture(name + ".json"), "--tensors",
+                                      dir.file("t.npz"), "--format", "csv"});
+    ASSERT_EQ(csv.exitCode, 0) << csv.err;
+    const auto rows = parseCsv(csv.out);
+    EXPECT_EQ(rows[0].back(), "sink_head");
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      if (rows[i][2] != "mean") {
+        EXPECT_EQ(rows[i].back(), "");
+        continue;
+      }
+      const std::int64_t n = rows[i][0] == "all" ? score.size(0) - 1 : std::stoll(rows[i][0]);
+      const std::int64_t h = std::stoll(rows[i][1]);
+      EXPECT_EQ(rows[i].back(), score.value((n * H + h) * Sx) > 0.3 ? "1" : "0") << "row " << i;
+    }
   }
 }
 
@@ -150,12 +209,22 @@ TEST(CliStats, OutFileIsWritten) {
 namespace mhaviz::cli::test {
 namespace {
 
+// export --stage value_zeroing: the CLI attaches the measures (which hold it) before drawing.
+TEST(CliStats, ExportDrawsValueZeroing) {
+  const ScratchDir dir;
+  const ProcessResult r =
+      runCli({"export", "--config", fixture("bias_kv_and_zero_attn.json"), "--stage",
+              "value_zeroing", "--image", dir.file("vz.png"), "--width", "800", "--height", "500"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("vz.png")));
+}
+
 // export --stage value_norms: the CLI attaches the value norms before drawing.
 TEST(CliStats, ExportDrawsValueNorms) {
   const ScratchDir dir;
   const ProcessResult r =
-      runCli({"export", "--config", fixture("bias_kv_and_zero_attn.json"), "--stage",
-              "value_norms", "--image", dir.file("vn.png"), "--width", "800", "--height", "500"});
+      runCli({"export", "--config", fixture("bias_kv_and_zero_attn.json"), "--stage", "value_norms",
+              "--image", dir.file("vn.png"), "--width", "800", "--height", "500"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir.file("vn.png")));
 }

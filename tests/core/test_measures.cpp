@@ -18,6 +18,7 @@
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/logit_scale.hpp"
 #include "mhaviz/core/measures.hpp"
+#include "mhaviz/core/sink.hpp"
 
 namespace mhaviz::test {
 namespace {
@@ -116,6 +117,20 @@ TEST_P(MeasureFixture, MatchesTorchDefinitions) {
   const std::vector<double> ls =
       logit_scales(problem.params, problem.config.embed_dim, problem.config.num_heads);
   EXPECT_TRUE(same("logit_scale", ls, ref.at("logit_scale"), Tol{1e-10, 1e-9}));
+
+  // Sink scores (Gu et al. 2024): mean weight per key over the queries with an open key.
+  const SinkScores sk = sink_scores(r);
+  EXPECT_TRUE(same("sink.score", sk.score, ref.at("sink.score"), tol));
+  std::vector<double> queries(sk.queries.begin(), sk.queries.end());
+  EXPECT_TRUE(same("sink.queries", queries, ref.at("sink.queries"), Tol{0, 0}));
+
+  // Value zeroing: against torch rerunning the layer with each value vector zeroed.
+  const ValueZeroing vz = value_zeroing(r);
+  EXPECT_EQ(vz.cosine.shape(), ref.at("value_zeroing.cosine").shape());
+  EXPECT_TRUE(
+      same("value_zeroing.cosine", values_of(vz.cosine), ref.at("value_zeroing.cosine"), tol));
+  EXPECT_TRUE(same("value_zeroing.relative_l2", values_of(vz.relative_l2),
+                   ref.at("value_zeroing.relative_l2"), tol));
 }
 
 INSTANTIATE_TEST_SUITE_P(Torch, MeasureFixture, ::testing::ValuesIn(measure_cases()),
@@ -145,6 +160,18 @@ TEST(Measures, ZeroColumnHasNoValueNormAndBiasVDoes) {
     }
   }
   EXPECT_TRUE(zero_weighted) << "the case should put large weight on the zero column";
+
+  // Value zeroing: zeroing the zero column's value changes nothing, exactly; bias_v's does.
+  const ValueZeroing vz = value_zeroing(r);
+  bool bias_changes = false;
+  for (std::int64_t n = 0; n < r.N; ++n) {
+    for (std::int64_t i = 0; i < r.L; ++i) {
+      EXPECT_EQ(vz.cosine.value((n * r.L + i) * r.Sx + jz), 0.0);
+      EXPECT_EQ(vz.relative_l2.value((n * r.L + i) * r.Sx + jz), 0.0);
+      bias_changes = bias_changes || vz.relative_l2.value((n * r.L + i) * r.Sx + jb) > 0.0;
+    }
+  }
+  EXPECT_TRUE(bias_changes);
 }
 
 // One open key: entropy 0 and normalised entropy defined as 0; no open key: NaN.

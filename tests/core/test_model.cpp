@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -56,6 +57,42 @@ TEST_P(ModelFixture, EveryLayerMatchesPyTorch) {
     EXPECT_LT(c.checks[i].output_diff, 1e-5);
     if (c.checks[i].weights_diff) EXPECT_LT(*c.checks[i].weights_diff, 1e-5);
   }
+}
+
+// Sink scores and rates (Gu et al. 2024) against NumPy's weights of every layer
+// (make_measure_fixtures.py, <name>.sinks.npz), at three thresholds so a wrong comparison fails.
+TEST_P(ModelFixture, SinkRatesMatchNumPy) {
+  const model::Model m = model::read_model(kModels / (GetParam() + ".json"));
+  const model::ComputedModel c = model::compute_model(m);
+  const io::TensorMap want = io::read_npz(kModels / (GetParam() + ".sinks.npz"));
+  ASSERT_EQ(c.sinks.size(), m.layers.size());
+  for (std::size_t i = 0; i < c.sinks.size(); ++i) {
+    const Tensor& first = want.at("layer" + std::to_string(i) + ".first_key");  // (N, H)
+    const SinkScores& s = c.sinks[i];
+    ASSERT_EQ(first.numel(), s.N * s.H);
+    for (std::int64_t n = 0; n < s.N; ++n) {
+      for (std::int64_t h = 0; h < s.H; ++h) {
+        const double e = first.value(n * s.H + h);
+        if (std::isnan(e)) {
+          EXPECT_EQ(s.queries_of(n, h), 0);
+        } else {
+          EXPECT_NEAR(s.at(n, h, 0), e, 1e-5) << "layer " << i << " batch " << n << " head " << h;
+        }
+      }
+    }
+  }
+  for (const char* eps : {"0.1", "0.3", "0.5"}) {
+    const Tensor& rate = want.at(std::string("rate.") + eps);
+    const model::ModelSinkRates r = model::sink_rates(c, std::stod(eps));
+    ASSERT_EQ(rate.numel(), static_cast<std::int64_t>(r.per_layer.size()) + 1);
+    for (std::size_t i = 0; i < r.per_layer.size(); ++i) {
+      EXPECT_DOUBLE_EQ(r.per_layer[i].rate(), rate.value(static_cast<std::int64_t>(i)))
+          << "eps " << eps << " layer " << i;
+    }
+    EXPECT_DOUBLE_EQ(r.overall.rate(), rate.value(rate.numel() - 1)) << "eps " << eps;
+  }
+  EXPECT_THROW((void)model::sink_rates(c, 0.0), InvalidInput);
+  EXPECT_THROW((void)model::sink_rates(c, 1.5), InvalidInput);
 }
 
 TEST_P(ModelFixture, RolloutMatchesNumPy) {

@@ -11,8 +11,9 @@
 #include <cstring>
 
 #include "compute/computation.hpp"
-#include "document/document.hpp"
 #include "compute/compute_worker.hpp"
+#include "document/document.hpp"
+#include "mhaviz/core/logit_scale.hpp"
 #include "mhaviz/core/measures.hpp"
 #include "prompted_window.hpp"
 #include "render/head_measures_view.hpp"
@@ -62,12 +63,15 @@ class TestMeasuresView : public QObject {
     QVERIFY(r->measures != nullptr);
     HeadMeasuresView* view = m_window->headMeasures();
     QVERIFY(view->message().isEmpty());
-    QCOMPARE(static_cast<int>(view->sections().size()), 4);  // no bias_k / zero yet
+    QCOMPARE(static_cast<int>(view->sections().size()), 5);  // no bias_k / zero yet
     for (const auto& section : view->sections()) QCOMPARE(section.values.size(), std::size_t{4});
+    const std::vector<double> scales = mhaviz::logit_scales(r->params, r->E, r->H);
     for (int h = 0; h < 4; ++h) {
       QCOMPARE(view->sections()[0].values[h], r->measures->average(0, h).normalized_entropy);
-      QCOMPARE(view->sections().back().values[h], r->measures->average(0, h).ablation);
+      QCOMPARE(view->sections()[3].values[h], r->measures->average(0, h).ablation);
+      QCOMPARE(view->sections().back().values[h], scales[static_cast<std::size_t>(h)]);
     }
+    QVERIFY(view->sections().back().title.contains(QStringLiteral("logit scale")));
     auto v = document()->view();
     v.batch = 1;
     document()->setView(v);
@@ -75,7 +79,8 @@ class TestMeasuresView : public QObject {
     QCOMPARE(view->sections()[1].values[2], r->measures->average(1, 2).confidence);
     check("add_zero_attn")->click();
     QVERIFY(idle());
-    QCOMPARE(static_cast<int>(view->sections().size()), 5);  // + the sink share on zero
+    QCOMPARE(static_cast<int>(view->sections().size()), 6);  // + the share sent to nothing
+    QVERIFY(view->sections()[3].title.contains(QStringLiteral("sent to nothing")));
     QVERIFY(view->sections()[3].title.contains(QStringLiteral("zero")));
   }
 
@@ -105,6 +110,36 @@ class TestMeasuresView : public QObject {
     QVERIFY(r->weights.value(r->Sx - 1) > 0.0);  // the zero column has weight, yet norm 0
     QCOMPARE(data.hi, top);
     QVERIFY(top > 1e-6);
+  }
+
+  // Value zeroing: two L × S' maps (cosine distance, relative L2) equal to the core's; the zero
+  // column is exactly 0 although it has weight.
+  void valueZeroingStage() {
+    check("add_bias_kv")->click();
+    check("add_zero_attn")->click();
+    QVERIFY(idle());
+    auto v = document()->view();
+    v.stage = Stage::value_zeroing;
+    document()->setView(v);
+    QVERIFY(idle());
+    const auto r = computation()->result();
+    const auto& data = grid()->stageData();
+    QCOMPARE(static_cast<int>(data.maps.size()), 2);
+    QVERIFY(data.maps[0].title.startsWith(QStringLiteral("cosine distance")));
+    QVERIFY(data.maps[1].title.startsWith(QStringLiteral("relative L2")));
+    QVERIFY(data.rangeFromData);
+    const mhaviz::ValueZeroing want = mhaviz::value_zeroing(*r);
+    const int zero = data.maps[0].cols - 1;
+    for (int i = 0; i < data.maps[0].rows; ++i) {
+      for (int j = 0; j < data.maps[0].cols; ++j) {
+        QCOMPARE(data.maps[0].valueAt(i, j), want.cosine.value(i * r->Sx + j));
+        QCOMPARE(data.maps[1].valueAt(i, j), want.relative_l2.value(i * r->Sx + j));
+      }
+      QCOMPARE(data.maps[0].valueAt(i, zero), 0.0);
+      QCOMPARE(data.maps[1].valueAt(i, zero), 0.0);
+    }
+    QVERIFY(r->weights.value(r->Sx - 1) > 0.0);
+    QVERIFY(data.hi > 1e-6);
   }
 
   // A seed change: when the new result arrives its measures are still to come, and the dock
@@ -164,7 +199,9 @@ class TestMeasuresView : public QObject {
     for (int h = 0; h < 4; ++h) {
       QVERIFY(identical(view->sections()[0].values[h], want.average(0, h).normalized_entropy));
       QVERIFY(identical(view->sections()[1].values[h], want.average(0, h).confidence));
-      QVERIFY(identical(view->sections().back().values[h], want.average(0, h).ablation));
+      QVERIFY(identical(view->sections()[3].values[h], want.average(0, h).ablation));
+      QVERIFY(identical(view->sections().back().values[h],
+                        want.logit_scale[static_cast<std::size_t>(h)]));
       QVERIFY(
           !identical(view->sections()[1].values[h], before->measures->average(0, h).confidence));
     }
@@ -246,7 +283,8 @@ class TestMeasuresView : public QObject {
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor(
         [this] {
-          return !computation()->isBusy() && !computation()->isMeasuring() && !grid()->isPreparing();
+          return !computation()->isBusy() && !computation()->isMeasuring() &&
+                 !grid()->isPreparing();
         },
         kTimeout);
     QCoreApplication::processEvents();

@@ -140,8 +140,7 @@ class TestTeach : public QObject {
     const mhaviz::Tensor scores = mhaviz::derived_all(c.result, mhaviz::DerivedMap::scores);
     for (int i = 0; i < m.rows; ++i) {
       for (int j = 0; j < m.cols; ++j) {
-        QVERIFY(same(m.values[static_cast<std::size_t>(i * m.cols + j)],
-                     at4(scores, 1, 1, i, j)));
+        QVERIFY(same(m.values[static_cast<std::size_t>(i * m.cols + j)], at4(scores, 1, 1, i, j)));
       }
     }
   }
@@ -401,18 +400,28 @@ class TestTeach : public QObject {
   }
 
   void walkThroughFollowsPyTorchsOrder() {
-    const QList<Stage> expected = {
-        Stage::in_proj_weight, Stage::q,           Stage::k,      Stage::v,
-        Stage::raw_scores,     Stage::mask,        Stage::scores, Stage::weights_before_dropout,
-        Stage::weights,        Stage::head_output, Stage::merged, Stage::out_proj_weight,
-        Stage::output,         Stage::value_norms};
+    const QList<Stage> expected = {Stage::in_proj_weight,
+                                   Stage::q,
+                                   Stage::k,
+                                   Stage::v,
+                                   Stage::raw_scores,
+                                   Stage::mask,
+                                   Stage::scores,
+                                   Stage::weights_before_dropout,
+                                   Stage::weights,
+                                   Stage::head_output,
+                                   Stage::merged,
+                                   Stage::out_proj_weight,
+                                   Stage::output,
+                                   Stage::value_norms,
+                                   Stage::value_zeroing};
     QCOMPARE(walkStages(nullptr), expected);
     Stage s = expected.front();
     for (qsizetype i = 1; i < expected.size(); ++i) {
       s = stepFrom(s, +1, nullptr);
       QCOMPARE(s, expected[i]);
     }
-    QCOMPARE(stepFrom(s, +1, nullptr), Stage::value_norms);  // clamped at the end
+    QCOMPARE(stepFrom(s, +1, nullptr), Stage::value_zeroing);  // clamped at the end
     for (qsizetype i = expected.size() - 2; i >= 0; --i) {
       s = stepFrom(s, -1, nullptr);
       QCOMPARE(s, expected[i]);

@@ -34,7 +34,7 @@ namespace {
 using ui::Colormap;
 using ui::Stage;
 
-const std::array<std::pair<const char*, Stage>, 13> kStages = {{
+const std::array<std::pair<const char*, Stage>, 14> kStages = {{
     {"weights", Stage::weights},
     {"weights_before_dropout", Stage::weights_before_dropout},
     {"scores", Stage::scores},
@@ -48,6 +48,7 @@ const std::array<std::pair<const char*, Stage>, 13> kStages = {{
     {"merged", Stage::merged},
     {"output", Stage::output},
     {"value_norms", Stage::value_norms},
+    {"value_zeroing", Stage::value_zeroing},
 }};
 
 const std::array<std::pair<const char*, Colormap>, 5> kColormaps = {{
@@ -266,7 +267,7 @@ void addExportOptions(QCommandLineParser& parser) {
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
                       "mask, raw_scores, capped_scores (with attn_logit_softcapping), q, k, v, "
-                      "head_output, merged, output, value_norms."),
+                      "head_output, merged, output, value_norms, value_zeroing."),
        QStringLiteral("stage")},
       {QStringLiteral("colormap"),
        QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),
@@ -373,8 +374,9 @@ int exportCommand(const QCommandLineParser& parser) {
   }
   Problem problem;
   ForwardResult result = computeResult(parser, &problem);
-  if (view.stage == Stage::value_norms) {
-    result.measures = std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
+  if (stageNeedsMeasures(view.stage)) {
+    result.measures =
+        std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
   }
   ui::HeadViewChoice headChoice;
   if (headView) {

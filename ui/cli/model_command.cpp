@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
+#include "cli/sink_eps.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/model.hpp"
@@ -37,6 +38,30 @@ std::string difference(double d) {
   return text;
 }
 
+std::string share(const SinkRate& r) {
+  return difference(r.rate()) + " (" + std::to_string(r.sinks) + " of " + std::to_string(r.heads) +
+         ")";
+}
+
+// --stats: the sink rate per layer and overall, and each layer's first-token sink scores of
+// the batch element shown.
+void printSinkRates(const model::Model& m, const model::ComputedModel& computed, double eps,
+                    std::int64_t batch) {
+  const model::ModelSinkRates rates = model::sink_rates(computed, eps);
+  std::cout << "sink rate (Gu et al. 2024): share of heads (each batch element's heads counted "
+               "once) whose first-token sink score is above eps "
+            << difference(eps) << "; sink scores of batch element " << batch << " per head\n";
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    const SinkScores& s = computed.sinks[i];
+    std::cout << model::layer_title(m.layers[i].info, i) << ": sink rate "
+              << share(rates.per_layer[i]) << "; first-token sink score";
+    for (std::int64_t h = 0; h < s.H; ++h) std::cout << ' ' << difference(s.at(batch, h, 0));
+    std::cout << '\n';
+  }
+  std::cout << "overall sink rate " << share(rates.overall) << " over " << m.layers.size()
+            << " layer" << (m.layers.size() == 1 ? "" : "s") << '\n';
+}
+
 }  // namespace
 
 void addModelOptions(QCommandLineParser& parser) {
@@ -54,6 +79,12 @@ void addModelOptions(QCommandLineParser& parser) {
        QStringLiteral("OUT.png")},
       {QStringLiteral("rollout"),
        QStringLiteral("With --image: draw the attention rollout instead; without it: print it.")},
+      {QStringLiteral("stats"),
+       QStringLiteral("Print the sink rate (Gu et al. 2024) per layer and overall: the share of "
+                      "heads whose first-token sink score is above --sink-eps.")},
+      {QStringLiteral("sink-eps"),
+       QStringLiteral("Sink threshold of --stats, in (0, 1] (default 0.3)."),
+       QStringLiteral("eps")},
       {QStringLiteral("batch"), QStringLiteral("Batch element shown (default 0)."),
        QStringLiteral("n")},
       {QStringLiteral("width"), QStringLiteral("Picture width in pixels (default 1600)."),
@@ -70,11 +101,13 @@ int modelCommand(const QCommandLineParser& parser) {
   const QString path = requiredValue(parser, QStringLiteral("model"));
   const bool check = parser.isSet(QStringLiteral("check"));
   const bool rollout = parser.isSet(QStringLiteral("rollout"));
+  const bool stats = parser.isSet(QStringLiteral("stats"));
   const QString image = parser.value(QStringLiteral("image"));
-  if (!check && !rollout && image.isEmpty()) {
+  if (!check && !rollout && !stats && image.isEmpty()) {
     throw UsageError(
-        "model needs --check, --image OUT.png or --rollout (what to do with the model)");
+        "model needs --check, --stats, --image OUT.png or --rollout (what to do with the model)");
   }
+  const double eps = sinkEps(parser);
   if (!image.isEmpty()) requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
   double tolerance = model::kDefaultTolerance;
   if (parser.isSet(QStringLiteral("tolerance"))) {
@@ -123,6 +156,7 @@ int modelCommand(const QCommandLineParser& parser) {
       exitCode = kExitInvalidInput;
     }
   }
+  if (stats) printSinkRates(m, computed, eps, batch);
   if (rollout) {
     const model::Rollout r = model::attention_rollout(m, computed.weights, batch);
     if (image.isEmpty()) {

@@ -11,10 +11,12 @@
 #include "cli/commands.hpp"
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
+#include "cli/sink_eps.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/logit_scale.hpp"
 #include "mhaviz/core/measures.hpp"
+#include "mhaviz/core/sink.hpp"
 
 namespace mhaviz::cli {
 
@@ -27,6 +29,7 @@ struct Row {
   std::int64_t count = 0;  // open keys (query rows) or queries averaged (average rows)
   double entropy, normalized_entropy, confidence, first_key, bias_k, zero, ablation;
   double logit_scale = 0;  // the head's (the same in each of its rows)
+  bool sink = false;       // average rows: the first key's sink score is above ε
   /// 1 - sum of the weights on real keys: the share sent to the bias_k and zero columns.
   [[nodiscard]] double nothing() const { return bias_k + zero; }
 };
@@ -41,12 +44,13 @@ std::string num(double v) {
 std::string jsonNum(double v) { return std::isfinite(v) ? num(v) : "null"; }
 
 std::vector<Row> tableRows(const HeadMeasures& m, const ForwardResult& r,
-                           const std::vector<double>& scales) {
+                           const std::vector<double>& scales, const SinkScores& sinks, double eps) {
   std::vector<Row> rows;
   const auto average = [&](std::int64_t n, std::int64_t h) {
     const HeadAverage a = head_average(m, r, n, h);
     rows.push_back({n, h, -1, a.queries, a.entropy, a.normalized_entropy, a.confidence, a.first_key,
-                    a.bias_k, a.zero, a.ablation, scales[static_cast<std::size_t>(h)]});
+                    a.bias_k, a.zero, a.ablation, scales[static_cast<std::size_t>(h)],
+                    sinks.at(n, h, 0) > eps});
   };
   for (std::int64_t n = 0; n < m.N; ++n) {
     for (std::int64_t h = 0; h < m.H; ++h) {
@@ -70,7 +74,7 @@ std::string csv(const HeadMeasures& m, const std::vector<Row>& rows) {
   if (m.has_bias_k) s << ",sink_bias_k";
   if (m.has_zero) s << ",sink_zero";
   if (m.has_bias_k || m.has_zero) s << ",sent_to_nothing";
-  s << ",ablation,logit_scale\n";
+  s << ",ablation,logit_scale,sink_head\n";
   for (const Row& r : rows) {
     s << (r.batch < 0 ? std::string("all") : std::to_string(r.batch)) << ',' << r.head << ','
       << (r.query < 0 ? std::string("mean") : std::to_string(r.query)) << ','
@@ -80,12 +84,14 @@ std::string csv(const HeadMeasures& m, const std::vector<Row>& rows) {
     if (m.has_bias_k) s << ',' << num(r.bias_k);
     if (m.has_zero) s << ',' << num(r.zero);
     if (m.has_bias_k || m.has_zero) s << ',' << num(r.nothing());
-    s << ',' << num(r.ablation) << ',' << num(r.logit_scale) << '\n';
+    s << ',' << num(r.ablation) << ',' << num(r.logit_scale) << ','
+      << (r.query < 0 ? (r.sink ? "1" : "0") : "") << '\n';
   }
   return s.str();
 }
 
-std::string json(const HeadMeasures& m, const std::vector<Row>& rows) {
+std::string json(const HeadMeasures& m, const std::vector<Row>& rows, const SinkScores& sinks,
+                 double eps) {
   std::ostringstream s;
   s << "{\n  \"measures\": {\n"
        "    \"entropy\": \"-sum_j a_ij log a_ij in nats (0 log 0 = 0)\",\n"
@@ -102,7 +108,13 @@ std::string json(const HeadMeasures& m, const std::vector<Row>& rows) {
        "al. 2023); large values let logits spread and predict low entropy\",\n";
   s << "    \"ablation\": \"|change of attn_output when the head's output is zeroed| / "
        "|attn_output|\",\n"
+       "    \"sink_head\": \"head averages: the first key's sink score (the mean of "
+       "sink_first_key, "
+       "Gu et al. 2024) is above sink_eps\",\n"
+       "    \"sink_scores\": \"per key column (bias_k and zero included): its mean weight over the "
+       "queries with an open key (a fully masked query has no weight to give and is left out)\",\n"
        "    \"null\": \"undefined: the query has no open key, or its output row is 0\"\n  },\n";
+  s << "  \"sink_eps\": " << num(eps) << ",\n";
   const auto fields = [&](const Row& r) {
     std::ostringstream f;
     f << "\"entropy\": " << jsonNum(r.entropy)
@@ -130,8 +142,24 @@ std::string json(const HeadMeasures& m, const std::vector<Row>& rows) {
     if (r.query >= 0) continue;
     s << (first ? "\n" : ",\n")
       << "    {\"batch\": " << (r.batch < 0 ? std::string("\"all\"") : std::to_string(r.batch))
-      << ", \"head\": " << r.head << ", \"queries\": " << r.count << ", " << fields(r) << "}";
+      << ", \"head\": " << r.head << ", \"queries\": " << r.count << ", " << fields(r)
+      << ", \"sink_head\": " << (r.sink ? "true" : "false") << "}";
     first = false;
+  }
+  s << "\n  ],\n  \"sink_scores\": [";
+  first = true;
+  for (std::int64_t n = 0; n <= sinks.N; ++n) {
+    for (std::int64_t h = 0; h < sinks.H; ++h) {
+      const std::int64_t b = n == sinks.N ? -1 : n;
+      s << (first ? "\n" : ",\n")
+        << "    {\"batch\": " << (b < 0 ? std::string("\"all\"") : std::to_string(b))
+        << ", \"head\": " << h << ", \"queries\": " << sinks.queries_of(b, h) << ", \"scores\": [";
+      for (std::int64_t j = 0; j < sinks.Sx; ++j) {
+        s << (j == 0 ? "" : ", ") << jsonNum(sinks.at(b, h, j));
+      }
+      s << "]}";
+      first = false;
+    }
   }
   s << "\n  ]\n}\n";
   return s.str();
@@ -144,6 +172,11 @@ void addStatsOptions(QCommandLineParser& parser) {
   parser.addOption({QStringLiteral("format"),
                     QStringLiteral("csv or json: the table's format (required)."),
                     QStringLiteral("csv|json")});
+  parser.addOption({QStringLiteral("sink-eps"),
+                    QStringLiteral("Threshold of the sink_head column: a head is a sink head when "
+                                   "its first key's sink score is above it (default 0.3, in "
+                                   "(0, 1])."),
+                    QStringLiteral("eps")});
   parser.addOption({QStringLiteral("out"),
                     QStringLiteral("Write the table to this file instead of standard output."),
                     QStringLiteral("FILE")});
@@ -159,12 +192,16 @@ int statsCommand(const QCommandLineParser& parser) {
   if (parser.isSet(QStringLiteral("out"))) {
     requireSuffix(QStringLiteral("out"), out, {QStringLiteral(".") + format});
   }
+  const double eps = sinkEps(parser);
   Problem problem;
   const ForwardResult result = computeResult(parser, &problem);
   const HeadMeasures m = head_measures(result, problem.inputs);
+  const SinkScores sinks = sink_scores(result);
   const std::vector<Row> rows = tableRows(
-      m, result, logit_scales(problem.params, problem.config.embed_dim, problem.config.num_heads));
-  const std::string text = format == QLatin1String("csv") ? csv(m, rows) : json(m, rows);
+      m, result, logit_scales(problem.params, problem.config.embed_dim, problem.config.num_heads),
+      sinks, eps);
+  const std::string text =
+      format == QLatin1String("csv") ? csv(m, rows) : json(m, rows, sinks, eps);
   if (out.isEmpty()) {
     std::cout << text;
     return kExitOk;

@@ -18,8 +18,8 @@
 #include <QVBoxLayout>
 
 #include "compute/computation.hpp"
-#include "document/document.hpp"
 #include "compute/compute_worker.hpp"
+#include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/image_export.hpp"
 
@@ -92,7 +92,7 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   // norms (which come with the measures) change what B - A shows.
   connect(computation, &Computation::measuresReady, this, [this](const ResultPtr& result) {
     m_b = result;
-    if (isPinned() && m_document->view().stage == Stage::value_norms) refresh();
+    if (isPinned() && stageNeedsMeasures(m_document->view().stage)) refresh();
   });
   connect(document, &Document::viewChanged, this, [this](const ViewOptions&) {
     if (isPinned()) refresh();
@@ -222,10 +222,10 @@ void ComparePanel::present(quint64 generation, CompareData data) {
     m_status->setText(tr("No difference shown: %1").arg(m_data.mismatch));
   } else {
     m_gridDiff->setStageData(m_data.diff, view);
-    m_status->setText(m_data.notes.isEmpty()
-                          ? QString()
-                          : tr("Left out of B \u2212 A: %1").arg(m_data.notes.join(
-                                QStringLiteral("; "))));
+    m_status->setText(
+        m_data.notes.isEmpty()
+            ? QString()
+            : tr("Left out of B \u2212 A: %1").arg(m_data.notes.join(QStringLiteral("; "))));
   }
   m_status->setStyleSheet(m_data.ok() ? QString() : QStringLiteral("color: #c0392b;"));
   m_export->setEnabled(m_data.ok());
@@ -234,9 +234,9 @@ void ComparePanel::present(quint64 generation, CompareData data) {
 
 void ComparePanel::exportDifference() {
   if (!m_data.ok() || m_data.diff.maps.empty()) return;
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export B \u2212 A"), QStringLiteral("difference.png"),
-      tr("Images (*.png *.svg *.pdf)"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export B \u2212 A"), QStringLiteral("difference.png"),
+                                   tr("Images (*.png *.svg *.pdf)"));
   if (path.isEmpty()) return;
   const ViewOptions view = m_document->view();
   ExportOptions options;
@@ -247,8 +247,7 @@ void ComparePanel::exportDifference() {
   if (!error.isEmpty()) QMessageBox::warning(this, tr("Export B \u2212 A"), error);
 }
 
-ComparePanel* installCompare(QMainWindow* window, Document* document,
-                             Computation* computation) {
+ComparePanel* installCompare(QMainWindow* window, Document* document, Computation* computation) {
   auto* panel = new ComparePanel(document, computation);
   auto* dock = new QDockWidget(QObject::tr("Compare: A | B | B \u2212 A"), window);
   dock->setObjectName(QStringLiteral("compareDock"));

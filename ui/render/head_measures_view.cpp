@@ -59,11 +59,12 @@ void HeadMeasuresView::rebuild() {
     Section confidence{tr("confidence: the largest weight"), {}, true};
     Section first{tr("sink share: weight on the first key"), {}, true};
     Section extra{m.head.has_bias_k && m.head.has_zero
-                      ? tr("sink share: weight on bias_k + zero")
-                      : (m.head.has_bias_k ? tr("sink share: weight on bias_k")
-                                           : tr("sink share: weight on zero")),
+                      ? tr("sent to nothing: weight on bias_k + zero")
+                      : (m.head.has_bias_k ? tr("sent to nothing: weight on bias_k")
+                                           : tr("sent to nothing: weight on zero")),
                   {},
                   true};
+    Section scale{tr("logit scale ‖W_Qᵀ W_K‖₂ / √hd: large predicts low entropy"), {}, false};
     Section ablation{tr("ablation: ‖Δ output‖ / ‖output‖ without the head"), {}, false};
     for (std::int64_t h = 0; h < m.head.H; ++h) {
       const mhaviz::HeadAverage& a = m.average(m_batch, h);
@@ -72,10 +73,14 @@ void HeadMeasuresView::rebuild() {
       first.values.push_back(a.first_key);
       extra.values.push_back(a.bias_k + a.zero);
       ablation.values.push_back(a.ablation);
+      if (static_cast<std::int64_t>(m.logit_scale.size()) == m.head.H) {
+        scale.values.push_back(m.logit_scale[static_cast<std::size_t>(h)]);
+      }
     }
     m_sections = {entropy, confidence, first};
     if (m.head.has_bias_k || m.head.has_zero) m_sections.push_back(extra);
     m_sections.push_back(ablation);
+    if (!scale.values.empty()) m_sections.push_back(scale);
   }
   updateGeometry();
   update();
@@ -88,8 +93,8 @@ QSize HeadMeasuresView::sizeHint() const {
   const QFontMetrics fm(font());
   const int line = fm.height();
   const int section = line + 4 + line + kBarArea + line + kSectionGap;
-  // Before the first result: as tall as the usual five sections, so the dock is laid out for them.
-  const int count = m_sections.empty() ? 5 : static_cast<int>(m_sections.size());
+  // Before the first result: as tall as the usual six sections, so the dock is laid out for them.
+  const int count = m_sections.empty() ? 6 : static_cast<int>(m_sections.size());
   const int height = kMargin * 2 + line + 6 + count * section + line;
   return {280, std::max(height, 120)};
 }

@@ -312,18 +312,21 @@ void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const Q
   std::vector<LegendKey*> extra;
   // Value norms: say what the appended columns carry, whatever their weight.
   const bool norms = m_view.stage == Stage::value_norms;
+  const bool zeroing = m_view.stage == Stage::value_zeroing;
   if (hasKind(infos, KeyKind::bias_k)) {
-    extra.push_back(new LegendKey(
-        m_plot, extraKeyColor(), LegendKey::Swatch::line,
-        norms ? tr("bias_k: its value is bias_v, so f = bias_v·W_O^h")
-              : tr("bias_k: key appended by add_bias_kv"),
-        extraKeyColor()));
+    extra.push_back(new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
+                                  norms ? tr("bias_k: its value is bias_v, so f = bias_v·W_O^h")
+                                  : zeroing ? tr("bias_k: its value bias_v is what is zeroed")
+                                            : tr("bias_k: key appended by add_bias_kv"),
+                                  extraKeyColor()));
   }
   if (hasKind(infos, KeyKind::zero)) {
     extra.push_back(new LegendKey(
         m_plot, extraKeyColor(), LegendKey::Swatch::line,
         norms ? tr("zero: its value is 0, so it adds nothing (norm 0) however large its weight")
-              : tr("zero: all-zero key appended by add_zero_attn"),
+        : zeroing
+            ? tr("zero: its value is already 0, so zeroing it changes nothing (0 by construction)")
+            : tr("zero: all-zero key appended by add_zero_attn"),
         extraKeyColor()));
   }
   if (!extra.empty()) groups.push_back(extra);

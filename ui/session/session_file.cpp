@@ -27,7 +27,7 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kFormat = "mhaviz-session";
 
 // Stable names written to the file (independent of the translated names shown in the UI).
-constexpr std::array<std::pair<Stage, const char*>, 13> kStages = {{
+constexpr std::array<std::pair<Stage, const char*>, 14> kStages = {{
     {Stage::weights, "weights"},
     {Stage::weights_before_dropout, "weights_before_dropout"},
     {Stage::raw_scores, "raw_scores"},
@@ -41,6 +41,7 @@ constexpr std::array<std::pair<Stage, const char*>, 13> kStages = {{
     {Stage::merged, "merged"},
     {Stage::output, "output"},
     {Stage::value_norms, "value_norms"},
+    {Stage::value_zeroing, "value_zeroing"},
 }};
 constexpr std::array<std::pair<Colormap, const char*>, 5> kColormaps = {{
     {Colormap::viridis, "viridis"},
@@ -238,7 +239,8 @@ QByteArray sessionToJson(const Session& session, const QString& sessionPath) {
     } else if (session.compareA->tensors == session.tensors) {
       c["a_tensors"] = "same";
     } else {
-      c["a_tensors"] = Json{{"npz_base64", npzBytes(*session.compareA->tensors).toBase64().toStdString()}};
+      c["a_tensors"] =
+          Json{{"npz_base64", npzBytes(*session.compareA->tensors).toBase64().toStdString()}};
     }
     j["compare"] = c;
   }

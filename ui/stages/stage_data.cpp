@@ -111,7 +111,8 @@ const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage)
     case Stage::in_proj_weight:
     case Stage::out_proj_weight:
     case Stage::value_norms:
-      break;  // parameters: extractParamStage; value norms: valueNorms()
+    case Stage::value_zeroing:
+      break;  // parameters: extractParamStage; value norms / zeroing: from the measures
   }
   return result.weights;
 }
@@ -173,6 +174,45 @@ void checkShape(const mhaviz::Tensor& t, const mhaviz::Shape& expected, Stage st
   }
 }
 
+// Value zeroing as the compute worker attached it, or InvalidInput saying why not.
+const mhaviz::ValueZeroing& valueZeroing(const mhaviz::ForwardResult& result) {
+  if (result.measures && result.measures->zeroing) return *result.measures->zeroing;
+  const QString why =
+      result.measures
+          ? QCoreApplication::translate(
+                "mhaviz::ui::StageText",
+                "value zeroing is computed for up to %1 weight cells (N*H*L*S'); this result has "
+                "%2. Reduce L, S, N or the number of heads to see it")
+                .arg(mhaviz::kValueNormCellLimit)
+                .arg(result.N * result.H * result.L * result.Sx)
+          : QCoreApplication::translate("mhaviz::ui::StageText",
+                                        "this result has no value zeroing; recompute it");
+  throw mhaviz::InvalidInput(why.toStdString());
+}
+
+// Value zeroing of batch element n: the cosine distance map, then the relative L2 map (L × S').
+void zeroingMaps(const mhaviz::ForwardResult& result, const ViewOptions& view, std::int64_t n,
+                 bool copy, StageData& data) {
+  const mhaviz::ValueZeroing& z = valueZeroing(result);
+  const std::size_t count = toSize(result.L * result.Sx);
+  const auto keyInfo = keyColumns(result, view.keyLabels);
+  const std::pair<const mhaviz::Tensor*, const char*> maps[] = {
+      {&z.cosine, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "cosine distance 1 − cos(o, o′)")},
+      {&z.relative_l2, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "relative L2 ‖o′ − o‖ / ‖o‖")}};
+  for (const auto& [t, title] : maps) {
+    checkShape(*t, {result.N, result.L, result.Sx}, view.stage);
+    MapData map;
+    setMapTitle(map, title);
+    map.rows = static_cast<int>(result.L);
+    map.cols = static_cast<int>(result.Sx);
+    map.columns = keyInfo;
+    map.source.tensor = t;
+    map.source.offsets = {toSize(n) * count};
+    if (copy) copyBlock(*t, toSize(n) * count, count, map.values);
+    data.maps.push_back(std::move(map));
+  }
+}
+
 }  // namespace
 
 StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
@@ -195,10 +235,12 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
   const auto n = static_cast<std::int64_t>(view.batch);
   const bool normStage = view.stage == Stage::value_norms;
   data.rangeFromData = normStage;
-  const mhaviz::Tensor& t =
-      normStage ? valueNorms(result).per_head : tensorOf(result, view.stage);
+  const mhaviz::Tensor& t = normStage ? valueNorms(result).per_head : tensorOf(result, view.stage);
 
-  if (view.stage == Stage::merged || view.stage == Stage::output) {
+  if (view.stage == Stage::value_zeroing) {
+    data.rangeFromData = true;
+    zeroingMaps(result, view, n, copy, data);
+  } else if (view.stage == Stage::merged || view.stage == Stage::output) {
     checkShape(t, {result.N, result.L, result.E}, view.stage);
     MapData map;
     setMapTitle(map, view.stage == Stage::merged
@@ -234,8 +276,8 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
       map.source.tensor = &t;
       if (derived) {
         // Not stored by the pass: this head's map is derived now and owned by the map.
-        map.source.owned = std::make_shared<const mhaviz::Tensor>(
-            mhaviz::derived_head(result, *derived, n, h));
+        map.source.owned =
+            std::make_shared<const mhaviz::Tensor>(mhaviz::derived_head(result, *derived, n, h));
         map.source.tensor = map.source.owned.get();
         offset = 0;
       }
@@ -272,7 +314,8 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
       avg.source.maskRowStride = data.maps.front().source.maskRowStride;
       for (const MapData& head : data.maps) {
         avg.source.offsets.push_back(head.source.offsets[0]);
-        if (avg.source.mask != nullptr) avg.source.maskOffsets.push_back(head.source.maskOffsets[0]);
+        if (avg.source.mask != nullptr)
+          avg.source.maskOffsets.push_back(head.source.maskOffsets[0]);
       }
       data.maps.push_back(std::move(avg));
     }

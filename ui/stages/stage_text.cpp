@@ -69,6 +69,10 @@ void setStageUnit(StageData& data, Stage stage) {
     case Stage::value_norms:
       setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "value-weighted norm ‖α·f(x)‖"));
       return;
+    case Stage::value_zeroing:
+      setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText",
+                                      "change of the output row when v_j is zeroed"));
+      return;
     default:
       data.unit = stageName(stage);
       data.shownUnit = shownStageName(stage);

@@ -38,13 +38,19 @@ QString stageName(Stage stage) {
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "out_proj.weight"));
     case Stage::value_norms:
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "value norms"));
+    case Stage::value_zeroing:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "value zeroing"));
   }
   return {};
 }
 
 bool stageIsSigned(Stage stage) {
   return stage != Stage::weights && stage != Stage::weights_before_dropout &&
-         stage != Stage::value_norms;
+         stage != Stage::value_norms && stage != Stage::value_zeroing;
+}
+
+bool stageNeedsMeasures(Stage stage) {
+  return stage == Stage::value_norms || stage == Stage::value_zeroing;
 }
 
 QList<Stage> allStages() {
@@ -62,7 +68,8 @@ QList<Stage> allStages() {
           Stage::merged,
           Stage::out_proj_weight,
           Stage::output,
-          Stage::value_norms};
+          Stage::value_norms,
+          Stage::value_zeroing};
 }
 
 bool stageIn(Stage stage, const mhaviz::ForwardResult& result) {

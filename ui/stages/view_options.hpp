@@ -27,7 +27,9 @@ enum class Stage {
   in_proj_weight,   // parameters: W_q / W_k / W_v (or q/k/v_proj_weight), one map per head slice
   out_proj_weight,  // parameters: out_proj.weight
   capped_scores,    // cap * tanh(raw / cap): only when attn_logit_softcapping is set
-  value_norms       // ‖α_ij f_h(x_j)‖ per head and summed over heads (Kobayashi et al. 2020)
+  value_norms,      // ‖α_ij f_h(x_j)‖ per head and summed over heads (Kobayashi et al. 2020)
+  value_zeroing     // change of output row i when v_j is zeroed in every head (Mohebbi et al.
+                    // 2023): cosine distance and relative L2, one L × S' map each
 };
 
 enum class Colormap { viridis, magma, cividis, grayscale, diverging };
@@ -56,6 +58,10 @@ QString stageName(Stage stage);
 /// True for stages whose values are signed (scores, mask, q, k, v, outputs): drawn with a
 /// diverging colormap centred on 0.
 bool stageIsSigned(Stage stage);
+
+/// True for the stages drawn from the result's measures (value norms, value zeroing), which
+/// arrive after the result itself.
+bool stageNeedsMeasures(Stage stage);
 
 /// Every stage in the order the stage selectors list them.
 QList<Stage> allStages();

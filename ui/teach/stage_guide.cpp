@@ -100,6 +100,13 @@ QList<GuideStep> guideSteps() {
           "adds nothing (its value is 0); bias_k's value is bias_v. Last map: the sum over heads."),
        QStringLiteral(
            "norm = (w[h, i, j] * (v[h, j] @ out_proj.weight[:, h*hd:(h+1)*hd].T)).norm()")},
+      {Stage::value_zeroing, tr("Analysis: value zeroing"),
+       tr("Not a PyTorch step: how much query i's output row changes when key j's value vector "
+          "is zeroed in every head, the weights kept (Mohebbi et al. 2023, here within the "
+          "attention layer only). First map: cosine distance 1 - cos(o, o'); second: |o' - o| / "
+          "|o|. The zero key's value is already 0, so its column is 0."),
+       QStringLiteral("v2 = v.clone(); v2[:, j] = 0; o2 = out_proj(merge(w @ v2)); "
+                      "d = 1 - cos(o[i], o2[i])")},
   };
 }
 

@@ -12,8 +12,7 @@
 namespace mhaviz::ui {
 
 ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, HeatmapGrid* grid,
-                                 HeadMeasuresView* measures, StatusWidgets* status,
-                                 QObject* parent)
+                                 HeadMeasuresView* measures, StatusWidgets* status, QObject* parent)
     : QObject(parent),
       m_document(document),
       m_computation(computation),
@@ -29,7 +28,7 @@ ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, H
   connect(computation, &Computation::measuresReady, this, [this](const ResultPtr& result) {
     const ViewOptions& view = m_document->view();
     m_measures->setResult(result, view.batch);
-    if (view.stage == Stage::value_norms) draw(view);
+    if (stageNeedsMeasures(view.stage)) draw(view);
   });
   connect(document, &Document::viewChanged, this, &ScreenPresenter::redraw);
   // In the status bar, not over the maps (it would cover their titles).
@@ -37,7 +36,7 @@ ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, H
 }
 
 bool ScreenPresenter::waitsForMeasures(const ViewOptions& view) const {
-  return view.stage == Stage::value_norms && m_computation->isMeasuring();
+  return stageNeedsMeasures(view.stage) && m_computation->isMeasuring();
 }
 
 void ScreenPresenter::draw(const ViewOptions& view) {
@@ -56,7 +55,7 @@ void ScreenPresenter::redraw(const ViewOptions& view) {
   m_measures->setResult(result, view.batch, m_computation->isMeasuring());
   if (waitsForMeasures(view)) return;  // drawn when the measures arrive
   try {
-    if (view.stage == Stage::value_norms && m_grid->result() != result) {
+    if (stageNeedsMeasures(view.stage) && m_grid->result() != result) {
       // The grid holds the result as it came, before its measures (which hold the norms).
       showResult(*m_grid, result, view);
     } else {

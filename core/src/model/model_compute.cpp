@@ -61,6 +61,18 @@ ComputedModel compute_model(const Model& model, double tolerance, const RunContr
         forward(layer.problem.config, layer.problem.params, layer.problem.inputs, control);
     out.checks.push_back(check_layer(layer, r, tolerance));
     out.weights.push_back(r.weights);
+    out.sinks.push_back(sink_scores(r));
+  }
+  return out;
+}
+
+ModelSinkRates sink_rates(const ComputedModel& computed, double eps) {
+  check_sink_eps(eps, "sink threshold");
+  ModelSinkRates out;
+  out.eps = eps;
+  for (const SinkScores& s : computed.sinks) {
+    out.per_layer.push_back(sink_rate(s, eps));
+    out.overall += out.per_layer.back();
   }
   return out;
 }

@@ -13,6 +13,7 @@
 #include "mhaviz/core/inputs.hpp"
 #include "mhaviz/core/result.hpp"
 #include "mhaviz/core/tensor.hpp"
+#include "mhaviz/core/value_zeroing.hpp"
 
 namespace mhaviz {
 
@@ -89,11 +90,15 @@ struct ValueNorms {
 ValueNorms value_norms(const ForwardResult& result, const RunControl& control = {});
 
 /// What the window shows beside a result: the head measures, the head averages and, up to
-/// kValueNormCellLimit weight cells, the value norms.
+/// kValueNormCellLimit weight cells, the value norms and value zeroing.
 struct ResultMeasures {
   HeadMeasures head;
-  std::vector<HeadAverage> averages;  ///< (N + 1) * H: [n * H + h], row N over every element
-  std::optional<ValueNorms> norms;    ///< absent above kValueNormCellLimit cells
+  std::vector<HeadAverage> averages;    ///< (N + 1) * H: [n * H + h], row N over every element
+  std::optional<ValueNorms> norms;      ///< absent above kValueNormCellLimit cells
+  std::optional<ValueZeroing> zeroing;  ///< absent above kValueNormCellLimit cells
+  /// logit_scales of the result's parameters, one per head (empty when they cannot be
+  /// computed, e.g. without projection weights).
+  std::vector<double> logit_scale;
 
   [[nodiscard]] const HeadAverage& average(std::int64_t n, std::int64_t h) const {
     return averages[static_cast<std::size_t>((n < 0 ? head.N : n) * head.H + h)];
@@ -105,7 +110,8 @@ struct ResultMeasures {
 /// add about as much memory as the weights again).
 inline constexpr std::int64_t kValueNormCellLimit = std::int64_t{1} << 24;
 
-/// head_measures, every head_average and value_norms (within the limit) of `result`;
+/// head_measures, every head_average, value_norms and value_zeroing (within the limit) of
+/// `result`;
 /// `control` as head_measures's.
 ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
                               const RunControl& control = {});

@@ -21,6 +21,7 @@
 #include "mhaviz/core/memory.hpp"
 #include "mhaviz/core/problem.hpp"
 #include "mhaviz/core/result.hpp"
+#include "mhaviz/core/sink.hpp"
 #include "mhaviz/core/tensor.hpp"
 
 namespace mhaviz::model {
@@ -109,6 +110,7 @@ LayerCheck check_layer(const Layer& layer, const ForwardResult& result,
 struct ComputedModel {
   std::vector<Tensor> weights;  ///< per layer: ForwardResult::weights (N, H, L, Sx)
   std::vector<LayerCheck> checks;
+  std::vector<SinkScores> sinks;  ///< per layer: sink_scores of its result (Gu et al. 2024)
   /// Layers whose difference from PyTorch is above the tolerance.
   [[nodiscard]] std::size_t disagreeing() const;
 };
@@ -118,6 +120,19 @@ struct ComputedModel {
 /// Cancelled when control.cancel is set.
 ComputedModel compute_model(const Model& model, double tolerance = kDefaultTolerance,
                             const RunControl& control = {});
+
+/// The sink rate (Gu et al. 2024) of every layer and of the whole model: the share of heads
+/// whose first-token sink score exceeds ε, each (batch element, head) pair of each layer one
+/// head. `overall` pools the counts of every layer (the mean of the layers' rates when they
+/// have the same number of heads and batch elements).
+struct ModelSinkRates {
+  double eps = kDefaultSinkEps;
+  std::vector<SinkRate> per_layer;
+  SinkRate overall;
+};
+
+/// Throws InvalidInput (check_sink_eps) unless 0 < eps <= 1.
+ModelSinkRates sink_rates(const ComputedModel& computed, double eps = kDefaultSinkEps);
 
 /// Attention rollout of one batch element (docs/capture-and-models.md).
 struct Rollout {
