@@ -99,7 +99,6 @@ TEST_F(Export, HeadViewRefusesBadOptions) {
     const char* says;
   };
   const std::vector<Case> cases = {
-      {{"--view", "heads"}, "--view \"heads\" is not a view: use grid"},
       {{"--view", "head", "--coverage", "0"}, "--coverage \"0\" must be a share above 0"},
       {{"--view", "head", "--coverage", "1.5"}, "--coverage \"1.5\""},
       {{"--view", "head", "--query", "99"}, "--query \"99\" must be a query index from 0 to"},
@@ -111,8 +110,14 @@ TEST_F(Export, HeadViewRefusesBadOptions) {
     EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.file("bad.png")));
   }
+  // Usage errors (exit 2, as a --stage that is not one): a view that is not one, and a head view
+  // option without --view head.
+  const ProcessResult view = exportTo("bad.png", {"--view", "heads"});
+  EXPECT_EQ(view.exitCode, 2) << view.err;
+  EXPECT_NE(view.err.find("--view \"heads\" is not a view: use grid"), std::string::npos)
+      << view.err;
   const ProcessResult r = exportTo("bad.png", {"--coverage", "0.5"});
-  EXPECT_EQ(r.exitCode, 2) << r.err;  // a head view option without --view head
+  EXPECT_EQ(r.exitCode, 2) << r.err;
   EXPECT_NE(r.err.find("--coverage belongs to the head view; add --view head"), std::string::npos)
       << r.err;
 }

@@ -311,7 +311,7 @@ int exportCommand(const QCommandLineParser& parser) {
   const QString viewName = parser.value(QStringLiteral("view"));
   if (parser.isSet(QStringLiteral("view")) && viewName != QLatin1String("grid") &&
       viewName != QLatin1String("head")) {
-    throw InvalidInput(QStringLiteral("--view \"%1\" is not a view: use grid (the heatmaps) or "
+    throw UsageError(QStringLiteral("--view \"%1\" is not a view: use grid (the heatmaps) or "
                                       "head (the head view)")
                            .arg(viewName)
                            .toStdString());
