@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """check_baseline_code.py PROGRAM...: fails when a program has instructions beyond the x86-64
 baseline (VEX/EVEX-encoded, ymm/zmm or mask registers) outside the code that chooses them at
-run time: the core's per-instruction-set kernels (namespaces isa_avx2, isa_avx512;
-cmake/IsaKernels.cmake) and libxsmm's own dispatched helpers (internal_*_avx2 and the like).
+run time: the core's per-instruction-set kernels (namespaces isa_avx2, isa_avx512, and the
+renamed Eigen each of them alone uses, mhaviz_eigen_avx2 and mhaviz_eigen_avx512, out of line
+in builds that inline less, e.g. the sanitizers'; cmake/IsaKernels.cmake) and libxsmm's own dispatched helpers (internal_*_avx2 and the like).
 Such an instruction would stop the program with SIGILL on a CPU without AVX."""
 import re
 import subprocess
@@ -10,7 +11,7 @@ import sys
 
 HEADER = re.compile(r'^[0-9a-f]+ <(.*)>:$')
 WIDE_REGISTER = re.compile(r'%[yz]mm\d|%k[0-7]\b')
-CHOSEN_AT_RUN_TIME = re.compile(r'::isa_avx(2|512)::|^internal_\w+_avx(2|512)\w*$|^libxsmm_\w+_avx(2|512)\w*$')
+CHOSEN_AT_RUN_TIME = re.compile(r'::isa_avx(2|512)::|mhaviz_eigen_avx(2|512)::|^internal_\w+_avx(2|512)\w*$|^libxsmm_\w+_avx(2|512)\w*$')
 
 
 def wide_functions(program):
