@@ -18,15 +18,24 @@ namespace detail {
 /// Shared by a LatestTask, its thread and its runs. The task clears `context` and `task` under
 /// `mutex` when it is destroyed; runs post only while holding `mutex` with `context` set, so that
 /// nothing is ever posted to an object being destroyed. Runs wait in `queue` under the same
-/// mutex, and deliveries take it again on arrival: every hand-over between the owner's thread
-/// and the task's thread goes through this mutex, where ThreadSanitizer sees it (Qt's thread
-/// pool and event queue are not instrumented).
+/// mutex, and so do deliveries (`outbox`), which the task's mailbox takes out on the owner's
+/// thread: every hand-over between the two threads goes through this mutex, where
+/// ThreadSanitizer sees it. Qt's event queue (not instrumented) carries only a call without
+/// arguments that tells the mailbox to look.
 struct TaskState {
+  struct Delivery {
+    quint64 generation;
+    std::shared_ptr<std::atomic<bool>> cancel;
+    std::function<void()> fn;
+    bool always;
+  };
   std::mutex mutex;
   std::condition_variable wake;
   std::deque<std::function<void()>> queue;  // runs started and not begun, oldest first
   bool stopping = false;
+  std::deque<Delivery> outbox;  // posted and not delivered yet, oldest first
   QObject* context = nullptr;
+  QObject* mailbox = nullptr;  // lives on the owner's thread; see Mailbox
   LatestTask* task = nullptr;
   quint64 latest = 0;
   std::shared_ptr<std::atomic<bool>> latestCancel = std::make_shared<std::atomic<bool>>(false);
@@ -48,17 +57,9 @@ void deliver(const std::shared_ptr<detail::TaskState>& state, quint64 generation
              bool always) {
   const std::lock_guard lock(state->mutex);
   if (state->context == nullptr || (!always && !state->wants(generation, *cancel))) return;
-  QMetaObject::invokeMethod(
-      state->context,
-      [state, generation, cancel, fn = std::move(fn), always] {
-        bool wanted = false;
-        {
-          const std::lock_guard arrived(state->mutex);
-          wanted = state->context != nullptr && (always || state->wants(generation, *cancel));
-        }
-        if (wanted) fn();
-      },
-      Qt::QueuedConnection);
+  state->outbox.push_back({generation, cancel, std::move(fn), always});
+  // By name, without arguments: what Qt queues is made and read inside Qt alone.
+  QMetaObject::invokeMethod(state->mailbox, "drain", Qt::QueuedConnection);
 }
 
 void lowerPriority(int niceness) {
@@ -87,6 +88,36 @@ void runQueue(const std::shared_ptr<detail::TaskState>& state, int niceness) {
 
 }  // namespace
 
+/// Delivers a task's posts on the owner's thread, in the order posted, each unless it is
+/// outdated by the time it arrives (or it is a run's end, `always`).
+class Mailbox : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit Mailbox(std::weak_ptr<detail::TaskState> state) : m_state(std::move(state)) {}
+
+ public slots:
+  void drain() {
+    const std::shared_ptr<detail::TaskState> state = m_state.lock();
+    if (!state) return;
+    for (;;) {
+      detail::TaskState::Delivery d;
+      bool wanted = false;
+      {
+        const std::lock_guard lock(state->mutex);
+        if (state->outbox.empty()) return;
+        d = std::move(state->outbox.front());
+        state->outbox.pop_front();
+        wanted = state->context != nullptr && (d.always || state->wants(d.generation, *d.cancel));
+      }
+      if (wanted) d.fn();
+    }
+  }
+
+ private:
+  std::weak_ptr<detail::TaskState> m_state;
+};
+
 TaskScope::TaskScope(std::shared_ptr<detail::TaskState> state, quint64 generation,
                      std::shared_ptr<std::atomic<bool>> cancel)
     : m_state(std::move(state)), m_generation(generation), m_cancel(std::move(cancel)) {}
@@ -96,8 +127,11 @@ void TaskScope::post(std::function<void()> fn) const {
 }
 
 LatestTask::LatestTask(QObject* context, int niceness)
-    : m_state(std::make_shared<detail::TaskState>()), m_niceness(niceness) {
+    : m_state(std::make_shared<detail::TaskState>()),
+      m_mailbox(std::make_unique<Mailbox>(m_state)),
+      m_niceness(niceness) {
   m_state->context = context;
+  m_state->mailbox = m_mailbox.get();
   m_state->task = this;
 }
 
@@ -106,6 +140,7 @@ LatestTask::~LatestTask() {
   {
     const std::lock_guard lock(m_state->mutex);
     m_state->context = nullptr;
+    m_state->mailbox = nullptr;
     m_state->task = nullptr;
     m_state->latestCancel->store(true);
     m_state->stopping = true;
@@ -173,3 +208,5 @@ bool LatestTask::isCurrent(quint64 generation) const {
 }
 
 }  // namespace mhaviz::ui
+
+#include "latest_task.moc"

@@ -18,6 +18,7 @@ namespace mhaviz::ui {
 namespace detail {
 struct TaskState;
 }
+class Mailbox;
 
 /// What one run of a LatestTask sees: whether it is still wanted and a way to hand results to
 /// the owner's thread. Copyable; valid on any thread for as long as the work function runs.
@@ -73,6 +74,7 @@ class LatestTask {
 
  private:
   std::shared_ptr<detail::TaskState> m_state;
+  std::unique_ptr<Mailbox> m_mailbox;  // declared after m_state, destroyed before it
   std::thread m_thread;  // one run at a time, in the order started
   int m_niceness;
   Ended m_ended;
