@@ -87,22 +87,25 @@ class TestCompare : public QObject {
   void leavingCompareModeRestoresTheLayout() {
     QFETCH(QSize, size);
     m_window->resize(size);
-    QTest::qWait(100);
+    QTRY_COMPARE(m_window->size(), size);
     QWidget* centre = m_window->centralWidget();
     auto* walk = m_window->findChild<QDockWidget*>(QStringLiteral("walkthroughDock"));
     QVERIFY(walk != nullptr && walk->isVisible());
+    QTRY_VERIFY(walk->height() > 0);
     const QSize centreBefore = centre->size();
     const int walkBefore = walk->height();
+    const auto restored = [&] {
+      return qAbs(centre->height() - centreBefore.height()) <= 4 &&
+             qAbs(walk->height() - walkBefore) <= 4;
+    };
     ComparePanel* panel = m_window->comparePanel();
     panel->pin();
     QVERIFY(shown());
-    QTest::qWait(100);
-    QVERIFY(centre->height() < centreBefore.height());  // the compare dock took its room
+    QTRY_VERIFY(centre->height() < centreBefore.height());  // the compare dock took its room
     panel->unpin();
-    QTest::qWait(100);
+    QTRY_VERIFY(restored());
     const auto check = [&](const char* when) {
-      QVERIFY2(qAbs(centre->height() - centreBefore.height()) <= 4 &&
-                   qAbs(walk->height() - walkBefore) <= 4,
+      QVERIFY2(restored(),
                qPrintable(QStringLiteral("%1: centre %2 px high (was %3), walk-through %4 (was %5)")
                               .arg(QLatin1String(when))
                               .arg(centre->height())
@@ -113,9 +116,9 @@ class TestCompare : public QObject {
     QCOMPARE(m_window->size(), size);
     check("after leaving compare mode");
     walk->hide();
-    QTest::qWait(50);
+    QTRY_VERIFY(centre->height() > centreBefore.height());  // the centre took the walk-through's room
     walk->show();
-    QTest::qWait(100);
+    QTRY_VERIFY(restored());
     check("after hiding and showing the walk-through");
   }
 

@@ -281,16 +281,18 @@ class TestTeachWindow : public QObject {
   void leavingPresentationRestoresTheLayout() {
     QFETCH(QSize, size);
     m_window->setGeometry(QRect(QPoint(0, 0), size));
-    QTest::qWait(100);
+    QTRY_COMPARE(m_window->size(), size);
     QWidget* centre = m_window->centralWidget();
     auto* walk = m_window->findChild<QDockWidget*>(QStringLiteral("walkthroughDock"));
     QVERIFY(walk != nullptr && walk->isVisible());
+    QTRY_VERIFY(walk->height() > 0);
     const int centreBefore = centre->height(), walkBefore = walk->height();
     m_tools->setPresentation(true);
     m_window->setGeometry(QRect(QPoint(0, 0), size));  // the screen presentation mode fills
-    QTest::qWait(100);
+    QTRY_VERIFY(centre->height() != centreBefore || walk->height() != walkBefore);
     m_tools->setPresentation(false);
-    QTest::qWait(200);
+    QTRY_VERIFY(qAbs(centre->height() - centreBefore) <= 4 &&
+                qAbs(walk->height() - walkBefore) <= 4);
     QCOMPARE(m_window->size(), size);
     QVERIFY2(qAbs(centre->height() - centreBefore) <= 4 && qAbs(walk->height() - walkBefore) <= 4,
              qPrintable(QStringLiteral("centre %1 px high (was %2), walk-through %3 (was %4)")
