@@ -136,7 +136,11 @@ LatestTask::LatestTask(QObject* context, int niceness)
 }
 
 LatestTask::~LatestTask() {
+  // Runs not begun and posts not delivered hold the state (a run's end captures it): they are
+  // taken out and destroyed here, outside the lock, or state and outbox would keep each other.
+  // With `context` cleared nothing is posted any more, so the outbox stays empty after this.
   std::deque<std::function<void()>> notBegun;
+  std::deque<detail::TaskState::Delivery> undelivered;
   {
     const std::lock_guard lock(m_state->mutex);
     m_state->context = nullptr;
@@ -144,7 +148,8 @@ LatestTask::~LatestTask() {
     m_state->task = nullptr;
     m_state->latestCancel->store(true);
     m_state->stopping = true;
-    notBegun.swap(m_state->queue);  // destroyed below, outside the lock
+    notBegun.swap(m_state->queue);
+    undelivered.swap(m_state->outbox);
   }
   m_state->wake.notify_one();
   if (m_thread.joinable()) m_thread.join();  // the running one stops at its next look at the flag

@@ -1,5 +1,6 @@
 // LatestTask: the newest run wins, waiting runs are skipped, outdated posts are dropped, every
-// run's end is reported after its posts, nothing is delivered once the task is gone.
+// run's end is reported after its posts, nothing is delivered once the task is gone and what
+// was not delivered is freed with it.
 
 #include <QCoreApplication>
 #include <QSemaphore>
@@ -161,6 +162,26 @@ class TestLatestTask : public QObject {
     task.reset();
     QCoreApplication::processEvents();  // delivers everything queued so far
     QVERIFY(!*delivered);
+  }
+
+  void whatUndeliveredPostsHoldIsFreedWithTheTask() {
+    QObject owner;
+    auto task = std::make_unique<LatestTask>(&owner);
+    auto result = std::make_shared<int>(42);  // stands for a result a post carries to the owner
+    QSemaphore posted;
+    task->start([&, result](const TaskScope& scope) {
+      scope.post([result] { (void)*result; });
+      posted.release();
+    });
+    QVERIFY(posted.tryAcquire(1, kTimeout));
+    // A second run begins only once the first has queued its end, which holds the task's state.
+    QSemaphore secondBegan;
+    task->start([&](const TaskScope&) { secondBegan.release(); });
+    QVERIFY(secondBegan.tryAcquire(1, kTimeout));
+    task.reset();  // the post and the first run's end are still queued, never delivered
+    // Joined: the run is gone, so only the outbox could still hold the result (and the task's
+    // state, which the end's delivery holds in turn: a cycle that would never be freed).
+    QCOMPARE(result.use_count(), 1L);
   }
 
   void theCancelFlagIsWhatCoreFunctionsPoll() {
