@@ -17,6 +17,15 @@ set(CMAKE_CXX_STANDARD_REQUIRED ON)
 set(CMAKE_CXX_EXTENSIONS OFF)
 set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 
+# ccache, when it is installed, in front of every compiler call (a rebuild after switching
+# branches, or of a second checkout, takes objects it has already made). MHAVIZ_CCACHE=OFF
+# builds without it.
+option(MHAVIZ_CCACHE "Compile through ccache when it is installed" ON)
+find_program(MHAVIZ_CCACHE_PROGRAM ccache)
+if(MHAVIZ_CCACHE AND MHAVIZ_CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${MHAVIZ_CCACHE_PROGRAM})
+endif()
+
 add_library(mhaviz_options INTERFACE)
 add_library(mhaviz::options ALIAS mhaviz_options)
 
