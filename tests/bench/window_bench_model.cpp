@@ -134,7 +134,6 @@ void modelView(MainWindow& w, bool smoke) {
     g_ok = false;
     return;
   }
-  Document* document = w.document();
   Computation* computation = w.computation();
   bool shown = false;
   const auto conn = QObject::connect(w.grid(), &HeatmapGrid::pictureShown, [&] {
