@@ -21,7 +21,6 @@
 
 #include "bench_model_file.hpp"
 #include "compute/computation.hpp"
-#include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 #include "model/model_pages.hpp"
@@ -31,7 +30,6 @@
 namespace mhaviz::bench {
 
 using mhaviz::ui::Computation;
-using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 
