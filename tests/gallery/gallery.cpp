@@ -218,19 +218,14 @@ QString render(const Shot& shot, const QDir& out) {
       computation->zoomReduced(shot.zoom[0], shot.zoom[1], shot.zoom[2], shot.zoom[3]);
     }
     if (shot.presentation) {
-      auto* teaching =
-          window.findChild<mhaviz::ui::TeachingTools*>(QStringLiteral("teachingTools"));
-      if (teaching == nullptr) return QStringLiteral("%1: no teaching tools").arg(shot.name);
-      teaching->setPresentation(true);
+      window.teaching()->setPresentation(true);
       // Full screen on the offscreen platform is its 800x800 screen: show the presentation
       // layout (fonts, caption, hidden panels) at the gallery's size, as on a projector.
       window.setWindowState(Qt::WindowNoState);
       window.resize(kWidth, kHeight);
     }
     if (shot.masks) {
-      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("maskDock"));
-      if (dock == nullptr) return QStringLiteral("%1: no mask dock").arg(shot.name);
-      dock->raise();
+      window.maskDock()->raise();
     }
     if (shot.model != nullptr) {
       if (QString e = showModel(window, shot); !e.isEmpty()) return e;

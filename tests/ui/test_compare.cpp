@@ -22,6 +22,8 @@
 #include "stages/compare_stage.hpp"
 #include "test_render_common.hpp"
 #include "compare/compare_panel.hpp"
+#include "teach/teach_docks.hpp"
+#include "teach/teaching_tools.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 
@@ -89,7 +91,7 @@ class TestCompare : public QObject {
     m_window->resize(size);
     QTRY_COMPARE(m_window->size(), size);
     QWidget* centre = m_window->centralWidget();
-    auto* walk = m_window->findChild<QDockWidget*>(QStringLiteral("walkthroughDock"));
+    auto* walk = m_window->teaching()->walkthrough();
     QVERIFY(walk != nullptr && walk->isVisible());
     QTRY_VERIFY(walk->height() > 0);
     const QSize centreBefore = centre->size();

@@ -294,7 +294,7 @@ class TestPanelUse : public QObject {
   }
 
   void cellBreakdownShowsTheArithmeticFirst() {
-    auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
+    auto* tools = m_window->teaching();
     QVERIFY(tools != nullptr);
     tools->breakdown()->showCell(computation()->result(), m_window->grid()->view(), 0, 1, 2);
     const QString html = tools->breakdown()->html();
@@ -305,7 +305,7 @@ class TestPanelUse : public QObject {
   }
 
   void shapeFlowOpensWithEveryColumnVisible() {
-    auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
+    auto* tools = m_window->teaching();
     mhaviz::ui::ShapeFlowDock* dock = tools->shapeFlow();
     dock->show();
     dock->raise();
@@ -348,7 +348,7 @@ class TestPanelUse : public QObject {
 
   // Item 7: high contrast keeps check boxes, field borders and the disabled look.
   void highContrastHidesNoControl() {
-    auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
+    auto* tools = m_window->teaching();
     tools->setHighContrast(true);
     QCoreApplication::processEvents();
     const auto brightPixels = [](QWidget* w, QRect area) {

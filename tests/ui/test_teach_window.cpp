@@ -43,7 +43,7 @@ class TestTeachWindow : public QObject {
     m_window->show();
     QVERIFY(idle());
     QVERIFY(computation()->result() != nullptr);
-    m_tools = m_window->findChild<TeachingTools*>(QStringLiteral("teachingTools"));
+    m_tools = m_window->teaching();
     QVERIFY(m_tools != nullptr);
   }
 
@@ -146,7 +146,7 @@ class TestTeachWindow : public QObject {
   }
 
   void examplesMenuLoadsAConfigUndoably() {
-    auto* menu = m_window->findChild<QMenu*>(QStringLiteral("examplesMenu"));
+    auto* menu = m_tools->examplesMenu();
     QVERIFY(menu != nullptr);
     // Six configurations, a separator, then the two bundled models (ModelPages::addExamples).
     QCOMPARE(menu->actions().size(), 6 + 1 + 2);
@@ -199,12 +199,12 @@ class TestTeachWindow : public QObject {
                               .arg(scale->dataRange().upper)));
     };
     checkScale(QStringLiteral("at the start"));
-    for (const char* name : {"breakdownDock", "shapeFlowDock"}) {
-      auto* dock = m_window->findChild<QDockWidget*>(QString::fromLatin1(name));
+    for (QDockWidget* dock : {static_cast<QDockWidget*>(m_tools->breakdown()),
+                              static_cast<QDockWidget*>(m_tools->shapeFlow())}) {
       QVERIFY(dock != nullptr);
       for (int k = 0; k < 2; ++k) {
         dock->toggleViewAction()->trigger();
-        checkScale(QStringLiteral("after toggling %1").arg(QString::fromLatin1(name)));
+        checkScale(QStringLiteral("after toggling %1").arg(dock->objectName()));
       }
     }
     // A splitter drag between a dock and the grid resizes the grid alone.
@@ -283,7 +283,7 @@ class TestTeachWindow : public QObject {
     m_window->setGeometry(QRect(QPoint(0, 0), size));
     QTRY_COMPARE(m_window->size(), size);
     QWidget* centre = m_window->centralWidget();
-    auto* walk = m_window->findChild<QDockWidget*>(QStringLiteral("walkthroughDock"));
+    auto* walk = m_tools->walkthrough();
     QVERIFY(walk != nullptr && walk->isVisible());
     QTRY_VERIFY(walk->height() > 0);
     const int centreBefore = centre->height(), walkBefore = walk->height();
