@@ -116,7 +116,95 @@ class TestMasks : public QObject {
     QCOMPARE(grid()->rows(), static_cast<int>(r->L));
     QCOMPARE(grid()->valueAt(0, 1), 1.0);
     QCOMPARE(grid()->valueAt(1, 0), 0.0);
-    QVERIFY(!grid()->isEditable());
+    QVERIFY(grid()->isEditable());  // a click makes it custom (below)
+  }
+
+  // Issue 28 item 10: clicks on a causal grid did nothing and nothing said why. A click starts a
+  // custom mask from the pattern shown, with the click applied, as one undoable step.
+  void aClickOnAPatternStartsACustomMaskFromIt() {
+    chooseKind(MaskKind::causal);
+    QVERIFY(idle());
+    const mhaviz::Config causal = document()->config();
+    const int steps = document()->undoStack()->count();
+    QVERIFY(grid()->isEditable());
+    click(1, 0);  // open in the causal mask: now masked
+    QVERIFY(idle());
+    // Said inline, naming the pattern and the way back.
+    auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+    QVERIFY(note != nullptr && !note->isHidden());
+    QVERIFY2(note->text().contains(QStringLiteral("causal")), qPrintable(note->text()));
+    QVERIFY2(note->text().contains(QStringLiteral("Undo")), qPrintable(note->text()));
+    click(2, 5);  // masked in the causal mask: now open
+    QVERIFY(idle());
+    QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+    QCOMPARE(document()->undoStack()->count(), steps + 2);
+    const auto r = computation()->result();
+    for (std::int64_t i = 0; i < r->L; ++i) {
+      for (std::int64_t j = 0; j < r->S; ++j) {
+        const bool masked = (j > i) != ((i == 1 && j == 0) || (i == 2 && j == 5));
+        QCOMPARE(maskAt(*r, 0, 1, i, j), masked ? -kInf : 0.0);
+        QCOMPARE(grid()->valueAt(static_cast<int>(i), static_cast<int>(j)), masked ? 1.0 : 0.0);
+      }
+    }
+    document()->undoStack()->undo();  // the second click
+    QVERIFY(idle());
+    QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+    document()->undoStack()->undo();  // the first click and the change to custom, together
+    QVERIFY(idle());
+    QCOMPARE(document()->config(), causal);
+    QCOMPARE(maskAt(*computation()->result(), 0, 0, 1, 0), 0.0);
+  }
+
+  // Choosing "custom" keeps what the grid showed (a window, a per-head bias), not an empty grid.
+  void choosingCustomStartsFromThePatternShown() {
+    const auto same = [this](const mhaviz::Config& before) {
+      const std::optional<mhaviz::Tensor> want = mhaviz::gen::make_attn_mask(before);
+      const auto r = computation()->result();
+      QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+      for (std::int64_t h = 0; h < r->H; ++h) {
+        for (std::int64_t i = 0; i < r->L; ++i) {
+          for (std::int64_t j = 0; j < r->S; ++j) {
+            QCOMPARE(maskAt(*r, 0, h, i, j), expectedMask(*want, h, i, j, r->L, r->S));
+          }
+        }
+      }
+    };
+    chooseKind(MaskKind::window);
+    QVERIFY(idle());
+    const mhaviz::Config window = document()->config();
+    chooseKind(MaskKind::custom);
+    QVERIFY(idle());
+    same(window);
+    if (QTest::currentTestFailed()) return;
+    auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+    QVERIFY(note != nullptr && !note->isHidden());
+    QVERIFY2(note->text().contains(QStringLiteral("sliding window")), qPrintable(note->text()));
+
+    chooseKind(MaskKind::alibi);  // float, 3-D: a value per cell and head
+    QVERIFY(idle());
+    const mhaviz::Config alibi = document()->config();
+    chooseKind(MaskKind::custom);
+    QVERIFY(idle());
+    same(alibi);
+    if (QTest::currentTestFailed()) return;
+    QCOMPARE(document()->config().attn_mask_spec.shape, mhaviz::gen::MaskShape::three_d);
+  }
+
+  // A pattern too large to list cell by cell says why and what to do; nothing changes.
+  void aPatternTooLargeToEditSaysWhy() {
+    panelSpin("tgt_len")->setValue(400);
+    panelSpin("src_len")->setValue(400);
+    QVERIFY(idle());
+    chooseKind(MaskKind::causal);
+    QVERIFY(idle());
+    const mhaviz::Config before = document()->config();
+    click(10, 300);
+    QCoreApplication::processEvents();
+    QCOMPARE(document()->config(), before);
+    auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+    QVERIFY(note != nullptr && !note->isHidden());
+    QVERIFY2(note->text().contains(QStringLiteral("79800")), qPrintable(note->text()));
+    QVERIFY(note->text().contains(QStringLiteral("smaller")));
   }
 
   void alibiIsFloatThreeDAndDiffersPerHead() {
