@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -73,7 +74,17 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
       new MaskedValueEdit(QStringLiteral("paddingMaskedInf"), QStringLiteral("paddingMaskedValue"));
   m_element = new QSpinBox;
   m_element->setObjectName(QStringLiteral("paddingElement"));
-  m_element->setToolTip(tr("Batch element n whose padding is edited."));
+  m_element->setToolTip(
+      tr("Batch element n whose padding is edited. It is the batch element the maps show: "
+         "choosing one here shows it, and choosing one in the View group moves this box."));
+  auto* element = new QWidget;
+  auto* eh = new QHBoxLayout(element);
+  eh->setContentsMargins(0, 0, 0, 0);
+  eh->addWidget(m_element);
+  auto* shown = new QLabel(tr("= the batch element the maps show"));
+  shown->setObjectName(QStringLiteral("paddingElementShown"));
+  shown->setWordWrap(true);
+  eh->addWidget(shown, 1);
   m_lengthSlider = new QSlider(Qt::Horizontal);
   m_lengthSlider->setObjectName(QStringLiteral("paddingLengthSlider"));
   m_length = new QSpinBox;
@@ -94,7 +105,7 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
   m_form->addRow(tr("kind"), m_kind);
   m_form->addRow(tr("dtype"), m_dtype);
   m_form->addRow(tr("padded value"), m_maskedValue);
-  m_form->addRow(tr("batch element"), m_element);
+  m_form->addRow(tr("batch element"), element);
   m_form->addRow(tr("valid length"), length);
   m_form->addRow(tr("padded keys"), m_keys);
 
@@ -122,11 +133,21 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
         [v](gen::KeyPaddingSpec& s) { s.masked_value = v; }, kMaskedValue);
   });
   connect(m_element, &QSpinBox::valueChanged, this, [this](int n) {
+    if (m_edits.showing()) return;  // clamped to a smaller batch: the computation fits the view
     m_edits.show();
     // The maps show the batch element whose padding is being edited.
     ViewOptions view = m_document->view();
+    if (view.batch == n) return;
     view.batch = n;
     m_document->setView(view);
+    emit showingElement(n);
+  });
+  // ... and the other way round: another batch element chosen for the maps is edited here.
+  connect(m_document, &Document::viewChanged, this, [this](const ViewOptions& view) {
+    if (view.batch == m_element->value() || view.batch > m_element->maximum()) return;
+    const QSignalBlocker quiet(m_element);
+    m_element->setValue(view.batch);
+    m_edits.show();
   });
   connect(m_lengthSlider, &QSlider::valueChanged, this, &KeyPaddingEditor::setLength);
   connect(m_length, &QSpinBox::valueChanged, this, &KeyPaddingEditor::setLength);
@@ -135,6 +156,8 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
 }
 
 QString KeyPaddingEditor::note() const { return m_note->isHidden() ? QString() : m_note->text(); }
+
+int KeyPaddingEditor::element() const { return m_element->value(); }
 
 void KeyPaddingEditor::editSpec(const QString& text,
                                 const std::function<void(gen::KeyPaddingSpec&)>& change,
@@ -200,7 +223,7 @@ void KeyPaddingEditor::showConfig(const mhaviz::Config& c) {
   const bool active = s.kind != PaddingKind::none;
   m_form->setRowVisible(m_dtype, active);
   m_form->setRowVisible(m_maskedValue, active && s.dtype == gen::MaskDType::floating);
-  m_form->setRowVisible(m_element, active && c.batch() > 1);
+  m_form->setRowVisible(m_element->parentWidget(), active && c.batch() > 1);
   m_form->setRowVisible(m_length->parentWidget(), s.kind == PaddingKind::lengths);
   m_form->setRowVisible(m_keys, s.kind == PaddingKind::keys);
 
