@@ -2,6 +2,8 @@
 // breakdown against the intermediates, the shape-flow table, the walk-through order and the
 // bundled examples.
 
+#include <qcustomplot.h>
+
 #include <QRegularExpression>
 #include <QTableWidget>
 #include <QTextBlock>
@@ -24,6 +26,7 @@
 #include "teach/explanations.hpp"
 #include "teach/stage_guide.hpp"
 #include "teach/teach_docks.hpp"
+#include "teach/weight_entry.hpp"
 
 using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevity
 
@@ -197,6 +200,74 @@ class TestTeach : public QObject {
     }
   }
 
+  // Issue 28 item 8: W_q / W_k / W_v and out_proj.weight called their rows "query" and their
+  // columns "key". A row of a weight matrix makes an output feature, a column reads an input
+  // feature: the axis titles, the row labels and the breakdown of an entry say so.
+  void weightMatricesNameOutputAndInputFeatures() {
+    mhaviz::Config config;
+    config.embed_dim = 8;
+    config.num_heads = 2;
+    config.kdim = 5;  // k_proj_weight is (E, kdim): its columns are key features, not keys
+    const Computed c = compute(config);
+    auto shared = std::make_shared<const mhaviz::ForwardResult>(c.result);
+    HeatmapGrid grid;
+    grid.resize(900, 700);
+    grid.setAxisTitles(true);
+    for (Stage stage : {Stage::in_proj_weight, Stage::out_proj_weight}) {
+      ViewOptions view;
+      view.stage = stage;
+      view.queryLabels = {QStringLiteral("The"), QStringLiteral("cat"), QStringLiteral("sat")};
+      showResult(grid, shared, view);
+      QStringList titles, rowTicks;
+      for (QCPAxisRect* rect : grid.plot()->axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+          if (!axis->label().isEmpty()) titles << axis->label();
+        }
+        auto ticker = rect->axis(QCPAxis::atLeft)->ticker().dynamicCast<QCPAxisTickerText>();
+        if (ticker) {
+          for (const QString& t : ticker->ticks()) rowTicks << t;
+        }
+      }
+      QVERIFY2(titles.contains(QStringLiteral("output feature")), qPrintable(titles.join(u',')));
+      QVERIFY2(titles.contains(QStringLiteral("input feature")), qPrintable(titles.join(u',')));
+      QVERIFY2(!titles.contains(QStringLiteral("query")), qPrintable(titles.join(u',')));
+      QVERIFY2(!titles.contains(QStringLiteral("key")), qPrintable(titles.join(u',')));
+      QVERIFY2(!rowTicks.contains(QStringLiteral("cat")), qPrintable(rowTicks.join(u',')));
+      // Head 1's slice of W_q is output features hd .. 2hd-1, and its rows say so.
+      if (stage == Stage::in_proj_weight) {
+        QVERIFY2(rowTicks.contains(QString::number(2 * c.result.hd - 1)),
+                 qPrintable(rowTicks.join(u',')));
+      }
+    }
+    // The breakdown of W_k head 1, row 2, column 4: k_proj_weight[1*hd + 2, 4], the key input's
+    // feature 4 making feature 6 of k.
+    ViewOptions view;
+    view.stage = Stage::in_proj_weight;
+    const WeightEntry e = weightEntry(c.result, view, /*map W_k head 1*/ 3, 2, 4);
+    const std::int64_t hd = c.result.hd;
+    QCOMPARE(e.matrix, QStringLiteral("k_proj_weight"));
+    QCOMPARE(e.head, std::int64_t{1});
+    QCOMPARE(e.outFeature, hd + 2);
+    QCOMPARE(e.inFeature, std::int64_t{4});
+    QCOMPARE(e.value, c.problem.params.k_proj_weight->value((hd + 2) * 5 + 4));
+    QTextDocument page;
+    page.setHtml(weightEntryHtml(e));
+    const QString text = page.toPlainText().simplified();
+    QVERIFY2(text.contains(QStringLiteral("output feature: this row makes feature %1 of k")
+                               .arg(hd + 2)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("reads feature 4 of the key input")), qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("query")));
+    // out_proj.weight: column c reads feature c of the heads concatenated (head c / hd).
+    view.stage = Stage::out_proj_weight;
+    const WeightEntry o = weightEntry(c.result, view, 0, 3, 5);
+    QCOMPARE(o.value, c.problem.params.out_proj_weight->value(3 * 8 + 5));
+    page.setHtml(weightEntryHtml(o));
+    QVERIFY2(page.toPlainText().simplified().contains(
+                 QStringLiteral("head %1's dimension %2").arg(5 / hd).arg(5 % hd)),
+             qPrintable(page.toPlainText()));
+  }
+
   void breakdownOfANormalCellReproducesTheWeight() {
     const Computed c = compute(biasZeroConfig());
     const mhaviz::ForwardResult& r = c.result;
@@ -243,6 +314,7 @@ class TestTeach : public QObject {
     QVERIFY(breakdownHtml(b).contains(
         QStringLiteral("a learned key appended after the in-projection by add_bias_kv; never "
                        "masked")));
+  }
   }
 
   void breakdownOfTheZeroColumn() {
