@@ -268,6 +268,29 @@ class TestTeach : public QObject {
              qPrintable(page.toPlainText()));
   }
 
+  // Issue 28 item 13: the example used identity weights, so bias_k was a zero vector and its
+  // column looked like the zero key's. Its weights now tell them apart: bias_k's raw score is
+  // not 0 and its weight differs from the zero key's.
+  void theBiasKvExampleTellsBiasKFromTheZeroKey() {
+    const Computed c = compute(loadExample(QStringLiteral(":/examples/bias_kv_and_zero_attn.json")));
+    const mhaviz::ForwardResult& r = c.result;
+    QCOMPARE(r.columns[static_cast<std::size_t>(r.Sx - 2)].kind, mhaviz::KeyKind::bias_k);
+    QCOMPARE(r.columns[static_cast<std::size_t>(r.Sx - 1)].kind, mhaviz::KeyKind::zero);
+    const mhaviz::Tensor raw = mhaviz::derived_all(r, mhaviz::DerivedMap::raw_scores);
+    double rawSpread = 0, weightSpread = 0;
+    for (std::int64_t h = 0; h < r.H; ++h) {
+      for (std::int64_t i = 0; i < r.L; ++i) {
+        const double biasRaw = at4(raw, 0, h, i, r.Sx - 2);
+        QCOMPARE(at4(raw, 0, h, i, r.Sx - 1), 0.0);  // the zero key: exactly 0
+        rawSpread = std::max(rawSpread, std::abs(biasRaw));
+        weightSpread = std::max(weightSpread, std::abs(at4(r.weights, 0, h, i, r.Sx - 2) -
+                                                       at4(r.weights, 0, h, i, r.Sx - 1)));
+      }
+    }
+    QVERIFY2(rawSpread > 0.5, qPrintable(QString::number(rawSpread)));
+    QVERIFY2(weightSpread > 0.05, qPrintable(QString::number(weightSpread)));
+  }
+
   void breakdownOfANormalCellReproducesTheWeight() {
     const Computed c = compute(biasZeroConfig());
     const mhaviz::ForwardResult& r = c.result;

@@ -238,7 +238,12 @@ void KeyPaddingEditor::showConfig(const mhaviz::Config& c) {
       full.size() == 1
           ? tr("Batch element %1 is fully padded").arg(names[0])
           : tr("Batch elements %1 are fully padded").arg(names.join(QStringLiteral(", ")));
-  if (c.add_zero_attn || c.add_bias_kv) {
+  if (c.add_zero_attn && c.add_bias_kv) {
+    m_note->setText(tr("%1, but add_bias_kv and add_zero_attn append two keys that cannot be "
+                       "padded, so its rows stay finite: every query attends only to bias_k "
+                       "and the zero key.")
+                        .arg(who));
+  } else if (c.add_zero_attn || c.add_bias_kv) {
     m_note->setText(tr("%1, but %2 appends a key that cannot be padded, so its rows stay "
                        "finite: every query attends only to that extra key.")
                         .arg(who, c.add_zero_attn ? QStringLiteral("add_zero_attn")
