@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QRegularExpression>
 #include <QTableWidget>
 #include <QTextBlock>
@@ -13,6 +14,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/problem.hpp"
@@ -27,6 +30,7 @@
 #include "teach/stage_guide.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/weight_entry.hpp"
+#include "window/parameter_panel.hpp"
 
 using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevity
 
@@ -291,6 +295,49 @@ class TestTeach : public QObject {
     QVERIFY2(weightSpread > 0.05, qPrintable(QString::number(weightSpread)));
   }
 
+  // Issue 28 item 14: the help said bias_k is appended, not prepended, but not what it is: a key
+  // with no query row that never attends, a learned null key / attention sink. The facts from
+  // the core, then the help page, the add_bias_kv tooltip and the breakdown of a bias_k cell.
+  void biasKHelpSaysItIsAKeyWithoutAQuery() {
+    mhaviz::Config config;
+    config.embed_dim = 8;
+    config.num_heads = 2;
+    config.add_bias_kv = true;
+    config.attn_mask_spec.kind = mhaviz::gen::MaskKind::causal;
+    const Computed c = compute(config);
+    const mhaviz::ForwardResult& r = c.result;
+    QCOMPARE(r.L, config.tgt_len);  // no query row for bias_k
+    QCOMPARE(r.q.size(2), config.tgt_len);
+    QCOMPARE(r.weights.size(2), config.tgt_len);
+    QCOMPARE(r.Sx, r.S + 1);  // one key column, the last
+    QCOMPARE(r.columns.back().kind, mhaviz::KeyKind::bias_k);
+    for (std::int64_t i = 0; i < r.L; ++i) {
+      QCOMPARE(mhaviz::derived_value(r, mhaviz::DerivedMap::mask, 0, 0, i, r.S), 0.0);
+      QVERIFY(at4(r.weights, 0, 0, i, r.S) > 0.0);  // every query can put weight there
+    }
+    const auto plain = [](const QString& html) {
+      QTextDocument doc;
+      doc.setHtml(html);
+      return doc.toPlainText().simplified();
+    };
+    Document document;
+    Computation computation(&document);
+    ParameterPanel panel(&document, &computation);
+    auto* box = panel.findChild<QCheckBox*>(QStringLiteral("add_bias_kv"));
+    QVERIFY(box != nullptr);
+    const QStringList texts = {plain(explanationPages().front().html), box->toolTip(),
+                               plain(breakdownHtml(breakdownCell(r, 0, 0, 2, r.S)))};
+    for (const QString& text : texts) {
+      QVERIFY2(text.contains(QStringLiteral("at the end")), qPrintable(text));
+      QVERIFY2(text.contains(QStringLiteral("no query row")), qPrintable(text));
+      QVERIFY2(text.contains(QStringLiteral("never attends")), qPrintable(text));
+      QVERIFY2(text.contains(QStringLiteral("\"null\" key")), qPrintable(text));
+      QVERIFY2(text.contains(QStringLiteral("attention sink")), qPrintable(text));
+    }
+    QVERIFY(texts[0].contains(QStringLiteral("not prepended")));
+    QVERIFY(texts[1].contains(QStringLiteral("not prepended")));
+  }
+
   void breakdownOfANormalCellReproducesTheWeight() {
     const Computed c = compute(biasZeroConfig());
     const mhaviz::ForwardResult& r = c.result;
@@ -334,10 +381,13 @@ class TestTeach : public QObject {
     QVERIFY(!b.rowFullyMasked);
     QCOMPARE(b.weightStored, at4(r.weights, 1, 0, 3, j));
     QVERIFY(std::abs(b.weightRecomputed - b.weightStored) <= 1e-6 * std::abs(b.weightStored));
-    QVERIFY(breakdownHtml(b).contains(
-        QStringLiteral("a learned key appended after the in-projection by add_bias_kv; never "
-                       "masked")));
-  }
+    QTextDocument page;
+    page.setHtml(breakdownHtml(b));
+    const QString text = page.toPlainText().simplified();
+    for (const char* fact : {"appended at the end, after the in-projection, by add_bias_kv",
+                             "never masked", "no query row"}) {
+      QVERIFY2(text.contains(QLatin1String(fact)), qPrintable(text));
+    }
   }
 
   void breakdownOfTheZeroColumn() {
