@@ -49,6 +49,16 @@ QList<int> fullyPadded(const mhaviz::Config& c) {
   return out;
 }
 
+/// One form row holding `a` and `b` side by side with the given stretch factors.
+QWidget* sideBySide(QWidget* a, int stretchA, QWidget* b, int stretchB) {
+  auto* row = new QWidget;
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(a, stretchA);
+  layout->addWidget(b, stretchB);
+  return row;
+}
+
 }  // namespace
 
 KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
@@ -77,14 +87,10 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
   m_element->setToolTip(
       tr("Batch element n whose padding is edited. It is the batch element the maps show: "
          "choosing one here shows it, and choosing one in the View group moves this box."));
-  auto* element = new QWidget;
-  auto* eh = new QHBoxLayout(element);
-  eh->setContentsMargins(0, 0, 0, 0);
-  eh->addWidget(m_element);
   auto* shown = new QLabel(tr("= the batch element the maps show"));
   shown->setObjectName(QStringLiteral("paddingElementShown"));
   shown->setWordWrap(true);
-  eh->addWidget(shown, 1);
+  QWidget* element = sideBySide(m_element, 0, shown, 1);
   m_lengthSlider = new QSlider(Qt::Horizontal);
   m_lengthSlider->setObjectName(QStringLiteral("paddingLengthSlider"));
   m_length = new QSpinBox;
@@ -92,11 +98,7 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
   m_length->setToolTip(
       tr("Valid keys of element n: keys j >= length are padded. 0 pads every "
          "key."));
-  auto* length = new QWidget;
-  auto* lh = new QHBoxLayout(length);
-  lh->setContentsMargins(0, 0, 0, 0);
-  lh->addWidget(m_lengthSlider, 1);
-  lh->addWidget(m_length);
+  QWidget* length = sideBySide(m_lengthSlider, 1, m_length, 0);
   m_keys = new QListWidget;
   m_keys->setObjectName(QStringLiteral("paddedKeys"));
   m_keys->setToolTip(tr("Checked keys of element n are padded."));
