@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenu>
@@ -24,6 +25,7 @@
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
 #include "window/main_window.hpp"
+#include "window/parameter_panel.hpp"
 
 using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevity
 
@@ -161,6 +163,18 @@ class TestTeachWindow : public QObject {
     document()->undoStack()->undo();
     QCOMPARE(document()->config(), before);
     QVERIFY(idle());
+  }
+
+  // Issue 28 item 14: the add_bias_kv tooltip states what the help page states (the facts
+  // themselves are checked against the core in test_teach's biasKHelpSaysItIsAKeyWithoutAQuery).
+  void addBiasKvTooltipSaysWhatBiasKIs() {
+    auto* box = m_window->panel()->findChild<QCheckBox*>(QStringLiteral("add_bias_kv"));
+    QVERIFY(box != nullptr);
+    const QString tip = box->toolTip();
+    for (const char* fact : {"at the end", "not prepended", "no query row", "never attends",
+                             "\"null\" key", "attention sink"}) {
+      QVERIFY2(tip.contains(QLatin1String(fact)), qPrintable(tip));
+    }
   }
 
   void f11TogglesPresentationMode() {

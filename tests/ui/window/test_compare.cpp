@@ -24,7 +24,7 @@
 #include "stages/compare_stage.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
-#include "test_render_common.hpp"
+#include "../render/test_render_common.hpp"
 #include "compare/compare_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
