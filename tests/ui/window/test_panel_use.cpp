@@ -105,7 +105,10 @@ class TestPanelUse : public QObject {
     c.attn_mask_spec.kind = MaskKind::custom;
     c.attn_mask_spec.cells = {MaskCell{0, 2, -1, std::nullopt}, MaskCell{1, 35, -1, std::nullopt}};
     c.key_labels.clear();
-    for (int j = 0; j < 40; ++j) c.key_labels.push_back("k" + std::to_string(j));
+    for (int j = 0; j < 40; ++j) {
+      std::string label = "k";  // appended, not "k" + ...: GCC 12 warns (-Wrestrict) on that
+      c.key_labels.push_back(label.append(std::to_string(j)));
+    }
     document()->changeConfig(c, QStringLiteral("set up"));
     QVERIFY(idle());
     const Config full = document()->config();
