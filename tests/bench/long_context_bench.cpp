@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
               mhaviz::format_bytes(mhaviz::estimate_memory(c)).c_str(),
               mhaviz::format_bytes(mhaviz::estimate_reduced_memory(c, threads)).c_str());
   auto t0 = std::chrono::steady_clock::now();
-  const mhaviz::Problem p = mhaviz::make_problem(c);
+  const mhaviz::Problem p = mhaviz::make_reduced_problem(c);
   const double problem_s = seconds_since(t0);
   mhaviz::ReducedRequest req;
   req.max_rows = cells;
