@@ -16,11 +16,13 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "attention_tile.hpp"  // product(), as forward.cpp
 #include "eigen_types.hpp"
 #include "exact_exp.hpp"
+#include "kernels/fold_row.hpp"
 #include "long_context_masks.hpp"
 #include "long_context_rows.hpp"
 #include "mhaviz/core/errors.hpp"
@@ -147,7 +149,12 @@ class StripeFolder {
     const bool mean = r_.reduce == BlockReduce::mean;
     for (std::int64_t r = 0; r < s.scores.rows(); ++r) {
       const auto x = s.scores.row(r).head(w);
-      const T m = x.maxCoeff();
+      T m;
+      if constexpr (std::is_same_v<T, float>) {
+        m = kernels::fold_kernels().max_f32(x.data(), w);
+      } else {
+        m = x.maxCoeff();
+      }
       if (m == -kInf) continue;  // every key of this row masked here: weights 0
       if (m > mx[r]) {
         const T f = mx[r] == -kInf ? T(0) : std::exp(mx[r] - m);
@@ -160,21 +167,48 @@ class StripeFolder {
       std::int64_t lo = 0, hi = w;
       while (x(lo) == -kInf) ++lo;
       while (x(hi - 1) == -kInf) --hi;
-      auto e = s.e.segment(lo, hi - lo);
-      exp_shifted(x.segment(lo, hi - lo), e, mx[r]);
-      T in_region = 0;
-      for_each_block_column(a + lo, hi - lo, [&](std::int64_t j, std::int64_t n, std::int64_t col) {
-        if (mean) {
-          const T part = s.e.segment(j - a, n).sum();
-          s.acc(r, col) += part;
-          in_region += part;
-        } else {
+      sum[r] += exp_sums(x, a, lo, hi, mx[r], mean ? &s.acc(r, 0) : nullptr, s);
+      if (!mean) {
+        for_each_block_column(a + lo, hi - lo, [&](std::int64_t j, std::int64_t n, std::int64_t col) {
           s.acc(r, col) = std::max(s.acc(r, col),
                                    x.segment(j - a, n).template maxCoeff<Eigen::PropagateNaN>());
-        }
+        });
+      }
+    }
+  }
+
+  /// The sum of exp(x_j - shift) over keys [a + lo, a + hi) of a chunk starting at key a; with
+  /// `acc` (a row of block sums), each key's term is also added to its block column's sum.
+  template <typename X>
+  T exp_sums(const X& x, std::int64_t a, std::int64_t lo, std::int64_t hi, T shift, T* acc,
+             FoldScratch<T>& s) const {
+    // The part of [lo, hi) inside the region's keys: [ra, rb).
+    const std::int64_t ra = std::clamp(t_.k0 - a, lo, hi), rb = std::clamp(t_.k1 - a, lo, hi);
+    if constexpr (std::is_same_v<T, float>) {
+      const kernels::FoldKernels& k = kernels::fold_kernels();
+      if (acc == nullptr) return k.exp_sums_f32(x.data() + lo, hi - lo, shift, 0, 0, nullptr);
+      float total = 0.0F;
+      if (ra > lo) total += k.exp_sums_f32(x.data() + lo, ra - lo, shift, 0, 0, nullptr);
+      if (rb > ra) {
+        const std::int64_t col = (a + ra - t_.k0) / r_.block_cols;
+        const std::int64_t first = t_.k0 + (col + 1) * r_.block_cols - (a + ra);
+        total += k.exp_sums_f32(x.data() + ra, rb - ra, shift, first, r_.block_cols, acc + col);
+      }
+      if (hi > rb) total += k.exp_sums_f32(x.data() + rb, hi - rb, shift, 0, 0, nullptr);
+      return total;
+    } else {
+      auto e = s.e.segment(lo, hi - lo);
+      exp_shifted(x.segment(lo, hi - lo), e, shift);
+      if (acc == nullptr) return e.sum();
+      T total = 0;
+      if (ra > lo) total += s.e.segment(lo, ra - lo).sum();
+      for_each_block_column(a + ra, rb - ra, [&](std::int64_t j, std::int64_t n, std::int64_t col) {
+        const T part = s.e.segment(j - a, n).sum();
+        acc[col] += part;
+        total += part;
       });
-      const bool inside = a + lo >= t_.k0 && a + hi <= t_.k1;
-      sum[r] += mean && inside ? in_region : e.sum();
+      if (hi > rb) total += s.e.segment(rb, hi - rb).sum();
+      return total;
     }
   }
 

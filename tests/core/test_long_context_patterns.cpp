@@ -82,7 +82,8 @@ TEST(LongContextPatterns, ManyChunksAndStripesWithLargeScores) {
   ReducedRequest req;
   req.max_rows = 160;
   req.max_cols = 140;
-  expect_same_as_forward(c, req);
+  // Weights near 1 (few keys, spread scores), rescaled sums: a few more float ulps than 1e-6.
+  expect_same_as_forward(c, req, 2e-6);
 }
 
 TEST(LongContextPatterns, ThreeDimensionalFloatMaskPaddingAndAppendedKeys) {
