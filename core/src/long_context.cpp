@@ -95,11 +95,13 @@ Inputs semantic_inputs(const Config& c, const Inputs& in,
 /// each key chunk read from memory serves many of them.
 constexpr std::int64_t kStripeRows = 128;
 
-/// Keys per chunk: a stripe's scores of one chunk take about 256 KiB, to stay in L2.
+/// Keys per chunk: a stripe's scores of one chunk take about 256 KiB, to stay in L2; whole
+/// panels of the stored keys.
 template <typename T>
 std::int64_t chunk_keys(std::int64_t stripe_rows) {
   const std::int64_t fit = (std::int64_t{256} << 10) / (stripe_rows * std::int64_t{sizeof(T)});
-  return std::clamp<std::int64_t>(fit, 64, 1024) & ~std::int64_t{15};
+  constexpr std::int64_t panel = detail::HeadKeys<T>::kPanel;
+  return std::clamp<std::int64_t>(fit, panel, 16 * panel) / panel * panel;
 }
 
 template <typename T>

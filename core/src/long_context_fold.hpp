@@ -126,7 +126,7 @@ class StripeFolder {
     const ChunkMask kind = appended ? ChunkMask::none : masks_.prepare(b, k, s.mask);
     if (kind == ChunkMask::all) return;
     auto tile = s.scores.leftCols(w);
-    product(tile, s.q, keys_.keys_transposed(b % d_.H).middleCols(a, w));
+    keys_.scores(tile, s.q, b % d_.H, a, w);
     if (kind == ChunkMask::some) tile += s.mask.values.leftCols(w);
     f(a, w);
   }

@@ -52,6 +52,9 @@ Mat<T> project_rows(const Mat<T>& x, const ConstMatMap<T>& w, const RowVec<T>& b
 template <typename T>
 class HeadKeys {
  public:
+  /// Keys per panel of the stored keys.
+  static constexpr std::int64_t kPanel = 64;
+
   HeadKeys(const Config& c, const Inputs& in, const Dims& d, const Projections<T>& w,
            std::int64_t n, std::int64_t q0, std::int64_t q1, int threads)
       : d_(d) {
@@ -63,12 +66,15 @@ class HeadKeys {
       projected_keys = project_rows<T>(sequence_rows<T>(in.key, d, seq_first, d.S, n, 0, d.S), w.wk,
                                        w.bk, threads);
     }
-    // Each head's keys transposed, (hd, Sx): the right operand of product(). The bias_k column
-    // is appended; add_zero_attn's column stays zero.
+    // Each head's keys transposed, (hd, Sx), the right operand of product(), stored as panels
+    // of kPanel keys, each a contiguous (hd, kPanel) block: a product then reads its keys at a
+    // short stride (a stride of Sx put every row of a panel in the same cache sets: measured
+    // 107 against 127 GFLOP/s on 128 x 512 x 64 tiles). The bias_k key is appended;
+    // add_zero_attn's stays zero, as do the unused keys of the last panel.
+    const std::int64_t panels = (d.Sx + kPanel - 1) / kPanel;
     keys_.resize(static_cast<std::size_t>(d.H));
     parallel_for(d.H, thread_count(threads, d.H), [&](std::int64_t h) {
-      Mat<T>& kt = keys_[static_cast<std::size_t>(h)];
-      kt = Mat<T>::Zero(d.hd, d.Sx);
+      Mat<T> kt = Mat<T>::Zero(d.hd, d.Sx);
       if (in.static_k) {
         kt.leftCols(d.S) = transposed(
             ConstMatMap<T>(in.static_k->data<T>().data() + (n * d.H + h) * d.S * d.hd, d.S, d.hd));
@@ -76,15 +82,30 @@ class HeadKeys {
         kt.leftCols(d.S) = transposed(projected_keys.middleCols(h * d.hd, d.hd));
       }
       if (c.add_bias_kv) kt.col(d.S) = w.bias_k.segment(h * d.hd, d.hd).transpose();
+      Mat<T>& p = keys_[static_cast<std::size_t>(h)];
+      p = Mat<T>::Zero(panels * d.hd, kPanel);
+      for (std::int64_t k = 0; k < panels; ++k) {
+        const std::int64_t width = std::min(kPanel, d.Sx - k * kPanel);
+        p.block(k * d.hd, 0, d.hd, width) = kt.middleCols(k * kPanel, width);
+      }
     });
+  }
+
+  /// tile = q @ (head h's keys [a, a + w))^T: q is (rows, hd), tile (rows, w).
+  template <typename Tile, typename Q>
+  void scores(Tile&& tile, const Q& q, std::int64_t h, std::int64_t a, std::int64_t w) const {
+    const Mat<T>& p = keys_[static_cast<std::size_t>(h)];
+    for (std::int64_t j = a; j < a + w;) {
+      const std::int64_t k = j / kPanel, first = j - k * kPanel;
+      const std::int64_t n = std::min(kPanel - first, a + w - j);
+      auto piece = tile.middleCols(j - a, n);
+      product(piece, q, p.block(k * d_.hd, first, d_.hd, n));
+      j += n;
+    }
   }
   /// Head h's queries, rows [offset, offset + rows) of the region.
   [[nodiscard]] auto query(std::int64_t h, std::int64_t offset, std::int64_t rows) const {
     return queries_.block(offset, h * d_.hd, rows, d_.hd);
-  }
-  /// Head h's keys transposed, (hd, Sx).
-  [[nodiscard]] const Mat<T>& keys_transposed(std::int64_t h) const {
-    return keys_[static_cast<std::size_t>(h)];
   }
 
  private:
