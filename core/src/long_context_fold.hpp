@@ -253,8 +253,10 @@ class StripeFolder {
   void average_maxima(std::int64_t rows, std::int64_t block_rows, T* dst,
                       FoldScratch<T>& s) const {
     const auto maps = static_cast<std::int64_t>(r_.heads.size());
+    // A row fully masked in any head is NaN in the average; where PyTorch gives such a row 0,
+    // its head adds 0 (add_head skips it).
     std::vector<bool> masked_row(static_cast<std::size_t>(rows), false);
-    for (std::int64_t m = 0; m < maps; ++m) {
+    for (std::int64_t m = 0; m < maps && !t_.zero_masked_rows; ++m) {
       for (std::int64_t r = 0; r < rows; ++r) {
         if (s.max[static_cast<std::size_t>(m * rows + r)] == -kInf)
           masked_row[static_cast<std::size_t>(r)] = true;
@@ -268,7 +270,7 @@ class StripeFolder {
       const T* mx = s.max.data() + m * rows;
       const T* sum = s.sum.data() + m * rows;
       for (std::int64_t r = 0; r < rows; ++r) {
-        if (mx[r] == -kInf) continue;  // the whole row is NaN or 0: masked_row
+        if (mx[r] == -kInf) continue;  // the whole row is NaN (masked_row) or 0
         auto e = s.e.head(w);
         exp_shifted(s.scores.row(r).head(w), e, mx[r]);
         s.average.row(r).head(w) += e / sum[r];
@@ -297,7 +299,7 @@ class StripeFolder {
         });
       }
     }
-    const double nan = masked_row_value();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::int64_t i = 0, br = 0; br < block_rows; i += r_.block_rows, ++br) {
       const std::int64_t nr = std::min(r_.block_rows, rows - i);
       for (std::int64_t c = 0; c < r_.cols; ++c) {

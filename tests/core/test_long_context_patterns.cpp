@@ -126,6 +126,22 @@ TEST(LongContextPatterns, FullyMaskedRowsAreNaNOrZeroAsForward) {
   }
 }
 
+TEST(LongContextPatterns, ARowFullyMaskedInOneHeadOnly) {
+  // Head 0's query 5 sees no key, head 1's does: with weights it is NaN in head 0 and in the
+  // average; on the need_weights=False path it is 0 in head 0 and the average is head 1's / 2.
+  for (const bool need_weights : {true, false}) {
+    Config c = base(12, MaskKind::custom);
+    c.need_weights = need_weights;
+    c.attn_mask_spec.shape = MaskShape::three_d;
+    for (std::int64_t j = 0; j < 12; ++j) c.attn_mask_spec.cells.push_back({5, j, 0, std::nullopt});
+    ReducedRequest req;  // exact cells (a block maximum could hide row 5)
+    req.max_rows = 12;
+    req.max_cols = 12;
+    SCOPED_TRACE(need_weights ? "need_weights" : "need_weights=False");
+    expect_same_as_forward(c, req);
+  }
+}
+
 TEST(LongContextPatterns, ExactCellsOfAZoomAreZeroWhereMasked) {
   const Config c = base(700, MaskKind::causal);
   const Problem full = make_problem(c);
