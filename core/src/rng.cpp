@@ -122,11 +122,22 @@ void fill_normals(const CounterRng& g, std::uint64_t first, std::span<T> out) {
 template <typename T>
 void fill_uniforms(const CounterRng& g, std::uint64_t first, std::span<T> out, double lo,
                    double hi) {
+  const auto at = [&](std::int64_t i, double u) {
+    out[static_cast<std::size_t>(i)] = static_cast<T>(lo + (hi - lo) * u);
+  };
   in_pieces(static_cast<std::int64_t>(out.size()), [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      out[static_cast<std::size_t>(i)] =
-          static_cast<T>(lo + (hi - lo) * g.uniform(first + static_cast<std::uint64_t>(i)));
+    std::int64_t i = begin;
+    // As fill_normals: a lone value at either end, whole blocks (two values) between.
+    if ((first + static_cast<std::uint64_t>(i)) % 2 == 1 && i < end) {
+      at(i, g.uniform(first + static_cast<std::uint64_t>(i)));
+      ++i;
     }
+    for (; i + 1 < end; i += 2) {
+      const Pair p = pair_of(g.block((first + static_cast<std::uint64_t>(i)) / 2));
+      at(i, p.u1 - 0x1.0p-53);
+      at(i + 1, p.u2);
+    }
+    if (i < end) at(i, g.uniform(first + static_cast<std::uint64_t>(i)));
   });
 }
 
