@@ -155,8 +155,12 @@ ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const Red
       std::max<std::int64_t>(1, (kStripeRows + out.block_rows - 1) / out.block_rows);
   const std::int64_t stripe_rows = blocks_per_stripe * out.block_rows;
   const std::int64_t stripes = (out.rows + blocks_per_stripe - 1) / blocks_per_stripe;
-  const detail::StripeMasks<T> masks(sem, pattern, static_cast<T>(c.attn_mask_spec.masked_value),
-                                     d, req.batch, chunk_keys<T>(std::min(stripe_rows, g.q1 - g.q0)));
+  // What a masked cell of the pattern adds: -inf for a bool mask (masked_value is for floats).
+  const T pattern_value = c.attn_mask_spec.dtype == gen::MaskDType::boolean
+                              ? -std::numeric_limits<T>::infinity()
+                              : static_cast<T>(c.attn_mask_spec.masked_value);
+  const detail::StripeMasks<T> masks(sem, pattern, pattern_value, d, req.batch,
+                                     chunk_keys<T>(std::min(stripe_rows, g.q1 - g.q0)));
   const detail::StripeFolder<T> folder(keys, masks, d,
                                        {&out, g.q0, g.k0, g.k1, zero_fully_masked_rows(c)});
   std::int64_t done = 0;

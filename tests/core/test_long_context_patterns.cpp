@@ -64,6 +64,7 @@ TEST(LongContextPatterns, EveryPatternKindAsTheMaskTensorGivesIt) {
     c.attn_mask_spec.dilation = 3;
     c.attn_mask_spec.sink_tokens = 4;
     c.attn_mask_spec.causal = kind == MaskKind::document;
+    c.attn_mask_spec.masked_value = -5.0;  // ignored by a bool mask: masked cells are -inf
     SCOPED_TRACE(std::string(gen::to_string(kind)));
     ReducedRequest req;
     req.max_rows = 23;  // blocks of 7 x 10 cells: many partly masked blocks
