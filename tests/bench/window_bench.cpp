@@ -8,11 +8,12 @@
 //   - repaint time of the 8-head grid at L=S=2048 (a new stage of the same result): total time
 //     to the drawn picture and the longest GUI stall, with background preparation on (as in the
 //     window) and off (everything on the GUI thread, as export does);
-//   - the model view (window_bench_model.cpp).
+//   - the model view (window_bench_model.cpp);
+//   - the head view at 64 and 512 tokens x 8 heads (window_bench_tokens.cpp).
 // Run: QT_QPA_PLATFORM=offscreen build/bin/mhaviz-window-bench [--smoke] [--model-only]
-//      [--big-only] [--warm=N]
+//      [--big-only] [--head-view-only] [--warm=N]
 // --model-only measures the model view alone; --big-only the (1,2048,2048,512,8) changes (first
-// and N warm ones, default 3) and the zoom alone. MHAVIZ_BENCH_TRACE=1 prints each GUI gap over
+// and N warm ones, default 3) and the zoom alone; --head-view-only the head view alone. MHAVIZ_BENCH_TRACE=1 prints each GUI gap over
 // 15 ms with the GUI thread's own CPU time in it, and the phases of each big change (the worker's
 // computation, the result's arrival on the GUI thread, the picture).
 // --smoke uses tiny sizes (for ctest); it checks that every picture arrives, never the timing.
@@ -198,6 +199,7 @@ int main(int argc, char** argv) {
   const bool smoke = args.contains(QStringLiteral("--smoke"));
   const bool modelOnly = args.contains(QStringLiteral("--model-only"));
   const bool bigOnly = args.contains(QStringLiteral("--big-only"));
+  const bool headOnly = args.contains(QStringLiteral("--head-view-only"));
   int warm = 3;
   for (const QString& a : args) {
     if (a.startsWith(QStringLiteral("--warm="))) warm = a.mid(7).toInt();
@@ -223,6 +225,11 @@ int main(int argc, char** argv) {
   const int changes = smoke ? 3 : 30;
 
   std::fprintf(stderr, "measuring%s...\n", smoke ? " (smoke sizes)" : "");
+  if (headOnly) {
+    headView(window, smoke);
+    printReport();
+    return g_ok ? 0 : 1;
+  }
   if (!bigOnly) {
     const ViewOptions startView = window.document()->view();
     modelView(window, smoke);  // first: the peak RSS it reports is the model view's
@@ -233,6 +240,7 @@ int main(int argc, char** argv) {
   }
   if (!modelOnly) {
     if (!bigOnly) {
+      headView(window, smoke);
       latency(window, small, changes);
       latency(window, medium, changes);
     }

@@ -2,6 +2,7 @@
 // which opacity, the coverage threshold, masked pairs, the bias_k / zero rows, NaN queries,
 // hover; and the same against a real forward pass (tokens/head_view_picture.hpp).
 
+#include <QImage>
 #include <QTest>
 #include <cmath>
 #include <limits>
@@ -9,10 +10,12 @@
 #include <utility>
 
 #include "mhaviz/core/config.hpp"
+#include "mhaviz/core/errors.hpp"
 #include "stages/stage_data.hpp"
 #include "test_render_common.hpp"
 #include "tokens/head_lines.hpp"
 #include "tokens/head_view_picture.hpp"
+#include "tokens/line_raster.hpp"
 
 using mhaviz::KeyKind;
 using mhaviz::ui::HeadLine;
@@ -249,6 +252,99 @@ class TestHeadLines : public QObject {
     view.soloHead = -1;
     QCOMPARE(mhaviz::ui::headsShown(view, 2, {false, true}), std::vector<int>{1});
     QCOMPARE(mhaviz::ui::headsShown(view, 2, {}), (std::vector<int>{0, 1}));
+  }
+
+  // The length limit counts the queries and the source keys: 512 tokens with add_bias_kv and
+  // add_zero_attn (S' = 514) are drawn, 513 queries or keys are not.
+  void theLimitCountsQueriesAndSourceKeys() {
+    mhaviz::Config config;
+    config.embed_dim = 4;
+    config.num_heads = 1;
+    config.tgt_len = 512;
+    config.src_len = 512;
+    config.add_bias_kv = true;
+    config.add_zero_attn = true;
+    const mhaviz::ForwardResult result = mhaviz::ui::test::computeResult(config, false);
+    QCOMPARE(result.Sx, std::int64_t{514});
+    const StageData data = mhaviz::ui::headViewData(result, {});
+    QCOMPARE(data.maps.front().cols, 514);
+    config.src_len = 513;
+    const mhaviz::ForwardResult longer = mhaviz::ui::test::computeResult(config, false);
+    QVERIFY_THROWS_EXCEPTION(mhaviz::InvalidInput, mhaviz::ui::headViewData(longer, {}));
+  }
+
+  // The rasterizer draws each line where it runs, as wide as it is, blended over what is there;
+  // a transparent line draws nothing, a thin one a single pixel across.
+  void rasterLinesDrawWhereTheyRun() {
+    QImage image(100, 60, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    std::vector<mhaviz::ui::RasterLine> lines;
+    lines.push_back({QPointF(10, 30), QPointF(90, 30), qRgba(255, 0, 0, 255), 2.0});
+    lines.push_back({QPointF(50, 5), QPointF(52, 55), qRgba(0, 0, 255, 128), 1.0});
+    lines.push_back({QPointF(10, 10), QPointF(90, 12), qRgba(0, 255, 0, 0), 4.0});
+    lines.push_back({QPointF(10, 50), QPointF(40, 50.5), qRgba(0, 0, 0, 255), 0.0});
+    mhaviz::ui::rasterLines(image, lines, QPointF(0, 0), 1.0);
+    // The red band covers rows 29 and 30 fully, not 27 or 32.
+    QCOMPARE(image.pixelColor(20, 29), QColor(Qt::red));
+    QCOMPARE(image.pixelColor(20, 30), QColor(Qt::red));
+    QCOMPARE(image.pixelColor(20, 27), QColor(Qt::white));
+    QCOMPARE(image.pixelColor(20, 32), QColor(Qt::white));
+    // The half-transparent blue line over white, on its own row 15, near column 50.
+    int bluest = 255;
+    for (int x = 48; x <= 53; ++x) bluest = std::min(bluest, image.pixelColor(x, 15).red());
+    QVERIFY2(bluest > 100 && bluest < 160, qPrintable(QString::number(bluest)));
+    // Crossing the red line, blue drawn later lies over it.
+    const QColor crossing = image.pixelColor(50, 30);
+    QVERIFY(crossing.blue() > 60 && crossing.red() > 100);
+    // The transparent line left nothing.
+    QCOMPARE(image.pixelColor(30, 11), QColor(Qt::white));
+    // The thin black line: one opaque pixel per column, white above and below it.
+    for (int x = 12; x < 38; x += 5) {
+      int dark = 0;
+      for (int y = 47; y <= 53; ++y) dark += image.pixelColor(x, y) == QColor(Qt::black) ? 1 : 0;
+      QCOMPARE(dark, 1);
+    }
+    // The same drawn at twice the scale, from another origin: the same places, twice as many
+    // pixels.
+    QImage big(200, 120, QImage::Format_ARGB32_Premultiplied);
+    big.fill(Qt::white);
+    mhaviz::ui::rasterLines(big, {lines[0]}, QPointF(0, 0), 2.0);
+    QCOMPARE(big.pixelColor(40, 58), QColor(Qt::red));
+    QCOMPARE(big.pixelColor(40, 54), QColor(Qt::white));
+    QImage shifted(100, 60, QImage::Format_ARGB32_Premultiplied);
+    shifted.fill(Qt::white);
+    mhaviz::ui::rasterLines(shifted, {lines[0]}, QPointF(0, 20), 1.0);
+    QCOMPARE(shifted.pixelColor(20, 9), QColor(Qt::red));
+    QCOMPARE(shifted.pixelColor(20, 29), QColor(Qt::white));
+  }
+
+  // Drawn in a band of the picture: exactly the lines with a query or key in it (the lines of
+  // the tokens in sight), strongest last.
+  void aBandDrawsTheLinesOfItsTokens() {
+    const int n = 40;
+    std::vector<double> values(static_cast<std::size_t>(n * n), 1.0 / n);
+    StageData data;
+    data.maps.push_back(makeMap(n, n, values));
+    HeadLinesOptions options = allHeads(data);
+    options.size = QSizeF(400, 300);
+    options.minRowHeight = 20;  // taller than the picture: it scrolls
+    const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+    QVERIFY(lines.height > 700);
+    const QRectF band(0, 200, 400, 150);
+    const auto drawn = mhaviz::ui::headRasterLines(lines, band);
+    std::size_t expected = 0;
+    const auto near = [&](double y) {
+      return y >= band.top() - lines.rowHeight && y <= band.bottom() + lines.rowHeight;
+    };
+    for (const HeadLine& l : lines.lines) {
+      const double qy = lines.queries[static_cast<std::size_t>(l.query)].anchor.y();
+      const double ky = lines.keys[static_cast<std::size_t>(l.key)].anchor.y();
+      if (near(qy) || near(ky)) ++expected;
+    }
+    QVERIFY(expected > 0 && expected < lines.lines.size());
+    QCOMPARE(drawn.size(), expected);
+    for (const auto& d : drawn) QVERIFY(near(d.from.y()) || near(d.to.y()));
+    QCOMPARE(mhaviz::ui::headRasterLines(lines).size(), lines.lines.size());
   }
 };
 

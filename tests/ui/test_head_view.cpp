@@ -78,6 +78,7 @@ class TestHeadView : public QObject {
     toggle->trigger();
     QVERIFY(QTest::qWaitFor([&] { return dock->isVisible(); }, kTimeout));
     HeadView* view = m_window->headView();
+    QVERIFY(drawn(view));
     QVERIFY(view->message().isEmpty());
     QVERIFY(!view->lines().lines.empty());
     // The configuration's labels, the appended keys at the end.
@@ -94,7 +95,7 @@ class TestHeadView : public QObject {
     auto v = m_window->document()->view();
     v.soloHead = 1;
     m_window->document()->setView(v);
-    QCoreApplication::processEvents();
+    QVERIFY(drawn(view));
     QCOMPARE(view->heads(), std::vector<int>{1});
     for (const HeadLine& l : view->lines().lines) QCOMPARE(l.head, 1);
     // Head chips are overridden while the grid shows one head.
@@ -102,7 +103,7 @@ class TestHeadView : public QObject {
     QCOMPARE(view->heads(), std::vector<int>{1});
     v.soloHead = -1;
     m_window->document()->setView(v);
-    QCoreApplication::processEvents();
+    QVERIFY(drawn(view));
     QCOMPARE(view->heads(), std::vector<int>{0});  // head 1's chip is now off
     view->setHeadChosen(1, true);
     QCOMPARE(view->heads(), (std::vector<int>{0, 1}));
@@ -111,7 +112,9 @@ class TestHeadView : public QObject {
     config.seed = config.seed + 1;
     m_window->document()->changeConfig(config, QStringLiteral("seed"));
     QVERIFY(idle());
+    QVERIFY(drawn(view));
     const auto result = m_window->computation()->result();
+    QVERIFY(!view->lines().lines.empty());
     for (const HeadLine& l : view->lines().lines) {
       QCOMPARE(l.weight,
                result->weights.value(((0 * 2 + l.head) * 4 + l.query) * result->Sx + l.key));
@@ -127,6 +130,7 @@ class TestHeadView : public QObject {
     const QPointF query = view->lines().queries[2].box.center();
     QTest::mouseMove(canvas, query.toPoint());
     QVERIFY(QTest::qWaitFor([&] { return view->choice().query == 2; }, kTimeout));
+    QVERIFY(drawn(view));
     QVERIFY(!view->lines().lines.empty());
     for (const HeadLine& l : view->lines().lines) QCOMPARE(l.query, 2);
     QVERIFY(!view->lines().notes.empty());
@@ -137,11 +141,51 @@ class TestHeadView : public QObject {
     const QPointF bias = view->lines().keys[4].box.center();
     QTest::mouseMove(canvas, bias.toPoint());
     QVERIFY(QTest::qWaitFor([&] { return view->choice().key == 4; }, kTimeout));
+    QVERIFY(drawn(view));
     for (const HeadLine& l : view->lines().lines) QCOMPARE(l.key, 4);
     QCOMPARE(view->lines().lines.size(), std::size_t{8});  // every query of both heads
     QVERIFY(hovered.last().at(0).toString().contains(QStringLiteral("no query row")));
     view->setHover({});
+    QVERIFY(drawn(view));
     QCOMPARE(view->lines().lines.size() > 8, true);
+  }
+
+  // A click pins a token: it stays shown when the pointer leaves (and in an export); hovering
+  // another shows that one meanwhile; a second click or Esc releases it.
+  void aClickPinsAToken() {
+    HeadView* view = show();
+    QWidget* canvas = view->canvas();
+    const QPoint query = view->lines().queries[1].box.center().toPoint();
+    QTest::mouseMove(canvas, query);
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, query);
+    QCOMPARE(view->pinned(), (TokenHit{TokenHit::Side::query, 1}));
+    view->setHover({});  // the pointer leaves
+    QVERIFY(drawn(view));
+    QCOMPARE(view->choice().query, 1);
+    QVERIFY(!view->lines().lines.empty());
+    for (const HeadLine& l : view->lines().lines) QCOMPARE(l.query, 1);
+    auto* pin = view->findChild<QLabel*>(QStringLiteral("headViewPin"));
+    QVERIFY(pin != nullptr && pin->isVisibleTo(view));
+    // Another token hovered is shown while the pointer is over it.
+    view->setHover({TokenHit::Side::key, 0});
+    QVERIFY(drawn(view));
+    QCOMPARE(view->choice().key, 0);
+    QCOMPARE(view->choice().query, -1);
+    view->setHover({});
+    QVERIFY(drawn(view));
+    QCOMPARE(view->choice().query, 1);
+    // Clicked again: released, every line back.
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, query);
+    QCOMPARE(view->pinned(), TokenHit{});
+    view->setHover({});
+    QVERIFY(drawn(view));
+    QCOMPARE(view->choice().query, -1);
+    QVERIFY(!pin->isVisibleTo(view));
+    // Esc releases a pin too.
+    view->setPinned({TokenHit::Side::key, 2});
+    QCOMPARE(view->choice().key, 2);
+    QTest::keyClick(canvas, Qt::Key_Escape);
+    QCOMPARE(view->pinned(), TokenHit{});
   }
 
   // The slider hides the weak lines and the label says how many.
@@ -154,6 +198,7 @@ class TestHeadView : public QObject {
     QCOMPARE(slider->value(), 100);
     slider->setValue(50);
     QCOMPARE(view->choice().coverage, 0.5);
+    QVERIFY(drawn(view));
     const std::size_t shown = view->lines().lines.size();
     QVERIFY(shown < all);
     QCOMPARE(static_cast<std::size_t>(view->lines().hiddenLines), all - shown);
@@ -204,7 +249,12 @@ class TestHeadView : public QObject {
     dock->toggleViewAction()->trigger();
     if (!QTest::qWaitFor([&] { return dock->isVisible(); }, kTimeout)) qWarning("not shown");
     QCoreApplication::processEvents();
+    if (!drawn(m_window->headView())) qWarning("not drawn");
     return m_window->headView();
+  }
+  // Waits until the head view's picture is the one asked for last.
+  static bool drawn(HeadView* view) {
+    return QTest::qWaitFor([view] { return !view->isDrawing(); }, kTimeout);
   }
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor(
