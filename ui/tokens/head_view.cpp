@@ -2,11 +2,9 @@
 #include "tokens/head_view.hpp"
 
 #include <QEvent>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
@@ -85,6 +83,7 @@ HeadView::HeadView(QWidget* parent)
   m_coverage->setRange(1, 100);
   m_coverage->setValue(100);
   m_coverage->setMaximumWidth(160);
+  m_coverage->setMinimumWidth(40);  // a narrow dock keeps a short slider
   m_coverage->setToolTip(coverageLabel->toolTip());
   controls->addWidget(m_coverage);
   controls->addWidget(m_coverageText);
@@ -110,7 +109,7 @@ HeadView::HeadView(QWidget* parent)
 
   connect(m_coverage, &QSlider::valueChanged, this,
           [this](int percent) { setCoverage(percent / 100.0); });
-  connect(m_export, &QToolButton::clicked, this, &HeadView::exportWithDialog);
+  connect(m_export, &QToolButton::clicked, this, &HeadView::exportRequested);
   // Scrolled beyond the lines drawn: draw the lines of the tokens now in sight.
   connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
     if (!m_requestedBand.contains(wantedBand())) requestPicture();
@@ -414,19 +413,6 @@ void HeadView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
 QString HeadView::exportTo(const QString& path, ExportOptions options) const {
   if (!m_result) return message();
   return exportHeadView(*m_result, m_view, m_choice, options, path);
-}
-
-void HeadView::exportWithDialog() {
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export head view"), QStringLiteral("head_view.png"),
-      tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
-  if (path.isEmpty()) return;
-  ExportOptions options;
-  options.width = std::max(m_canvas->width(), 400);
-  options.height = std::max(m_scroll->viewport()->height(), 300);
-  options.scale = 2.0;  // sharp on paper and slides
-  const QString error = exportTo(path, options);
-  if (!error.isEmpty()) QMessageBox::warning(this, tr("Export head view"), error);
 }
 
 void HeadView::changeEvent(QEvent* event) {

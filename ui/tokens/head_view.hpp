@@ -89,6 +89,8 @@ class HeadView : public QWidget {
  signals:
   /// What the hovered token is, for the status bar (empty when the pointer leaves).
   void hovered(const QString& text);
+  /// The Export… button: the window's Export image dialog, this view chosen.
+  void exportRequested();
   /// The picture asked for last is on screen.
   void pictureShown();
 
@@ -103,7 +105,6 @@ class HeadView : public QWidget {
   void requestPicture();
   [[nodiscard]] QRectF wantedBand() const;
   [[nodiscard]] QString hoverText(TokenHit hit, const HeadLines& lines) const;
-  void exportWithDialog();
 
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
   ViewOptions m_view;

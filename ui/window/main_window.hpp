@@ -11,6 +11,8 @@ class QDockWidget;
 namespace mhaviz::ui {
 
 class ComparePanel;
+class ExportActions;
+struct TokenDocks;
 class HeadView;
 class HeatmapGrid;
 class HeadMeasuresView;
@@ -21,6 +23,7 @@ class Document;
 class SessionFiles;
 class StatusWidgets;
 class TeachingTools;
+class TextView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -43,6 +46,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] HeadMeasuresView* headMeasures() const { return m_measures; }
   /// The head view (View > Head view, its own dock; hidden until asked for).
   [[nodiscard]] HeadView* headView() const { return m_headView; }
+  /// The text view (View > Text view, its own dock; hidden until asked for).
+  [[nodiscard]] TextView* textView() const { return m_textView; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
   /// The centre: one layer's full view and the model view.
@@ -53,12 +58,14 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] TeachingTools* teaching() const { return m_teaching; }
 
  protected:
-  /// The hover text leaves the status bar with the pointer.
+  /// The hover text leaves the status bar with the pointer; a click in the grid or a token
+  /// view makes it the picture File > Export image writes.
   bool eventFilter(QObject* watched, QEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
 
  private:
   void buildMenus();
+  void addTokenPictures(const TokenDocks& tokens);
   void connectController();
   void stepStage(int delta);
   void restoreLayout();
@@ -73,6 +80,11 @@ class MainWindow : public QMainWindow {
   HeadMeasuresView* m_measures = nullptr;
   QDockWidget* m_measuresDock = nullptr;
   HeadView* m_headView = nullptr;
+  TextView* m_textView = nullptr;
+  ExportActions* m_exports = nullptr;
+  // What File > Export image and Copy image write: the view worked in last.
+  static constexpr int kGridPicture = -1, kHeadPicture = 0, kTextPicture = 1;
+  int m_activePicture = kGridPicture;
   StatusWidgets* m_status;
   QActionGroup* m_colormaps = nullptr;
   SessionFiles* m_session = nullptr;
