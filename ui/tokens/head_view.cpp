@@ -70,10 +70,16 @@ HeadView::HeadView(QWidget* parent)
   setObjectName(QStringLiteral("headView"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  auto* controls = new QHBoxLayout;
+  // Two rows, so that a narrow dock keeps them: the heads and Export…, then the coverage.
+  auto* heads = new QHBoxLayout;
   m_chipRow->setSpacing(2);
-  controls->addLayout(m_chipRow);
-  controls->addSpacing(12);
+  heads->addLayout(m_chipRow);
+  heads->addStretch(1);
+  m_export->setText(tr("Export\u2026"));
+  m_export->setToolTip(tr("Save the head view as shown to PNG, SVG or PDF"));
+  heads->addWidget(m_export);
+  layout->addLayout(heads);
+  auto* controls = new QHBoxLayout;
   auto* coverageLabel = new QLabel(tr("Coverage"));
   coverageLabel->setToolTip(
       tr("Per query and head, only the strongest lines that together carry at least this share "
@@ -90,9 +96,6 @@ HeadView::HeadView(QWidget* parent)
   m_hidden->setObjectName(QStringLiteral("headViewHidden"));
   controls->addWidget(m_hidden);
   controls->addStretch(1);
-  m_export->setText(tr("Export\u2026"));
-  m_export->setToolTip(tr("Save the head view as shown to PNG, SVG or PDF"));
-  controls->addWidget(m_export);
   layout->addLayout(controls);
   m_pinText->setObjectName(QStringLiteral("headViewPin"));
   m_pinText->setWordWrap(true);

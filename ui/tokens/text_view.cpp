@@ -69,6 +69,8 @@ TextView::TextView(QWidget* parent)
   auto* headLabel = new QLabel(tr("&Shade by"));
   headLabel->setBuddy(m_heads);
   m_heads->setObjectName(QStringLiteral("textViewHead"));
+  m_heads->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_heads->setMinimumContentsLength(8);  // a narrow dock keeps it
   m_heads->setToolTip(tr("Whose weights shade the keys: one head, or the average over heads"));
   controls->addWidget(headLabel);
   controls->addWidget(m_heads);

@@ -41,6 +41,7 @@
 #include "window/dock_subject.hpp"
 #include "compare/compare_panel.hpp"
 #include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/reduced_zoom.hpp"
 #include "window/screen_presenter.hpp"
@@ -88,11 +89,14 @@ MainWindow::MainWindow(QWidget* parent)
   m_status = new StatusWidgets(statusBar(), m_document, m_computation, this);
   new ReducedZoom(m_grid, m_computation, this);  // zooming a reduced map computes the region
   buildMenus();
-  // Every dock that describes the session says which layer of a model it is (dock_subject.hpp).
+  // Every dock that describes the session says which layer of a model it is (dock_subject.hpp);
+  // those that edit it are read-only while the model view is on screen.
+  auto* masks = findChild<QDockWidget*>(QStringLiteral("maskDock"));
   new DockSubject(m_document, m_pages,
-                  {m_dock, findChild<QDockWidget*>(QStringLiteral("maskDock")), m_measuresDock,
-                   m_teaching->breakdown(), m_teaching->shapeFlow()},
-                  this);
+                  {m_dock, masks, m_measuresDock, m_teaching->breakdown(), m_teaching->shapeFlow(),
+                   findChild<QDockWidget*>(QStringLiteral("headViewDock")),
+                   findChild<QDockWidget*>(QStringLiteral("textViewDock"))},
+                  {m_dock, masks}, this);
   connectController();
   restoreLayout();
   calmFields(this);  // typed numbers commit once; the wheel scrolls the panels
@@ -143,9 +147,8 @@ void MainWindow::buildMenus() {
   m_pages->setSession(m_session);
   connect(m_session, &SessionFiles::modelRequested, m_pages, &ModelPages::openModel);
   m_exports =
-      new ExportActions(this, m_document, m_computation, [this](const QString& t, const QString& m) {
-        m_session->showError(t, m);
-      });
+      new ExportActions(this, m_document, m_computation,
+                        [this](const QString& t, const QString& m) { m_session->showError(t, m); });
   m_exports->addFileActions(file, nullptr);  // Export image/data, Copy image/PyTorch code
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -198,12 +201,12 @@ void MainWindow::buildMenus() {
   toolbar->addAction(tokens.textToggle);
   connect(m_headView, &HeadView::hovered, m_status, &StatusWidgets::showHover);
   connect(m_textView, &TextView::hovered, m_status, &StatusWidgets::showHover);
+  connect(m_pages->modelView(), &ModelView::hovered, m_status, &StatusWidgets::showHover);
   addTokenPictures(tokens);
   installDesktopMenus(view, this);  // View > Language, View > Theme
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));
-  QAction* again =
-      compute->addAction(tr("&Recompute"), m_computation, &Computation::recompute);
+  QAction* again = compute->addAction(tr("&Recompute"), m_computation, &Computation::recompute);
   again->setShortcut(QKeySequence::Refresh);
   QAction* cancel =
       compute->addAction(tr("&Cancel computation"), m_computation, &Computation::cancel);
@@ -218,13 +221,13 @@ void MainWindow::buildMenus() {
   m_pages->addExamples(m_teaching->examplesMenu());
   connect(m_teaching->presentationAction(), &QAction::toggled, m_pages,
           &ModelPages::setPresentation);  // the bar above a model's layer is no slide
-  m_compare = installCompare(this, m_document, m_computation);  // Compare menu and the A | B | B - A dock
+  m_compare =
+      installCompare(this, m_document, m_computation);  // Compare menu and the A | B | B - A dock
   if (m_session != nullptr) {
     m_session->setCompareHooks(
         [this] { return m_compare->savedA(); },
         [this](const std::optional<CompareA>& a) { m_compare->restoreA(a); });
-    connect(m_compare, &ComparePanel::changedByUser, m_session,
-            &SessionFiles::markCompareChanged);
+    connect(m_compare, &ComparePanel::changedByUser, m_session, &SessionFiles::markCompareChanged);
   }
 }
 
@@ -237,14 +240,12 @@ void MainWindow::addTokenPictures(const TokenDocks& tokens) {
       return QSize(std::max(size.width(), 400), std::max(size.height(), 300));
     };
   };
-  m_exports->addPicture({tr("Head view"), QStringLiteral("head_view"), true,
-                         onScreen(m_headView),
+  m_exports->addPicture({tr("Head view"), QStringLiteral("head_view"), true, onScreen(m_headView),
                          [this](const QString& path, const ExportOptions& options) {
                            return m_headView->exportTo(path, options);
                          }},
                         [dock = tokens.headDock] { return dock->isVisible(); });
-  m_exports->addPicture({tr("Text view"), QStringLiteral("text_view"), false,
-                         onScreen(m_textView),
+  m_exports->addPicture({tr("Text view"), QStringLiteral("text_view"), false, onScreen(m_textView),
                          [this](const QString& path, const ExportOptions& options) {
                            return m_textView->exportTo(path, options);
                          }},
