@@ -254,6 +254,43 @@ class TestHeadLines : public QObject {
     QCOMPARE(mhaviz::ui::headsShown(view, 2, {}), (std::vector<int>{0, 1}));
   }
 
+  // add_bias_kv alone appends exactly the bias_k row, add_zero_attn alone exactly the zero
+  // row, each set apart at the end of the key column; neither, no extra row.
+  void biasKAloneAndZeroAloneGiveExactlyTheirRows() {
+    for (const auto& [bias, zero] : {std::pair{true, false}, std::pair{false, true},
+                                     std::pair{false, false}}) {
+      mhaviz::Config config;
+      config.embed_dim = 8;
+      config.num_heads = 2;
+      config.tgt_len = 3;
+      config.src_len = 4;
+      config.add_bias_kv = bias;
+      config.add_zero_attn = zero;
+      const mhaviz::ForwardResult result = mhaviz::ui::test::computeResult(config);
+      const StageData data = mhaviz::ui::headViewData(result, {});
+      const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));
+      const std::size_t extra = (bias ? 1 : 0) + (zero ? 1 : 0);
+      QCOMPARE(lines.keys.size(), 4 + extra);
+      QCOMPARE(lines.queries.size(), std::size_t{3});
+      QCOMPARE(lines.firstExtraKey, extra > 0 ? 4 : -1);
+      if (extra > 0) {
+        const KeyKind kind = bias ? KeyKind::bias_k : KeyKind::zero;
+        QCOMPARE(lines.keys[4].kind, kind);
+        QCOMPARE(lines.keys[4].label, bias ? QStringLiteral("bias_k") : QStringLiteral("zero"));
+        QVERIFY(lines.separatorY > lines.keys[3].box.bottom());
+        // Every query draws its line into the extra key (its weight is above 0 everywhere).
+        std::set<int> into;
+        for (const HeadLine& l : lines.lines) {
+          if (l.key == 4) into.insert(l.query * 2 + l.head);
+        }
+        QCOMPARE(into.size(), std::size_t{6});
+      }
+      for (const auto& k : lines.keys) {
+        if (&k - lines.keys.data() < 4) QCOMPARE(k.kind, KeyKind::source);
+      }
+    }
+  }
+
   // The length limit counts the queries and the source keys: 512 tokens with add_bias_kv and
   // add_zero_attn (S' = 514) are drawn, 513 queries or keys are not.
   void theLimitCountsQueriesAndSourceKeys() {

@@ -16,6 +16,7 @@
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/config.hpp"
+#include "mhaviz/core/measures.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "tokens/head_view.hpp"
@@ -118,6 +119,52 @@ class TestHeadView : public QObject {
     for (const HeadLine& l : view->lines().lines) {
       QCOMPARE(l.weight,
                result->weights.value(((0 * 2 + l.head) * 4 + l.query) * result->Sx + l.key));
+    }
+  }
+
+  // The batch element and the stage are the grid's: batch 1's weights, the value norms once
+  // the measures are there, the weights before dropout.
+  void followsTheGridsBatchElementAndStage() {
+    mhaviz::Config config = m_window->document()->config();
+    config.batch_size = 2;
+    config.training = true;
+    config.dropout = 0.5;
+    m_window->document()->changeConfig(config, QStringLiteral("batch"));
+    QVERIFY(idle());
+    HeadView* view = show();
+    auto v = m_window->document()->view();
+    v.batch = 1;
+    m_window->document()->setView(v);
+    QVERIFY(drawn(view));
+    auto result = m_window->computation()->result();
+    const auto at = [&](const mhaviz::Tensor& t, const HeadLine& l) {
+      return t.value(((1 * 2 + l.head) * 4 + l.query) * result->Sx + l.key);
+    };
+    QVERIFY(!view->lines().lines.empty());
+    for (const HeadLine& l : view->lines().lines) QCOMPARE(l.weight, at(result->weights, l));
+    // Batch element 0 differs: the lines came from element 1.
+    bool differs = false;
+    for (const HeadLine& l : view->lines().lines) {
+      differs |= l.weight != result->weights.value(((0 * 2 + l.head) * 4 + l.query) * result->Sx +
+                                                   l.key);
+    }
+    QVERIFY(differs);
+    v.stage = mhaviz::ui::Stage::weights_before_dropout;
+    m_window->document()->setView(v);
+    QVERIFY(drawn(view));
+    QVERIFY(result->weights_before_dropout.has_value());
+    for (const HeadLine& l : view->lines().lines) {
+      QCOMPARE(l.weight, at(*result->weights_before_dropout, l));
+    }
+    v.stage = mhaviz::ui::Stage::value_norms;
+    m_window->document()->setView(v);
+    QVERIFY(idle());
+    QVERIFY(drawn(view));
+    result = m_window->computation()->result();
+    QVERIFY(result->measures && result->measures->norms);
+    QVERIFY(!view->lines().lines.empty());
+    for (const HeadLine& l : view->lines().lines) {
+      QCOMPARE(l.weight, at(result->measures->norms->per_head, l));
     }
   }
 

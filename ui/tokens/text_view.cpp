@@ -70,7 +70,7 @@ TextView::TextView(QWidget* parent)
   headLabel->setBuddy(m_heads);
   m_heads->setObjectName(QStringLiteral("textViewHead"));
   m_heads->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  m_heads->setMinimumContentsLength(8);  // a narrow dock keeps it
+  m_heads->setMinimumContentsLength(16);  // "average over heads"; a narrow dock keeps it
   m_heads->setToolTip(tr("Whose weights shade the keys: one head, or the average over heads"));
   controls->addWidget(headLabel);
   controls->addWidget(m_heads);
