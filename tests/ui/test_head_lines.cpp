@@ -2,6 +2,7 @@
 // which opacity, the coverage threshold, masked pairs, the bias_k / zero rows, NaN queries,
 // hover; and the same against a real forward pass (tokens/head_view_picture.hpp).
 
+#include <QApplication>
 #include <QImage>
 #include <QTest>
 #include <cmath>
@@ -257,8 +258,8 @@ class TestHeadLines : public QObject {
   // add_bias_kv alone appends exactly the bias_k row, add_zero_attn alone exactly the zero
   // row, each set apart at the end of the key column; neither, no extra row.
   void biasKAloneAndZeroAloneGiveExactlyTheirRows() {
-    for (const auto& [bias, zero] : {std::pair{true, false}, std::pair{false, true},
-                                     std::pair{false, false}}) {
+    for (const auto& [bias, zero] :
+         {std::pair{true, false}, std::pair{false, true}, std::pair{false, false}}) {
       mhaviz::Config config;
       config.embed_dim = 8;
       config.num_heads = 2;
@@ -288,6 +289,25 @@ class TestHeadLines : public QObject {
       for (const auto& k : lines.keys) {
         if (&k - lines.keys.data() < 4) QCOMPARE(k.kind, KeyKind::source);
       }
+    }
+  }
+
+  // In a narrow picture the columns never cross: the notes shrink to one column (the strongest
+  // head's weight), and below that the picture is made wider than asked (the dock scrolls).
+  void narrowPicturesKeepQueriesLeftOfKeys() {
+    StageData data;
+    for (int h = 0; h < 8; ++h) data.maps.push_back(makeMap(3, 3, std::vector<double>(9, 1.0 / 3)));
+    const std::vector<int> heads{0, 1, 2, 3, 4, 5, 6, 7};
+    for (const double width : {1200.0, 450.0, 150.0}) {
+      const HeadLinesOptions options =
+          mhaviz::ui::headLinesOptions(data, {}, heads, {}, mhaviz::ui::Stage::weights,
+                                       QApplication::font(), QSizeF(width, 400), 0);
+      QVERIFY(options.size.width() >= width);
+      const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+      QVERIFY(lines.queries[0].box.right() < lines.keys[0].box.left());
+      QVERIFY(lines.queries[0].anchor.x() + 60 < lines.keys[0].anchor.x());
+      QVERIFY(lines.queryNoteX + lines.noteWidth <= lines.queries[0].box.left() + 1e-9);
+      QVERIFY(lines.keys[0].box.right() <= lines.keyNoteX + 1e-9);
     }
   }
 

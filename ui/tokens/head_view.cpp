@@ -107,7 +107,6 @@ HeadView::HeadView(QWidget* parent)
   m_scroll->setWidget(m_canvas);
   m_scroll->setWidgetResizable(true);
   m_scroll->setFrameShape(QFrame::NoFrame);
-  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   layout->addWidget(m_scroll, 1);
 
   connect(m_coverage, &QSlider::valueChanged, this,
@@ -278,6 +277,10 @@ void HeadView::relayout() {
     options = headLinesOptions(m_data, m_view.queryLabels, m_heads, m_choice,
                                headViewStage(*m_result, m_view), font(), size, 4);
   }
+  // A dock narrower than the columns scrolls sideways rather than crossing them.
+  const int narrowest = m_result ? static_cast<int>(std::ceil(options.size.width())) : 0;
+  const int wantedWidth = narrowest > m_scroll->viewport()->width() ? narrowest : 0;
+  if (m_canvas->minimumWidth() != wantedWidth) m_canvas->setMinimumWidth(wantedWidth);
   // What the kept selection and picked lines were made for.
   const bool sameSelection = options.heads == m_options.heads &&
                              options.coverage == m_options.coverage &&

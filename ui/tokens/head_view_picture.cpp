@@ -20,6 +20,7 @@ namespace mhaviz::ui {
 namespace {
 
 constexpr double kHeadingHeight = 18;
+constexpr double kLineSpan = 120;  // the least room between the two columns for the lines
 // Where this many lines are drawn, the faint ones are one device pixel wide and not
 // antialiased: they form a haze either way, at a third of the cost.
 constexpr std::size_t kManyLines = 20000;
@@ -102,8 +103,13 @@ HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& quer
     }
   }
   options.labelWidth = std::min(widest + 24, 180.0);  // room for the NaN mark
+  // Notes: a column per head where the width allows, else one (the strongest head's weight).
   const double note = metrics.horizontalAdvance(QStringLiteral("0.00 "));
-  options.noteWidth = note * static_cast<double>(std::max<std::size_t>(heads.size(), 1)) + 8;
+  const double perHead = note * static_cast<double>(std::max<std::size_t>(heads.size(), 1)) + 8;
+  const double budget = (size.width() - 2 * options.labelWidth - kLineSpan) / 2;
+  options.noteWidth = std::clamp(budget, note + 8, perHead);
+  options.size.setWidth(
+      std::max(size.width(), 2 * (options.labelWidth + options.noteWidth) + kLineSpan));
   options.maxRowHeight = std::max(32.0, metrics.height() * 2.4);
   options.minRowHeight = metrics.height() + 2;
   return options;
@@ -180,16 +186,30 @@ void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLo
     painter.drawLine(QPointF(k.left(), lines.separatorY), QPointF(k.right(), lines.separatorY));
   }
 
-  // Weights written beside the tokens of the hovered one, one column per head drawn.
+  // Weights written beside the tokens of the hovered one: one column per head drawn, or where
+  // they do not fit, the strongest head's weight alone (in its colour).
   if (!lines.notes.empty()) {
-    const double noteWidth = (lines.noteWidth - 8) / std::max(lines.headCount, 1);
+    const int columns = std::max(lines.headCount, 1);
+    const bool perHead =
+        (lines.noteWidth - 8) / columns >= metrics.horizontalAdvance(QStringLiteral("0.00 "));
+    const double noteWidth = perHead ? (lines.noteWidth - 8) / columns : lines.noteWidth - 8;
+    std::vector<const WeightNote*> strongest;
+    if (!perHead) {
+      const std::size_t rows = lines.notesAtKeys ? lines.keys.size() : lines.queries.size();
+      strongest.assign(rows, nullptr);
+      for (const WeightNote& n : lines.notes) {
+        const WeightNote*& s = strongest[static_cast<std::size_t>(n.row)];
+        if (s == nullptr || n.weight > s->weight) s = &n;
+      }
+    }
     for (const WeightNote& n : lines.notes) {
+      if (!perHead && strongest[static_cast<std::size_t>(n.row)] != &n) continue;
       const bool keySide = lines.notesAtKeys;
       const TokenSlot& slot = keySide ? lines.keys[static_cast<std::size_t>(n.row)]
                                       : lines.queries[static_cast<std::size_t>(n.row)];
       if (!shown(slot.box)) continue;
-      const double x = keySide ? lines.keyNoteX + 4 + n.slot * noteWidth
-                               : lines.queryNoteX + 4 + n.slot * noteWidth;
+      const double column = perHead ? n.slot * noteWidth : 0.0;
+      const double x = (keySide ? lines.keyNoteX : lines.queryNoteX) + 4 + column;
       painter.setPen(headColor(n.head).darker(look.background.lightnessF() > 0.5 ? 130 : 70));
       painter.drawText(QRectF(x, slot.box.top(), noteWidth, slot.box.height()),
                        Qt::AlignLeft | Qt::AlignVCenter, QString::number(n.weight, 'f', 2));
@@ -304,7 +324,7 @@ QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& v
     for (const TokenSlot& t : lines.queries) bottom = std::max(bottom, t.box.bottom());
     for (const TokenSlot& t : lines.keys) bottom = std::max(bottom, t.box.bottom());
     PictureSource source;
-    source.width = options.width;
+    source.width = static_cast<int>(std::ceil(lineOptions.size.width()));
     source.height = static_cast<int>(std::ceil(std::min(lines.height, bottom + 12)));
     source.title = title;
     source.description = QStringLiteral("mhaviz head view");

@@ -57,7 +57,10 @@ struct HeadViewLook {
   Colormap colormap = Colormap::viridis;  // the NaN mark's colour is the grid's (nanColor)
 };
 
-/// Label and note column widths for `data`'s tokens in `font`, and the rest of the options.
+/// Label and note column widths for `data`'s tokens in `font`, and the rest of the options. The
+/// notes columns take a column per head where the width allows, else one (the strongest head's
+/// weight); `size` grows to the narrowest picture the columns fit in with room for the lines
+/// (a narrower dock scrolls sideways; an export comes out that wide).
 HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& queryLabels,
                                   const std::vector<int>& heads, const HeadViewChoice& choice,
                                   Stage stage, const QFont& font, QSizeF size, double top);

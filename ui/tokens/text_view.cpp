@@ -266,7 +266,10 @@ void TextView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
   look.ink = palette().color(QPalette::Text);
   look.faint = palette().color(QPalette::PlaceholderText);
   look.font = font();
-  look.shade = textShadeColor(m_map < static_cast<int>(m_data.maps.size()) - 1 ? m_map : -1);
+  const bool average = m_map >= static_cast<int>(m_data.maps.size()) - 1;
+  look.shade = textShadeColor(average ? -1 : m_map);
+  // On a dark background the average's grey is light: a stronger weight stands out brighter.
+  if (average && look.background.lightnessF() < 0.5) look.shade = QColor(200, 200, 200);
   painter.translate(kMargin, 0);
   paintTextShades(painter, m_shades, look, exposed.translated(-kMargin, 0));
 }
