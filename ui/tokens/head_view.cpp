@@ -5,8 +5,6 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QMouseEvent>
-#include <QPaintEvent>
 #include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -16,39 +14,11 @@
 #include <cmath>
 #include <exception>
 
+#include "tokens/token_canvas.hpp"
+
 namespace mhaviz::ui {
 
 namespace {
-
-/// Where the head view is painted; hands painting, size and pointer to the HeadView.
-class HeadCanvas : public QWidget {
- public:
-  explicit HeadCanvas(HeadView* view) : m_view(view) {
-    setMouseTracking(true);
-    setFocusPolicy(Qt::ClickFocus);  // Esc releases a pin; File > Export follows the focus
-    setObjectName(QStringLiteral("headViewCanvas"));
-  }
-
- protected:
-  void paintEvent(QPaintEvent* event) override {
-    QPainter painter(this);
-    m_view->paintCanvas(painter, QRectF(event->rect()));
-  }
-  void resizeEvent(QResizeEvent*) override { m_view->relayout(); }
-  void mouseMoveEvent(QMouseEvent* event) override {
-    m_view->setHover(hitToken(m_view->lines(), event->position()));
-  }
-  void mousePressEvent(QMouseEvent* event) override {
-    if (event->button() != Qt::LeftButton) return;
-    const TokenHit hit = hitToken(m_view->lines(), event->position());
-    // A click on the pinned token (or beside the tokens) releases it.
-    m_view->setPinned(hit == m_view->pinned() ? TokenHit{} : hit);
-  }
-  void leaveEvent(QEvent*) override { m_view->setHover({}); }
-
- private:
-  HeadView* m_view;
-};
 
 // The lines drawn are those of the tokens in sight and a quarter screen above and below (so
 // that scrolling a few rows needs no new drawing).
@@ -65,8 +35,17 @@ HeadView::HeadView(QWidget* parent)
       m_pinText(new QLabel),
       m_message(new QLabel),
       m_export(new QToolButton),
-      m_scroll(new QScrollArea),
-      m_canvas(new HeadCanvas(this)) {
+      m_scroll(new QScrollArea) {
+  m_canvas = new TokenCanvas(
+      QStringLiteral("headViewCanvas"),
+      {[this](QPainter& painter, const QRectF& exposed) { paintCanvas(painter, exposed); },
+       [this] { relayout(); }, [this](QPointF at) { setHover(hitToken(lines(), at)); },
+       [this](QPointF at) {
+         // A click on the pinned token (or beside the tokens) releases it.
+         const TokenHit hit = hitToken(lines(), at);
+         setPinned(hit == m_pinned ? TokenHit{} : hit);
+       },
+       [this] { setHover({}); }});
   setObjectName(QStringLiteral("headView"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);

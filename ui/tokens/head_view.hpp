@@ -136,7 +136,7 @@ class HeadView : public QWidget {
   QLabel* m_message;
   QToolButton* m_export;
   QScrollArea* m_scroll;
-  QWidget* m_canvas;
+  QWidget* m_canvas = nullptr;
 };
 
 }  // namespace mhaviz::ui

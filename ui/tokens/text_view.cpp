@@ -6,8 +6,6 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QMouseEvent>
-#include <QPaintEvent>
 #include <QPainter>
 #include <QScrollArea>
 #include <QToolButton>
@@ -15,39 +13,11 @@
 #include <cmath>
 #include <exception>
 
+#include "tokens/token_canvas.hpp"
+
 namespace mhaviz::ui {
 
 namespace {
-
-/// Where the text is painted; hands painting, size and pointer to the TextView.
-class TextCanvas : public QWidget {
- public:
-  explicit TextCanvas(TextView* view) : m_view(view) {
-    setMouseTracking(true);
-    setFocusPolicy(Qt::ClickFocus);  // Esc releases a pin; File > Export follows the focus
-    setObjectName(QStringLiteral("textViewCanvas"));
-  }
-
- protected:
-  void paintEvent(QPaintEvent* event) override {
-    QPainter painter(this);
-    m_view->paintCanvas(painter, QRectF(event->rect()));
-  }
-  void resizeEvent(QResizeEvent*) override { m_view->relayout(); }
-  void mouseMoveEvent(QMouseEvent* event) override {
-    m_view->setHover(hitText(m_view->shades(), event->position()));
-  }
-  void mousePressEvent(QMouseEvent* event) override {
-    if (event->button() != Qt::LeftButton) return;
-    const int query = queryOfHit(m_view->shades(), hitText(m_view->shades(), event->position()));
-    // A click on the pinned query (or beside the tokens) releases it.
-    m_view->setPinnedQuery(query == m_view->pinnedQuery() ? -1 : query);
-  }
-  void leaveEvent(QEvent*) override { m_view->setHover({}); }
-
- private:
-  TextView* m_view;
-};
 
 constexpr double kMargin = 8;
 
@@ -60,8 +30,17 @@ TextView::TextView(QWidget* parent)
       m_pinText(new QLabel),
       m_message(new QLabel),
       m_export(new QToolButton),
-      m_scroll(new QScrollArea),
-      m_canvas(new TextCanvas(this)) {
+      m_scroll(new QScrollArea) {
+  m_canvas = new TokenCanvas(
+      QStringLiteral("textViewCanvas"),
+      {[this](QPainter& painter, const QRectF& exposed) { paintCanvas(painter, exposed); },
+       [this] { relayout(); }, [this](QPointF at) { setHover(hitText(m_shades, at)); },
+       [this](QPointF at) {
+         // A click on the pinned query (or beside the tokens) releases it.
+         const int query = queryOfHit(m_shades, hitText(m_shades, at));
+         setPinnedQuery(query == m_pinned ? -1 : query);
+       },
+       [this] { setHover({}); }});
   setObjectName(QStringLiteral("textView"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);

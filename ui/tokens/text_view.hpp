@@ -99,7 +99,7 @@ class TextView : public QWidget {
   QLabel* m_message;
   QToolButton* m_export;
   QScrollArea* m_scroll;
-  QWidget* m_canvas;
+  QWidget* m_canvas = nullptr;
 };
 
 }  // namespace mhaviz::ui
