@@ -19,8 +19,8 @@
 #include <utility>
 
 #include "compute/computation.hpp"
-#include "compute/compute_worker.hpp"
 #include "document/document.hpp"
+#include "compute/compute_worker.hpp"
 #include "exporting/data_export.hpp"
 #include "exporting/export_dialog.hpp"
 #include "mhaviz/core/io/npz.hpp"

@@ -286,7 +286,7 @@ void HeadView::relayout() {
 }
 
 QRectF HeadView::wantedBand() const {
-  const double width = m_canvas->width();
+  const double width = std::max<double>(m_canvas->width(), m_options.size.width());
   const double height = std::max<double>(m_canvas->height(), m_geometry.height);
   const double screen = m_scroll->viewport()->height();
   if (height <= screen * (1 + 2 * kBandScreens)) return {0, 0, width, height};
