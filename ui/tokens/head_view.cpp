@@ -219,34 +219,6 @@ void HeadView::keyPressEvent(QKeyEvent* event) {
   QWidget::keyPressEvent(event);
 }
 
-QString HeadView::hoverText(TokenHit hit, const HeadLines& lines) const {
-  if (hit.side == TokenHit::Side::none || hit.row < 0) return {};
-  if (hit.side == TokenHit::Side::query) {
-    if (static_cast<std::size_t>(hit.row) >= lines.queries.size()) return {};
-    const TokenSlot& q = lines.queries[static_cast<std::size_t>(hit.row)];
-    if (q.nan) {
-      return tr("query %1 \"%2\": NaN: every key of this query is masked, so softmax divides 0 "
-                "by 0 (add_zero_attn or add_bias_kv add a key that is never masked)")
-          .arg(hit.row)
-          .arg(q.label);
-    }
-    return tr("query %1 \"%2\": lines drawn: %3").arg(hit.row).arg(q.label).arg(lines.lines.size());
-  }
-  if (static_cast<std::size_t>(hit.row) >= lines.keys.size()) return {};
-  const TokenSlot& k = lines.keys[static_cast<std::size_t>(hit.row)];
-  switch (k.kind) {
-    case mhaviz::KeyKind::bias_k:
-      return tr("key bias_k (appended by add_bias_kv): a key only, it has no query row");
-    case mhaviz::KeyKind::zero:
-      return tr(
-          "key zero (all-zero key appended by add_zero_attn): a key only, it has no query "
-          "row");
-    case mhaviz::KeyKind::source:
-      break;
-  }
-  return tr("key %1 \"%2\": lines into it: %3").arg(hit.row).arg(k.label).arg(lines.lines.size());
-}
-
 void HeadView::relayout() {
   m_heads = m_result ? headsShown(m_view, static_cast<int>(m_result->H), m_choice.chosen)
                      : std::vector<int>{};
@@ -346,7 +318,7 @@ void HeadView::requestPicture() {
       updateControls();
       m_canvas->update();
       if (newLines && shownToken == m_hover && m_hover.side != TokenHit::Side::none) {
-        const QString text = hoverText(m_hover, *lines);
+        const QString text = headTokenText(m_hover, *lines);
         m_canvas->setToolTip(text);
         emit hovered(text);
       }

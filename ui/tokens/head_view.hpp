@@ -104,7 +104,6 @@ class HeadView : public QWidget {
   void updateShownToken();
   void requestPicture();
   [[nodiscard]] QRectF wantedBand() const;
-  [[nodiscard]] QString hoverText(TokenHit hit, const HeadLines& lines) const;
 
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
   ViewOptions m_view;

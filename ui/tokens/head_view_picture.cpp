@@ -267,6 +267,45 @@ void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLoo
   paintHeadTokens(painter, lines, look);
 }
 
+QString headTokenText(TokenHit hit, const HeadLines& lines) {
+  if (hit.side == TokenHit::Side::none || hit.row < 0) return {};
+  if (hit.side == TokenHit::Side::query) {
+    if (static_cast<std::size_t>(hit.row) >= lines.queries.size()) return {};
+    const TokenSlot& q = lines.queries[static_cast<std::size_t>(hit.row)];
+    if (q.nan) {
+      return QCoreApplication::translate(
+                 "mhaviz::ui::HeadView",
+                 "query %1 \"%2\": NaN: every key of this query is masked, so softmax divides 0 "
+                 "by 0 (add_zero_attn or add_bias_kv add a key that is never masked)")
+          .arg(hit.row)
+          .arg(q.label);
+    }
+    return QCoreApplication::translate("mhaviz::ui::HeadView", "query %1 \"%2\": lines drawn: %3")
+        .arg(hit.row)
+        .arg(q.label)
+        .arg(lines.lines.size());
+  }
+  if (static_cast<std::size_t>(hit.row) >= lines.keys.size()) return {};
+  const TokenSlot& k = lines.keys[static_cast<std::size_t>(hit.row)];
+  switch (k.kind) {
+    case mhaviz::KeyKind::bias_k:
+      return QCoreApplication::translate(
+          "mhaviz::ui::HeadView",
+          "key bias_k (appended by add_bias_kv): a key only, it has no query row");
+    case mhaviz::KeyKind::zero:
+      return QCoreApplication::translate(
+          "mhaviz::ui::HeadView",
+          "key zero (all-zero key appended by add_zero_attn): a key only, it has no query "
+          "row");
+    case mhaviz::KeyKind::source:
+      break;
+  }
+  return QCoreApplication::translate("mhaviz::ui::HeadView", "key %1 \"%2\": lines into it: %3")
+      .arg(hit.row)
+      .arg(k.label)
+      .arg(lines.lines.size());
+}
+
 QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,
                         const std::vector<int>& heads, const HeadViewChoice& choice,
                         const HeadLines& lines) {

@@ -84,6 +84,10 @@ std::vector<RasterLine> headRasterLines(const HeadLines& lines, const QRectF& ba
 QImage rasterHeadLines(const HeadLines& lines, const QRectF& band, double scale,
                        const std::atomic<bool>* cancelled = nullptr);
 
+/// What the token `hit` of `lines` is, for the status bar and the tooltip: a query and its lines
+/// drawn (or why its row is NaN), a key and the lines into it, bias_k / zero with no query row.
+QString headTokenText(TokenHit hit, const HeadLines& lines);
+
 /// "weights, batch 0, heads 0, 1, coverage 90 % (12 lines hidden)": the picture's caption.
 QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,
                         const std::vector<int>& heads, const HeadViewChoice& choice,
