@@ -8,13 +8,14 @@
 //   - repaint time of the 8-head grid at L=S=2048 (a new stage of the same result): total time
 //     to the drawn picture and the longest GUI stall, with background preparation on (as in the
 //     window) and off (everything on the GUI thread, as export does);
-//   - the model view (window_bench_model.cpp).
+//   - the model view (window_bench_model.cpp);
+//   - the head view at 64 and 512 tokens x 8 heads (window_bench_tokens.cpp);
 //   - with --long alone: L = S = 32768, E = 512, H = 8, causal (the reduced view): the change ->
 //     repainted grid, the longest GUI stall while it computes, and the process's peak RSS.
 // Run: QT_QPA_PLATFORM=offscreen build/bin/mhaviz-window-bench [--smoke] [--model-only]
-//      [--big-only] [--warm=N] [--long]
+//      [--big-only] [--head-view-only] [--warm=N] [--long]
 // --model-only measures the model view alone; --big-only the (1,2048,2048,512,8) changes (first
-// and N warm ones, default 3) and the zoom alone. MHAVIZ_BENCH_TRACE=1 prints each GUI gap over
+// and N warm ones, default 3) and the zoom alone; --head-view-only the head view alone. MHAVIZ_BENCH_TRACE=1 prints each GUI gap over
 // 15 ms with the GUI thread's own CPU time in it, and the phases of each big change (the worker's
 // computation, the result's arrival on the GUI thread, the picture).
 // --smoke uses tiny sizes (for ctest); it checks that every picture arrives, never the timing.
@@ -230,6 +231,7 @@ int main(int argc, char** argv) {
   const bool modelOnly = args.contains(QStringLiteral("--model-only"));
   const bool bigOnly = args.contains(QStringLiteral("--big-only"));
   const bool longOnly = args.contains(QStringLiteral("--long"));
+  const bool headOnly = args.contains(QStringLiteral("--head-view-only"));
   int warm = 3;
   for (const QString& a : args) {
     if (a.startsWith(QStringLiteral("--warm="))) warm = a.mid(7).toInt();
@@ -261,6 +263,11 @@ int main(int argc, char** argv) {
     if (!g_ok) std::printf("FAILED: a picture did not arrive (see above)\n");
     return g_ok ? 0 : 1;
   }
+  if (headOnly) {
+    headView(window, smoke);
+    printReport();
+    return g_ok ? 0 : 1;
+  }
   if (!bigOnly) {
     const ViewOptions startView = window.document()->view();
     modelView(window, smoke);  // first: the peak RSS it reports is the model view's
@@ -271,6 +278,7 @@ int main(int argc, char** argv) {
   }
   if (!modelOnly) {
     if (!bigOnly) {
+      headView(window, smoke);
       latency(window, small, changes);
       latency(window, medium, changes);
     }
