@@ -21,6 +21,11 @@
 #include <unistd.h>
 #endif
 
+#if defined(__SANITIZE_ADDRESS__) && __has_include(<sanitizer/lsan_interface.h>)
+#include <sanitizer/lsan_interface.h>
+#define MHAVIZ_CHECK_LEAKS_EARLY 1
+#endif
+
 namespace mhaviz::cli {
 
 namespace {
@@ -140,6 +145,23 @@ void ensureRuntimeDir() {
 #endif
 }
 
+/// Under AddressSanitizer, LeakSanitizer's check runs when this guard goes: after the command,
+/// before the application is destroyed, instead of at exit. Painting a PDF or a large image
+/// starts Qt's pooled threads, which end (detached) while the application is destroyed; at exit
+/// one can still be half way out, and LeakSanitizer's stop-the-world tracer then crashes
+/// ("Tracer caught signal 11") instead of checking. Here they are idle. The check runs once per
+/// process, so exit does not repeat it; what Qt frees while tearing down was reachable anyway.
+struct LeakCheckBeforeTeardown {
+  LeakCheckBeforeTeardown() = default;
+  LeakCheckBeforeTeardown(const LeakCheckBeforeTeardown&) = delete;
+  LeakCheckBeforeTeardown& operator=(const LeakCheckBeforeTeardown&) = delete;
+  ~LeakCheckBeforeTeardown() {
+#ifdef MHAVIZ_CHECK_LEAKS_EARLY
+    __lsan_do_leak_check();
+#endif
+  }
+};
+
 std::unique_ptr<QCoreApplication> makeApplication(int& argc, char* argv[], bool gui) {
   if (gui) {
     // Image export draws widgets; no display is needed unless the user asks for a platform.
@@ -160,6 +182,7 @@ int runCli(int argc, char* argv[]) {
   }
   ensureRuntimeDir();
   const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, gui);
+  const LeakCheckBeforeTeardown leakCheck;  // destroyed before `app`
   QStringList args = QCoreApplication::arguments();
 
   if (args.size() < 2) {
