@@ -40,6 +40,7 @@ using detail::product;
 using detail::StridedMap;
 
 constexpr std::int64_t kRowsPerChunk = 256;  // tokens per projection work item
+constexpr std::int64_t kStreamWeightsFrom = std::int64_t{8} << 20;  // bytes of all weights
 
 /// Matrix `index` of a tensor viewed as a stack of (rows, cols) matrices.
 template <typename T>
@@ -145,6 +146,10 @@ struct Pass {
     const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
     const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
     const Mat<T> kt = detail::transposed(k);
+    // Weights larger than a core's caches are streamed to memory: nothing reads them again in
+    // the pass (step 12 reads the tile), so they need not be read in first nor keep the
+    // caches.
+    const bool stream_weights = r.weights.numel() * std::int64_t{sizeof(T)} >= kStreamWeightsFrom;
     Mat<T> q_scaled, tile;
     for (std::int64_t i0 = 0; i0 < L; i0 += tile_rows) {
       const std::int64_t rows = std::min(tile_rows, L - i0);
@@ -153,20 +158,25 @@ struct Pass {
       // Soft-capped in place when attn_logit_softcapping is set (soft_cap.hpp).
       detail::soft_cap(c.attn_logit_softcapping, tile, tile);
       for (std::int64_t i = i0; i < i0 + rows; ++i) {
-        auto scores = tile.row(i - i0);
-        if (masked) scores += ConstMatMap<T>(mask + r.mask_offset(n, h, i), 1, Sx);
-        detail::softmax_row(scores, weights.row(i), zero_masked);  // step 10
-        if (dropping) {                                            // step 11
-          block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
-          for (std::int64_t j = 0; j < Sx; ++j) {
-            T& x = weights(i, j);
-            x = rng->uniform() < c.dropout ? T(0) : x * keep;
-          }
+        T* row = tile.row(i - i0).data();
+        const T* row_mask = masked ? mask + r.mask_offset(n, h, i) : nullptr;
+        if (!dropping) {  // step 10 in the tile, which step 12 reads, and copied to the weights
+          detail::softmax_in_place(row, row_mask, weights.row(i).data(), stream_weights, Sx,
+                                   zero_masked);
+          continue;
         }
+        detail::softmax_in_place(row, row_mask, static_cast<T*>(nullptr), false, Sx, zero_masked);
+        block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = tile.row(i - i0);
+        for (std::int64_t j = 0; j < Sx; ++j) {  // step 11
+          T& x = row[j];
+          x = rng->uniform() < c.dropout ? T(0) : x * keep;
+        }
+        weights.row(i) = tile.row(i - i0);
       }
       // Step 12: weighted values.
-      product(out.middleRows(i0, rows), weights.middleRows(i0, rows), v);
+      product(out.middleRows(i0, rows), tile, v);
     }
+    if (stream_weights) detail::kernels::stream_fence();
     // Step 13: heads merged back at features [h*hd, (h+1)*hd).
     block<T>(r.merged, n, L, d.E).middleCols(h * hd, hd) = out;
   }

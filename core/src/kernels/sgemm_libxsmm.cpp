@@ -46,11 +46,15 @@ bool sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::
     for (std::int64_t i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0F);
     return true;
   }
+  // Every tile has one of at most four shapes (full or the last rows, full or the last
+  // columns): each kernel is looked up once per call, not once per tile.
+  libxsmm_smmfunction kernels[2][2] = {};
   for (std::int64_t j = 0; j < n; j += kTileCols) {
     const std::int64_t cols = std::min(kTileCols, n - j);
     for (std::int64_t i = 0; i < m; i += kTileRows) {
       const std::int64_t rows = std::min(kTileRows, m - i);
-      const libxsmm_smmfunction f = kernel(rows, cols, k, lda, ldb, ldc);
+      libxsmm_smmfunction& f = kernels[rows < kTileRows ? 1 : 0][cols < kTileCols ? 1 : 0];
+      if (f == nullptr) f = kernel(rows, cols, k, lda, ldb, ldc);
       if (f == nullptr) return false;
       f(b + j, a + i * lda, c + i * ldc + j);
     }
