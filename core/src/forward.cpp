@@ -58,12 +58,12 @@ void project_into(const ConstMatMap<T>& x, const ConstMatMap<T>& w, const detail
                   MatMap<T> out, int threads) {
   const std::int64_t rows = x.rows();
   const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
-  const Mat<T> wt = detail::transposed(w);
+  const auto wt = detail::transposed_padded(w);
   parallel_for(chunks, thread_count(threads, chunks), [&](std::int64_t c) {
     const std::int64_t r0 = c * kRowsPerChunk;
     const std::int64_t nr = std::min(kRowsPerChunk, rows - r0);
     auto o = out.middleRows(r0, nr);
-    product(o, x.middleRows(r0, nr), wt);
+    product(o, x.middleRows(r0, nr), wt.matrix());
     o.rowwise() += b;
   });
 }
@@ -145,7 +145,7 @@ struct Pass {
     const T* mask = masked ? r.merged_mask.data<T>().data() : nullptr;
     const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
     const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
-    const Mat<T> kt = detail::transposed(k);
+    const auto kt = detail::transposed_padded(k);
     // Weights larger than a core's caches are streamed to memory: nothing reads them again in
     // the pass (step 12 reads the tile), so they need not be read in first nor keep the
     // caches.

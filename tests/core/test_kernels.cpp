@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <tuple>
+#include <vector>
 
 #include "kernels/sgemm.hpp"
 
@@ -48,6 +50,41 @@ TEST(SgemmStrided, BlocksOfLargerMatricesKeepTheirNeighboursIntact) {
   EXPECT_LT((c.block(7, 20, m, n) - want).cwiseAbs().maxCoeff(), 1e-4F);
   c.block(7, 20, m, n).setZero();
   EXPECT_EQ(c, before) << "elements outside the block were written";
+}
+
+/// C = A * B with each element summed over k in order by fused multiply-adds, from 0.
+Mat fma_chain(const Mat& a, const Mat& b) {
+  Mat c(a.rows(), b.cols());
+  for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    for (Eigen::Index j = 0; j < b.cols(); ++j) {
+      float acc = 0.0F;
+      for (Eigen::Index t = 0; t < a.cols(); ++t) acc = std::fma(a(i, t), b(t, j), acc);
+      c(i, j) = acc;
+    }
+  }
+  return c;
+}
+
+TEST(SgemmOrder, EachElementIsAnFmaChainOverKInOrder) {
+  // What makes a row the same whatever tile it is computed in, and a product the same however
+  // its columns are cut (sgemm.hpp): every shape up to 14 rows and 20 columns, 16 rows by up
+  // to 140 columns and more, and the pass's kinds of products (a projection cut into 48
+  // columns with a ragged end, q.k^T tiles, weights.v). libxsmm's own kernels for 65-80
+  // columns, or for 2-11 rows and at most 16 columns, sum in another order: sgemm must not use
+  // them. (Each new shape costs libxsmm a kernel: hence not every shape.)
+  std::vector<std::tuple<int, int, int>> shapes = {{40, 300, 256}, {64, 512, 64}, {32, 64, 512}};
+  for (int n = 1; n <= 300; n += n < 140 ? 1 : 7) {
+    if (n <= 20) {
+      for (int m = 1; m <= 14; ++m) shapes.emplace_back(m, n, 16);
+    }
+    shapes.emplace_back(16, n, 64);
+  }
+  for (const auto& [m, n, k] : shapes) {
+    const Mat a = Mat::Random(m, k), b = Mat::Random(k, n);
+    Mat c(m, n);
+    ASSERT_TRUE(mhaviz::detail::kernels::sgemm(m, n, k, a.data(), k, b.data(), n, c.data(), n));
+    ASSERT_EQ(c, fma_chain(a, b)) << m << "x" << n << "x" << k;
+  }
 }
 
 TEST(SgemmRows, ARowIsTheSameAloneAsInAnyTile) {

@@ -15,9 +15,10 @@ namespace mhaviz::detail::kernels {
 inline constexpr bool kSgemm = MHAVIZ_SGEMM_KERNEL != 0;
 
 /// C (m x n) = A (m x k) * B (k x n). Every matrix is row-major; lda, ldb and ldc are the
-/// distances between the starts of consecutive rows, in elements. Each element of C is summed
-/// over k in order by the same kernel whatever m and n are, so a row of C does not depend on
-/// which other rows are computed with it. Returns false, with C partly written, when libxsmm
+/// distances between the starts of consecutive rows, in elements. Each element of C is the
+/// chain of fused multiply-adds over k in order, from 0, whatever m and n are, so a row of C
+/// does not depend on which other rows are computed with it, nor an element on how the
+/// columns are cut (test_kernels.cpp). Returns false, with C partly written, when libxsmm
 /// has no kernel for this CPU (e.g. LIBXSMM_TARGET=generic): the caller computes C otherwise.
 /// Only defined when kSgemm is true.
 bool sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
