@@ -37,7 +37,6 @@ using detail::kElem;
 using detail::Mat;
 using detail::MatMap;
 using detail::product;
-using detail::StridedMap;
 
 constexpr std::int64_t kRowsPerChunk = 256;  // tokens per projection work item
 constexpr std::int64_t kStreamWeightsFrom = std::int64_t{8} << 20;  // bytes of all weights
@@ -68,30 +67,33 @@ void project_into(const ConstMatMap<T>& x, const ConstMatMap<T>& w, const detail
   });
 }
 
-/// Step 2 over every token of a sequence tensor, rows in the tensor's own order ((len*N)
-/// rows for (len, N, f), (N*len) for (N, len, f)). A tensor, so that its storage is reused by
-/// the next pass (tensor.cpp) instead of being faulted in again.
+/// Steps 2 and 5: x @ W.T + b for every token of a sequence tensor (rows in its own order:
+/// (len*N) for (len, N, f), (N*len) for (N, len, f)), split into heads as it is made: token l
+/// of batch element n, head h, lands at row l of matrix n*H + h of `heads` (N, H, block_rows,
+/// hd); rows [len, block_rows) are left to the appended keys. Each chunk of tokens is projected
+/// into a scratch matrix that is still in cache when its rows are copied out.
 template <typename T>
-Tensor project_all(const Tensor& x, const ConstMatMap<T>& w, const detail::RowVec<T>& b,
-                   int threads) {
-  const std::int64_t f = x.size(-1);
-  const std::int64_t rows = x.numel() / f;
-  Tensor out = Tensor::uninitialized(kElem<T>, {rows, w.rows()});
-  project_into<T>(ConstMatMap<T>(x.data<T>().data(), rows, f), w, b,
-                  MatMap<T>(out.data<T>().data(), rows, w.rows()), threads);
-  return out;
-}
-
-/// Head h of batch element n of a projected sequence (rows in input order) as (len, hd).
-template <typename T>
-StridedMap<T> head_rows(const Tensor& projected_tensor, const Dims& d, bool seq_first,
-                        std::int64_t len, std::int64_t n, std::int64_t h) {
-  const std::int64_t E = d.E;
-  const T* projected = projected_tensor.data<T>().data();
-  if (seq_first) {
-    return StridedMap<T>(projected + n * E + h * d.hd, len, d.hd, Eigen::OuterStride<>(d.N * E));
-  }
-  return StridedMap<T>(projected + (n * len) * E + h * d.hd, len, d.hd, Eigen::OuterStride<>(E));
+void project_heads(const Tensor& x, const ConstMatMap<T>& w, const detail::RowVec<T>& b,
+                   const Dims& d, bool seq_first, std::int64_t len, Tensor& heads,
+                   std::int64_t block_rows, int threads) {
+  const std::int64_t f = x.size(-1), rows = x.numel() / f, hd = d.hd;
+  const ConstMatMap<T> all(x.data<T>().data(), rows, f);
+  const auto wt = detail::transposed_padded(w);
+  T* out = heads.data<T>().data();
+  const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
+  parallel_for(chunks, thread_count(threads, chunks), [&](std::int64_t c) {
+    const std::int64_t r0 = c * kRowsPerChunk;
+    const std::int64_t nr = std::min(kRowsPerChunk, rows - r0);
+    Mat<T> o(nr, d.E);
+    product(o, all.middleRows(r0, nr), wt.matrix());
+    o.rowwise() += b;
+    for (std::int64_t t = r0; t < r0 + nr; ++t) {
+      const std::int64_t n = seq_first ? t % d.N : t / len, l = seq_first ? t / d.N : t % len;
+      for (std::int64_t h = 0; h < d.H; ++h) {
+        std::copy_n(o.row(t - r0).data() + h * hd, hd, out + ((n * d.H + h) * block_rows + l) * hd);
+      }
+    }
+  });
 }
 
 template <typename T>
@@ -100,31 +102,19 @@ struct Pass {
   const Inputs& in;
   const Dims& d;
   const detail::Projections<T>& w;
-  const Tensor& qp;
-  const Tensor& kp;
-  const Tensor& vp;
   ForwardResult& r;
 
   /// Steps 4-13 for batch-head b.
   void block_pass(std::int64_t b) const {
     const std::int64_t n = b / d.H, h = b % d.H;
     const std::int64_t L = d.L, S = d.S, Sx = d.Sx, hd = d.hd;
-    const bool seq_first = d.batched && !c.batch_first;
     auto q = block<T>(r.q, b, L, hd);
     auto k = block<T>(r.k, b, Sx, hd);
     auto v = block<T>(r.v, b, Sx, hd);
-    // Steps 5, 6, 4, 7 in this order: head split; static_k/v; bias_k/bias_v row; zero row.
-    q = head_rows<T>(qp, d, seq_first, L, n, h);
-    if (in.static_k) {
-      k.topRows(S) = block<T>(*in.static_k, b, S, hd);
-    } else {
-      k.topRows(S) = head_rows<T>(kp, d, seq_first, S, n, h);
-    }
-    if (in.static_v) {
-      v.topRows(S) = block<T>(*in.static_v, b, S, hd);
-    } else {
-      v.topRows(S) = head_rows<T>(vp, d, seq_first, S, n, h);
-    }
+    // Steps 5, 6, 4, 7 in this order: head split (project_heads: made so); static_k/v;
+    // bias_k/bias_v row; zero row.
+    if (in.static_k) k.topRows(S) = block<T>(*in.static_k, b, S, hd);
+    if (in.static_v) v.topRows(S) = block<T>(*in.static_v, b, S, hd);
     if (c.add_bias_kv) {
       k.row(S) = w.bias_k.segment(h * hd, hd);
       v.row(S) = w.bias_v.segment(h * hd, hd);
@@ -257,12 +247,13 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
   r.merged_mask = masks.merged();
   const auto cancelled = [&] { return rc.cancel != nullptr && rc.cancel->load(); };
 
-  const Tensor qp = project_all<T>(in.query, w.wq, w.bq, rc.threads);
-  const Tensor kp = in.static_k ? Tensor() : project_all<T>(in.key, w.wk, w.bk, rc.threads);
-  const Tensor vp = in.static_v ? Tensor() : project_all<T>(in.value, w.wv, w.bv, rc.threads);
+  const bool seq_first = d.batched && !c.batch_first;
+  project_heads<T>(in.query, w.wq, w.bq, d, seq_first, d.L, r.q, d.L, rc.threads);
+  if (!in.static_k) project_heads<T>(in.key, w.wk, w.bk, d, seq_first, d.S, r.k, d.Sx, rc.threads);
+  if (!in.static_v) project_heads<T>(in.value, w.wv, w.bv, d, seq_first, d.S, r.v, d.Sx, rc.threads);
   if (cancelled()) throw Cancelled();
 
-  const Pass<T> pass{c, in, d, w, qp, kp, vp, r};
+  const Pass<T> pass{c, in, d, w, r};
   const std::int64_t total = d.N * d.H;
   std::int64_t done = 0;
   std::mutex progress_mutex;
