@@ -14,24 +14,28 @@
 namespace mhaviz::detail {
 
 /// Whether an Eigen expression is a row-major block of memory (a matrix, a map, a block of
-/// rows) that kernels::sgemm can take as it is.
+/// rows) that kernels::gemm can take as it is.
 template <typename X>
 constexpr bool kRowMajorMemory = (std::remove_cvref_t<X>::Flags & Eigen::RowMajorBit) != 0 &&
                                  (std::remove_cvref_t<X>::Flags & Eigen::DirectAccessBit) != 0;
 
+/// Whether kernels::gemm and kernels::transpose take elements of type T.
+template <typename T>
+constexpr bool kKernelScalar = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
 /// dst = a * b. Eigen's blocked GEMM pays for packing; for the tiny products of small
-/// configurations a coefficient-wise product is several times faster. Larger single-precision
-/// products of row-major operands run on kernels::sgemm when it is built in (libxsmm;
+/// configurations a coefficient-wise product is several times faster. Larger products of
+/// row-major operands, float or double, run on kernels::gemm when it is built in (libxsmm;
 /// docs/architecture.md, the core's pass): a transposed operand (a weight matrix, a head's
 /// keys) is therefore handed over as a row-major copy (transposed() below), made once and used
 /// by many products.
 template <typename Dst, typename A, typename B>
 void product(Dst&& dst, const A& a, const B& b) {
   using Scalar = typename std::remove_cvref_t<A>::Scalar;
-  if constexpr (kernels::kSgemm && std::is_same_v<Scalar, float> && kRowMajorMemory<A> &&
+  if constexpr (kernels::kSgemm && kKernelScalar<Scalar> && kRowMajorMemory<A> &&
                 kRowMajorMemory<B> && kRowMajorMemory<Dst>) {
     if (a.innerStride() == 1 && b.innerStride() == 1 && dst.innerStride() == 1 &&
-        kernels::sgemm(a.rows(), b.cols(), a.cols(), a.data(), a.outerStride(), b.data(),
+        kernels::gemm(a.rows(), b.cols(), a.cols(), a.data(), a.outerStride(), b.data(),
                        b.outerStride(), dst.data(), dst.outerStride())) {
       return;
     }
@@ -47,10 +51,10 @@ void product(Dst&& dst, const A& a, const B& b) {
 /// weight matrix, q @ k^T).
 template <typename M>
 Mat<typename M::Scalar> transposed(const M& m) {
-  if constexpr (kernels::kSgemm && std::is_same_v<typename M::Scalar, float> &&
+  if constexpr (kernels::kSgemm && kKernelScalar<typename M::Scalar> &&
                 kRowMajorMemory<M>) {
     if (m.innerStride() == 1) {  // Eigen's transposing copy is one element at a time
-      Mat<float> t(m.cols(), m.rows());
+      Mat<typename M::Scalar> t(m.cols(), m.rows());
       kernels::transpose(m.rows(), m.cols(), m.data(), m.outerStride(), t.data(), t.cols());
       return t;
     }
@@ -82,7 +86,7 @@ template <typename M>
 Transposed<typename M::Scalar> transposed_padded(const M& m) {
   using T = typename M::Scalar;
   Transposed<T> t{Mat<T>(m.cols(), padded_cols<T>(m.rows())), m.rows()};
-  if constexpr (kernels::kSgemm && std::is_same_v<T, float> && kRowMajorMemory<M>) {
+  if constexpr (kernels::kSgemm && kKernelScalar<T> && kRowMajorMemory<M>) {
     if (m.innerStride() == 1) {
       kernels::transpose(m.rows(), m.cols(), m.data(), m.outerStride(), t.storage.data(),
                          t.storage.cols());

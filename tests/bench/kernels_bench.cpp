@@ -3,7 +3,7 @@
 // W^T), the q.k^T tiles (inner dimension head_dim) and weights.v (inner dimension S) at the
 // sizes of mhaviz-bench, it prints GFLOP/s of one thread for
 //   - Eigen (as the core builds it),
-//   - libxsmm through the core's own kernels::sgemm (when built in),
+//   - libxsmm through the core's own kernels::gemm (when built in),
 //   - OpenBLAS and BLIS, loaded at run time (libopenblas0-pthread, libblis4-serial) through
 //     the BLAS sgemm_ they both export; "-" when the library is not installed.
 // Each figure is the best of --reps repetitions, each at least --min-ms long. First it prints
@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
       std::printf(" %8.1f",
                   best_gflops(
                       [&] {
-                        if (!mhaviz::detail::kernels::sgemm(s.m, s.n, s.k, a.data(), s.k, b.data(),
+                        if (!mhaviz::detail::kernels::gemm(s.m, s.n, s.k, a.data(), s.k, b.data(),
                                                             ldb, c.data(), s.n)) {
                           std::fprintf(stderr, "libxsmm has no kernel for this CPU\n");
                           std::exit(1);
