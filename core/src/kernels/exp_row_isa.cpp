@@ -44,6 +44,15 @@ constexpr int kLanes = unpacket_traits<Packet<T>>::size;
 [[maybe_unused]] bool any_lane(__m512d m) { return _mm512_test_epi64_mask(_mm512_castpd_si512(m), _mm512_castpd_si512(m)) != 0; }
 [[maybe_unused]] void stream(float* p, __m512 v) { _mm512_stream_ps(p, v); }
 [[maybe_unused]] void stream(double* p, __m512d v) { _mm512_stream_pd(p, v); }
+/// y * 2^m for integral m.
+[[maybe_unused]] __m512 times_pow2(__m512 y, __m512 m) { return _mm512_scalef_ps(y, m); }
+#else
+/// y * 2^m for integral m in [-126, 127]: m + 127 placed in the exponent bits.
+template <typename P>
+[[maybe_unused]] P times_pow2(const P& y, const P& m) {
+  using PI = typename unpacket_traits<P>::integer_packet;
+  return pmul(y, preinterpret<P>(plogical_shift_left<23>(pcast<P, PI>(padd(m, pset1<P>(127.0F))))));
+}
 #endif
 #if defined(__AVX__)
 [[maybe_unused]] bool any_lane(__m256 m) { return _mm256_movemask_ps(m) != 0; }
@@ -59,10 +68,16 @@ constexpr int kLanes = unpacket_traits<Packet<T>>::size;
 float c_exp(float x) { return ::expf(x); }
 double c_exp(double x) { return ::exp(x); }
 
-/// The lanes of e = exp(x) below the smallest normal number, except x = -inf, recomputed with
-/// the C library's exp (rare: scores far below the row's maximum).
+/// exact_exp's lanes whose exp may be below the smallest normal number (rare but for masked
+/// keys): Eigen's vectorised exp clamps its argument (-88.38 float, -709.78 double), so a
+/// masked key's exp(-inf) is set to exactly +0 here, and the other results below the smallest
+/// normal number are recomputed with the C library's exp, which gives the subnormal (or 0).
 template <typename T>
-[[gnu::noinline, gnu::cold]] Packet<T> exact_tiny(const Packet<T>& x, const Packet<T>& e) {
+[[gnu::noinline]] Packet<T> exact_tiny(const Packet<T>& x, Packet<T> e) {
+  const Packet<T> masked = pcmp_eq(x, pset1<Packet<T>>(-std::numeric_limits<T>::infinity()));
+  e = pandnot(e, masked);
+  const Packet<T> tiny = pandnot(pcmp_lt(e, pset1<Packet<T>>(std::numeric_limits<T>::min())), masked);
+  if (!any_lane(tiny)) return e;
   alignas(64) T xs[kLanes<T>], es[kLanes<T>];
   pstore(xs, x);
   pstore(es, e);
@@ -74,15 +89,61 @@ template <typename T>
   return pload<Packet<T>>(es);
 }
 
-/// exp(x) lane by lane with PyTorch's exact values. Eigen's vectorised exp clamps its argument
-/// (-88.38 float, -709.78 double): a masked key's exp(-inf) is set to exactly +0 here, and the
-/// other results below the smallest normal number are recomputed (exact_tiny).
+/// exp(x) lane by lane with PyTorch's exact values (exact_tiny).
 template <typename T>
 [[gnu::always_inline]] inline Packet<T> exact_exp(const Packet<T>& x) {
+  const Packet<T> e = pexp(x);
+  return any_lane(pcmp_lt(e, pset1<Packet<T>>(std::numeric_limits<T>::min()))) ? exact_tiny<T>(x, e) : e;
+}
+
+/// From this argument up to 0 exp's result is a normal number: the softmax's exponentials
+/// (arguments score - max <= 0) below it are made by softmax_low.
+template <typename T>
+constexpr T kExpLow = sizeof(T) == sizeof(float) ? T(-87) : T(-708);
+
+/// softmax_exp's lanes below kExpLow: exp(-inf) of a masked key is exactly +0, the others are
+/// the C library's exp (the subnormal, or 0).
+template <typename T>
+[[gnu::noinline]] Packet<T> softmax_low(const Packet<T>& x, Packet<T> e) {
   const Packet<T> masked = pcmp_eq(x, pset1<Packet<T>>(-std::numeric_limits<T>::infinity()));
-  const Packet<T> e = pandnot(pexp(x), masked);
-  const Packet<T> tiny = pandnot(pcmp_lt(e, pset1<Packet<T>>(std::numeric_limits<T>::min())), masked);
-  return any_lane(tiny) ? exact_tiny<T>(x, e) : e;
+  e = pandnot(e, masked);
+  if (!any_lane(pandnot(pcmp_lt(x, pset1<Packet<T>>(kExpLow<T>)), masked))) return e;
+  alignas(64) T xs[kLanes<T>], es[kLanes<T>];
+  pstore(xs, x);
+  pstore(es, e);
+  for (int l = 0; l < kLanes<T>; ++l) {
+    if (xs[l] < kExpLow<T> && xs[l] != -std::numeric_limits<T>::infinity()) es[l] = c_exp(xs[l]);
+  }
+  return pload<Packet<T>>(es);
+}
+
+/// exp(x) for kExpLow <= x <= 0, other lanes unspecified: Eigen's float exp (Cephes' range
+/// reduction and polynomial) without its clamping and with 2^m made in one step.
+[[gnu::always_inline]] inline Packet<float> exp_nonpositive(const Packet<float>& x) {
+  using P = Packet<float>;
+  const P m = pfloor(pmadd(x, pset1<P>(1.44269504088896341F), pset1<P>(0.5F)));
+  P r = pmadd(m, pset1<P>(-0.693359375F), x);  // x - m ln 2, ln 2 in two parts
+  r = pmadd(m, pset1<P>(2.12194440e-4F), r);
+  const P r2 = pmul(r, r), r3 = pmul(r2, r);
+  P y = pmadd(pset1<P>(1.9875691500E-4F), r, pset1<P>(1.3981999507E-3F));
+  P y1 = pmadd(pset1<P>(4.1665795894E-2F), r, pset1<P>(1.6666665459E-1F));
+  const P y2 = padd(r, pset1<P>(1.0F));
+  y = pmadd(y, r, pset1<P>(8.3334519073E-3F));
+  y1 = pmadd(y1, r, pset1<P>(5.0000001201E-1F));
+  y = pmadd(y, r3, y1);
+  y = pmadd(y, r2, y2);
+  return times_pow2(y, m);
+}
+[[gnu::always_inline]] inline Packet<double> exp_nonpositive(const Packet<double>& x) {
+  return pexp(x);
+}
+
+/// exp(x) for x <= 0 (a score minus its row's maximum) with PyTorch's exact values
+/// (softmax_low).
+template <typename T>
+[[gnu::always_inline]] inline Packet<T> softmax_exp(const Packet<T>& x) {
+  const Packet<T> e = exp_nonpositive(x);
+  return any_lane(pcmp_lt(x, pset1<Packet<T>>(kExpLow<T>))) ? softmax_low<T>(x, e) : e;
 }
 
 /// The last n % kLanes elements of a row as one packet: `pad` in the lanes past the row.
@@ -169,21 +230,21 @@ void softmax(T* row, const T* mask, T* copy, bool stream_copy, std::int64_t n,
   const P shift = pset1<P>(top);
   P sum0 = pzero(shift), sum1 = pzero(shift);
   for (j = 0; j + 2 * W <= full; j += 2 * W) {
-    const P e0 = exact_exp<T>(psub(ploadu<P>(row + j), shift));
-    const P e1 = exact_exp<T>(psub(ploadu<P>(row + j + W), shift));
+    const P e0 = softmax_exp<T>(psub(ploadu<P>(row + j), shift));
+    const P e1 = softmax_exp<T>(psub(ploadu<P>(row + j + W), shift));
     pstoreu(row + j, e0);
     pstoreu(row + j + W, e1);
     sum0 = padd(sum0, e0);
     sum1 = padd(sum1, e1);
   }
   for (; j < full; j += W) {
-    const P e = exact_exp<T>(psub(ploadu<P>(row + j), shift));
+    const P e = softmax_exp<T>(psub(ploadu<P>(row + j), shift));
     pstoreu(row + j, e);
     sum0 = padd(sum0, e);
   }
   if (full < n) {
     Tail<T> t(row + full, n - full, -kInf);
-    pstore(t.v, exact_exp<T>(psub(pload<P>(t.v), shift)));
+    pstore(t.v, softmax_exp<T>(psub(pload<P>(t.v), shift)));
     t.store(row + full, n - full);
     sum1 = padd(sum1, pload<P>(t.v));
   }
