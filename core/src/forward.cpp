@@ -23,6 +23,7 @@
 #include "mhaviz/core/semantics.hpp"
 #include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
+#include "transposed_weights.hpp"
 #include "rng.hpp"
 #include "soft_cap.hpp"
 #include "softmax.hpp"
@@ -53,11 +54,10 @@ ConstMatMap<T> block(const Tensor& t, std::int64_t index, std::int64_t rows, std
 
 /// Step 2: out = x @ W.T + b over rows of tokens, in chunks of rows on `threads` threads.
 template <typename T>
-void project_into(const ConstMatMap<T>& x, const ConstMatMap<T>& w, const detail::RowVec<T>& b,
-                  MatMap<T> out, int threads) {
+void project_into(const ConstMatMap<T>& x, const detail::Transposed<T>& wt,
+                  const detail::RowVec<T>& b, MatMap<T> out, int threads) {
   const std::int64_t rows = x.rows();
   const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
-  const auto wt = detail::transposed_padded(w);
   parallel_for(chunks, thread_count(threads, chunks), [&](std::int64_t c) {
     const std::int64_t r0 = c * kRowsPerChunk;
     const std::int64_t nr = std::min(kRowsPerChunk, rows - r0);
@@ -73,12 +73,11 @@ void project_into(const ConstMatMap<T>& x, const ConstMatMap<T>& w, const detail
 /// hd); rows [len, block_rows) are left to the appended keys. Each chunk of tokens is projected
 /// into a scratch matrix that is still in cache when its rows are copied out.
 template <typename T>
-void project_heads(const Tensor& x, const ConstMatMap<T>& w, const detail::RowVec<T>& b,
+void project_heads(const Tensor& x, const detail::Transposed<T>& wt, const detail::RowVec<T>& b,
                    const Dims& d, bool seq_first, std::int64_t len, Tensor& heads,
                    std::int64_t block_rows, int threads) {
   const std::int64_t f = x.size(-1), rows = x.numel() / f, hd = d.hd;
   const ConstMatMap<T> all(x.data<T>().data(), rows, f);
-  const auto wt = detail::transposed_padded(w);
   T* out = heads.data<T>().data();
   const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
   parallel_for(chunks, thread_count(threads, chunks), [&](std::int64_t c) {
@@ -248,9 +247,19 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
   const auto cancelled = [&] { return rc.cancel != nullptr && rc.cancel->load(); };
 
   const bool seq_first = d.batched && !c.batch_first;
-  project_heads<T>(in.query, w.wq, w.bq, d, seq_first, d.L, r.q, d.L, rc.threads);
-  if (!in.static_k) project_heads<T>(in.key, w.wk, w.bk, d, seq_first, d.S, r.k, d.Sx, rc.threads);
-  if (!in.static_v) project_heads<T>(in.value, w.wv, w.bv, d, seq_first, d.S, r.v, d.Sx, rc.threads);
+  const auto transposed = [&](const detail::WeightRows& rows) {  // cached across passes
+    return detail::transposed_weight<T>(*rows.tensor, rows.row0, d.E);
+  };
+  project_heads<T>(in.query, *transposed(w.q_rows), w.bq, d, seq_first, d.L, r.q, d.L,
+                   rc.threads);
+  if (!in.static_k) {
+    project_heads<T>(in.key, *transposed(w.k_rows), w.bk, d, seq_first, d.S, r.k, d.Sx,
+                     rc.threads);
+  }
+  if (!in.static_v) {
+    project_heads<T>(in.value, *transposed(w.v_rows), w.bv, d, seq_first, d.S, r.v, d.Sx,
+                     rc.threads);
+  }
   if (cancelled()) throw Cancelled();
 
   const Pass<T> pass{c, in, d, w, r};
@@ -268,8 +277,8 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
 
   // Step 14: out_proj over every token.
   const std::int64_t tokens = d.N * d.L;
-  project_into<T>(ConstMatMap<T>(r.merged.data<T>().data(), tokens, d.E), w.wo, w.bo,
-                  MatMap<T>(r.output.data<T>().data(), tokens, d.E), rc.threads);
+  project_into<T>(ConstMatMap<T>(r.merged.data<T>().data(), tokens, d.E), *transposed(w.o_rows),
+                  w.bo, MatMap<T>(r.output.data<T>().data(), tokens, d.E), rc.threads);
   returned_values<T>(r, c, d);
   return r;
 }
