@@ -82,18 +82,26 @@ std::int64_t padded_cols(std::int64_t cols) {
   return (cols + line - 1) / line * line + line;
 }
 
+/// t = m^T (as transposed_padded), its storage reused when it has the size already.
 template <typename M>
-Transposed<typename M::Scalar> transposed_padded(const M& m) {
+void transpose_padded_into(const M& m, Transposed<typename M::Scalar>& t) {
   using T = typename M::Scalar;
-  Transposed<T> t{Mat<T>(m.cols(), padded_cols<T>(m.rows())), m.rows()};
+  t.storage.resize(m.cols(), padded_cols<T>(m.rows()));
+  t.cols = m.rows();
   if constexpr (kernels::kSgemm && kKernelScalar<T> && kRowMajorMemory<M>) {
     if (m.innerStride() == 1) {
       kernels::transpose(m.rows(), m.cols(), m.data(), m.outerStride(), t.storage.data(),
                          t.storage.cols());
-      return t;
+      return;
     }
   }
   t.storage.leftCols(t.cols) = m.transpose();
+}
+
+template <typename M>
+Transposed<typename M::Scalar> transposed_padded(const M& m) {
+  Transposed<typename M::Scalar> t;
+  transpose_padded_into(m, t);
   return t;
 }
 

@@ -41,6 +41,26 @@ using detail::product;
 
 constexpr std::int64_t kRowsPerChunk = 256;  // tokens per projection work item
 constexpr std::int64_t kStreamWeightsFrom = std::int64_t{8} << 20;  // bytes of all weights
+constexpr std::int64_t kScratchKept = std::int64_t{4} << 20;  // bytes of a scratch matrix
+
+/// Scratch matrices of the calling thread, kept from block to block and from pass to pass: a
+/// small pass otherwise spends a tenth of its time allocating and freeing them. Those grown
+/// past kScratchKept are freed after use, so that a thread does not hold much memory.
+template <typename T>
+struct Scratch {
+  Mat<T> projected, q_scaled, tile;
+  detail::Transposed<T> kt;
+
+  static Scratch& here() {
+    thread_local Scratch scratch;
+    return scratch;
+  }
+  void trim() {
+    for (Mat<T>* m : {&projected, &q_scaled, &tile, &kt.storage}) {
+      if (m->size() * std::int64_t{sizeof(T)} > kScratchKept) m->resize(0, 0);
+    }
+  }
+};
 
 /// Matrix `index` of a tensor viewed as a stack of (rows, cols) matrices.
 template <typename T>
@@ -83,7 +103,9 @@ void project_heads(const Tensor& x, const detail::Transposed<T>& wt, const detai
   parallel_for(chunks, thread_count(threads, chunks), [&](std::int64_t c) {
     const std::int64_t r0 = c * kRowsPerChunk;
     const std::int64_t nr = std::min(kRowsPerChunk, rows - r0);
-    Mat<T> o(nr, d.E);
+    Scratch<T>& scratch = Scratch<T>::here();
+    Mat<T>& o = scratch.projected;
+    o.resize(nr, d.E);
     product(o, all.middleRows(r0, nr), wt.matrix());
     o.rowwise() += b;
     for (std::int64_t t = r0; t < r0 + nr; ++t) {
@@ -92,6 +114,7 @@ void project_heads(const Tensor& x, const detail::Transposed<T>& wt, const detai
         std::copy_n(o.row(t - r0).data() + h * hd, hd, out + ((n * d.H + h) * block_rows + l) * hd);
       }
     }
+    scratch.trim();
   });
 }
 
@@ -134,12 +157,15 @@ struct Pass {
     const T* mask = masked ? r.merged_mask.data<T>().data() : nullptr;
     const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
     const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
-    const auto kt = detail::transposed_padded(k);
+    Scratch<T>& scratch = Scratch<T>::here();
+    detail::Transposed<T>& kt = scratch.kt;
+    detail::transpose_padded_into(k, kt);
     // Weights larger than a core's caches are streamed to memory: nothing reads them again in
     // the pass (step 12 reads the tile), so they need not be read in first nor keep the
     // caches.
     const bool stream_weights = r.weights.numel() * std::int64_t{sizeof(T)} >= kStreamWeightsFrom;
-    Mat<T> q_scaled, tile;
+    Mat<T>& q_scaled = scratch.q_scaled;
+    Mat<T>& tile = scratch.tile;
     for (std::int64_t i0 = 0; i0 < L; i0 += tile_rows) {
       const std::int64_t rows = std::min(tile_rows, L - i0);
       // Steps 8-9: scores = (q * sqrt(1/hd)) @ k^T + merged mask, in the scratch tile.
@@ -168,6 +194,7 @@ struct Pass {
     if (stream_weights) detail::kernels::stream_fence();
     // Step 13: heads merged back at features [h*hd, (h+1)*hd).
     block<T>(r.merged, n, L, d.E).middleCols(h * hd, hd) = out;
+    scratch.trim();
   }
 };
 

@@ -4,6 +4,7 @@
 #include "sgemm.hpp"
 
 #include <algorithm>
+#include <array>
 #include <mutex>
 
 #include <libxsmm.h>
@@ -66,17 +67,32 @@ void initialise() {
 
 libxsmm_blasint blas_int(std::int64_t v) { return static_cast<libxsmm_blasint>(v); }
 
-/// The kernel for a (rows x cols) tile of C over k, or null when libxsmm cannot make one.
+/// The kernel for a (rows x cols) tile of C over k, or null when libxsmm cannot make one. The
+/// last few found are remembered by each thread: libxsmm's own lookup costs about as much as
+/// a small product (a pass at (2,16,16,64,4) asks for about 40 kernels in 25 us).
 template <typename T>
 typename Libxsmm<T>::Function kernel(std::int64_t rows, std::int64_t cols, std::int64_t k,
                                      std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
+  using Function = typename Libxsmm<T>::Function;
+  struct Known {
+    std::array<std::int64_t, 6> shape{};
+    Function f = nullptr;
+  };
+  thread_local std::array<Known, 16> known;
+  thread_local std::size_t next = 0;
+  const std::array<std::int64_t, 6> shape = {rows, cols, k, lda, ldb, ldc};
+  for (const Known& kn : known) {
+    if (kn.f != nullptr && kn.shape == shape) return kn.f;
+  }
   initialise();
   const T alpha = 1, beta = 0;
   const int flags = LIBXSMM_GEMM_FLAG_NONE;
   const libxsmm_blasint ld_a = blas_int(ldb), ld_b = blas_int(lda),
                         ld_c = blas_int(ldc);  // swapped
-  return Libxsmm<T>::dispatch(blas_int(cols), blas_int(rows), blas_int(k), &ld_a, &ld_b, &ld_c,
-                              &alpha, &beta, &flags, nullptr);
+  const Function f = Libxsmm<T>::dispatch(blas_int(cols), blas_int(rows), blas_int(k), &ld_a,
+                                          &ld_b, &ld_c, &alpha, &beta, &flags, nullptr);
+  if (f != nullptr) known[next++ % known.size()] = {shape, f};
+  return f;
 }
 
 template <typename T>
