@@ -305,7 +305,11 @@ def main():
     ap.add_argument("--no-tunables", action="store_true",
                     help="measure torch with glibc's default malloc settings (not its best)")
     ap.add_argument("--json", metavar="FILE", help="also write every figure to FILE")
+    names = ["/".join(map(str, size)) for size in SIZES]
+    ap.add_argument("--sizes", nargs="+", metavar="N/L/S/E/H", choices=names, default=names,
+                    help="only these of mhaviz-bench's sizes (default: all: %s)" % " ".join(names))
     args = ap.parse_args()
+    sizes = [size for size, name in zip(SIZES, names) if name in args.sizes]
     if args.repeat < 1:
         ap.error("--repeat wants 1 or more")
     kernels_bench = args.kernels_bench or os.path.join(os.path.dirname(args.bench),
@@ -360,7 +364,7 @@ def main():
         run = {"threads": threads, "fma_peak_one_core": one_core, "fma_peak": peak,
                "fma_peak_line": peak_line, "sgemm_gflops": sgemm, "rows": []}
         report["runs"].append(run)
-        for size in SIZES:
+        for size in sizes:
             # One size at a time, mhaviz then torch, so that a change in the machine's speed
             # during the run (other work, a shared host) touches both sides of a ratio alike.
             t_mh = mhaviz_times(args.bench, size, threads, args.repeat)[(size, threads)]
