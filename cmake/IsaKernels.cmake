@@ -22,9 +22,10 @@ endif()
 set(_isa_flags_x86_64 "")
 set(_isa_flags_avx2 -mavx2 -mfma)
 # GCC 12 reports its own AVX-512 intrinsics' headers (a known false positive of
-# -Wmaybe-uninitialized on the _mm512 "undefined" operands Eigen's packets use).
+# -Wmaybe-uninitialized and -Wuninitialized on the _mm512 "undefined" operands Eigen's packets
+# use).
 set(_isa_flags_avx512 -mavx2 -mfma -mavx512f -mavx512dq
-    $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>)
+    $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized -Wno-uninitialized>)
 message(STATUS "mhaviz: exp kernels for ${MHAVIZ_ISA_VARIANTS}, chosen at run time")
 
 # mhaviz_add_isa_kernels(TARGET): builds the variants into TARGET (the core).

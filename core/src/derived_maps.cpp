@@ -37,7 +37,8 @@ void fill_rows(const ForwardResult& r, DerivedMap map, std::int64_t n, std::int6
     return;
   }
   const ConstMatMap<T> q(r.q.data<T>().data() + b * L * hd, L, hd);
-  const Mat<T> kt = detail::transposed(ConstMatMap<T>(r.k.data<T>().data() + b * Sx * hd, Sx, hd));
+  const auto kt =
+      detail::transposed_padded(ConstMatMap<T>(r.k.data<T>().data() + b * Sx * hd, Sx, hd));
   const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
   const T scale = detail::score_scale<T>(hd);
   Mat<T> q_scaled, tile;

@@ -23,6 +23,7 @@
 #include "mhaviz/core/semantics.hpp"
 #include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
+#include "transposed_weights.hpp"
 #include "rng.hpp"
 #include "soft_cap.hpp"
 #include "softmax.hpp"
@@ -37,9 +38,29 @@ using detail::kElem;
 using detail::Mat;
 using detail::MatMap;
 using detail::product;
-using detail::StridedMap;
 
 constexpr std::int64_t kRowsPerChunk = 256;  // tokens per projection work item
+constexpr std::int64_t kStreamWeightsFrom = std::int64_t{8} << 20;  // bytes of all weights
+constexpr std::int64_t kScratchKept = std::int64_t{4} << 20;  // bytes of a scratch matrix
+
+/// Scratch matrices of the calling thread, kept from block to block and from pass to pass: a
+/// small pass otherwise spends a tenth of its time allocating and freeing them. Those grown
+/// past kScratchKept are freed after use, so that a thread does not hold much memory.
+template <typename T>
+struct Scratch {
+  Mat<T> projected, q_scaled, tile;
+  detail::Transposed<T> kt;
+
+  static Scratch& here() {
+    thread_local Scratch scratch;
+    return scratch;
+  }
+  void trim() {
+    for (Mat<T>* m : {&projected, &q_scaled, &tile, &kt.storage}) {
+      if (m->size() * std::int64_t{sizeof(T)} > kScratchKept) m->resize(0, 0);
+    }
+  }
+};
 
 /// Matrix `index` of a tensor viewed as a stack of (rows, cols) matrices.
 template <typename T>
@@ -53,44 +74,48 @@ ConstMatMap<T> block(const Tensor& t, std::int64_t index, std::int64_t rows, std
 
 /// Step 2: out = x @ W.T + b over rows of tokens, in chunks of rows on `threads` threads.
 template <typename T>
-void project_into(const ConstMatMap<T>& x, const ConstMatMap<T>& w, const detail::RowVec<T>& b,
-                  MatMap<T> out, int threads) {
+void project_into(const ConstMatMap<T>& x, const detail::Transposed<T>& wt,
+                  const detail::RowVec<T>& b, MatMap<T> out, int threads) {
   const std::int64_t rows = x.rows();
   const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
-  const Mat<T> wt = detail::transposed(w);
   parallel_for(chunks, thread_count(threads, chunks), [&](std::int64_t c) {
     const std::int64_t r0 = c * kRowsPerChunk;
     const std::int64_t nr = std::min(kRowsPerChunk, rows - r0);
     auto o = out.middleRows(r0, nr);
-    product(o, x.middleRows(r0, nr), wt);
+    product(o, x.middleRows(r0, nr), wt.matrix());
     o.rowwise() += b;
   });
 }
 
-/// Step 2 over every token of a sequence tensor, rows in the tensor's own order ((len*N)
-/// rows for (len, N, f), (N*len) for (N, len, f)). A tensor, so that its storage is reused by
-/// the next pass (tensor.cpp) instead of being faulted in again.
+/// Steps 2 and 5: x @ W.T + b for every token of a sequence tensor (rows in its own order:
+/// (len*N) for (len, N, f), (N*len) for (N, len, f)), split into heads as it is made: token l
+/// of batch element n, head h, lands at row l of matrix n*H + h of `heads` (N, H, block_rows,
+/// hd); rows [len, block_rows) are left to the appended keys. Each chunk of tokens is projected
+/// into a scratch matrix that is still in cache when its rows are copied out.
 template <typename T>
-Tensor project_all(const Tensor& x, const ConstMatMap<T>& w, const detail::RowVec<T>& b,
-                   int threads) {
-  const std::int64_t f = x.size(-1);
-  const std::int64_t rows = x.numel() / f;
-  Tensor out = Tensor::uninitialized(kElem<T>, {rows, w.rows()});
-  project_into<T>(ConstMatMap<T>(x.data<T>().data(), rows, f), w, b,
-                  MatMap<T>(out.data<T>().data(), rows, w.rows()), threads);
-  return out;
-}
-
-/// Head h of batch element n of a projected sequence (rows in input order) as (len, hd).
-template <typename T>
-StridedMap<T> head_rows(const Tensor& projected_tensor, const Dims& d, bool seq_first,
-                        std::int64_t len, std::int64_t n, std::int64_t h) {
-  const std::int64_t E = d.E;
-  const T* projected = projected_tensor.data<T>().data();
-  if (seq_first) {
-    return StridedMap<T>(projected + n * E + h * d.hd, len, d.hd, Eigen::OuterStride<>(d.N * E));
-  }
-  return StridedMap<T>(projected + (n * len) * E + h * d.hd, len, d.hd, Eigen::OuterStride<>(E));
+void project_heads(const Tensor& x, const detail::Transposed<T>& wt, const detail::RowVec<T>& b,
+                   const Dims& d, bool seq_first, std::int64_t len, Tensor& heads,
+                   std::int64_t block_rows, int threads) {
+  const std::int64_t f = x.size(-1), rows = x.numel() / f, hd = d.hd;
+  const ConstMatMap<T> all(x.data<T>().data(), rows, f);
+  T* out = heads.data<T>().data();
+  const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
+  parallel_for(chunks, thread_count(threads, chunks), [&](std::int64_t c) {
+    const std::int64_t r0 = c * kRowsPerChunk;
+    const std::int64_t nr = std::min(kRowsPerChunk, rows - r0);
+    Scratch<T>& scratch = Scratch<T>::here();
+    Mat<T>& o = scratch.projected;
+    o.resize(nr, d.E);
+    product(o, all.middleRows(r0, nr), wt.matrix());
+    o.rowwise() += b;
+    for (std::int64_t t = r0; t < r0 + nr; ++t) {
+      const std::int64_t n = seq_first ? t % d.N : t / len, l = seq_first ? t / d.N : t % len;
+      for (std::int64_t h = 0; h < d.H; ++h) {
+        std::copy_n(o.row(t - r0).data() + h * hd, hd, out + ((n * d.H + h) * block_rows + l) * hd);
+      }
+    }
+    scratch.trim();
+  });
 }
 
 template <typename T>
@@ -99,31 +124,19 @@ struct Pass {
   const Inputs& in;
   const Dims& d;
   const detail::Projections<T>& w;
-  const Tensor& qp;
-  const Tensor& kp;
-  const Tensor& vp;
   ForwardResult& r;
 
   /// Steps 4-13 for batch-head b.
   void block_pass(std::int64_t b) const {
     const std::int64_t n = b / d.H, h = b % d.H;
     const std::int64_t L = d.L, S = d.S, Sx = d.Sx, hd = d.hd;
-    const bool seq_first = d.batched && !c.batch_first;
     auto q = block<T>(r.q, b, L, hd);
     auto k = block<T>(r.k, b, Sx, hd);
     auto v = block<T>(r.v, b, Sx, hd);
-    // Steps 5, 6, 4, 7 in this order: head split; static_k/v; bias_k/bias_v row; zero row.
-    q = head_rows<T>(qp, d, seq_first, L, n, h);
-    if (in.static_k) {
-      k.topRows(S) = block<T>(*in.static_k, b, S, hd);
-    } else {
-      k.topRows(S) = head_rows<T>(kp, d, seq_first, S, n, h);
-    }
-    if (in.static_v) {
-      v.topRows(S) = block<T>(*in.static_v, b, S, hd);
-    } else {
-      v.topRows(S) = head_rows<T>(vp, d, seq_first, S, n, h);
-    }
+    // Steps 5, 6, 4, 7 in this order: head split (project_heads: made so); static_k/v;
+    // bias_k/bias_v row; zero row.
+    if (in.static_k) k.topRows(S) = block<T>(*in.static_k, b, S, hd);
+    if (in.static_v) v.topRows(S) = block<T>(*in.static_v, b, S, hd);
     if (c.add_bias_kv) {
       k.row(S) = w.bias_k.segment(h * hd, hd);
       v.row(S) = w.bias_v.segment(h * hd, hd);
@@ -144,8 +157,15 @@ struct Pass {
     const T* mask = masked ? r.merged_mask.data<T>().data() : nullptr;
     const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
     const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
-    const Mat<T> kt = detail::transposed(k);
-    Mat<T> q_scaled, tile;
+    Scratch<T>& scratch = Scratch<T>::here();
+    detail::Transposed<T>& kt = scratch.kt;
+    detail::transpose_padded_into(k, kt);
+    // Weights larger than a core's caches are streamed to memory: nothing reads them again in
+    // the pass (step 12 reads the tile), so they need not be read in first nor keep the
+    // caches.
+    const bool stream_weights = r.weights.numel() * std::int64_t{sizeof(T)} >= kStreamWeightsFrom;
+    Mat<T>& q_scaled = scratch.q_scaled;
+    Mat<T>& tile = scratch.tile;
     for (std::int64_t i0 = 0; i0 < L; i0 += tile_rows) {
       const std::int64_t rows = std::min(tile_rows, L - i0);
       // Steps 8-9: scores = (q * sqrt(1/hd)) @ k^T + merged mask, in the scratch tile.
@@ -153,22 +173,28 @@ struct Pass {
       // Soft-capped in place when attn_logit_softcapping is set (soft_cap.hpp).
       detail::soft_cap(c.attn_logit_softcapping, tile, tile);
       for (std::int64_t i = i0; i < i0 + rows; ++i) {
-        auto scores = tile.row(i - i0);
-        if (masked) scores += ConstMatMap<T>(mask + r.mask_offset(n, h, i), 1, Sx);
-        detail::softmax_row(scores, weights.row(i), zero_masked);  // step 10
-        if (dropping) {                                            // step 11
-          block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = weights.row(i);
-          for (std::int64_t j = 0; j < Sx; ++j) {
-            T& x = weights(i, j);
-            x = rng->uniform() < c.dropout ? T(0) : x * keep;
-          }
+        T* row = tile.row(i - i0).data();
+        const T* row_mask = masked ? mask + r.mask_offset(n, h, i) : nullptr;
+        if (!dropping) {  // step 10 in the tile, which step 12 reads, and copied to the weights
+          detail::softmax_in_place(row, row_mask, weights.row(i).data(), stream_weights, Sx,
+                                   zero_masked);
+          continue;
         }
+        detail::softmax_in_place(row, row_mask, static_cast<T*>(nullptr), false, Sx, zero_masked);
+        block<T>(*r.weights_before_dropout, b, L, Sx).row(i) = tile.row(i - i0);
+        for (std::int64_t j = 0; j < Sx; ++j) {  // step 11
+          T& x = row[j];
+          x = rng->uniform() < c.dropout ? T(0) : x * keep;
+        }
+        weights.row(i) = tile.row(i - i0);
       }
       // Step 12: weighted values.
-      product(out.middleRows(i0, rows), weights.middleRows(i0, rows), v);
+      product(out.middleRows(i0, rows), tile, v);
     }
+    if (stream_weights) detail::kernels::stream_fence();
     // Step 13: heads merged back at features [h*hd, (h+1)*hd).
     block<T>(r.merged, n, L, d.E).middleCols(h * hd, hd) = out;
+    scratch.trim();
   }
 };
 
@@ -247,12 +273,23 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
   r.merged_mask = masks.merged();
   const auto cancelled = [&] { return rc.cancel != nullptr && rc.cancel->load(); };
 
-  const Tensor qp = project_all<T>(in.query, w.wq, w.bq, rc.threads);
-  const Tensor kp = in.static_k ? Tensor() : project_all<T>(in.key, w.wk, w.bk, rc.threads);
-  const Tensor vp = in.static_v ? Tensor() : project_all<T>(in.value, w.wv, w.bv, rc.threads);
+  const bool seq_first = d.batched && !c.batch_first;
+  const auto transposed = [&](const detail::WeightRows& rows) {  // cached across passes
+    return detail::transposed_weight<T>(*rows.tensor, rows.row0, d.E);
+  };
+  project_heads<T>(in.query, *transposed(w.q_rows), w.bq, d, seq_first, d.L, r.q, d.L,
+                   rc.threads);
+  if (!in.static_k) {
+    project_heads<T>(in.key, *transposed(w.k_rows), w.bk, d, seq_first, d.S, r.k, d.Sx,
+                     rc.threads);
+  }
+  if (!in.static_v) {
+    project_heads<T>(in.value, *transposed(w.v_rows), w.bv, d, seq_first, d.S, r.v, d.Sx,
+                     rc.threads);
+  }
   if (cancelled()) throw Cancelled();
 
-  const Pass<T> pass{c, in, d, w, qp, kp, vp, r};
+  const Pass<T> pass{c, in, d, w, r};
   const std::int64_t total = d.N * d.H;
   std::int64_t done = 0;
   std::mutex progress_mutex;
@@ -267,8 +304,8 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
 
   // Step 14: out_proj over every token.
   const std::int64_t tokens = d.N * d.L;
-  project_into<T>(ConstMatMap<T>(r.merged.data<T>().data(), tokens, d.E), w.wo, w.bo,
-                  MatMap<T>(r.output.data<T>().data(), tokens, d.E), rc.threads);
+  project_into<T>(ConstMatMap<T>(r.merged.data<T>().data(), tokens, d.E), *transposed(w.o_rows),
+                  w.bo, MatMap<T>(r.output.data<T>().data(), tokens, d.E), rc.threads);
   returned_values<T>(r, c, d);
   return r;
 }

@@ -7,10 +7,17 @@
 
 namespace mhaviz::detail {
 
+/// Where a weight matrix lies: rows [row0, row0 + E) of a parameter tensor.
+struct WeightRows {
+  const Tensor* tensor = nullptr;
+  std::int64_t row0 = 0;
+};
+
 /// Views into the parameter tensors (no copies); the Params must outlive this.
 template <typename T>
 struct Projections {
   ConstMatMap<T> wq{nullptr, 0, 0}, wk{nullptr, 0, 0}, wv{nullptr, 0, 0}, wo{nullptr, 0, 0};
+  WeightRows q_rows, k_rows, v_rows, o_rows;  // the same four, as tensors and rows
   RowVec<T> bq, bk, bv, bo;
   RowVec<T> bias_k, bias_v;
 
@@ -19,15 +26,19 @@ struct Projections {
   Projections(const Params& p, const Dims& d) {
     const std::int64_t E = d.E;
     if (p.in_proj_weight) {
-      new (&wq) ConstMatMap<T>(rows(*p.in_proj_weight, 0, E));
-      new (&wk) ConstMatMap<T>(rows(*p.in_proj_weight, E, E));
-      new (&wv) ConstMatMap<T>(rows(*p.in_proj_weight, 2 * E, E));
+      q_rows = {&*p.in_proj_weight, 0};
+      k_rows = {&*p.in_proj_weight, E};
+      v_rows = {&*p.in_proj_weight, 2 * E};
     } else {
-      new (&wq) ConstMatMap<T>(rows(*p.q_proj_weight, 0, E));
-      new (&wk) ConstMatMap<T>(rows(*p.k_proj_weight, 0, E));
-      new (&wv) ConstMatMap<T>(rows(*p.v_proj_weight, 0, E));
+      q_rows = {&*p.q_proj_weight, 0};
+      k_rows = {&*p.k_proj_weight, 0};
+      v_rows = {&*p.v_proj_weight, 0};
     }
-    new (&wo) ConstMatMap<T>(rows(*p.out_proj_weight, 0, E));
+    o_rows = {&*p.out_proj_weight, 0};
+    new (&wq) ConstMatMap<T>(rows(*q_rows.tensor, q_rows.row0, E));
+    new (&wk) ConstMatMap<T>(rows(*k_rows.tensor, k_rows.row0, E));
+    new (&wv) ConstMatMap<T>(rows(*v_rows.tensor, v_rows.row0, E));
+    new (&wo) ConstMatMap<T>(rows(*o_rows.tensor, o_rows.row0, E));
     bq = bk = bv = bo = RowVec<T>::Zero(E);
     if (p.in_proj_bias) {
       bq = segment(*p.in_proj_bias, 0, E);

@@ -16,24 +16,25 @@
 
 namespace mhaviz::detail {
 
-/// out = softmax(in) over one row (`in` and `out` must not overlap).
-template <typename In, typename Out>
-void softmax_row(const In& in, Out&& out, bool fully_masked_to_zero) {
-  using T = typename std::decay_t<Out>::Scalar;
-  const T mx = in.maxCoeff();
-  if (fully_masked_to_zero && mx == -std::numeric_limits<T>::infinity()) {
-    out.setZero();
-    return;
+/// row = softmax(row + mask) over n keys in place (mask may be null), also written to `copy`
+/// unless it is null, by streaming stores when `stream_copy` (then kernels::stream_fence()
+/// before the copy is handed over; kernels/exp_row.hpp); PyTorch's exact values as above.
+template <typename T>
+void softmax_in_place(T* row, const T* mask, T* copy, bool stream_copy, std::int64_t n,
+                      bool fully_masked_to_zero) {
+  const kernels::ExpKernels& k = kernels::exp_kernels();
+  if constexpr (std::is_same_v<T, float>) {
+    k.softmax_f32(row, mask, copy, stream_copy, n, fully_masked_to_zero);
+  } else {
+    k.softmax_f64(row, mask, copy, stream_copy, n, fully_masked_to_zero);
   }
-  exp_shifted(in, out, mx);
-  out /= out.sum();
 }
 
-/// softmax_row for a row whose keys [live, S) are all -inf (the future of a causal stripe):
-/// the same values as softmax_row over the whole row (those keys get exactly 0, a fully masked
-/// row NaN or 0), with exp computed only for keys [0, live) and the appended keys [S, Sx).
-/// The sum runs over the two computed parts, in another order than softmax_row's, so the other
-/// weights may differ from softmax_row's in the last bits.
+/// The softmax of a row whose keys [live, S) are all -inf (the future of a causal stripe):
+/// the same values as softmax_in_place over the whole row (those keys get exactly 0, a fully
+/// masked row NaN or 0), with exp computed only for keys [0, live) and the appended keys
+/// [S, Sx). The sum runs over the two computed parts, in another order than softmax_in_place's,
+/// so the other weights may differ from softmax_in_place's in the last bits.
 template <typename In, typename Out>
 void softmax_live(const In& in, Out&& out, std::int64_t live, std::int64_t S,
                   bool fully_masked_to_zero) {

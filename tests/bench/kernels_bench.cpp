@@ -3,7 +3,7 @@
 // W^T), the q.k^T tiles (inner dimension head_dim) and weights.v (inner dimension S) at the
 // sizes of mhaviz-bench, it prints GFLOP/s of one thread for
 //   - Eigen (as the core builds it),
-//   - libxsmm through the core's own kernels::sgemm (when built in),
+//   - libxsmm through the core's own kernels::gemm (when built in),
 //   - OpenBLAS and BLIS, loaded at run time (libopenblas0-pthread, libblis4-serial) through
 //     the BLAS sgemm_ they both export; "-" when the library is not installed.
 // Each figure is the best of --reps repetitions, each at least --min-ms long. First it prints
@@ -11,8 +11,9 @@
 // vectors (512-bit with AVX-512F, 256-bit with AVX2+FMA), which neither latency nor memory
 // limits, on one thread, best of --reps:
 //   "FMA peak, one core: AVX-512 X GFLOP/s, AVX2 Y GFLOP/s (float32, ...)".
+// With --peak it prints that line only (tests/bench/compare_torch.py measures the peak so).
 //
-//   mhaviz-kernels-bench [--reps 5] [--min-ms 20]
+//   mhaviz-kernels-bench [--peak] [--reps 5] [--min-ms 20]
 #include <dlfcn.h>
 #include <immintrin.h>
 
@@ -52,12 +53,12 @@ Blas load_blas(const std::string& name, const std::vector<const char*>& paths,
   return {name, nullptr};
 }
 
-/// Row-major C = A * B through a column-major BLAS: C^T = B^T * A^T.
-void blas_product(BlasSgemm f, const Mat& a, const Mat& b, Mat& c) {
-  const int m = static_cast<int>(a.rows()), n = static_cast<int>(b.cols()),
+/// Row-major C = A * B through a column-major BLAS: C^T = B^T * A^T (B's rows ldb apart).
+void blas_product(BlasSgemm f, const Mat& a, const float* b, int ldb, Mat& c) {
+  const int m = static_cast<int>(a.rows()), n = static_cast<int>(c.cols()),
             k = static_cast<int>(a.cols());
   const float one = 1.0F, zero = 0.0F;
-  f("N", "N", &n, &m, &k, &one, b.data(), &n, a.data(), &k, &zero, c.data(), &n);
+  f("N", "N", &n, &m, &k, &one, b, &ldb, a.data(), &k, &zero, c.data(), &n);
 }
 
 double best_gflops(const std::function<void()>& run, double flop, int reps, double min_ms) {
@@ -152,17 +153,21 @@ struct Shape {
 int main(int argc, char** argv) {
   int reps = 5;
   double min_ms = 20;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--reps") == 0) {
-      reps = std::max(1, std::atoi(argv[i + 1]));
-    } else if (std::strcmp(argv[i], "--min-ms") == 0) {
-      min_ms = std::max(1.0, std::atof(argv[i + 1]));
+  bool peak_only = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--peak") == 0) {
+      peak_only = true;
+    } else if (i + 1 < argc && std::strcmp(argv[i], "--reps") == 0) {
+      reps = std::max(1, std::atoi(argv[++i]));
+    } else if (i + 1 < argc && std::strcmp(argv[i], "--min-ms") == 0) {
+      min_ms = std::max(1.0, std::atof(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: mhaviz-kernels-bench [--reps N] [--min-ms MS]\n");
+      std::fprintf(stderr, "usage: mhaviz-kernels-bench [--peak] [--reps N] [--min-ms MS]\n");
       return 2;
     }
   }
   print_fma_peak(reps, min_ms);
+  if (peak_only) return 0;
   setenv("OPENBLAS_NUM_THREADS", "1", 1);
   setenv("OMP_NUM_THREADS", "1", 1);
   const std::vector<Blas> blas = {
@@ -183,7 +188,11 @@ int main(int argc, char** argv) {
   for (const Blas& b : blas) std::printf(" %9s", b.name.c_str());
   std::printf("   (GFLOP/s, 1 thread, best of %d)\n", reps);
   for (const Shape& s : shapes) {
-    const Mat a = Mat::Random(s.m, s.k), b = Mat::Random(s.k, s.n);
+    // B as the pass holds it (a transposed weight matrix or a head's keys, attention_tile.hpp):
+    // its rows one 64-byte line further apart than needed.
+    const Mat a = Mat::Random(s.m, s.k), padded = Mat::Random(s.k, (s.n + 15) / 16 * 16 + 16);
+    const auto b = padded.leftCols(s.n);
+    const int ldb = static_cast<int>(padded.cols());
     Mat c(s.m, s.n);
     const double flop = 2.0 * s.m * s.n * s.k;
     const std::string dims =
@@ -194,8 +203,8 @@ int main(int argc, char** argv) {
       std::printf(" %8.1f",
                   best_gflops(
                       [&] {
-                        if (!mhaviz::detail::kernels::sgemm(s.m, s.n, s.k, a.data(), s.k, b.data(),
-                                                            s.n, c.data(), s.n)) {
+                        if (!mhaviz::detail::kernels::gemm(s.m, s.n, s.k, a.data(), s.k, b.data(),
+                                                            ldb, c.data(), s.n)) {
                           std::fprintf(stderr, "libxsmm has no kernel for this CPU\n");
                           std::exit(1);
                         }
@@ -209,7 +218,8 @@ int main(int argc, char** argv) {
         std::printf(" %9s", "-");
       } else {
         std::printf(" %9.1f",
-                    best_gflops([&] { blas_product(lib.sgemm, a, b, c); }, flop, reps, min_ms));
+                    best_gflops([&] { blas_product(lib.sgemm, a, b.data(), ldb, c); }, flop, reps,
+                                min_ms));
       }
     }
     std::printf("\n");

@@ -1,6 +1,7 @@
-// The softmax's exp kernels, one per instruction set (core/src/kernels/exp_row.hpp): each that
-// this CPU runs against the C library's exp, with PyTorch's exact values (0 for -inf, the
-// subnormal results) bit for bit; the choice at run time and its MHAVIZ_ISA override.
+// The softmax's row kernels, one per instruction set (core/src/kernels/exp_row.hpp): each that
+// this CPU runs, its exp against the C library's and its softmax against a double-precision
+// one, with PyTorch's exact values (0 for -inf, the subnormal results, NaN and zero rows) bit
+// for bit; the choice at run time and its MHAVIZ_ISA override.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "kernels/exp_row.hpp"
+#include "mhaviz/core/tensor.hpp"
 
 namespace {
 
@@ -69,6 +71,112 @@ TEST(ExpKernels, EveryVariantThisCpuRunsAgreesWithTheCLibrary) {
     for (const std::int64_t n : {1, 3, 7, 8, 15, 16, 17, 33, 64, 1000}) {
       expect_matches_libm<float>(k, n);
       expect_matches_libm<double>(k, n);
+    }
+  }
+}
+
+// softmax(row + mask) as the pass computes it, in long double (the reference).
+template <typename T>
+std::vector<long double> reference_softmax(const std::vector<T>& row, const std::vector<T>& mask) {
+  std::vector<long double> s(row.size()), w(row.size());
+  long double mx = -std::numeric_limits<long double>::infinity(), sum = 0;
+  for (std::size_t j = 0; j < row.size(); ++j) {
+    s[j] = static_cast<long double>(static_cast<T>(row[j] + mask[j]));  // added in T, as the pass
+    mx = std::max(mx, s[j]);
+  }
+  for (std::size_t j = 0; j < row.size(); ++j) sum += w[j] = std::exp(s[j] - mx);
+  for (long double& x : w) x /= sum;
+  return w;
+}
+
+template <typename T>
+void softmax(const ExpKernels& k, T* row, const T* mask, T* copy, std::int64_t n, bool zero,
+             bool stream = false) {
+  if constexpr (sizeof(T) == 4) {
+    k.softmax_f32(row, mask, copy, stream, n, zero);
+  } else {
+    k.softmax_f64(row, mask, copy, stream, n, zero);
+  }
+  if (stream) mhaviz::detail::kernels::stream_fence();
+}
+
+template <typename T>
+void expect_softmax_matches(const ExpKernels& k, std::int64_t n, std::size_t copy_offset,
+                            bool stream) {
+  std::vector<T> row = scores<T>(n, 11U + static_cast<unsigned>(n));
+  std::vector<T> mask(row.size(), T(0));
+  for (std::size_t j = 0; j < mask.size(); j += 5) mask[j] = -std::numeric_limits<T>::infinity();
+  row[0] = T(3);  // one key not masked by either
+  mask[0] = T(-1);
+  const std::vector<long double> want = reference_softmax(row, mask);
+  // The copy lands at an offset of copy_offset elements: aligned for streaming stores or not
+  // (AlignedVector's storage is aligned for every vector width).
+  mhaviz::AlignedVector<T> copy_storage(row.size() + 16, std::numeric_limits<T>::quiet_NaN());
+  T* copy = copy_storage.data() + copy_offset;
+  softmax(k, row.data(), mask.data(), copy, n, false, stream);
+  for (std::int64_t j = 0; j < n; ++j) {
+    const auto i = static_cast<std::size_t>(j);
+    if (want[i] == 0) {  // a masked key: exactly +0, as PyTorch
+      EXPECT_TRUE(row[i] == 0 && !std::signbit(row[i])) << k.isa << " n=" << n << " j=" << j << " got " << row[i];
+    } else {
+      // exp's argument s - max is rounded to T: a relative error of eps * |s - max| (about
+      // |log w|) comes on top of a few eps of exp, sum and scale.
+      const long double w = want[i];
+      const long double tol = 8 * std::numeric_limits<T>::epsilon() * w * (1 - std::log(w));
+      EXPECT_LE(std::abs(row[i] - w), tol + std::numeric_limits<T>::denorm_min())
+          << k.isa << " n=" << n << " j=" << j << " got " << row[i] << " want "
+          << static_cast<double>(w);
+    }
+    EXPECT_EQ(std::memcmp(&copy[i], &row[i], sizeof(T)), 0) << k.isa << " copy n=" << n << " j=" << j;
+  }
+  EXPECT_TRUE(std::isnan(copy_storage[copy_offset + row.size()]) || copy_offset + row.size() >= copy_storage.size())
+      << k.isa << " wrote past the copy";
+}
+
+TEST(SoftmaxKernels, EveryVariantThisCpuRunsAgreesWithALongDoubleSoftmax) {
+  for (const ExpKernels& k : exp_kernels_here()) {
+    for (const std::int64_t n : {1, 3, 7, 8, 15, 16, 17, 33, 64, 1000, 2048}) {
+      for (const std::size_t offset : {0U, 1U, 16U}) {
+        for (const bool stream : {false, true}) {
+          expect_softmax_matches<float>(k, n, offset, stream);
+          expect_softmax_matches<double>(k, n, offset, stream);
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+void expect_special_rows(const ExpKernels& k, std::int64_t n) {
+  constexpr T kInf = std::numeric_limits<T>::infinity();
+  const std::vector<T> masked(static_cast<std::size_t>(n), -kInf);
+  std::vector<T> row = masked, copy(row.size());
+  softmax(k, row.data(), static_cast<const T*>(nullptr), copy.data(), n, false);
+  for (std::size_t j = 0; j < row.size(); ++j) {
+    EXPECT_TRUE(std::isnan(row[j]) && std::isnan(copy[j])) << k.isa << " fully masked, n=" << n;
+  }
+  row = masked;
+  softmax(k, row.data(), static_cast<const T*>(nullptr), copy.data(), n, true);
+  for (std::size_t j = 0; j < row.size(); ++j) {
+    EXPECT_TRUE(row[j] == 0 && !std::signbit(row[j]) && copy[j] == 0) << k.isa << " zeroed, n=" << n;
+  }
+  // A NaN or +inf score (the mask can bring one in too) makes the row NaN, as torch.softmax.
+  for (const T bad : {std::numeric_limits<T>::quiet_NaN(), kInf}) {
+    row.assign(row.size(), T(1));
+    std::vector<T> mask(row.size(), T(0));
+    mask.back() = bad;
+    softmax(k, row.data(), mask.data(), static_cast<T*>(nullptr), n, true);
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      EXPECT_TRUE(std::isnan(row[j])) << k.isa << " bad=" << bad << " n=" << n << " j=" << j;
+    }
+  }
+}
+
+TEST(SoftmaxKernels, MaskedNanAndInfiniteRowsAsPyTorch) {
+  for (const ExpKernels& k : exp_kernels_here()) {
+    for (const std::int64_t n : {1, 5, 16, 37}) {
+      expect_special_rows<float>(k, n);
+      expect_special_rows<double>(k, n);
     }
   }
 }

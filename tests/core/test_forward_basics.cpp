@@ -2,8 +2,11 @@
 // test_forward_fixtures.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <vector>
+#include <utility>
 
 #include "mhaviz/core/derived_maps.hpp"
 #include "mhaviz/core/errors.hpp"
@@ -44,6 +47,41 @@ TYPED_TEST(ForwardBasics, WeightRowsSumToOne) {
     double sum = 0;
     for (std::int64_t j = 0; j < 7; ++j) sum += w[static_cast<std::size_t>(row * 7 + j)];
     EXPECT_NEAR(sum, 1.0, 1e-5);
+  }
+}
+
+TYPED_TEST(ForwardBasics, WeightsChangedInPlaceAreNotTakenFromTheCache) {
+  // The pass keeps transposed weights across passes (transposed_weights.hpp): a parameter
+  // written between two passes, in place (no other copy of it left but the cache's), must be
+  // the one the second pass uses.
+  const auto bytes = [](const Tensor& t) {
+    return std::vector<std::byte>(t.bytes().begin(), t.bytes().end());
+  };
+  const char* keys[] = {"in_proj_weight", "k_proj_weight", "out_proj.weight"};
+  for (const bool packed : {true, false}) {
+    Config c = this->config();
+    if (!packed) c.kdim = 8;  // separate q/k/v_proj_weight
+    const Inputs in = random_inputs(c);
+    Params p = init_params(c);
+    const std::vector<std::byte> before = bytes(forward(c, p, in).output);
+    for (const char* key : keys) {
+      if (auto* t = p.find(key); t->has_value()) {
+        for (TypeParam& x : (*t)->template data<TypeParam>()) x = x * TypeParam(0.5) + TypeParam(0.01);
+      }
+    }
+    const std::vector<std::byte> after = bytes(forward(c, p, in).output);
+    Params fresh = p;  // the same values in storage no pass has seen
+    for (const char* key : keys) {
+      if (auto* t = fresh.find(key); t->has_value()) {
+        Tensor copy((*t)->type(), (*t)->shape());
+        const auto from = std::as_const(**t).bytes();
+        std::copy(from.begin(), from.end(), copy.bytes().begin());
+        *t = copy;
+      }
+    }
+    EXPECT_NE(after, before) << "the change made no difference: the test proves nothing";
+    EXPECT_EQ(after, bytes(forward(c, fresh, in).output))
+        << (packed ? "packed" : "separate") << " weights: the second pass used stale ones";
   }
 }
 

@@ -37,7 +37,10 @@ Config user_config() {
   c.attn_mask_spec.kind = MaskKind::custom;
   c.attn_mask_spec.shape = mhaviz::gen::MaskShape::three_d;
   c.attn_mask_spec.cells = {MaskCell{0, 1, -1, std::nullopt}, MaskCell{2, 33, 3, 1.5}};
-  for (int j = 0; j < 40; ++j) c.key_labels.push_back("k" + std::to_string(j));
+  for (int j = 0; j < 40; ++j) {
+    std::string label = "k";  // appended, not "k" + ...: GCC 12 warns (-Wrestrict) on that
+    c.key_labels.push_back(label.append(std::to_string(j)));
+  }
   return c;
 }
 

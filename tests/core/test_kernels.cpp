@@ -1,12 +1,14 @@
-// kernels::sgemm (libxsmm) against Eigen's product, on the shapes a pass uses and on strided
+// kernels::gemm (libxsmm) against Eigen's product, on the shapes a pass uses and on strided
 // operands; and the property the derived maps rely on: a row of C does not depend on which
 // other rows are computed with it. Built only when the kernel is (cmake/Kernels.cmake).
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <tuple>
+#include <vector>
 
 #include "kernels/sgemm.hpp"
 
@@ -21,7 +23,7 @@ TEST_P(Sgemm, AgreesWithADoubleProductToFloatRounding) {
   const auto [m, n, k] = GetParam();
   const Mat a = Mat::Random(m, k), b = Mat::Random(k, n);
   Mat c = Mat::Constant(m, n, 1e30F);  // every element must be written
-  ASSERT_TRUE(mhaviz::detail::kernels::sgemm(m, n, k, a.data(), k, b.data(), n, c.data(), n));
+  ASSERT_TRUE(mhaviz::detail::kernels::gemm(m, n, k, a.data(), k, b.data(), n, c.data(), n));
   const Ref want = a.cast<double>() * b.cast<double>();
   // Each |term| < 1: a float sum of k of them is within k * eps of the exact one.
   const double tol = 4.0 * k * std::numeric_limits<float>::epsilon();
@@ -42,12 +44,55 @@ TEST(SgemmStrided, BlocksOfLargerMatricesKeepTheirNeighboursIntact) {
   Mat c = Mat::Zero(50, 200);
   const Mat before = c;
   const std::int64_t m = 30, n = 150, k = 70;
-  ASSERT_TRUE(mhaviz::detail::kernels::sgemm(m, n, k, a.data() + 5 * 90 + 10, 90, b.data(), 300,
+  ASSERT_TRUE(mhaviz::detail::kernels::gemm(m, n, k, a.data() + 5 * 90 + 10, 90, b.data(), 300,
                                              c.data() + 7 * 200 + 20, 200));
   const Mat want = a.block(5, 10, m, k) * b.leftCols(n);
   EXPECT_LT((c.block(7, 20, m, n) - want).cwiseAbs().maxCoeff(), 1e-4F);
   c.block(7, 20, m, n).setZero();
   EXPECT_EQ(c, before) << "elements outside the block were written";
+}
+
+/// C = A * B with each element summed over k in order by fused multiply-adds, from 0.
+template <typename M>
+M fma_chain(const M& a, const M& b) {
+  M c(a.rows(), b.cols());
+  for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    for (Eigen::Index j = 0; j < b.cols(); ++j) {
+      typename M::Scalar acc = 0;
+      for (Eigen::Index t = 0; t < a.cols(); ++t) acc = std::fma(a(i, t), b(t, j), acc);
+      c(i, j) = acc;
+    }
+  }
+  return c;
+}
+
+template <typename M>
+void expect_fma_chains() {
+  // What makes a row the same whatever tile it is computed in, and a product the same however
+  // its columns are cut (sgemm.hpp): every shape up to 14 rows and 20 columns, 16 rows by up
+  // to 140 columns and more, and the pass's kinds of products (a projection cut into tiles
+  // with a ragged end, q.k^T tiles, weights.v). libxsmm's own kernels for 65-80 float columns,
+  // or for 2-11 rows and one vector of columns, sum in another order: gemm must not use them.
+  // (Each new shape costs libxsmm a kernel: hence not every shape.)
+  std::vector<std::tuple<int, int, int>> shapes = {{40, 300, 256}, {64, 512, 64}, {32, 64, 512}};
+  for (int n = 1; n <= 300; n += n < 140 ? 1 : 7) {
+    if (n <= 20) {
+      for (int m = 1; m <= 14; ++m) shapes.emplace_back(m, n, 16);
+    }
+    shapes.emplace_back(16, n, 64);
+  }
+  for (const auto& [m, n, k] : shapes) {
+    const M a = M::Random(m, k), b = M::Random(k, n);
+    M c(m, n);
+    ASSERT_TRUE(mhaviz::detail::kernels::gemm(m, n, k, a.data(), k, b.data(), n, c.data(), n));
+    ASSERT_EQ(c, fma_chain(a, b)) << m << "x" << n << "x" << k;
+  }
+}
+
+TEST(SgemmOrder, EachElementIsAnFmaChainOverKInOrder) { expect_fma_chains<Mat>(); }
+
+TEST(DgemmOrder, EachElementIsAnFmaChainOverKInOrder) {
+  expect_fma_chains<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>();
 }
 
 TEST(SgemmRows, ARowIsTheSameAloneAsInAnyTile) {
@@ -56,14 +101,14 @@ TEST(SgemmRows, ARowIsTheSameAloneAsInAnyTile) {
   const std::int64_t n = 2048, k = 64;
   const Mat a = Mat::Random(64, k), b = Mat::Random(k, n);
   Mat all(64, n), one(1, n), some(5, n);
-  ASSERT_TRUE(mhaviz::detail::kernels::sgemm(64, n, k, a.data(), k, b.data(), n, all.data(), n));
+  ASSERT_TRUE(mhaviz::detail::kernels::gemm(64, n, k, a.data(), k, b.data(), n, all.data(), n));
   for (const std::int64_t i : {0, 17, 63}) {
     ASSERT_TRUE(
-        mhaviz::detail::kernels::sgemm(1, n, k, a.data() + i * k, k, b.data(), n, one.data(), n));
+        mhaviz::detail::kernels::gemm(1, n, k, a.data() + i * k, k, b.data(), n, one.data(), n));
     EXPECT_EQ(one.row(0), all.row(i)) << "row " << i;
   }
   ASSERT_TRUE(
-      mhaviz::detail::kernels::sgemm(5, n, k, a.data() + 40 * k, k, b.data(), n, some.data(), n));
+      mhaviz::detail::kernels::gemm(5, n, k, a.data() + 40 * k, k, b.data(), n, some.data(), n));
   EXPECT_EQ(some, all.middleRows(40, 5));
 }
 

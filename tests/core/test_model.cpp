@@ -55,7 +55,9 @@ TEST_P(ModelFixture, EveryLayerMatchesPyTorch) {
     SCOPED_TRACE(model::layer_title(c.model.layers[i].info, i));
     EXPECT_TRUE(c.checks[i].ok);
     EXPECT_LT(c.checks[i].output_diff, 1e-5);
-    if (c.checks[i].weights_diff) EXPECT_LT(*c.checks[i].weights_diff, 1e-5);
+    if (c.checks[i].weights_diff) {
+      EXPECT_LT(*c.checks[i].weights_diff, 1e-5);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-// Chooses the exp_row variant (exp_row.hpp) once, from what the CPU reports.
+// Chooses the row kernels' variant (exp_row.hpp) once, from what the CPU reports.
 
 #include "exp_row.hpp"
 
@@ -13,6 +13,10 @@ namespace mhaviz::detail::kernels {
   namespace isa_##name {                                                            \
   void exp_f32(const float* in, float* out, std::int64_t n, float shift);           \
   void exp_f64(const double* in, double* out, std::int64_t n, double shift);        \
+  void softmax_f32(float* row, const float* mask, float* copy, bool stream,         \
+                   std::int64_t n, bool zero);                                      \
+  void softmax_f64(double* row, const double* mask, double* copy, bool stream,      \
+                   std::int64_t n, bool zero);                                      \
   }
 MHAVIZ_DECLARE_ISA(x86_64)
 #if MHAVIZ_ISA_AVX2
@@ -22,6 +26,8 @@ MHAVIZ_DECLARE_ISA(avx2)
 MHAVIZ_DECLARE_ISA(avx512)
 #endif
 #undef MHAVIZ_DECLARE_ISA
+#define MHAVIZ_KERNELS(name, isa)                                                      \
+  ExpKernels { name, isa::exp_f32, isa::exp_f64, isa::softmax_f32, isa::softmax_f64 }
 
 namespace {
 
@@ -32,19 +38,20 @@ struct Candidate {
 
 // __builtin_cpu_supports also checks that the operating system saves the wider registers.
 const std::array kCandidates = {
-    Candidate{{"x86-64", isa_x86_64::exp_f32, isa_x86_64::exp_f64}, [] { return true; }},
+    Candidate{MHAVIZ_KERNELS("x86-64", isa_x86_64), [] { return true; }},
 #if MHAVIZ_ISA_AVX2
-    Candidate{{"avx2", isa_avx2::exp_f32, isa_avx2::exp_f64},
+    Candidate{MHAVIZ_KERNELS("avx2", isa_avx2),
               [] { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }},
 #endif
 #if MHAVIZ_ISA_AVX512
-    Candidate{{"avx512", isa_avx512::exp_f32, isa_avx512::exp_f64},
+    Candidate{MHAVIZ_KERNELS("avx512", isa_avx512),
               [] {
                 return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
               }},
 #endif
 };
+#undef MHAVIZ_KERNELS
 
 struct Here {
   std::array<ExpKernels, kCandidates.size()> kernels{};

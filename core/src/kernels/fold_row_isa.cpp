@@ -12,6 +12,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 
@@ -28,10 +29,12 @@ float fold_max_f32(const float* x, std::int64_t n) { return Row(x, n).maxCoeff()
 /// (and taking the maximum with 0) makes a masked key's term exactly 0, vectorised, and moves
 /// any other term by less than 5e-39.
 float masked_exp() {
+  // A row of dynamic size, as in fold_exp_sums_f32 (a fixed-size array's exp, its operands all
+  // known, made GCC warn about the unset operands of its own AVX-512 intrinsics).
   static const float value = [] {
-    Eigen::Array<float, 16, 1> x;
-    x.setConstant(-std::numeric_limits<float>::infinity());
-    const Eigen::Array<float, 16, 1> e = x.exp();  // packets, as in fold_exp_sums_f32
+    std::array<float, 16> x{};
+    x.fill(-std::numeric_limits<float>::infinity());
+    const Eigen::Array<float, Eigen::Dynamic, 1> e = Row(x.data(), 16).exp();  // packets
     return e(0);
   }();
   return value;
