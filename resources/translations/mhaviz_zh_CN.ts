@@ -82,6 +82,14 @@
         <source>rollout</source>
         <translation>展开</translation>
     </message>
+    <message>
+        <source>Attention flow (maximum flow, rows normalised) over the self-attention layers %1, batch element %2</source>
+        <translation>自注意力层 %1 上的注意力流（最大流，按行归一化），批次元素 %2</translation>
+    </message>
+    <message>
+        <source>flow</source>
+        <translation>流</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>

@@ -1,6 +1,6 @@
 // mhaviz-cli model: a whole model file (docs/capture-and-models.md) recomputed layer by layer,
-// checked against PyTorch's stored outputs, and drawn as the layers × heads grid or the rollout
-// map.
+// checked against PyTorch's stored outputs, and drawn as the layers × heads grid, the rollout or
+// the attention flow map.
 
 #include <cstdio>
 #include <iostream>
@@ -62,6 +62,18 @@ void printSinkRates(const model::Model& m, const model::ComputedModel& computed,
             << " layer" << (m.layers.size() == 1 ? "" : "s") << '\n';
 }
 
+// --rollout or --flow without --image: the layers, each input token's mean share and each
+// layer's weight on the appended columns (dropped).
+template <typename TokenMap>
+void printAcrossLayers(const TokenMap& r, std::int64_t batch) {
+  for (const std::size_t l : r.layers) std::cout << ' ' << l;
+  std::cout << " (batch element " << batch << "); per input token:";
+  for (const double v : r.per_token) std::cout << ' ' << difference(v);
+  std::cout << "\nweight on appended bias_k/zero columns per layer:";
+  for (const double v : r.extra_share) std::cout << ' ' << difference(v);
+  std::cout << '\n';
+}
+
 }  // namespace
 
 void addModelOptions(QCommandLineParser& parser) {
@@ -79,6 +91,9 @@ void addModelOptions(QCommandLineParser& parser) {
        QStringLiteral("OUT.png")},
       {QStringLiteral("rollout"),
        QStringLiteral("With --image: draw the attention rollout instead; without it: print it.")},
+      {QStringLiteral("flow"),
+       QStringLiteral("With --image: draw the attention flow (Abnar & Zuidema 2020) instead; "
+                      "without it: print it. Refused above layers x tokens^4 = 5e8.")},
       {QStringLiteral("stats"),
        QStringLiteral("Print the sink rate (Gu et al. 2024) per layer and overall: the share of "
                       "heads whose first-token sink score is above --sink-eps.")},
@@ -101,12 +116,16 @@ int modelCommand(const QCommandLineParser& parser) {
   const QString path = requiredValue(parser, QStringLiteral("model"));
   const bool check = parser.isSet(QStringLiteral("check"));
   const bool rollout = parser.isSet(QStringLiteral("rollout"));
+  const bool flow = parser.isSet(QStringLiteral("flow"));
   const bool stats = parser.isSet(QStringLiteral("stats"));
   const QString image = parser.value(QStringLiteral("image"));
-  if (!check && !rollout && !stats && image.isEmpty()) {
+  if (!check && !rollout && !flow && !stats && image.isEmpty()) {
     throw UsageError(
-        "model needs --check, --stats, --image OUT.png or --rollout (what to do with the model)");
+        "model needs --check, --stats, --image OUT.png, --rollout or --flow (what to do with the "
+        "model)");
   }
+  if (rollout && flow && !image.isEmpty())
+    throw UsageError("--image draws one picture: give --rollout or --flow, not both");
   const double eps = sinkEps(parser);
   if (!image.isEmpty()) requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
   double tolerance = model::kDefaultTolerance;
@@ -157,26 +176,31 @@ int modelCommand(const QCommandLineParser& parser) {
     }
   }
   if (stats) printSinkRates(m, computed, eps, batch);
+  const auto save = [&](const QImage& picture) {
+    const QString error = ui::saveModelPicture(picture, image);
+    if (!error.isEmpty()) throw InvalidInput(error.toStdString());
+    std::cout << "wrote " << image.toStdString() << '\n';
+  };
   if (rollout) {
     const model::Rollout r = model::attention_rollout(m, computed.weights, batch);
     if (image.isEmpty()) {
       std::cout << "rollout over layers";
-      for (const std::size_t l : r.layers) std::cout << ' ' << l;
-      std::cout << " (batch element " << batch << "); per input token:";
-      for (const double v : r.per_token) std::cout << ' ' << difference(v);
-      std::cout << "\nweight on appended bias_k/zero columns per layer:";
-      for (const double v : r.extra_share) std::cout << ' ' << difference(v);
-      std::cout << '\n';
+      printAcrossLayers(r, batch);
     } else {
-      const QString error = ui::saveModelPicture(ui::drawRollout(m, r, size), image);
-      if (!error.isEmpty()) throw InvalidInput(error.toStdString());
-      std::cout << "wrote " << image.toStdString() << '\n';
+      save(ui::drawRollout(m, r, size));
     }
-  } else if (!image.isEmpty()) {
-    const QString error = ui::saveModelPicture(ui::drawModelGrid(m, computed, batch, size), image);
-    if (!error.isEmpty()) throw InvalidInput(error.toStdString());
-    std::cout << "wrote " << image.toStdString() << '\n';
   }
+  if (flow) {
+    const model::AttentionFlow f = model::attention_flow(m, computed.weights, batch, "--flow");
+    if (image.isEmpty()) {
+      std::cout << "attention flow (" << f.tokens * f.tokens << " maximum flows over " << f.edges
+                << " edges; rows normalised) over layers";
+      printAcrossLayers(f, batch);
+    } else {
+      save(ui::drawFlow(m, f, size));
+    }
+  }
+  if (!rollout && !flow && !image.isEmpty()) save(ui::drawModelGrid(m, computed, batch, size));
   return exitCode;
 }
 

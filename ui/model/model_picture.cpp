@@ -235,8 +235,14 @@ ModelGridHit modelGridHit(const model::Model& model, QSize size, QPoint point) {
   return {layer, head};
 }
 
-QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
-                   Colormap colormap, const ModelPictureColors& colors) {
+namespace {
+
+/// A tokens × tokens map across the layers (model::Rollout or model::AttentionFlow: rows the
+/// positions after the last layer, columns the input positions), its per-token means under it.
+template <typename TokenMap>
+QImage drawTokenMap(const model::Model& model, const TokenMap& rollout, QSize size,
+                    Colormap colormap, const ModelPictureColors& colors, const char* titleText,
+                    const char* scaleText) {
   QImage image(size, QImage::Format_RGB32);
   image.fill(colors.background);
   QPainter p(&image);
@@ -267,11 +273,7 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   for (const std::size_t l : rollout.layers)
     used += (used.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(l);
   const QString title =
-      QCoreApplication::translate("ModelPicture",
-                                  "Attention rollout over the self-attention layers %1, batch "
-                                  "element %2")
-          .arg(used)
-          .arg(rollout.batch);
+      QCoreApplication::translate("ModelPicture", titleText).arg(used).arg(rollout.batch);
   const QString extra =
       QCoreApplication::translate(
           "ModelPicture", "Weight on appended bias_k / zero columns (dropped) per layer: %1")
@@ -297,7 +299,7 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   p.drawImage(target, cells);
   drawScale(p, QRect(target.right() + margin, top + lineH, 14, std::max(0, side - lineH)),
             gradient, colormap, colors.ink,
-            QCoreApplication::translate("ModelPicture", "rollout"));
+            QCoreApplication::translate("ModelPicture", scaleText));
   double most = 0;
   for (const double v : rollout.per_token) most = std::max(most, v);
   const QImage bar = cellImage(1, S, gradient, colormap, [&](std::int64_t, std::int64_t c) {
@@ -324,6 +326,26 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
     }
   }
   return image;
+}
+
+}  // namespace
+
+QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
+                   Colormap colormap, const ModelPictureColors& colors) {
+  return drawTokenMap(
+      model, rollout, size, colormap, colors,
+      QT_TRANSLATE_NOOP("ModelPicture",
+                        "Attention rollout over the self-attention layers %1, batch element %2"),
+      QT_TRANSLATE_NOOP("ModelPicture", "rollout"));
+}
+
+QImage drawFlow(const model::Model& model, const model::AttentionFlow& flow, QSize size,
+                Colormap colormap, const ModelPictureColors& colors) {
+  return drawTokenMap(model, flow, size, colormap, colors,
+                      QT_TRANSLATE_NOOP("ModelPicture",
+                                        "Attention flow (maximum flow, rows normalised) over the "
+                                        "self-attention layers %1, batch element %2"),
+                      QT_TRANSLATE_NOOP("ModelPicture", "flow"));
 }
 
 QString saveModelPicture(const QImage& image, const QString& path) {

@@ -3,8 +3,8 @@
 /// A whole model: every nn.MultiheadAttention call of one forward pass of a network, as
 /// mhaviz_capture.capture_model() writes it (docs/capture-and-models.md): a JSON index and a
 /// tensors file holding each call's state_dict, inputs, masks and PyTorch's outputs. Each layer
-/// is recomputed by mhaviz::forward and compared with PyTorch's outputs; attention rollout
-/// (Abnar & Zuidema 2020) runs across the self-attention layers.
+/// is recomputed by mhaviz::forward and compared with PyTorch's outputs; attention rollout and
+/// attention flow (Abnar & Zuidema 2020) run across the self-attention layers.
 
 #include <algorithm>
 #include <cstddef>
@@ -150,5 +150,40 @@ struct Rollout {
 /// `batch` is out of range.
 Rollout attention_rollout(const Model& model, std::span<const Tensor> weights,
                           std::int64_t batch = 0);
+
+/// Attention flow (Abnar & Zuidema 2020) of one batch element: the layer graph has a node per
+/// token and layer (layer 0 the inputs), and an edge from token i of layer l to token j of
+/// layer l - 1 whose capacity is Â_l[i][j], the residual-adjusted head-averaged weight of
+/// rollout (appended bias_k / zero columns dropped, their share reported). The flow from
+/// output token i to input token j is the value of a maximum flow from (top, i) to (0, j)
+/// (docs/capture-and-models.md).
+struct AttentionFlow {
+  std::int64_t batch = 0;
+  std::int64_t tokens = 0;          ///< S
+  std::vector<std::size_t> layers;  ///< the model's self-attention layers used, in order
+  std::vector<double> value;        ///< the maximum flows, tokens × tokens, row-major; in [0, 1]
+  std::vector<double> map;          ///< value with each row divided by its sum (the paper's code)
+  std::vector<double> per_token;    ///< mean of each column of map
+  std::vector<double> extra_share;  ///< per used layer: weight on appended columns
+  std::size_t edges = 0;            ///< edges of the layer graph with a non-zero capacity
+};
+
+/// The work of attention flow: tokens² maximum flows over layers × tokens² edges each, counted
+/// as layers × tokens⁴.
+double flow_work(std::size_t layers, std::int64_t tokens);
+/// Most work attention_flow takes on: 80 tokens for 12 layers, 149 for 1 (its time against
+/// rollout's: mhaviz-flow-bench).
+inline constexpr double kMaxFlowWork = 5e8;
+/// Most tokens attention_flow takes for `layers` layers.
+std::int64_t flow_token_limit(std::size_t layers);
+
+/// Attention flow over the model's self-attention layers (the same layers, checks and messages
+/// as attention_rollout). Throws InvalidInput naming `what` (the option or control that asked,
+/// e.g. "--flow") with the limit when flow_work exceeds kMaxFlowWork; Cancelled when
+/// control.cancel is set. Rows are solved on control.threads threads; control.progress counts
+/// the rows done.
+AttentionFlow attention_flow(const Model& model, std::span<const Tensor> weights,
+                             std::int64_t batch = 0, const char* what = "attention flow",
+                             const RunControl& control = {});
 
 }  // namespace mhaviz::model
