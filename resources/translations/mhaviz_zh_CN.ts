@@ -291,6 +291,25 @@
     </message>
 </context>
 <context>
+    <name>StepPicture</name>
+    <message>
+        <source>Generation step %1 (of 0 to %2), batch element %3: position %4</source>
+        <translation>生成第 %1 步（共 0 至 %2 步），批次元素 %3：位置 %4</translation>
+    </message>
+    <message>
+        <source> generates %1</source>
+        <translation> 生成 %1</translation>
+    </message>
+    <message>
+        <source>Each row: one head&apos;s weights from that position to the keys (appended bias_k / zero columns after the gap)</source>
+        <translation>每行：一个头从该位置到各键的权重（附加的 bias_k / 零列在间隔之后）</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz</name>
     <message>
         <source>Multi-head attention visualiser: what nn.MultiheadAttention computes, per head.</source>

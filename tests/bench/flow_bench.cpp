@@ -57,18 +57,18 @@ double seconds(F f) {
 }  // namespace
 
 int main() {
-  std::printf("%7s %7s %7s %10s %11s %9s %9s\n", "layers", "tokens", "causal", "work",
-              "rollout s", "flow s", "ratio");
+  std::printf("%7s %7s %7s %10s %11s %9s %9s\n", "layers", "tokens", "causal", "work", "rollout s",
+              "flow s", "ratio");
   for (const std::size_t layers : {2U, 12U}) {
     const std::int64_t most = mhaviz::model::flow_token_limit(layers);
     for (const std::int64_t S : {std::int64_t{16}, most / 2, most}) {
       for (const bool causal : {false, true}) {
         const Case c = make(layers, S, causal);
-        const double r = seconds([&] { (void)mhaviz::model::attention_rollout(c.model, c.weights); });
+        const double r =
+            seconds([&] { (void)mhaviz::model::attention_rollout(c.model, c.weights); });
         const double f = seconds([&] { (void)mhaviz::model::attention_flow(c.model, c.weights); });
-        std::printf("%7zu %7lld %7s %10.2g %11.4f %9.3f %9.0f\n", layers,
-                    static_cast<long long>(S), causal ? "yes" : "no",
-                    mhaviz::model::flow_work(layers, S), r, f, f / r);
+        std::printf("%7zu %7lld %7s %10.2g %11.4f %9.3f %9.0f\n", layers, static_cast<long long>(S),
+                    causal ? "yes" : "no", mhaviz::model::flow_work(layers, S), r, f, f / r);
       }
     }
   }

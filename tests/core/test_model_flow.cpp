@@ -123,7 +123,7 @@ TEST(AttentionFlow, RefusesAboveTheStatedSizeNamingTheOptionAndTheLimit) {
   EXPECT_GT(model::flow_work(12, most + 1), model::kMaxFlowWork);
   const Uniform u = uniform(12, most + 1);
   test::expect_invalid(
-      [&] { (void)model::attention_flow(u.model, u.weights, 0, "--flow"); },
+      [&] { (void)model::attention_flow(u.model, u.weights, 0, -1, "--flow"); },
       {"--flow: attention flow over 12 layers of " + std::to_string(most + 1) + " tokens",
        "maximum-flow problems", std::to_string(most) + " tokens for 12 layers", "rollout"});
 }
@@ -133,7 +133,7 @@ TEST(AttentionFlow, StopsWhenCancelled) {
   std::atomic<bool> cancel{true};
   RunControl control;
   control.cancel = &cancel;
-  EXPECT_THROW((void)model::attention_flow(u.model, u.weights, 0, "flow", control), Cancelled);
+  EXPECT_THROW((void)model::attention_flow(u.model, u.weights, 0, -1, "flow", control), Cancelled);
 }
 
 TEST(AttentionFlow, ModelWithoutSelfAttention) {

@@ -1,12 +1,13 @@
 // mhaviz-cli model: a whole model file (docs/capture-and-models.md) recomputed layer by layer,
 // checked against PyTorch's stored outputs, and drawn as the layers × heads grid, the rollout or
-// the attention flow map.
+// the attention flow map; a generation capture's steps listed, drawn and written.
 
 #include <cstdio>
 #include <iostream>
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/model_steps.hpp"
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
 #include "cli/sink_eps.hpp"
@@ -14,6 +15,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/model.hpp"
 #include "model/model_picture.hpp"
+#include "model/step_picture.hpp"
 
 namespace mhaviz::cli {
 
@@ -94,6 +96,19 @@ void addModelOptions(QCommandLineParser& parser) {
       {QStringLiteral("flow"),
        QStringLiteral("With --image: draw the attention flow (Abnar & Zuidema 2020) instead; "
                       "without it: print it. Refused above layers x tokens^4 = 5e8.")},
+      {QStringLiteral("steps"),
+       QStringLiteral("List the generation steps of a capture_generation() file: each step's "
+                      "newest position, the token it generates and the key each layer looks at "
+                      "most.")},
+      {QStringLiteral("step"),
+       QStringLiteral("Generation step shown: with --image, draw its layers' weights of the "
+                      "newest position; with --out, write them; with --rollout or --flow, use "
+                      "its layers (default: the last step)."),
+       QStringLiteral("k")},
+      {QStringLiteral("out"),
+       QStringLiteral("With --step: write the newest position's weights of every layer of the "
+                      "step (<layer>/weights, heads x keys) to this .npz or .safetensors."),
+       QStringLiteral("F.npz")},
       {QStringLiteral("stats"),
        QStringLiteral("Print the sink rate (Gu et al. 2024) per layer and overall: the share of "
                       "heads whose first-token sink score is above --sink-eps.")},
@@ -118,11 +133,19 @@ int modelCommand(const QCommandLineParser& parser) {
   const bool rollout = parser.isSet(QStringLiteral("rollout"));
   const bool flow = parser.isSet(QStringLiteral("flow"));
   const bool stats = parser.isSet(QStringLiteral("stats"));
+  const bool steps = parser.isSet(QStringLiteral("steps"));
   const QString image = parser.value(QStringLiteral("image"));
-  if (!check && !rollout && !flow && !stats && image.isEmpty()) {
+  const QString out = parser.value(QStringLiteral("out"));
+  if (!check && !rollout && !flow && !stats && !steps && image.isEmpty() && out.isEmpty()) {
     throw UsageError(
-        "model needs --check, --stats, --image OUT.png, --rollout or --flow (what to do with the "
-        "model)");
+        "model needs --check, --stats, --image OUT.png, --rollout, --flow, --steps or --out "
+        "(what to do with the model)");
+  }
+  const int step = positiveInt(parser, QStringLiteral("step"), -1, 0);
+  if (!out.isEmpty()) {
+    if (step < 0) throw UsageError("--out writes one generation step's weights: give --step k");
+    requireSuffix(QStringLiteral("out"), out,
+                  {QStringLiteral(".npz"), QStringLiteral(".safetensors")});
   }
   if (rollout && flow && !image.isEmpty())
     throw UsageError("--image draws one picture: give --rollout or --flow, not both");
@@ -149,6 +172,7 @@ int modelCommand(const QCommandLineParser& parser) {
                        std::to_string(batches) + " batch element" + (batches == 1 ? "" : "s") +
                        " (0 to " + std::to_string(batches - 1) + ")");
   }
+  if (step >= 0) (void)model::step_layers(m.index, step, "--step");
   const model::ComputedModel computed = model::compute_model(m, tolerance);
 
   int exitCode = kExitOk;
@@ -176,13 +200,18 @@ int modelCommand(const QCommandLineParser& parser) {
     }
   }
   if (stats) printSinkRates(m, computed, eps, batch);
+  if (steps) printSteps(m, computed, batch);
+  if (!out.isEmpty()) {
+    writeStepRows(model::step_rows(m, computed.weights, step, batch, "--step"), out.toStdString());
+    std::cout << "wrote " << out.toStdString() << '\n';
+  }
   const auto save = [&](const QImage& picture) {
     const QString error = ui::saveModelPicture(picture, image);
     if (!error.isEmpty()) throw InvalidInput(error.toStdString());
     std::cout << "wrote " << image.toStdString() << '\n';
   };
   if (rollout) {
-    const model::Rollout r = model::attention_rollout(m, computed.weights, batch);
+    const model::Rollout r = model::attention_rollout(m, computed.weights, batch, step);
     if (image.isEmpty()) {
       std::cout << "rollout over layers";
       printAcrossLayers(r, batch);
@@ -191,7 +220,8 @@ int modelCommand(const QCommandLineParser& parser) {
     }
   }
   if (flow) {
-    const model::AttentionFlow f = model::attention_flow(m, computed.weights, batch, "--flow");
+    const model::AttentionFlow f =
+        model::attention_flow(m, computed.weights, batch, step, "--flow");
     if (image.isEmpty()) {
       std::cout << "attention flow (" << f.tokens * f.tokens << " maximum flows over " << f.edges
                 << " edges; rows normalised) over layers";
@@ -200,7 +230,11 @@ int modelCommand(const QCommandLineParser& parser) {
       save(ui::drawFlow(m, f, size));
     }
   }
-  if (!rollout && !flow && !image.isEmpty()) save(ui::drawModelGrid(m, computed, batch, size));
+  if (!rollout && !flow && !image.isEmpty()) {
+    save(step >= 0 ? ui::drawStepRows(
+                         m, model::step_rows(m, computed.weights, step, batch, "--step"), size)
+                   : ui::drawModelGrid(m, computed, batch, size));
+  }
   return exitCode;
 }
 

@@ -15,6 +15,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
+#include "model/picture_parts.hpp"
 #include "render/colormaps.hpp"
 
 namespace mhaviz::ui {
@@ -23,51 +24,8 @@ namespace {
 
 QColor alarm() { return QColor(200, 30, 30); }
 
-/// One (rows × cols) map of values in 0..1 as an image, one pixel per cell; `value(r, c)`.
-template <typename Value>
-QImage cellImage(std::int64_t rows, std::int64_t cols, const QCPColorGradient& gradient,
-                 Colormap map, Value value) {
-  QImage image(static_cast<int>(cols), static_cast<int>(rows), QImage::Format_RGB32);
-  const QCPRange range(0.0, 1.0);
-  for (std::int64_t r = 0; r < rows; ++r) {
-    auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(r)));
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const double v = value(r, c);
-      line[c] = std::isnan(v) ? nanColor(map).rgb()
-                              : const_cast<QCPColorGradient&>(gradient).color(v, range);
-    }
-  }
-  return image;
-}
-
 QString difference(double d) {
   return std::isinf(d) ? QStringLiteral("∞") : QString::number(d, 'g', 2);
-}
-
-/// Width of the colour scale drawScale draws: its bar, a gap and the widest tick label.
-int scaleWidth(const QFontMetrics& fm) { return 14 + 4 + fm.horizontalAdvance(QStringLiteral("0.75")); }
-
-/// The 0..1 colour scale: `title` above a vertical bar in `bar` (1 at the top), ticks at
-/// quarters to its right.
-void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
-               const QColor& ink, const QString& title) {
-  if (bar.height() < 8) return;
-  const QImage cells = cellImage(bar.height(), 1, gradient, map, [&](std::int64_t r, std::int64_t) {
-    return 1.0 - double(r) / double(std::max(1, bar.height() - 1));
-  });
-  p.drawImage(bar, cells);
-  const QFontMetrics fm(p.font());
-  p.setPen(ink);
-  p.drawText(QRect(bar.left(), bar.top() - fm.height() - 2, bar.width() + 60, fm.height()),
-             Qt::AlignLeft | Qt::AlignVCenter, title);
-  for (int q = 0; q <= 4; ++q) {
-    const double v = 1.0 - q / 4.0;
-    const int y = bar.top() + int(std::lround((bar.height() - 1) * q / 4.0));
-    p.drawLine(bar.right() + 1, y, bar.right() + 3, y);
-    p.drawText(QRect(bar.right() + 5, y - fm.height() / 2, fm.horizontalAdvance(QStringLiteral("0.75")) + 2,
-                     fm.height()),
-               Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 2));
-  }
 }
 
 }  // namespace

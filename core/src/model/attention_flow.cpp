@@ -42,9 +42,9 @@ void check_size(std::size_t layers, std::int64_t S, const char* what) {
       std::string(what) + ": attention flow over " + n + " layer" + (layers == 1 ? "" : "s") +
       " of " + s + " tokens solves " + s + "² = " + std::to_string(S * S) +
       " maximum-flow problems over " + n + " × " + s + "² edges each (layers × tokens⁴ = " +
-      scientific(flow_work(layers, S)) + "); mhaviz computes it up to " +
-      scientific(kMaxFlowWork) + ", which is " + std::to_string(flow_token_limit(layers)) +
-      " tokens for " + n + " layer" + (layers == 1 ? "" : "s") +
+      scientific(flow_work(layers, S)) + "); mhaviz computes it up to " + scientific(kMaxFlowWork) +
+      ", which is " + std::to_string(flow_token_limit(layers)) + " tokens for " + n + " layer" +
+      (layers == 1 ? "" : "s") +
       ". Use attention rollout instead (one matrix product per layer), or capture a shorter "
       "input.");
 }
@@ -52,8 +52,9 @@ void check_size(std::size_t layers, std::int64_t S, const char* what) {
 }  // namespace
 
 AttentionFlow attention_flow(const Model& model, std::span<const Tensor> weights,
-                             std::int64_t batch, const char* what, const RunControl& control) {
-  ResidualAttention a = residual_attention(model, weights, batch, "attention flow");
+                             std::int64_t batch, std::int64_t step, const char* what,
+                             const RunControl& control) {
+  ResidualAttention a = residual_attention(model, weights, batch, step, "attention flow");
   const std::int64_t S = a.tokens;
   const std::size_t n = a.layers.size();
   check_size(n, S, what);
@@ -90,8 +91,8 @@ AttentionFlow attention_flow(const Model& model, std::span<const Tensor> weights
     for (std::int64_t j = 0; j < S; ++j) {
       if (control.cancel != nullptr && control.cancel->load(std::memory_order_relaxed))
         throw Cancelled();
-      const double v = network.max_flow(top + static_cast<std::int32_t>(i),
-                                        static_cast<std::int32_t>(j), work);
+      const double v =
+          network.max_flow(top + static_cast<std::int32_t>(i), static_cast<std::int32_t>(j), work);
       out.value[static_cast<std::size_t>(i * S + j)] = v;
       sum += v;
     }

@@ -78,8 +78,9 @@ ModelSinkRates sink_rates(const ComputedModel& computed, double eps) {
   return out;
 }
 
-Rollout attention_rollout(const Model& model, std::span<const Tensor> weights, std::int64_t batch) {
-  ResidualAttention a = residual_attention(model, weights, batch, "rollout");
+Rollout attention_rollout(const Model& model, std::span<const Tensor> weights, std::int64_t batch,
+                          std::int64_t step) {
+  ResidualAttention a = residual_attention(model, weights, batch, step, "rollout");
   Rollout out;
   out.batch = batch;
   out.tokens = a.tokens;

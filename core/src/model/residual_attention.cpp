@@ -11,14 +11,17 @@ namespace mhaviz::model {
 
 namespace {
 
-/// The self-attention layers, checked to see the same S positions; their S.
-std::int64_t used_layers(const Model& model, std::int64_t batch, const std::string& what,
-                         std::vector<std::size_t>& out) {
+/// The self-attention layers (of `step` in a generation capture, -1: the last), checked to see
+/// the same S positions; their S.
+std::int64_t used_layers(const Model& model, std::int64_t batch, std::int64_t step,
+                         const std::string& what, std::vector<std::size_t>& out) {
   const std::string file = model.index.path.string();
+  if (model.index.steps > 0 && step < 0) step = model.index.steps - 1;
+  (void)step_layers(model.index, step, what.c_str());  // throws for a step that does not exist
   std::int64_t tokens = 0;
   for (std::size_t i = 0; i < model.layers.size(); ++i) {
     const LayerInfo& info = model.layers[i].info;
-    if (!info.self_attention) continue;
+    if (!info.self_attention || info.step != (model.index.steps > 0 ? step : -1)) continue;
     const Config& c = info.config;
     if (out.empty()) {
       tokens = c.src_len;
@@ -40,6 +43,13 @@ std::int64_t used_layers(const Model& model, std::int64_t batch, const std::stri
     }
     out.push_back(i);
   }
+  if (out.empty() && model.index.steps > 0) {
+    throw InvalidInput(file + ": " + what + " follows self-attention layers, and step " +
+                       std::to_string(step) +
+                       " has none (a layer counts when its query, key and value were one "
+                       "tensor; with a KV cache only the step that reads the prompt, step 0, "
+                       "has them)");
+  }
   if (out.empty()) {
     throw InvalidInput(file + ": " + what +
                        " follows self-attention layers, and this model has none "
@@ -51,9 +61,9 @@ std::int64_t used_layers(const Model& model, std::int64_t batch, const std::stri
 }  // namespace
 
 ResidualAttention residual_attention(const Model& model, std::span<const Tensor> weights,
-                                     std::int64_t batch, const char* what) {
+                                     std::int64_t batch, std::int64_t step, const char* what) {
   ResidualAttention out;
-  out.tokens = used_layers(model, batch, what, out.layers);
+  out.tokens = used_layers(model, batch, step, what, out.layers);
   const std::int64_t S = out.tokens;
   const auto su = static_cast<std::size_t>(S);
   for (const std::size_t li : out.layers) {

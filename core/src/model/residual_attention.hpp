@@ -20,10 +20,11 @@ struct ResidualAttention {
   std::vector<double> extra_share;          ///< per used layer: weight on appended columns
 };
 
-/// Â of every self-attention layer of batch element `batch`. `what` names the measure in
-/// messages ("rollout", "attention flow"). Throws InvalidInput as attention_rollout does.
+/// Â of every self-attention layer (of generation step `step`; -1: the last) of batch element
+/// `batch`. `what` names the measure in messages ("rollout", "attention flow"). Throws
+/// InvalidInput as attention_rollout does.
 ResidualAttention residual_attention(const Model& model, std::span<const Tensor> weights,
-                                     std::int64_t batch, const char* what);
+                                     std::int64_t batch, std::int64_t step, const char* what);
 
 /// Mean of each column of an S × S row-major map (how much each input position contributes on
 /// average).
