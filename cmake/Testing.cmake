@@ -21,11 +21,13 @@ endfunction()
 
 # mhaviz_add_ui_test(<name> <sources>... [LINK <libraries>...])
 #   A QtTest executable and its ctest entry of the same name, offscreen, TIMEOUT 600. It links
-#   the given libraries (default: mhaviz::window, the whole window) with Qt6::Test.
+#   the given libraries with Qt6::Test; by default the layer its folder is named after
+#   (tests/ui/<layer>/ links mhaviz::<layer>), so a test exercises only that layer and those below.
 function(mhaviz_add_ui_test name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "LINK")
   if(NOT arg_LINK)
-    set(arg_LINK mhaviz::window)
+    get_filename_component(layer ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+    set(arg_LINK mhaviz::${layer})
   endif()
   qt_add_executable(${name} ${arg_UNPARSED_ARGUMENTS})
   set_target_properties(${name} PROPERTIES WIN32_EXECUTABLE OFF MACOSX_BUNDLE OFF)

@@ -20,7 +20,7 @@
 #include "render/heatmap_grid.hpp"
 #include "session/session_files.hpp"
 #include "stages/compare_stage.hpp"
-#include "test_render_common.hpp"
+#include "../render/test_render_common.hpp"
 #include "compare/compare_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
@@ -223,7 +223,7 @@ class TestCompare : public QObject {
     ComparePanel* panel = m_window->comparePanel();
     panel->pin();
     QVERIFY(shown());
-    spin("tgt_len")->setValue(document()->config().tgt_len + 2);
+    spin("tgt_len")->setValue(static_cast<int>(document()->config().tgt_len) + 2);
     QVERIFY(idle());
     QVERIFY(shown());
     QVERIFY(!panel->data().ok());

@@ -43,7 +43,7 @@
 #include "render/image_export.hpp"
 #include "session/session_file.hpp"
 #include "stages/stage_data.hpp"
-#include "test_render_common.hpp"
+#include "../render/test_render_common.hpp"
 #include "window/main_window.hpp"
 
 using mhaviz::ui::MainWindow;

@@ -17,7 +17,7 @@
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
-#include "worker_gate.hpp"
+#include "../compute/worker_gate.hpp"
 
 using mhaviz::ui::Computation;
 using mhaviz::ui::Document;

@@ -20,7 +20,7 @@
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/result_tensors.hpp"
 #include "stages/stage_data.hpp"
-#include "test_render_common.hpp"
+#include "../render/test_render_common.hpp"
 
 using namespace mhaviz::ui;
 

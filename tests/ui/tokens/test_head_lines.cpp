@@ -10,7 +10,7 @@
 
 #include "mhaviz/core/config.hpp"
 #include "stages/stage_data.hpp"
-#include "test_render_common.hpp"
+#include "../render/test_render_common.hpp"
 #include "tokens/head_lines.hpp"
 #include "tokens/head_view_picture.hpp"
 

@@ -15,7 +15,7 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "catalogue.hpp"
+#include "catalogue/catalogue.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "prompted_window.hpp"
