@@ -45,6 +45,8 @@ KeyKind columnKind(const MapData& m, int c) {
 }
 
 QString rowLabel(const MapData& m, const ViewOptions& view, int r) {
+  if (m.rowMeaning == RowMeaning::head) return QStringLiteral("h%1").arg(r);
+  if (m.rowMeaning == RowMeaning::all) return {};
   if (!m.rowsInfo.empty()) return m.rowsInfo[static_cast<std::size_t>(r)].label;
   if (r < view.queryLabels.size() && !view.queryLabels[r].isEmpty()) return view.queryLabels[r];
   return QString::number(r);
