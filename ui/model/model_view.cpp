@@ -1,7 +1,6 @@
 #include "model/model_view.hpp"
 
 #include <QApplication>
-#include <QCheckBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -13,6 +12,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "model/model_picture.hpp"
+#include "model/step_picture.hpp"
 
 namespace mhaviz::ui {
 
@@ -26,7 +26,7 @@ class ModelCanvas : public QWidget {
     setMouseTracking(true);
   }
   QImage image;
-  bool rolloutShown = false;
+  bool gridShown = false;  // the layers × heads grid, whose maps can be clicked
 
  protected:
   void paintEvent(QPaintEvent*) override {
@@ -37,13 +37,13 @@ class ModelCanvas : public QWidget {
   void resizeEvent(QResizeEvent*) override { m_view->redraw(); }
   void mouseMoveEvent(QMouseEvent* e) override {
     const auto loaded = m_view->loaded();
-    const bool over = !rolloutShown && loaded &&
-                      modelGridHit(loaded->model, size(), e->position().toPoint()).valid();
+    const bool over =
+        gridShown && loaded && modelGridHit(loaded->model, size(), e->position().toPoint()).valid();
     setCursor(over ? Qt::PointingHandCursor : Qt::ArrowCursor);
   }
   void mouseReleaseEvent(QMouseEvent* e) override {
     const auto loaded = m_view->loaded();
-    if (e->button() != Qt::LeftButton || rolloutShown || !loaded) return;
+    if (e->button() != Qt::LeftButton || !gridShown || !loaded) return;
     const ModelGridHit hit = modelGridHit(loaded->model, size(), e->position().toPoint());
     if (hit.valid()) emit m_view->layerChosen(hit.layer, hit.head);
   }
@@ -65,7 +65,8 @@ ModelView::ModelView(QWidget* parent)
       m_caption(new QLabel),
       m_summary(new QLabel),
       m_error(new QLabel),
-      m_rollout(new QCheckBox(tr("Attention &rollout"))),
+      m_hint(new QLabel(tr("Click a map to open its layer in the full view."))),
+      m_modes(new ModelModeBar),
       m_batch(new QSpinBox),
       m_canvas(new ModelCanvas(this)) {
   setObjectName(QStringLiteral("modelView"));
@@ -81,33 +82,27 @@ ModelView::ModelView(QWidget* parent)
   m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_error->setStyleSheet(QStringLiteral("color: #c81e1e;"));
   m_error->hide();
-  m_rollout->setObjectName(QStringLiteral("modelRollout"));
-  m_rollout->setToolTip(
-      tr("Abnar & Zuidema's attention rollout across the self-attention "
-         "layers, instead of the layers × heads maps"));
   m_batch->setObjectName(QStringLiteral("modelBatch"));
   m_batch->setRange(0, 0);
   auto* batchLabel = new QLabel(tr("&Batch element"));
   batchLabel->setBuddy(m_batch);
-  auto* hint = new QLabel(tr("Click a map to open its layer in the full view."));
-  hint->setObjectName(QStringLiteral("modelHint"));
-  hint->setWordWrap(true);  // the view never widens the window
+  m_hint->setObjectName(QStringLiteral("modelHint"));
+  m_hint->setWordWrap(true);  // the view never widens the window
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(batchLabel);
   controls->addWidget(m_batch);
   controls->addSpacing(12);
-  controls->addWidget(m_rollout);
-  controls->addStretch(1);
+  controls->addWidget(m_modes, 1);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(m_caption);
   layout->addWidget(m_summary);
   layout->addWidget(m_error);
   layout->addLayout(controls);
-  layout->addWidget(hint);
+  layout->addWidget(m_hint);
   layout->addWidget(m_canvas, 1);
 
-  connect(m_rollout, &QCheckBox::toggled, this, [this] { redraw(); });
+  connect(m_modes, &ModelModeBar::viewChanged, this, [this] { redraw(); });
   connect(m_batch, &QSpinBox::valueChanged, this, [this](int b) {
     m_batchValue = b;
     redraw();
@@ -122,7 +117,7 @@ QImage ModelView::picture() const { return m_canvas->image; }
 QWidget* ModelView::canvas() const { return m_canvas; }
 
 QRect ModelView::mapRect(int layer, int head) const {
-  if (!m_loaded || m_canvas->rolloutShown || m_canvas->image.isNull()) return {};
+  if (!m_loaded || !m_canvas->gridShown || m_canvas->image.isNull()) return {};
   return modelGridMapRect(m_loaded->model, m_loaded->computed, m_canvas->image.size(), layer, head);
 }
 
@@ -132,7 +127,7 @@ void ModelView::setColormap(Colormap colormap) {
   redraw();
 }
 
-void ModelView::setShowRollout(bool on) { m_rollout->setChecked(on); }
+void ModelView::setMode(ModelMode mode) { m_modes->setMode(mode); }
 
 void ModelView::openModel(const QString& indexPath, const QString& displayName) {
   m_error->hide();
@@ -167,8 +162,11 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
 void ModelView::closeModel() {
   m_load.cancel();
   m_error->hide();
+  m_flowTask.cancel();
+  m_flow.reset();
   m_canvas->image = QImage();
-  m_canvas->rolloutShown = false;
+  m_canvas->gridShown = false;
+  m_modes->setModel(nullptr, nullptr);
   m_canvas->update();
   m_batch->blockSignals(true);
   m_batch->setRange(0, 0);
@@ -191,6 +189,9 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   }
   if (m_loaded) m_retired = std::move(m_loaded);  // released by the drawing task below
   m_loaded = std::move(loaded);
+  m_flowTask.cancel();
+  m_flow.reset();
+  m_modes->setModel(&m_loaded->model, &m_loaded->computed);
   m_batch->blockSignals(true);
   m_batch->setRange(0, static_cast<int>(m_loaded->batchSize - 1));
   m_batch->setValue(0);
@@ -206,7 +207,7 @@ void ModelView::showSummary() {
   if (!m_loaded) {
     m_caption->setText(
         tr("No model open. File > Open accepts a model index (docs/capture-and-models.md); "
-           "File > Examples holds two small trained models."));
+           "File > Examples holds three small trained models."));
     m_summary->clear();
     return;
   }
@@ -247,38 +248,100 @@ void ModelView::showSummary() {
 void ModelView::redraw() {
   if (!m_loaded || m_canvas->size().isEmpty()) return;
   const QSize size = m_canvas->size();
-  const bool rollout = m_rollout->isChecked();
+  const ModelMode mode = m_modes->mode();
   const int batch = m_batchValue;
+  const int step = m_modes->step();
+  m_hint->setText(mode == ModelMode::grid ? tr("Click a map to open its layer in the full view.")
+                                          : QString());
+  m_hint->setVisible(mode == ModelMode::grid);
+  std::shared_ptr<const model::AttentionFlow> flow;
+  if (mode == ModelMode::flow) {
+    if (!m_flow || m_flowBatch != batch || m_flowStep != step) {
+      startFlow(batch, step);  // draws when it is ready; the picture so far stays meanwhile
+      return;
+    }
+    flow = m_flow;
+  }
   const Colormap colormap = m_colormap;
   ModelPictureColors colors;
   colors.background = palette().color(QPalette::Base);
   colors.ink = palette().color(QPalette::Text);
   // The closure (and with it a retired model) is released on the task's thread.
-  m_draw.start([this, loaded = m_loaded, retired = std::move(m_retired), size, rollout, batch,
-                colormap, colors](const TaskScope& scope) {
+  m_draw.start([this, loaded = m_loaded, retired = std::move(m_retired), size, mode, batch, step,
+                flow, colormap, colors](const TaskScope& scope) {
     QImage image;
     QString problem;
     try {
-      if (rollout) {
-        const model::Rollout r =
-            model::attention_rollout(loaded->model, loaded->computed.weights, batch);
-        image = drawRollout(loaded->model, r, size, colormap, colors);
-      } else {
-        image = drawModelGrid(loaded->model, loaded->computed, batch, size, colormap, colors);
+      const model::Model& m = loaded->model;
+      const std::vector<Tensor>& weights = loaded->computed.weights;
+      switch (mode) {
+        case ModelMode::grid:
+          image = drawModelGrid(m, loaded->computed, batch, size, colormap, colors);
+          break;
+        case ModelMode::rollout:
+          image = drawRollout(m, model::attention_rollout(m, weights, batch, step), size, colormap,
+                              colors);
+          break;
+        case ModelMode::flow:
+          image = drawFlow(m, *flow, size, colormap, colors);
+          break;
+        case ModelMode::step:
+          image =
+              drawStepRows(m, model::step_rows(m, weights, step, batch), size, colormap, colors);
+          break;
       }
     } catch (const std::exception& e) {
       problem = QString::fromUtf8(e.what());
     }
-    scope.post([this, image, problem, rollout] {
-      m_canvas->rolloutShown = rollout;
+    scope.post([this, image, problem, mode] {
+      m_canvas->gridShown = mode == ModelMode::grid;
       deliverPicture(image, problem);
+    });
+  });
+}
+
+void ModelView::startFlow(int batch, int step) {
+  if (m_flowTask.isBusy() && m_flowBatch == batch && m_flowStep == step) return;
+  m_flowBatch = batch;
+  m_flowStep = step;
+  m_flow.reset();
+  m_hint->setText(tr("Computing the attention flow…"));
+  m_hint->show();
+  const QString what = tr("the Attention flow view");
+  m_flowTask.start([this, loaded = m_loaded, batch, step, what](const TaskScope& scope) {
+    std::shared_ptr<const model::AttentionFlow> flow;
+    QString problem;
+    try {
+      RunControl control;
+      control.cancel = scope.cancelFlag();
+      control.progress = [this, scope](std::int64_t done, std::int64_t all) {
+        scope.post([this, done, all] {
+          m_hint->setText(tr("Computing the attention flow: %1 of %2 rows…").arg(done).arg(all));
+        });
+      };
+      flow = std::make_shared<const model::AttentionFlow>(
+          model::attention_flow(loaded->model, loaded->computed.weights, batch, step,
+                                what.toStdString().c_str(), control));
+    } catch (const Cancelled&) {
+      return;
+    } catch (const std::exception& e) {
+      problem = QString::fromUtf8(e.what());
+    }
+    scope.post([this, flow, problem] {
+      if (!flow) {
+        m_canvas->gridShown = false;
+        deliverPicture(QImage(), problem);
+        return;
+      }
+      m_flow = flow;
+      redraw();
     });
   });
 }
 
 void ModelView::deliverPicture(const QImage& image, const QString& problem) {
   if (!problem.isEmpty()) {
-    m_error->setText(tr("Cannot draw the rollout: %1").arg(problem));
+    m_error->setText(tr("Cannot draw this view: %1").arg(problem));
     m_error->show();
   } else {
     m_error->hide();

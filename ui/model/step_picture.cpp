@@ -43,12 +43,13 @@ QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSiz
       rows.query.empty()
           ? QString::number(rows.position)
           : QStringLiteral("%1 (%2)").arg(rows.position).arg(QString::fromStdString(rows.query));
-  QString title = QCoreApplication::translate(
-                      "StepPicture", "Generation step %1 (of 0 to %2), batch element %3: position %4")
-                      .arg(rows.step)
-                      .arg(model.index.steps - 1)
-                      .arg(rows.batch)
-                      .arg(position);
+  QString title =
+      QCoreApplication::translate("StepPicture",
+                                  "Generation step %1 (of 0 to %2), batch element %3: position %4")
+          .arg(rows.step)
+          .arg(model.index.steps - 1)
+          .arg(rows.batch)
+          .arg(position);
   if (!rows.generated.empty())
     title += QCoreApplication::translate("StepPicture", " generates %1")
                  .arg(QString::fromStdString(rows.generated));
@@ -91,14 +92,25 @@ QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSiz
   for (std::size_t i = 0; i < labels.size(); ++i) labelRows += labelled(i) ? 1 : 0;
   const int fixed = static_cast<int>(rows.layers.size()) * lineH + labelRows * labelH;
   const int rowH = std::clamp(
-      (size.height() - top - margin - fixed) / int(std::max<std::int64_t>(1, heads)), 2, 28);
+      (size.height() - top - margin - fixed) / int(std::max<std::int64_t>(1, heads)), 2, 36);
   const QCPColorGradient gradient = makeGradient(colormap);
   int y = top;
   for (std::size_t i = 0; i < rows.layers.size(); ++i) {
     const model::StepRows::Layer& row = rows.layers[i];
     p.setPen(colors.ink);
+    // Which earlier token this layer's heads gave the most weight on average.
+    std::int64_t best = 0;
+    for (std::int64_t k = 1; k < row.keys; ++k) {
+      if (row.head_mean(k) > row.head_mean(best)) best = k;
+    }
+    const QString most =
+        QCoreApplication::translate("StepPicture", "%1 — most weight (mean over heads): %2, %3")
+            .arg(
+                QString::fromStdString(model::layer_title(model.layers[row.layer].info, row.layer)),
+                labels[i][std::size_t(best)])
+            .arg(row.head_mean(best), 0, 'f', 2);
     p.drawText(QRect(margin, y, textW, lineH), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::fromStdString(model::layer_title(model.layers[row.layer].info, row.layer)));
+               fm.elidedText(most, Qt::ElideRight, textW));
     y += lineH;
     const auto cols = static_cast<std::size_t>(row.columns);
     const QImage tokens =

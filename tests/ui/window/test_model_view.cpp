@@ -422,7 +422,7 @@ class TestModelView : public QObject {
   void examplesListTheBundledModelsWithTheirCaptions() {
     testing::PromptedWindow w;
     const QList<ModelExample> models = modelExamples();
-    QCOMPARE(models.size(), 2);
+    QCOMPARE(models.size(), 3);
     for (const ModelExample& m : models) {
       auto* action = w.window.findChild<QMenu*>(QStringLiteral("examplesMenu"))
                          ->findChild<QAction*>(QStringLiteral("modelExample_") + m.name);
