@@ -21,7 +21,6 @@
 
 #include "bench_model_file.hpp"
 #include "compute/computation.hpp"
-#include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 #include "model/model_pages.hpp"
@@ -31,7 +30,6 @@
 namespace mhaviz::bench {
 
 using mhaviz::ui::Computation;
-using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 
@@ -134,7 +132,6 @@ void modelView(MainWindow& w, bool smoke) {
     g_ok = false;
     return;
   }
-  Document* document = w.document();
   Computation* computation = w.computation();
   bool shown = false;
   const auto conn = QObject::connect(w.grid(), &HeatmapGrid::pictureShown, [&] {

@@ -159,6 +159,14 @@ constexpr const char* kHeadViewJson =
         "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
         "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
 
+constexpr const char* kCompareNanJson =
+    R"({"embed_dim": 16, "num_heads": 2, "batch_size": 3, "tgt_len": 6, "src_len": 6,
+        "need_weights": false, "key_padding_mask": {"valid_lengths": [6, 4, 0]}})";
+constexpr const char* kCompareNanB =
+    R"({"embed_dim": 16, "num_heads": 2, "batch_size": 3, "tgt_len": 6, "src_len": 6,
+        "need_weights": false, "semantics": "1.13",
+        "key_padding_mask": {"valid_lengths": [6, 4, 0]}})";
+
 constexpr const char* kValueNormsJson =
     R"({"embed_dim": 16, "num_heads": 4, "tgt_len": 6, "src_len": 6, "seed": 3,
         "add_bias_kv": true, "add_zero_attn": true,
@@ -234,19 +242,14 @@ QString render(const Shot& shot, const QDir& out) {
       computation->zoomReduced(shot.zoom[0], shot.zoom[1], shot.zoom[2], shot.zoom[3]);
     }
     if (shot.presentation) {
-      auto* teaching =
-          window.findChild<mhaviz::ui::TeachingTools*>(QStringLiteral("teachingTools"));
-      if (teaching == nullptr) return QStringLiteral("%1: no teaching tools").arg(shot.name);
-      teaching->setPresentation(true);
+      window.teaching()->setPresentation(true);
       // Full screen on the offscreen platform is its 800x800 screen: show the presentation
       // layout (fonts, caption, hidden panels) at the gallery's size, as on a projector.
       window.setWindowState(Qt::WindowNoState);
       window.resize(kWidth, kHeight);
     }
     if (shot.masks) {
-      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("maskDock"));
-      if (dock == nullptr) return QStringLiteral("%1: no mask dock").arg(shot.name);
-      dock->raise();
+      window.maskDock()->raise();
     }
     if (shot.model != nullptr) {
       if (QString e = showModel(window, shot); !e.isEmpty()) return e;
@@ -459,6 +462,18 @@ int main(int argc, char* argv[]) {
            "add_zero_attn": true,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      // A = 2.x, B = 1.13, need_weights=False, batch element 2 fully padded: B - A is NaN and
+      // the line above the grids says where it comes from.
+      {.name = "compare_nan",
+       .configJson = kCompareNanJson,
+       .view = [](ViewOptions& v) { v.batch = 2; },
+       .compareB = kCompareNanB},
+      {.name = "compare_nan_dark_chinese",
+       .configJson = kCompareNanJson,
+       .view = [](ViewOptions& v) { v.batch = 2; },
+       .chinese = true,
+       .dark = true,
+       .compareB = kCompareNanB},
       {.name = "head_view", .configJson = kHeadViewJson, .view = {}, .headView = true},
       {.name = "head_view_hover",
        .configJson = kHeadViewJson,

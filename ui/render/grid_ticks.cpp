@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "render/heatmap_grid_state.hpp"
+#include "stages/param_stage.hpp"
 
 namespace mhaviz::ui {
 
@@ -48,8 +49,10 @@ QString rowLabel(const MapData& m, const ViewOptions& view, int r) {
   if (m.rowMeaning == RowMeaning::head) return QStringLiteral("h%1").arg(r);
   if (m.rowMeaning == RowMeaning::all) return {};
   if (!m.rowsInfo.empty()) return m.rowsInfo[static_cast<std::size_t>(r)].label;
-  if (r < view.queryLabels.size() && !view.queryLabels[r].isEmpty()) return view.queryLabels[r];
-  return QString::number(r);
+  // Rows of a weight matrix are output features, not queries: no token labels there.
+  if (!isParamStage(view.stage) && r < view.queryLabels.size() && !view.queryLabels[r].isEmpty())
+    return view.queryLabels[r];
+  return QString::number(m.rowBase + r);
 }
 
 KeyKind rowKind(const MapData& m, int r) {

@@ -68,7 +68,8 @@ MainWindow::MainWindow(QWidget* parent)
   m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                       QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, m_dock);
-  installMaskEditors(this, m_document, m_computation, m_dock);  // "Masks and inputs" dock, tabbed with it
+  // "Masks and inputs", tabbed with the parameters.
+  m_maskDock = installMaskEditors(this, m_document, m_computation, m_dock);
 
   // Head measures beside the grid (right), from the numbers the compute worker attached.
   m_measures = new HeadMeasuresView;
@@ -88,7 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
   buildMenus();
   // Every dock that describes the session says which layer of a model it is (dock_subject.hpp).
   new DockSubject(m_document, m_pages,
-                  {m_dock, findChild<QDockWidget*>(QStringLiteral("maskDock")), m_measuresDock,
+                  {m_dock, m_maskDock, m_measuresDock,
                    m_teaching->breakdown(), m_teaching->shapeFlow()},
                   this);
   connectController();

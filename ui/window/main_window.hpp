@@ -44,6 +44,10 @@ class MainWindow : public QMainWindow {
   /// The head view (View > Head view, its own dock; hidden until asked for).
   [[nodiscard]] HeadView* headView() const { return m_headView; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
+  /// The "Parameters" dock that holds panel().
+  [[nodiscard]] QDockWidget* parameterDock() const { return m_dock; }
+  /// The "Masks and inputs" dock (the attn_mask, padding, inputs and weights editors).
+  [[nodiscard]] QDockWidget* maskDock() const { return m_maskDock; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
   /// The centre: one layer's full view and the model view.
   [[nodiscard]] ModelPages* pages() const { return m_pages; }
@@ -70,6 +74,7 @@ class MainWindow : public QMainWindow {
   ModelPages* m_pages;
   ParameterPanel* m_panel;
   QDockWidget* m_dock;
+  QDockWidget* m_maskDock = nullptr;
   HeadMeasuresView* m_measures = nullptr;
   QDockWidget* m_measuresDock = nullptr;
   HeadView* m_headView = nullptr;

@@ -14,12 +14,16 @@
 #include <cmath>
 
 #include "compute/computation.hpp"
+#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/problem.hpp"
 #include "document/document.hpp"
 #include "desktop/language.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/session_files.hpp"
 #include "stages/compare_stage.hpp"
+#include "teach/teach_docks.hpp"
+#include "teach/teaching_tools.hpp"
 #include "../render/test_render_common.hpp"
 #include "compare/compare_panel.hpp"
 #include "window/main_window.hpp"
@@ -76,6 +80,90 @@ class TestCompare : public QObject {
     QVERIFY2(titleA->text().contains(QStringLiteral("semantics=2.x")), qPrintable(titleA->text()));
   }
 
+  // Issue 28 item 7: A = 2.x, B = 1.13, need_weights=False, batch element 1 fully padded: B - A
+  // was all NaN (magenta) and nothing said why. The line above the grids says which side is
+  // NaN, where, and why, read from the results.
+  void aNanDifferenceSaysWhereItComesFrom() {
+    mhaviz::Config a = document()->config();
+    a.batch_size = 2;
+    a.need_weights = false;
+    a.key_padding_spec.kind = mhaviz::gen::PaddingKind::lengths;
+    a.key_padding_spec.valid_lengths = {a.src_len, 0};
+    document()->changeConfig(a, QStringLiteral("A"));
+    QVERIFY(idle());
+    mhaviz::ui::ViewOptions view = document()->view();
+    view.batch = 1;
+    document()->setView(view);
+    ComparePanel* panel = m_window->comparePanel();
+    panel->pin();
+    QVERIFY(shown());
+    QVERIFY2(!panel->message().contains(QStringLiteral("NaN")), qPrintable(panel->message()));
+    mhaviz::Config b = a;
+    b.semantics = mhaviz::Semantics::v1_13;
+    document()->changeConfig(b, QStringLiteral("B"));
+    QVERIFY(idle());
+    QVERIFY(shown());
+    // The data: B's rows are NaN, A's are 0, so every cell of B - A is NaN.
+    const mhaviz::ui::CompareData& d = panel->data();
+    QVERIFY(d.ok());
+    QVERIFY(std::isnan(d.b.maps[0].valueAt(0, 0)));
+    QCOMPARE(d.a.maps[0].valueAt(0, 0), 0.0);
+    QVERIFY(std::isnan(d.diff.maps[0].valueAt(0, 0)));
+    const QString message = panel->message();
+    const QString rows = QStringLiteral("queries 0\u2013%1 of batch element 1").arg(a.tgt_len - 1);
+    for (const QString& fact : {QStringLiteral("B is NaN where A is not"), rows,
+                                QStringLiteral("every key of these queries is masked in both"),
+                                QStringLiteral("under 1.13 with need_weights=False gives NaN"),
+                                QStringLiteral("2.x gives 0")}) {
+      QVERIFY2(message.contains(fact), qPrintable(fact + QStringLiteral(" | ") + message));
+    }
+    QVERIFY(!message.contains(QStringLiteral("A is NaN")));
+    // Swapped, A is the NaN side; batch element 0 has no NaN and no such line.
+    panel->swap();
+    QVERIFY(idle());
+    QVERIFY(shown());
+    QVERIFY2(panel->message().contains(QStringLiteral("A is NaN where B is not")),
+             qPrintable(panel->message()));
+    view.batch = 0;
+    document()->setView(view);
+    QVERIFY(shown());
+    QVERIFY2(!panel->message().contains(QStringLiteral("NaN")), qPrintable(panel->message()));
+  }
+
+  // The cause follows the settings: need_weights=True gives NaN under 2.x as well.
+  void theNanCauseFollowsTheSettings() {
+    mhaviz::Config a;
+    a.embed_dim = 8;
+    a.num_heads = 2;
+    a.need_weights = false;
+    a.attn_mask_spec.kind = mhaviz::gen::MaskKind::custom;
+    a.attn_mask_spec.cells = {{2, 0, -1, std::nullopt}};
+    for (std::int64_t j = 1; j < a.src_len; ++j) a.attn_mask_spec.cells.push_back({2, j, -1, {}});
+    mhaviz::Config b = a;
+    b.need_weights = true;
+    const auto run = [](const mhaviz::Config& c) {
+      const mhaviz::Problem p = mhaviz::make_problem(c);
+      return mhaviz::forward(p.config, p.params, p.inputs);
+    };
+    const mhaviz::ForwardResult ra = run(a), rb = run(b);
+    mhaviz::ui::ViewOptions view;
+    const mhaviz::ui::CompareData d = mhaviz::ui::compareStage(ra, rb, view);
+    QCOMPARE(d.nanNotes.size(), 1);
+    const QString note = d.nanNotes.front();
+    QVERIFY2(note.contains(QStringLiteral("B is NaN where A is not, in query 2 of batch "
+                                          "element 0")),
+             qPrintable(note));
+    QVERIFY2(note.contains(QStringLiteral("with need_weights=True a fully masked query gives NaN")),
+             qPrintable(note));
+    // Only B masks query 2: then the masks are the cause.
+    mhaviz::Config open = a;
+    open.attn_mask_spec.cells.clear();
+    const mhaviz::ui::CompareData e = mhaviz::ui::compareStage(run(open), rb, view);
+    QCOMPARE(e.nanNotes.size(), 1);
+    QVERIFY2(e.nanNotes.front().contains(QStringLiteral("masked in B but not in A")),
+             qPrintable(e.nanNotes.front()));
+  }
+
   // Issue 28 item 4: leaving compare mode gives the layout back (the walk-through had taken the
   // compare dock's space and the centre was left ~310 px high), also after hiding and showing
   // the walk-through.
@@ -89,7 +177,7 @@ class TestCompare : public QObject {
     m_window->resize(size);
     QTRY_COMPARE(m_window->size(), size);
     QWidget* centre = m_window->centralWidget();
-    auto* walk = m_window->findChild<QDockWidget*>(QStringLiteral("walkthroughDock"));
+    auto* walk = m_window->teaching()->walkthrough();
     QVERIFY(walk != nullptr && walk->isVisible());
     QTRY_VERIFY(walk->height() > 0);
     const QSize centreBefore = centre->size();

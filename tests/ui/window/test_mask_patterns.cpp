@@ -202,7 +202,7 @@ class TestMaskPatterns : public QObject {
   [[nodiscard]] Document* document() const { return m_window->document(); }
   [[nodiscard]] Computation* computation() const { return m_window->computation(); }
   [[nodiscard]] QDockWidget* dock() const {
-    auto* d = m_window->findChild<QDockWidget*>(QStringLiteral("maskDock"));
+    QDockWidget* d = m_window->maskDock();
     if (d == nullptr) qFatal("no mask dock");
     return d;
   }

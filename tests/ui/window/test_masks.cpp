@@ -10,6 +10,8 @@
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
+#include <QStatusBar>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
@@ -19,6 +21,7 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
+#include "desktop/steady_scroll_area.hpp"
 #include "editors/attn_mask_editor.hpp"
 #include "editors/inputs_editor.hpp"
 #include "editors/mask_grid_view.hpp"
@@ -116,7 +119,95 @@ class TestMasks : public QObject {
     QCOMPARE(grid()->rows(), static_cast<int>(r->L));
     QCOMPARE(grid()->valueAt(0, 1), 1.0);
     QCOMPARE(grid()->valueAt(1, 0), 0.0);
-    QVERIFY(!grid()->isEditable());
+    QVERIFY(grid()->isEditable());  // a click makes it custom (below)
+  }
+
+  // Issue 28 item 10: clicks on a causal grid did nothing and nothing said why. A click starts a
+  // custom mask from the pattern shown, with the click applied, as one undoable step.
+  void aClickOnAPatternStartsACustomMaskFromIt() {
+    chooseKind(MaskKind::causal);
+    QVERIFY(idle());
+    const mhaviz::Config causal = document()->config();
+    const int steps = document()->undoStack()->count();
+    QVERIFY(grid()->isEditable());
+    click(1, 0);  // open in the causal mask: now masked
+    QVERIFY(idle());
+    // Said inline, naming the pattern and the way back.
+    auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+    QVERIFY(note != nullptr && !note->isHidden());
+    QVERIFY2(note->text().contains(QStringLiteral("causal")), qPrintable(note->text()));
+    QVERIFY2(note->text().contains(QStringLiteral("Undo")), qPrintable(note->text()));
+    click(2, 5);  // masked in the causal mask: now open
+    QVERIFY(idle());
+    QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+    QCOMPARE(document()->undoStack()->count(), steps + 2);
+    const auto r = computation()->result();
+    for (std::int64_t i = 0; i < r->L; ++i) {
+      for (std::int64_t j = 0; j < r->S; ++j) {
+        const bool masked = (j > i) != ((i == 1 && j == 0) || (i == 2 && j == 5));
+        QCOMPARE(maskAt(*r, 0, 1, i, j), masked ? -kInf : 0.0);
+        QCOMPARE(grid()->valueAt(static_cast<int>(i), static_cast<int>(j)), masked ? 1.0 : 0.0);
+      }
+    }
+    document()->undoStack()->undo();  // the second click
+    QVERIFY(idle());
+    QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+    document()->undoStack()->undo();  // the first click and the change to custom, together
+    QVERIFY(idle());
+    QCOMPARE(document()->config(), causal);
+    QCOMPARE(maskAt(*computation()->result(), 0, 0, 1, 0), 0.0);
+  }
+
+  // Choosing "custom" keeps what the grid showed (a window, a per-head bias), not an empty grid.
+  void choosingCustomStartsFromThePatternShown() {
+    const auto same = [this](const mhaviz::Config& before) {
+      const std::optional<mhaviz::Tensor> want = mhaviz::gen::make_attn_mask(before);
+      const auto r = computation()->result();
+      QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+      for (std::int64_t h = 0; h < r->H; ++h) {
+        for (std::int64_t i = 0; i < r->L; ++i) {
+          for (std::int64_t j = 0; j < r->S; ++j) {
+            QCOMPARE(maskAt(*r, 0, h, i, j), expectedMask(*want, h, i, j, r->L, r->S));
+          }
+        }
+      }
+    };
+    chooseKind(MaskKind::window);
+    QVERIFY(idle());
+    const mhaviz::Config window = document()->config();
+    chooseKind(MaskKind::custom);
+    QVERIFY(idle());
+    same(window);
+    if (QTest::currentTestFailed()) return;
+    auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+    QVERIFY(note != nullptr && !note->isHidden());
+    QVERIFY2(note->text().contains(QStringLiteral("sliding window")), qPrintable(note->text()));
+
+    chooseKind(MaskKind::alibi);  // float, 3-D: a value per cell and head
+    QVERIFY(idle());
+    const mhaviz::Config alibi = document()->config();
+    chooseKind(MaskKind::custom);
+    QVERIFY(idle());
+    same(alibi);
+    if (QTest::currentTestFailed()) return;
+    QCOMPARE(document()->config().attn_mask_spec.shape, mhaviz::gen::MaskShape::three_d);
+  }
+
+  // A pattern too large to list cell by cell says why and what to do; nothing changes.
+  void aPatternTooLargeToEditSaysWhy() {
+    panelSpin("tgt_len")->setValue(400);
+    panelSpin("src_len")->setValue(400);
+    QVERIFY(idle());
+    chooseKind(MaskKind::causal);
+    QVERIFY(idle());
+    const mhaviz::Config before = document()->config();
+    click(10, 300);
+    QCoreApplication::processEvents();
+    QCOMPARE(document()->config(), before);
+    auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+    QVERIFY(note != nullptr && !note->isHidden());
+    QVERIFY2(note->text().contains(QStringLiteral("79800")), qPrintable(note->text()));
+    QVERIFY(note->text().contains(QStringLiteral("smaller")));
   }
 
   void alibiIsFloatThreeDAndDiffersPerHead() {
@@ -248,6 +339,81 @@ class TestMasks : public QObject {
     QCOMPARE(weightAt(*r, 1, 0, 0, r->Sx - 1), 1.0);
     QVERIFY(padding->note().contains(QStringLiteral("add_zero_attn")));
     QVERIFY(!padding->note().contains(QStringLiteral("NaN")));
+  }
+
+  // Issue 28 item 11: the Masks dock moved by itself: rows appearing above the field being
+  // worked in pushed it from under the pointer, and the next click and keys went into another
+  // field ("5" went into key labels). The field stays where it was on screen.
+  void aFieldStaysUnderThePointerWhenRowsAboveChange() {
+    m_window->resize(1280, 720);
+    QTRY_COMPARE(m_window->size(), QSize(1280, 720));
+    auto* scroll = dock()->findChild<mhaviz::ui::SteadyScrollArea*>();
+    QVERIFY(scroll != nullptr);
+    auto* queries = dock()->findChild<QLineEdit*>(QStringLiteral("queryLabels"));
+    auto* keys = dock()->findChild<QLineEdit*>(QStringLiteral("keyLabels"));
+    scroll->ensureWidgetVisible(queries);
+    QTRY_VERIFY(scroll->viewport()->rect().contains(
+        QRect(queries->mapTo(scroll->viewport(), QPoint(0, 0)), queries->size())));
+    QTest::mouseClick(queries, Qt::LeftButton, {}, QPoint(10, queries->height() / 2));
+    QTRY_VERIFY(queries->hasFocus());
+    const QPoint before = queries->mapTo(scroll->viewport(), QPoint(0, 0));
+    // Rows appear above it: the window kind's dtype, shape and width, the grid, a note.
+    mhaviz::Config c = document()->config();
+    c.attn_mask_spec.kind = MaskKind::window;
+    document()->changeConfig(c, QStringLiteral("window"));
+    QVERIFY(idle());
+    QTRY_COMPARE(queries->mapTo(scroll->viewport(), QPoint(0, 0)), before);
+    // A click where the field was lands in it, and so do the keys typed after it.
+    const QPoint aim = before + QPoint(10, queries->height() / 2);
+    QWidget* target = scroll->viewport()->childAt(aim);
+    QVERIFY(target == queries || queries->isAncestorOf(target));
+    QTest::mouseClick(target, Qt::LeftButton, {}, target->mapFrom(scroll->viewport(), aim));
+    QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("5"));
+    QVERIFY2(queries->text().contains(u'5'), qPrintable(queries->text()));
+    QVERIFY(!keys->text().contains(u'5'));
+
+    // The pointer over the causal grid, a click: the custom tools and a note appear above it,
+    // and the grid stays under the pointer.
+    mhaviz::ui::MaskGridView* g = grid();
+    scroll->ensureWidgetVisible(g);
+    QTRY_VERIFY(g->mapTo(scroll->viewport(), QPoint(0, 0)).y() >= 0);
+    const QPoint cell = g->cellCenter(2, 0);
+    QEnterEvent enter(cell, g->mapTo(m_window, cell), g->mapToGlobal(cell));
+    QApplication::sendEvent(g, &enter);
+    const QPoint gridBefore = g->mapTo(scroll->viewport(), QPoint(0, 0));
+    click(2, 0);
+    QVERIFY(idle());
+    QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+    QTRY_COMPARE(g->mapTo(scroll->viewport(), QPoint(0, 0)), gridBefore);
+  }
+
+  // Issue 28 item 11: the padding editor's batch element is the one the maps show, both ways,
+  // and choosing it there says so.
+  void paddingAndTheMapsShowTheSameBatchElement() {
+    mhaviz::Config c = document()->config();
+    c.batch_size = 3;
+    c.key_padding_spec.kind = mhaviz::gen::PaddingKind::lengths;
+    c.key_padding_spec.valid_lengths = {8, 5, 2};
+    document()->changeConfig(c, QStringLiteral("padding"));
+    QVERIFY(idle());
+    auto* element = dock()->findChild<QSpinBox*>(QStringLiteral("paddingElement"));
+    auto* length = dock()->findChild<QSpinBox*>(QStringLiteral("paddingLength"));
+    // The view chooses batch element 2: the editor edits element 2.
+    mhaviz::ui::ViewOptions view = document()->view();
+    view.batch = 2;
+    document()->setView(view);
+    QCOMPARE(element->value(), 2);
+    QCOMPARE(length->value(), 2);
+    // The editor chooses element 1: the maps show it and the status bar says so.
+    element->setValue(1);
+    QCOMPARE(document()->view().batch, 1);
+    QCOMPARE(length->value(), 5);
+    const QString message = m_window->statusBar()->currentMessage();
+    QVERIFY2(message.contains(QStringLiteral("batch element 1")), qPrintable(message));
+    // And the row itself says that the element edited is the one shown.
+    auto* shown = dock()->findChild<QLabel*>(QStringLiteral("paddingElementShown"));
+    QVERIFY(shown != nullptr && shown->isVisibleTo(dock()));
+    QVERIFY(shown->text().contains(QStringLiteral("maps show")));
   }
 
   void isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
@@ -396,7 +562,7 @@ class TestMasks : public QObject {
   [[nodiscard]] Document* document() const { return m_window->document(); }
   [[nodiscard]] Computation* computation() const { return m_window->computation(); }
   [[nodiscard]] QDockWidget* dock() const {
-    auto* d = m_window->findChild<QDockWidget*>(QStringLiteral("maskDock"));
+    QDockWidget* d = m_window->maskDock();
     if (d == nullptr) qFatal("no mask dock");
     return d;
   }

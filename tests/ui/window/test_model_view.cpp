@@ -317,7 +317,7 @@ class TestModelView : public QObject {
     if (what == QLatin1String("example")) {
       // The example of issue 28: its in_proj_bias is (48,), the layer's (96,).
       QAction* example = nullptr;
-      for (QAction* a : w.window.findChild<QMenu*>(QStringLiteral("examplesMenu"))->actions()) {
+      for (QAction* a : w.window.teaching()->examplesMenu()->actions()) {
         if (a->data().toString() == QLatin1String(":/examples/bias_kv_and_zero_attn.json")) {
           example = a;
         }
@@ -368,8 +368,7 @@ class TestModelView : public QObject {
                              kTimeout);
     QVERIFY(w.idle());
     const model::Model copy = model::read_model(modelPath("copy").toStdString());
-    auto* tgtLen = w.window.findChild<QDockWidget*>(QStringLiteral("parameterDock"))
-                       ->findChild<QSpinBox*>(QStringLiteral("tgt_len"));
+    auto* tgtLen = w.window.parameterDock()->findChild<QSpinBox*>(QStringLiteral("tgt_len"));
     QVERIFY(tgtLen != nullptr);
     QCOMPARE(tgtLen->value(), int(copy.layers[0].problem.config.tgt_len));
     QVERIFY(w.document()->config() == copy.layers[0].problem.config);
@@ -424,7 +423,7 @@ class TestModelView : public QObject {
     const QList<ModelExample> models = modelExamples();
     QCOMPARE(models.size(), 3);
     for (const ModelExample& m : models) {
-      auto* action = w.window.findChild<QMenu*>(QStringLiteral("examplesMenu"))
+      auto* action = w.window.teaching()->examplesMenu()
                          ->findChild<QAction*>(QStringLiteral("modelExample_") + m.name);
       QVERIFY(action != nullptr);
       QVERIFY(!m.caption.isEmpty());

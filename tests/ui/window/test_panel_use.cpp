@@ -105,7 +105,10 @@ class TestPanelUse : public QObject {
     c.attn_mask_spec.kind = MaskKind::custom;
     c.attn_mask_spec.cells = {MaskCell{0, 2, -1, std::nullopt}, MaskCell{1, 35, -1, std::nullopt}};
     c.key_labels.clear();
-    for (int j = 0; j < 40; ++j) c.key_labels.push_back("k" + std::to_string(j));
+    for (int j = 0; j < 40; ++j) {
+      std::string label = "k";  // appended, not "k" + ...: GCC 12 warns (-Wrestrict) on that
+      c.key_labels.push_back(label.append(std::to_string(j)));
+    }
     document()->changeConfig(c, QStringLiteral("set up"));
     QVERIFY(idle());
     const Config full = document()->config();
@@ -294,7 +297,7 @@ class TestPanelUse : public QObject {
   }
 
   void cellBreakdownShowsTheArithmeticFirst() {
-    auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
+    auto* tools = m_window->teaching();
     QVERIFY(tools != nullptr);
     tools->breakdown()->showCell(computation()->result(), m_window->grid()->view(), 0, 1, 2);
     const QString html = tools->breakdown()->html();
@@ -305,7 +308,7 @@ class TestPanelUse : public QObject {
   }
 
   void shapeFlowOpensWithEveryColumnVisible() {
-    auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
+    auto* tools = m_window->teaching();
     mhaviz::ui::ShapeFlowDock* dock = tools->shapeFlow();
     dock->show();
     dock->raise();
@@ -348,7 +351,7 @@ class TestPanelUse : public QObject {
 
   // Item 7: high contrast keeps check boxes, field borders and the disabled look.
   void highContrastHidesNoControl() {
-    auto* tools = m_window->findChild<mhaviz::ui::TeachingTools*>();
+    auto* tools = m_window->teaching();
     tools->setHighContrast(true);
     QCoreApplication::processEvents();
     const auto brightPixels = [](QWidget* w, QRect area) {

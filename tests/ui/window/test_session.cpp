@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -198,6 +199,27 @@ class TestSession : public QObject {
     QVERIFY(w.session()->open(path));
     QCOMPARE(w.document()->config().embed_dim, 8);
     QVERIFY(w.session()->filePath().isEmpty());  // Save must not overwrite the config
+  }
+
+  // Issue 28 item 13: the first picture has 4 heads, File > New gave 2 without a word. New says
+  // which defaults it uses, in the status bar and in the action's status tip.
+  void newSaysWhichDefaultsItUses() {
+    TestWindow w;
+    w.window.showFirstPicture();
+    QVERIFY(w.idle());
+    QVERIFY(w.document()->config().num_heads != mhaviz::Config{}.num_heads);
+    w.session()->newSession();
+    QVERIFY(w.idle());
+    const mhaviz::Config& c = w.document()->config();
+    QCOMPARE(c.num_heads, mhaviz::Config{}.num_heads);
+    const QString message = w.window.statusBar()->currentMessage();
+    for (const QString& fact :
+         {QStringLiteral("L = %1").arg(c.tgt_len), QStringLiteral("S = %1").arg(c.src_len),
+          QStringLiteral("N = %1").arg(c.batch()), QStringLiteral("E = %1").arg(c.embed_dim),
+          QStringLiteral("H = %1").arg(c.num_heads)}) {
+      QVERIFY2(message.contains(fact), qPrintable(fact + QStringLiteral(" in ") + message));
+    }
+    QVERIFY(message.contains(QStringLiteral("defaults")));
   }
 
   void interruptedSaveLeavesTheOldFile() {
