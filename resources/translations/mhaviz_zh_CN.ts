@@ -316,6 +316,10 @@
         <source>%1 — most weight (mean over heads): %2, %3</source>
         <translation>%1 — 权重最大（各头平均）：%2，%3</translation>
     </message>
+    <message>
+        <source>appended column %1</source>
+        <translation>附加列 %1</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz</name>

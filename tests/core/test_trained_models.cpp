@@ -80,7 +80,9 @@ TEST(TrainedModels, GeneratingHeadLooksAtTheTokenItCopies) {
   for (std::int64_t t = 0; t < m.index.steps; ++t) {
     const model::StepRows rows = model::step_rows(m, c.weights, t);
     EXPECT_EQ(rows.position, length + t);
-    if (t > 0) EXPECT_EQ(m.layers[rows.layers.front().layer].info.config.tgt_len, 1);
+    if (t > 0) {
+      EXPECT_EQ(m.layers[rows.layers.front().layer].info.config.tgt_len, 1);
+    }
     const model::StepRows::Layer& row = rows.layers.at(static_cast<std::size_t>(p.layer));
     sum += row.weights.at(static_cast<std::size_t>(p.head * row.columns + t + 1));
     // It copies: the token generated is the one after the previous occurrence.

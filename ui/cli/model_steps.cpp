@@ -40,10 +40,7 @@ void printSteps(const model::Model& m, const model::ComputedModel& computed, std
     if (!rows.generated.empty()) std::cout << " -> " << rows.generated;
     std::cout << ';';
     for (const model::StepRows::Layer& row : rows.layers) {
-      std::int64_t best = 0;
-      for (std::int64_t k = 1; k < row.columns; ++k) {
-        if (row.head_mean(k) > row.head_mean(best)) best = k;
-      }
+      const std::int64_t best = row.most_weighted();
       const std::vector<std::string>& keys = m.layers[row.layer].problem.config.key_labels;
       const std::string key = best >= row.keys ? "appended column " + std::to_string(best)
                               : static_cast<std::size_t>(best) < keys.size()

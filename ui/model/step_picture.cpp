@@ -99,15 +99,16 @@ QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSiz
     const model::StepRows::Layer& row = rows.layers[i];
     p.setPen(colors.ink);
     // Which earlier token this layer's heads gave the most weight on average.
-    std::int64_t best = 0;
-    for (std::int64_t k = 1; k < row.keys; ++k) {
-      if (row.head_mean(k) > row.head_mean(best)) best = k;
-    }
+    const std::int64_t best = row.most_weighted();
+    const QString key =
+        best < row.keys
+            ? labels[i][std::size_t(best)]
+            : QCoreApplication::translate("StepPicture", "appended column %1").arg(best);
     const QString most =
         QCoreApplication::translate("StepPicture", "%1 — most weight (mean over heads): %2, %3")
             .arg(
                 QString::fromStdString(model::layer_title(model.layers[row.layer].info, row.layer)),
-                labels[i][std::size_t(best)])
+                key)
             .arg(row.head_mean(best), 0, 'f', 2);
     p.drawText(QRect(margin, y, textW, lineH), Qt::AlignLeft | Qt::AlignVCenter,
                fm.elidedText(most, Qt::ElideRight, textW));

@@ -154,6 +154,14 @@ double StepRows::Layer::head_mean(std::int64_t k) const {
   return heads > 0 ? sum / static_cast<double>(heads) : 0.0;
 }
 
+std::int64_t StepRows::Layer::most_weighted() const {
+  std::int64_t best = 0;
+  for (std::int64_t k = 1; k < columns; ++k) {
+    if (head_mean(k) > head_mean(best)) best = k;
+  }
+  return best;
+}
+
 StepRows step_rows(const Model& model, std::span<const Tensor> weights, std::int64_t step,
                    std::int64_t batch, const char* what) {
   const ModelIndex& index = model.index;

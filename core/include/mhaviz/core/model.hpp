@@ -161,6 +161,8 @@ struct StepRows {
     std::vector<double> weights;  ///< heads × columns, row-major (NaN where PyTorch has NaN)
     /// Mean over heads of column k (NaN counted as 0).
     [[nodiscard]] double head_mean(std::int64_t k) const;
+    /// The column (appended ones included) with the largest head_mean; the first of equals.
+    [[nodiscard]] std::int64_t most_weighted() const;
   };
   std::int64_t step = 0;
   std::int64_t batch = 0;
