@@ -47,14 +47,6 @@
         <translation>头 %1</translation>
     </message>
     <message>
-        <source> — matches PyTorch (largest difference %1)</source>
-        <translation> — 与 PyTorch 一致（最大差异 %1）</translation>
-    </message>
-    <message>
-        <source> — DIFFERS from PyTorch by %1</source>
-        <translation> — 与 PyTorch 不一致，差异 %1</translation>
-    </message>
-    <message>
         <source>Weight on appended bias_k / zero columns (dropped) per layer: %1</source>
         <translation>各层在附加的 bias_k / 零列（已舍去）上的权重：%1</translation>
     </message>
@@ -89,6 +81,22 @@
     <message>
         <source>flow</source>
         <translation>流</translation>
+    </message>
+    <message>
+        <source>matches PyTorch (largest difference %1)</source>
+        <translation>与 PyTorch 一致（最大差异 %1）</translation>
+    </message>
+    <message>
+        <source>DIFFERS from PyTorch by %1</source>
+        <translation>与 PyTorch 不一致，差异 %1</translation>
+    </message>
+    <message>
+        <source>query ↓ (rows)</source>
+        <translation>查询 ↓（行）</translation>
+    </message>
+    <message>
+        <source>key → (columns)</source>
+        <translation>键 →（列）</translation>
     </message>
 </context>
 <context>
@@ -1285,12 +1293,20 @@
         <translation>屏幕上是模型视图；这些面板仍显示打开模型之前的会话。</translation>
     </message>
     <message>
-        <source>The model view is on screen; these docks show %1. Click a map to open another layer.</source>
-        <translation>屏幕上是模型视图；这些面板显示 %1。点击一张图可打开另一层。</translation>
-    </message>
-    <message>
         <source>These docks show %1.</source>
         <translation>这些面板显示 %1。</translation>
+    </message>
+    <message>
+        <source>Open this layer to edit</source>
+        <translation>打开此层以编辑</translation>
+    </message>
+    <message>
+        <source>Show the layer in the full view, where its settings can be changed</source>
+        <translation>在完整视图中显示此层，可在那里修改其设置</translation>
+    </message>
+    <message>
+        <source>Selected in the model view: %1.</source>
+        <translation>模型视图中选中的：%1。</translation>
     </message>
 </context>
 <context>
@@ -1500,6 +1516,22 @@
         <source>vector: %1 × %2 pt = %3 × %4 cm</source>
         <translation>矢量：%1 × %2 点 = %3 × %4 厘米</translation>
     </message>
+    <message>
+        <source>Heatmap grid</source>
+        <translation>热图网格</translation>
+    </message>
+    <message>
+        <source>The grid, or a token view exactly as shown (its hovered or pinned token included)</source>
+        <translation>网格，或按当前显示导出的词元视图（包括悬停或固定的词元）</translation>
+    </message>
+    <message>
+        <source>&amp;Picture:</source>
+        <translation>图片(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>the configuration and what the view shows</source>
+        <translation>配置及该视图所显示的内容</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::HeadMeasuresView</name>
@@ -1623,18 +1655,6 @@
         <translation>隐藏的连线：%1</translation>
     </message>
     <message>
-        <source>Export head view</source>
-        <translation>导出注意力头视图</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
-        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>the head view draws up to %1 queries and %1 keys; this result has L=%2 and S&apos;=%3. Use the grid, or shorten the sequences</source>
-        <translation>注意力头视图最多画 %1 个查询和 %1 个键；此结果有 L=%2、S&apos;=%3。请使用网格，或缩短序列</translation>
-    </message>
-    <message>
         <source>query</source>
         <translation>查询</translation>
     </message>
@@ -1663,36 +1683,24 @@
         <translation>（隐藏的连线：%1）</translation>
     </message>
     <message>
-        <source>cannot export to &apos;%1&apos;: unknown image type &apos;%2&apos;; use a file name ending in .png, .svg or .pdf</source>
-        <translation>无法导出到“%1”：未知的图像类型“%2”；请使用以 .png、.svg 或 .pdf 结尾的文件名</translation>
-    </message>
-    <message>
-        <source>(no extension)</source>
-        <translation>（无扩展名）</translation>
-    </message>
-    <message>
-        <source>cannot write &apos;%1&apos;: the folder &apos;%2&apos; does not exist; create it or choose another folder</source>
-        <translation>无法写入“%1”：文件夹“%2”不存在；请创建该文件夹或选择其他文件夹</translation>
-    </message>
-    <message>
         <source>cannot export a %1x%2 head view: the width must be 200 to 20000 pixels and the height 100 to 20000</source>
         <translation>无法导出 %1x%2 的注意力头视图：宽度须为 200 到 20000 像素，高度须为 100 到 20000</translation>
-    </message>
-    <message>
-        <source>cannot export with scale %1: use a scale above 0 and at most 16</source>
-        <translation>无法以缩放 %1 导出：请使用大于 0 且不超过 16 的缩放</translation>
-    </message>
-    <message>
-        <source>image export needs a QApplication (run with a display or QT_QPA_PLATFORM=offscreen)</source>
-        <translation>图像导出需要 QApplication（请在有显示器的环境下运行，或设置 QT_QPA_PLATFORM=offscreen）</translation>
     </message>
     <message>
         <source>head view</source>
         <translation>注意力头视图</translation>
     </message>
     <message>
-        <source>cannot write &apos;%1&apos;: the %2 file could not be written (disk full or no permission?)</source>
-        <translation>无法写入“%1”：%2 文件无法写入（磁盘已满或没有权限？）</translation>
+        <source>Pinned: query %1. Click it again or press Esc to release.</source>
+        <translation>已固定：查询 %1。再次点击它或按 Esc 取消固定。</translation>
+    </message>
+    <message>
+        <source>Pinned: key %1. Click it again or press Esc to release.</source>
+        <translation>已固定：键 %1。再次点击它或按 Esc 取消固定。</translation>
+    </message>
+    <message>
+        <source>the token views draw up to %1 queries and %1 keys; this result has L=%2 and S=%3. Use the grid, or shorten the sequences</source>
+        <translation>词元视图最多画 %1 个查询和 %1 个键；此结果有 L=%2、S=%3。请使用网格，或缩短序列</translation>
     </message>
 </context>
 <context>
@@ -1708,6 +1716,18 @@
     <message>
         <source>Show the head view: a line from each query to each key, as strong as its weight, one colour per head</source>
         <translation>显示注意力头视图：从每个查询到每个键画一条连线，深浅与权重相当，每个头一种颜色</translation>
+    </message>
+    <message>
+        <source>Text view</source>
+        <translation>文本视图</translation>
+    </message>
+    <message>
+        <source>Te&amp;xt view</source>
+        <translation>文本视图(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Show the text view: the key tokens as running text, shaded by the weight the hovered (or clicked) query gives them</source>
+        <translation>显示文本视图：键词元排成连续文本，按悬停（或点击）的查询给它们的权重着色</translation>
     </message>
 </context>
 <context>
@@ -2189,6 +2209,14 @@
         <source>View</source>
         <translation>视图</translation>
     </message>
+    <message>
+        <source>Head view</source>
+        <translation>注意力头视图</translation>
+    </message>
+    <message>
+        <source>Text view</source>
+        <translation>文本视图</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::MaskDtypeCombo</name>
@@ -2302,10 +2330,6 @@
         <translation>批次元素(&amp;B)</translation>
     </message>
     <message>
-        <source>Click a map to open its layer in the full view.</source>
-        <translation>点击一张热图，在完整视图中打开它所在的层。</translation>
-    </message>
-    <message>
         <source>Reading and computing %1…</source>
         <translation>正在读取并计算 %1…</translation>
     </message>
@@ -2344,6 +2368,26 @@
     <message>
         <source>Cannot draw this view: %1</source>
         <translation>无法绘制此视图：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Open the layer</source>
+        <translation>打开该层(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Click a map to show its layer in the docks; double-click it to open the layer in the full view.</source>
+        <translation>点击一张热图，在各面板中显示它所在的层；双击则在完整视图中打开该层。</translation>
+    </message>
+    <message>
+        <source>Open the selected layer in the full view, to work on it</source>
+        <translation>在完整视图中打开选中的层，以便处理它</translation>
+    </message>
+    <message>
+        <source>&amp;Open layer %1</source>
+        <translation>打开第 %1 层(&amp;O)</translation>
+    </message>
+    <message>
+        <source>%1, head %2: query %3 &quot;%4&quot;, key %5 &quot;%6&quot;, weight %7</source>
+        <translation>%1，头 %2：查询 %3“%4”，键 %5“%6”，权重 %7</translation>
     </message>
 </context>
 <context>
@@ -2579,6 +2623,37 @@
     <message>
         <source>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True): appends learned bias_k / bias_v rows to key and value at the end, after the in-projection (not prepended like a [CLS] token); every query gets one extra column &quot;bias_k&quot; that is never masked. bias_k is a key only: it has no query row, so it never attends, not even to itself. It acts as a learned &quot;null&quot; key, an attention sink that takes the weight a query gives none of the source keys.</source>
         <translation>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True)：在输入投影之后，把可学习的 bias_k / bias_v 行追加到 key 和 value 的末尾（而不是像 [CLS] 标记那样前置）；每个查询多出一列永不被屏蔽的“bias_k”。bias_k 只是一个键：它没有查询行，因此从不关注任何键，连它自己也不关注。它起到一个可学习的“空”（null）键的作用，即一个注意力汇点（attention sink），接收查询没有给任何源键的权重。</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::PictureFile</name>
+    <message>
+        <source>cannot export to &apos;%1&apos;: unknown image type &apos;%2&apos;; use a file name ending in .png, .svg or .pdf</source>
+        <translation>无法导出到“%1”：未知的图像类型“%2”；请使用以 .png、.svg 或 .pdf 结尾的文件名</translation>
+    </message>
+    <message>
+        <source>(no extension)</source>
+        <translation>（无扩展名）</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: the folder &apos;%2&apos; does not exist; create it or choose another folder</source>
+        <translation>无法写入“%1”：文件夹“%2”不存在；请创建该文件夹或选择其他文件夹</translation>
+    </message>
+    <message>
+        <source>cannot export a %1x%2 picture: each side must be 1 to 20000 pixels</source>
+        <translation>无法导出 %1x%2 的图片：每条边须为 1 到 20000 像素</translation>
+    </message>
+    <message>
+        <source>cannot export with scale %1: use a scale above 0 and at most 16</source>
+        <translation>无法以缩放 %1 导出：请使用大于 0 且不超过 16 的缩放</translation>
+    </message>
+    <message>
+        <source>image export needs a QApplication (run with a display or QT_QPA_PLATFORM=offscreen)</source>
+        <translation>图像导出需要 QApplication（请在有显示器的环境下运行，或设置 QT_QPA_PLATFORM=offscreen）</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: the %2 file could not be written (disk full or no permission?)</source>
+        <translation>无法写入“%1”：无法写入该 %2 文件（磁盘已满或没有权限？）</translation>
     </message>
 </context>
 <context>
@@ -3225,6 +3300,101 @@
     <message>
         <source>&amp;High contrast</source>
         <translation>高对比度(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::TextView</name>
+    <message>
+        <source>&amp;Shade by</source>
+        <translation>着色依据(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Whose weights shade the keys: one head, or the average over heads</source>
+        <translation>用谁的权重给键着色：某一个头，或各头平均</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the text view as shown to PNG, SVG or PDF</source>
+        <translation>将当前显示的文本视图保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>No result yet.</source>
+        <translation>尚无结果。</translation>
+    </message>
+    <message>
+        <source>Average over heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>The grid shows head %1 alone; the text view follows it</source>
+        <translation>网格只显示头 %1；文本视图随之显示</translation>
+    </message>
+    <message>
+        <source>query %1 &quot;%2&quot;: its weights shade the keys below</source>
+        <translation>查询 %1“%2”：它的权重为下方的键着色</translation>
+    </message>
+    <message>
+        <source>key bias_k (appended by add_bias_kv), weight %1: a key only, it has no query row</source>
+        <translation>键 bias_k（由 add_bias_kv 追加），权重 %1：只是一个键，没有对应的查询行</translation>
+    </message>
+    <message>
+        <source>key zero (all-zero key appended by add_zero_attn), weight %1: a key only, it has no query row</source>
+        <translation>键 zero（由 add_zero_attn 追加的全零键），权重 %1：只是一个键，没有对应的查询行</translation>
+    </message>
+    <message>
+        <source>key %1 &quot;%2&quot;: masked for this query (weight 0)</source>
+        <translation>键 %1“%2”：对此查询被屏蔽（权重 0）</translation>
+    </message>
+    <message>
+        <source>token %1 &quot;%2&quot;: as a key, weight %3 from the query shown; as the query, its weights shade the text</source>
+        <translation>词元 %1“%2”：作为键，得到所显示查询的权重 %3；作为查询，它的权重为文本着色</translation>
+    </message>
+    <message>
+        <source>key %1 &quot;%2&quot;: weight %3</source>
+        <translation>键 %1“%2”：权重 %3</translation>
+    </message>
+    <message>
+        <source>Pinned: query %1. Click it again or press Esc to release.</source>
+        <translation>已固定：查询 %1。再次点击它或按 Esc 取消固定。</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Keys, shaded by the weight the query gives them</source>
+        <translation>键，按查询给它们的权重着色</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>query %1 &quot;%2&quot;</source>
+        <translation>查询 %1“%2”</translation>
+    </message>
+    <message>
+        <source>every key masked, its weights are NaN</source>
+        <translation>所有键都被屏蔽，其权重为 NaN</translation>
+    </message>
+    <message>
+        <source>darkest %1</source>
+        <translation>最深 %1</translation>
+    </message>
+    <message>
+        <source>cannot export a text view %1 pixels wide: the width must be 200 to 20000</source>
+        <translation>无法导出宽 %1 像素的文本视图：宽度须为 200 到 20000</translation>
+    </message>
+    <message>
+        <source>text view</source>
+        <translation>文本视图</translation>
     </message>
 </context>
 <context>

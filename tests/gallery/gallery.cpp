@@ -38,6 +38,7 @@
 #include "session/autosave.hpp"
 #include "teach/teaching_tools.hpp"
 #include "tokens/head_view.hpp"
+#include "tokens/text_view.hpp"
 #include "window/main_window.hpp"
 
 namespace {
@@ -66,19 +67,24 @@ struct Shot {
   // rowEnd > 0: the reduced view zoomed into values [row0, rowEnd) x [col0, colEnd).
   std::array<int, 4> zoom = {0, 0, 0, 0};
   const char* model = nullptr;  // a bundled model (File > Examples) shown in the model view
-  // layerThenBack: the model view again after a clicked layer (the docks say which they show)
-  // flow: the Attention flow view; step: the step view at step 3 (a generation capture)
+  // layerThenBack: the model view again after a clicked layer (the docks say which they show);
+  // selected: layer 1 head 3 selected in the model view (the docks, head and text views show
+  // it); flow: the Attention flow view; step: the step view at step 3 (a generation capture)
   enum class ModelShows {
     grid,
     rollout,
     flow,
     step,
     layer,
-    layerThenBack
+    layerThenBack,
+    selected
   } modelShows = ModelShows::grid;
-  /// The head view shown (View > Head view); headQuery >= 0: that query hovered.
+  /// The head view shown (View > Head view); headQuery >= 0: that query pinned.
   bool headView = false;
   int headQuery = -1;
+  /// The text view shown (View > Text view); textQuery >= 0: that query pinned.
+  bool textView = false;
+  int textQuery = -1;
 };
 
 /// Opens the shot's bundled model and waits until the model view has drawn it; for `layer`,
@@ -113,6 +119,7 @@ QString showModel(MainWindow& window, const Shot& shot) {
     QTest::qWait(200);
     pages->showModelView();
   }
+  if (shot.modelShows == Shot::ModelShows::selected) pages->selectLayer(1, 3);
   QTest::qWait(500);  // the picture redrawn at the canvas's final size
   return {};
 }
@@ -147,7 +154,8 @@ const QStringList kDocsShots = {
     QStringLiteral("value_zeroing"),     QStringLiteral("sink_scores"),
     QStringLiteral("model_reverse"),     QStringLiteral("model_flow"),
     QStringLiteral("model_step"),        QStringLiteral("model_sink_rate"),
-    QStringLiteral("head_view")};
+    QStringLiteral("head_view"),         QStringLiteral("text_view_cross"),
+    QStringLiteral("model_selected")};
 
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
 /// The head view's state: bias_k and zero keys, a causal mask, token labels.
@@ -166,6 +174,22 @@ constexpr const char* kCompareNanB =
     R"({"embed_dim": 16, "num_heads": 2, "batch_size": 3, "tgt_len": 6, "src_len": 6,
         "need_weights": false, "semantics": "1.13",
         "key_padding_mask": {"valid_lengths": [6, 4, 0]}})";
+
+// The text view's states: cross-attention (French queries, English keys, bias_k and zero), and
+// a padded batch element of a causal sentence.
+constexpr const char* kCrossJson =
+    R"({"embed_dim": 24, "num_heads": 3, "tgt_len": 4, "src_len": 7, "seed": 5,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "query_labels": ["le", "chat", "est", "assis"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "random", "scale": 2.0, "self_attention": false}})";
+constexpr const char* kPaddedJson =
+    R"({"embed_dim": 24, "num_heads": 3, "batch_size": 2, "tgt_len": 8, "src_len": 8, "seed": 3,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "key_padding_mask": {"valid_lengths": [8, 5], "dtype": "bool"},
+        "query_labels": ["the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
 
 constexpr const char* kValueNormsJson =
     R"({"embed_dim": 16, "num_heads": 4, "tgt_len": 6, "src_len": 6, "seed": 3,
@@ -260,8 +284,19 @@ QString render(const Shot& shot, const QDir& out) {
       dock->toggleViewAction()->trigger();
       QTest::qWait(300);  // laid out at the dock's size
       if (shot.headQuery >= 0) {
-        window.headView()->setHover({mhaviz::ui::TokenHit::Side::query, shot.headQuery});
+        window.headView()->setPinned({mhaviz::ui::TokenHit::Side::query, shot.headQuery});
       }
+    }
+    if (shot.textView) {
+      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("textViewDock"));
+      if (dock == nullptr) return QStringLiteral("%1: no text view").arg(shot.name);
+      dock->toggleViewAction()->trigger();
+      QTest::qWait(300);  // laid out at the dock's size
+      if (shot.textQuery >= 0) window.textView()->setPinnedQuery(shot.textQuery);
+    }
+    if (shot.headView &&
+        !QTest::qWaitFor([&window] { return !window.headView()->isDrawing(); }, kTimeoutMs)) {
+      return QStringLiteral("%1: the head view's lines never came").arg(shot.name);
     }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
     if (shot.compareB != nullptr) {
@@ -480,13 +515,55 @@ int main(int argc, char* argv[]) {
        .view = {},
        .headView = true,
        .headQuery = 5},
-      {.name = "head_view_dark_chinese",
+      {.name = "head_view_dark",
        .configJson = kHeadViewJson,
        .view = {},
-       .chinese = true,
        .dark = true,
        .headView = true,
        .headQuery = 2},
+      {.name = "head_view_chinese",
+       .configJson = kHeadViewJson,
+       .view = {},
+       .chinese = true,
+       .headView = true,
+       .headQuery = 2},
+      {.name = "text_view_cross",
+       .configJson = kCrossJson,
+       .view = {},
+       .textView = true,
+       .textQuery = 1},
+      {.name = "text_view_cross_dark",
+       .configJson = kCrossJson,
+       .view = {},
+       .dark = true,
+       .textView = true,
+       .textQuery = 1},
+      {.name = "text_view_cross_chinese",
+       .configJson = kCrossJson,
+       .view = {},
+       .chinese = true,
+       .textView = true,
+       .textQuery = 1},
+      {.name = "text_view_padded",
+       .configJson = kPaddedJson,
+       .view = [](ViewOptions& v) { v.batch = 1; },
+       .headView = true,
+       .textView = true,
+       .textQuery = 4},
+      {.name = "text_view_padded_dark",
+       .configJson = kPaddedJson,
+       .view = [](ViewOptions& v) { v.batch = 1; },
+       .dark = true,
+       .headView = true,
+       .textView = true,
+       .textQuery = 4},
+      {.name = "text_view_padded_chinese",
+       .configJson = kPaddedJson,
+       .view = [](ViewOptions& v) { v.batch = 1; },
+       .chinese = true,
+       .headView = true,
+       .textView = true,
+       .textQuery = 4},
       {.name = "model_reverse", .configJson = nullptr, .view = {}, .model = "reverse"},
       {.name = "model_copy_dark", .configJson = nullptr, .view = {}, .dark = true, .model = "copy"},
       {.name = "model_reverse_chinese",
@@ -527,11 +604,31 @@ int main(int argc, char* argv[]) {
        .view = {},
        .model = "reverse",
        .modelShows = Shot::ModelShows::layerThenBack},
+      {.name = "model_selected",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .headView = true,
+       .textView = true},
+      {.name = "model_selected_dark_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .headView = true,
+       .textView = true},
   };
 
+  // MHAVIZ_GALLERY_ONLY=name,name renders those states alone (while working on them).
+  const QStringList only = qEnvironmentVariable("MHAVIZ_GALLERY_ONLY")
+                               .split(QLatin1Char(','), Qt::SkipEmptyParts);
   int failed = 0;
   QElapsedTimer timer;
   for (const Shot& shot : shots) {
+    if (!only.isEmpty() && !only.contains(QLatin1String(shot.name))) continue;
     timer.start();
     const QString error = render(shot, out);
     if (error.isEmpty() && withDocs && kDocsShots.contains(QLatin1String(shot.name))) {

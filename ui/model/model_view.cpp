@@ -4,58 +4,29 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMouseEvent>
-#include <QPainter>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <exception>
 
 #include "mhaviz/core/errors.hpp"
+#include "model/model_canvas.hpp"
+#include "model/model_grid_layout.hpp"
 #include "model/model_picture.hpp"
 #include "model/step_picture.hpp"
 
 namespace mhaviz::ui {
 
-/// Shows the finished picture at its size and turns clicks into layerChosen; asks the view to
-/// draw again when its size changes.
-class ModelCanvas : public QWidget {
- public:
-  explicit ModelCanvas(ModelView* view) : QWidget(view), m_view(view) {
-    setObjectName(QStringLiteral("modelCanvas"));
-    setMinimumSize(240, 160);
-    setMouseTracking(true);
-  }
-  QImage image;
-  bool gridShown = false;  // the layers × heads grid, whose maps can be clicked
-
- protected:
-  void paintEvent(QPaintEvent*) override {
-    QPainter p(this);
-    p.fillRect(rect(), palette().base());
-    if (!image.isNull()) p.drawImage(QPoint(0, 0), image);
-  }
-  void resizeEvent(QResizeEvent*) override { m_view->redraw(); }
-  void mouseMoveEvent(QMouseEvent* e) override {
-    const auto loaded = m_view->loaded();
-    const bool over =
-        gridShown && loaded && modelGridHit(loaded->model, size(), e->position().toPoint()).valid();
-    setCursor(over ? Qt::PointingHandCursor : Qt::ArrowCursor);
-  }
-  void mouseReleaseEvent(QMouseEvent* e) override {
-    const auto loaded = m_view->loaded();
-    if (e->button() != Qt::LeftButton || !gridShown || !loaded) return;
-    const ModelGridHit hit = modelGridHit(loaded->model, size(), e->position().toPoint());
-    if (hit.valid()) emit m_view->layerChosen(hit.layer, hit.head);
-  }
-
- private:
-  ModelView* m_view;
-};
-
 namespace {
 
 QString plainDifference(double d) {
   return std::isinf(d) ? QStringLiteral("∞") : QString::number(d, 'g', 2);
+}
+
+QString gridHint() {
+  return ModelView::tr(
+      "Click a map to show its layer in the docks; double-click it to open the layer in the "
+      "full view.");
 }
 
 }  // namespace
@@ -65,9 +36,10 @@ ModelView::ModelView(QWidget* parent)
       m_caption(new QLabel),
       m_summary(new QLabel),
       m_error(new QLabel),
-      m_hint(new QLabel(tr("Click a map to open its layer in the full view."))),
+      m_hint(new QLabel(gridHint())),
       m_modes(new ModelModeBar),
       m_batch(new QSpinBox),
+      m_open(new QPushButton(tr("&Open the layer"))),
       m_canvas(new ModelCanvas(this)) {
   setObjectName(QStringLiteral("modelView"));
   m_caption->setObjectName(QStringLiteral("modelCaption"));
@@ -88,6 +60,12 @@ ModelView::ModelView(QWidget* parent)
   batchLabel->setBuddy(m_batch);
   m_hint->setObjectName(QStringLiteral("modelHint"));
   m_hint->setWordWrap(true);  // the view never widens the window
+  m_open->setObjectName(QStringLiteral("modelOpenLayer"));
+  m_open->setToolTip(tr("Open the selected layer in the full view, to work on it"));
+  m_open->setEnabled(false);
+  connect(m_open, &QPushButton::clicked, this, [this] {
+    if (m_selected.first >= 0) emit layerChosen(m_selected.first, m_selected.second);
+  });
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(batchLabel);
@@ -99,7 +77,10 @@ ModelView::ModelView(QWidget* parent)
   layout->addWidget(m_summary);
   layout->addWidget(m_error);
   layout->addLayout(controls);
-  layout->addWidget(m_hint);
+  auto* hintRow = new QHBoxLayout;
+  hintRow->addWidget(m_hint, 1);
+  hintRow->addWidget(m_open, 0, Qt::AlignRight | Qt::AlignVCenter);  // the hint may hide
+  layout->addLayout(hintRow);
   layout->addWidget(m_canvas, 1);
 
   connect(m_modes, &ModelModeBar::viewChanged, this, [this] { redraw(); });
@@ -117,8 +98,38 @@ QImage ModelView::picture() const { return m_canvas->image; }
 QWidget* ModelView::canvas() const { return m_canvas; }
 
 QRect ModelView::mapRect(int layer, int head) const {
-  if (!m_loaded || !m_canvas->gridShown || m_canvas->image.isNull()) return {};
-  return modelGridMapRect(m_loaded->model, m_loaded->computed, m_canvas->image.size(), layer, head);
+  const auto layout = m_canvas->layout();
+  return layout ? layout->mapRect(layer, head) : QRect();
+}
+
+void ModelView::setSelected(int layer, int head) {
+  m_selected = {layer, head};
+  m_open->setEnabled(layer >= 0 && m_loaded != nullptr);
+  m_open->setText(layer >= 0 ? tr("&Open layer %1").arg(layer) : tr("&Open the layer"));
+  m_canvas->update();
+}
+
+QString ModelView::layerText(int layer) const {
+  if (!m_loaded || layer < 0 || std::size_t(layer) >= m_loaded->model.layers.size()) return {};
+  return modelLayerName(m_loaded->model, layer) + QStringLiteral(" — ") +
+         modelLayerCheck(m_loaded->computed, layer);
+}
+
+QString ModelView::cellText(const ModelCellHit& cell) const {
+  if (!cell.valid() || !m_loaded) return {};
+  const model::Layer& layer = m_loaded->model.layers[static_cast<std::size_t>(cell.layer)];
+  const Tensor& w = m_loaded->computed.weights[static_cast<std::size_t>(cell.layer)];
+  const std::int64_t H = w.size(1), L = w.size(2), Sx = w.size(3);
+  const std::int64_t batch = std::min<std::int64_t>(m_canvas->imageBatch, w.size(0) - 1);
+  const double weight = w.value(((batch * H + cell.head) * L + cell.query) * Sx + cell.key);
+  return tr("%1, head %2: query %3 \"%4\", key %5 \"%6\", weight %7")
+      .arg(modelLayerName(m_loaded->model, cell.layer))
+      .arg(cell.head)
+      .arg(cell.query)
+      .arg(modelQueryLabels(layer, L)[static_cast<int>(cell.query)])
+      .arg(cell.key)
+      .arg(modelKeyLabels(layer, Sx)[static_cast<int>(cell.key)])
+      .arg(weight, 0, 'g', 4);
 }
 
 void ModelView::setColormap(Colormap colormap) {
@@ -172,6 +183,7 @@ void ModelView::closeModel() {
   m_batch->setRange(0, 0);
   m_batch->blockSignals(false);
   m_batchValue = 0;
+  setSelected(-1, -1);
   // The model's memory is returned on a task's thread, as when a newer one replaces it.
   m_draw.start([loaded = std::move(m_loaded), retired = std::move(m_retired)](const TaskScope&) {});
   m_loaded.reset();
@@ -251,8 +263,7 @@ void ModelView::redraw() {
   const ModelMode mode = m_modes->mode();
   const int batch = m_batchValue;
   const int step = m_modes->step();
-  m_hint->setText(mode == ModelMode::grid ? tr("Click a map to open its layer in the full view.")
-                                          : QString());
+  m_hint->setText(mode == ModelMode::grid ? gridHint() : QString());
   m_hint->setVisible(mode == ModelMode::grid);
   std::shared_ptr<const model::AttentionFlow> flow;
   if (mode == ModelMode::flow) {
@@ -276,7 +287,8 @@ void ModelView::redraw() {
       const std::vector<Tensor>& weights = loaded->computed.weights;
       switch (mode) {
         case ModelMode::grid:
-          image = drawModelGrid(m, loaded->computed, batch, size, colormap, colors);
+          // The caption above the picture names the model: no figure title in it.
+          image = drawModelGrid(m, loaded->computed, batch, size, colormap, colors, false);
           break;
         case ModelMode::rollout:
           image = drawRollout(m, model::attention_rollout(m, weights, batch, step), size, colormap,
@@ -293,8 +305,9 @@ void ModelView::redraw() {
     } catch (const std::exception& e) {
       problem = QString::fromUtf8(e.what());
     }
-    scope.post([this, image, problem, mode] {
+    scope.post([this, image, problem, mode, batch] {
       m_canvas->gridShown = mode == ModelMode::grid;
+      m_canvas->imageBatch = batch;
       deliverPicture(image, problem);
     });
   });

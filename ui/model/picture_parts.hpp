@@ -1,6 +1,6 @@
 #pragma once
 // Pieces the pictures of a model share (model_picture.cpp, step_picture.cpp): a map of values
-// in 0..1 as an image, and the 0..1 colour scale beside it.
+// in 0..1 as an image, the 0..1 colour scale beside it, and token labels along a map's side.
 
 #include <qcustomplot.h>
 
@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QRect>
 #include <QString>
+#include <QStringList>
 #include <cmath>
 #include <cstdint>
 
@@ -35,12 +36,22 @@ QImage cellImage(std::int64_t rows, std::int64_t cols, const QCPColorGradient& g
   return image;
 }
 
-/// Width of the colour scale drawScale draws: its bar, a gap and the widest tick label.
-int scaleWidth(const QFontMetrics& fm);
+/// Width of a colour scale beside a picture: its bar, a gap, a tick and the widest label.
+int colourScaleWidth(const QFontMetrics& fm);
 
 /// The 0..1 colour scale: `title` above a vertical bar in `bar` (1 at the top), ticks at
-/// quarters to its right.
+/// quarters to its right, their labels clear of the bar and of the title (the top and bottom
+/// labels kept within the bar's height).
 void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
                const QColor& ink, const QString& title);
+
+/// Every `step`-th label is written: 1 where all fit in `pixels` per label of `needed`.
+int labelStep(double pixels, double needed);
+
+/// Labels along one side of a map: every labelStep-th of `labels`, each centred on its row
+/// (`across` false: left of the map in a band `band` wide, right-aligned) or its column
+/// (`across` true: under the map, written upwards in a band `band` tall when `rotated`).
+void drawLabels(QPainter& p, const QFontMetrics& fm, const QRect& map, const QStringList& labels,
+                bool across, bool rotated, int band);
 
 }  // namespace mhaviz::ui

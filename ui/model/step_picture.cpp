@@ -81,7 +81,7 @@ QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSiz
     return i + 1 == labels.size() || labels[i] != labels[i + 1];
   };
   const int headW = fm.horizontalAdvance(QStringLiteral("h00")) + 6;
-  const int scaleW = scaleWidth(fm) + margin;
+  const int scaleW = colourScaleWidth(fm) + margin;
   const int left = margin + headW;
   const int gap = 4;  // before the appended columns
   const double column =

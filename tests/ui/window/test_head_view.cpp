@@ -16,6 +16,7 @@
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/config.hpp"
+#include "mhaviz/core/measures.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "tokens/head_view.hpp"
@@ -78,6 +79,7 @@ class TestHeadView : public QObject {
     toggle->trigger();
     QVERIFY(QTest::qWaitFor([&] { return dock->isVisible(); }, kTimeout));
     HeadView* view = m_window->headView();
+    QVERIFY(drawn(view));
     QVERIFY(view->message().isEmpty());
     QVERIFY(!view->lines().lines.empty());
     // The configuration's labels, the appended keys at the end.
@@ -94,7 +96,7 @@ class TestHeadView : public QObject {
     auto v = m_window->document()->view();
     v.soloHead = 1;
     m_window->document()->setView(v);
-    QCoreApplication::processEvents();
+    QVERIFY(drawn(view));
     QCOMPARE(view->heads(), std::vector<int>{1});
     for (const HeadLine& l : view->lines().lines) QCOMPARE(l.head, 1);
     // Head chips are overridden while the grid shows one head.
@@ -102,7 +104,7 @@ class TestHeadView : public QObject {
     QCOMPARE(view->heads(), std::vector<int>{1});
     v.soloHead = -1;
     m_window->document()->setView(v);
-    QCoreApplication::processEvents();
+    QVERIFY(drawn(view));
     QCOMPARE(view->heads(), std::vector<int>{0});  // head 1's chip is now off
     view->setHeadChosen(1, true);
     QCOMPARE(view->heads(), (std::vector<int>{0, 1}));
@@ -111,10 +113,58 @@ class TestHeadView : public QObject {
     config.seed = config.seed + 1;
     m_window->document()->changeConfig(config, QStringLiteral("seed"));
     QVERIFY(idle());
+    QVERIFY(drawn(view));
     const auto result = m_window->computation()->result();
+    QVERIFY(!view->lines().lines.empty());
     for (const HeadLine& l : view->lines().lines) {
       QCOMPARE(l.weight,
                result->weights.value(((0 * 2 + l.head) * 4 + l.query) * result->Sx + l.key));
+    }
+  }
+
+  // The batch element and the stage are the grid's: batch 1's weights, the value norms once
+  // the measures are there, the weights before dropout.
+  void followsTheGridsBatchElementAndStage() {
+    mhaviz::Config config = m_window->document()->config();
+    config.batch_size = 2;
+    config.training = true;
+    config.dropout = 0.5;
+    m_window->document()->changeConfig(config, QStringLiteral("batch"));
+    QVERIFY(idle());
+    HeadView* view = show();
+    auto v = m_window->document()->view();
+    v.batch = 1;
+    m_window->document()->setView(v);
+    QVERIFY(drawn(view));
+    auto result = m_window->computation()->result();
+    const auto at = [&](const mhaviz::Tensor& t, const HeadLine& l) {
+      return t.value(((1 * 2 + l.head) * 4 + l.query) * result->Sx + l.key);
+    };
+    QVERIFY(!view->lines().lines.empty());
+    for (const HeadLine& l : view->lines().lines) QCOMPARE(l.weight, at(result->weights, l));
+    // Batch element 0 differs: the lines came from element 1.
+    bool differs = false;
+    for (const HeadLine& l : view->lines().lines) {
+      differs |= l.weight != result->weights.value(((0 * 2 + l.head) * 4 + l.query) * result->Sx +
+                                                   l.key);
+    }
+    QVERIFY(differs);
+    v.stage = mhaviz::ui::Stage::weights_before_dropout;
+    m_window->document()->setView(v);
+    QVERIFY(drawn(view));
+    QVERIFY(result->weights_before_dropout.has_value());
+    for (const HeadLine& l : view->lines().lines) {
+      QCOMPARE(l.weight, at(*result->weights_before_dropout, l));
+    }
+    v.stage = mhaviz::ui::Stage::value_norms;
+    m_window->document()->setView(v);
+    QVERIFY(idle());
+    QVERIFY(drawn(view));
+    result = m_window->computation()->result();
+    QVERIFY(result->measures && result->measures->norms);
+    QVERIFY(!view->lines().lines.empty());
+    for (const HeadLine& l : view->lines().lines) {
+      QCOMPARE(l.weight, at(result->measures->norms->per_head, l));
     }
   }
 
@@ -127,6 +177,7 @@ class TestHeadView : public QObject {
     const QPointF query = view->lines().queries[2].box.center();
     QTest::mouseMove(canvas, query.toPoint());
     QVERIFY(QTest::qWaitFor([&] { return view->choice().query == 2; }, kTimeout));
+    QVERIFY(drawn(view));
     QVERIFY(!view->lines().lines.empty());
     for (const HeadLine& l : view->lines().lines) QCOMPARE(l.query, 2);
     QVERIFY(!view->lines().notes.empty());
@@ -137,11 +188,51 @@ class TestHeadView : public QObject {
     const QPointF bias = view->lines().keys[4].box.center();
     QTest::mouseMove(canvas, bias.toPoint());
     QVERIFY(QTest::qWaitFor([&] { return view->choice().key == 4; }, kTimeout));
+    QVERIFY(drawn(view));
     for (const HeadLine& l : view->lines().lines) QCOMPARE(l.key, 4);
     QCOMPARE(view->lines().lines.size(), std::size_t{8});  // every query of both heads
     QVERIFY(hovered.last().at(0).toString().contains(QStringLiteral("no query row")));
     view->setHover({});
+    QVERIFY(drawn(view));
     QCOMPARE(view->lines().lines.size() > 8, true);
+  }
+
+  // A click pins a token: it stays shown when the pointer leaves (and in an export); hovering
+  // another shows that one meanwhile; a second click or Esc releases it.
+  void aClickPinsAToken() {
+    HeadView* view = show();
+    QWidget* canvas = view->canvas();
+    const QPoint query = view->lines().queries[1].box.center().toPoint();
+    QTest::mouseMove(canvas, query);
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, query);
+    QCOMPARE(view->pinned(), (TokenHit{TokenHit::Side::query, 1}));
+    view->setHover({});  // the pointer leaves
+    QVERIFY(drawn(view));
+    QCOMPARE(view->choice().query, 1);
+    QVERIFY(!view->lines().lines.empty());
+    for (const HeadLine& l : view->lines().lines) QCOMPARE(l.query, 1);
+    auto* pin = view->findChild<QLabel*>(QStringLiteral("headViewPin"));
+    QVERIFY(pin != nullptr && pin->isVisibleTo(view));
+    // Another token hovered is shown while the pointer is over it.
+    view->setHover({TokenHit::Side::key, 0});
+    QVERIFY(drawn(view));
+    QCOMPARE(view->choice().key, 0);
+    QCOMPARE(view->choice().query, -1);
+    view->setHover({});
+    QVERIFY(drawn(view));
+    QCOMPARE(view->choice().query, 1);
+    // Clicked again: released, every line back.
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, query);
+    QCOMPARE(view->pinned(), TokenHit{});
+    view->setHover({});
+    QVERIFY(drawn(view));
+    QCOMPARE(view->choice().query, -1);
+    QVERIFY(!pin->isVisibleTo(view));
+    // Esc releases a pin too.
+    view->setPinned({TokenHit::Side::key, 2});
+    QCOMPARE(view->choice().key, 2);
+    QTest::keyClick(canvas, Qt::Key_Escape);
+    QCOMPARE(view->pinned(), TokenHit{});
   }
 
   // The slider hides the weak lines and the label says how many.
@@ -154,6 +245,7 @@ class TestHeadView : public QObject {
     QCOMPARE(slider->value(), 100);
     slider->setValue(50);
     QCOMPARE(view->choice().coverage, 0.5);
+    QVERIFY(drawn(view));
     const std::size_t shown = view->lines().lines.size();
     QVERIFY(shown < all);
     QCOMPARE(static_cast<std::size_t>(view->lines().hiddenLines), all - shown);
@@ -204,7 +296,12 @@ class TestHeadView : public QObject {
     dock->toggleViewAction()->trigger();
     if (!QTest::qWaitFor([&] { return dock->isVisible(); }, kTimeout)) qWarning("not shown");
     QCoreApplication::processEvents();
+    if (!drawn(m_window->headView())) qWarning("not drawn");
     return m_window->headView();
+  }
+  // Waits until the head view's picture is the one asked for last.
+  static bool drawn(HeadView* view) {
+    return QTest::qWaitFor([view] { return !view->isDrawing(); }, kTimeout);
   }
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor(

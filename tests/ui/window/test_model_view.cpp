@@ -1,7 +1,10 @@
 // The model view in the window (QtTest, offscreen): a model index opened through File > Open
-// shows layers × heads maps whose cells are the core's compute_model weights; clicking a map
-// opens that layer in the full view with the model's parameters and inputs; a broken model
-// file gives an inline message; File > Examples lists the bundled models with their captions.
+// shows layers × heads maps whose cells are the core's compute_model weights, with token
+// labels, named axes, a colour scale and titles that fit; hovering names a cell; clicking a
+// map makes its layer the session (the docks follow: parameters read-only, the head view and
+// text view with the model's token labels) while the model view stays; double-clicking opens
+// that layer in the full view with the model's parameters and inputs; a broken model file gives
+// an inline message; File > Examples lists the bundled models with their captions.
 
 #include <qcustomplot.h>
 
@@ -12,6 +15,8 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -26,6 +31,11 @@
 #include "render/colormaps.hpp"
 #include "render/head_measures_view.hpp"
 #include "session/session_files.hpp"
+#include "model/model_grid_layout.hpp"
+#include "model/model_picture.hpp"
+#include "model/picture_parts.hpp"
+#include "tokens/head_view.hpp"
+#include "tokens/text_view.hpp"
 #include "window/main_window.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
@@ -71,15 +81,15 @@ bool sameTensor(const mhaviz::Tensor& a, const mhaviz::Tensor& b) {
   return true;
 }
 
-/// Opens the reversing model, clicks layer 1 / head 3 and goes back to the model view: the
-/// state the defects of issue 28 start from.
+/// Opens the reversing model, double-clicks layer 1 / head 3 open and goes back to the model
+/// view: the state the defects of issue 28 start from.
 void openLayerAndReturn(testing::PromptedWindow& w) {
   w.answer = UnsavedAnswer::discard;
   openAndWait(w, modelPath("reverse"));
   ModelView* view = w.window.pages()->modelView();
   QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
   QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
-  QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
+  QTest::mouseDClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
   QVERIFY(!w.window.pages()->showingModel());
   QVERIFY(w.idle());
   QVERIFY(w.document()->tensors() != nullptr);
@@ -198,7 +208,125 @@ class TestModelView : public QObject {
     QVERIFY2(found, "no colour scale right of the maps (1 above, 0 below)");
   }
 
-  void clickingAMapOpensThatLayerWithTheModelsWeights() {
+  // Issue 29: the maps carry the model's token labels (queries left of the first column, keys
+  // under the last row), the axes are named, the titles fit; the hover names layer, head,
+  // query, key and weight.
+  void theGridIsLabelledAndTheHoverNamesTheCell() {
+    testing::PromptedWindow w;
+    openAndWait(w, modelPath("reverse"));
+    ModelView* view = w.window.pages()->modelView();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
+    const model::Model m = model::read_model(modelPath("reverse").toStdString());
+    const model::ComputedModel computed = model::compute_model(m);
+    QVERIFY(!m.layers[0].problem.config.query_labels.empty());  // the model has its tokens
+    // The picture as mhaviz-cli model --image draws it, at a usual size: every label there,
+    // the title whole.
+    const QSize size(1200, 900);
+    const ModelGridLayout g(m, computed, 0, size);
+    QVERIFY(g.queryLabelW > 0 && g.keyBand > 0);
+    const QFontMetrics fm(g.font);
+    const QRect needed = fm.boundingRect(QRect(0, 0, g.title.width(), 10000),
+                                         Qt::TextWordWrap | Qt::AlignLeft, g.titleText);
+    QVERIFY2(needed.height() <= g.title.height(), "the figure title is cut");
+    QVERIFY(g.rowTitleLines >= 1);
+    for (int li = 0; li < g.layers; ++li) {
+      const QString name = modelLayerName(m, li);
+      const QString check = modelLayerCheck(computed, li);
+      const int width = g.rowTitle(li).width();
+      if (g.rowTitleLines == 1) {
+        QVERIFY(fm.horizontalAdvance(name + QStringLiteral(" — ") + check) <= width);
+      } else {
+        QVERIFY(fm.horizontalAdvance(name) <= width && fm.horizontalAdvance(check) <= width);
+      }
+    }
+    const QRect map = g.mapRect(0, 0);
+    const double rowPx = double(map.height()) / double(computed.weights[0].size(2));
+    QCOMPARE(labelStep(rowPx, fm.height() * 0.9), 1);  // every query label
+    const QImage picture = drawModelGrid(m, computed, 0, size);
+    // Ink left of the first map (the labels) and under the last row (the key labels).
+    const auto inked = [&](const QRect& area) {
+      for (int y = area.top(); y <= area.bottom(); ++y) {
+        for (int x = area.left(); x <= area.right(); ++x) {
+          if (QColor(picture.pixel(x, y)).lightness() < 128) return true;
+        }
+      }
+      return false;
+    };
+    QVERIFY(inked(QRect(map.left() - g.queryLabelW, map.top(), g.queryLabelW - 2, map.height())));
+    const QRect last = g.mapRect(g.layers - 1, 0);
+    QVERIFY(inked(QRect(last.left(), last.bottom() + 2, last.width(), g.keyBand - 2)));
+    QVERIFY(inked(g.keyAxis) && inked(g.queryAxis));
+
+    // The hover: layer, head, query and key with their labels, and the weight.
+    QSignalSpy hovered(view, &ModelView::hovered);
+    const QRect r = view->mapRect(1, 3);
+    const QPoint at(r.left() + r.width() / 16, r.top() + r.height() - r.height() / 16);
+    QTest::mouseMove(view->canvas(), at);
+    QTRY_VERIFY(!hovered.isEmpty());
+    const QString text = hovered.last().at(0).toString();
+    const mhaviz::Tensor& w1 = computed.weights[1];
+    const std::int64_t L = w1.size(2), Sx = w1.size(3);
+    const std::int64_t q = L - 1, k = 0;
+    const QString queryLabel = QString::fromStdString(m.layers[1].problem.config.query_labels[q]);
+    const QString keyLabel = QString::fromStdString(m.layers[1].problem.config.key_labels[k]);
+    for (const QString& part :
+         {QStringLiteral("layer 1"), QStringLiteral("head 3"),
+          QStringLiteral("query %1 \"%2\"").arg(q).arg(queryLabel),
+          QStringLiteral("key %1 \"%2\"").arg(k).arg(keyLabel),
+          QString::number(w1.value(((0 * 4 + 3) * L + q) * Sx + k), 'g', 4)}) {
+      QVERIFY2(text.contains(part), qPrintable(text + QStringLiteral(" lacks ") + part));
+    }
+  }
+
+  // A click selects a map's layer: it becomes the session (the model view stays), the
+  // Parameters dock shows it read-only with "Open this layer to edit", and the head view and
+  // text view show its heads with the model's token labels.
+  void clickingAMapShowsItsLayerInTheDocks() {
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    openAndWait(w, modelPath("reverse"));
+    ModelView* view = w.window.pages()->modelView();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
+    auto* headDock = w.window.findChild<QDockWidget*>(QStringLiteral("headViewDock"));
+    headDock->toggleViewAction()->trigger();
+    auto* textDock = w.window.findChild<QDockWidget*>(QStringLiteral("textViewDock"));
+    textDock->toggleViewAction()->trigger();
+    const model::Model m = model::read_model(modelPath("reverse").toStdString());
+    QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
+    QVERIFY(w.window.pages()->showingModel());
+    QVERIFY(w.idle());
+    QVERIFY(w.document()->config() == m.layers[1].problem.config);
+    QCOMPARE(w.document()->view().soloHead, 3);
+    QCOMPARE(view->selected(), std::make_pair(1, 3));
+    // Read-only, with the way to edit.
+    auto* panel = w.window.findChild<QDockWidget*>(QStringLiteral("parameterDock"));
+    auto* fields = panel->findChild<QScrollArea*>(QStringLiteral("panelScroll"))->widget();
+    QVERIFY(!fields->isEnabled());
+    auto* open = panel->findChild<QPushButton*>(QStringLiteral("openLayerToEdit"));
+    QVERIFY(open != nullptr && open->isVisible());
+    // The token views: the layer's head 3, the model's labels.
+    HeadView* head = w.window.headView();
+    QTRY_VERIFY_WITH_TIMEOUT(!head->isDrawing() && !head->lines().lines.empty(), kTimeout);
+    QCOMPARE(head->heads(), std::vector<int>{3});
+    const auto& labels = m.layers[1].problem.config.query_labels;
+    QCOMPARE(head->lines().queries.size(), labels.size());
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      QCOMPARE(head->lines().queries[i].label, QString::fromStdString(labels[i]));
+      QCOMPARE(head->lines().keys[i].label,
+               QString::fromStdString(m.layers[1].problem.config.key_labels[i]));
+    }
+    TextView* text = w.window.textView();
+    QCOMPARE(text->shownMap(), 3);
+    QCOMPARE(text->shades().keys[0].label,
+             QString::fromStdString(m.layers[1].problem.config.key_labels[0]));
+    // Open this layer to edit: the full view, the fields editable.
+    open->click();
+    QVERIFY(!w.window.pages()->showingModel());
+    QVERIFY(fields->isEnabled());
+    QVERIFY(!open->isVisible());
+  }
+
+  void doubleClickingAMapOpensThatLayerWithTheModelsWeights() {
     testing::PromptedWindow w;
     w.answer = UnsavedAnswer::discard;
     openAndWait(w, modelPath("reverse"));
@@ -209,7 +337,7 @@ class TestModelView : public QObject {
     const int layer = 1, head = 3;
     const QRect r = view->mapRect(layer, head);
     QVERIFY(!r.isEmpty());
-    QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, r.center());
+    QTest::mouseDClick(view->canvas(), Qt::LeftButton, {}, r.center());
     QVERIFY(!w.window.pages()->showingModel());
     QVERIFY(w.idle());
 
