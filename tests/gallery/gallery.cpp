@@ -587,6 +587,13 @@ int main(int argc, char* argv[]) {
        .view = {},
        .model = "generate",
        .modelShows = Shot::ModelShows::step},
+      // The text view follows the step slider: what the newest token (step 3) attended to.
+      {.name = "model_step_text",
+       .configJson = nullptr,
+       .view = {},
+       .model = "generate",
+       .modelShows = Shot::ModelShows::step,
+       .textView = true},
       {.name = "model_step_chinese_dark",
        .configJson = nullptr,
        .view = {},

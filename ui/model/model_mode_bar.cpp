@@ -58,6 +58,7 @@ ModelModeBar::ModelModeBar(QWidget* parent)
   m_step->setMinimumWidth(120);
   m_step->setToolTip(tr("The generation step: arrows, Page Up/Down, Home and End move it"));
   m_stepText->setObjectName(QStringLiteral("modelStepText"));
+  m_stepText->setWordWrap(true);  // never widens the window beside the token docks
   auto* stepLabel = new QLabel(tr("&Generation step"));
   stepLabel->setBuddy(m_step);
   auto* stepRow = new QHBoxLayout(m_stepBox);

@@ -1,14 +1,17 @@
 // The model view's analysis across the layers (QtTest, offscreen): the Attention flow view shows
 // the core's attention_flow; a generation capture opens in the step view, whose slider moves
 // with the keyboard and shows the core's step_rows of each step; the sink rate follows ε and a
-// bad ε is refused beside the field. Pictures are compared with the picture functions fed the
-// core's numbers, pixel for pixel.
+// bad ε is refused beside the field; in the step view the session (so the text view) follows the
+// slider, keeping the selected layer's place in its step and its head. Pictures are compared with
+// the picture functions fed the core's numbers, pixel for pixel.
 
+#include <QDockWidget>
 #include <QLabel>
 #include <QSlider>
 #include <QtTest>
 #include <functional>
 
+#include "document/document.hpp"
 #include "mhaviz/core/model.hpp"
 #include "model/model_mode_bar.hpp"
 #include "model/model_pages.hpp"
@@ -16,6 +19,7 @@
 #include "model/model_view.hpp"
 #include "model/step_picture.hpp"
 #include "prompted_window.hpp"
+#include "tokens/text_view.hpp"
 #include "window/main_window.hpp"
 
 using namespace mhaviz::ui;
@@ -125,6 +129,49 @@ class TestModelAnalysis : public QObject {
                      return drawRollout(m, r, size, Colormap::viridis, colorsOf(view));
                    }),
              "not the rollout of step 0");
+  }
+
+  void theSessionAndTheTextViewFollowTheStepSlider() {
+    testing::PromptedWindow w;
+    ModelView* view = openExample(w, "generate");
+    QVERIFY(view != nullptr);
+    const auto loaded = view->loaded();
+    const model::Model& m = loaded->model;
+    const Document* document = w.document();
+    const auto layersOf = [&](int step) { return model::step_layers(m.index, step); };
+    // Opened at its last step: the session is that step's first call.
+    const int last = int(m.index.steps - 1);
+    QTRY_COMPARE_WITH_TIMEOUT(document->origin().layer, int(layersOf(last)[0]), kTimeout);
+    auto* dock = w.window.findChild<QDockWidget*>(QStringLiteral("textViewDock"));
+    QVERIFY(dock != nullptr);
+    dock->show();
+    // The second call of the step, head 2, selected; the slider keeps that place and head.
+    QVERIFY(layersOf(last).size() >= 2);
+    w.window.pages()->selectLayer(int(layersOf(last)[1]), 2);
+    auto* slider = view->findChild<QSlider*>(QStringLiteral("modelStep"));
+    slider->setFocus();
+    for (const int step : {0, 1}) {
+      QTest::keyClick(slider, step == 0 ? Qt::Key_Home : Qt::Key_Right);
+      QCOMPARE(view->modes()->step(), step);
+      QCOMPARE(document->origin().layer, int(layersOf(step)[1]));
+      QCOMPARE(document->view().soloHead, 2);
+      QCOMPARE(view->selected(), std::make_pair(int(layersOf(step)[1]), 2));
+      // The text view shows the newest position's weights of that layer and head.
+      const model::StepRows rows = model::step_rows(m, loaded->computed.weights, step);
+      const QString query = QStringLiteral("\"%1\"").arg(QString::fromStdString(rows.query));
+      QTRY_VERIFY_WITH_TIMEOUT(w.window.textView()->caption().contains(query), kTimeout);
+      QVERIFY2(w.window.textView()->caption().contains(QStringLiteral("head 2")),
+               qPrintable(w.window.textView()->caption()));
+    }
+    // Edited, the session stays where it is when the step moves (no edit dropped unasked).
+    mhaviz::Config edited = document->config();
+    edited.dropout = 0.25;
+    w.document()->changeConfig(edited, QStringLiteral("Set dropout"));
+    QVERIFY(w.window.session()->isModified());
+    const int kept = document->origin().layer;
+    QTest::keyClick(slider, Qt::Key_Right);
+    QCOMPARE(view->modes()->step(), 2);
+    QCOMPARE(document->origin().layer, kept);
   }
 
   void sinkRateFollowsEpsAndABadEpsIsRefusedInline() {
