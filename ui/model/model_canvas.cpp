@@ -35,7 +35,8 @@ void ModelCanvas::paintEvent(QPaintEvent*) {
   }
   p.setPen(QPen(palette().color(QPalette::Highlight), 3));
   p.setBrush(Qt::NoBrush);
-  p.drawRect(outline.adjusted(-2, -2, 1, 1));
+  // Around the maps, but its top on their first row: the layer's title ends just above them.
+  p.drawRect(outline.adjusted(-2, 0, 1, 1));
 }
 
 void ModelCanvas::resizeEvent(QResizeEvent*) { m_view->redraw(); }
