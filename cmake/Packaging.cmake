@@ -93,6 +93,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/examples/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/mhaviz/examples)
 install(FILES ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/__init__.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/__main__.py
+              ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/generation.py
         DESTINATION ${MHAVIZ_INSTALL_PYTHONDIR}/mhaviz_capture)
 
 # The Debian package (cpack in the build folder; scripts/package). cpack installs what is

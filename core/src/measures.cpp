@@ -279,6 +279,7 @@ ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
     out.averages[static_cast<std::size_t>(k)] =
         average_of(out.head, result, n == result.N ? -1 : n, h, &squares);
   });
+  out.sinks = sink_scores(result);
   if (result.N * result.H * result.L * result.Sx <= kValueNormCellLimit) {
     out.norms = value_norms(result, control);
     out.zeroing = value_zeroing(result, control);
@@ -299,6 +300,7 @@ std::size_t ResultMeasures::bytes() const {
          norms->f_norms.bytes().size();
   }
   if (zeroing) b += zeroing->cosine.bytes().size() + zeroing->relative_l2.bytes().size();
+  b += sinks.score.size() * sizeof(double) + sinks.queries.size() * sizeof(std::int64_t);
   return b;
 }
 

@@ -75,6 +75,14 @@
         <translation>展开</translation>
     </message>
     <message>
+        <source>Attention flow (maximum flow, rows normalised) over the self-attention layers %1, batch element %2</source>
+        <translation>自注意力层 %1 上的注意力流（最大流，按行归一化），批次元素 %2</translation>
+    </message>
+    <message>
+        <source>flow</source>
+        <translation>流</translation>
+    </message>
+    <message>
         <source>matches PyTorch (largest difference %1)</source>
         <translation>与 PyTorch 一致（最大差异 %1）</translation>
     </message>
@@ -292,6 +300,33 @@
     <message>
         <source>The maps show batch element %1, whose padding the Masks dock edits</source>
         <translation>热图显示批次元素 %1，即“掩码与输入”面板正在编辑其填充的元素</translation>
+    </message>
+</context>
+<context>
+    <name>StepPicture</name>
+    <message>
+        <source>Generation step %1 (of 0 to %2), batch element %3: position %4</source>
+        <translation>生成第 %1 步（共 0 至 %2 步），批次元素 %3：位置 %4</translation>
+    </message>
+    <message>
+        <source> generates %1</source>
+        <translation> 生成 %1</translation>
+    </message>
+    <message>
+        <source>Each row: one head&apos;s weights from that position to the keys (appended bias_k / zero columns after the gap)</source>
+        <translation>每行：一个头从该位置到各键的权重（附加的 bias_k / 零列在间隔之后）</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>%1 — most weight (mean over heads): %2, %3</source>
+        <translation>%1 — 权重最大（各头平均）：%2，%3</translation>
+    </message>
+    <message>
+        <source>appended column %1</source>
+        <translation>附加列 %1</translation>
     </message>
 </context>
 <context>
@@ -626,6 +661,14 @@
     <message>
         <source>Not a PyTorch step: how much query i&apos;s output row changes when key j&apos;s value vector is zeroed in every head, the weights kept (Mohebbi et al. 2023, here within the attention layer only). First map: cosine distance 1 - cos(o, o&apos;); second: |o&apos; - o| / |o|. The zero key&apos;s value is already 0, so its column is 0.</source>
         <translation>这不是 PyTorch 的步骤：在每个头中把键 j 的值向量置零、权重保持不变时，查询 i 的输出行改变多少（Mohebbi 等，2023，这里只限于注意力层）。第一张图：余弦距离 1 - cos(o, o&apos;)；第二张：|o&apos; - o| / |o|。zero 键的值本来就是 0，所以它的列为 0。</translation>
+    </message>
+    <message>
+        <source>Analysis: sink scores</source>
+        <translation>分析：汇聚分数</translation>
+    </message>
+    <message>
+        <source>Not a PyTorch step: each key column&apos;s mean weight over the queries, per head (Gu et al. 2024). A key most queries look at, often the first token, is an attention sink; a query whose keys are all masked has no weight to give and is left out. With add_zero_attn the zero column&apos;s score is the head&apos;s mean weight sent to nothing.</source>
+        <translation>并非 PyTorch 的步骤：每个头中每个键列在各查询上的平均权重（Gu 等人 2024）。大多数查询都关注的键（通常是第一个词元）就是注意力汇聚点；所有键都被掩码的查询没有权重可分配，因而不计入。使用 add_zero_attn 时，零列的分数就是该头平均“发往虚无”的权重。</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;bias_k&lt;/b&gt;: a learned key appended at the end, after the in-projection, by add_bias_kv; never masked. It has no query row of its own (it never attends): a learned &quot;null&quot; key, an attention sink for weight that fits no source key.&lt;/p&gt;</source>
@@ -1809,6 +1852,18 @@
         <source>zero: its value is already 0, so zeroing it changes nothing (0 by construction)</source>
         <translation>zero：其值本来就是 0，置零不改变任何东西（按构造为 0）</translation>
     </message>
+    <message>
+        <source>zero: its score is the mean weight sent to nothing (softmax₁&apos;s extra term)</source>
+        <translation>zero：其分数是平均“发往虚无”的权重（softmax₁ 的额外项）</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::InputsEditor</name>
@@ -2171,6 +2226,77 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::ModelModeBar</name>
+    <message>
+        <source>Layers × heads</source>
+        <translation>层 × 头</translation>
+    </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>Attention flow</source>
+        <translation>注意力流</translation>
+    </message>
+    <message>
+        <source>Newest token per step</source>
+        <translation>每步的最新词元</translation>
+    </message>
+    <message>
+        <source>Abnar &amp; Zuidema&apos;s attention rollout: the self-attention layers&apos; head-averaged weights, with the residual, multiplied</source>
+        <translation>Abnar 与 Zuidema 的注意力展开：将各自注意力层按头平均并加上残差后的权重依次相乘</translation>
+    </message>
+    <message>
+        <source>Abnar &amp; Zuidema&apos;s attention flow: the largest flow from each output token to each input token through the layers (rows normalised)</source>
+        <translation>Abnar 与 Zuidema 的注意力流：经过各层从每个输出词元到每个输入词元的最大流（按行归一化）</translation>
+    </message>
+    <message>
+        <source>A generation capture: each layer&apos;s heads from the newest position of the chosen step, whose output gives the generated token</source>
+        <translation>生成捕获：所选步骤中最新位置在每一层各头上的权重，该位置的输出给出生成的词元</translation>
+    </message>
+    <message>
+        <source>Vie&amp;w</source>
+        <translation>视图(&amp;W)</translation>
+    </message>
+    <message>
+        <source>The generation step: arrows, Page Up/Down, Home and End move it</source>
+        <translation>生成步骤：可用方向键、Page Up/Down、Home 和 End 移动</translation>
+    </message>
+    <message>
+        <source>&amp;Generation step</source>
+        <translation>生成步骤(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Sink threshold ε in (0, 1]: a head counts as a sink head when the first token&apos;s sink score (its mean weight over the queries) is above it (Gu et al. use 0.3)</source>
+        <translation>汇聚阈值 ε，取值于 (0, 1]：当第一个词元的汇聚分数（各查询给它的平均权重）高于它时，该头计为汇聚头（Gu 等人使用 0.3）</translation>
+    </message>
+    <message>
+        <source>Sin&amp;k ε</source>
+        <translation>汇聚 ε(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Sink ε &quot;%1&quot; is not a number: give a weight share in (0, 1], e.g. 0.3</source>
+        <translation>汇聚 ε“%1”不是数字：请给出 (0, 1] 中的权重份额，例如 0.3</translation>
+    </message>
+    <message>
+        <source>%1 (the rate shown is still that of ε = %2)</source>
+        <translation>%1（所示比率仍为 ε = %2 时的值）</translation>
+    </message>
+    <message>
+        <source>Sink rate (Gu et al. 2024), the share of heads whose first-token sink score is above ε: %1 overall (%2 of %3 heads); per layer %4</source>
+        <translation>汇聚率（Gu 等人 2024），即第一个词元的汇聚分数高于 ε 的头所占比例：总体 %1（%3 个头中的 %2 个）；各层 %4</translation>
+    </message>
+    <message>
+        <source>%1 of 0–%2: position %3%4</source>
+        <translation>第 %1 步（0–%2）：位置 %3%4</translation>
+    </message>
+    <message>
+        <source> generates %1</source>
+        <translation> 生成 %1</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::ModelPages</name>
     <message>
         <source>&amp;Model view</source>
@@ -2200,14 +2326,6 @@
 <context>
     <name>mhaviz::ui::ModelView</name>
     <message>
-        <source>Attention &amp;rollout</source>
-        <translation>注意力展开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Abnar &amp; Zuidema&apos;s attention rollout across the self-attention layers, instead of the layers × heads maps</source>
-        <translation>跨自注意力层的注意力展开（Abnar &amp; Zuidema），代替层 × 头的热图</translation>
-    </message>
-    <message>
         <source>&amp;Batch element</source>
         <translation>批次元素(&amp;B)</translation>
     </message>
@@ -2218,10 +2336,6 @@
     <message>
         <source>Cannot open the model: %1</source>
         <translation>无法打开模型：%1</translation>
-    </message>
-    <message>
-        <source>No model open. File &gt; Open accepts a model index (docs/capture-and-models.md); File &gt; Examples holds two small trained models.</source>
-        <translation>尚未打开模型。“文件 &gt; 打开”可打开模型索引文件（docs/capture-and-models.md）；“文件 &gt; 示例”中有两个训练好的小模型。</translation>
     </message>
     <message>
         <source>%1 by %2</source>
@@ -2236,8 +2350,24 @@
         <translation>%2 个层中有 %1 个与 PyTorch 保存的输出相差超过 %3：%4。</translation>
     </message>
     <message>
-        <source>Cannot draw the rollout: %1</source>
-        <translation>无法绘制注意力展开：%1</translation>
+        <source>No model open. File &gt; Open accepts a model index (docs/capture-and-models.md); File &gt; Examples holds three small trained models.</source>
+        <translation>未打开模型。“文件 &gt; 打开”可接受模型索引（docs/capture-and-models.md）；“文件 &gt; 示例”中有三个训练好的小模型。</translation>
+    </message>
+    <message>
+        <source>Computing the attention flow…</source>
+        <translation>正在计算注意力流…</translation>
+    </message>
+    <message>
+        <source>the Attention flow view</source>
+        <translation>“注意力流”视图</translation>
+    </message>
+    <message>
+        <source>Computing the attention flow: %1 of %2 rows…</source>
+        <translation>正在计算注意力流：第 %1 行，共 %2 行…</translation>
+    </message>
+    <message>
+        <source>Cannot draw this view: %1</source>
+        <translation>无法绘制此视图：%1</translation>
     </message>
     <message>
         <source>&amp;Open the layer</source>
@@ -2802,6 +2932,10 @@
         <source>value zeroing</source>
         <translation>值置零</translation>
     </message>
+    <message>
+        <source>sink scores</source>
+        <translation>汇聚分数</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StageText</name>
@@ -3000,6 +3134,26 @@
     <message>
         <source>change of the output row when v_j is zeroed</source>
         <translation>v_j 置零时输出行的变化</translation>
+    </message>
+    <message>
+        <source>this result has no sink scores; recompute it</source>
+        <translation>此结果没有汇聚分数；请重新计算</translation>
+    </message>
+    <message>
+        <source>the result&apos;s sink scores do not fit it; recompute it</source>
+        <translation>结果的汇聚分数与之不符；请重新计算</translation>
+    </message>
+    <message>
+        <source>mean over heads</source>
+        <translation>对各头取平均</translation>
+    </message>
+    <message>
+        <source>sink score: mean weight over the queries</source>
+        <translation>汇聚分数：各查询上的平均权重</translation>
+    </message>
+    <message>
+        <source>every head</source>
+        <translation>每个头</translation>
     </message>
     <message>
         <source>NaN from the inputs or parameters, not from a mask</source>

@@ -24,12 +24,16 @@ struct CliCase {
 
 /// How the window receives a row and where it shows the message.
 struct WindowCase {
-  /// open_config, load_tensors, open_session, open_missing, load_missing, save_unwritable.
+  /// open_config, load_tensors, open_session, open_missing, load_missing, save_unwritable;
+  /// model_flow (the row's model index opened, then the model view's Attention flow view),
+  /// model_sink_eps (a bundled model opened, then `value` typed into the model view's Sink ε).
   std::string via;
-  /// inline (the parameter panel's red error line, picture kept), dialog (the warning box of
-  /// File > Open / Load tensors / Save), warning (result computed, status bar message),
-  /// model_view (a model index opened: the model view's red message, the session untouched).
+  /// inline (the parameter panel's red error line, picture kept; for the model_* vias the model
+  /// view's message beside the model it keeps), dialog (the warning box of File > Open / Load
+  /// tensors / Save), warning (result computed, status bar message), model_view (a model index
+  /// opened: the model view's red message, the session untouched).
   std::string shows;
+  std::string value;  ///< what model_sink_eps types
   std::vector<std::string> fragments;
 };
 

@@ -1,11 +1,12 @@
 // mhaviz-cli model against the whole-model fixtures of tests/fixtures/make_model_fixtures.py:
-// --check, --rollout and the pictures (--image, --image --rollout).
+// --check, --stats, --rollout, --flow and the pictures (--image, with --rollout or --flow).
 
 #include <gtest/gtest.h>
 
 #include <QImage>
 #include <QSet>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,31 @@ TEST(ModelCommand, RolloutPrintsPerTokenAndExtraShare) {
   EXPECT_NE(r.out.find("weight on appended bias_k/zero columns per layer:"), std::string::npos);
 }
 
+// --flow prints each input token's mean share of the normalised flow: the column means of
+// tests/fixtures/flow/encoder.npz (Edmonds-Karp in make_flow_fixtures.py), batch element 1.
+TEST(ModelCommand, FlowPrintsThePerTokenShareOfTheReference) {
+  const ProcessResult r = runCli({"model", "--model", model("encoder"), "--flow", "--batch", "1"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string head = "attention flow (36 maximum flows over ";
+  ASSERT_NE(r.out.find(head), std::string::npos) << r.out;
+  const std::string per = "over layers 0 1 2 3 (batch element 1); per input token:";
+  const std::size_t at = r.out.find(per);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  std::istringstream values(r.out.substr(at + per.size()));
+  const Tensor map =
+      io::read_npz(std::filesystem::path(MHAVIZ_FIXTURE_DIR) / "flow" / "encoder.npz").at("map");
+  for (std::int64_t k = 0; k < 6; ++k) {
+    double want = 0;
+    for (std::int64_t q = 0; q < 6; ++q) want += map.value(36 + q * 6 + k) / 6;
+    double got = -1;
+    values >> got;
+    EXPECT_NEAR(got, want, 1e-3) << r.out;
+  }
+  EXPECT_NE(r.out.find("weight on appended bias_k/zero columns per layer: 0 0 0 0"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(ModelCommand, DrawsTheGridAndTheRollout) {
   const ScratchDir dir;
   ProcessResult r = runCli({"model", "--model", model("encoder"), "--image", dir.file("g.png"),
@@ -119,6 +145,18 @@ TEST(ModelCommand, DrawsTheGridAndTheRollout) {
   ASSERT_FALSE(rollout.isNull());
   EXPECT_EQ(rollout.size(), QSize(1600, 1000));
   EXPECT_GT(colours(rollout), 20);
+
+  r = runCli({"model", "--model", model("encoder"), "--image", dir.file("f.png"), "--flow"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const QImage flow(QString::fromStdString(dir.file("f.png")));
+  ASSERT_FALSE(flow.isNull());
+  EXPECT_GT(colours(flow), 20);
+  EXPECT_NE(flow, rollout);
+
+  r = runCli({"model", "--model", model("encoder"), "--image", dir.file("x.png"), "--flow",
+              "--rollout"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("give --rollout or --flow, not both"), std::string::npos) << r.err;
 }
 
 TEST(ModelCommand, BatchOutOfRange) {

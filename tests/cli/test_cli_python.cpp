@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cli_process.hpp"
+#include "torch_bridge.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
@@ -30,45 +31,6 @@
 
 namespace mhaviz::cli::test {
 namespace {
-
-constexpr const char* kPython = "/usr/bin/python3";
-
-bool ciRequiresTorch() {
-  const char* ci = std::getenv("CI");
-  return ci != nullptr && std::string_view(ci) == "true";
-}
-
-/// Bridge tests that ran PyTorch, and those skipped (or failed, under CI=true) without it.
-struct BridgeCount : ::testing::Environment {
-  int ran = 0;
-  int skipped = 0;
-  int missing = 0;
-  void TearDown() override {
-    if (ran + skipped + missing == 0) return;  // none selected (--gtest_filter)
-    std::printf("PyTorch bridge: %d tests ran under %s", ran, kPython);
-    if (skipped > 0) std::printf(", %d skipped: it cannot import torch and numpy", skipped);
-    if (missing > 0) std::printf(", %d failed: CI=true and it cannot import torch", missing);
-    std::printf("\n");
-  }
-};
-BridgeCount* const bridgeCount = [] {
-  auto* count = new BridgeCount;
-  ::testing::AddGlobalTestEnvironment(count);  // gtest owns it
-  return count;
-}();
-
-#define REQUIRE_TORCH()                                                                        \
-  if (!pythonHasTorch()) {                                                                     \
-    if (ciRequiresTorch()) {                                                                   \
-      ++bridgeCount->missing;                                                                  \
-      FAIL() << "/usr/bin/python3 cannot import torch and numpy, and CI=true requires the "    \
-                "PyTorch bridge tests: run scripts/install-deps (python3-torch)";              \
-    }                                                                                          \
-    ++bridgeCount->skipped;                                                                    \
-    GTEST_SKIP() << "/usr/bin/python3 cannot import torch and numpy; install Debian's "        \
-                    "python3-torch and python3-numpy (scripts/install-deps) to run this test"; \
-  }                                                                                            \
-  ++bridgeCount->ran
 
 /// `python3 -m mhaviz_capture ARGS...` with the source tree's package on PYTHONPATH.
 ProcessResult runCaptureModule(const std::vector<std::string>& args) {

@@ -221,6 +221,16 @@ TEST(CliStats, ExportDrawsValueZeroing) {
   EXPECT_TRUE(std::filesystem::exists(dir.file("vz.png")));
 }
 
+// export --stage sink_scores: the CLI attaches the measures (which hold them) before drawing.
+TEST(CliStats, ExportDrawsSinkScores) {
+  const ScratchDir dir;
+  const ProcessResult r =
+      runCli({"export", "--config", fixture("bias_kv_and_zero_attn.json"), "--stage", "sink_scores",
+              "--image", dir.file("ss.png"), "--width", "800", "--height", "500"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("ss.png")));
+}
+
 // export --stage value_norms: the CLI attaches the value norms before drawing.
 TEST(CliStats, ExportDrawsValueNorms) {
   const ScratchDir dir;

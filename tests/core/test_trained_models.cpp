@@ -64,5 +64,33 @@ TEST(TrainedModels, CopyHeadLooksAfterThePreviousOccurrence) {
   EXPECT_GT(mean_weight(c, p, next), 0.5);
 }
 
+// The generating decoder (capture_generation(), a KV cache): it repeats its prompt, and at every
+// step the caption's head gives the newest position's weight to the token after the previous
+// occurrence of the newest token, which is the token the step generates.
+TEST(TrainedModels, GeneratingHeadLooksAtTheTokenItCopies) {
+  const model::Model m = model::read_model(kExamples / "generate.json");
+  const model::ComputedModel c = model::compute_model(m);
+  EXPECT_EQ(c.disagreeing(), 0U);
+  for (const model::LayerCheck& check : c.checks) EXPECT_TRUE(check.weights_diff.has_value());
+  const Promise p = promised(m);
+  ASSERT_GE(p.layer, 0) << "caption names no head: " << m.index.caption;
+  ASSERT_GT(m.index.steps, 1);
+  const std::int64_t length = m.layers.front().info.config.src_len - 1;  // the prompt: 1 + half
+  double sum = 0;
+  for (std::int64_t t = 0; t < m.index.steps; ++t) {
+    const model::StepRows rows = model::step_rows(m, c.weights, t);
+    EXPECT_EQ(rows.position, length + t);
+    if (t > 0) {
+      EXPECT_EQ(m.layers[rows.layers.front().layer].info.config.tgt_len, 1);
+    }
+    const model::StepRows::Layer& row = rows.layers.at(static_cast<std::size_t>(p.layer));
+    sum += row.weights.at(static_cast<std::size_t>(p.head * row.columns + t + 1));
+    // It copies: the token generated is the one after the previous occurrence.
+    const auto token = [](const std::string& label) { return label.substr(0, label.find('@')); };
+    EXPECT_EQ(token(rows.generated), token(m.index.tokens.at(static_cast<std::size_t>(t + 1))));
+  }
+  EXPECT_GT(sum / static_cast<double>(m.index.steps), 0.5);
+}
+
 }  // namespace
 }  // namespace mhaviz

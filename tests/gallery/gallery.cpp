@@ -26,20 +26,20 @@
 #include <functional>
 #include <string_view>
 
+#include "compare/compare_panel.hpp"
 #include "compute/computation.hpp"
-#include "document/document.hpp"
 #include "desktop/language.hpp"
 #include "desktop/theme.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/io/config_json.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/autosave.hpp"
 #include "teach/teaching_tools.hpp"
-#include "compare/compare_panel.hpp"
-#include "window/main_window.hpp"
-#include "model/model_pages.hpp"
-#include "model/model_view.hpp"
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
+#include "window/main_window.hpp"
 
 namespace {
 
@@ -68,9 +68,17 @@ struct Shot {
   std::array<int, 4> zoom = {0, 0, 0, 0};
   const char* model = nullptr;  // a bundled model (File > Examples) shown in the model view
   // layerThenBack: the model view again after a clicked layer (the docks say which they show);
-  // selected: layer 1 head 3 selected in the model view (the docks, head and text views show it)
-  enum class ModelShows { grid, rollout, layer, layerThenBack, selected } modelShows =
-      ModelShows::grid;
+  // selected: layer 1 head 3 selected in the model view (the docks, head and text views show
+  // it); flow: the Attention flow view; step: the step view at step 3 (a generation capture)
+  enum class ModelShows {
+    grid,
+    rollout,
+    flow,
+    step,
+    layer,
+    layerThenBack,
+    selected
+  } modelShows = ModelShows::grid;
   /// The head view shown (View > Head view); headQuery >= 0: that query pinned.
   bool headView = false;
   int headQuery = -1;
@@ -92,10 +100,16 @@ QString showModel(MainWindow& window, const Shot& shot) {
   };
   if (!drawn()) return QStringLiteral("%1: the model never came").arg(shot.name);
   if (!view->error().isEmpty()) return QStringLiteral("%1: %2").arg(shot.name, view->error());
-  if (shot.modelShows == Shot::ModelShows::rollout) {
-    view->setShowRollout(true);
+  if (shot.modelShows == Shot::ModelShows::rollout || shot.modelShows == Shot::ModelShows::flow) {
+    view->setMode(shot.modelShows == Shot::ModelShows::flow ? mhaviz::ui::ModelMode::flow
+                                                            : mhaviz::ui::ModelMode::rollout);
     if (!QTest::qWaitFor([view] { return view->mapRect(0, 0).isEmpty(); }, kTimeoutMs))
-      return QStringLiteral("%1: the rollout never came").arg(shot.name);
+      return QStringLiteral("%1: the rollout or flow never came").arg(shot.name);
+  }
+  if (shot.modelShows == Shot::ModelShows::step) {
+    if (view->modes()->step() < 0)
+      return QStringLiteral("%1: the model has no steps").arg(shot.name);
+    view->modes()->setStep(3);
   }
   if (shot.modelShows == Shot::ModelShows::layer ||
       shot.modelShows == Shot::ModelShows::layerThenBack) {
@@ -135,10 +149,13 @@ const QStringList kDocsShots = {
     QStringLiteral("alibi_per_head"),    QStringLiteral("chinese"),
     QStringLiteral("pattern_prefix_lm"), QStringLiteral("pattern_document"),
     QStringLiteral("pattern_dilated"),   QStringLiteral("pattern_sink"),
-    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"), QStringLiteral("compare"),
-    QStringLiteral("value_norms"),
-    QStringLiteral("model_reverse"),     QStringLiteral("head_view"),
-    QStringLiteral("text_view_cross"),   QStringLiteral("model_selected")};
+    QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"),
+    QStringLiteral("compare"),           QStringLiteral("value_norms"),
+    QStringLiteral("value_zeroing"),     QStringLiteral("sink_scores"),
+    QStringLiteral("model_reverse"),     QStringLiteral("model_flow"),
+    QStringLiteral("model_step"),        QStringLiteral("model_sink_rate"),
+    QStringLiteral("head_view"),         QStringLiteral("text_view_cross"),
+    QStringLiteral("model_selected")};
 
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
 /// The head view's state: bias_k and zero keys, a causal mask, token labels.
@@ -189,8 +206,7 @@ bool settle(MainWindow& window) {
   const bool done = QTest::qWaitFor(
       [&window] {
         return !window.computation()->isBusy() && !window.computation()->isMeasuring() &&
-               window.computation()->result() != nullptr &&
-               !window.grid()->isPreparing();
+               window.computation()->result() != nullptr && !window.grid()->isPreparing();
       },
       kTimeoutMs);
   QTest::qWait(300);  // layout, dock and caption updates after the picture
@@ -386,8 +402,14 @@ int main(int argc, char* argv[]) {
        R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "band", "width": 40, "dtype": "bool", "shape": "2d"}})",
-       [](ViewOptions& v) { v.autoRange = true; }, false, false, false, false, 256ULL << 20,
-       nullptr, {100, 150, 100, 150}},
+       [](ViewOptions& v) { v.autoRange = true; },
+       false,
+       false,
+       false,
+       false,
+       256ULL << 20,
+       nullptr,
+       {100, 150, 100, 150}},
       {"long_context_zoomed_folded_zh_dark",
        R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
@@ -396,10 +418,20 @@ int main(int argc, char* argv[]) {
          v.autoRange = true;
          v.reduce = mhaviz::ui::Reduce::max;
        },
-       true, true, false, false, 256ULL << 20, nullptr, {0, 200, 0, 200}},
+       true,
+       true,
+       false,
+       false,
+       256ULL << 20,
+       nullptr,
+       {0, 200, 0, 200}},
       {"dark", nullptr, {}, false, true},
       {"chinese", nullptr, {}, true},
       {"value_norms", kValueNormsJson, [](ViewOptions& v) { v.stage = Stage::value_norms; }},
+      {"value_zeroing", kValueNormsJson, [](ViewOptions& v) { v.stage = Stage::value_zeroing; }},
+      {"sink_scores", kValueNormsJson, [](ViewOptions& v) { v.stage = Stage::sink_scores; }},
+      {"sink_scores_dark_chinese", kValueNormsJson,
+       [](ViewOptions& v) { v.stage = Stage::sink_scores; }, true, true},
       {"value_norms_dark_chinese", kValueNormsJson,
        [](ViewOptions& v) { v.stage = Stage::value_norms; }, true, true},
       {"head_measures_weights", kValueNormsJson, {}, false, true},
@@ -544,6 +576,31 @@ int main(int argc, char* argv[]) {
        .view = {},
        .model = "reverse",
        .modelShows = Shot::ModelShows::rollout},
+      {.name = "model_flow",
+       .configJson = nullptr,
+       .view = {},
+       .model = "copy",
+       .modelShows = Shot::ModelShows::flow},
+      {.name = "model_sink_rate", .configJson = nullptr, .view = {}, .model = "copy"},
+      {.name = "model_step",
+       .configJson = nullptr,
+       .view = {},
+       .model = "generate",
+       .modelShows = Shot::ModelShows::step},
+      // The text view follows the step slider: what the newest token (step 3) attended to.
+      {.name = "model_step_text",
+       .configJson = nullptr,
+       .view = {},
+       .model = "generate",
+       .modelShows = Shot::ModelShows::step,
+       .textView = true},
+      {.name = "model_step_chinese_dark",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .model = "generate",
+       .modelShows = Shot::ModelShows::step},
       {.name = "model_layer",
        .configJson = nullptr,
        .view = {},

@@ -58,7 +58,7 @@ except ImportError as e:
                       "`pip install numpy torch` (a virtual environment)") from e
 
 __all__ = ["save_mha", "capture", "Capture", "compare_files", "capture_model", "ModelCapture",
-           "show"]
+           "capture_generation", "GenerationCapture", "show"]
 
 # The mhaviz release this module belongs to: project(VERSION) in CMakeLists.txt
 # (tests/package/check_package.sh compares them) and the version pip reads (tools/pyproject.toml).
@@ -494,25 +494,29 @@ class ModelCapture:
                 f"{self.path_prefix}.json. Run one forward pass of the model inside the with "
                 "block (e.g. model(batch)).")
         tensors_name = os.path.basename(self.path_prefix) + ".npz"
-        arrays, layers = {}, []
+        arrays = {}
         for i, layer in enumerate(self.layers):
             for n, a in layer["arrays"].items():
                 arrays[f"{i}/{n}"] = a
-            layers.append(dict(name=layer["name"], call=layer["call"],
-                               self_attention=layer["self_attention"], fused=layer["fused"],
-                               config=layer["config"]))
+        index = self._index(tensors_name)
+        np.savez_compressed(f"{self.path_prefix}.npz", **arrays)
+        with open(f"{self.path_prefix}.json", "w", encoding="utf-8") as f:
+            json.dump(index, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        self.written = True
+
+    def _index(self, tensors_name):
+        """The index (docs/capture-and-models.md) of the recorded calls."""
         index = {"format": "mhaviz-model", "version": 1, "tensors": tensors_name,
                  "torch_version": torch.__version__}
         if self.caption:
             index["caption"] = self.caption
         if self.tokens is not None:
             index["tokens"] = self.tokens
-        index["layers"] = layers
-        np.savez_compressed(f"{self.path_prefix}.npz", **arrays)
-        with open(f"{self.path_prefix}.json", "w", encoding="utf-8") as f:
-            json.dump(index, f, indent=1, ensure_ascii=False)
-            f.write("\n")
-        self.written = True
+        index["layers"] = [dict(name=layer["name"], call=layer["call"],
+                                self_attention=layer["self_attention"], fused=layer["fused"],
+                                config=layer["config"]) for layer in self.layers]
+        return index
 
     def __enter__(self):
         return self
@@ -538,6 +542,9 @@ def capture_model(model, path_prefix="model", tokens=None, layer_labels=None, ca
     ({module name: (query labels, key labels)}) labels given layers instead; `caption` is a
     line the window shows with the model. The format is described in docs/capture-and-models.md."""
     return ModelCapture(model, path_prefix, tokens, layer_labels, caption)
+
+
+from .generation import GenerationCapture, capture_generation  # noqa: E402 (uses ModelCapture)
 
 
 def _window_arguments(path):

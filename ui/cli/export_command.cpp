@@ -36,7 +36,7 @@ namespace {
 using ui::Colormap;
 using ui::Stage;
 
-const std::array<std::pair<const char*, Stage>, 14> kStages = {{
+const std::array<std::pair<const char*, Stage>, 15> kStages = {{
     {"weights", Stage::weights},
     {"weights_before_dropout", Stage::weights_before_dropout},
     {"scores", Stage::scores},
@@ -51,6 +51,7 @@ const std::array<std::pair<const char*, Stage>, 14> kStages = {{
     {"output", Stage::output},
     {"value_norms", Stage::value_norms},
     {"value_zeroing", Stage::value_zeroing},
+    {"sink_scores", Stage::sink_scores},
 }};
 
 const std::array<std::pair<const char*, Colormap>, 5> kColormaps = {{
@@ -299,7 +300,7 @@ void addExportOptions(QCommandLineParser& parser) {
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
                       "mask, raw_scores, capped_scores (with attn_logit_softcapping), q, k, v, "
-                      "head_output, merged, output, value_norms, value_zeroing."),
+                      "head_output, merged, output, value_norms, value_zeroing, sink_scores."),
        QStringLiteral("stage")},
       {QStringLiteral("colormap"),
        QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),

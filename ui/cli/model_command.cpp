@@ -1,12 +1,13 @@
 // mhaviz-cli model: a whole model file (docs/capture-and-models.md) recomputed layer by layer,
-// checked against PyTorch's stored outputs, and drawn as the layers × heads grid or the rollout
-// map.
+// checked against PyTorch's stored outputs, and drawn as the layers × heads grid, the rollout or
+// the attention flow map; a generation capture's steps listed, drawn and written.
 
 #include <cstdio>
 #include <iostream>
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/model_steps.hpp"
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
 #include "cli/sink_eps.hpp"
@@ -14,6 +15,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/model.hpp"
 #include "model/model_picture.hpp"
+#include "model/step_picture.hpp"
 
 namespace mhaviz::cli {
 
@@ -62,6 +64,18 @@ void printSinkRates(const model::Model& m, const model::ComputedModel& computed,
             << " layer" << (m.layers.size() == 1 ? "" : "s") << '\n';
 }
 
+// --rollout or --flow without --image: the layers, each input token's mean share and each
+// layer's weight on the appended columns (dropped).
+template <typename TokenMap>
+void printAcrossLayers(const TokenMap& r, std::int64_t batch) {
+  for (const std::size_t l : r.layers) std::cout << ' ' << l;
+  std::cout << " (batch element " << batch << "); per input token:";
+  for (const double v : r.per_token) std::cout << ' ' << difference(v);
+  std::cout << "\nweight on appended bias_k/zero columns per layer:";
+  for (const double v : r.extra_share) std::cout << ' ' << difference(v);
+  std::cout << '\n';
+}
+
 }  // namespace
 
 void addModelOptions(QCommandLineParser& parser) {
@@ -79,6 +93,22 @@ void addModelOptions(QCommandLineParser& parser) {
        QStringLiteral("OUT.png")},
       {QStringLiteral("rollout"),
        QStringLiteral("With --image: draw the attention rollout instead; without it: print it.")},
+      {QStringLiteral("flow"),
+       QStringLiteral("With --image: draw the attention flow (Abnar & Zuidema 2020) instead; "
+                      "without it: print it. Refused above layers x tokens^4 = 5e8.")},
+      {QStringLiteral("steps"),
+       QStringLiteral("List the generation steps of a capture_generation() file: each step's "
+                      "newest position, the token it generates and the key each layer looks at "
+                      "most.")},
+      {QStringLiteral("step"),
+       QStringLiteral("Generation step shown: with --image, draw its layers' weights of the "
+                      "newest position; with --out, write them; with --rollout or --flow, use "
+                      "its layers (default: the last step)."),
+       QStringLiteral("k")},
+      {QStringLiteral("out"),
+       QStringLiteral("With --step: write the newest position's weights of every layer of the "
+                      "step (<layer>/weights, heads x keys) to this .npz or .safetensors."),
+       QStringLiteral("F.npz")},
       {QStringLiteral("stats"),
        QStringLiteral("Print the sink rate (Gu et al. 2024) per layer and overall: the share of "
                       "heads whose first-token sink score is above --sink-eps.")},
@@ -101,12 +131,24 @@ int modelCommand(const QCommandLineParser& parser) {
   const QString path = requiredValue(parser, QStringLiteral("model"));
   const bool check = parser.isSet(QStringLiteral("check"));
   const bool rollout = parser.isSet(QStringLiteral("rollout"));
+  const bool flow = parser.isSet(QStringLiteral("flow"));
   const bool stats = parser.isSet(QStringLiteral("stats"));
+  const bool steps = parser.isSet(QStringLiteral("steps"));
   const QString image = parser.value(QStringLiteral("image"));
-  if (!check && !rollout && !stats && image.isEmpty()) {
+  const QString out = parser.value(QStringLiteral("out"));
+  if (!check && !rollout && !flow && !stats && !steps && image.isEmpty() && out.isEmpty()) {
     throw UsageError(
-        "model needs --check, --stats, --image OUT.png or --rollout (what to do with the model)");
+        "model needs --check, --stats, --image OUT.png, --rollout, --flow, --steps or --out "
+        "(what to do with the model)");
   }
+  const int step = positiveInt(parser, QStringLiteral("step"), -1, 0);
+  if (!out.isEmpty()) {
+    if (step < 0) throw UsageError("--out writes one generation step's weights: give --step k");
+    requireSuffix(QStringLiteral("out"), out,
+                  {QStringLiteral(".npz"), QStringLiteral(".safetensors")});
+  }
+  if (rollout && flow && !image.isEmpty())
+    throw UsageError("--image draws one picture: give --rollout or --flow, not both");
   const double eps = sinkEps(parser);
   if (!image.isEmpty()) requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
   double tolerance = model::kDefaultTolerance;
@@ -130,6 +172,7 @@ int modelCommand(const QCommandLineParser& parser) {
                        std::to_string(batches) + " batch element" + (batches == 1 ? "" : "s") +
                        " (0 to " + std::to_string(batches - 1) + ")");
   }
+  if (step >= 0) (void)model::step_layers(m.index, step, "--step");
   const model::ComputedModel computed = model::compute_model(m, tolerance);
 
   int exitCode = kExitOk;
@@ -157,25 +200,40 @@ int modelCommand(const QCommandLineParser& parser) {
     }
   }
   if (stats) printSinkRates(m, computed, eps, batch);
-  if (rollout) {
-    const model::Rollout r = model::attention_rollout(m, computed.weights, batch);
-    if (image.isEmpty()) {
-      std::cout << "rollout over layers";
-      for (const std::size_t l : r.layers) std::cout << ' ' << l;
-      std::cout << " (batch element " << batch << "); per input token:";
-      for (const double v : r.per_token) std::cout << ' ' << difference(v);
-      std::cout << "\nweight on appended bias_k/zero columns per layer:";
-      for (const double v : r.extra_share) std::cout << ' ' << difference(v);
-      std::cout << '\n';
-    } else {
-      const QString error = ui::saveModelPicture(ui::drawRollout(m, r, size), image);
-      if (!error.isEmpty()) throw InvalidInput(error.toStdString());
-      std::cout << "wrote " << image.toStdString() << '\n';
-    }
-  } else if (!image.isEmpty()) {
-    const QString error = ui::saveModelPicture(ui::drawModelGrid(m, computed, batch, size), image);
+  if (steps) printSteps(m, computed, batch);
+  if (!out.isEmpty()) {
+    writeStepRows(model::step_rows(m, computed.weights, step, batch, "--step"), out.toStdString());
+    std::cout << "wrote " << out.toStdString() << '\n';
+  }
+  const auto save = [&](const QImage& picture) {
+    const QString error = ui::saveModelPicture(picture, image);
     if (!error.isEmpty()) throw InvalidInput(error.toStdString());
     std::cout << "wrote " << image.toStdString() << '\n';
+  };
+  if (rollout) {
+    const model::Rollout r = model::attention_rollout(m, computed.weights, batch, step);
+    if (image.isEmpty()) {
+      std::cout << "rollout over layers";
+      printAcrossLayers(r, batch);
+    } else {
+      save(ui::drawRollout(m, r, size));
+    }
+  }
+  if (flow) {
+    const model::AttentionFlow f =
+        model::attention_flow(m, computed.weights, batch, step, "--flow");
+    if (image.isEmpty()) {
+      std::cout << "attention flow (" << f.tokens * f.tokens << " maximum flows over " << f.edges
+                << " edges; rows normalised) over layers";
+      printAcrossLayers(f, batch);
+    } else {
+      save(ui::drawFlow(m, f, size));
+    }
+  }
+  if (!rollout && !flow && !image.isEmpty()) {
+    save(step >= 0 ? ui::drawStepRows(
+                         m, model::step_rows(m, computed.weights, step, batch, "--step"), size)
+                   : ui::drawModelGrid(m, computed, batch, size));
   }
   return exitCode;
 }

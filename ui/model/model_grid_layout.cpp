@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/picture_parts.hpp"
+
 namespace mhaviz::ui {
 
 namespace {
@@ -28,10 +30,6 @@ int widest(const QFontMetrics& fm, const QStringList& labels) {
 }
 
 }  // namespace
-
-int colourScaleWidth(const QFontMetrics& fm) {
-  return 14 + 8 + fm.horizontalAdvance(QStringLiteral("0.75"));
-}
 
 QStringList modelQueryLabels(const model::Layer& layer, std::int64_t rows) {
   const auto& labels = layer.problem.config.query_labels;
@@ -86,11 +84,6 @@ QString modelLayerCheck(const model::ComputedModel& computed, int layer) {
                         .arg(difference(check.worst()))
                   : QCoreApplication::translate("ModelPicture", "DIFFERS from PyTorch by %1")
                         .arg(difference(check.worst()));
-}
-
-int ModelGridLayout::labelStep(double pixels, double needed) {
-  if (pixels <= 0) return 1 << 20;
-  return std::max(1, static_cast<int>(std::ceil(needed / pixels)));
 }
 
 ModelGridLayout::ModelGridLayout(const model::Model& model, const model::ComputedModel& computed,

@@ -33,9 +33,6 @@ struct ModelCellHit {
   [[nodiscard]] bool valid() const { return layer >= 0 && head >= 0 && query >= 0 && key >= 0; }
 };
 
-/// Width of a colour scale beside a picture: its bar, a gap, a tick and the widest label.
-int colourScaleWidth(const QFontMetrics& fm);
-
 /// A layer's token labels: its configuration's, else positions; the keys' appended bias_k
 /// and zero columns named so.
 QStringList modelQueryLabels(const model::Layer& layer, std::int64_t rows);
@@ -77,8 +74,6 @@ class ModelGridLayout {
   [[nodiscard]] QRect rowTitle(int layer) const;
   [[nodiscard]] ModelGridHit hit(QPoint point) const;
   [[nodiscard]] ModelCellHit cell(QPoint point) const;
-  /// Every `step`-th label is written: 1 where all fit in `pixels` per label of `needed`.
-  [[nodiscard]] static int labelStep(double pixels, double needed);
 
  private:
   const model::Model* m_model;

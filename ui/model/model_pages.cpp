@@ -11,9 +11,11 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <exception>
 
 #include "document/document.hpp"
+#include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/model.hpp"
 #include "model/layer_tensors.hpp"
 #include "session/session_files.hpp"
@@ -32,7 +34,8 @@ QString resourcePath(const QString& name, const char* suffix) {
 
 QList<ModelExample> modelExamples() {
   QList<ModelExample> out;
-  for (const QString& name : {QStringLiteral("reverse"), QStringLiteral("copy")}) {
+  for (const QString& name :
+       {QStringLiteral("reverse"), QStringLiteral("copy"), QStringLiteral("generate")}) {
     QFile file(resourcePath(name, ".json"));
     if (!file.open(QIODevice::ReadOnly)) continue;  // built without the models
     const QByteArray text = file.readAll();
@@ -88,7 +91,9 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
   connect(m_modelView, &ModelView::modelLoaded, this, [this] {
     applyLayer(0, -1);
     m_modelView->setSelected(0, -1);
+    followStep();  // a generation capture opens at its last step
   });
+  connect(m_modelView->modes(), &ModelModeBar::viewChanged, this, [this] { followStep(); });
   connect(document, &Document::originChanged, this, [this] { followOrigin(); });
   connect(document, &Document::configChanged, this, [this] { updateBar(); });
   connect(document, &Document::viewChanged, this, [this] { updateBar(); });
@@ -187,6 +192,33 @@ bool ModelPages::makeLayerTheSession(int layer, int head) {
 }
 
 void ModelPages::selectLayer(int layer, int head) { makeLayerTheSession(layer, head); }
+
+void ModelPages::followStep() {
+  const std::shared_ptr<const LoadedModel> loaded = m_modelView->loaded();
+  const ModelModeBar* modes = m_modelView->modes();
+  if (!loaded || !m_modelOpen || modes->mode() != ModelMode::step || modes->step() < 0) return;
+  const SessionOrigin& origin = m_document->origin();
+  const std::vector<model::Layer>& layers = loaded->model.layers;
+  if (!origin.isModelLayer() || origin.layer < 0 || std::size_t(origin.layer) >= layers.size())
+    return;
+  if (m_session == nullptr || m_session->isModified()) return;  // never drop edits unasked
+  try {
+    const model::ModelIndex& index = loaded->model.index;
+    const std::vector<std::size_t> from =
+        model::step_layers(index, layers[std::size_t(origin.layer)].info.step);
+    const std::vector<std::size_t> to = model::step_layers(index, modes->step());
+    const auto place = static_cast<std::size_t>(
+        std::find(from.begin(), from.end(), std::size_t(origin.layer)) - from.begin());
+    if (to.empty()) return;
+    const int target = static_cast<int>(to[std::min(place, to.size() - 1)]);
+    if (target == origin.layer) return;
+    const int head = m_document->view().soloHead;
+    applyLayer(target, head);
+    m_modelView->setSelected(target, head);
+  } catch (const InvalidInput&) {
+    // a step the index does not have: the session stays as it is
+  }
+}
 
 void ModelPages::openLayer(int layer, int head) {
   if (makeLayerTheSession(layer, head)) showLayerView();

@@ -6,7 +6,8 @@
 // layer clicked (the model view stays) or double-clicked (the full view opens). The document's
 // origin (document/session_origin.hpp) owns what is open: the model view and the bar stay only
 // while the session is one of the model's layers, and close when anything else is opened
-// (File > New, an example, a session, other tensors).
+// (File > New, an example, a session, other tensors). In a generation capture's step view the
+// session follows the step slider (followStep), so that the docks show the step on screen.
 // GUI thread only.
 
 #include <QStackedWidget>
@@ -70,6 +71,10 @@ class ModelPages : public QStackedWidget {
  private:
   void applyLayer(int layer, int head);
   bool makeLayerTheSession(int layer, int head);
+  /// In the generation step view, the session follows the step slider: the layer that has, in
+  /// the step shown, the place the session's layer has in its own step (so the text view and
+  /// the head view show the newest token's weights). Not while the session has unsaved changes.
+  void followStep();
   void followOrigin();
   void closeModel();
   void updateBar();

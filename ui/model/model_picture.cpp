@@ -16,6 +16,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "model/model_grid_layout.hpp"
+#include "model/picture_parts.hpp"
 #include "render/colormaps.hpp"
 
 namespace mhaviz::ui {
@@ -23,82 +24,6 @@ namespace mhaviz::ui {
 namespace {
 
 QColor alarm() { return QColor(200, 30, 30); }
-
-/// One (rows × cols) map of values in 0..1 as an image, one pixel per cell; `value(r, c)`.
-template <typename Value>
-QImage cellImage(std::int64_t rows, std::int64_t cols, const QCPColorGradient& gradient,
-                 Colormap map, Value value) {
-  QImage image(static_cast<int>(cols), static_cast<int>(rows), QImage::Format_RGB32);
-  const QCPRange range(0.0, 1.0);
-  for (std::int64_t r = 0; r < rows; ++r) {
-    auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(r)));
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const double v = value(r, c);
-      line[c] = std::isnan(v) ? nanColor(map).rgb()
-                              : const_cast<QCPColorGradient&>(gradient).color(v, range);
-    }
-  }
-  return image;
-}
-
-/// The 0..1 colour scale: `title` above a vertical bar in `bar` (1 at the top), ticks at
-/// quarters to its right, their labels clear of the bar and of the title (the top and bottom
-/// labels kept within the bar's height).
-void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
-               const QColor& ink, const QString& title) {
-  if (bar.height() < 8) return;
-  const QImage cells = cellImage(bar.height(), 1, gradient, map, [&](std::int64_t r, std::int64_t) {
-    return 1.0 - double(r) / double(std::max(1, bar.height() - 1));
-  });
-  p.drawImage(bar, cells);
-  const QFontMetrics fm(p.font());
-  p.setPen(ink);
-  p.drawText(QRect(bar.left(), bar.top() - fm.height() - 4, bar.width() + 60, fm.height()),
-             Qt::AlignLeft | Qt::AlignBottom, title);
-  for (int q = 0; q <= 4; ++q) {
-    const double v = 1.0 - q / 4.0;
-    const int y = bar.top() + int(std::lround((bar.height() - 1) * q / 4.0));
-    p.drawLine(bar.right() + 2, y, bar.right() + 5, y);
-    const int top = std::clamp(y - fm.height() / 2, bar.top() - 1, bar.bottom() + 1 - fm.height());
-    p.drawText(
-        QRect(bar.right() + 8, top, fm.horizontalAdvance(QStringLiteral("0.75")) + 2, fm.height()),
-        Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 2));
-  }
-}
-
-// Labels along one side of a map: every `step`-th of `labels`, each centred on its row
-// (`across` false: left of the map, right-aligned) or its column (`across` true: under the
-// map, written upwards when `rotated`).
-void drawLabels(QPainter& p, const QFontMetrics& fm, const QRect& map, const QStringList& labels,
-                bool across, bool rotated, int band) {
-  if (labels.isEmpty()) return;
-  const double cell = double(across ? map.width() : map.height()) / double(labels.size());
-  const int step = ModelGridLayout::labelStep(
-      cell,
-      across && !rotated ? fm.horizontalAdvance(QStringLiteral("00")) + 4.0 : fm.height() * 0.9);
-  for (int k = 0; k < labels.size(); k += step) {
-    const double centre = (double(k) + 0.5) * cell;
-    if (!across) {
-      const int y = map.top() + int(centre);
-      p.drawText(QRect(map.left() - band, y - fm.height() / 2, band - 4, fm.height()),
-                 Qt::AlignRight | Qt::AlignVCenter,
-                 fm.elidedText(labels[k], Qt::ElideRight, band - 4));
-    } else if (!rotated) {
-      const int x = map.left() + int(centre);
-      const int w = int(cell * step);
-      p.drawText(QRect(x - w / 2, map.bottom() + 3, w, fm.height()), Qt::AlignCenter,
-                 fm.elidedText(labels[k], Qt::ElideRight, w));
-    } else {
-      p.save();
-      p.translate(map.left() + centre, map.bottom() + 3);
-      p.rotate(-90);
-      p.drawText(QRect(-(band - 6), -fm.height() / 2, band - 6, fm.height()),
-                 Qt::AlignRight | Qt::AlignVCenter,
-                 fm.elidedText(labels[k], Qt::ElideRight, band - 6));
-      p.restore();
-    }
-  }
-}
 
 }  // namespace
 
@@ -188,8 +113,14 @@ QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& co
   return ModelGridLayout(model, computed, batch, size).mapRect(layer, head);
 }
 
-QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
-                   Colormap colormap, const ModelPictureColors& colors) {
+namespace {
+
+/// A tokens × tokens map across the layers (model::Rollout or model::AttentionFlow: rows the
+/// positions after the last layer, columns the input positions), its per-token means under it.
+template <typename TokenMap>
+QImage drawTokenMap(const model::Model& model, const TokenMap& rollout, QSize size,
+                    Colormap colormap, const ModelPictureColors& colors, const char* titleText,
+                    const char* scaleText) {
   QImage image(size, QImage::Format_RGB32);
   image.fill(colors.background);
   QPainter p(&image);
@@ -220,11 +151,7 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   for (const std::size_t l : rollout.layers)
     used += (used.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(l);
   const QString title =
-      QCoreApplication::translate("ModelPicture",
-                                  "Attention rollout over the self-attention layers %1, batch "
-                                  "element %2")
-          .arg(used)
-          .arg(rollout.batch);
+      QCoreApplication::translate("ModelPicture", titleText).arg(used).arg(rollout.batch);
   const QString extra =
       QCoreApplication::translate(
           "ModelPicture", "Weight on appended bias_k / zero columns (dropped) per layer: %1")
@@ -249,7 +176,7 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   const QRect target(left, top, side, side);
   p.drawImage(target, cells);
   drawScale(p, QRect(target.right() + margin, top + lineH, 14, std::max(0, side - lineH)), gradient,
-            colormap, colors.ink, QCoreApplication::translate("ModelPicture", "rollout"));
+            colormap, colors.ink, QCoreApplication::translate("ModelPicture", scaleText));
   double most = 0;
   for (const double v : rollout.per_token) most = std::max(most, v);
   const QImage bar = cellImage(1, S, gradient, colormap, [&](std::int64_t, std::int64_t c) {
@@ -276,6 +203,26 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
     }
   }
   return image;
+}
+
+}  // namespace
+
+QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
+                   Colormap colormap, const ModelPictureColors& colors) {
+  return drawTokenMap(
+      model, rollout, size, colormap, colors,
+      QT_TRANSLATE_NOOP("ModelPicture",
+                        "Attention rollout over the self-attention layers %1, batch element %2"),
+      QT_TRANSLATE_NOOP("ModelPicture", "rollout"));
+}
+
+QImage drawFlow(const model::Model& model, const model::AttentionFlow& flow, QSize size,
+                Colormap colormap, const ModelPictureColors& colors) {
+  return drawTokenMap(model, flow, size, colormap, colors,
+                      QT_TRANSLATE_NOOP("ModelPicture",
+                                        "Attention flow (maximum flow, rows normalised) over the "
+                                        "self-attention layers %1, batch element %2"),
+                      QT_TRANSLATE_NOOP("ModelPicture", "flow"));
 }
 
 QString saveModelPicture(const QImage& image, const QString& path) {

@@ -1,7 +1,7 @@
 #pragma once
 // Pictures of a whole model (mhaviz::model): the layers (rows) × heads (columns) grid of small
-// attention maps, each layer's agreement with PyTorch beside it, and the attention rollout map
-// with its per-token contributions.
+// attention maps, each layer's agreement with PyTorch beside it, and the attention rollout and
+// attention flow maps with their per-token contributions.
 
 #include <QColor>
 #include <QImage>
@@ -43,6 +43,10 @@ QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& co
 /// layer's share on appended columns.
 QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
                    Colormap colormap = Colormap::viridis, const ModelPictureColors& colors = {});
+
+/// Attention flow's map (each row divided by its sum) drawn as drawRollout draws rollout.
+QImage drawFlow(const model::Model& model, const model::AttentionFlow& flow, QSize size,
+                Colormap colormap = Colormap::viridis, const ModelPictureColors& colors = {});
 
 /// Saves a picture as PNG; returns an error message naming the file, or an empty string.
 QString saveModelPicture(const QImage& image, const QString& path);

@@ -1,96 +1,32 @@
 #include "model/model_view.hpp"
 
 #include <QApplication>
-#include <QCheckBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMouseEvent>
-#include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <exception>
-#include <optional>
 
 #include "mhaviz/core/errors.hpp"
+#include "model/model_canvas.hpp"
 #include "model/model_grid_layout.hpp"
 #include "model/model_picture.hpp"
+#include "model/step_picture.hpp"
 
 namespace mhaviz::ui {
-
-/// Shows the finished picture at its size with the selected map outlined; hovering names the
-/// cell under the pointer, a click selects a map's layer (layerSelected), a double click opens
-/// it (layerChosen); asks the view to draw again when its size changes.
-class ModelCanvas : public QWidget {
- public:
-  explicit ModelCanvas(ModelView* view) : QWidget(view), m_view(view) {
-    setObjectName(QStringLiteral("modelCanvas"));
-    setMinimumSize(240, 160);
-    setMouseTracking(true);
-  }
-  QImage image;
-  int imageBatch = 0;  // the batch element the picture shows (its title, so its layout)
-  bool rolloutShown = false;
-
-  /// The picture's layout (null without a grid on screen).
-  [[nodiscard]] std::optional<ModelGridLayout> layout() const {
-    const auto loaded = m_view->loaded();
-    if (rolloutShown || !loaded || image.isNull()) return std::nullopt;
-    return ModelGridLayout(loaded->model, loaded->computed, imageBatch, image.size(), false);
-  }
-
- protected:
-  void paintEvent(QPaintEvent*) override {
-    QPainter p(this);
-    p.fillRect(rect(), palette().base());
-    if (image.isNull()) return;
-    p.drawImage(QPoint(0, 0), image);
-    const auto g = layout();
-    const auto [layer, head] = m_view->selected();
-    if (!g || layer < 0) return;
-    QRect outline = g->mapRect(layer, std::max(head, 0));
-    if (head < 0) {  // the whole layer
-      for (int h = 1; h < g->heads; ++h) outline = outline.united(g->mapRect(layer, h));
-    }
-    p.setPen(QPen(palette().color(QPalette::Highlight), 3));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(outline.adjusted(-2, -2, 1, 1));
-  }
-  void resizeEvent(QResizeEvent*) override { m_view->redraw(); }
-  void mouseMoveEvent(QMouseEvent* e) override {
-    const auto g = layout();
-    const QPoint at = e->position().toPoint();
-    setCursor(g && g->hit(at).valid() ? Qt::PointingHandCursor : Qt::ArrowCursor);
-    QString text = g ? m_view->cellText(g->cell(at)) : QString();
-    for (int layer = 0; g && text.isEmpty() && layer < g->layers; ++layer) {
-      if (g->rowTitle(layer).contains(at)) text = m_view->layerText(layer);
-    }
-    setToolTip(text);
-    emit m_view->hovered(text);
-  }
-  void leaveEvent(QEvent*) override { emit m_view->hovered({}); }
-  void mouseReleaseEvent(QMouseEvent* e) override {
-    const auto g = layout();
-    if (e->button() != Qt::LeftButton || !g) return;
-    const ModelGridHit hit = g->hit(e->position().toPoint());
-    if (hit.valid()) emit m_view->layerSelected(hit.layer, hit.head);
-  }
-  void mouseDoubleClickEvent(QMouseEvent* e) override {
-    const auto g = layout();
-    if (e->button() != Qt::LeftButton || !g) return;
-    const ModelGridHit hit = g->hit(e->position().toPoint());
-    if (hit.valid()) emit m_view->layerChosen(hit.layer, hit.head);
-  }
-
- private:
-  ModelView* m_view;
-};
 
 namespace {
 
 QString plainDifference(double d) {
   return std::isinf(d) ? QStringLiteral("∞") : QString::number(d, 'g', 2);
+}
+
+QString gridHint() {
+  return ModelView::tr(
+      "Click a map to show its layer in the docks; double-click it to open the layer in the "
+      "full view.");
 }
 
 }  // namespace
@@ -100,7 +36,8 @@ ModelView::ModelView(QWidget* parent)
       m_caption(new QLabel),
       m_summary(new QLabel),
       m_error(new QLabel),
-      m_rollout(new QCheckBox(tr("Attention &rollout"))),
+      m_hint(new QLabel(gridHint())),
+      m_modes(new ModelModeBar),
       m_batch(new QSpinBox),
       m_open(new QPushButton(tr("&Open the layer"))),
       m_canvas(new ModelCanvas(this)) {
@@ -117,19 +54,12 @@ ModelView::ModelView(QWidget* parent)
   m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_error->setStyleSheet(QStringLiteral("color: #c81e1e;"));
   m_error->hide();
-  m_rollout->setObjectName(QStringLiteral("modelRollout"));
-  m_rollout->setToolTip(
-      tr("Abnar & Zuidema's attention rollout across the self-attention "
-         "layers, instead of the layers × heads maps"));
   m_batch->setObjectName(QStringLiteral("modelBatch"));
   m_batch->setRange(0, 0);
   auto* batchLabel = new QLabel(tr("&Batch element"));
   batchLabel->setBuddy(m_batch);
-  auto* hint =
-      new QLabel(tr("Click a map to show its layer in the docks; double-click it to "
-                    "open the layer in the full view."));
-  hint->setObjectName(QStringLiteral("modelHint"));
-  hint->setWordWrap(true);  // the view never widens the window
+  m_hint->setObjectName(QStringLiteral("modelHint"));
+  m_hint->setWordWrap(true);  // the view never widens the window
   m_open->setObjectName(QStringLiteral("modelOpenLayer"));
   m_open->setToolTip(tr("Open the selected layer in the full view, to work on it"));
   m_open->setEnabled(false);
@@ -141,20 +71,19 @@ ModelView::ModelView(QWidget* parent)
   controls->addWidget(batchLabel);
   controls->addWidget(m_batch);
   controls->addSpacing(12);
-  controls->addWidget(m_rollout);
-  controls->addStretch(1);
+  controls->addWidget(m_modes, 1);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(m_caption);
   layout->addWidget(m_summary);
   layout->addWidget(m_error);
   layout->addLayout(controls);
   auto* hintRow = new QHBoxLayout;
-  hintRow->addWidget(hint, 1);
-  hintRow->addWidget(m_open, 0, Qt::AlignVCenter);
+  hintRow->addWidget(m_hint, 1);
+  hintRow->addWidget(m_open, 0, Qt::AlignRight | Qt::AlignVCenter);  // the hint may hide
   layout->addLayout(hintRow);
   layout->addWidget(m_canvas, 1);
 
-  connect(m_rollout, &QCheckBox::toggled, this, [this] { redraw(); });
+  connect(m_modes, &ModelModeBar::viewChanged, this, [this] { redraw(); });
   connect(m_batch, &QSpinBox::valueChanged, this, [this](int b) {
     m_batchValue = b;
     redraw();
@@ -209,7 +138,7 @@ void ModelView::setColormap(Colormap colormap) {
   redraw();
 }
 
-void ModelView::setShowRollout(bool on) { m_rollout->setChecked(on); }
+void ModelView::setMode(ModelMode mode) { m_modes->setMode(mode); }
 
 void ModelView::openModel(const QString& indexPath, const QString& displayName) {
   m_error->hide();
@@ -244,8 +173,11 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
 void ModelView::closeModel() {
   m_load.cancel();
   m_error->hide();
+  m_flowTask.cancel();
+  m_flow.reset();
   m_canvas->image = QImage();
-  m_canvas->rolloutShown = false;
+  m_canvas->gridShown = false;
+  m_modes->setModel(nullptr, nullptr);
   m_canvas->update();
   m_batch->blockSignals(true);
   m_batch->setRange(0, 0);
@@ -269,6 +201,9 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   }
   if (m_loaded) m_retired = std::move(m_loaded);  // released by the drawing task below
   m_loaded = std::move(loaded);
+  m_flowTask.cancel();
+  m_flow.reset();
+  m_modes->setModel(&m_loaded->model, &m_loaded->computed);
   m_batch->blockSignals(true);
   m_batch->setRange(0, static_cast<int>(m_loaded->batchSize - 1));
   m_batch->setValue(0);
@@ -284,7 +219,7 @@ void ModelView::showSummary() {
   if (!m_loaded) {
     m_caption->setText(
         tr("No model open. File > Open accepts a model index (docs/capture-and-models.md); "
-           "File > Examples holds two small trained models."));
+           "File > Examples holds three small trained models."));
     m_summary->clear();
     return;
   }
@@ -325,41 +260,101 @@ void ModelView::showSummary() {
 void ModelView::redraw() {
   if (!m_loaded || m_canvas->size().isEmpty()) return;
   const QSize size = m_canvas->size();
-  const bool rollout = m_rollout->isChecked();
+  const ModelMode mode = m_modes->mode();
   const int batch = m_batchValue;
+  const int step = m_modes->step();
+  m_hint->setText(mode == ModelMode::grid ? gridHint() : QString());
+  m_hint->setVisible(mode == ModelMode::grid);
+  std::shared_ptr<const model::AttentionFlow> flow;
+  if (mode == ModelMode::flow) {
+    if (!m_flow || m_flowBatch != batch || m_flowStep != step) {
+      startFlow(batch, step);  // draws when it is ready; the picture so far stays meanwhile
+      return;
+    }
+    flow = m_flow;
+  }
   const Colormap colormap = m_colormap;
   ModelPictureColors colors;
   colors.background = palette().color(QPalette::Base);
   colors.ink = palette().color(QPalette::Text);
   // The closure (and with it a retired model) is released on the task's thread.
-  m_draw.start([this, loaded = m_loaded, retired = std::move(m_retired), size, rollout, batch,
-                colormap, colors](const TaskScope& scope) {
+  m_draw.start([this, loaded = m_loaded, retired = std::move(m_retired), size, mode, batch, step,
+                flow, colormap, colors](const TaskScope& scope) {
     QImage image;
     QString problem;
     try {
-      if (rollout) {
-        const model::Rollout r =
-            model::attention_rollout(loaded->model, loaded->computed.weights, batch);
-        image = drawRollout(loaded->model, r, size, colormap, colors);
-      } else {
-        // The caption above the picture names the model: no figure title in it.
-        image =
-            drawModelGrid(loaded->model, loaded->computed, batch, size, colormap, colors, false);
+      const model::Model& m = loaded->model;
+      const std::vector<Tensor>& weights = loaded->computed.weights;
+      switch (mode) {
+        case ModelMode::grid:
+          // The caption above the picture names the model: no figure title in it.
+          image = drawModelGrid(m, loaded->computed, batch, size, colormap, colors, false);
+          break;
+        case ModelMode::rollout:
+          image = drawRollout(m, model::attention_rollout(m, weights, batch, step), size, colormap,
+                              colors);
+          break;
+        case ModelMode::flow:
+          image = drawFlow(m, *flow, size, colormap, colors);
+          break;
+        case ModelMode::step:
+          image =
+              drawStepRows(m, model::step_rows(m, weights, step, batch), size, colormap, colors);
+          break;
       }
     } catch (const std::exception& e) {
       problem = QString::fromUtf8(e.what());
     }
-    scope.post([this, image, problem, rollout, batch] {
-      m_canvas->rolloutShown = rollout;
+    scope.post([this, image, problem, mode, batch] {
+      m_canvas->gridShown = mode == ModelMode::grid;
       m_canvas->imageBatch = batch;
       deliverPicture(image, problem);
     });
   });
 }
 
+void ModelView::startFlow(int batch, int step) {
+  if (m_flowTask.isBusy() && m_flowBatch == batch && m_flowStep == step) return;
+  m_flowBatch = batch;
+  m_flowStep = step;
+  m_flow.reset();
+  m_hint->setText(tr("Computing the attention flow…"));
+  m_hint->show();
+  const QString what = tr("the Attention flow view");
+  m_flowTask.start([this, loaded = m_loaded, batch, step, what](const TaskScope& scope) {
+    std::shared_ptr<const model::AttentionFlow> flow;
+    QString problem;
+    try {
+      RunControl control;
+      control.cancel = scope.cancelFlag();
+      control.progress = [this, scope](std::int64_t done, std::int64_t all) {
+        scope.post([this, done, all] {
+          m_hint->setText(tr("Computing the attention flow: %1 of %2 rows…").arg(done).arg(all));
+        });
+      };
+      flow = std::make_shared<const model::AttentionFlow>(
+          model::attention_flow(loaded->model, loaded->computed.weights, batch, step,
+                                what.toStdString().c_str(), control));
+    } catch (const Cancelled&) {
+      return;
+    } catch (const std::exception& e) {
+      problem = QString::fromUtf8(e.what());
+    }
+    scope.post([this, flow, problem] {
+      if (!flow) {
+        m_canvas->gridShown = false;
+        deliverPicture(QImage(), problem);
+        return;
+      }
+      m_flow = flow;
+      redraw();
+    });
+  });
+}
+
 void ModelView::deliverPicture(const QImage& image, const QString& problem) {
   if (!problem.isEmpty()) {
-    m_error->setText(tr("Cannot draw the rollout: %1").arg(problem));
+    m_error->setText(tr("Cannot draw this view: %1").arg(problem));
     m_error->show();
   } else {
     m_error->hide();

@@ -1,10 +1,11 @@
 #pragma once
 // The model view: a whole model (mhaviz::model) as layers (rows) × heads (columns) of small
-// attention maps, the caption, each layer's agreement with PyTorch, and optionally the
-// attention rollout. Reading, computing and drawing run as background tasks (ui/tasks); the GUI
-// thread only shows the finished picture. Hovering names the cell under the pointer (hovered);
-// a click selects a map's layer (layerSelected: the window makes it the session, the docks
-// follow), a double click or "Open layer N" asks to work on it (layerChosen).
+// attention maps, the caption, each layer's agreement with PyTorch, the sink rate, and instead of
+// the grid the attention rollout, the attention flow or a generation step (ModelModeBar).
+// Reading, computing (flow too) and drawing run as background tasks (ui/tasks); the GUI thread
+// only shows the finished picture. On the grid, hovering names the cell under the pointer
+// (hovered); a click selects a map's layer (layerSelected: the window makes it the session, the
+// docks follow), a double click or "Open layer N" asks to work on it (layerChosen).
 
 #include <QImage>
 #include <QString>
@@ -16,10 +17,10 @@
 
 #include "mhaviz/core/model.hpp"
 #include "model/model_grid_layout.hpp"
+#include "model/model_mode_bar.hpp"
 #include "stages/view_options.hpp"
 #include "tasks/latest_task.hpp"
 
-class QCheckBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -54,7 +55,7 @@ class ModelView : public QWidget {
   [[nodiscard]] std::shared_ptr<const LoadedModel> loaded() const { return m_loaded; }
   /// The inline message: what failed, empty when nothing did.
   [[nodiscard]] QString error() const;
-  /// The picture on screen (the layers × heads grid, or the rollout when it is on).
+  /// The picture on screen (the layers × heads grid, or the view chosen instead).
   [[nodiscard]] QImage picture() const;
   /// Where the map of (layer, head) is, in the canvas's coordinates; empty when not shown.
   [[nodiscard]] QRect mapRect(int layer, int head) const;
@@ -68,7 +69,10 @@ class ModelView : public QWidget {
   /// A layer's whole title (its name and its agreement with PyTorch): the hover of its row.
   [[nodiscard]] QString layerText(int layer) const;
   void setColormap(Colormap colormap);
-  void setShowRollout(bool on);
+  void setShowRollout(bool on) { setMode(on ? ModelMode::rollout : ModelMode::grid); }
+  void setMode(ModelMode mode);
+  /// The view, step and sink threshold controls.
+  [[nodiscard]] ModelModeBar* modes() const { return m_modes; }
 
  signals:
   /// A map was clicked: show that layer (and head) in the docks.
@@ -87,10 +91,15 @@ class ModelView : public QWidget {
   void deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error);
   void deliverPicture(const QImage& image, const QString& problem);
   void redraw();
+  void startFlow(int batch, int step);
   void showSummary();
 
-  LatestTask m_load{this};  // reads and computes the model asked for last
-  LatestTask m_draw{this};  // draws the picture for the newest size, batch and colormap
+  LatestTask m_load{this};      // reads and computes the model asked for last
+  LatestTask m_draw{this};      // draws the picture for the newest size, batch and colormap
+  LatestTask m_flowTask{this};  // attention flow of the newest (batch, step) asked for
+  std::shared_ptr<const model::AttentionFlow> m_flow;  // of (m_flowBatch, m_flowStep)
+  int m_flowBatch = -1;
+  int m_flowStep = -1;
   std::shared_ptr<const LoadedModel> m_loaded;
   // The model replaced last: the next drawing task releases it (hundreds of MiB at 12 x 12 x
   // 512), so that returning its memory never holds up the GUI thread.
@@ -100,7 +109,8 @@ class ModelView : public QWidget {
   QLabel* m_caption;
   QLabel* m_summary;
   QLabel* m_error;
-  QCheckBox* m_rollout;
+  QLabel* m_hint;
+  ModelModeBar* m_modes;
   QSpinBox* m_batch;
   QPushButton* m_open;
   ModelCanvas* m_canvas;

@@ -139,7 +139,11 @@ QString GridInput::describeCell(int map, int row, int col) const {
   const bool tokens = !m_view.keyLabels.isEmpty();
   QStringList parts;
   parts << m.shownTitle;
-  if (!m.rowsInfo.empty()) {
+  if (m.rowMeaning == RowMeaning::head) {
+    parts << HeatmapGrid::tr("head %1").arg(row);
+  } else if (m.rowMeaning == RowMeaning::all) {
+    // the title says what the one row is
+  } else if (!m.rowsInfo.empty()) {
     parts << describeKey(m.rowsInfo[static_cast<std::size_t>(row)], row, tokens);
   } else if (row < m_view.queryLabels.size() && !m_view.queryLabels[row].isEmpty()) {
     parts << HeatmapGrid::tr("query %1 \u201c%2\u201d").arg(row).arg(m_view.queryLabels[row]);
@@ -149,7 +153,9 @@ QString GridInput::describeCell(int map, int row, int col) const {
   const bool keyCols = m_view.stage == Stage::weights ||
                        m_view.stage == Stage::weights_before_dropout ||
                        m_view.stage == Stage::raw_scores || m_view.stage == Stage::capped_scores ||
-                       m_view.stage == Stage::mask || m_view.stage == Stage::scores;
+                       m_view.stage == Stage::mask || m_view.stage == Stage::scores ||
+                       m_view.stage == Stage::value_norms || m_view.stage == Stage::value_zeroing ||
+                       m_view.stage == Stage::sink_scores;
   if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
     parts << describeKey(m.columns[static_cast<std::size_t>(col)], col, tokens);
   } else if (m_view.stage == Stage::merged || m_view.stage == Stage::output) {

@@ -46,6 +46,8 @@ KeyKind columnKind(const MapData& m, int c) {
 }
 
 QString rowLabel(const MapData& m, const ViewOptions& view, int r) {
+  if (m.rowMeaning == RowMeaning::head) return QStringLiteral("h%1").arg(r);
+  if (m.rowMeaning == RowMeaning::all) return {};
   if (!m.rowsInfo.empty()) return m.rowsInfo[static_cast<std::size_t>(r)].label;
   // Rows of a weight matrix are output features, not queries: no token labels there.
   if (!isParamStage(view.stage) && r < view.queryLabels.size() && !view.queryLabels[r].isEmpty())

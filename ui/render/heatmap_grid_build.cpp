@@ -149,8 +149,8 @@ void HeatmapGrid::rebuild() {
     // Wrapped here to the plot's width: QCPTextElement itself never wraps.
     const QStringList lines = m_layout->captionParts(m_plot->width(), heading);
     if (lines.isEmpty()) continue;
-    auto* caption = new QCPTextElement(m_plot, lines.join(QLatin1Char('\n')),
-                                       m_layout->captionFont(heading));
+    auto* caption =
+        new QCPTextElement(m_plot, lines.join(QLatin1Char('\n')), m_layout->captionFont(heading));
     caption->setTextColor(text);
     caption->setTextFlags(Qt::AlignCenter);
     top->addElement(row++, 0, caption);
@@ -280,7 +280,10 @@ MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& st
                            : (m_view.stage == Stage::merged || m_view.stage == Stage::output)
                                ? tr("embedding dimension")
                                : tr("head dimension");
-    const QString yTitle = m.rowsInfo.empty() ? tr("query") : tr("key");
+    const QString yTitle = m.rowMeaning == RowMeaning::head  ? tr("head")
+                           : m.rowMeaning == RowMeaning::all ? QString()
+                           : m.rowsInfo.empty()              ? tr("query")
+                                                             : tr("key");
     // The parameter matrices name their own axes (output and input features).
     (v.extraX != nullptr ? v.extraX : x)
         ->setLabel(m_data.columnAxis.isEmpty() ? xTitle : m_data.columnAxis);
@@ -315,6 +318,13 @@ void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const Q
   // Value norms: say what the appended columns carry, whatever their weight.
   const bool norms = m_view.stage == Stage::value_norms;
   const bool zeroing = m_view.stage == Stage::value_zeroing;
+  const bool sinks = m_view.stage == Stage::sink_scores;
+  if (hasKind(infos, KeyKind::zero) && sinks) {
+    extra.push_back(new LegendKey(
+        m_plot, extraKeyColor(), LegendKey::Swatch::line,
+        tr("zero: its score is the mean weight sent to nothing (softmax₁'s extra term)"),
+        extraKeyColor()));
+  }
   if (hasKind(infos, KeyKind::bias_k)) {
     extra.push_back(new LegendKey(m_plot, extraKeyColor(), LegendKey::Swatch::line,
                                   norms ? tr("bias_k: its value is bias_v, so f = bias_v·W_O^h")
@@ -322,7 +332,7 @@ void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const Q
                                             : tr("bias_k: key appended by add_bias_kv"),
                                   extraKeyColor()));
   }
-  if (hasKind(infos, KeyKind::zero)) {
+  if (hasKind(infos, KeyKind::zero) && !sinks) {
     extra.push_back(new LegendKey(
         m_plot, extraKeyColor(), LegendKey::Swatch::line,
         norms ? tr("zero: its value is 0, so it adds nothing (norm 0) however large its weight")

@@ -27,7 +27,7 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kFormat = "mhaviz-session";
 
 // Stable names written to the file (independent of the translated names shown in the UI).
-constexpr std::array<std::pair<Stage, const char*>, 14> kStages = {{
+constexpr std::array<std::pair<Stage, const char*>, 15> kStages = {{
     {Stage::weights, "weights"},
     {Stage::weights_before_dropout, "weights_before_dropout"},
     {Stage::raw_scores, "raw_scores"},
@@ -42,6 +42,7 @@ constexpr std::array<std::pair<Stage, const char*>, 14> kStages = {{
     {Stage::output, "output"},
     {Stage::value_norms, "value_norms"},
     {Stage::value_zeroing, "value_zeroing"},
+    {Stage::sink_scores, "sink_scores"},
 }};
 constexpr std::array<std::pair<Colormap, const char*>, 5> kColormaps = {{
     {Colormap::viridis, "viridis"},

@@ -112,7 +112,8 @@ const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage)
     case Stage::out_proj_weight:
     case Stage::value_norms:
     case Stage::value_zeroing:
-      break;  // parameters: extractParamStage; value norms / zeroing: from the measures
+    case Stage::sink_scores:
+      break;  // parameters: extractParamStage; value norms, zeroing, sinks: from the measures
   }
   return result.weights;
 }
@@ -213,6 +214,67 @@ void zeroingMaps(const mhaviz::ForwardResult& result, const ViewOptions& view, s
   }
 }
 
+// Sink scores of batch element n (Gu et al. 2024): one heads × S' map (row h: head h; the solo
+// head alone), then their mean over heads as one row; each map's cells are a small tensor it
+// owns.
+void sinkMaps(const mhaviz::ForwardResult& result, const ViewOptions& view, std::int64_t n,
+              bool copy, StageData& data) {
+  if (!result.measures) {
+    throw mhaviz::InvalidInput(
+        QCoreApplication::translate("mhaviz::ui::StageText",
+                                    "this result has no sink scores; recompute it")
+            .toStdString());
+  }
+  const mhaviz::SinkScores& s = result.measures->sinks;
+  if (s.N != result.N || s.H != result.H || s.Sx != result.Sx) {
+    throw mhaviz::InvalidInput(
+        QCoreApplication::translate("mhaviz::ui::StageText",
+                                    "the result's sink scores do not fit it; recompute it")
+            .toStdString());
+  }
+  const auto keyInfo = keyColumns(result, view.keyLabels);
+  const auto add = [&](std::vector<std::int64_t> heads, bool mean, RowMeaning meaning,
+                       const char* title, const QStringList& args) {
+    const auto rows = mean ? std::int64_t{1} : static_cast<std::int64_t>(heads.size());
+    auto t =
+        std::make_shared<mhaviz::Tensor>(mhaviz::ElemType::f64, mhaviz::Shape{rows, result.Sx});
+    auto cells = t->data<double>();
+    for (std::int64_t j = 0; j < result.Sx; ++j) {
+      for (std::size_t k = 0; k < heads.size(); ++k) {
+        const double v = s.at(n, heads[k], j);
+        if (mean) {
+          cells[toSize(j)] += v / static_cast<double>(heads.size());
+        } else {
+          cells[k * toSize(result.Sx) + toSize(j)] = v;
+        }
+      }
+    }
+    MapData map;
+    setMapTitle(map, title, args);
+    map.rows = static_cast<int>(rows);
+    map.cols = static_cast<int>(result.Sx);
+    map.columns = keyInfo;
+    map.rowMeaning = meaning;
+    map.source.owned = t;
+    map.source.tensor = t.get();
+    map.source.offsets = {0};
+    if (copy) copyBlock(*t, 0, toSize(rows * result.Sx), map.values);
+    data.maps.push_back(std::move(map));
+  };
+  if (view.soloHead >= 0 && view.soloHead < result.H) {
+    add({view.soloHead}, false, RowMeaning::all,
+        QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "head %1"), {QString::number(view.soloHead)});
+    return;
+  }
+  std::vector<std::int64_t> heads(static_cast<std::size_t>(result.H));
+  for (std::int64_t h = 0; h < result.H; ++h) heads[toSize(h)] = h;
+  add(heads, false, RowMeaning::head, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "every head"), {});
+  if (view.showAverage) {
+    add(heads, true, RowMeaning::all, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "mean over heads"),
+        {});
+  }
+}
+
 }  // namespace
 
 StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
@@ -240,6 +302,8 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
   if (view.stage == Stage::value_zeroing) {
     data.rangeFromData = true;
     zeroingMaps(result, view, n, copy, data);
+  } else if (view.stage == Stage::sink_scores) {
+    sinkMaps(result, view, n, copy, data);
   } else if (view.stage == Stage::merged || view.stage == Stage::output) {
     checkShape(t, {result.N, result.L, result.E}, view.stage);
     MapData map;

@@ -39,6 +39,13 @@ struct MapSource {
   std::shared_ptr<const mhaviz::Tensor> owned;  // keeps a derived map alive (tensor -> it)
 };
 
+/// What a map's rows are when they are neither queries nor keys (rowsInfo).
+enum class RowMeaning {
+  query_or_key,  // queries, or keys with rowsInfo
+  head,          // row h is head h (the sink scores per head), labelled "h0", "h1", ...
+  all,           // one row summarising all queries (a mean over heads): no row label
+};
+
 struct MapData {
   QString title;               // "head 0", "average over heads"...: English, the same in every UI
                                // language (data: the CSV "map" column)
@@ -48,6 +55,7 @@ struct MapData {
   std::vector<ColumnInfo> columns;    // per column (for key-indexed stages), else empty
   std::vector<ColumnInfo> rowsInfo;   // per row for k/v (bias_k / zero rows), else empty
   int rowBase = 0;  // the number row 0 is labelled with (a head's slice of W_q starts at h*hd)
+  RowMeaning rowMeaning = RowMeaning::query_or_key;
   std::vector<unsigned char> masked;  // per cell, 1 when the merged mask is -inf there
                                       // (weights/scores stages), else empty
   MapSource source;                   // always set: where the values come from

@@ -73,6 +73,10 @@ void setStageUnit(StageData& data, Stage stage) {
       setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText",
                                       "change of the output row when v_j is zeroed"));
       return;
+    case Stage::sink_scores:
+      setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText",
+                                      "sink score: mean weight over the queries"));
+      return;
     default:
       data.unit = stageName(stage);
       data.shownUnit = shownStageName(stage);

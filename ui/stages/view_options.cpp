@@ -40,17 +40,21 @@ QString stageName(Stage stage) {
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "value norms"));
     case Stage::value_zeroing:
       return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "value zeroing"));
+    case Stage::sink_scores:
+      return QString::fromLatin1(QT_TRANSLATE_NOOP("mhaviz::ui::Stage", "sink scores"));
   }
   return {};
 }
 
 bool stageIsSigned(Stage stage) {
   return stage != Stage::weights && stage != Stage::weights_before_dropout &&
-         stage != Stage::value_norms && stage != Stage::value_zeroing;
+         stage != Stage::value_norms && stage != Stage::value_zeroing &&
+         stage != Stage::sink_scores;
 }
 
 bool stageNeedsMeasures(Stage stage) {
-  return stage == Stage::value_norms || stage == Stage::value_zeroing;
+  return stage == Stage::value_norms || stage == Stage::value_zeroing ||
+         stage == Stage::sink_scores;
 }
 
 QList<Stage> allStages() {
@@ -69,7 +73,8 @@ QList<Stage> allStages() {
           Stage::out_proj_weight,
           Stage::output,
           Stage::value_norms,
-          Stage::value_zeroing};
+          Stage::value_zeroing,
+          Stage::sink_scores};
 }
 
 bool stageIn(Stage stage, const mhaviz::ForwardResult& result) {

@@ -28,8 +28,10 @@ enum class Stage {
   out_proj_weight,  // parameters: out_proj.weight
   capped_scores,    // cap * tanh(raw / cap): only when attn_logit_softcapping is set
   value_norms,      // ‖α_ij f_h(x_j)‖ per head and summed over heads (Kobayashi et al. 2020)
-  value_zeroing     // change of output row i when v_j is zeroed in every head (Mohebbi et al.
+  value_zeroing,    // change of output row i when v_j is zeroed in every head (Mohebbi et al.
                     // 2023): cosine distance and relative L2, one L × S' map each
+  sink_scores       // per head, each key column's mean weight over the queries (Gu et al.
+                    // 2024): a heads × S' map and their mean over heads
 };
 
 enum class Colormap { viridis, magma, cividis, grayscale, diverging };
@@ -59,7 +61,8 @@ QString stageName(Stage stage);
 /// diverging colormap centred on 0.
 bool stageIsSigned(Stage stage);
 
-/// True for the stages drawn from the result's measures (value norms, value zeroing), which
+/// True for the stages drawn from the result's measures (value norms, value zeroing, sink
+/// scores), which
 /// arrive after the result itself.
 bool stageNeedsMeasures(Stage stage);
 

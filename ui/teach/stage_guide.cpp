@@ -107,6 +107,12 @@ QList<GuideStep> guideSteps() {
           "|o|. The zero key's value is already 0, so its column is 0."),
        QStringLiteral("v2 = v.clone(); v2[:, j] = 0; o2 = out_proj(merge(w @ v2)); "
                       "d = 1 - cos(o[i], o2[i])")},
+      {Stage::sink_scores, tr("Analysis: sink scores"),
+       tr("Not a PyTorch step: each key column's mean weight over the queries, per head (Gu et "
+          "al. 2024). A key most queries look at, often the first token, is an attention sink; "
+          "a query whose keys are all masked has no weight to give and is left out. With "
+          "add_zero_attn the zero column's score is the head's mean weight sent to nothing."),
+       QStringLiteral("score[h, j] = w[h, open_rows, j].mean()")},
   };
 }
 

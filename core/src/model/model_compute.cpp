@@ -1,5 +1,5 @@
-// Checking a computed layer against PyTorch's stored outputs, and attention rollout across the
-// self-attention layers (docs/capture-and-models.md defines both).
+// Checking a computed layer against PyTorch's stored outputs, the sink rates, and attention
+// rollout across the self-attention layers (docs/capture-and-models.md defines them).
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +9,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/model.hpp"
+#include "residual_attention.hpp"
 
 namespace mhaviz::model {
 
@@ -77,93 +78,30 @@ ModelSinkRates sink_rates(const ComputedModel& computed, double eps) {
   return out;
 }
 
-Rollout attention_rollout(const Model& model, std::span<const Tensor> weights, std::int64_t batch) {
-  const std::string file = model.index.path.string();
+Rollout attention_rollout(const Model& model, std::span<const Tensor> weights, std::int64_t batch,
+                          std::int64_t step) {
+  ResidualAttention a = residual_attention(model, weights, batch, step, "rollout");
   Rollout out;
   out.batch = batch;
-  for (std::size_t i = 0; i < model.layers.size(); ++i) {
-    const LayerInfo& info = model.layers[i].info;
-    if (!info.self_attention) continue;
-    const Config& c = info.config;
-    if (out.layers.empty()) {
-      out.tokens = c.src_len;
-      if (batch < 0 || batch >= c.batch()) {
-        throw InvalidInput("rollout: batch element " + std::to_string(batch) +
-                           " does not exist; the model's inputs have " + std::to_string(c.batch()) +
-                           " (0 to " + std::to_string(c.batch() - 1) + ")");
-      }
-    } else if (c.src_len != out.tokens || c.tgt_len != out.tokens || c.batch() <= batch) {
-      throw InvalidInput(file + ": rollout needs every self-attention layer to see the same " +
-                         std::to_string(out.tokens) + " positions; " + layer_title(info, i) +
-                         " has tgt_len=" + std::to_string(c.tgt_len) + ", src_len=" +
-                         std::to_string(c.src_len) + ", batch_size=" + std::to_string(c.batch()));
-    }
-    if (c.tgt_len != c.src_len) {
-      throw InvalidInput(file + ": " + layer_title(info, i) +
-                         " is marked self_attention but has tgt_len=" + std::to_string(c.tgt_len) +
-                         " != src_len=" + std::to_string(c.src_len));
-    }
-    out.layers.push_back(i);
-  }
-  if (out.layers.empty()) {
-    throw InvalidInput(file +
-                       ": rollout follows self-attention layers, and this model has none "
-                       "(a layer counts when its query, key and value were one tensor)");
-  }
-  const std::int64_t S = out.tokens;
-  const auto su = static_cast<std::size_t>(S);
-  std::vector<double> rollout;  // empty until the first layer
-  std::vector<double> a(su * su);
-  for (const std::size_t li : out.layers) {
-    const Tensor& w = weights[li];
-    const std::int64_t H = model.layers[li].info.config.num_heads;
-    if (w.dim() != 4 || w.size(0) <= batch || w.size(1) != H || w.size(2) != S || w.size(3) < S) {
-      throw InvalidInput("rollout: " + layer_title(model.layers[li].info, li) +
-                         " has not been computed");
-    }
-    const std::int64_t Sx = w.size(3);
-    std::fill(a.begin(), a.end(), 0.0);
-    double extra = 0.0;
-    for (std::int64_t h = 0; h < H; ++h) {
-      const std::int64_t base = ((batch * H + h) * S) * Sx;
-      for (std::int64_t q = 0; q < S; ++q) {
-        for (std::int64_t k = 0; k < Sx; ++k) {
-          double v = w.value(base + q * Sx + k);
-          if (!std::isfinite(v)) v = 0.0;
-          if (k < S) {
-            a[static_cast<std::size_t>(q * S + k)] += v / static_cast<double>(H);
-          } else {
-            extra += v;
-          }
-        }
-      }
-    }
-    out.extra_share.push_back(extra / static_cast<double>(H * S));
-    for (std::size_t q = 0; q < su; ++q) {
-      a[q * su + q] += 1.0;
-      double sum = 0.0;
-      for (std::size_t k = 0; k < su; ++k) sum += a[q * su + k];
-      for (std::size_t k = 0; k < su; ++k) a[q * su + k] /= sum;
-    }
-    if (rollout.empty()) {
-      rollout = a;
-      continue;
-    }
+  out.tokens = a.tokens;
+  out.layers = std::move(a.layers);
+  out.extra_share = std::move(a.extra_share);
+  const auto su = static_cast<std::size_t>(out.tokens);
+  std::vector<double> rollout = std::move(a.matrix.front());
+  for (std::size_t l = 1; l < a.matrix.size(); ++l) {
+    const std::vector<double>& m = a.matrix[l];
     std::vector<double> next(su * su, 0.0);  // Â_l · R
     for (std::size_t q = 0; q < su; ++q) {
-      for (std::size_t m = 0; m < su; ++m) {
-        const double f = a[q * su + m];
+      for (std::size_t j = 0; j < su; ++j) {
+        const double f = m[q * su + j];
         if (f == 0.0) continue;
-        for (std::size_t k = 0; k < su; ++k) next[q * su + k] += f * rollout[m * su + k];
+        for (std::size_t k = 0; k < su; ++k) next[q * su + k] += f * rollout[j * su + k];
       }
     }
     rollout = std::move(next);
   }
   out.map = std::move(rollout);
-  out.per_token.assign(su, 0.0);
-  for (std::size_t q = 0; q < su; ++q) {
-    for (std::size_t k = 0; k < su; ++k) out.per_token[k] += out.map[q * su + k] / double(S);
-  }
+  out.per_token = column_means(out.map, su);
   return out;
 }
 

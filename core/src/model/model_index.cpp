@@ -8,6 +8,7 @@
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/model.hpp"
+#include "model_steps.hpp"
 
 namespace mhaviz::model {
 
@@ -58,6 +59,11 @@ LayerInfo parse_layer(const json& entry, std::size_t position, const std::string
       fail(where, "key \"call\" must be a non-negative integer");
     info.call = it->get<std::int64_t>();
   }
+  if (const auto it = entry.find("step"); it != entry.end()) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 0)
+      fail(where, "key \"step\" must be a non-negative integer (the call's generation step)");
+    info.step = it->get<std::int64_t>();
+  }
   info.self_attention = optional_bool(entry, "self_attention", where);
   info.fused = optional_bool(entry, "fused", where);
   const json& config =
@@ -98,7 +104,8 @@ double layer_bytes(const Config& c) {
 
 std::string layer_title(const LayerInfo& layer, std::size_t position) {
   const std::string call = layer.call > 0 ? ", call " + std::to_string(layer.call) : "";
-  return "layer " + std::to_string(position) + " (" + layer.name + call + ")";
+  const std::string step = layer.step >= 0 ? ", step " + std::to_string(layer.step) : "";
+  return "layer " + std::to_string(position) + " (" + layer.name + call + step + ")";
 }
 
 bool is_model_index(std::string_view text) {
@@ -127,10 +134,10 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
          "with --config instead)");
   }
   const json& version = member(doc, "version", source, "add \"version\": 1");
-  if (version != 1) {
+  if (version != 1 && version != 2) {
     fail(source, "model file version " + version.dump() +
-                     " is not supported; this mhaviz reads version 1 (re-capture the model "
-                     "with this mhaviz's mhaviz_capture module)");
+                     " is not supported; this mhaviz reads versions 1 and 2 (re-capture the "
+                     "model with this mhaviz's mhaviz_capture module)");
   }
   ModelIndex index;
   index.path = path;
@@ -153,9 +160,26 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
                      std::to_string(kMaxLayers) +
                      " (capture a part of the model: pass that submodule to capture_model())");
   }
+  if (const auto it = doc.find("steps"); it != doc.end()) {
+    if (!it->is_number_integer())
+      fail(source, "key \"steps\" must be the number of generation steps, e.g. \"steps\": 4");
+    const auto steps = it->get<std::int64_t>();
+    if (steps < 1) {
+      fail(source, "key \"steps\" is " + std::to_string(steps) +
+                       ": a generation capture holds at least one step (one call of the model "
+                       "in the generation loop); run the loop inside the with block of "
+                       "mhaviz_capture.capture_generation()");
+    }
+    if (steps > kMaxSteps) {
+      fail(source, "key \"steps\" is " + std::to_string(steps) + "; mhaviz opens at most " +
+                       std::to_string(kMaxSteps) + " generation steps");
+    }
+    index.steps = steps;
+  }
   index.layers.reserve(layers.size());
   for (std::size_t i = 0; i < layers.size(); ++i)
     index.layers.push_back(parse_layer(layers[i], i, source));
+  check_steps(index, source);
   return index;
 }
 

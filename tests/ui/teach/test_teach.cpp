@@ -550,14 +550,15 @@ class TestTeach : public QObject {
                                    Stage::out_proj_weight,
                                    Stage::output,
                                    Stage::value_norms,
-                                   Stage::value_zeroing};
+                                   Stage::value_zeroing,
+                                   Stage::sink_scores};
     QCOMPARE(walkStages(nullptr), expected);
     Stage s = expected.front();
     for (qsizetype i = 1; i < expected.size(); ++i) {
       s = stepFrom(s, +1, nullptr);
       QCOMPARE(s, expected[i]);
     }
-    QCOMPARE(stepFrom(s, +1, nullptr), Stage::value_zeroing);  // clamped at the end
+    QCOMPARE(stepFrom(s, +1, nullptr), Stage::sink_scores);  // clamped at the end
     for (qsizetype i = expected.size() - 2; i >= 0; --i) {
       s = stepFrom(s, -1, nullptr);
       QCOMPARE(s, expected[i]);

@@ -1,9 +1,10 @@
 // The bad input catalogue through the window (QtTest, offscreen): every row of
 // tests/catalogue/bad_inputs.json that the window can receive is fed to a MainWindow the way a
-// user would (File > Open of a configuration or session, File > Load tensors, File > Save), and
-// the message must appear where the catalogue says: inline (the parameter panel's red line,
-// the last picture kept and marked out of date), in the File action's warning dialog, or as a
-// status bar warning beside a computed result. No row may crash, freeze or leave a modal open.
+// user would (File > Open of a configuration or session, File > Load tensors, File > Save, the
+// model view's controls), and the message must appear where the catalogue says: inline (the
+// parameter panel's red line, the last picture kept and marked out of date; the model view's
+// message beside the model it keeps), in the File action's warning dialog, or as a status bar
+// warning beside a computed result. No row may crash, freeze or leave a modal open.
 
 #include <QApplication>
 #include <QDir>
@@ -18,13 +19,13 @@
 #include "catalogue/catalogue.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 #include "prompted_window.hpp"
 #include "session/autosave.hpp"
 #include "session/recent_files.hpp"
 #include "session/session_files.hpp"
 #include "window/main_window.hpp"
-#include "model/model_pages.hpp"
-#include "model/model_view.hpp"
 #include "window/parameter_panel.hpp"
 
 using namespace mhaviz::ui;
@@ -76,6 +77,38 @@ QString missingFragment(const QString& text, const std::vector<std::string>& fra
 class TestBadInputs : public QObject {
   Q_OBJECT
 
+  /// A model opened (the row's index for model_flow, the bundled "reverse" for model_sink_eps),
+  /// then the model view asked for the attention flow, or `value` typed as the sink threshold:
+  /// the message appears in the model view, which keeps the model.
+  static void modelViewShowsTheMessage(QuietWindow& w, const mhaviz::catalogue::WindowCase& expect,
+                                       const QString& index) {
+    QVERIFY(expect.shows == "inline");
+    ModelView* view = w.window.pages()->modelView();
+    if (expect.via == "model_flow") {
+      QVERIFY(w.session()->open(index));
+    } else {
+      QVERIFY(w.window.pages()->openModelExample(QStringLiteral("reverse")));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(view->loaded() != nullptr && !view->picture().isNull(), kTimeout);
+    QString message;
+    if (expect.via == "model_flow") {
+      view->setMode(ModelMode::flow);
+      QTRY_VERIFY_WITH_TIMEOUT(!view->error().isEmpty(), kTimeout);
+      message = view->error();
+    } else {
+      const QString before = view->modes()->sinkRateText();
+      view->modes()->enterSinkEps(QString::fromStdString(expect.value));
+      message = view->modes()->sinkEpsError();
+      QCOMPARE(view->modes()->sinkRateText(), before);
+    }
+    const QString missing = missingFragment(message, expect.fragments);
+    QVERIFY2(missing.isEmpty(),
+             qPrintable(QStringLiteral("model view \"%1\" lacks \"%2\"").arg(message, missing)));
+    QVERIFY(view->loaded() != nullptr);
+    QVERIFY(w.errors.isEmpty());
+    QVERIFY2(w.modals.isEmpty(), qPrintable(w.modals.join(QStringLiteral(", "))));
+  }
+
  private slots:
   void initTestCase() { testing::isolateSettings("mhaviz-bad-input-tests"); }
 
@@ -98,6 +131,10 @@ class TestBadInputs : public QObject {
 
     QuietWindow w;
     QVERIFY(w.idle());
+    if (expect.via == "model_flow" || expect.via == "model_sink_eps") {
+      modelViewShowsTheMessage(w, expect, path(files.config));
+      return;
+    }
     if (expect.via == "load_tensors") {
       // The configuration the tensors are meant for is opened first and computes.
       QVERIFY(w.session()->open(path(files.config)));

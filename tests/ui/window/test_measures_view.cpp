@@ -142,6 +142,42 @@ class TestMeasuresView : public QObject {
     QVERIFY(data.hi > 1e-6);
   }
 
+  // Sink scores (Gu et al. 2024): a heads × S' map, then the mean over heads as one row, each cell
+  // the core's sink_scores of the batch element shown, the bias_k and zero columns included, on
+  // the weights' fixed 0..1 scale.
+  void sinkScoresStage() {
+    check("add_bias_kv")->click();
+    check("add_zero_attn")->click();
+    spin("batch_size")->setValue(2);
+    QVERIFY(idle());
+    auto v = document()->view();
+    v.stage = Stage::sink_scores;
+    v.batch = 1;
+    document()->setView(v);
+    QVERIFY(idle());
+    const auto r = computation()->result();
+    const mhaviz::SinkScores want = mhaviz::sink_scores(*r);
+    const auto& data = grid()->stageData();
+    QCOMPARE(data.maps.size(), std::size_t{2});
+    QVERIFY(!data.rangeFromData);
+    const auto& heads = data.maps[0];
+    const auto& mean = data.maps[1];
+    QCOMPARE(static_cast<std::int64_t>(heads.rows), r->H);
+    QCOMPARE(mean.rows, 1);
+    QCOMPARE(static_cast<std::int64_t>(heads.cols), r->Sx);
+    QCOMPARE(heads.title, QStringLiteral("every head"));
+    QCOMPARE(mean.title, QStringLiteral("mean over heads"));
+    for (std::int64_t j = 0; j < r->Sx; ++j) {
+      double expected = 0;
+      for (std::int64_t h = 0; h < r->H; ++h) {
+        QCOMPARE(heads.valueAt(int(h), int(j)), want.at(1, h, j));
+        expected += want.at(1, h, j) / double(r->H);
+      }
+      QCOMPARE(mean.valueAt(0, int(j)), expected);
+    }
+    QVERIFY(want.at(1, 0, r->Sx - 1) > 0.0);  // the zero column takes weight: sent to nothing
+  }
+
   // A seed change: when the new result arrives its measures are still to come, and the dock
   // says so instead of showing the previous result's bars; then they arrive with the same
   // tensors, and the dock shows exactly the core's numbers for the new result.

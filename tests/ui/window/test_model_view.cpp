@@ -33,6 +33,7 @@
 #include "session/session_files.hpp"
 #include "model/model_grid_layout.hpp"
 #include "model/model_picture.hpp"
+#include "model/picture_parts.hpp"
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
 #include "window/main_window.hpp"
@@ -240,7 +241,7 @@ class TestModelView : public QObject {
     }
     const QRect map = g.mapRect(0, 0);
     const double rowPx = double(map.height()) / double(computed.weights[0].size(2));
-    QCOMPARE(ModelGridLayout::labelStep(rowPx, fm.height() * 0.9), 1);  // every query label
+    QCOMPARE(labelStep(rowPx, fm.height() * 0.9), 1);  // every query label
     const QImage picture = drawModelGrid(m, computed, 0, size);
     // Ink left of the first map (the labels) and under the last row (the key labels).
     const auto inked = [&](const QRect& area) {
@@ -548,7 +549,7 @@ class TestModelView : public QObject {
   void examplesListTheBundledModelsWithTheirCaptions() {
     testing::PromptedWindow w;
     const QList<ModelExample> models = modelExamples();
-    QCOMPARE(models.size(), 2);
+    QCOMPARE(models.size(), 3);
     for (const ModelExample& m : models) {
       auto* action = w.window.teaching()->examplesMenu()
                          ->findChild<QAction*>(QStringLiteral("modelExample_") + m.name);

@@ -12,6 +12,7 @@
 #include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/inputs.hpp"
 #include "mhaviz/core/result.hpp"
+#include "mhaviz/core/sink.hpp"
 #include "mhaviz/core/tensor.hpp"
 #include "mhaviz/core/value_zeroing.hpp"
 
@@ -96,6 +97,7 @@ struct ResultMeasures {
   std::vector<HeadAverage> averages;    ///< (N + 1) * H: [n * H + h], row N over every element
   std::optional<ValueNorms> norms;      ///< absent above kValueNormCellLimit cells
   std::optional<ValueZeroing> zeroing;  ///< absent above kValueNormCellLimit cells
+  SinkScores sinks;                     ///< sink_scores of the result (Gu et al. 2024)
   /// logit_scales of the result's parameters, one per head (empty when they cannot be
   /// computed, e.g. without projection weights).
   std::vector<double> logit_scale;
@@ -110,7 +112,8 @@ struct ResultMeasures {
 /// add about as much memory as the weights again).
 inline constexpr std::int64_t kValueNormCellLimit = std::int64_t{1} << 24;
 
-/// head_measures, every head_average, value_norms and value_zeroing (within the limit) of
+/// head_measures, every head_average, sink_scores, value_norms and value_zeroing (within the
+/// limit) of
 /// `result`;
 /// `control` as head_measures's.
 ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,

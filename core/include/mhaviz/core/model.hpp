@@ -3,8 +3,8 @@
 /// A whole model: every nn.MultiheadAttention call of one forward pass of a network, as
 /// mhaviz_capture.capture_model() writes it (docs/capture-and-models.md): a JSON index and a
 /// tensors file holding each call's state_dict, inputs, masks and PyTorch's outputs. Each layer
-/// is recomputed by mhaviz::forward and compared with PyTorch's outputs; attention rollout
-/// (Abnar & Zuidema 2020) runs across the self-attention layers.
+/// is recomputed by mhaviz::forward and compared with PyTorch's outputs; attention rollout and
+/// attention flow (Abnar & Zuidema 2020) run across the self-attention layers.
 
 #include <algorithm>
 #include <cstddef>
@@ -39,6 +39,7 @@ struct LayerInfo {
   std::int64_t call = 0;        ///< which call of that module (0 = its first)
   bool self_attention = false;  ///< query, key and value were one tensor (enters the rollout)
   bool fused = false;           ///< rebuilt from PyTorch's fused encoder-layer kernel
+  std::int64_t step = -1;       ///< its generation step; -1 in a capture without steps
   Config config;
 };
 
@@ -49,16 +50,24 @@ struct ModelIndex {
   std::string caption;            ///< what to look for; may be empty
   std::vector<std::string> tokens;
   std::vector<LayerInfo> layers;
+  /// Generation steps (capture_generation(), format version 2): 0 for one forward pass. Each
+  /// layer then names its step; the steps come in order, each holds the same modules called in
+  /// the same order with the same sizes (checked by parse_model_index).
+  std::int64_t steps = 0;
 };
+
+/// Most steps a generation capture may have.
+inline constexpr std::int64_t kMaxSteps = 4096;
 
 /// True when `text` looks like a model index (a JSON object whose "format" is "mhaviz-model"),
 /// so a file chooser can tell it from a configuration file. Never throws.
 bool is_model_index(std::string_view text);
 
-/// Parses an index. `path` is where it came from (messages name it; the tensors file is
-/// resolved against its folder). Throws InvalidInput naming the key, the layer and the fix
-/// for malformed JSON, a missing or mistyped key, more than kMaxLayers layers, or a layer
-/// configuration PyTorch would reject.
+/// Parses an index (versions 1 and 2). `path` is where it came from (messages name it; the
+/// tensors file is resolved against its folder). Throws InvalidInput naming the key, the layer
+/// and the fix for malformed JSON, a missing or mistyped key, more than kMaxLayers layers, a
+/// layer configuration PyTorch would reject, or steps that do not fit (none, a layer without
+/// one, out of order, or a step whose calls differ from step 0's in module or sizes).
 ModelIndex parse_model_index(std::string_view text, const std::filesystem::path& path);
 
 /// Reads and parses an index file (at most kMaxIndexBytes).
@@ -68,8 +77,8 @@ ModelIndex read_model_index(const std::filesystem::path& path);
 /// largest single forward pass, computed from the configurations alone.
 std::uint64_t estimate_model_memory(const ModelIndex& index);
 
-/// "layer 3 (encoder.layers.3.self_attn)", with ", call 1" for a module's second call: how
-/// messages and views name a layer.
+/// "layer 3 (encoder.layers.3.self_attn)", with ", call 1" for a module's second call and
+/// ", step 2" in a generation capture: how messages and views name a layer.
 std::string layer_title(const LayerInfo& layer, std::size_t position);
 
 /// One call, ready to compute.
@@ -134,6 +143,40 @@ struct ModelSinkRates {
 /// Throws InvalidInput (check_sink_eps) unless 0 < eps <= 1.
 ModelSinkRates sink_rates(const ComputedModel& computed, double eps = kDefaultSinkEps);
 
+/// The positions in index.layers of the calls of generation step `step` (0 to steps - 1), in
+/// call order; every layer when the index has no steps and `step` is -1. Throws InvalidInput
+/// naming `what` (e.g. "--step") for a step that does not exist.
+std::vector<std::size_t> step_layers(const ModelIndex& index, std::int64_t step,
+                                     const char* what = "step");
+
+/// The weights of the newest position of a generation step, in every layer of the step: the
+/// last query row of each head (with a KV cache, the step's only row), of one batch element.
+/// It is the position whose output predicts the token the step generates.
+struct StepRows {
+  struct Layer {
+    std::size_t layer = 0;        ///< position in the model's layers
+    std::int64_t heads = 0;       ///< H
+    std::int64_t keys = 0;        ///< S (the token columns)
+    std::int64_t columns = 0;     ///< S' (with the appended bias_k / zero columns)
+    std::vector<double> weights;  ///< heads × columns, row-major (NaN where PyTorch has NaN)
+    /// Mean over heads of column k (NaN counted as 0).
+    [[nodiscard]] double head_mean(std::int64_t k) const;
+    /// The column (appended ones included) with the largest head_mean; the first of equals.
+    [[nodiscard]] std::int64_t most_weighted() const;
+  };
+  std::int64_t step = 0;
+  std::int64_t batch = 0;
+  std::int64_t position = 0;  ///< the newest position: the key length of the step's first call, − 1
+  std::string query;          ///< its label ("" when the index has none)
+  std::string generated;      ///< the label of the next position, the token generated ("" if none)
+  std::vector<Layer> layers;
+};
+
+/// StepRows of `step` from the computed weights (compute_model's, one per model layer). Throws
+/// InvalidInput when the model has no steps or `step` / `batch` is out of range, naming `what`.
+StepRows step_rows(const Model& model, std::span<const Tensor> weights, std::int64_t step,
+                   std::int64_t batch = 0, const char* what = "step");
+
 /// Attention rollout of one batch element (docs/capture-and-models.md).
 struct Rollout {
   std::int64_t batch = 0;
@@ -144,11 +187,47 @@ struct Rollout {
   std::vector<double> extra_share;  ///< per used layer: weight on appended columns
 };
 
-/// Rollout over the model's self-attention layers. `weights[i]` is the computed
-/// ForwardResult::weights (N, H, L, Sx) of model layer i (others may be empty tensors).
-/// Throws InvalidInput when the model has no self-attention layer, their lengths differ, or
-/// `batch` is out of range.
+/// Rollout over the model's self-attention layers; in a generation capture, over those of
+/// `step` (-1: the last step). `weights[i]` is the computed ForwardResult::weights
+/// (N, H, L, Sx) of model layer i (others may be empty tensors). Throws InvalidInput when
+/// there is no self-attention layer, their lengths differ, or `batch` or `step` is out of
+/// range.
 Rollout attention_rollout(const Model& model, std::span<const Tensor> weights,
-                          std::int64_t batch = 0);
+                          std::int64_t batch = 0, std::int64_t step = -1);
+
+/// Attention flow (Abnar & Zuidema 2020) of one batch element: the layer graph has a node per
+/// token and layer (layer 0 the inputs), and an edge from token i of layer l to token j of
+/// layer l - 1 whose capacity is Â_l[i][j], the residual-adjusted head-averaged weight of
+/// rollout (appended bias_k / zero columns dropped, their share reported). The flow from
+/// output token i to input token j is the value of a maximum flow from (top, i) to (0, j)
+/// (docs/capture-and-models.md).
+struct AttentionFlow {
+  std::int64_t batch = 0;
+  std::int64_t tokens = 0;          ///< S
+  std::vector<std::size_t> layers;  ///< the model's self-attention layers used, in order
+  std::vector<double> value;        ///< the maximum flows, tokens × tokens, row-major; in [0, 1]
+  std::vector<double> map;          ///< value with each row divided by its sum (the paper's code)
+  std::vector<double> per_token;    ///< mean of each column of map
+  std::vector<double> extra_share;  ///< per used layer: weight on appended columns
+  std::size_t edges = 0;            ///< edges of the layer graph with a non-zero capacity
+};
+
+/// The work of attention flow: tokens² maximum flows over layers × tokens² edges each, counted
+/// as layers × tokens⁴.
+double flow_work(std::size_t layers, std::int64_t tokens);
+/// Most work attention_flow takes on: 80 tokens for 12 layers, 149 for 1 (its time against
+/// rollout's: mhaviz-flow-bench).
+inline constexpr double kMaxFlowWork = 5e8;
+/// Most tokens attention_flow takes for `layers` layers.
+std::int64_t flow_token_limit(std::size_t layers);
+
+/// Attention flow over the model's self-attention layers (the same layers, steps, checks and
+/// messages as attention_rollout). Throws InvalidInput naming `what` (the option or control that
+/// asked, e.g. "--flow") with the limit when flow_work exceeds kMaxFlowWork; Cancelled when
+/// control.cancel is set. Rows are solved on control.threads threads; control.progress counts
+/// the rows done.
+AttentionFlow attention_flow(const Model& model, std::span<const Tensor> weights,
+                             std::int64_t batch = 0, std::int64_t step = -1,
+                             const char* what = "attention flow", const RunControl& control = {});
 
 }  // namespace mhaviz::model

@@ -1,0 +1,207 @@
+// The model view's analysis across the layers (QtTest, offscreen): the Attention flow view shows
+// the core's attention_flow; a generation capture opens in the step view, whose slider moves
+// with the keyboard and shows the core's step_rows of each step; the sink rate follows ε and a
+// bad ε is refused beside the field; in the step view the session (so the text view) follows the
+// slider, keeping the selected layer's place in its step and its head. Pictures are compared with
+// the picture functions fed the core's numbers, pixel for pixel.
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QSlider>
+#include <QtTest>
+#include <functional>
+
+#include "document/document.hpp"
+#include "mhaviz/core/model.hpp"
+#include "model/model_mode_bar.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_picture.hpp"
+#include "model/model_view.hpp"
+#include "model/step_picture.hpp"
+#include "prompted_window.hpp"
+#include "tokens/text_view.hpp"
+#include "window/main_window.hpp"
+
+using namespace mhaviz::ui;
+namespace model = mhaviz::model;
+
+namespace {
+
+constexpr int kTimeout = 60000;
+
+/// Opens a bundled model and waits until the view has drawn it.
+ModelView* openExample(testing::PromptedWindow& w, const char* name) {
+  w.window.resize(1300, 900);
+  w.window.show();
+  ModelView* view = w.window.pages()->modelView();
+  if (!w.window.pages()->openModelExample(QString::fromLatin1(name))) return nullptr;
+  if (!QTest::qWaitFor([view] { return view->loaded() != nullptr && !view->picture().isNull(); },
+                       kTimeout)) {
+    return nullptr;
+  }
+  return view;
+}
+
+ModelPictureColors colorsOf(const QWidget* view) {
+  ModelPictureColors colors;
+  colors.background = view->palette().color(QPalette::Base);
+  colors.ink = view->palette().color(QPalette::Text);
+  return colors;
+}
+
+/// Waits until the view shows what `want` draws at the picture's size (drawn in the background;
+/// a label of new width may resize the canvas meanwhile).
+bool shows(ModelView* view, const std::function<QImage(QSize)>& want) {
+  return QTest::qWaitFor(
+      [&] {
+        const QImage shown = view->picture();
+        return !shown.isNull() && shown == want(shown.size());
+      },
+      kTimeout);
+}
+
+}  // namespace
+
+class TestModelAnalysis : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { testing::isolateSettings("mhaviz-model-analysis-tests"); }
+
+  void flowViewShowsTheCoresFlow() {
+    testing::PromptedWindow w;
+    ModelView* view = openExample(w, "copy");
+    QVERIFY(view != nullptr);
+    QCOMPARE(view->modes()->mode(), ModelMode::grid);
+    QCOMPARE(view->modes()->step(), -1);
+    view->setMode(ModelMode::flow);
+    const auto loaded = view->loaded();
+    const model::AttentionFlow flow =
+        model::attention_flow(loaded->model, loaded->computed.weights);
+    const auto want = [&](QSize size) {
+      return drawFlow(loaded->model, flow, size, Colormap::viridis, colorsOf(view));
+    };
+    QVERIFY2(shows(view, want), "the view does not show attention_flow's picture");
+    QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
+    // The flow is kept: back to the grid and to the flow again draws the same at once.
+    view->setMode(ModelMode::grid);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(0, 0).isEmpty(), kTimeout);
+    view->setMode(ModelMode::flow);
+    QVERIFY(shows(view, want));
+  }
+
+  void generationOpensInTheStepViewAndTheSliderMovesWithTheKeyboard() {
+    testing::PromptedWindow w;
+    ModelView* view = openExample(w, "generate");
+    QVERIFY(view != nullptr);
+    const auto loaded = view->loaded();
+    const model::Model& m = loaded->model;
+    QCOMPARE(view->modes()->mode(), ModelMode::step);
+    QCOMPARE(view->modes()->step(), int(m.index.steps - 1));
+    const auto stepPicture = [&](int step) {
+      return [&, step](QSize size) {
+        return drawStepRows(m, model::step_rows(m, loaded->computed.weights, step), size,
+                            Colormap::viridis, colorsOf(view));
+      };
+    };
+    QVERIFY2(shows(view, stepPicture(int(m.index.steps - 1))), "not the last step's rows");
+    auto* slider = view->findChild<QSlider*>(QStringLiteral("modelStep"));
+    QVERIFY(slider != nullptr && slider->isVisible());
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_Home);
+    QCOMPARE(view->modes()->step(), 0);
+    QVERIFY2(shows(view, stepPicture(0)), "not step 0's rows");
+    auto* text = view->findChild<QLabel*>(QStringLiteral("modelStepText"));
+    QVERIFY2(text->text().contains(QStringLiteral("position 8 (6@8) generates 3@9")),
+             qPrintable(text->text()));
+    QTest::keyClick(slider, Qt::Key_Right);
+    QCOMPARE(view->modes()->step(), 1);
+    QVERIFY2(shows(view, stepPicture(1)), "not step 1's rows");
+    // Rollout of a cached step has no self-attention layer to follow: said inline, model kept.
+    view->setMode(ModelMode::rollout);
+    QTRY_VERIFY_WITH_TIMEOUT(view->error().contains(QStringLiteral("step 1 has none")), kTimeout);
+    QVERIFY(view->loaded() != nullptr);
+    QTest::keyClick(slider, Qt::Key_Home);
+    QTRY_VERIFY_WITH_TIMEOUT(view->error().isEmpty(), kTimeout);
+    const model::Rollout r = model::attention_rollout(m, loaded->computed.weights, 0, 0);
+    QVERIFY2(shows(view,
+                   [&](QSize size) {
+                     return drawRollout(m, r, size, Colormap::viridis, colorsOf(view));
+                   }),
+             "not the rollout of step 0");
+  }
+
+  void theSessionAndTheTextViewFollowTheStepSlider() {
+    testing::PromptedWindow w;
+    ModelView* view = openExample(w, "generate");
+    QVERIFY(view != nullptr);
+    const auto loaded = view->loaded();
+    const model::Model& m = loaded->model;
+    const Document* document = w.document();
+    const auto layersOf = [&](int step) { return model::step_layers(m.index, step); };
+    // Opened at its last step: the session is that step's first call.
+    const int last = int(m.index.steps - 1);
+    QTRY_COMPARE_WITH_TIMEOUT(document->origin().layer, int(layersOf(last)[0]), kTimeout);
+    auto* dock = w.window.findChild<QDockWidget*>(QStringLiteral("textViewDock"));
+    QVERIFY(dock != nullptr);
+    dock->show();
+    // The second call of the step, head 2, selected; the slider keeps that place and head.
+    QVERIFY(layersOf(last).size() >= 2);
+    w.window.pages()->selectLayer(int(layersOf(last)[1]), 2);
+    auto* slider = view->findChild<QSlider*>(QStringLiteral("modelStep"));
+    slider->setFocus();
+    for (const int step : {0, 1}) {
+      QTest::keyClick(slider, step == 0 ? Qt::Key_Home : Qt::Key_Right);
+      QCOMPARE(view->modes()->step(), step);
+      QCOMPARE(document->origin().layer, int(layersOf(step)[1]));
+      QCOMPARE(document->view().soloHead, 2);
+      QCOMPARE(view->selected(), std::make_pair(int(layersOf(step)[1]), 2));
+      // The text view shows the newest position's weights of that layer and head.
+      const model::StepRows rows = model::step_rows(m, loaded->computed.weights, step);
+      const QString query = QStringLiteral("\"%1\"").arg(QString::fromStdString(rows.query));
+      QTRY_VERIFY_WITH_TIMEOUT(w.window.textView()->caption().contains(query), kTimeout);
+      QVERIFY2(w.window.textView()->caption().contains(QStringLiteral("head 2")),
+               qPrintable(w.window.textView()->caption()));
+    }
+    // Edited, the session stays where it is when the step moves (no edit dropped unasked).
+    mhaviz::Config edited = document->config();
+    edited.dropout = 0.25;
+    w.document()->changeConfig(edited, QStringLiteral("Set dropout"));
+    QVERIFY(w.window.session()->isModified());
+    const int kept = document->origin().layer;
+    QTest::keyClick(slider, Qt::Key_Right);
+    QCOMPARE(view->modes()->step(), 2);
+    QCOMPARE(document->origin().layer, kept);
+  }
+
+  void sinkRateFollowsEpsAndABadEpsIsRefusedInline() {
+    testing::PromptedWindow w;
+    ModelView* view = openExample(w, "copy");
+    QVERIFY(view != nullptr);
+    const model::ComputedModel& c = view->loaded()->computed;
+    ModelModeBar* modes = view->modes();
+    const auto overall = [&](double eps) {
+      const model::ModelSinkRates r = model::sink_rates(c, eps);
+      return QStringLiteral("(%1 of %2 heads)").arg(r.overall.sinks).arg(r.overall.heads);
+    };
+    QVERIFY2(modes->sinkRateText().contains(overall(0.3)), qPrintable(modes->sinkRateText()));
+    QVERIFY(overall(0.3) != overall(0.9));  // the fixture tells the thresholds apart
+    modes->enterSinkEps(QStringLiteral("0.9"));
+    QVERIFY(modes->sinkEpsError().isEmpty());
+    QVERIFY2(modes->sinkRateText().contains(overall(0.9)), qPrintable(modes->sinkRateText()));
+    QCOMPARE(modes->sinkEps(), 0.9);
+    for (const char* bad : {"0", "-0.2", "1.01", "lots"}) {
+      modes->enterSinkEps(QString::fromLatin1(bad));
+      QVERIFY2(!modes->sinkEpsError().isEmpty(), bad);
+      QVERIFY2(modes->sinkRateText().contains(overall(0.9)), bad);
+      QCOMPARE(modes->sinkEps(), 0.9);
+    }
+    QVERIFY(modes->sinkEpsError().contains(QStringLiteral("is not a number")));
+    modes->enterSinkEps(QStringLiteral("1"));  // (0, 1]: 1 is allowed
+    QVERIFY(modes->sinkEpsError().isEmpty());
+    QVERIFY(view->error().isEmpty());
+  }
+};
+
+QTEST_MAIN(TestModelAnalysis)
+#include "test_model_analysis.moc"

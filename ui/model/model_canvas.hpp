@@ -1,0 +1,40 @@
+#pragma once
+// The model view's canvas (model_view.hpp): shows the finished picture at its size with the
+// selected map outlined; on the layers × heads grid, hovering names the cell under the pointer,
+// a click selects a map's layer (ModelView::layerSelected), a double click opens it
+// (ModelView::layerChosen); asks the view to draw again when its size changes. GUI thread only.
+
+#include <QImage>
+#include <QWidget>
+#include <optional>
+
+#include "model/model_grid_layout.hpp"
+
+namespace mhaviz::ui {
+
+class ModelView;
+
+class ModelCanvas : public QWidget {
+ public:
+  explicit ModelCanvas(ModelView* view);
+
+  QImage image;
+  int imageBatch = 0;      // the batch element the picture shows (its title, so its layout)
+  bool gridShown = false;  // the layers × heads grid, whose maps can be clicked
+
+  /// The picture's layout (null without a grid on screen).
+  [[nodiscard]] std::optional<ModelGridLayout> layout() const;
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void leaveEvent(QEvent*) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseDoubleClickEvent(QMouseEvent* e) override;
+
+ private:
+  ModelView* m_view;
+};
+
+}  // namespace mhaviz::ui

@@ -1,0 +1,69 @@
+#include "model/picture_parts.hpp"
+
+#include <algorithm>
+
+namespace mhaviz::ui {
+
+int colourScaleWidth(const QFontMetrics& fm) {
+  return 14 + 8 + fm.horizontalAdvance(QStringLiteral("0.75"));
+}
+
+void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
+               const QColor& ink, const QString& title) {
+  if (bar.height() < 8) return;
+  const QImage cells = cellImage(bar.height(), 1, gradient, map, [&](std::int64_t r, std::int64_t) {
+    return 1.0 - double(r) / double(std::max(1, bar.height() - 1));
+  });
+  p.drawImage(bar, cells);
+  const QFontMetrics fm(p.font());
+  p.setPen(ink);
+  p.drawText(QRect(bar.left(), bar.top() - fm.height() - 4, bar.width() + 60, fm.height()),
+             Qt::AlignLeft | Qt::AlignBottom, title);
+  for (int q = 0; q <= 4; ++q) {
+    const double v = 1.0 - q / 4.0;
+    const int y = bar.top() + int(std::lround((bar.height() - 1) * q / 4.0));
+    p.drawLine(bar.right() + 2, y, bar.right() + 5, y);
+    const int top = std::clamp(y - fm.height() / 2, bar.top() - 1, bar.bottom() + 1 - fm.height());
+    p.drawText(
+        QRect(bar.right() + 8, top, fm.horizontalAdvance(QStringLiteral("0.75")) + 2, fm.height()),
+        Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 2));
+  }
+}
+
+int labelStep(double pixels, double needed) {
+  if (pixels <= 0) return 1 << 20;
+  return std::max(1, static_cast<int>(std::ceil(needed / pixels)));
+}
+
+void drawLabels(QPainter& p, const QFontMetrics& fm, const QRect& map, const QStringList& labels,
+                bool across, bool rotated, int band) {
+  if (labels.isEmpty()) return;
+  const double cell = double(across ? map.width() : map.height()) / double(labels.size());
+  const int step = labelStep(
+      cell,
+      across && !rotated ? fm.horizontalAdvance(QStringLiteral("00")) + 4.0 : fm.height() * 0.9);
+  for (int k = 0; k < labels.size(); k += step) {
+    const double centre = (double(k) + 0.5) * cell;
+    if (!across) {
+      const int y = map.top() + int(centre);
+      p.drawText(QRect(map.left() - band, y - fm.height() / 2, band - 4, fm.height()),
+                 Qt::AlignRight | Qt::AlignVCenter,
+                 fm.elidedText(labels[k], Qt::ElideRight, band - 4));
+    } else if (!rotated) {
+      const int x = map.left() + int(centre);
+      const int w = int(cell * step);
+      p.drawText(QRect(x - w / 2, map.bottom() + 3, w, fm.height()), Qt::AlignCenter,
+                 fm.elidedText(labels[k], Qt::ElideRight, w));
+    } else {
+      p.save();
+      p.translate(map.left() + centre, map.bottom() + 3);
+      p.rotate(-90);
+      p.drawText(QRect(-(band - 6), -fm.height() / 2, band - 6, fm.height()),
+                 Qt::AlignRight | Qt::AlignVCenter,
+                 fm.elidedText(labels[k], Qt::ElideRight, band - 6));
+      p.restore();
+    }
+  }
+}
+
+}  // namespace mhaviz::ui

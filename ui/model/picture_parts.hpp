@@ -1,0 +1,57 @@
+#pragma once
+// Pieces the pictures of a model share (model_picture.cpp, step_picture.cpp): a map of values
+// in 0..1 as an image, the 0..1 colour scale beside it, and token labels along a map's side.
+
+#include <qcustomplot.h>
+
+#include <QColor>
+#include <QFontMetrics>
+#include <QImage>
+#include <QPainter>
+#include <QRect>
+#include <QString>
+#include <QStringList>
+#include <cmath>
+#include <cstdint>
+
+#include "render/colormaps.hpp"
+#include "stages/view_options.hpp"
+
+namespace mhaviz::ui {
+
+/// One (rows × cols) map of values in 0..1 as an image, one pixel per cell; `value(r, c)`.
+template <typename Value>
+QImage cellImage(std::int64_t rows, std::int64_t cols, const QCPColorGradient& gradient,
+                 Colormap map, Value value) {
+  QImage image(static_cast<int>(cols), static_cast<int>(rows), QImage::Format_RGB32);
+  const QCPRange range(0.0, 1.0);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(r)));
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const double v = value(r, c);
+      line[c] = std::isnan(v) ? nanColor(map).rgb()
+                              : const_cast<QCPColorGradient&>(gradient).color(v, range);
+    }
+  }
+  return image;
+}
+
+/// Width of a colour scale beside a picture: its bar, a gap, a tick and the widest label.
+int colourScaleWidth(const QFontMetrics& fm);
+
+/// The 0..1 colour scale: `title` above a vertical bar in `bar` (1 at the top), ticks at
+/// quarters to its right, their labels clear of the bar and of the title (the top and bottom
+/// labels kept within the bar's height).
+void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
+               const QColor& ink, const QString& title);
+
+/// Every `step`-th label is written: 1 where all fit in `pixels` per label of `needed`.
+int labelStep(double pixels, double needed);
+
+/// Labels along one side of a map: every labelStep-th of `labels`, each centred on its row
+/// (`across` false: left of the map in a band `band` wide, right-aligned) or its column
+/// (`across` true: under the map, written upwards in a band `band` tall when `rotated`).
+void drawLabels(QPainter& p, const QFontMetrics& fm, const QRect& map, const QStringList& labels,
+                bool across, bool rotated, int band);
+
+}  // namespace mhaviz::ui
