@@ -181,10 +181,10 @@ void GridInput::onMouseMove(QMouseEvent* event) {
   if (!cellAt(event->position(), &map, &row, &col)) {
     if (m_lastHoverMap >= 0) QToolTip::hideText();
     m_lastHoverMap = m_lastHoverRow = m_lastHoverCol = -1;
-    // An elided title or note shows its full text.
+    // A shortened title or note shows its full text.
     for (const MapView& v : m_state.views) {
-      for (const ElidedText* t : {v.title, v.note}) {
-        if (t->outerRect().contains(event->position().toPoint()) && t->isElided()) {
+      for (const MapText* t : {v.title, v.note}) {
+        if (t->outerRect().contains(event->position().toPoint()) && t->isShortened()) {
           QToolTip::showText(event->globalPosition().toPoint(), t->text(), m_plot);
           return;
         }

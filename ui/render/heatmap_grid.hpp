@@ -26,6 +26,7 @@ struct GridState;  // axis rects, colour maps and overlays of the current pictur
 struct MapView;    // one map of the grid: its axis rect, colour map and overlays
 struct MapStyle;   // what every map of one layout shares: colours, fonts, size limit
 struct PreparedMaps;
+struct GridArrangement;
 class GridInput;
 class GridLayout;
 class GridPreparation;
@@ -113,6 +114,7 @@ class HeatmapGrid : public QWidget {
   void launchPreparation(bool withStats);            // background task for the queued regions
   void applyPrepared(const PreparedMaps& prepared);  // GUI thread: show a task's output
   void rebuild();  // new layout for m_data (maps, scale, legend, labels)
+  void buildPicture();  // the elements of m_data for m_state->arrangement
   MapView buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style);  // one map's cell
   void buildLegend(QCPLayoutGrid* legend, const QColor& text, const QColor& background);
   void renderAll();             // fill every map for its visible range and size, replot
@@ -121,7 +123,9 @@ class HeatmapGrid : public QWidget {
   void layoutNow();             // lay out the plot so axis rects have their pixel sizes
   void queueRender();           // coalesced re-render after zoom/pan
   QSize visibleSize() const;    // what the plot may use without scrolling
-  void fitPlot(int columns);    // plot size: the visible size, or taller (scrolling)
+  GridArrangement arrangement() const;  // where the maps go at the grid's current size
+  void applyArrangement();  // m_state->arrangement's plot size, map sizes and title widths
+  bool placeScale();  // the colour scale in view when the maps scroll; true when it moved
   QColor textColor() const;     // palette Text when following the palette, else black
 
   QScrollArea* m_scroll = nullptr;

@@ -42,6 +42,7 @@ void HeatmapGrid::layoutNow() {
   layout->update(QCPLayoutElement::upPreparation);
   layout->update(QCPLayoutElement::upMargins);
   layout->update(QCPLayoutElement::upLayout);
+  if (placeScale()) layout->update(QCPLayoutElement::upLayout);  // beside the maps in view
 }
 
 void HeatmapGrid::applyRanges() {
