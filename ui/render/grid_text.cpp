@@ -9,6 +9,28 @@
 #include "render/heatmap_grid_state.hpp"
 
 namespace mhaviz::ui {
+namespace {
+
+// `text` with every hyphen-minus that starts a signed number or an infinity ("-inf", "-0.5",
+// "+3") replaced by a non-breaking hyphen of the same length: the line breaker then treats the
+// sign and what follows as one word. Indices are unchanged, so lines are cut from the original.
+QString gluedSigns(const QString& text) {
+  QString glued = text;
+  for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+    const QChar c = text.at(i);
+    if (c != QLatin1Char('-') && c != QLatin1Char('+')) continue;
+    const bool starts = i == 0 || text.at(i - 1).isSpace() || text.at(i - 1) == QLatin1Char('(') ||
+                        text.at(i - 1) == QLatin1Char('[');
+    const QChar next = text.at(i + 1);
+    const bool number = next.isDigit() || next == QLatin1Char('.') ||
+                        text.mid(i + 1, 3) == QLatin1String("inf");
+    if (starts && number) glued[i] = QChar(0x2011);  // non-breaking hyphen: glues both sides
+  }
+  return glued;
+}
+
+}  // namespace
+
 QStringList wrapLines(const QString& text, const QFont& font, int width) {
   QStringList lines;
   for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
@@ -18,7 +40,7 @@ QStringList wrapLines(const QString& text, const QFont& font, int width) {
     }
     // QTextLayout breaks where the language allows it: at spaces, and between CJK characters;
     // inside a word only when the word alone is wider than the line.
-    QTextLayout layout(paragraph, font);
+    QTextLayout layout(gluedSigns(paragraph), font);
     QTextOption option;
     option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     layout.setTextOption(option);

@@ -87,7 +87,8 @@ class MapText : public QCPTextElement {
 };
 
 /// `text` broken into lines no wider than `width` pixels in `font` (explicit line breaks kept):
-/// at spaces, between CJK characters, inside a word only when it is wider than a line.
+/// at spaces, between CJK characters, inside a word only when it is wider than a line, and never
+/// inside a signed number or "-inf".
 QStringList wrapLines(const QString& text, const QFont& font, int width);
 /// wrapLines, at most `maxLines` lines: the last one holds the rest, shortened with "…".
 QStringList fitLines(const QString& text, const QFont& font, int width, int maxLines);
