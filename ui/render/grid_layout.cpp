@@ -132,7 +132,7 @@ GridLayout::Fit GridLayout::fit(const StageData& data, int columns, QSize room,
     const int titles = titleHeight(data, titleWidth);
     for (const bool notes : {false, true}) {
       a.notes = notes;
-      f.rowChrome = titles + (notes ? QFontMetrics(noteFont()).lineSpacing() : 0) +
+      f.rowChrome = titles + (notes ? QFontMetrics(noteFont()).lineSpacing() + 2 * kMapTextMargin : 0) +
                     m_chrome.rect.top() + m_chrome.rect.bottom();
       const int mapHeight = allInView ? (room.height() - fixedHeight -
                                          (f.gridRows - 1) * kMapRowSpacing) / f.gridRows -

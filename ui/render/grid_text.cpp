@@ -85,7 +85,12 @@ bool MapText::isShortened() const {
 }
 
 QSize MapText::minimumOuterSizeHint() const {
-  if (mText.isEmpty()) return QSize(0, 0);  // no note: no room
+  if (mText.isEmpty()) {
+    // No note: no room, or the line kept for one.
+    return m_keepLine ? QSize(0, QFontMetrics(mFont).lineSpacing() + mMargins.top() +
+                                     mMargins.bottom())
+                      : QSize(0, 0);
+  }
   // Only as wide as an ellipsis asks: a long title wraps rather than widen (and so shrink) the
   // maps. As tall as its lines at the width it wraps to.
   const QFontMetrics metrics(mFont);

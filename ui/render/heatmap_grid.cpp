@@ -9,6 +9,7 @@
 #include <QStyle>
 #include <QTimer>
 #include <algorithm>
+#include <utility>
 
 #include "render/grid_input.hpp"
 #include "render/grid_layout.hpp"
@@ -62,10 +63,15 @@ void HeatmapGrid::setStageData(StageData stage, const ViewOptions& view, const Q
   m_preparation->cancel();  // nothing made for the previous data arrives
   m_view = view;
   m_message = whyEmpty;
+  const std::size_t maps = m_data.maps.size();
   m_data = std::move(stage);
   // Without background preparation the statistics are computed here (GUI thread).
   if (!m_data.statsReady && !m_preparation->enabled()) computeStats(m_data);
+  const std::optional<QRectF> zoom = std::exchange(m_continueZoom, std::nullopt);
+  m_keepArrangement = zoom.has_value() && maps == m_data.maps.size();
   rebuild();
+  m_keepArrangement = false;
+  if (zoom.has_value()) m_input->showCells(*zoom);
   renderAll();
   m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
 }
@@ -138,6 +144,17 @@ QStringList HeatmapGrid::columnLabels(int map) const {
 
 QCustomPlot* HeatmapGrid::plot() const { return m_plot; }
 
+QRectF HeatmapGrid::visibleCells() const { return m_input->visibleCells(); }
+
+QSize HeatmapGrid::mapPixels() const {
+  return m_state->views.empty() ? QSize() : m_state->views.front().rect->rect().size();
+}
+
+void HeatmapGrid::setWheelZoomFactor(double factor) {
+  m_wheelZoomFactor = factor;
+  for (MapView& v : m_state->views) v.rect->setRangeZoomFactor(factor);
+}
+
 double HeatmapGrid::lastRenderMs() const { return m_lastRenderMs; }
 
 void HeatmapGrid::setCaption(const QString& caption) { m_layout->setCaption(caption); }
@@ -183,6 +200,7 @@ void HeatmapGrid::applyArrangement() {
     v.rect->setMaximumSize(a.rect);
     v.title->setWrapWidth(a.slotWidth);
     v.note->setWrapWidth(a.slotWidth);
+    v.note->setKeepLine(a.notes);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "render/grid_layout.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/heatmap_grid_state.hpp"
+#include "stages/reduced_result.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -139,9 +140,18 @@ void addColourScale(QCustomPlot* plot, GridState& s, QCPLayoutGrid* body, const 
 void HeatmapGrid::rebuild() {
   GridState& s = *m_state;
   clearPicture(m_plot, s);
-  s.arrangement = arrangement();
+  if (!m_keepArrangement) s.arrangement = arrangement();
   buildPicture();
   if (s.views.empty()) return;
+  if (m_keepArrangement) {
+    // A zoom continued: the maps stay where they were to the pixel, whatever their new tick
+    // labels (never wider than the whole map's, which were measured).
+    for (MapView& v : s.views) {
+      v.rect->setAutoMargins(QCP::msNone);
+      v.rect->setMargins(m_layout->chrome().rect);
+    }
+    return;
+  }
   // What the built picture needs around its maps (tick labels, axis titles, colour scale,
   // legend) decides their size: measure it at this size and arrange again with it.
   layoutNow();
@@ -260,6 +270,7 @@ MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& st
   v.rect->setMarginGroup(QCP::msLeft | QCP::msRight | QCP::msTop | QCP::msBottom, m_state->margins);
   v.rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
   v.rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+  v.rect->setRangeZoomFactor(m_wheelZoomFactor);
   QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
   QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
   for (QCPAxis* axis : {x, y}) {
@@ -323,8 +334,12 @@ void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const Q
   std::vector<std::vector<LegendKey*>> groups(1);
   if (anyMasked(m_data) || m_view.stage == Stage::weights || m_view.stage == Stage::scores ||
       m_view.stage == Stage::mask || m_view.stage == Stage::weights_before_dropout) {
-    groups[0].push_back(new LegendKey(m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
-                                      tr("masked (-inf in the mask)"), legendText));
+    // A reduced view knows the mask from its blocks of zeros only (stages/reduced_result.hpp).
+    const bool reduced = m_data.result != nullptr && isReducedResult(*m_data.result);
+    groups[0].push_back(new LegendKey(
+        m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
+        reduced ? tr("masked: every weight of the block is 0") : tr("masked (-inf in the mask)"),
+        legendText));
   }
   s.nanKey = new LegendKey(
       m_plot, nanColor(s.colormap), LegendKey::Swatch::fill,

@@ -165,8 +165,8 @@ void HeatmapGrid::renderMap(int index) {
   int colBlock = 1, rowBlock = 1;
   if (m.cols > widthPx || m.rows > heightPx) {
     // Only the visible region, at full resolution when it fits, else reduced by blocks.
-    visibleCells(x->range(), m.cols, &c0, &c1);
-    visibleCells(y->range(), m.rows, &y0, &y1);
+    ::mhaviz::ui::visibleCells(x->range(), m.cols, &c0, &c1);
+    ::mhaviz::ui::visibleCells(y->range(), m.rows, &y0, &y1);
     colBlock = blockFactor(c1 - c0 + 1, widthPx);
     rowBlock = blockFactor(y1 - y0 + 1, heightPx);
   }

@@ -65,12 +65,15 @@ struct MapStyle {
 /// A map's title or note: wrapped onto at most kMaxTitleLines lines of the width the layout
 /// gives it (the last shortened with "…" only when even they do not hold it), asking for no
 /// more width than an ellipsis, so that a long title never squeezes the maps. Empty, it takes
-/// no room.
+/// no room unless told to keep its line.
 class MapText : public QCPTextElement {
  public:
   MapText(QCustomPlot* plot, const QString& text, const QFont& font);
   /// The width the lines wrap to before the layout has given the element one.
   void setWrapWidth(int width) { m_wrapWidth = width; }
+  /// On: at least one line of room even while empty (a note that comes and goes as the maps
+  /// are zoomed does not move them).
+  void setKeepLine(bool on) { m_keepLine = on; }
   /// The lines as drawn at the element's current width.
   QStringList shownLines() const;
   QString shownText() const { return shownLines().join(QLatin1Char('\n')); }
@@ -84,6 +87,7 @@ class MapText : public QCPTextElement {
  private:
   int width() const;
   int m_wrapWidth = 0;
+  bool m_keepLine = false;
 };
 
 /// `text` broken into lines no wider than `width` pixels in `font` (explicit line breaks kept):
