@@ -13,6 +13,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
@@ -20,6 +21,7 @@
 #include "mhaviz/core/problem.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/result_maps.hpp"
+#include "stages/stage_data.hpp"
 #include "stages/reduced_result.hpp"
 #include "window/reduced_zoom.hpp"
 #include "prompted_window.hpp"
@@ -115,6 +117,20 @@ class ReducedViewTest : public QObject {
     const mhaviz::Problem p = mhaviz::make_problem(longConfig());
     const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
     QVERIFY(foldError(*result, full, 0, false) < 1e-6);
+
+    // Issue 28 item 5: the causal map's triangle shows. A block whose every weight is 0 holds
+    // masked keys only and is drawn masked; a block on or below the diagonal is not. The colour
+    // range is 0..the largest block mean (about 0.17 here), not 0..1.
+    const mhaviz::ui::StageData weights = mhaviz::ui::extractStage(*result, doc.view());
+    QVERIFY(weights.rangeFromData);
+    const mhaviz::ui::MapData& head = weights.maps.front();
+    for (const auto& [row, col, masked] : {std::tuple{0, 1, true}, {0, 366, true}, {100, 101, true},
+                                           {0, 0, false}, {100, 100, false}, {366, 0, false}}) {
+      QVERIFY2(head.maskedAt(row, col) == masked, qPrintable(QStringLiteral("block (%1, %2)")
+                                                                 .arg(row)
+                                                                 .arg(col)));
+    }
+    QVERIFY(weights.maps.back().maskedAt(0, 366));  // the average: masked in every head
 
     // Block max of batch element 1: the fold and the batch element are recomputed.
     mhaviz::ui::ViewOptions view = doc.view();
