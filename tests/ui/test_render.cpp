@@ -355,6 +355,39 @@ class TestRender : public QObject {
     QCOMPARE(scale->axis()->label(), QStringLiteral("weight"));
   }
 
+  // Issue 28 item 9: the colour scale's title is turned along the bar; where the bar is shorter
+  // than the title (a short, wide grid: one row of maps, the bar as tall as a map) it wraps
+  // onto more lines instead of standing past the bar's ends over whatever is above.
+  void scaleTitleNeverOutrunsItsBar() {
+    mhaviz::Config c = smallConfig(false, false);
+    c.num_heads = 4;
+    auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(c));
+    HeatmapGrid grid;
+    grid.resize(1500, 230);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    ViewOptions view;
+    view.autoRange = true;  // "weight (automatic range: 0..largest)"
+    showResult(grid, r, view);
+    grid.plot()->replot();
+    QCPColorScale* scale = colourScale(grid.plot());
+    QVERIFY(scale != nullptr);
+    const QFontMetrics metrics(scale->axis()->labelFont());
+    const QRect bar = scale->axis()->axisRect()->rect();
+    QVERIFY(metrics.horizontalAdvance(QStringLiteral("weight (automatic range: 0..largest)")) >
+            bar.height());  // the case in question
+    const QStringList lines = scale->axis()->label().split(QLatin1Char('\n'));
+    QVERIFY2(lines.size() >= 2, qPrintable(scale->axis()->label()));
+    for (const QString& line : lines) {
+      QVERIFY2(metrics.horizontalAdvance(line) <= bar.height(),
+               qPrintable(QStringLiteral("'%1' is %2 px along a %3 px bar")
+                              .arg(line)
+                              .arg(metrics.horizontalAdvance(line))
+                              .arg(bar.height())));
+    }
+    QCOMPARE(lines.join(QLatin1Char(' ')), QStringLiteral("weight (automatic range: 0..largest)"));
+  }
+
   // Issue 15 item 1: a resize that changes the number of grid columns (a dock toggled, a
   // splitter dragged, presentation mode left) rebuilds the layout; the new colour maps and the
   // new colour scale must keep the rule's range (0..1 for weights), not QCustomPlot's default.

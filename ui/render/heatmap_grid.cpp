@@ -213,9 +213,13 @@ bool HeatmapGrid::placeScale() {
   const int body = s.body != nullptr ? s.body->outerRect().height() : 0;
   int offset = 0, rest = 0;
   if (m_plot->height() > view && body > 0) {
+    // The part of the maps' rows in view (the caption above them may take the top of it).
     const int bodyTop = s.body->outerRect().top();
-    const int height = std::min(body, std::max(40, view - 4 * kPlotRowSpacing));
-    offset = std::clamp(m_scroll->verticalScrollBar()->value() - bodyTop, 0, body - height);
+    const int scroll = m_scroll->verticalScrollBar()->value();
+    const int top = std::max(bodyTop, scroll);
+    const int bottom = std::min(bodyTop + body, scroll + view);
+    const int height = std::clamp(bottom - top - 2 * kPlotRowSpacing, std::min(body, 40), body);
+    offset = std::clamp(top - bodyTop, 0, body - height);
     rest = body - height - offset;
   }
   if (s.scaleOffset->maximumSize().height() == offset &&

@@ -139,6 +139,7 @@ class HeatmapGrid : public QWidget {
   GridArrangement arrangement() const;  // where the maps go at the grid's current size
   void applyArrangement();  // m_state->arrangement's plot size, map sizes and title widths
   bool placeScale();  // the colour scale in view when the maps scroll; true when it moved
+  bool fitScaleTitle();  // the scale's title wrapped to the bar's length; true when it changed
   QColor textColor() const;     // palette Text when following the palette, else black
 
   QScrollArea* m_scroll = nullptr;

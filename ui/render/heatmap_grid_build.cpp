@@ -115,6 +115,7 @@ void addColourScale(QCustomPlot* plot, GridState& s, QCPLayoutGrid* body, const 
   s.scale->setGradient(s.gradient);
   s.scale->setRangeDrag(false);
   s.scale->setRangeZoom(false);
+  s.scaleTitle = unit;
   s.scale->axis()->setLabel(unit);
   styleAxis(s.scale->axis(), text);
   auto* column = new QCPLayoutGrid;

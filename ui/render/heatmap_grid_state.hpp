@@ -40,6 +40,7 @@ struct MapView {
 struct GridState {
   std::vector<MapView> views;
   QCPColorScale* scale = nullptr;
+  QString scaleTitle;  // the colour scale's title before it is wrapped to the bar
   QCPLayoutGrid* legend = nullptr;
   QCPLayoutGrid* body = nullptr;              // maps and colour scale side by side
   QCPLayoutElement* scaleOffset = nullptr;    // above the scale: keeps it in view when scrolled
