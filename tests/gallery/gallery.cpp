@@ -19,6 +19,7 @@
 #include <QImage>
 #include <QSet>
 #include <QSettings>
+#include <QSize>
 #include <QStandardPaths>
 #include <QTest>
 #include <array>
@@ -74,6 +75,8 @@ struct Shot {
   /// The head view shown (View > Head view); headQuery >= 0: that query hovered.
   bool headView = false;
   int headQuery = -1;
+  /// The window's size (the gallery's usual 1600x1000 unless said).
+  QSize size = QSize(kWidth, kHeight);
 };
 
 /// Opens the shot's bundled model and waits until the model view has drawn it; for `layer`,
@@ -202,7 +205,7 @@ QString render(const Shot& shot, const QDir& out) {
   QString error;
   {
     MainWindow window;
-    window.resize(kWidth, kHeight);
+    window.resize(shot.size);
     window.show();
     if (!settle(window))
       return QStringLiteral("%1: the start-up picture never came").arg(shot.name);
@@ -239,9 +242,15 @@ QString render(const Shot& shot, const QDir& out) {
       if (teaching == nullptr) return QStringLiteral("%1: no teaching tools").arg(shot.name);
       teaching->setPresentation(true);
       // Full screen on the offscreen platform is its 800x800 screen: show the presentation
-      // layout (fonts, caption, hidden panels) at the gallery's size, as on a projector.
+      // layout (fonts, caption, hidden panels) at the shot's size, as on a projector.
+      if (!QTest::qWaitFor([&] { return window.isFullScreen(); }, kTimeoutMs))
+        return QStringLiteral("%1: presentation mode never took the screen").arg(shot.name);
       window.setWindowState(Qt::WindowNoState);
-      window.resize(kWidth, kHeight);
+      window.setGeometry(QRect(QPoint(0, 0), shot.size));
+      if (!QTest::qWaitFor([&] { return window.size() == shot.size && !window.isFullScreen(); },
+                           kTimeoutMs)) {
+        return QStringLiteral("%1: presentation mode kept its size").arg(shot.name);
+      }
     }
     if (shot.masks) {
       auto* dock = window.findChild<QDockWidget*>(QStringLiteral("maskDock"));
@@ -275,6 +284,15 @@ QString render(const Shot& shot, const QDir& out) {
     }
     if (!computation->error().isEmpty()) {
       return QStringLiteral("%1: %2").arg(shot.name, computation->error());
+    }
+    if (window.size() != shot.size) {
+      return QStringLiteral("%1: the window is %2x%3, not %4x%5 (state %6)")
+          .arg(shot.name)
+          .arg(window.width())
+          .arg(window.height())
+          .arg(shot.size.width())
+          .arg(shot.size.height())
+          .arg(int(window.windowState()));
     }
     const QString path = out.filePath(QString::fromLatin1(shot.name) + QStringLiteral(".png"));
     if (!window.grab().save(path)) return QStringLiteral("cannot write %1").arg(path);
@@ -386,6 +404,28 @@ int main(int argc, char* argv[]) {
        .zoom = {8192, 8448, 8000, 8256},
        .beforeZoom = "long_context_32k_causal"},
       {"dark", nullptr, {}, false, true},
+      // The first picture at a small projector's and a full-HD screen's size, light and dark
+      // Chinese: how much of the centre the maps cover (tests/ui/test_map_coverage.cpp).
+      {.name = "default_1280x720", .configJson = nullptr, .view = {}, .size = QSize(1280, 720)},
+      {.name = "default_1280x720_dark_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .size = QSize(1280, 720)},
+      {.name = "default_1920x1080", .configJson = nullptr, .view = {}, .size = QSize(1920, 1080)},
+      {.name = "default_1920x1080_dark_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .size = QSize(1920, 1080)},
+      // Presentation mode at 1280x720 on the value-norms step (its colour scale's long title).
+      {.name = "presentation_value_norms_1280x720",
+       .configJson = kValueNormsJson,
+       .view = [](ViewOptions& v) { v.stage = Stage::value_norms; },
+       .presentation = true,
+       .size = QSize(1280, 720)},
       {"chinese", nullptr, {}, true},
       {"value_norms", kValueNormsJson, [](ViewOptions& v) { v.stage = Stage::value_norms; }},
       {"value_norms_dark_chinese", kValueNormsJson,
