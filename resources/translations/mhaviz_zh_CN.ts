@@ -1717,6 +1717,10 @@
         <source>zero: its value is already 0, so zeroing it changes nothing (0 by construction)</source>
         <translation>zero：其值本来就是 0，置零不改变任何东西（按构造为 0）</translation>
     </message>
+    <message>
+        <source>masked: every weight of the block is 0</source>
+        <translation>已屏蔽：该块的每个权重都是 0</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::InputsEditor</name>
