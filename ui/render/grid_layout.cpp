@@ -14,7 +14,7 @@ namespace {
 
 // A map whose longer side (with square cells) is shorter than this many lines of text is not
 // readable: the grid scrolls rather than shrink it further.
-constexpr int kReadableLines = 18;
+constexpr int kReadableLines = 14;
 // No side of a map is drawn shorter than this many lines of text: a map much wider than tall
 // (W_q's head_dim x E) gets taller cells rather than become a strip.
 constexpr int kMinSideLines = 5;
