@@ -31,7 +31,8 @@ message(STATUS "mhaviz: exp kernels for ${MHAVIZ_ISA_VARIANTS}, chosen at run ti
 function(mhaviz_add_isa_kernels target)
   set(_objects "")
   foreach(isa IN LISTS MHAVIZ_ISA_VARIANTS)
-    add_library(mhaviz_exp_${isa} OBJECT ${PROJECT_SOURCE_DIR}/core/src/kernels/exp_row_isa.cpp)
+    add_library(mhaviz_exp_${isa} OBJECT ${PROJECT_SOURCE_DIR}/core/src/kernels/exp_row_isa.cpp
+                ${PROJECT_SOURCE_DIR}/core/src/kernels/fold_row_isa.cpp)
     target_compile_definitions(mhaviz_exp_${isa} PRIVATE MHAVIZ_ISA=${isa})
     target_compile_options(mhaviz_exp_${isa} PRIVATE ${_isa_flags_${isa}})
     target_link_libraries(mhaviz_exp_${isa} PRIVATE Eigen3::Eigen mhaviz::options mhaviz::warnings)

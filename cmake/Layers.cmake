@@ -38,4 +38,14 @@ function(mhaviz_add_layer name)
     list(APPEND layers mhaviz::${dep})
   endforeach()
   target_link_libraries(mhaviz_${name} PUBLIC ${layers} ${arg_LINK} PRIVATE mhaviz::warnings)
+
+  # Precompiled headers (cmake/PrecompiledHeaders.cmake): QCustomPlot's for the layers that
+  # draw maps and those above them, Qt Widgets' for the other widget layers.
+  # The layer's tests (mhaviz_add_ui_test) take the plot set too when the layer draws.
+  if(name STREQUAL "render" OR "render" IN_LIST MHAVIZ_LAYER_DEPS_${name})
+    mhaviz_use_pch(mhaviz_${name} plot)
+    set_property(TARGET mhaviz_${name} PROPERTY MHAVIZ_DRAWS ON)
+  elseif("Qt6::Widgets" IN_LIST arg_LINK)
+    mhaviz_use_pch(mhaviz_${name} widgets)
+  endif()
 endfunction()

@@ -22,8 +22,11 @@ set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 # builds without it.
 option(MHAVIZ_CCACHE "Compile through ccache when it is installed" ON)
 find_program(MHAVIZ_CCACHE_PROGRAM ccache)
+# The sloppiness lets it cache files compiled with a precompiled header (PrecompiledHeaders.cmake).
 if(MHAVIZ_CCACHE AND MHAVIZ_CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
-  set(CMAKE_CXX_COMPILER_LAUNCHER ${MHAVIZ_CCACHE_PROGRAM})
+  set(CMAKE_CXX_COMPILER_LAUNCHER
+      env CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+      ${MHAVIZ_CCACHE_PROGRAM})
 endif()
 
 add_library(mhaviz_options INTERFACE)

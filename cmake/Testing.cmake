@@ -21,15 +21,22 @@ endfunction()
 
 # mhaviz_add_ui_test(<name> <sources>... [LINK <libraries>...])
 #   A QtTest executable and its ctest entry of the same name, offscreen, TIMEOUT 600. It links
-#   the given libraries (default: mhaviz::window, the whole window) with Qt6::Test.
+#   the given libraries with Qt6::Test; by default the layer its folder is named after
+#   (tests/ui/<layer>/ links mhaviz::<layer>), so a test exercises only that layer and those below.
 function(mhaviz_add_ui_test name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "LINK")
   if(NOT arg_LINK)
-    set(arg_LINK mhaviz::window)
+    get_filename_component(layer ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+    set(arg_LINK mhaviz::${layer})
   endif()
   qt_add_executable(${name} ${arg_UNPARSED_ARGUMENTS})
   set_target_properties(${name} PROPERTIES WIN32_EXECUTABLE OFF MACOSX_BUNDLE OFF)
   target_link_libraries(${name} PRIVATE ${arg_LINK} Qt6::Test mhaviz::warnings)
+  list(GET arg_LINK 0 layer_target)
+  get_target_property(draws ${layer_target} MHAVIZ_DRAWS)
+  if(draws)
+    mhaviz_use_pch(${name} plot)  # Qt Widgets and QCustomPlot precompiled
+  endif()
   target_compile_definitions(${name} PRIVATE MHAVIZ_FIXTURE_DIR="${MHAVIZ_FIXTURE_DIR}")
   add_test(NAME ${name} COMMAND ${name})
   mhaviz_test_properties(${name} QT)

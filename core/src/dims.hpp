@@ -22,7 +22,16 @@ struct Dims {
   std::int64_t vdim = 0;
 };
 
-/// Checks everything PyTorch checks (with its messages) and returns the sizes.
-Dims validated_dims(const Config& config, const Params& params, const Inputs& inputs);
+/// An attn_mask's element type and shape, for a mask that is described rather than held.
+struct MaskLayout {
+  ElemType type = ElemType::boolean;
+  Shape shape;
+};
+
+/// Checks everything PyTorch checks (with its messages) and returns the sizes. Without
+/// inputs.attn_mask, `generated_attn_mask` (when not null) stands for the attn_mask a pattern
+/// generates row by row (the long-context pass), checked as a tensor of that layout would be.
+Dims validated_dims(const Config& config, const Params& params, const Inputs& inputs,
+                    const MaskLayout* generated_attn_mask = nullptr);
 
 }  // namespace mhaviz::detail

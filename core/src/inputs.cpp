@@ -11,24 +11,25 @@ Shape layout(const Config& c, std::int64_t len, std::int64_t features) {
   return {len, c.batch(), features};
 }
 
-Tensor normal_tensor(const Config& c, detail::Rng& rng, Shape shape) {
+/// Standard normals of stream `stream` of the input seed, in row-major order of `shape`.
+Tensor normal_tensor(const Config& c, std::uint64_t stream, Shape shape) {
+  const detail::CounterRng rng(c.input_seed_or_default(), stream);
   if (c.dtype == DType::float64) {
     Tensor t(ElemType::f64, std::move(shape));
-    for (double& x : t.data<double>()) x = rng.normal();
+    rng.normals(0, t.data<double>());
     return t;
   }
   Tensor t(ElemType::f32, std::move(shape));
-  for (float& x : t.data<float>()) x = static_cast<float>(rng.normal());
+  rng.normals(0, t.data<float>());
   return t;
 }
 }  // namespace
 
 Inputs random_inputs(const Config& c) {
-  detail::Rng rng(c.input_seed_or_default());
   Inputs in;
-  in.query = normal_tensor(c, rng, layout(c, c.tgt_len, c.embed_dim));
-  in.key = normal_tensor(c, rng, layout(c, c.src_len, c.k_dim()));
-  in.value = normal_tensor(c, rng, layout(c, c.src_len, c.v_dim()));
+  in.query = normal_tensor(c, detail::kQueryStream, layout(c, c.tgt_len, c.embed_dim));
+  in.key = normal_tensor(c, detail::kKeyStream, layout(c, c.src_len, c.k_dim()));
+  in.value = normal_tensor(c, detail::kValueStream, layout(c, c.src_len, c.v_dim()));
   return in;
 }
 

@@ -12,12 +12,14 @@
 
 #include "dims.hpp"
 #include "eigen_types.hpp"
+#include "long_context_fold.hpp"
 #include "long_context_rows.hpp"
 #include "masks.hpp"
+#include "mhaviz/core/gen/mask_pattern.hpp"
+#include "mhaviz/core/semantics.hpp"
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/parallel.hpp"
 #include "projections.hpp"
-#include "softmax.hpp"
 
 namespace mhaviz {
 
@@ -27,9 +29,6 @@ using detail::ConstMatMap;
 using detail::Dims;
 using detail::kElem;
 using detail::Mat;
-
-/// Query rows per stripe at least (a stripe is a whole number of block rows).
-constexpr std::int64_t kMinStripeRows = 32;
 
 std::string range_text(std::int64_t a, std::int64_t b) {
   return std::to_string(a) + ":" + std::to_string(b);
@@ -67,10 +66,62 @@ Region resolve(const ReducedRequest& r, const Dims& d) {
   return g;
 }
 
+/// The element type and shape of the attn_mask make_attn_mask would generate.
+detail::MaskLayout generated_layout(const Config& c) {
+  detail::MaskLayout layout;
+  if (c.attn_mask_spec.dtype == gen::MaskDType::floating) {
+    layout.type = c.dtype == DType::float64 ? ElemType::f64 : ElemType::f32;
+  }
+  layout.shape = {c.tgt_len, c.src_len};
+  if (c.attn_mask_spec.shape == gen::MaskShape::three_d) {
+    layout.shape.insert(layout.shape.begin(), c.batch() * c.num_heads);
+  }
+  return layout;
+}
+
+/// The inputs as the pass reads them (inputs_for_semantics: PyTorch 1.13's mask conversions),
+/// a generated attn_mask of `layout` taking part without being made.
+Inputs semantic_inputs(const Config& c, const Inputs& in,
+                       const std::optional<detail::MaskLayout>& layout) {
+  if (!layout) return inputs_for_semantics(c, in);
+  Inputs probe = in;
+  probe.attn_mask = Tensor(layout->type, {0});  // only its element type is read
+  probe = inputs_for_semantics(c, probe);
+  probe.attn_mask.reset();
+  return probe;
+}
+
+/// Query rows per stripe at least (a stripe is a whole number of block rows): enough rows that
+/// each key chunk read from memory serves many of them.
+constexpr std::int64_t kStripeRows = 128;
+
+/// Keys per chunk: a stripe's scores of one chunk take about 256 KiB, to stay in L2; whole
+/// panels of the stored keys.
+template <typename T>
+std::int64_t chunk_keys(std::int64_t stripe_rows) {
+  const std::int64_t fit = (std::int64_t{256} << 10) / (stripe_rows * std::int64_t{sizeof(T)});
+  constexpr std::int64_t panel = detail::HeadKeys<T>::kPanel;
+  return std::clamp<std::int64_t>(fit, panel, 16 * panel) / panel * panel;
+}
+
 template <typename T>
 ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const ReducedRequest& req,
                    const RunControl& control) {
-  const Dims d = detail::validated_dims(c, p, in);
+  // An attn_mask the inputs do not hold but the config generates from a pattern is read row by
+  // row from the pattern (make_reduced_problem leaves it out).
+  std::optional<gen::MaskPattern> pattern;
+  std::optional<detail::MaskLayout> pattern_layout;
+  if (!in.attn_mask && c.attn_mask_spec.kind != gen::MaskKind::none) {
+    pattern = gen::MaskPattern::of(c);
+    if (!pattern) {
+      throw InvalidInput("the reduced view needs the attn_mask of a \"" +
+                         std::string(gen::to_string(c.attn_mask_spec.kind)) +
+                         "\" mask as a tensor (generate it with make_problem)");
+    }
+    pattern_layout = generated_layout(c);
+  }
+  const Inputs sem = semantic_inputs(c, in, pattern_layout);
+  const Dims d = detail::validated_dims(c, p, sem, pattern_layout ? &*pattern_layout : nullptr);
   if (c.training && c.dropout > 0.0) {
     throw InvalidInput(
         "the reduced view of a long context shows weights without dropout; set training=false "
@@ -92,73 +143,43 @@ ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const Red
   }
   const auto maps = static_cast<std::int64_t>(out.heads.size());
   out.maps = Tensor(kElem<T>, {maps, out.rows, out.cols});
-  const bool with_average = req.head < 0;
-  if (with_average) out.average = Tensor(kElem<T>, {out.rows, out.cols});
+  if (req.head < 0) out.average = Tensor(kElem<T>, {out.rows, out.cols});
 
+  const auto cancelled = [&] { return control.cancel != nullptr && control.cancel->load(); };
   const detail::Projections<T> w(p, d);
   const detail::HeadKeys<T> keys(c, in, d, w, req.batch, g.q0, g.q1, control.threads);
-  const detail::MaskRows<T> masks(in, d);
-  const auto cancelled = [&] { return control.cancel != nullptr && control.cancel->load(); };
   if (cancelled()) throw Cancelled();
-  const detail::BlockFolder<T> folder(out.maps.data<T>().data(),
-                                      with_average ? out.average.data<T>().data() : nullptr, out);
 
-  // A stripe: whole block rows, at least kMinStripeRows query rows.
+  // A stripe: whole block rows, at least kStripeRows query rows.
   const std::int64_t blocks_per_stripe =
-      std::max<std::int64_t>(1, (kMinStripeRows + out.block_rows - 1) / out.block_rows);
+      std::max<std::int64_t>(1, (kStripeRows + out.block_rows - 1) / out.block_rows);
+  const std::int64_t stripe_rows = blocks_per_stripe * out.block_rows;
   const std::int64_t stripes = (out.rows + blocks_per_stripe - 1) / blocks_per_stripe;
-  const T scale = static_cast<T>(std::sqrt(1.0 / static_cast<double>(d.hd)));  // 2.x
-  const bool zero_masked_rows = !c.need_weights;
+  // What a masked cell of the pattern adds: -inf for a bool mask (masked_value is for floats).
+  const T pattern_value = c.attn_mask_spec.dtype == gen::MaskDType::boolean
+                              ? -std::numeric_limits<T>::infinity()
+                              : static_cast<T>(c.attn_mask_spec.masked_value);
+  const detail::StripeMasks<T> masks(sem, pattern, pattern_value, d, req.batch,
+                                     chunk_keys<T>(std::min(stripe_rows, g.q1 - g.q0)));
+  const detail::StripeFolder<T> folder(keys, masks, d,
+                                       {&out, g.q0, g.k0, g.k1, zero_fully_masked_rows(c)});
   std::int64_t done = 0;
   std::mutex progress_mutex;
-  parallel_for(
-      stripes, thread_count(control.threads, stripes), [&](std::int64_t s) {
-        if (cancelled()) throw Cancelled();
-        const std::int64_t r0 = s * blocks_per_stripe;
-        const std::int64_t r1 = std::min(out.rows, r0 + blocks_per_stripe);
-        const std::int64_t i0 = g.q0 + r0 * out.block_rows;
-        const std::int64_t i1 = std::min(g.q1, g.q0 + r1 * out.block_rows);
-        const std::int64_t rows = i1 - i0, width = g.k1 - g.k0;
-        Mat<T> raw(rows, d.Sx), weights(rows, d.Sx), mask;
-        if (masks.any()) mask.resize(rows, d.Sx);
-        Mat<T> avg;
-        if (with_average) avg = Mat<T>::Zero(rows, width);
-        std::int64_t live = d.S;  // keys [live, S) are masked (-inf) in every row of the stripe
-        for (std::int64_t m = 0; m < maps; ++m) {
-          const std::int64_t h = out.heads[static_cast<std::size_t>(m)];
-          const std::int64_t b = req.batch * d.H + h;
-          if (masks.any() && (m == 0 || masks.per_head())) {
-            for (std::int64_t i = 0; i < rows; ++i)
-              masks.merged_row(req.batch, b, i0 + i, mask.row(i));
-            live = detail::live_keys(mask, d.S);
-          }
-          // Steps 8-10 as forward() does them: (q * sqrt(1/hd)) @ k^T, + merged mask, softmax;
-          // keys masked in every row (the future of a causal stripe) get weight 0 uncomputed.
-          const Mat<T> q_scaled = keys.query(h, i0 - g.q0, rows) * scale;
-          const Mat<T>& kt = keys.keys_transposed(h);
-          detail::product(raw.leftCols(live), q_scaled, kt.leftCols(live));
-          if (d.Sx > d.S)
-            detail::product(raw.rightCols(d.Sx - d.S), q_scaled, kt.rightCols(d.Sx - d.S));
-          if (masks.any()) {
-            raw.leftCols(live) += mask.leftCols(live);
-            raw.rightCols(d.Sx - d.S) += mask.rightCols(d.Sx - d.S);
-          }
-          for (std::int64_t i = 0; i < rows; ++i) {
-            detail::softmax_live(raw.row(i), weights.row(i), live, d.S, zero_masked_rows);
-          }
-          folder.fold(m, r0, weights.middleCols(g.k0, width));
-          if (with_average) avg += weights.middleCols(g.k0, width);
-        }
-        if (with_average) {
-          avg /= static_cast<T>(d.H);
-          folder.fold(-1, r0, avg);
-        }
-        if (cancelled()) throw Cancelled();
-        if (control.progress) {
-          const std::lock_guard lock(progress_mutex);
-          control.progress(++done, stripes);
-        }
-      });
+  parallel_for(stripes, thread_count(control.threads, stripes), [&](std::int64_t k) {
+    if (cancelled()) throw Cancelled();
+    // The last stripes first: under a causal mask they hold the most keys.
+    const std::int64_t s = stripes - 1 - k;
+    const std::int64_t r0 = s * blocks_per_stripe;
+    const std::int64_t i0 = g.q0 + r0 * out.block_rows;
+    const std::int64_t i1 = std::min(g.q1, i0 + stripe_rows);
+    thread_local detail::FoldScratch<T> scratch;
+    folder.fold(i0, i1 - i0, r0, scratch, cancelled);
+    if (cancelled()) throw Cancelled();
+    if (control.progress) {
+      const std::lock_guard lock(progress_mutex);
+      control.progress(++done, stripes);
+    }
+  });
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/gen/mask_pattern.hpp"
 
 namespace mhaviz {
 
@@ -101,15 +102,19 @@ std::uint64_t estimate_reduced_memory(const Config& c, int threads, std::int64_t
   Count n = 0;
   n += z.N * z.L * z.E + z.N * z.S * (z.kd + z.vd);  // inputs
   n += z.L * z.E + z.Sx * z.E;                       // projected queries and keys of one n
-  n += t * (2 * 64 * z.Sx + 64 * z.Sx + z.Sx);  // per thread: a stripe's scores, weights, average
+  n += z.E * z.Sx;                                  // every head's keys transposed
+  // per thread: a stripe's scores and mask values of one key chunk (at most 2 x 128 x 1024)
+  // and its block sums (128 rows of at most 1024 columns)
+  n += t * (3 * 128 * 1024);
   // folded maps: at most a screen's worth (1024 x 1024 values) each
   n += (z.H + 1) * std::min<std::uint64_t>(z.L.value(), 1024) *
        std::min<std::uint64_t>(z.Sx.value(), 1024);
   n += c.packed_projection() ? 4 * z.E * z.E : 2 * z.E * z.E + z.E * (z.kd + z.vd);
   Count bytes = n * z.elem;
-  // The mask tensors a configuration generates (make_problem), as they are: bool 1 byte.
+  // The mask tensors a configuration generates (make_reduced_problem), as they are: bool 1
+  // byte. A pattern (causal, window, ...) is never made: its rows are generated as needed.
   const Count mask_elem = c.attn_mask_spec.dtype == gen::MaskDType::boolean ? Count(1) : z.elem;
-  if (c.attn_mask_spec.kind != gen::MaskKind::none) {
+  if (c.attn_mask_spec.kind != gen::MaskKind::none && !gen::MaskPattern::of(c)) {
     const Count blocks = c.attn_mask_spec.shape == gen::MaskShape::three_d ? z.N * z.H : Count(1);
     bytes += blocks * z.L * z.S * mask_elem;
   }

@@ -6,6 +6,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/gen/inputs.hpp"
+#include "mhaviz/core/gen/mask_pattern.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/gen/weights.hpp"
 #include "mhaviz/core/io/suggest.hpp"
@@ -108,14 +109,23 @@ void check_shape(const Tensor& t, const Shape& expected, const Config& c, std::s
 
 }  // namespace
 
-Problem make_problem(const Config& config, const io::TensorMap& tensors,
-                     std::string_view source_name) {
+namespace {
+
+Problem problem_of(const Config& config, const io::TensorMap& tensors, std::string_view source_name,
+                   bool pattern_masks) {
   validate_config(config);
   gen::check_labels(config);
   Problem problem{config, gen::make_params(config), gen::make_inputs(config)};
   Inputs& in = problem.inputs;
   // Generated masks; a mask in `tensors` replaces its generated one (and its settings).
-  if (!tensors.contains("attn_mask")) in.attn_mask = gen::make_attn_mask(config);
+  if (!tensors.contains("attn_mask")) {
+    if (pattern_masks || !gen::MaskPattern::of(config)) {
+      in.attn_mask = gen::make_attn_mask(config);
+    } else {  // checked as make_attn_mask checks it, read row by row by reduced_weights
+      gen::check_attn_mask_spec(config);
+      gen::check_mask_pattern(config);
+    }
+  }
   if (!tensors.contains("key_padding_mask"))
     in.key_padding_mask = gen::make_key_padding_mask(config);
   for (const auto& [name, tensor] : tensors) {
@@ -145,6 +155,18 @@ Problem make_problem(const Config& config, const io::TensorMap& tensors,
     }
   }
   return problem;
+}
+
+}  // namespace
+
+Problem make_problem(const Config& config, const io::TensorMap& tensors,
+                     std::string_view source_name) {
+  return problem_of(config, tensors, source_name, true);
+}
+
+Problem make_reduced_problem(const Config& config, const io::TensorMap& tensors,
+                             std::string_view source_name) {
+  return problem_of(config, tensors, source_name, false);
 }
 
 std::string nonfinite_warning(const io::TensorMap& tensors, std::string_view source_name) {

@@ -44,10 +44,10 @@ void check_param(const Config& c, const Params& p, std::string_view key) {
   }
 }
 
-void check_mask_dtype(const Tensor& m, const char* name) {
-  if (m.type() != ElemType::boolean && !m.is_floating()) {
+void check_mask_dtype(ElemType type, const char* name) {
+  if (type != ElemType::boolean && type != ElemType::f32 && type != ElemType::f64) {
     fail(std::string("only bool and floating types of ") + name + " are supported (got " +
-         std::string(to_string(m.type())) +
+         std::string(to_string(type)) +
          "; uint8 masks were deprecated in PyTorch 1.13: convert with mask.bool())");
   }
 }
@@ -119,7 +119,8 @@ void check_static(const std::optional<Tensor>& t, const char* name, const char* 
 
 }  // namespace
 
-detail::Dims detail::validated_dims(const Config& c, const Params& p, const Inputs& in) {
+detail::Dims detail::validated_dims(const Config& c, const Params& p, const Inputs& in,
+                                   const MaskLayout* generated_attn_mask) {
   validate_config(c);
   check_input_dims(in);
   Dims d;
@@ -167,24 +168,33 @@ detail::Dims detail::validated_dims(const Config& c, const Params& p, const Inpu
   }
   for (std::string_view key : kStateDictKeys) check_param(c, p, key);
 
-  if (c.is_causal && !in.attn_mask) {
+  // The attn_mask as its element type and shape: the tensor's, or the one a pattern would
+  // generate (never held in full by the long-context pass).
+  std::optional<MaskLayout> mask;
+  if (in.attn_mask) {
+    mask = MaskLayout{in.attn_mask->type(), in.attn_mask->shape()};
+  } else if (generated_attn_mask != nullptr) {
+    mask = *generated_attn_mask;
+  }
+  if (c.is_causal && !mask) {
     fail(
         "Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
         "method `generate_square_subsequent_mask` to create this mask.");
   }
-  if (in.attn_mask) {
-    const Tensor& m = *in.attn_mask;
-    check_mask_dtype(m, "attn_mask");
-    if (m.dim() == 2 && m.shape() != Shape{d.L, S}) {
-      fail("The shape of the 2D attn_mask is " + shape_str(m.shape()) + ", but should be " +
+  if (mask) {
+    const Shape& shape = mask->shape;
+    const auto dim = static_cast<std::int64_t>(shape.size());
+    check_mask_dtype(mask->type, "attn_mask");
+    if (dim == 2 && shape != Shape{d.L, S}) {
+      fail("The shape of the 2D attn_mask is " + shape_str(shape) + ", but should be " +
            shape_str({d.L, S}) + ".");
     }
-    if (m.dim() == 3 && !d.batched && m.shape() != Shape{d.H, d.L, S}) {
+    if (dim == 3 && !d.batched && shape != Shape{d.H, d.L, S}) {
       fail("Expected `attn_mask` shape to be " + shape_str({d.H, d.L, S}) + " but got " +
-           shape_str(m.shape()));
+           shape_str(shape));
     }
-    if (m.dim() == 3 && m.shape() != Shape{d.N * d.H, d.L, S}) {
-      fail("The shape of the 3D attn_mask is " + shape_str(m.shape()) + ", but should be " +
+    if (dim == 3 && shape != Shape{d.N * d.H, d.L, S}) {
+      fail("The shape of the 3D attn_mask is " + shape_str(shape) + ", but should be " +
            shape_str({d.N * d.H, d.L, S}) + ".");
     }
   }
@@ -196,13 +206,13 @@ detail::Dims detail::validated_dims(const Config& c, const Params& p, const Inpu
     fail("keys and values must have the same length after static_k/static_v, got " +
          std::to_string(d.S) + " keys and " + std::to_string(Sv) + " values");
   }
-  if (in.attn_mask && d.S != S) {
+  if (mask && d.S != S) {
     fail("attn_mask has " + std::to_string(S) + " key columns but static_k has " +
          std::to_string(d.S) + " keys; give a mask with " + std::to_string(d.S) + " columns");
   }
   if (in.key_padding_mask) {
     const Tensor& m = *in.key_padding_mask;
-    check_mask_dtype(m, "key_padding_mask");
+    check_mask_dtype(m.type(), "key_padding_mask");
     const Shape want = d.batched ? Shape{d.N, d.S} : Shape{d.S};
     if (m.shape() != want) {
       fail("expecting key_padding_mask shape of " + shape_str(want) + ", but got " +

@@ -47,14 +47,6 @@
         <translation>头 %1</translation>
     </message>
     <message>
-        <source> — matches PyTorch (largest difference %1)</source>
-        <translation> — 与 PyTorch 一致（最大差异 %1）</translation>
-    </message>
-    <message>
-        <source> — DIFFERS from PyTorch by %1</source>
-        <translation> — 与 PyTorch 不一致，差异 %1</translation>
-    </message>
-    <message>
         <source>Weight on appended bias_k / zero columns (dropped) per layer: %1</source>
         <translation>各层在附加的 bias_k / 零列（已舍去）上的权重：%1</translation>
     </message>
@@ -81,6 +73,22 @@
     <message>
         <source>rollout</source>
         <translation>展开</translation>
+    </message>
+    <message>
+        <source>matches PyTorch (largest difference %1)</source>
+        <translation>与 PyTorch 一致（最大差异 %1）</translation>
+    </message>
+    <message>
+        <source>DIFFERS from PyTorch by %1</source>
+        <translation>与 PyTorch 不一致，差异 %1</translation>
+    </message>
+    <message>
+        <source>query ↓ (rows)</source>
+        <translation>查询 ↓（行）</translation>
+    </message>
+    <message>
+        <source>key → (columns)</source>
+        <translation>键 →（列）</translation>
     </message>
 </context>
 <context>
@@ -281,6 +289,10 @@
         <source>&amp;Leave compare mode</source>
         <translation>退出对比模式(&amp;L)</translation>
     </message>
+    <message>
+        <source>The maps show batch element %1, whose padding the Masks dock edits</source>
+        <translation>热图显示批次元素 %1，即“掩码与输入”面板正在编辑其填充的元素</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz</name>
@@ -418,10 +430,6 @@
     <message>
         <source>&lt;h3&gt;Batch %1, head %2, query %3, key %4&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;批次 %1，头 %2，查询 %3，键 %4&lt;/h3&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;bias_k&lt;/b&gt;: a learned key appended after the in-projection by add_bias_kv; never masked.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;bias_k&lt;/b&gt;：add_bias_kv 在输入投影之后追加的可学习的键；永远不会被屏蔽。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;zero key&lt;/b&gt;: the all-zero key appended after the head split by add_zero_attn; never masked. Its raw score is exactly 0 (q . 0 = 0).&lt;/p&gt;</source>
@@ -580,10 +588,6 @@
         <translation>示例</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;A common misconception:&lt;/b&gt; the extra keys are &lt;b&gt;not prepended&lt;/b&gt; at position 0 like a [CLS] token. bias_k/bias_v are appended at the &lt;b&gt;end&lt;/b&gt;, &lt;b&gt;after&lt;/b&gt; the projection; the zero key is appended after them, &lt;b&gt;after&lt;/b&gt; the head split. They are always the &lt;b&gt;last&lt;/b&gt; key columns.&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; appends one learned row &lt;code&gt;bias_k&lt;/code&gt; to the keys and &lt;code&gt;bias_v&lt;/code&gt; to the values: after the S source keys, after the in-projection (they are not multiplied by W_k or W_v) and before the head split. S becomes S+1.&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; appends one all-zero row of width hd to k and v &lt;b&gt;after&lt;/b&gt; the head split, after bias_k when both are on. With add_zero_attn alone S becomes S+1; with both options S becomes S+2. Its raw score is exactly 0 for every query.&lt;/p&gt;&lt;p&gt;Both columns get mask 0: they are never masked. The grid labels them &lt;i&gt;bias_k&lt;/i&gt; and &lt;i&gt;zero&lt;/i&gt; and sets them apart.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;常见误解：&lt;/b&gt;额外的键&lt;b&gt;并不是&lt;/b&gt;像 [CLS] 标记那样&lt;b&gt;前置&lt;/b&gt;在位置 0。bias_k/bias_v 在投影&lt;b&gt;之后&lt;/b&gt;追加到&lt;b&gt;末尾&lt;/b&gt;；零键在拆分头&lt;b&gt;之后&lt;/b&gt;追加在它们后面。它们总是&lt;b&gt;最后&lt;/b&gt;的几列键。&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; 向键追加一行可学习的 &lt;code&gt;bias_k&lt;/code&gt;，向值追加 &lt;code&gt;bias_v&lt;/code&gt;：位于 S 个源键之后、输入投影之后（不乘以 W_k 或 W_v）、拆分头之前。S 变为 S+1。&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; 在拆分头&lt;b&gt;之后&lt;/b&gt;向 k 和 v 各追加一行宽度为 hd 的全零行；两者都开启时位于 bias_k 之后。只开启 add_zero_attn 时 S 变为 S+1；两个选项都开启时 S 变为 S+2。对任何查询，它的原始分数都恰好为 0。&lt;/p&gt;&lt;p&gt;这两列的掩码都为 0：它们永远不会被屏蔽。网格把它们标为 &lt;i&gt;bias_k&lt;/i&gt; 和 &lt;i&gt;zero&lt;/i&gt; 并单独标出。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Keys are projected with W_k and split into heads like q. add_bias_kv appends (it does not prepend) the learned row bias_k at the END of the keys, after the projection and before the head split; add_zero_attn appends an all-zero row after the head split. These extra rows are the last rows of the map: S+1 with one option, S+2 with both.</source>
         <translation>键用 W_k 投影，并像 q 一样拆分到各个头。add_bias_kv 在投影之后、拆分头之前，把可学习的行 bias_k 追加（而不是前置）到键的末尾；add_zero_attn 在拆分头之后追加一个全零行。这些额外的行是图中的最后几行：开启一个选项时为 S+1，两个都开启时为 S+2。</translation>
     </message>
@@ -623,16 +627,60 @@
         <source>Not a PyTorch step: how much query i&apos;s output row changes when key j&apos;s value vector is zeroed in every head, the weights kept (Mohebbi et al. 2023, here within the attention layer only). First map: cosine distance 1 - cos(o, o&apos;); second: |o&apos; - o| / |o|. The zero key&apos;s value is already 0, so its column is 0.</source>
         <translation>这不是 PyTorch 的步骤：在每个头中把键 j 的值向量置零、权重保持不变时，查询 i 的输出行改变多少（Mohebbi 等，2023，这里只限于注意力层）。第一张图：余弦距离 1 - cos(o, o&apos;)；第二张：|o&apos; - o| / |o|。zero 键的值本来就是 0，所以它的列为 0。</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;bias_k&lt;/b&gt;: a learned key appended at the end, after the in-projection, by add_bias_kv; never masked. It has no query row of its own (it never attends): a learned &quot;null&quot; key, an attention sink for weight that fits no source key.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;bias_k&lt;/b&gt;：add_bias_kv 在输入投影之后追加到末尾的可学习的键；永远不会被屏蔽。它没有自己的查询行（它从不关注任何键）：它是一个可学习的“空”（null）键，一个注意力汇点（attention sink），接收不适合任何源键的权重。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;A common misconception:&lt;/b&gt; the extra keys are &lt;b&gt;not prepended&lt;/b&gt; at position 0 like a [CLS] token. bias_k/bias_v are appended at the &lt;b&gt;end&lt;/b&gt;, &lt;b&gt;after&lt;/b&gt; the projection; the zero key is appended after them, &lt;b&gt;after&lt;/b&gt; the head split. They are always the &lt;b&gt;last&lt;/b&gt; key columns.&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; appends one learned row &lt;code&gt;bias_k&lt;/code&gt; to the keys and &lt;code&gt;bias_v&lt;/code&gt; to the values: after the S source keys, after the in-projection (they are not multiplied by W_k or W_v) and before the head split. S becomes S+1.&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; appends one all-zero row of width hd to k and v &lt;b&gt;after&lt;/b&gt; the head split, after bias_k when both are on. With add_zero_attn alone S becomes S+1; with both options S becomes S+2. Its raw score is exactly 0 for every query.&lt;/p&gt;&lt;p&gt;Both columns get mask 0: they are never masked. The grid labels them &lt;i&gt;bias_k&lt;/i&gt; and &lt;i&gt;zero&lt;/i&gt; and sets them apart.&lt;/p&gt;&lt;p&gt;&lt;b&gt;bias_k is a key, not a token.&lt;/b&gt; It has &lt;b&gt;no query row&lt;/b&gt;: the queries are still the L rows of the query input, so a column is added to the weights, never a row. bias_k therefore &lt;b&gt;never attends&lt;/b&gt; to anything, itself included; it is only attended to. Its key is learned and the same for every input, so it acts as a learned &lt;b&gt;&quot;null&quot; key&lt;/b&gt;, an &lt;b&gt;attention sink&lt;/b&gt;: a query that finds no source key worth attending puts its weight there, and bias_v is what that weight adds to the output (the zero key is the same kind of sink, with a score fixed at 0 and a value that adds nothing).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;常见误解：&lt;/b&gt;额外的键&lt;b&gt;并不是&lt;/b&gt;像 [CLS] 标记那样&lt;b&gt;前置&lt;/b&gt;在位置 0。bias_k/bias_v 在投影&lt;b&gt;之后&lt;/b&gt;追加到&lt;b&gt;末尾&lt;/b&gt;；零键在拆分头&lt;b&gt;之后&lt;/b&gt;追加在它们后面。它们总是&lt;b&gt;最后&lt;/b&gt;的几列键。&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_bias_kv&lt;/b&gt; 向键追加一行可学习的 &lt;code&gt;bias_k&lt;/code&gt;，向值追加 &lt;code&gt;bias_v&lt;/code&gt;：位于 S 个源键之后、输入投影之后（不乘以 W_k 或 W_v）、拆分头之前。S 变为 S+1。&lt;/p&gt;&lt;p&gt;&lt;b&gt;add_zero_attn&lt;/b&gt; 在拆分头&lt;b&gt;之后&lt;/b&gt;向 k 和 v 各追加一行宽度为 hd 的全零行；两者都开启时位于 bias_k 之后。只开启 add_zero_attn 时 S 变为 S+1；两个选项都开启时 S 变为 S+2。对任何查询，它的原始分数都恰好为 0。&lt;/p&gt;&lt;p&gt;这两列的掩码都为 0：它们永远不会被屏蔽。网格把它们标为 &lt;i&gt;bias_k&lt;/i&gt; 和 &lt;i&gt;zero&lt;/i&gt; 并单独标出。&lt;/p&gt;&lt;p&gt;&lt;b&gt;bias_k 是一个键，而不是一个词元。&lt;/b&gt;它&lt;b&gt;没有查询行&lt;/b&gt;：查询仍然是查询输入的 L 行，因此权重只多出一列，而不会多出一行。所以 bias_k &lt;b&gt;从不关注&lt;/b&gt;任何键，包括它自己；它只会被关注。它的键是学习得到的，对任何输入都相同，因此它起到一个可学习的&lt;b&gt;“空”（null）键&lt;/b&gt;的作用，即一个&lt;b&gt;注意力汇点&lt;/b&gt;（attention sink）：找不到值得关注的源键的查询会把权重放在这里，而 bias_v 就是这部分权重给输出增加的内容（零键也是同一类汇点，只是分数固定为 0，值不增加任何内容）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>no weight entry at map %1, row %2, column %3</source>
+        <translation>图 %1 的第 %2 行、第 %3 列没有权重元素</translation>
+    </message>
+    <message>
+        <source>not a weight-matrix stage</source>
+        <translation>不是权重矩阵阶段</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Entry %1[%2, %3] = &lt;b&gt;%4&lt;/b&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;元素 %1[%2, %3] = &lt;b&gt;%4&lt;/b&gt;。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>the heads concatenated</source>
+        <translation>拼接后的各头输出</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A row is an &lt;b&gt;output feature&lt;/b&gt;: this row makes feature %1 of %2 (head %3&apos;s dimension %4, since each head takes hd = %5 rows). A column is an &lt;b&gt;input feature&lt;/b&gt;: this column reads feature %6 of the %7 input.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;一行是一个&lt;b&gt;输出特征&lt;/b&gt;：这一行生成 %2 的特征 %1（头 %3 的第 %4 维，因为每个头占 hd = %5 行）。一列是一个&lt;b&gt;输入特征&lt;/b&gt;：这一列读取 %7 输入的特征 %6。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A row is an &lt;b&gt;output feature&lt;/b&gt;: this row makes feature %1 of attn_output. A column is an &lt;b&gt;input feature&lt;/b&gt;: this column reads feature %2 of %3, which is head %4&apos;s dimension %5.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;一行是一个&lt;b&gt;输出特征&lt;/b&gt;：这一行生成 attn_output 的特征 %1。一列是一个&lt;b&gt;输入特征&lt;/b&gt;：这一列读取%3的特征 %2，即头 %4 的第 %5 维。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;%1[., %2] = &amp;Sigma;&lt;sub&gt;c&lt;/sub&gt; %3[%4, c] &amp;middot; %5[., c]%6: this entry is how much input feature %7 adds to output feature %2, per unit.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;%1[., %2] = &amp;Sigma;&lt;sub&gt;c&lt;/sub&gt; %3[%4, c] &amp;middot; %5[., c]%6：这个元素表示输入特征 %7 每增加一个单位，输出特征 %2 增加多少。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source> + bias %1</source>
+        <translation> + 偏置 %1</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1, head %2: output feature %3, input feature %4&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;%1，头 %2：输出特征 %3，输入特征 %4&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1: output feature %2, input feature %3&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;%1：输出特征 %2，输入特征 %3&lt;/h3&gt;</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::AttnMaskEditor</name>
     <message>
         <source>attn_mask</source>
         <translation>attn_mask</translation>
-    </message>
-    <message>
-        <source>The generated attn_mask: row i = query i, column j = key j. Dark = masked (bool True / -inf), red = negative bias, blue = positive. For a custom mask click or drag to toggle cells.</source>
-        <translation>生成的 attn_mask：第 i 行 = 查询 i，第 j 列 = 键 j。深色 = 被屏蔽（bool True / -inf），红色 = 负偏置，蓝色 = 正偏置。自定义掩码时，单击或拖动可切换单元格。</translation>
     </message>
     <message>
         <source>attn_mask — forward(attn_mask=...): which positions a query may not attend to (bool True = masked), or a float bias added to the scores.</source>
@@ -895,10 +943,6 @@
         <translation>b = %1（n = %2，头 %3）</translation>
     </message>
     <message>
-        <source>No attn_mask: every query attends to every key.</source>
-        <translation>无 attn_mask：每个查询都关注每个键。</translation>
-    </message>
-    <message>
         <source>The mask is too large to preview here (%1 cells); the heatmap&apos;s &quot;mask&quot; stage shows it.</source>
         <translation>掩码太大，无法在此预览（%1 个单元格）；热力图的“mask”阶段会显示它。</translation>
     </message>
@@ -970,6 +1014,42 @@
         <source>Set attn_mask document lengths</source>
         <translation>设置 attn_mask 文档长度</translation>
     </message>
+    <message>
+        <source>The %1 mask of %2 x %3 cells would need %4 custom cells to be edited by hand (at most %5): make L and S smaller to edit it cell by cell, or change the pattern with the settings above.</source>
+        <translation>%2 x %3 的%1掩码需要 %4 个自定义单元格才能逐个编辑（最多 %5 个）：请减小 L 和 S 再逐格编辑，或者用上面的设置修改这个模式。</translation>
+    </message>
+    <message>
+        <source>Edit the %1 mask as custom: %2</source>
+        <translation>将%1掩码改为自定义编辑：%2</translation>
+    </message>
+    <message>
+        <source>The %1 pattern is now a custom mask with your change applied; click or drag to edit more cells. Edit &gt; Undo gives back the %1 mask.</source>
+        <translation>%1模式现在已成为自定义掩码，并已应用你的修改；单击或拖动可编辑更多单元格。“编辑 &gt; 撤销”可恢复%1掩码。</translation>
+    </message>
+    <message>
+        <source>The custom mask starts from the %1 pattern shown before (%2 cells listed): click or drag to change cells.</source>
+        <translation>自定义掩码从之前显示的%1模式开始（列出了 %2 个单元格）：单击或拖动可修改单元格。</translation>
+    </message>
+    <message>
+        <source>The custom mask starts empty: the %1 pattern of %2 x %3 cells would need %4 custom cells (at most %5).</source>
+        <translation>自定义掩码从空白开始：%2 x %3 的%1模式需要 %4 个自定义单元格（最多 %5 个）。</translation>
+    </message>
+    <message>
+        <source>The custom mask starts empty: %1</source>
+        <translation>自定义掩码从空白开始：%1</translation>
+    </message>
+    <message>
+        <source>Set attn_mask kind to custom</source>
+        <translation>将 attn_mask 类型设为自定义</translation>
+    </message>
+    <message>
+        <source>The generated attn_mask: row i = query i, column j = key j. Dark = masked (bool True / -inf), red = negative bias, blue = positive. Click or drag to toggle cells; on a pattern such as causal the first click makes it a custom mask that starts from the pattern shown.</source>
+        <translation>生成的 attn_mask：第 i 行 = 查询 i，第 j 列 = 键 j。深色 = 被屏蔽（bool True / -inf），红色 = 负偏置，蓝色 = 正偏置。单击或拖动可切换单元格；在因果等模式上，第一次单击会把它变成从当前显示的模式开始的自定义掩码。</translation>
+    </message>
+    <message>
+        <source>No attn_mask: every query attends to every key. Choose a kind above; &quot;custom&quot; masks the cells you click.</source>
+        <translation>无 attn_mask：每个查询都关注每个键。请在上面选择一种类型；“自定义”会屏蔽你单击的单元格。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::BlockSparsityView</name>
@@ -1013,16 +1093,16 @@
         <translation>单元格分解</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Click a cell of the weights, scores, raw scores or mask maps to see its arithmetic.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;单击权重、分数、原始分数或掩码图中的单元格，查看它的计算过程。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;The breakdown explains attention cells: choose the weights, scores, raw scores or mask stage and click a cell.&lt;/p&gt;</source>
         <translation>&lt;p&gt;分解视图解释注意力单元格：选择权重、分数、原始分数或掩码阶段，然后单击一个单元格。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;This map is reduced: each value is the mean or maximum of a block of cells, and the intermediates of single cells are not kept. The exact weights of a part: &lt;code&gt;mhaviz-cli run --head H --queries A:B&lt;/code&gt;.&lt;/p&gt;</source>
         <translation>&lt;p&gt;此图已缩减：每个值是一个单元块的均值或最大值，不保留单个单元的中间结果。写出部分的精确权重：&lt;code&gt;mhaviz-cli run --head H --queries A:B&lt;/code&gt;。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Click a cell of the weights, scores, raw scores or mask maps to see its arithmetic, or an entry of a weight matrix to see which features it connects.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;单击权重、分数、原始分数或掩码图中的单元格，查看它的计算过程；单击权重矩阵的元素，查看它连接哪些特征。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1170,12 +1250,20 @@
         <translation>屏幕上是模型视图；这些面板仍显示打开模型之前的会话。</translation>
     </message>
     <message>
-        <source>The model view is on screen; these docks show %1. Click a map to open another layer.</source>
-        <translation>屏幕上是模型视图；这些面板显示 %1。点击一张图可打开另一层。</translation>
-    </message>
-    <message>
         <source>These docks show %1.</source>
         <translation>这些面板显示 %1。</translation>
+    </message>
+    <message>
+        <source>Open this layer to edit</source>
+        <translation>打开此层以编辑</translation>
+    </message>
+    <message>
+        <source>Show the layer in the full view, where its settings can be changed</source>
+        <translation>在完整视图中显示此层，可在那里修改其设置</translation>
+    </message>
+    <message>
+        <source>Selected in the model view: %1.</source>
+        <translation>模型视图中选中的：%1。</translation>
     </message>
 </context>
 <context>
@@ -1385,6 +1473,22 @@
         <source>vector: %1 × %2 pt = %3 × %4 cm</source>
         <translation>矢量：%1 × %2 点 = %3 × %4 厘米</translation>
     </message>
+    <message>
+        <source>Heatmap grid</source>
+        <translation>热图网格</translation>
+    </message>
+    <message>
+        <source>The grid, or a token view exactly as shown (its hovered or pinned token included)</source>
+        <translation>网格，或按当前显示导出的词元视图（包括悬停或固定的词元）</translation>
+    </message>
+    <message>
+        <source>&amp;Picture:</source>
+        <translation>图片(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>the configuration and what the view shows</source>
+        <translation>配置及该视图所显示的内容</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::HeadMeasuresView</name>
@@ -1508,18 +1612,6 @@
         <translation>隐藏的连线：%1</translation>
     </message>
     <message>
-        <source>Export head view</source>
-        <translation>导出注意力头视图</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
-        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>the head view draws up to %1 queries and %1 keys; this result has L=%2 and S&apos;=%3. Use the grid, or shorten the sequences</source>
-        <translation>注意力头视图最多画 %1 个查询和 %1 个键；此结果有 L=%2、S&apos;=%3。请使用网格，或缩短序列</translation>
-    </message>
-    <message>
         <source>query</source>
         <translation>查询</translation>
     </message>
@@ -1548,36 +1640,24 @@
         <translation>（隐藏的连线：%1）</translation>
     </message>
     <message>
-        <source>cannot export to &apos;%1&apos;: unknown image type &apos;%2&apos;; use a file name ending in .png, .svg or .pdf</source>
-        <translation>无法导出到“%1”：未知的图像类型“%2”；请使用以 .png、.svg 或 .pdf 结尾的文件名</translation>
-    </message>
-    <message>
-        <source>(no extension)</source>
-        <translation>（无扩展名）</translation>
-    </message>
-    <message>
-        <source>cannot write &apos;%1&apos;: the folder &apos;%2&apos; does not exist; create it or choose another folder</source>
-        <translation>无法写入“%1”：文件夹“%2”不存在；请创建该文件夹或选择其他文件夹</translation>
-    </message>
-    <message>
         <source>cannot export a %1x%2 head view: the width must be 200 to 20000 pixels and the height 100 to 20000</source>
         <translation>无法导出 %1x%2 的注意力头视图：宽度须为 200 到 20000 像素，高度须为 100 到 20000</translation>
-    </message>
-    <message>
-        <source>cannot export with scale %1: use a scale above 0 and at most 16</source>
-        <translation>无法以缩放 %1 导出：请使用大于 0 且不超过 16 的缩放</translation>
-    </message>
-    <message>
-        <source>image export needs a QApplication (run with a display or QT_QPA_PLATFORM=offscreen)</source>
-        <translation>图像导出需要 QApplication（请在有显示器的环境下运行，或设置 QT_QPA_PLATFORM=offscreen）</translation>
     </message>
     <message>
         <source>head view</source>
         <translation>注意力头视图</translation>
     </message>
     <message>
-        <source>cannot write &apos;%1&apos;: the %2 file could not be written (disk full or no permission?)</source>
-        <translation>无法写入“%1”：%2 文件无法写入（磁盘已满或没有权限？）</translation>
+        <source>Pinned: query %1. Click it again or press Esc to release.</source>
+        <translation>已固定：查询 %1。再次点击它或按 Esc 取消固定。</translation>
+    </message>
+    <message>
+        <source>Pinned: key %1. Click it again or press Esc to release.</source>
+        <translation>已固定：键 %1。再次点击它或按 Esc 取消固定。</translation>
+    </message>
+    <message>
+        <source>the token views draw up to %1 queries and %1 keys; this result has L=%2 and S=%3. Use the grid, or shorten the sequences</source>
+        <translation>词元视图最多画 %1 个查询和 %1 个键；此结果有 L=%2、S=%3。请使用网格，或缩短序列</translation>
     </message>
 </context>
 <context>
@@ -1593,6 +1673,18 @@
     <message>
         <source>Show the head view: a line from each query to each key, as strong as its weight, one colour per head</source>
         <translation>显示注意力头视图：从每个查询到每个键画一条连线，深浅与权重相当，每个头一种颜色</translation>
+    </message>
+    <message>
+        <source>Text view</source>
+        <translation>文本视图</translation>
+    </message>
+    <message>
+        <source>Te&amp;xt view</source>
+        <translation>文本视图(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Show the text view: the key tokens as running text, shaded by the weight the hovered (or clicked) query gives them</source>
+        <translation>显示文本视图：键词元排成连续文本，按悬停（或点击）的查询给它们的权重着色</translation>
     </message>
 </context>
 <context>
@@ -1892,10 +1984,6 @@
         <translation>bool（True = 填充）</translation>
     </message>
     <message>
-        <source>Batch element n whose padding is edited.</source>
-        <translation>正在编辑其填充的批次元素 n。</translation>
-    </message>
-    <message>
         <source>Valid keys of element n: keys j &gt;= length are padded. 0 pads every key.</source>
         <translation>元素 n 的有效键数：键 j &gt;= 长度时被填充。0 表示填充所有键。</translation>
     </message>
@@ -1974,6 +2062,18 @@
     <message>
         <source>%1: every key is hidden, so each query row&apos;s scores are all -inf and softmax divides 0 by 0 — its attention weights and output are NaN (PyTorch does the same). add_zero_attn or add_bias_kv would add a key that cannot be padded.</source>
         <translation>%1：所有键都被隐藏，因此每个查询行的分数全为 -inf，softmax 计算 0 除以 0 —— 其注意力权重和输出为 NaN（PyTorch 也是如此）。add_zero_attn 或 add_bias_kv 会追加一个不能被填充的键。</translation>
+    </message>
+    <message>
+        <source>Batch element n whose padding is edited. It is the batch element the maps show: choosing one here shows it, and choosing one in the View group moves this box.</source>
+        <translation>正在编辑其填充的批次元素 n。它就是热图显示的批次元素：在这里选择一个元素会显示它，在“视图”组中选择一个元素也会移动这个框。</translation>
+    </message>
+    <message>
+        <source>= the batch element the maps show</source>
+        <translation>= 热图显示的批次元素</translation>
+    </message>
+    <message>
+        <source>%1, but add_bias_kv and add_zero_attn append two keys that cannot be padded, so its rows stay finite: every query attends only to bias_k and the zero key.</source>
+        <translation>%1，但 add_bias_kv 和 add_zero_attn 追加了两个不能被填充的键，因此这些行保持有限：每个查询只关注 bias_k 和零键。</translation>
     </message>
 </context>
 <context>
@@ -2058,6 +2158,14 @@
         <source>View</source>
         <translation>视图</translation>
     </message>
+    <message>
+        <source>Head view</source>
+        <translation>注意力头视图</translation>
+    </message>
+    <message>
+        <source>Text view</source>
+        <translation>文本视图</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::MaskDtypeCombo</name>
@@ -2108,10 +2216,6 @@
         <translation>批次元素(&amp;B)</translation>
     </message>
     <message>
-        <source>Click a map to open its layer in the full view.</source>
-        <translation>点击一张热图，在完整视图中打开它所在的层。</translation>
-    </message>
-    <message>
         <source>Reading and computing %1…</source>
         <translation>正在读取并计算 %1…</translation>
     </message>
@@ -2138,6 +2242,26 @@
     <message>
         <source>Cannot draw the rollout: %1</source>
         <translation>无法绘制注意力展开：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Open the layer</source>
+        <translation>打开该层(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Click a map to show its layer in the docks; double-click it to open the layer in the full view.</source>
+        <translation>点击一张热图，在各面板中显示它所在的层；双击则在完整视图中打开该层。</translation>
+    </message>
+    <message>
+        <source>Open the selected layer in the full view, to work on it</source>
+        <translation>在完整视图中打开选中的层，以便处理它</translation>
+    </message>
+    <message>
+        <source>&amp;Open layer %1</source>
+        <translation>打开第 %1 层(&amp;O)</translation>
+    </message>
+    <message>
+        <source>%1, head %2: query %3 &quot;%4&quot;, key %5 &quot;%6&quot;, weight %7</source>
+        <translation>%1，头 %2：查询 %3“%4”，键 %5“%6”，权重 %7</translation>
     </message>
 </context>
 <context>
@@ -2259,10 +2383,6 @@
         <translation>bias — nn.MultiheadAttention(bias=True)：添加 in_proj_bias 和 out_proj.bias（与 PyTorch 一样初始化为零）。</translation>
     </message>
     <message>
-        <source>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True): appends learned bias_k / bias_v rows to key and value after the in-projection; every query gets one extra column &quot;bias_k&quot; that is never masked.</source>
-        <translation>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True)：在输入投影之后，向 key 和 value 追加可学习的 bias_k / bias_v 行；每个查询多出一列永不被屏蔽的“bias_k”。</translation>
-    </message>
-    <message>
         <source>batch_first — nn.MultiheadAttention(batch_first=True): query, key, value and attn_output are (N, L, E) instead of (L, N, E). The maps do not change; attn_output_weights are never transposed.</source>
         <translation>batch_first — nn.MultiheadAttention(batch_first=True)：query、key、value 和 attn_output 的形状为 (N, L, E) 而不是 (L, N, E)。注意力图不变；attn_output_weights 永远不会被转置。</translation>
     </message>
@@ -2373,6 +2493,41 @@
     <message>
         <source>add_zero_attn — nn.MultiheadAttention(add_zero_attn=True): appends an all-zero key and value after the head split; its score is exactly 0, so no query row can be fully masked. Its weight is the &quot;attention to nothing&quot; of softmax₁ (Miller 2023) and of a sink logit fixed at 0 (gpt-oss): the share a query sends nowhere, since the zero value adds nothing to the output.</source>
         <translation>add_zero_attn — nn.MultiheadAttention(add_zero_attn=True)：在拆分头之后追加全零的 key 和 value；它的分数恰好为 0，因此任何查询行都不会被完全屏蔽。它的权重就是 softmax₁（Miller 2023）以及固定为 0 的汇聚 logit（gpt-oss）中的“对空无的注意力”：查询没有投向任何位置的份额，因为零值不会给输出增加任何内容。</translation>
+    </message>
+    <message>
+        <source>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True): appends learned bias_k / bias_v rows to key and value at the end, after the in-projection (not prepended like a [CLS] token); every query gets one extra column &quot;bias_k&quot; that is never masked. bias_k is a key only: it has no query row, so it never attends, not even to itself. It acts as a learned &quot;null&quot; key, an attention sink that takes the weight a query gives none of the source keys.</source>
+        <translation>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True)：在输入投影之后，把可学习的 bias_k / bias_v 行追加到 key 和 value 的末尾（而不是像 [CLS] 标记那样前置）；每个查询多出一列永不被屏蔽的“bias_k”。bias_k 只是一个键：它没有查询行，因此从不关注任何键，连它自己也不关注。它起到一个可学习的“空”（null）键的作用，即一个注意力汇点（attention sink），接收查询没有给任何源键的权重。</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::PictureFile</name>
+    <message>
+        <source>cannot export to &apos;%1&apos;: unknown image type &apos;%2&apos;; use a file name ending in .png, .svg or .pdf</source>
+        <translation>无法导出到“%1”：未知的图像类型“%2”；请使用以 .png、.svg 或 .pdf 结尾的文件名</translation>
+    </message>
+    <message>
+        <source>(no extension)</source>
+        <translation>（无扩展名）</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: the folder &apos;%2&apos; does not exist; create it or choose another folder</source>
+        <translation>无法写入“%1”：文件夹“%2”不存在；请创建该文件夹或选择其他文件夹</translation>
+    </message>
+    <message>
+        <source>cannot export a %1x%2 picture: each side must be 1 to 20000 pixels</source>
+        <translation>无法导出 %1x%2 的图片：每条边须为 1 到 20000 像素</translation>
+    </message>
+    <message>
+        <source>cannot export with scale %1: use a scale above 0 and at most 16</source>
+        <translation>无法以缩放 %1 导出：请使用大于 0 且不超过 16 的缩放</translation>
+    </message>
+    <message>
+        <source>image export needs a QApplication (run with a display or QT_QPA_PLATFORM=offscreen)</source>
+        <translation>图像导出需要 QApplication（请在有显示器的环境下运行，或设置 QT_QPA_PLATFORM=offscreen）</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: the %2 file could not be written (disk full or no permission?)</source>
+        <translation>无法写入“%1”：无法写入该 %2 文件（磁盘已满或没有权限？）</translation>
     </message>
 </context>
 <context>
@@ -2556,6 +2711,10 @@
     <message>
         <source>Open session, configuration or model</source>
         <translation>打开会话、配置或模型</translation>
+    </message>
+    <message>
+        <source>New session with the defaults of a configuration file: L = %1, S = %2, N = %3, E = %4, H = %5, weights as PyTorch initialises them, random inputs.</source>
+        <translation>使用配置文件默认值的新会话：L = %1，S = %2，N = %3，E = %4，H = %5，权重按 PyTorch 的方式初始化，输入为随机值。</translation>
     </message>
 </context>
 <context>
@@ -2846,6 +3005,70 @@
         <source>change of the output row when v_j is zeroed</source>
         <translation>v_j 置零时输出行的变化</translation>
     </message>
+    <message>
+        <source>NaN from the inputs or parameters, not from a mask</source>
+        <translation>NaN 来自输入或参数，而不是来自掩码</translation>
+    </message>
+    <message>
+        <source>not from a mask: %1&apos;s inputs or parameters hold NaN or Inf</source>
+        <translation>不是来自掩码：%1 的输入或参数含有 NaN 或 Inf</translation>
+    </message>
+    <message>
+        <source>every key of these queries is masked in %1 but not in %2 (their masks differ), so %1&apos;s softmax divides 0 by 0</source>
+        <translation>这些查询的所有键在 %1 中都被屏蔽，在 %2 中则不然（两者的掩码不同），因此 %1 的 softmax 计算 0 除以 0</translation>
+    </message>
+    <message>
+        <source>every key of these queries is masked in both</source>
+        <translation>这些查询的所有键在两边都被屏蔽</translation>
+    </message>
+    <message>
+        <source>; a fully masked query under 1.13 with need_weights=False gives NaN, 2.x gives 0 (its weights are 0, its output is out_proj.bias)</source>
+        <translation>；在 1.13 下，need_weights=False 时完全被屏蔽的查询得到 NaN，2.x 则得到 0（其权重为 0，其输出为 out_proj.bias）</translation>
+    </message>
+    <message>
+        <source>; with need_weights=True a fully masked query gives NaN, while need_weights=False under 2.x gives 0 (%1 has need_weights=False)</source>
+        <translation>；need_weights=True 时完全被屏蔽的查询得到 NaN，而 2.x 下 need_weights=False 得到 0（%1 的 need_weights=False）</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>%1 maps</source>
+        <translation>%1 个图</translation>
+    </message>
+    <message>
+        <source>%1 %2 of batch element %3 (%4)</source>
+        <translation>批次元素 %3 的%1 %2（%4）</translation>
+    </message>
+    <message>
+        <source>B is NaN where A is not, in %1: %2</source>
+        <translation>B 为 NaN 而 A 不是，位于%1：%2</translation>
+    </message>
+    <message>
+        <source>A is NaN where B is not, in %1: %2</source>
+        <translation>A 为 NaN 而 B 不是，位于%1：%2</translation>
+    </message>
+    <message>
+        <source>A and B are both NaN in %1: %2</source>
+        <translation>A 和 B 都为 NaN，位于%1：%2</translation>
+    </message>
+    <message>
+        <source>NaN from the inputs or parameters</source>
+        <translation>NaN 来自输入或参数</translation>
+    </message>
+    <message>
+        <source>output feature</source>
+        <translation>输出特征</translation>
+    </message>
+    <message>
+        <source>input feature</source>
+        <translation>输入特征</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::StatusWidgets</name>
@@ -2927,6 +3150,101 @@
     <message>
         <source>&amp;High contrast</source>
         <translation>高对比度(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::TextView</name>
+    <message>
+        <source>&amp;Shade by</source>
+        <translation>着色依据(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Whose weights shade the keys: one head, or the average over heads</source>
+        <translation>用谁的权重给键着色：某一个头，或各头平均</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the text view as shown to PNG, SVG or PDF</source>
+        <translation>将当前显示的文本视图保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>No result yet.</source>
+        <translation>尚无结果。</translation>
+    </message>
+    <message>
+        <source>Average over heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>The grid shows head %1 alone; the text view follows it</source>
+        <translation>网格只显示头 %1；文本视图随之显示</translation>
+    </message>
+    <message>
+        <source>query %1 &quot;%2&quot;: its weights shade the keys below</source>
+        <translation>查询 %1“%2”：它的权重为下方的键着色</translation>
+    </message>
+    <message>
+        <source>key bias_k (appended by add_bias_kv), weight %1: a key only, it has no query row</source>
+        <translation>键 bias_k（由 add_bias_kv 追加），权重 %1：只是一个键，没有对应的查询行</translation>
+    </message>
+    <message>
+        <source>key zero (all-zero key appended by add_zero_attn), weight %1: a key only, it has no query row</source>
+        <translation>键 zero（由 add_zero_attn 追加的全零键），权重 %1：只是一个键，没有对应的查询行</translation>
+    </message>
+    <message>
+        <source>key %1 &quot;%2&quot;: masked for this query (weight 0)</source>
+        <translation>键 %1“%2”：对此查询被屏蔽（权重 0）</translation>
+    </message>
+    <message>
+        <source>token %1 &quot;%2&quot;: as a key, weight %3 from the query shown; as the query, its weights shade the text</source>
+        <translation>词元 %1“%2”：作为键，得到所显示查询的权重 %3；作为查询，它的权重为文本着色</translation>
+    </message>
+    <message>
+        <source>key %1 &quot;%2&quot;: weight %3</source>
+        <translation>键 %1“%2”：权重 %3</translation>
+    </message>
+    <message>
+        <source>Pinned: query %1. Click it again or press Esc to release.</source>
+        <translation>已固定：查询 %1。再次点击它或按 Esc 取消固定。</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Keys, shaded by the weight the query gives them</source>
+        <translation>键，按查询给它们的权重着色</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>query %1 &quot;%2&quot;</source>
+        <translation>查询 %1“%2”</translation>
+    </message>
+    <message>
+        <source>every key masked, its weights are NaN</source>
+        <translation>所有键都被屏蔽，其权重为 NaN</translation>
+    </message>
+    <message>
+        <source>darkest %1</source>
+        <translation>最深 %1</translation>
+    </message>
+    <message>
+        <source>cannot export a text view %1 pixels wide: the width must be 200 to 20000</source>
+        <translation>无法导出宽 %1 像素的文本视图：宽度须为 200 到 20000</translation>
+    </message>
+    <message>
+        <source>text view</source>
+        <translation>文本视图</translation>
     </message>
 </context>
 <context>

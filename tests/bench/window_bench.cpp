@@ -8,16 +8,21 @@
 //   - repaint time of the 8-head grid at L=S=2048 (a new stage of the same result): total time
 //     to the drawn picture and the longest GUI stall, with background preparation on (as in the
 //     window) and off (everything on the GUI thread, as export does);
-//   - the model view (window_bench_model.cpp).
+//   - the model view (window_bench_model.cpp);
+//   - the head view at 64 and 512 tokens x 8 heads (window_bench_tokens.cpp);
+//   - with --long alone: L = S = 32768, E = 512, H = 8, causal (the reduced view): the change ->
+//     repainted grid, the longest GUI stall while it computes, and the process's peak RSS.
 // Run: QT_QPA_PLATFORM=offscreen build/bin/mhaviz-window-bench [--smoke] [--model-only]
-//      [--big-only] [--warm=N]
+//      [--big-only] [--head-view-only] [--warm=N] [--long]
 // --model-only measures the model view alone; --big-only the (1,2048,2048,512,8) changes (first
-// and N warm ones, default 3) and the zoom alone. MHAVIZ_BENCH_TRACE=1 prints each GUI gap over
+// and N warm ones, default 3) and the zoom alone; --head-view-only the head view alone. MHAVIZ_BENCH_TRACE=1 prints each GUI gap over
 // 15 ms with the GUI thread's own CPU time in it, and the phases of each big change (the worker's
 // computation, the result's arrival on the GUI thread, the picture).
 // --smoke uses tiny sizes (for ctest); it checks that every picture arrives, never the timing.
 
 #include <qcustomplot.h>
+
+#include <sys/resource.h>
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -149,6 +154,33 @@ void bigChanges(MainWindow& w, const Size& size, int warm) {
   if (!exact) g_ok = false;
 }
 
+// The long context in the window: one change to L = S = 32768 causal, drawn reduced.
+void longContext(MainWindow& w, bool smoke) {
+  const Size size = smoke ? Size{1, 2048, 2048, 32, 4} : Size{1, 32768, 32768, 512, 8};
+  mhaviz::Config c = configOf(size, 7);
+  c.attn_mask_spec.kind = mhaviz::gen::MaskKind::causal;
+  if (smoke) w.computation()->setMemoryLimit(std::uint64_t{64} << 20);  // reduced at this size
+  StallMeter meter;
+  meter.start();
+  ChangeTimes times;
+  bool done = false;
+  QTimer::singleShot(20, [&] {
+    times = changeAndWait(w, c);
+    done = true;
+  });
+  waitFor([&] { return done; });
+  idle(w);
+  const double stall = meter.stopMs();
+  if (times.picture < 0) return;
+  report("change -> repainted grid, causal, reduced", size, ms(times.picture) + phases(times));
+  report("longest GUI stall while it computes", size, ms(stall));
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f MiB", static_cast<double>(u.ru_maxrss) / 1024.0);
+  report("peak RSS of the window process", size, buf);
+}
+
 // The grid at the result's size: a stage change (all maps re-read and re-drawn).
 void repaint(const mhaviz::ui::ResultPtr& result, const Size& size, bool background) {
   HeatmapGrid grid;
@@ -198,6 +230,8 @@ int main(int argc, char** argv) {
   const bool smoke = args.contains(QStringLiteral("--smoke"));
   const bool modelOnly = args.contains(QStringLiteral("--model-only"));
   const bool bigOnly = args.contains(QStringLiteral("--big-only"));
+  const bool longOnly = args.contains(QStringLiteral("--long"));
+  const bool headOnly = args.contains(QStringLiteral("--head-view-only"));
   int warm = 3;
   for (const QString& a : args) {
     if (a.startsWith(QStringLiteral("--warm="))) warm = a.mid(7).toInt();
@@ -223,6 +257,17 @@ int main(int argc, char** argv) {
   const int changes = smoke ? 3 : 30;
 
   std::fprintf(stderr, "measuring%s...\n", smoke ? " (smoke sizes)" : "");
+  if (longOnly) {
+    longContext(window, smoke);
+    printReport();
+    if (!g_ok) std::printf("FAILED: a picture did not arrive (see above)\n");
+    return g_ok ? 0 : 1;
+  }
+  if (headOnly) {
+    headView(window, smoke);
+    printReport();
+    return g_ok ? 0 : 1;
+  }
   if (!bigOnly) {
     const ViewOptions startView = window.document()->view();
     modelView(window, smoke);  // first: the peak RSS it reports is the model view's
@@ -233,6 +278,7 @@ int main(int argc, char** argv) {
   }
   if (!modelOnly) {
     if (!bigOnly) {
+      headView(window, smoke);
       latency(window, small, changes);
       latency(window, medium, changes);
     }

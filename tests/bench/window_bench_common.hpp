@@ -76,6 +76,8 @@ double percentile(std::vector<double> v, double p);
 
 /// The model view at 12 layers x 12 heads x 512 tokens (window_bench_model.cpp).
 void modelView(mhaviz::ui::MainWindow& w, bool smoke);
+/// The head view at 64 and 512 tokens x 8 heads (window_bench_tokens.cpp).
+void headView(mhaviz::ui::MainWindow& w, bool smoke);
 /// The child process of modelView(): writes the model file into `dir`. Returns the exit code.
 int writeModelChild(const char* dir, bool smoke);
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "catalogue.hpp"
+#include "catalogue/catalogue.hpp"
 #include "cli_process.hpp"
 
 namespace mhaviz::cli::test {

@@ -76,7 +76,7 @@ TEST(RunPart, TooLargeForAFullRunNamesTheOptions) {
   r = runCli(
       {"run", "--config", dir.file("c.json"), "--queries", "0:30000", "--out", dir.file("r.npz")});
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.err.find("Ask for at most 2663 query rows (e.g. --queries 0:2663)"),
+  EXPECT_NE(r.err.find("Ask for at most 3669 query rows (e.g. --queries 0:3669)"),
             std::string::npos)
       << r.err;
 }

@@ -173,7 +173,9 @@ TEST(CliStats, SinkScoresAndSinkHeadsEqualTorch) {
         EXPECT_EQ(a.at("sink_head").get<bool>(), want) << n << " " << h;
         sinks += want ? 1 : 0;
       }
-      if (eps == "0.05") EXPECT_GT(sinks, 0) << "a threshold this low should find a sink head";
+      if (eps == "0.05") {
+        EXPECT_GT(sinks, 0) << "a threshold this low should find a sink head";
+      }
     }
     const ProcessResult csv = runCli({"stats", "--config", fixture(name + ".json"), "--tensors",
                                       dir.file("t.npz"), "--format", "csv"});

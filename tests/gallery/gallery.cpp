@@ -40,6 +40,7 @@
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
 #include "tokens/head_view.hpp"
+#include "tokens/text_view.hpp"
 
 namespace {
 
@@ -70,13 +71,18 @@ struct Shot {
   /// With a zoom: the whole reduced view before it is saved too, under this name.
   const char* beforeZoom = nullptr;
   const char* model = nullptr;  // a bundled model (File > Examples) shown in the model view
-  // layerThenBack: the model view again after a clicked layer (the docks say which they show)
-  enum class ModelShows { grid, rollout, layer, layerThenBack } modelShows = ModelShows::grid;
-  /// The head view shown (View > Head view); headQuery >= 0: that query hovered.
+  // layerThenBack: the model view again after a clicked layer (the docks say which they show);
+  // selected: layer 1 head 3 selected in the model view (the docks, head and text views show it)
+  enum class ModelShows { grid, rollout, layer, layerThenBack, selected } modelShows =
+      ModelShows::grid;
+  /// The head view shown (View > Head view); headQuery >= 0: that query pinned.
   bool headView = false;
   int headQuery = -1;
   /// The window's size (the gallery's usual 1600x1000 unless said).
   QSize size = QSize(kWidth, kHeight);
+  /// The text view shown (View > Text view); textQuery >= 0: that query pinned.
+  bool textView = false;
+  int textQuery = -1;
 };
 
 /// Opens the shot's bundled model and waits until the model view has drawn it; for `layer`,
@@ -105,6 +111,7 @@ QString showModel(MainWindow& window, const Shot& shot) {
     QTest::qWait(200);
     pages->showModelView();
   }
+  if (shot.modelShows == Shot::ModelShows::selected) pages->selectLayer(1, 3);
   QTest::qWait(500);  // the picture redrawn at the canvas's final size
   return {};
 }
@@ -136,7 +143,8 @@ const QStringList kDocsShots = {
     QStringLiteral("pattern_dilated"),   QStringLiteral("pattern_sink"),
     QStringLiteral("pattern_softcap"),   QStringLiteral("block_sparsity"), QStringLiteral("compare"),
     QStringLiteral("value_norms"),
-    QStringLiteral("model_reverse"),     QStringLiteral("head_view")};
+    QStringLiteral("model_reverse"),     QStringLiteral("head_view"),
+    QStringLiteral("text_view_cross"),   QStringLiteral("model_selected")};
 
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
 /// The head view's state: bias_k and zero keys, a causal mask, token labels.
@@ -146,6 +154,30 @@ constexpr const char* kHeadViewJson =
         "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
         "query_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
         "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+
+constexpr const char* kCompareNanJson =
+    R"({"embed_dim": 16, "num_heads": 2, "batch_size": 3, "tgt_len": 6, "src_len": 6,
+        "need_weights": false, "key_padding_mask": {"valid_lengths": [6, 4, 0]}})";
+constexpr const char* kCompareNanB =
+    R"({"embed_dim": 16, "num_heads": 2, "batch_size": 3, "tgt_len": 6, "src_len": 6,
+        "need_weights": false, "semantics": "1.13",
+        "key_padding_mask": {"valid_lengths": [6, 4, 0]}})";
+
+// The text view's states: cross-attention (French queries, English keys, bias_k and zero), and
+// a padded batch element of a causal sentence.
+constexpr const char* kCrossJson =
+    R"({"embed_dim": 24, "num_heads": 3, "tgt_len": 4, "src_len": 7, "seed": 5,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "query_labels": ["le", "chat", "est", "assis"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "random", "scale": 2.0, "self_attention": false}})";
+constexpr const char* kPaddedJson =
+    R"({"embed_dim": 24, "num_heads": 3, "batch_size": 2, "tgt_len": 8, "src_len": 8, "seed": 3,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "key_padding_mask": {"valid_lengths": [8, 5], "dtype": "bool"},
+        "query_labels": ["the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"],
         "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
 
 constexpr const char* kValueNormsJson =
@@ -237,10 +269,7 @@ QString render(const Shot& shot, const QDir& out) {
                                window.grid()->mapPixels());
     }
     if (shot.presentation) {
-      auto* teaching =
-          window.findChild<mhaviz::ui::TeachingTools*>(QStringLiteral("teachingTools"));
-      if (teaching == nullptr) return QStringLiteral("%1: no teaching tools").arg(shot.name);
-      teaching->setPresentation(true);
+      window.teaching()->setPresentation(true);
       // Full screen on the offscreen platform is its 800x800 screen: show the presentation
       // layout (fonts, caption, hidden panels) at the shot's size, as on a projector.
       if (!QTest::qWaitFor([&] { return window.isFullScreen(); }, kTimeoutMs))
@@ -253,9 +282,7 @@ QString render(const Shot& shot, const QDir& out) {
       }
     }
     if (shot.masks) {
-      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("maskDock"));
-      if (dock == nullptr) return QStringLiteral("%1: no mask dock").arg(shot.name);
-      dock->raise();
+      window.maskDock()->raise();
     }
     if (shot.model != nullptr) {
       if (QString e = showModel(window, shot); !e.isEmpty()) return e;
@@ -266,8 +293,19 @@ QString render(const Shot& shot, const QDir& out) {
       dock->toggleViewAction()->trigger();
       QTest::qWait(300);  // laid out at the dock's size
       if (shot.headQuery >= 0) {
-        window.headView()->setHover({mhaviz::ui::TokenHit::Side::query, shot.headQuery});
+        window.headView()->setPinned({mhaviz::ui::TokenHit::Side::query, shot.headQuery});
       }
+    }
+    if (shot.textView) {
+      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("textViewDock"));
+      if (dock == nullptr) return QStringLiteral("%1: no text view").arg(shot.name);
+      dock->toggleViewAction()->trigger();
+      QTest::qWait(300);  // laid out at the dock's size
+      if (shot.textQuery >= 0) window.textView()->setPinnedQuery(shot.textQuery);
+    }
+    if (shot.headView &&
+        !QTest::qWaitFor([&window] { return !window.headView()->isDrawing(); }, kTimeoutMs)) {
+      return QStringLiteral("%1: the head view's lines never came").arg(shot.name);
     }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
     if (shot.compareB != nullptr) {
@@ -493,19 +531,73 @@ int main(int argc, char* argv[]) {
            "add_zero_attn": true,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"}})"},
+      // A = 2.x, B = 1.13, need_weights=False, batch element 2 fully padded: B - A is NaN and
+      // the line above the grids says where it comes from.
+      {.name = "compare_nan",
+       .configJson = kCompareNanJson,
+       .view = [](ViewOptions& v) { v.batch = 2; },
+       .compareB = kCompareNanB},
+      {.name = "compare_nan_dark_chinese",
+       .configJson = kCompareNanJson,
+       .view = [](ViewOptions& v) { v.batch = 2; },
+       .chinese = true,
+       .dark = true,
+       .compareB = kCompareNanB},
       {.name = "head_view", .configJson = kHeadViewJson, .view = {}, .headView = true},
       {.name = "head_view_hover",
        .configJson = kHeadViewJson,
        .view = {},
        .headView = true,
        .headQuery = 5},
-      {.name = "head_view_dark_chinese",
+      {.name = "head_view_dark",
        .configJson = kHeadViewJson,
        .view = {},
-       .chinese = true,
        .dark = true,
        .headView = true,
        .headQuery = 2},
+      {.name = "head_view_chinese",
+       .configJson = kHeadViewJson,
+       .view = {},
+       .chinese = true,
+       .headView = true,
+       .headQuery = 2},
+      {.name = "text_view_cross",
+       .configJson = kCrossJson,
+       .view = {},
+       .textView = true,
+       .textQuery = 1},
+      {.name = "text_view_cross_dark",
+       .configJson = kCrossJson,
+       .view = {},
+       .dark = true,
+       .textView = true,
+       .textQuery = 1},
+      {.name = "text_view_cross_chinese",
+       .configJson = kCrossJson,
+       .view = {},
+       .chinese = true,
+       .textView = true,
+       .textQuery = 1},
+      {.name = "text_view_padded",
+       .configJson = kPaddedJson,
+       .view = [](ViewOptions& v) { v.batch = 1; },
+       .headView = true,
+       .textView = true,
+       .textQuery = 4},
+      {.name = "text_view_padded_dark",
+       .configJson = kPaddedJson,
+       .view = [](ViewOptions& v) { v.batch = 1; },
+       .dark = true,
+       .headView = true,
+       .textView = true,
+       .textQuery = 4},
+      {.name = "text_view_padded_chinese",
+       .configJson = kPaddedJson,
+       .view = [](ViewOptions& v) { v.batch = 1; },
+       .chinese = true,
+       .headView = true,
+       .textView = true,
+       .textQuery = 4},
       {.name = "model_reverse", .configJson = nullptr, .view = {}, .model = "reverse"},
       {.name = "model_copy_dark", .configJson = nullptr, .view = {}, .dark = true, .model = "copy"},
       {.name = "model_reverse_chinese",
@@ -528,11 +620,31 @@ int main(int argc, char* argv[]) {
        .view = {},
        .model = "reverse",
        .modelShows = Shot::ModelShows::layerThenBack},
+      {.name = "model_selected",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .headView = true,
+       .textView = true},
+      {.name = "model_selected_dark_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .headView = true,
+       .textView = true},
   };
 
+  // MHAVIZ_GALLERY_ONLY=name,name renders those states alone (while working on them).
+  const QStringList only = qEnvironmentVariable("MHAVIZ_GALLERY_ONLY")
+                               .split(QLatin1Char(','), Qt::SkipEmptyParts);
   int failed = 0;
   QElapsedTimer timer;
   for (const Shot& shot : shots) {
+    if (!only.isEmpty() && !only.contains(QLatin1String(shot.name))) continue;
     timer.start();
     const QString error = render(shot, out);
     if (error.isEmpty() && withDocs && kDocsShots.contains(QLatin1String(shot.name))) {

@@ -1,8 +1,10 @@
 // check_layers ROOT: reads the layers and their arrows from ROOT/cmake/layers.txt and every
 // #include "..." of the C++ files in their folders, and fails (exit 1), naming file and line, on
-// any include that no arrow allows. Also fails when the arrows go upwards (a layer may only use
-// layers listed above it), when a source file under ui/ belongs to no layer, or when folders
-// include each other in a loop (also inside a layer, e.g. core/src/io and core/src/gen).
+// any include that no arrow allows. The tests of a ui layer (tests/ui/<layer>/ for ui/<layer>)
+// are held to that layer's arrows too. Also fails when the arrows go upwards (a layer may only
+// use layers listed above it), when a source file under ui/ or tests/ui/ belongs to no layer, or
+// when folders include each other in a loop (also inside a layer, e.g. core/src/io and
+// core/src/gen).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -23,7 +25,23 @@ struct Layer {
   std::string name;
   fs::path folder;  // relative to the root
   std::set<std::string> allowed;
+  bool tests = false;  // tests/ui/<layer>: the layer's tests, which may include the layer itself
 };
+
+/// The test folder of every ui layer (tests/ui/<layer>/), under the layer's name and arrows.
+void addTestLayers(std::vector<Layer>& layers) {
+  const std::size_t count = layers.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (layers[i].folder.begin() == layers[i].folder.end() || *layers[i].folder.begin() != "ui") {
+      continue;
+    }
+    Layer tests = layers[i];
+    tests.folder = fs::path("tests") / layers[i].folder;
+    tests.allowed.insert(layers[i].name);
+    tests.tests = true;
+    layers.push_back(tests);
+  }
+}
 
 std::vector<Layer> readLayers(const fs::path& file, std::vector<std::string>& problems) {
   std::ifstream in(file);
@@ -95,6 +113,10 @@ fs::path resolveInclude(const std::vector<Layer>& layers, const fs::path& root,
   }
   const fs::path relative = (from.parent_path() / include).lexically_normal();
   if (fs::exists(root / relative)) return relative;
+  // Tests include the shared test support under tests/ as "<folder>/file.hpp".
+  if (*from.begin() == "tests" && fs::exists(root / "tests" / include)) {
+    return fs::path("tests") / include;
+  }
   return {};
 }
 
@@ -137,13 +159,15 @@ int main(int argc, char** argv) {
   }
   const fs::path root = argv[1];
   std::vector<std::string> problems;
-  const std::vector<Layer> layers = readLayers(root / "cmake/layers.txt", problems);
+  std::vector<Layer> layers = readLayers(root / "cmake/layers.txt", problems);
+  addTestLayers(layers);
   const std::regex includeLine(R"(^\s*#\s*include\s*"([^"]+)\")");
   int files = 0;
   int includes = 0;
   std::map<std::string, std::set<std::string>> folders;  // folder -> folders it includes from
   for (const Layer& layer : layers) {
     if (!fs::is_directory(root / layer.folder)) {
+      if (layer.tests) continue;  // a layer without tests of its own
       problems.push_back("cmake/layers.txt: the folder " + layer.folder.string() + " of layer " +
                          layer.name + " does not exist");
       continue;
@@ -173,10 +197,13 @@ int main(int argc, char** argv) {
         if (!file.empty() && file.parent_path() != rel.parent_path()) {
           folders[rel.parent_path().generic_string()].insert(file.parent_path().generic_string());
         }
-        if (target == nullptr) {
+        // A test may include the shared test support outside the layers (tests/catalogue).
+        const bool testSupport = layer.tests && target == nullptr && !file.empty();
+        if (target == nullptr && !testSupport) {
           problems.push_back(where + "includes \"" + include +
                              "\", which is in no layer's folder; write it as \"<layer>/file.hpp\"");
-        } else if (target != &layer && layer.allowed.count(target->name) == 0) {
+        } else if (target != nullptr && target != &layer &&
+                   layer.allowed.count(target->name) == 0) {
           std::string allowed;
           for (const std::string& a : layer.allowed) allowed += (allowed.empty() ? "" : ", ") + a;
           problems.push_back(where + "includes \"" + include + "\" (layer " + target->name +
@@ -187,13 +214,18 @@ int main(int argc, char** argv) {
       }
     }
   }
-  // Every C++ file under ui/ belongs to a layer.
-  if (fs::is_directory(root / "ui")) {
-    for (const auto& entry : fs::recursive_directory_iterator(root / "ui")) {
+  // Every C++ file under ui/ belongs to a layer, and every test under tests/ui/ to a layer's
+  // test folder.
+  for (const char* top : {"ui", "tests/ui"}) {
+    if (!fs::is_directory(root / top)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
       const fs::path rel = fs::relative(entry.path(), root);
       if (entry.is_regular_file() && isSource(rel) && layerOf(layers, rel) == nullptr) {
         problems.push_back(rel.generic_string() +
-                           ": in no layer's folder; add the folder to cmake/layers.txt");
+                           (std::string(top) == "ui"
+                                ? ": in no layer's folder; add the folder to cmake/layers.txt"
+                                : ": in no layer's test folder; move it to tests/ui/<layer>/ of "
+                                  "the lowest layer it exercises"));
       }
     }
   }
@@ -201,7 +233,9 @@ int main(int argc, char** argv) {
     problems.push_back("folders include each other in a loop: " + loop);
   }
   for (const std::string& p : problems) std::cout << p << '\n';
-  std::cout << "layers: " << layers.size() << " layers, " << folders.size() << " folders, " << files
+  const auto ownLayers =
+      std::count_if(layers.begin(), layers.end(), [](const Layer& l) { return !l.tests; });
+  std::cout << "layers: " << ownLayers << " layers, " << folders.size() << " folders, " << files
             << " files, " << includes << " includes checked, " << problems.size() << " problems\n";
   return problems.empty() ? 0 : 1;
 }

@@ -1,6 +1,7 @@
-// mhaviz-cli export: the window's heatmap grid written to PNG/SVG/PDF through
-// mhaviz::ui::exportImage (the same code the window's export uses). Runs on the main thread of
-// a QApplication (offscreen platform by default; see cli_app.cpp).
+// mhaviz-cli export: the window's heatmap grid, head view or text view written to PNG/SVG/PDF
+// through mhaviz::ui::exportImage, exportHeadView or exportTextView (the same code the window's
+// export uses). Runs on the main thread of a QApplication (offscreen platform by default; see
+// cli_app.cpp).
 
 #include <QStringList>
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include "stages/view_options.hpp"
 #include "tokens/head_lines.hpp"
 #include "tokens/head_view_picture.hpp"
+#include "tokens/text_view_picture.hpp"
 
 namespace mhaviz::cli {
 
@@ -133,10 +135,9 @@ std::vector<bool> chosenHeads(const QCommandLineParser& parser, std::int64_t hea
     bool ok = false;
     const int h = part.trimmed().toInt(&ok);
     if (!ok || h < 0) {
-      throw UsageError(
-          QStringLiteral("--heads \"%1\" must be \"all\" or head indices such as 0,2")
-              .arg(value)
-              .toStdString());
+      throw UsageError(QStringLiteral("--heads \"%1\" must be \"all\" or head indices such as 0,2")
+                           .arg(value)
+                           .toStdString());
     }
     if (h >= heads) {
       throw InvalidInput(QStringLiteral("--heads %1: the configuration has num_heads=%2, so heads "
@@ -158,10 +159,10 @@ double coverageOption(const QCommandLineParser& parser) {
   const double v = parser.value(QStringLiteral("coverage")).toDouble(&ok);
   if (!ok || !(v > 0.0) || v > 1.0) {
     throw InvalidInput(QStringLiteral("--coverage \"%1\" must be a share above 0 and at most 1 "
-                                    "(0.9: per query the strongest lines carrying 90 % of its "
-                                    "weight)")
-                         .arg(parser.value(QStringLiteral("coverage")))
-                         .toStdString());
+                                      "(0.9: per query the strongest lines carrying 90 % of its "
+                                      "weight)")
+                           .arg(parser.value(QStringLiteral("coverage")))
+                           .toStdString());
   }
   return v;
 }
@@ -173,19 +174,47 @@ int queryOption(const QCommandLineParser& parser, std::int64_t queries) {
   const int q = parser.value(QStringLiteral("query")).toInt(&ok);
   if (!ok || q < 0 || q >= queries) {
     throw InvalidInput(QStringLiteral("--query \"%1\" must be a query index from 0 to %2 (L=%3)")
-                         .arg(parser.value(QStringLiteral("query")))
-                         .arg(queries - 1)
-                         .arg(queries)
-                         .toStdString());
+                           .arg(parser.value(QStringLiteral("query")))
+                           .arg(queries - 1)
+                           .arg(queries)
+                           .toStdString());
   }
   return q;
 }
 
+/// --heads for the text view: "all" (-1: the heads' average) or one head index.
+int textHead(const QCommandLineParser& parser, std::int64_t heads) {
+  const std::vector<bool> chosen = chosenHeads(parser, heads);
+  if (chosen.empty()) return -1;
+  const auto count = std::count(chosen.begin(), chosen.end(), true);
+  if (count == heads) return -1;
+  if (count == 1)
+    return static_cast<int>(std::find(chosen.begin(), chosen.end(), true) - chosen.begin());
+  throw UsageError(QStringLiteral("--heads \"%1\": the text view shades by one head or by the "
+                                  "average over heads; give \"all\" or one head index")
+                       .arg(parser.value(QStringLiteral("heads")))
+                       .toStdString());
+}
+
+/// Token labels: the option (one per token, comma-separated), else the configuration's.
 QStringList labels(const QCommandLineParser& parser, const QString& option,
-                   const std::vector<std::string>& fromConfig) {
-  if (parser.isSet(option)) return parser.value(option).split(',');
-  QStringList out;
-  for (const std::string& label : fromConfig) out << QString::fromStdString(label);
+                   const std::vector<std::string>& fromConfig, std::int64_t count,
+                   const char* length) {
+  if (!parser.isSet(option)) {
+    QStringList out;
+    for (const std::string& label : fromConfig) out << QString::fromStdString(label);
+    return out;
+  }
+  const QStringList out = parser.value(option).split(',');
+  if (out.size() != count) {
+    throw InvalidInput(QStringLiteral("--%1 has %2 label(s), but %3 = %4 needs %4 (one per "
+                                      "token, comma-separated); give %4 or leave the option out")
+                           .arg(option)
+                           .arg(out.size())
+                           .arg(QString::fromLatin1(length))
+                           .arg(count)
+                           .toStdString());
+  }
   return out;
 }
 
@@ -250,19 +279,22 @@ void addExportOptions(QCommandLineParser& parser) {
        QStringLiteral("OUT.png|.svg|.pdf")},
       {QStringLiteral("view"),
        QStringLiteral("grid (default): the heatmaps; head: the head view (a line from each "
-                      "query to each key per head, as strong as its weight)."),
-       QStringLiteral("grid|head")},
+                      "query to each key per head, as strong as its weight); text: the text "
+                      "view (the key tokens as running text, shaded by one query's weights)."),
+       QStringLiteral("grid|head|text")},
       {QStringLiteral("coverage"),
        QStringLiteral("Head view: per query and head only the strongest lines carrying this "
                       "share of its weight, in (0, 1] (default 1)."),
        QStringLiteral("share")},
       {QStringLiteral("query"),
-       QStringLiteral("Head view: draw only this query's lines, with the weights at the keys."),
+       QStringLiteral("Head view: draw only this query's lines, with the weights at the keys. "
+                      "Text view: the query whose weights shade the keys (default: the last)."),
        QStringLiteral("i")},
       {QStringLiteral("batch"), QStringLiteral("Batch element shown (default 0)."),
        QStringLiteral("n")},
       {QStringLiteral("heads"),
-       QStringLiteral("\"all\" (default) or one head index; the head view takes a list (0,2)."),
+       QStringLiteral("\"all\" (default) or one head index; the head view takes a list (0,2); "
+                      "the text view shades by one head, or with \"all\" by their average."),
        QStringLiteral("all|h|h,h...")},
       {QStringLiteral("stage"),
        QStringLiteral("What the maps show: weights (default), weights_before_dropout, scores, "
@@ -310,21 +342,21 @@ int exportCommand(const QCommandLineParser& parser) {
                 {QStringLiteral(".png"), QStringLiteral(".svg"), QStringLiteral(".pdf")});
   const QString viewName = parser.value(QStringLiteral("view"));
   if (parser.isSet(QStringLiteral("view")) && viewName != QLatin1String("grid") &&
-      viewName != QLatin1String("head")) {
-    throw UsageError(QStringLiteral("--view \"%1\" is not a view: use grid (the heatmaps) or "
-                                      "head (the head view)")
-                           .arg(viewName)
-                           .toStdString());
+      viewName != QLatin1String("head") && viewName != QLatin1String("text")) {
+    throw UsageError(QStringLiteral("--view \"%1\" is not a view: use grid (the heatmaps), "
+                                    "head (the head view) or text (the text view)")
+                         .arg(viewName)
+                         .toStdString());
   }
   const bool headView = viewName == QLatin1String("head");
-  if (!headView) {
-    for (const char* only : {"coverage", "query"}) {
-      if (parser.isSet(QString::fromLatin1(only))) {
-        throw UsageError(QStringLiteral("--%1 belongs to the head view; add --view head")
-                             .arg(QString::fromLatin1(only))
-                             .toStdString());
-      }
-    }
+  const bool textView = viewName == QLatin1String("text");
+  if (!headView && parser.isSet(QStringLiteral("coverage"))) {
+    throw UsageError("--coverage belongs to the head view; add --view head");
+  }
+  if (!headView && !textView && parser.isSet(QStringLiteral("query"))) {
+    throw UsageError(
+        "--query belongs to the head view and the text view; add --view head or "
+        "--view text");
   }
   const double coverage = coverageOption(parser);
   ui::ViewOptions view;
@@ -361,11 +393,11 @@ int exportCommand(const QCommandLineParser& parser) {
     // A refused plan goes the reduced way too: it says what even the reduced view needs.
     if (files.config.tgt_len > 0 && files.config.src_len > 0 && files.config.num_heads > 0 &&
         plan_view(files.config, memoryLimit(parser), staticLen).kind != ViewKind::full) {
-      if (headView) {
+      if (headView || textView) {
         throw InvalidInput(
-            "--view head: this configuration's maps need " +
+            "--view " + viewName.toStdString() + ": this configuration's maps need " +
             format_bytes(estimate_memory(files.config, staticLen)) +
-            ", more than the memory limit; the head view draws up to " +
+            ", more than the memory limit; the token views draw up to " +
             std::to_string(ui::kHeadViewMaxTokens) +
             " queries and keys in full. Use --view grid (the reduced view), or shorten L and S");
       }
@@ -379,10 +411,14 @@ int exportCommand(const QCommandLineParser& parser) {
         std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
   }
   ui::HeadViewChoice headChoice;
+  ui::TextViewChoice textChoice;
   if (headView) {
     headChoice.chosen = chosenHeads(parser, result.H);
     headChoice.coverage = coverage;
     headChoice.query = queryOption(parser, result.L);
+  } else if (textView) {
+    textChoice.head = textHead(parser, result.H);
+    textChoice.query = queryOption(parser, result.L);
   } else {
     view.soloHead = soloHead(parser, result.H);
   }
@@ -405,10 +441,13 @@ int exportCommand(const QCommandLineParser& parser) {
         "positive number in the configuration (or use --stage raw_scores)");
   }
   // Token labels: the options, else the configuration's query_labels / key_labels.
-  view.queryLabels = labels(parser, QStringLiteral("query-labels"), result.config.query_labels);
-  view.keyLabels = labels(parser, QStringLiteral("key-labels"), result.config.key_labels);
-  const QString error = headView ? ui::exportHeadView(result, view, headChoice, options, image)
-                                 : ui::exportImage(result, view, options, image);
+  view.queryLabels = labels(parser, QStringLiteral("query-labels"), result.config.query_labels,
+                            result.L, "tgt_len (L)");
+  view.keyLabels = labels(parser, QStringLiteral("key-labels"), result.config.key_labels, result.S,
+                          "src_len (S)");
+  const QString error = headView   ? ui::exportHeadView(result, view, headChoice, options, image)
+                        : textView ? ui::exportTextView(result, view, textChoice, options, image)
+                                   : ui::exportImage(result, view, options, image);
   if (!error.isEmpty()) throw InvalidInput(error.toStdString());
   std::cout << "wrote " << image.toStdString() << '\n';
   return kExitOk;

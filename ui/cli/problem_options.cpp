@@ -95,7 +95,11 @@ Problem loadProblem(const QCommandLineParser& parser, MemoryMode mode, const std
     throw InvalidInput(std::string(e.what()) + " (mhaviz-cli: --max-memory SIZE, e.g. 8GiB)" +
                        hint);
   }
-  Problem problem = make_problem(files.config, files.tensors, files.tensorsName.toStdString());
+  // The reduced view reads a pattern mask's rows as it needs them (make_reduced_problem).
+  Problem problem = mode == MemoryMode::full
+                        ? make_problem(files.config, files.tensors, files.tensorsName.toStdString())
+                        : make_reduced_problem(files.config, files.tensors,
+                                               files.tensorsName.toStdString());
   // Not an error (PyTorch computes with them too), but the NaN they cause needs explaining.
   const std::string nonfinite = nonfinite_warning(files.tensors, files.tensorsName.toStdString());
   if (!nonfinite.empty()) std::cerr << "warning: " << nonfinite << '\n' << std::flush;

@@ -225,10 +225,13 @@ void ComparePanel::present(quint64 generation, CompareData data) {
     m_status->setText(tr("No difference shown: %1").arg(m_data.mismatch));
   } else {
     m_gridDiff->setStageData(m_data.diff, view);
-    m_status->setText(
-        m_data.notes.isEmpty()
-            ? QString()
-            : tr("Left out of B \u2212 A: %1").arg(m_data.notes.join(QStringLiteral("; "))));
+    QStringList lines;
+    if (!m_data.notes.isEmpty()) {
+      lines << tr("Left out of B \u2212 A: %1").arg(m_data.notes.join(QStringLiteral("; ")));
+    }
+    // A NaN difference says where it comes from (which side, which queries, why).
+    lines << m_data.nanNotes;
+    m_status->setText(lines.join(QLatin1Char('\n')));
   }
   m_status->setStyleSheet(m_data.ok() ? QString() : QStringLiteral("color: #c0392b;"));
   m_export->setEnabled(m_data.ok());

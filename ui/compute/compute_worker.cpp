@@ -32,12 +32,16 @@ void registerComputeMetaTypes() {
 }
 
 /// Everything the forward call needs: parameters, inputs and masks generated from the config's
-/// settings (mhaviz::make_problem), replaced by the user's tensors when given. is_causal adds no
+/// settings (mhaviz::make_problem, or make_reduced_problem for the reduced view), replaced by
+/// the user's tensors when given. is_causal adds no
 /// mask: as in PyTorch 2.x it is only a hint, and forward() rejects it without an attn_mask.
 mhaviz::Problem makeComputeProblem(const mhaviz::Config& config,
-                                   const mhaviz::io::TensorMap* tensors) {
-  return tensors != nullptr ? mhaviz::make_problem(config, *tensors, "loaded tensors")
-                            : mhaviz::make_problem(config);
+                                   const mhaviz::io::TensorMap* tensors, bool reduced) {
+  static const mhaviz::io::TensorMap none;
+  const mhaviz::io::TensorMap& given = tensors != nullptr ? *tensors : none;
+  // The reduced view reads a pattern mask's rows as it needs them (make_reduced_problem).
+  return reduced ? mhaviz::make_reduced_problem(config, given, "loaded tensors")
+                 : mhaviz::make_problem(config, given, "loaded tensors");
 }
 
 ComputeWorker::ComputeWorker(QObject* parent)
@@ -83,7 +87,7 @@ void ComputeWorker::run(const ComputeRequest& request, std::uint64_t limit,
     if (plan.kind == mhaviz::ViewKind::refused) throw mhaviz::InvalidInput(plan.refusal);
     const bool reduced = plan.kind == mhaviz::ViewKind::reduced;
     auto problem = std::make_shared<const mhaviz::Problem>(
-        makeComputeProblem(config, request.tensors.get()));
+        makeComputeProblem(config, request.tensors.get(), reduced));
 
     mhaviz::RunControl control;
     control.cancel = scope.cancelFlag();

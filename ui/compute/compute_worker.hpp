@@ -17,9 +17,10 @@
 namespace mhaviz::ui {
 
 /// What the worker computes from: mhaviz::make_problem(config, *tensors) (everything generated
-/// from the config when `tensors` is null). Throws InvalidInput. Any thread.
+/// from the config when `tensors` is null); for the `reduced` view make_reduced_problem, which
+/// leaves a pattern mask out. Throws InvalidInput. Any thread.
 mhaviz::Problem makeComputeProblem(const mhaviz::Config& config,
-                                   const mhaviz::io::TensorMap* tensors);
+                                   const mhaviz::io::TensorMap* tensors, bool reduced = false);
 
 class ComputeWorker : public QObject {
   Q_OBJECT

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <exception>
 
 #include "document/document.hpp"
 
@@ -17,6 +18,9 @@ namespace mhaviz::ui {
 
 namespace {
 using gen::MaskKind;
+// The most cells a pattern may list when it becomes a custom mask (a 256 x 256 grid fully
+// listed): past that, editing cell by cell is no use and the session would grow large.
+constexpr std::size_t kMaxCustomCells = 65536;
 }  // namespace
 
 void AttnMaskEditor::buildCustomTools(QFormLayout* form) {
@@ -58,17 +62,18 @@ void AttnMaskEditor::buildCustomTools(QFormLayout* form) {
   QPushButton* invert = button("invertCells", tr("Invert"), tr("Toggle every cell"));
   QPushButton* fillRow = button("fillRow", tr("Fill row"), tr("Mask (or set) query row i"));
   QPushButton* fillCol = button("fillColumn", tr("Fill column"), tr("Mask (or set) key column j"));
+  // Three columns, so that the tools fit the dock's width in every language.
   g->addWidget(new QLabel(tr("cell value")), 0, 0);
   g->addWidget(m_cellValue, 0, 1);
   g->addWidget(m_cellMasked, 0, 2);
-  g->addWidget(clear, 0, 3);
   g->addWidget(new QLabel(tr("row i")), 1, 0);
   g->addWidget(m_row, 1, 1);
   g->addWidget(fillRow, 1, 2);
-  g->addWidget(invert, 1, 3);
   g->addWidget(new QLabel(tr("column j")), 2, 0);
   g->addWidget(m_column, 2, 1);
   g->addWidget(fillCol, 2, 2);
+  g->addWidget(clear, 3, 1);
+  g->addWidget(invert, 3, 2);
   form->addRow(m_customTools);
   connect(m_cellMasked, &QCheckBox::toggled, m_cellValue, &QWidget::setDisabled);
   m_cellValue->setDisabled(true);
@@ -127,17 +132,103 @@ void AttnMaskEditor::selectBlock(std::int64_t b) {
 
 void AttnMaskEditor::onStroke(const QVector<QPoint>& stroke) {
   const mhaviz::Config& c = m_document->config();
-  if (stroke.isEmpty() || c.attn_mask_spec.kind != MaskKind::custom) return;
+  const MaskKind kind = c.attn_mask_spec.kind;
+  if (stroke.isEmpty() || kind == MaskKind::none) return;
+  // A click on a pattern (causal, window, ...) edits that pattern: it becomes a custom mask
+  // listing the cells shown, with the click applied, in one undoable step.
+  gen::AttnMaskSpec start = c.attn_mask_spec;
+  if (kind != MaskKind::custom) {
+    std::size_t needed = 0;
+    QString error;
+    const std::optional<gen::AttnMaskSpec> shown = shownAsCustom(c, &needed, &error);
+    if (!shown) {
+      announce(error.isEmpty()
+                   ? tr("The %1 mask of %2 x %3 cells would need %4 custom cells to be edited "
+                        "by hand (at most %5): make L and S smaller to edit it cell by cell, "
+                        "or change the pattern with the settings above.")
+                         .arg(shownKindName(kind))
+                         .arg(c.tgt_len)
+                         .arg(c.src_len)
+                         .arg(needed)
+                         .arg(kMaxCustomCells)
+                   : error,
+               c.attn_mask_spec);
+      return;
+    }
+    start = *shown;
+  }
   const std::int64_t b = selectedBlock();
   const cells::State target =
-      cells::toggled(c.attn_mask_spec,
-                     cells::effective(c.attn_mask_spec, stroke[0].y(), stroke[0].x(), b), brush());
-  editSpec(stroke.size() == 1
-               ? tr("Toggle attn_mask cell (%1, %2)").arg(stroke[0].y()).arg(stroke[0].x())
-               : tr("Paint %1 attn_mask cells").arg(stroke.size()),
-           [&](gen::AttnMaskSpec& s) {
-             for (const QPoint& p : stroke) cells::set(s, p.y(), p.x(), b, target);
-           });
+      cells::toggled(start, cells::effective(start, stroke[0].y(), stroke[0].x(), b), brush());
+  gen::AttnMaskSpec next = start;
+  for (const QPoint& p : stroke) cells::set(next, p.y(), p.x(), b, target);
+  QString text = stroke.size() == 1
+                     ? tr("Toggle attn_mask cell (%1, %2)").arg(stroke[0].y()).arg(stroke[0].x())
+                     : tr("Paint %1 attn_mask cells").arg(stroke.size());
+  if (kind != MaskKind::custom) {
+    text = tr("Edit the %1 mask as custom: %2").arg(shownKindName(kind), text);
+    announce(tr("The %1 pattern is now a custom mask with your change applied; click or drag "
+                "to edit more cells. Edit > Undo gives back the %1 mask.")
+                 .arg(shownKindName(kind)),
+             next);
+  }
+  editSpec(text, [&next](gen::AttnMaskSpec& s) { s = next; });
+}
+
+void AttnMaskEditor::switchToCustom() {
+  const mhaviz::Config& c = m_document->config();
+  const MaskKind from = c.attn_mask_spec.kind;
+  if (from == MaskKind::custom) return;
+  std::size_t needed = 0;
+  QString error;
+  const std::optional<gen::AttnMaskSpec> shown = shownAsCustom(c, &needed, &error);
+  gen::AttnMaskSpec next = c.attn_mask_spec;
+  next.kind = MaskKind::custom;
+  if (shown) {
+    next = *shown;
+    if (from != MaskKind::none) {
+      announce(tr("The custom mask starts from the %1 pattern shown before (%2 cells listed): "
+                  "click or drag to change cells.")
+                   .arg(shownKindName(from))
+                   .arg(needed),
+               next);
+    }
+  } else {
+    next.cells.clear();
+    announce(error.isEmpty()
+                 ? tr("The custom mask starts empty: the %1 pattern of %2 x %3 cells would need "
+                      "%4 custom cells (at most %5).")
+                       .arg(shownKindName(from))
+                       .arg(c.tgt_len)
+                       .arg(c.src_len)
+                       .arg(needed)
+                       .arg(kMaxCustomCells)
+                 : tr("The custom mask starts empty: %1").arg(error),
+             next);
+  }
+  editSpec(tr("Set attn_mask kind to custom"), [&next](gen::AttnMaskSpec& s) { s = next; });
+}
+
+std::optional<gen::AttnMaskSpec> AttnMaskEditor::shownAsCustom(const mhaviz::Config& c,
+                                                               std::size_t* needed,
+                                                               QString* error) const {
+  *needed = 0;
+  try {
+    return cells::fromPattern(c, kMaxCustomCells, needed);
+  } catch (const std::exception& e) {
+    *error = QString::fromUtf8(e.what());
+    return std::nullopt;
+  }
+}
+
+void AttnMaskEditor::announce(const QString& text, const gen::AttnMaskSpec& spec) {
+  m_customNote->setText(text);
+  m_customNote->show();
+  m_customNoteSpec = spec;
+}
+
+QString AttnMaskEditor::shownKindName(MaskKind kind) const {
+  return m_kind->itemText(m_kind->findData(static_cast<int>(kind)));
 }
 
 void AttnMaskEditor::fillBlocks(const mhaviz::Config& c) {

@@ -110,6 +110,10 @@ void AttnMaskEditor::buildKindControls(QFormLayout* form) {
 
   connect(m_kind, &QComboBox::activated, this, [this](int index) {
     const auto kind = static_cast<MaskKind>(m_kind->itemData(index).toInt());
+    if (kind == MaskKind::custom) {
+      switchToCustom();  // starts from the pattern shown, not from an empty grid
+      return;
+    }
     m_edits.edit(tr("Set attn_mask kind to %1").arg(QString::fromUtf8(gen::to_string(kind).data())),
                  [kind](mhaviz::Config& c) {
                    gen::AttnMaskSpec& s = c.attn_mask_spec;

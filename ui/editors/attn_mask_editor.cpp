@@ -55,12 +55,15 @@ AttnMaskEditor::AttnMaskEditor(Document* document, Computation* computation, QWi
   layout->addLayout(m_form);
   buildControls(m_form);
   buildCustomTools(m_form);
+  m_customNote = noteLabel("maskCustomNote", false);
   m_grid = new MaskGridView;
   m_grid->setObjectName(QStringLiteral("maskGrid"));
   m_grid->setToolTip(
       tr("The generated attn_mask: row i = query i, column j = key j. Dark = "
-         "masked (bool True / -inf), red = negative bias, blue = positive. For "
-         "a custom mask click or drag to toggle cells."));
+         "masked (bool True / -inf), red = negative bias, blue = positive. Click or "
+         "drag to toggle cells; on a pattern such as causal the first click makes it a "
+         "custom mask that starts from the pattern shown."));
+  layout->addWidget(m_customNote);
   layout->addWidget(m_grid, 1);
   m_blocks = new BlockSparsityView;
   m_blocks->setMaximumHeight(260);
@@ -85,9 +88,11 @@ void AttnMaskEditor::editSpec(const QString& text,
 void AttnMaskEditor::updatePreview(const mhaviz::Config& c) {
   const gen::AttnMaskSpec& s = c.attn_mask_spec;
   m_blocks->setMap(selectedBlock());
-  m_grid->setEditable(s.kind == MaskKind::custom);
+  // Every mask drawn as cells can be clicked (a pattern becomes custom); a message cannot.
+  m_grid->setEditable(false);
   if (s.kind == MaskKind::none) {
-    m_grid->setMessage(tr("No attn_mask: every query attends to every key."));
+    m_grid->setMessage(tr("No attn_mask: every query attends to every key. Choose a kind above; "
+                          "\"custom\" masks the cells you click."));
     return;
   }
   const std::int64_t blocks = s.shape == gen::MaskShape::three_d ? c.batch() * c.num_heads : 1;
@@ -112,6 +117,7 @@ void AttnMaskEditor::updatePreview(const mhaviz::Config& c) {
     }
     m_grid->setValues(static_cast<int>(L), static_cast<int>(S), std::move(values),
                       mask->type() == ElemType::boolean);
+    m_grid->setEditable(true);
   } catch (const std::exception& e) {
     m_grid->setMessage(QString::fromUtf8(e.what()));
   }
@@ -191,6 +197,7 @@ void AttnMaskEditor::showConfig(const mhaviz::Config& c) {
     m_resizeNote->hide();
   }
   m_shownSpec = s;
+  if (!(s == m_customNoteSpec)) m_customNote->hide();
   fillBlocks(c);
   updatePreview(c);
 }

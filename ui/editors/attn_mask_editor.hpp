@@ -2,12 +2,16 @@
 // The attn_mask editor: kind, dtype, shape, masked value, the parameters of each kind, and a
 // grid that previews the generated mask (mhaviz::gen::make_attn_mask, one (n, h) block at a
 // time for 3-D masks) and edits the cells of a custom mask by click / drag, with Clear, Invert,
-// Fill row and Fill column. Size changes are fitted by the document (gen::fit_to_sizes); its
+// Fill row and Fill column. A click on the grid of any other kind, or choosing "custom", starts
+// a custom mask from the pattern shown (cells::fromPattern) as one undoable step, and a note
+// says so (or why not: a pattern with too many cells to list). Size changes are fitted by the document (gen::fit_to_sizes); its
 // notes are shown inline. GUI thread only. The code: attn_mask_editor.cpp (construction, preview,
 // showConfig), attn_mask_controls.cpp (the controls and their edits), attn_mask_cells.cpp (the
 // custom-cell tools and the block selector).
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "editors/custom_cells.hpp"
 #include "editors/spec_editor.hpp"
@@ -60,6 +64,16 @@ class AttnMaskEditor : public SpecEditor {
   void fillBlocks(const mhaviz::Config& config);
   void updatePreview(const mhaviz::Config& config);
   void onStroke(const QVector<QPoint>& cells);
+  /// Kind "custom" chosen: the custom mask starts from the pattern shown.
+  void switchToCustom();
+  /// The pattern shown as a custom mask (cells::fromPattern), or nullopt; `needed` gets the
+  /// number of cells it takes (0 when the mask cannot be made: `error` says why).
+  std::optional<gen::AttnMaskSpec> shownAsCustom(const mhaviz::Config& config,
+                                                 std::size_t* needed, QString* error) const;
+  /// Shows `text` in the custom-mask note until the spec differs from `spec`.
+  void announce(const QString& text, const gen::AttnMaskSpec& spec);
+  /// The kind as the kind box names it ("causal", "sliding window", ...).
+  [[nodiscard]] QString shownKindName(gen::MaskKind kind) const;
   [[nodiscard]] cells::State brush() const;
 
   QFormLayout* m_form = nullptr;
@@ -89,6 +103,8 @@ class AttnMaskEditor : public SpecEditor {
   QSpinBox* m_column = nullptr;
   QLabel* m_note = nullptr;
   QLabel* m_resizeNote = nullptr;
+  QLabel* m_customNote = nullptr;      // a pattern became custom, or why it cannot
+  gen::AttnMaskSpec m_customNoteSpec;  // the spec m_customNote speaks of
   MaskGridView* m_grid = nullptr;
   BlockSparsityView* m_blocks = nullptr;
   gen::AttnMaskSpec m_shownSpec;

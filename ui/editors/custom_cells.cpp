@@ -1,6 +1,9 @@
 #include "editors/custom_cells.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include "mhaviz/core/gen/masks.hpp"
 
 namespace mhaviz::ui::cells {
 
@@ -62,6 +65,47 @@ void fillRow(gen::AttnMaskSpec& spec, std::int64_t i, std::int64_t S, std::int64
 void fillColumn(gen::AttnMaskSpec& spec, std::int64_t j, std::int64_t L, std::int64_t b,
                 const State& state) {
   for (std::int64_t i = 0; i < L; ++i) set(spec, i, j, b, state);
+}
+
+std::optional<gen::AttnMaskSpec> fromPattern(const mhaviz::Config& config, std::size_t limit,
+                                             std::size_t* needed) {
+  gen::AttnMaskSpec out = config.attn_mask_spec;
+  *needed = out.kind == gen::MaskKind::custom ? out.cells.size() : 0;
+  if (out.kind == gen::MaskKind::custom) return out;
+  out.kind = gen::MaskKind::custom;
+  out.cells.clear();
+  const std::optional<Tensor> mask = gen::make_attn_mask(config);
+  if (!mask) return out;
+  const std::int64_t L = mask->size(-2);
+  const std::int64_t S = mask->size(-1);
+  const std::int64_t blocks = mask->dim() == 3 ? mask->size(0) : 1;
+  const bool boolean = mask->type() == ElemType::boolean;
+  const double maskedValue = out.masked_value;
+  // What cell k of the mask holds as a custom cell: masked (nullopt), a value, or nothing (0).
+  const auto stateAt = [&](std::int64_t k) -> std::optional<State> {
+    const double v = mask->value(k);
+    if (v == 0.0) return std::nullopt;
+    if (boolean || v == maskedValue || (std::isinf(v) && v < 0)) return State();
+    return State(v);
+  };
+  bool sameBlocks = true;
+  for (std::int64_t k = L * S; k < blocks * L * S && sameBlocks; ++k) {
+    sameBlocks = mask->value(k) == mask->value(k % (L * S));
+  }
+  const std::int64_t listed = sameBlocks ? 1 : blocks;
+  std::size_t count = 0;
+  for (std::int64_t k = 0; k < listed * L * S; ++k) count += stateAt(k).has_value() ? 1 : 0;
+  *needed = count;
+  if (count > limit) return std::nullopt;
+  out.cells.reserve(count);
+  for (std::int64_t k = 0; k < listed * L * S; ++k) {
+    const std::optional<State> state = stateAt(k);
+    if (!state) continue;
+    const std::int64_t b = sameBlocks ? -1 : k / (L * S);
+    const std::int64_t cell = k % (L * S);
+    out.cells.push_back(gen::MaskCell{cell / S, cell % S, b, *state});
+  }
+  return out;
 }
 
 }  // namespace mhaviz::ui::cells

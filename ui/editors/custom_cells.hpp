@@ -5,9 +5,11 @@
 // non-zero value as masked). Cells are looked up as make_attn_mask reads them: the last cell at
 // (i, j) whose block b is -1 (every block) or the edited block wins; no cell means 0.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
+#include "mhaviz/core/config.hpp"
 #include "mhaviz/core/gen_specs.hpp"
 
 namespace mhaviz::ui::cells {
@@ -34,5 +36,14 @@ void fillRow(gen::AttnMaskSpec& spec, std::int64_t i, std::int64_t S, std::int64
              const State& state);
 void fillColumn(gen::AttnMaskSpec& spec, std::int64_t j, std::int64_t L, std::int64_t b,
                 const State& state);
+
+/// A custom mask that shows exactly what `config`'s attn_mask shows now: kind custom with the
+/// same dtype, shape and masked_value, and one cell for every masked or non-zero cell of the
+/// generated mask (b = -1 when every block is the same, else one cell per block). Kind none
+/// gives no cells; a custom mask is returned as it is. `needed` gets the number of cells; more
+/// than `limit` gives nullopt (too many to edit by hand). Throws InvalidInput when the mask
+/// cannot be made (make_attn_mask).
+std::optional<gen::AttnMaskSpec> fromPattern(const mhaviz::Config& config, std::size_t limit,
+                                             std::size_t* needed);
 
 }  // namespace mhaviz::ui::cells

@@ -2,11 +2,11 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
-#include <QScrollArea>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
 #include "compute/computation.hpp"
+#include "desktop/steady_scroll_area.hpp"
 #include "document/document.hpp"
 #include "editors/attn_mask_editor.hpp"
 #include "editors/inputs_editor.hpp"
@@ -20,13 +20,16 @@ QDockWidget* installMaskEditors(QMainWindow* window, Document* document,
   auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
   layout->addWidget(new AttnMaskEditor(document, computation));
-  layout->addWidget(new KeyPaddingEditor(document));
+  auto* padding = new KeyPaddingEditor(document);
+  layout->addWidget(padding);
   layout->addWidget(new InputsEditor(document));
   layout->addStretch(1);
 
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(content);
-  scroll->setWidgetResizable(true);
+  // Rows that appear or vanish above a field (notes, the kinds' settings, the block grid) must
+  // not move it from under the pointer: the next click lands where the user aimed.
+  auto* scroll = new SteadyScrollArea;
+  scroll->setObjectName(QStringLiteral("maskDockScroll"));
+  scroll->setContent(content);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setMinimumWidth(content->sizeHint().width() + 24);
@@ -46,6 +49,11 @@ QDockWidget* installMaskEditors(QMainWindow* window, Document* document,
                      window->statusBar()->showMessage(
                          QString(notes).replace(u'\n', QStringLiteral("; ")), 10000);
                    });
+  QObject::connect(padding, &KeyPaddingEditor::showingElement, window, [window](int n) {
+    window->statusBar()->showMessage(
+        QObject::tr("The maps show batch element %1, whose padding the Masks dock edits").arg(n),
+        6000);
+  });
   return dock;
 }
 

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -48,6 +49,16 @@ QList<int> fullyPadded(const mhaviz::Config& c) {
   return out;
 }
 
+/// One form row holding `a` and `b` side by side with the given stretch factors.
+QWidget* sideBySide(QWidget* a, int stretchA, QWidget* b, int stretchB) {
+  auto* row = new QWidget;
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(a, stretchA);
+  layout->addWidget(b, stretchB);
+  return row;
+}
+
 }  // namespace
 
 KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
@@ -73,7 +84,13 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
       new MaskedValueEdit(QStringLiteral("paddingMaskedInf"), QStringLiteral("paddingMaskedValue"));
   m_element = new QSpinBox;
   m_element->setObjectName(QStringLiteral("paddingElement"));
-  m_element->setToolTip(tr("Batch element n whose padding is edited."));
+  m_element->setToolTip(
+      tr("Batch element n whose padding is edited. It is the batch element the maps show: "
+         "choosing one here shows it, and choosing one in the View group moves this box."));
+  auto* shown = new QLabel(tr("= the batch element the maps show"));
+  shown->setObjectName(QStringLiteral("paddingElementShown"));
+  shown->setWordWrap(true);
+  QWidget* element = sideBySide(m_element, 0, shown, 1);
   m_lengthSlider = new QSlider(Qt::Horizontal);
   m_lengthSlider->setObjectName(QStringLiteral("paddingLengthSlider"));
   m_length = new QSpinBox;
@@ -81,11 +98,7 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
   m_length->setToolTip(
       tr("Valid keys of element n: keys j >= length are padded. 0 pads every "
          "key."));
-  auto* length = new QWidget;
-  auto* lh = new QHBoxLayout(length);
-  lh->setContentsMargins(0, 0, 0, 0);
-  lh->addWidget(m_lengthSlider, 1);
-  lh->addWidget(m_length);
+  QWidget* length = sideBySide(m_lengthSlider, 1, m_length, 0);
   m_keys = new QListWidget;
   m_keys->setObjectName(QStringLiteral("paddedKeys"));
   m_keys->setToolTip(tr("Checked keys of element n are padded."));
@@ -94,7 +107,7 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
   m_form->addRow(tr("kind"), m_kind);
   m_form->addRow(tr("dtype"), m_dtype);
   m_form->addRow(tr("padded value"), m_maskedValue);
-  m_form->addRow(tr("batch element"), m_element);
+  m_form->addRow(tr("batch element"), element);
   m_form->addRow(tr("valid length"), length);
   m_form->addRow(tr("padded keys"), m_keys);
 
@@ -122,11 +135,21 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
         [v](gen::KeyPaddingSpec& s) { s.masked_value = v; }, kMaskedValue);
   });
   connect(m_element, &QSpinBox::valueChanged, this, [this](int n) {
+    if (m_edits.showing()) return;  // clamped to a smaller batch: the computation fits the view
     m_edits.show();
     // The maps show the batch element whose padding is being edited.
     ViewOptions view = m_document->view();
+    if (view.batch == n) return;
     view.batch = n;
     m_document->setView(view);
+    emit showingElement(n);
+  });
+  // ... and the other way round: another batch element chosen for the maps is edited here.
+  connect(m_document, &Document::viewChanged, this, [this](const ViewOptions& view) {
+    if (view.batch == m_element->value() || view.batch > m_element->maximum()) return;
+    const QSignalBlocker quiet(m_element);
+    m_element->setValue(view.batch);
+    m_edits.show();
   });
   connect(m_lengthSlider, &QSlider::valueChanged, this, &KeyPaddingEditor::setLength);
   connect(m_length, &QSpinBox::valueChanged, this, &KeyPaddingEditor::setLength);
@@ -135,6 +158,8 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
 }
 
 QString KeyPaddingEditor::note() const { return m_note->isHidden() ? QString() : m_note->text(); }
+
+int KeyPaddingEditor::element() const { return m_element->value(); }
 
 void KeyPaddingEditor::editSpec(const QString& text,
                                 const std::function<void(gen::KeyPaddingSpec&)>& change,
@@ -200,7 +225,7 @@ void KeyPaddingEditor::showConfig(const mhaviz::Config& c) {
   const bool active = s.kind != PaddingKind::none;
   m_form->setRowVisible(m_dtype, active);
   m_form->setRowVisible(m_maskedValue, active && s.dtype == gen::MaskDType::floating);
-  m_form->setRowVisible(m_element, active && c.batch() > 1);
+  m_form->setRowVisible(m_element->parentWidget(), active && c.batch() > 1);
   m_form->setRowVisible(m_length->parentWidget(), s.kind == PaddingKind::lengths);
   m_form->setRowVisible(m_keys, s.kind == PaddingKind::keys);
 
@@ -215,7 +240,12 @@ void KeyPaddingEditor::showConfig(const mhaviz::Config& c) {
       full.size() == 1
           ? tr("Batch element %1 is fully padded").arg(names[0])
           : tr("Batch elements %1 are fully padded").arg(names.join(QStringLiteral(", ")));
-  if (c.add_zero_attn || c.add_bias_kv) {
+  if (c.add_zero_attn && c.add_bias_kv) {
+    m_note->setText(tr("%1, but add_bias_kv and add_zero_attn append two keys that cannot be "
+                       "padded, so its rows stay finite: every query attends only to bias_k "
+                       "and the zero key.")
+                        .arg(who));
+  } else if (c.add_zero_attn || c.add_bias_kv) {
     m_note->setText(tr("%1, but %2 appends a key that cannot be padded, so its rows stay "
                        "finite: every query attends only to that extra key.")
                         .arg(who, c.add_zero_attn ? QStringLiteral("add_zero_attn")

@@ -2,7 +2,9 @@
 // The key_padding_mask editor: kind (none, valid lengths, padded keys), bool or float, and per
 // batch element a valid length (slider + spin box) or a checkable list of padded keys. A fully
 // padded element is allowed; the editor says that its rows are NaN, or that add_zero_attn /
-// add_bias_kv rescue them. GUI thread only.
+// add_bias_kv rescue them. The batch element edited is the one the maps show: the box follows
+// the view's batch element, and choosing another element here shows it in the maps (the row
+// says so, and showingElement announces it). GUI thread only.
 
 #include "editors/spec_editor.hpp"
 
@@ -26,6 +28,12 @@ class KeyPaddingEditor : public SpecEditor {
 
   /// The text of the fully-padded note ("" when hidden), for tests.
   [[nodiscard]] QString note() const;
+  /// The batch element whose padding is edited (and which the maps show).
+  [[nodiscard]] int element() const;
+
+ signals:
+  /// The user chose batch element `n` here, so the maps now show it.
+  void showingElement(int n);
 
  protected:
   void showConfig(const mhaviz::Config& config) override;

@@ -55,13 +55,32 @@ void ExportActions::addFileActions(QMenu* file, QAction* before) {
   file->insertSeparator(before);
 }
 
-void ExportActions::exportImageDialog() {
+void ExportActions::addPicture(ExportPicture picture, std::function<bool()> shown) {
+  m_pictures << std::move(picture);
+  m_shown << std::move(shown);
+}
+
+int ExportActions::activePicture() const {
+  const int active = m_active ? m_active() : -1;
+  return active >= 0 && active < m_pictures.size() && m_shown[active]() ? active : -1;
+}
+
+void ExportActions::exportImageDialog(int picture) {
   const ResultPtr result = m_computation->result();
   if (!result) {
     m_showError(tr("Export image"), tr("There is no picture to export yet."));
     return;
   }
-  ExportDialog dialog(result, m_document->view(), m_window);
+  // The token views on screen, the one asked for (or the active one) preselected.
+  QList<ExportPicture> shown;
+  int chosen = -1;
+  const int wanted = picture == -2 ? activePicture() : picture;
+  for (int i = 0; i < m_pictures.size(); ++i) {
+    if (!m_shown[i]()) continue;
+    if (i == wanted) chosen = static_cast<int>(shown.size());
+    shown << m_pictures[i];
+  }
+  ExportDialog dialog(result, m_document->view(), m_window, shown, chosen);
   if (dialog.exec() == QDialog::Accepted) {
     m_window->statusBar()->showMessage(tr("Exported"), 5000);
   }
@@ -112,7 +131,9 @@ bool ExportActions::copyImage() {
   const QString path = dir.filePath(QStringLiteral("copy.png"));
   ExportOptions options;
   options.scale = m_window->devicePixelRatioF();
-  const QString error = exportImage(*result, m_document->view(), options, path);
+  const int picture = activePicture();
+  const QString error = picture >= 0 ? m_pictures[picture].write(path, options)
+                                     : exportImage(*result, m_document->view(), options, path);
   if (!error.isEmpty()) {
     m_showError(tr("Copy image"), error);
     return false;
@@ -126,8 +147,7 @@ bool ExportActions::copyTorchCode() {
   const ResultPtr result = m_computation->result();
   if (!result) return false;
   try {
-    const mhaviz::Problem problem =
-        makeComputeProblem(result->config, m_document->tensors().get());
+    const mhaviz::Problem problem = makeComputeProblem(result->config, m_document->tensors().get());
     const mhaviz::io::TensorMap data = mhaviz::torch_data(problem, *result);
     const QString folder = QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
                                .filePath(QStringLiteral("pytorch"));

@@ -1,11 +1,15 @@
 #pragma once
 // The File menu's export and copy actions: Export image (the dialog), Export data (the shown
 // stage as CSV or every tensor as .npz), Copy image and Copy as PyTorch code. They read the
-// computation's current result and the document's view. GUI thread only.
+// computation's current result and the document's view; Export image and Copy image follow the
+// picture the window says is active (the grid, or a token view handed in). GUI thread only.
 
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <functional>
+
+#include "exporting/export_dialog.hpp"
 
 class QAction;
 class QMainWindow;
@@ -30,7 +34,16 @@ class ExportActions : public QObject {
   /// Inserts the four actions into `file` before `before` (at the end when null).
   void addFileActions(QMenu* file, QAction* before);
 
-  /// Copies the current picture (as exported) to the clipboard.
+  /// A picture besides the grid (a token view) that Export image and Copy image can write
+  /// while `shown()` says it is on screen.
+  void addPicture(ExportPicture picture, std::function<bool()> shown);
+  /// Which picture Export image and Copy image take by default: -1 the grid, else the index of
+  /// a picture added (the window's choice: the view worked in last).
+  void setActivePicture(std::function<int()> active) { m_active = std::move(active); }
+
+  /// File > Export image: the dialog, `picture` preselected (-2: the active one).
+  void exportImageDialog(int picture = -2);
+  /// Copies the active picture (as exported) to the clipboard.
   bool copyImage();
   /// Copies the PyTorch reproduction script; its data file is written to AppDataLocation.
   bool copyTorchCode();
@@ -38,13 +51,16 @@ class ExportActions : public QObject {
   bool exportData(const QString& path);
 
  private:
-  void exportImageDialog();
   void exportDataDialog();
+  [[nodiscard]] int activePicture() const;
 
   QMainWindow* m_window;
   Document* m_document;
   Computation* m_computation;
   ErrorPrompt m_showError;
+  QList<ExportPicture> m_pictures;
+  QList<std::function<bool()>> m_shown;
+  std::function<int()> m_active;
 };
 
 }  // namespace mhaviz::ui

@@ -34,12 +34,24 @@ constexpr const char* kFormatKey = "export/format";  // QSettings: "png", "svg" 
 constexpr const char* kNameKey = "export/name";
 }  // namespace
 
-ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* parent)
-    : QDialog(parent), m_result(std::move(result)), m_view(view) {
+ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* parent,
+                           QList<ExportPicture> pictures, int picture)
+    : QDialog(parent), m_result(std::move(result)), m_view(view), m_pictures(std::move(pictures)) {
   setObjectName(QStringLiteral("exportDialog"));
   setWindowTitle(tr("Export image"));
   setMinimumWidth(560);  // room for the default title and the file path
   auto* form = new QFormLayout;
+
+  m_picture = new QComboBox;
+  m_picture->setObjectName(QStringLiteral("picture"));
+  m_picture->addItem(tr("Heatmap grid"), -1);
+  for (int i = 0; i < m_pictures.size(); ++i) m_picture->addItem(m_pictures[i].name, i);
+  m_picture->setCurrentIndex(std::max(0, m_picture->findData(picture)));
+  m_picture->setToolTip(
+      tr("The grid, or a token view exactly as shown (its hovered or pinned "
+         "token included)"));
+  form->addRow(tr("&Picture:"), m_picture);
+  form->setRowVisible(m_picture, !m_pictures.isEmpty());
 
   m_scope = new QComboBox;
   m_scope->setObjectName(QStringLiteral("scope"));
@@ -122,17 +134,26 @@ ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* p
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
   QPushButton* exportButton = buttons->addButton(tr("&Export"), QDialogButtonBox::AcceptRole);
   exportButton->setDefault(true);
-  QPushButton* allButton =
-      buttons->addButton(tr("Export &all heads…"), QDialogButtonBox::ActionRole);
+  m_allButton = buttons->addButton(tr("Export &all heads…"), QDialogButtonBox::ActionRole);
   connect(exportButton, &QPushButton::clicked, this, &ExportDialog::exportClicked);
-  connect(allButton, &QPushButton::clicked, this, &ExportDialog::exportAllClicked);
+  connect(m_allButton, &QPushButton::clicked, this, &ExportDialog::exportAllClicked);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
   layout->addWidget(buttons);
 
-  for (QComboBox* box : {m_scope, m_stage, m_format}) {
+  // A picture chosen brings its size: a token view as large as it is on screen.
+  connect(m_picture, &QComboBox::currentIndexChanged, this, [this] {
+    const int chosen = this->picture();
+    if (chosen < 0) {
+      setPixelSize(1600, 1000);
+    } else if (m_pictures[chosen].size) {
+      const QSize shown = m_pictures[chosen].size();
+      setPixelSize(shown.width(), shown.height());
+    }
+  });
+  for (QComboBox* box : {m_picture, m_scope, m_stage, m_format}) {
     connect(box, &QComboBox::currentIndexChanged, this, &ExportDialog::updateControls);
   }
   connect(m_width, &QSpinBox::valueChanged, this, &ExportDialog::updateControls);
@@ -151,6 +172,10 @@ ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* p
   } else {
     m_path->setText(QDir(folder).filePath(name + QLatin1Char('.') + extension()));
     m_userNamed = true;
+  }
+  if (picture >= 0 && picture < m_pictures.size() && m_pictures[picture].size) {
+    const QSize shown = m_pictures[picture].size();
+    setPixelSize(shown.width(), shown.height());
   }
   updateControls();
 }
@@ -175,7 +200,14 @@ ExportOptions ExportDialog::exportOptions() const {
 
 QString ExportDialog::extension() const { return m_format->currentData().toString(); }
 
+int ExportDialog::picture() const { return m_picture->currentData().toInt(); }
+
+void ExportDialog::setPicture(int picture) {
+  m_picture->setCurrentIndex(std::max(0, m_picture->findData(picture)));
+}
+
 QString ExportDialog::defaultTitle() const {
+  if (picture() >= 0) return {};  // the view's own: the configuration and its caption
   const ViewOptions v = exportView();
   QString title =
       tr("%1, %2").arg(describeConfig(m_result->config, v.batch), shownStageName(v.stage));
@@ -203,6 +235,10 @@ void ExportDialog::setPath(const QString& path) {
   m_userNamed = QFileInfo(path).fileName() != suggestedFileName();
 }
 QString ExportDialog::suggestedFileName() const {
+  if (picture() >= 0) {
+    return m_pictures[picture()].fileBase + QStringLiteral("_batch%1.").arg(m_view.batch) +
+           extension();
+  }
   const ViewOptions v = exportView();
   return headFileName(v.stage, v.soloHead, v.batch, extension());
 }
@@ -229,7 +265,15 @@ void ExportDialog::updateControls() {
                               .arg(m_width->value() * 2.54 / 72.0, 0, 'f', 1)
                               .arg(m_height->value() * 2.54 / 72.0, 0, 'f', 1));
   m_transparent->setEnabled(extension() != QLatin1String("pdf"));
-  m_title->setPlaceholderText(defaultTitle());
+  // A token view is exported as shown: its head, stage and colours are the view's own.
+  const bool grid = picture() < 0;
+  for (QWidget* only : {static_cast<QWidget*>(m_scope), static_cast<QWidget*>(m_stage),
+                        static_cast<QWidget*>(m_colormap), static_cast<QWidget*>(m_allButton)}) {
+    only->setEnabled(grid);
+  }
+  m_height->setEnabled(grid || m_pictures[picture()].usesHeight);
+  m_title->setPlaceholderText(grid ? defaultTitle()
+                                   : tr("the configuration and what the view shows"));
   // The suggested name follows the stage, the head and the format until the user names the
   // file; a name of their own keeps its base and only follows the format's extension.
   const QFileInfo info(m_path->text());
@@ -243,7 +287,8 @@ void ExportDialog::updateControls() {
 QString ExportDialog::exportTo(const QString& path) {
   ExportOptions o = exportOptions();
   if (o.title.isEmpty()) o.title = defaultTitle();
-  const QString error = exportImage(*m_result, exportView(), o, path);
+  const QString error = picture() >= 0 ? m_pictures[picture()].write(path, o)
+                                       : exportImage(*m_result, exportView(), o, path);
   if (error.isEmpty()) remember(QFileInfo(path).absolutePath());
   return error;
 }

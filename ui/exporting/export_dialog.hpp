@@ -2,13 +2,17 @@
 // File > Export image…: the whole grid or one head of any stage as PNG (pixel size and DPI
 // scale), SVG or PDF (size in points), with colormap, transparent background and title, all through
 // exportImage (the same path as `mhaviz-cli export`); "Export all heads…" writes one file per
-// head into a folder. The suggested file name follows the stage until the user names the file;
-// the folder and format of the last export are remembered (QSettings "export/*"). GUI thread
+// head into a folder. Or, chosen under "Picture", a token view as shown (the window follows the
+// view the user worked in last). The suggested file name follows the stage until the user names the
+// file; the folder and format of the last export are remembered (QSettings "export/*"). GUI thread
 // only.
 
 #include <QDialog>
+#include <QList>
+#include <QSize>
 #include <QString>
 #include <QStringList>
+#include <functional>
 
 #include "compute/compute_request.hpp"
 #include "render/image_export.hpp"
@@ -18,16 +22,35 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace mhaviz::ui {
+
+/// A picture besides the grid that the dialog can write: a token view (head view, text view)
+/// as it is shown. The window, which knows them, hands them in.
+struct ExportPicture {
+  QString name;                 // "Head view", translated
+  QString fileBase;             // "head_view": the suggested file name's base
+  bool usesHeight = true;       // false: the picture is as tall as its content (the text view)
+  std::function<QSize()> size;  // the size it is given when chosen (as large as on screen)
+  /// Writes the picture as shown to `path` with `options` (an empty title: the view's own);
+  /// empty on success, else the message.
+  std::function<QString(const QString& path, const ExportOptions& options)> write;
+};
 
 class ExportDialog : public QDialog {
   Q_OBJECT
 
  public:
   /// `result` must be non-null; `view` is the window's current view (its stage is preselected).
-  ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* parent = nullptr);
+  /// `pictures` are offered besides the grid ("Picture:"), `picture` preselected (-1: the grid).
+  ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* parent = nullptr,
+               QList<ExportPicture> pictures = {}, int picture = -1);
+
+  /// The picture exported: -1 for the grid, else an index into the pictures handed in.
+  [[nodiscard]] int picture() const;
+  void setPicture(int picture);
 
   /// The view the export draws: chosen stage, head (or all), colormap.
   [[nodiscard]] ViewOptions exportView() const;
@@ -64,6 +87,8 @@ class ExportDialog : public QDialog {
 
   ResultPtr m_result;
   ViewOptions m_view;
+  QList<ExportPicture> m_pictures;
+  QComboBox* m_picture;
   QComboBox* m_scope;
   QComboBox* m_stage;
   QComboBox* m_format;
@@ -76,6 +101,7 @@ class ExportDialog : public QDialog {
   QCheckBox* m_transparent;
   QLineEdit* m_title;
   QLineEdit* m_path;
+  QPushButton* m_allButton = nullptr;
   bool m_userNamed = false;  // the user typed or browsed a name of their own
 };
 

@@ -82,9 +82,13 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
   connect(m_toModel, &QAction::triggered, this,
           [this](bool on) { on ? showModelView() : showLayerView(); });
   connect(back, &QPushButton::clicked, this, &ModelPages::showModelView);
+  connect(m_modelView, &ModelView::layerSelected, this, &ModelPages::selectLayer);
   connect(m_modelView, &ModelView::layerChosen, this, &ModelPages::openLayer);
   // The first layer as the session, so that every dock describes the model on screen.
-  connect(m_modelView, &ModelView::modelLoaded, this, [this] { applyLayer(0, -1); });
+  connect(m_modelView, &ModelView::modelLoaded, this, [this] {
+    applyLayer(0, -1);
+    m_modelView->setSelected(0, -1);
+  });
   connect(document, &Document::originChanged, this, [this] { followOrigin(); });
   connect(document, &Document::configChanged, this, [this] { updateBar(); });
   connect(document, &Document::viewChanged, this, [this] { updateBar(); });
@@ -167,10 +171,25 @@ bool ModelPages::openModelExample(const QString& name) {
   return true;
 }
 
+bool ModelPages::makeLayerTheSession(int layer, int head) {
+  const SessionOrigin& origin = m_document->origin();
+  if (m_modelOpen && origin.isModelLayer() && origin.layer == layer) {
+    // Already the session (edited or not): only the head shown changes.
+    ViewOptions view = m_document->view();
+    view.soloHead = head;
+    m_document->setView(view);
+  } else {
+    if (m_session == nullptr || !m_session->maybeSave()) return false;
+    applyLayer(layer, head);
+  }
+  m_modelView->setSelected(layer, head);
+  return true;
+}
+
+void ModelPages::selectLayer(int layer, int head) { makeLayerTheSession(layer, head); }
+
 void ModelPages::openLayer(int layer, int head) {
-  if (m_session == nullptr || !m_session->maybeSave()) return;
-  applyLayer(layer, head);
-  showLayerView();
+  if (makeLayerTheSession(layer, head)) showLayerView();
 }
 
 void ModelPages::applyLayer(int layer, int head) {

@@ -3,9 +3,10 @@
 // to the model it came from) and the model view (ModelView). Opens model files and the bundled
 // trained models (File > Examples), and a layer into the window's session as if its
 // configuration and tensors had been opened: the first layer when the model is ready, then the
-// layer clicked. The document's origin (document/session_origin.hpp) owns what is open: the
-// model view and the bar stay only while the session is one of the model's layers, and close
-// when anything else is opened (File > New, an example, a session, other tensors).
+// layer clicked (the model view stays) or double-clicked (the full view opens). The document's
+// origin (document/session_origin.hpp) owns what is open: the model view and the bar stay only
+// while the session is one of the model's layers, and close when anything else is opened
+// (File > New, an example, a session, other tensors).
 // GUI thread only.
 
 #include <QStackedWidget>
@@ -51,8 +52,11 @@ class ModelPages : public QStackedWidget {
   void openModel(const QString& indexPath);
   /// Opens a bundled model by name ("reverse"); false when it is not compiled in.
   bool openModelExample(const QString& name);
-  /// Loads layer `layer` of the model shown into the session (after the unsaved-changes
-  /// prompt) with head `head` solo, and shows the full view.
+  /// Makes layer `layer` of the model shown the session (after the unsaved-changes prompt,
+  /// unless it is that layer already) with head `head` solo (-1: all), the model view staying:
+  /// the docks (parameters read-only, head measures, head view, text view) follow it.
+  void selectLayer(int layer, int head);
+  /// The same, then shows the full view to work on the layer.
   void openLayer(int layer, int head);
   void showModelView();
   void showLayerView();
@@ -65,6 +69,7 @@ class ModelPages : public QStackedWidget {
 
  private:
   void applyLayer(int layer, int head);
+  bool makeLayerTheSession(int layer, int head);
   void followOrigin();
   void closeModel();
   void updateBar();

@@ -15,6 +15,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
+#include "model/model_grid_layout.hpp"
 #include "render/colormaps.hpp"
 
 namespace mhaviz::ui {
@@ -40,15 +41,9 @@ QImage cellImage(std::int64_t rows, std::int64_t cols, const QCPColorGradient& g
   return image;
 }
 
-QString difference(double d) {
-  return std::isinf(d) ? QStringLiteral("∞") : QString::number(d, 'g', 2);
-}
-
-/// Width of the colour scale drawScale draws: its bar, a gap and the widest tick label.
-int scaleWidth(const QFontMetrics& fm) { return 14 + 4 + fm.horizontalAdvance(QStringLiteral("0.75")); }
-
 /// The 0..1 colour scale: `title` above a vertical bar in `bar` (1 at the top), ticks at
-/// quarters to its right.
+/// quarters to its right, their labels clear of the bar and of the title (the top and bottom
+/// labels kept within the bar's height).
 void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
                const QColor& ink, const QString& title) {
   if (bar.height() < 8) return;
@@ -58,138 +53,114 @@ void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, 
   p.drawImage(bar, cells);
   const QFontMetrics fm(p.font());
   p.setPen(ink);
-  p.drawText(QRect(bar.left(), bar.top() - fm.height() - 2, bar.width() + 60, fm.height()),
-             Qt::AlignLeft | Qt::AlignVCenter, title);
+  p.drawText(QRect(bar.left(), bar.top() - fm.height() - 4, bar.width() + 60, fm.height()),
+             Qt::AlignLeft | Qt::AlignBottom, title);
   for (int q = 0; q <= 4; ++q) {
     const double v = 1.0 - q / 4.0;
     const int y = bar.top() + int(std::lround((bar.height() - 1) * q / 4.0));
-    p.drawLine(bar.right() + 1, y, bar.right() + 3, y);
-    p.drawText(QRect(bar.right() + 5, y - fm.height() / 2, fm.horizontalAdvance(QStringLiteral("0.75")) + 2,
-                     fm.height()),
-               Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 2));
+    p.drawLine(bar.right() + 2, y, bar.right() + 5, y);
+    const int top = std::clamp(y - fm.height() / 2, bar.top() - 1, bar.bottom() + 1 - fm.height());
+    p.drawText(
+        QRect(bar.right() + 8, top, fm.horizontalAdvance(QStringLiteral("0.75")) + 2, fm.height()),
+        Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 2));
+  }
+}
+
+// Labels along one side of a map: every `step`-th of `labels`, each centred on its row
+// (`across` false: left of the map, right-aligned) or its column (`across` true: under the
+// map, written upwards when `rotated`).
+void drawLabels(QPainter& p, const QFontMetrics& fm, const QRect& map, const QStringList& labels,
+                bool across, bool rotated, int band) {
+  if (labels.isEmpty()) return;
+  const double cell = double(across ? map.width() : map.height()) / double(labels.size());
+  const int step = ModelGridLayout::labelStep(
+      cell,
+      across && !rotated ? fm.horizontalAdvance(QStringLiteral("00")) + 4.0 : fm.height() * 0.9);
+  for (int k = 0; k < labels.size(); k += step) {
+    const double centre = (double(k) + 0.5) * cell;
+    if (!across) {
+      const int y = map.top() + int(centre);
+      p.drawText(QRect(map.left() - band, y - fm.height() / 2, band - 4, fm.height()),
+                 Qt::AlignRight | Qt::AlignVCenter,
+                 fm.elidedText(labels[k], Qt::ElideRight, band - 4));
+    } else if (!rotated) {
+      const int x = map.left() + int(centre);
+      const int w = int(cell * step);
+      p.drawText(QRect(x - w / 2, map.bottom() + 3, w, fm.height()), Qt::AlignCenter,
+                 fm.elidedText(labels[k], Qt::ElideRight, w));
+    } else {
+      p.save();
+      p.translate(map.left() + centre, map.bottom() + 3);
+      p.rotate(-90);
+      p.drawText(QRect(-(band - 6), -fm.height() / 2, band - 6, fm.height()),
+                 Qt::AlignRight | Qt::AlignVCenter,
+                 fm.elidedText(labels[k], Qt::ElideRight, band - 6));
+      p.restore();
+    }
   }
 }
 
 }  // namespace
 
-namespace {
-
-/// Where drawModelGrid puts things in a picture of `size`.
-struct GridGeometry {
-  QFont font;
-  int margin = 8, titleH = 0, headerH = 0, rowTitleH = 0, gridTop = 0;
-  int layers = 0, heads = 1, cellW = 0, cellH = 0, gap = 1, scaleW = 0;
-  bool titled = false;
-
-  GridGeometry(const model::Model& model, QSize size) {
-    font.setPixelSize(12);
-    const QFontMetrics fm(font);
-    layers = static_cast<int>(model.layers.size());
-    for (const model::Layer& l : model.layers)
-      heads = std::max(heads, static_cast<int>(l.info.config.num_heads));
-    titleH = fm.height() + 6;
-    headerH = fm.height() + 4;
-    rowTitleH = fm.height() + 2;
-    gridTop = margin + titleH + headerH;
-    scaleW = scaleWidth(fm) + margin;  // the colour scale right of the maps
-    cellW = std::max(4, (size.width() - 2 * margin - scaleW) / heads);
-    cellH = std::max(4, (size.height() - gridTop - margin) / std::max(1, layers));
-    gap = std::clamp(cellW / 16, 1, 6);
-    titled = cellH >= 3 * rowTitleH;
-  }
-
-  /// Top of layer `li`'s maps and their height; `keyRow`: key labels fit under them.
-  void mapRows(const model::Layer& layer, const Tensor& w, int li, int& mapTop, int& mapH,
-               bool& keyRow) const {
-    const QFontMetrics fm(font);
-    const int top = gridTop + li * cellH;
-    mapTop = top + (titled ? rowTitleH : 0);
-    mapH = cellH - (titled ? rowTitleH : 0) - gap;
-    const std::vector<std::string>& keys = layer.problem.config.key_labels;
-    int widest = 0;
-    for (const std::string& k : keys)
-      widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(k)));
-    const std::int64_t Sx = w.dim() == 4 ? w.size(3) : 1;
-    const double column = double(cellW - gap) / double(Sx);
-    keyRow = !keys.empty() && column >= widest + 2 && mapH >= 4 * rowTitleH;
-    if (keyRow) mapH -= rowTitleH;
-  }
-};
-
-}  // namespace
-
 QImage drawModelGrid(const model::Model& model, const model::ComputedModel& computed, int batch,
-                     QSize size, Colormap colormap, const ModelPictureColors& colors) {
+                     QSize size, Colormap colormap, const ModelPictureColors& colors,
+                     bool withTitle) {
   QImage image(size, QImage::Format_RGB32);
   image.fill(colors.background);
   QPainter p(&image);
   p.setRenderHint(QPainter::Antialiasing, false);
-  const GridGeometry g(model, size);
+  const ModelGridLayout g(model, computed, batch, size, withTitle);
   p.setFont(g.font);
   const QFontMetrics fm(g.font);
   const QCPColorGradient gradient = makeGradient(colormap);
-  const int margin = g.margin;
-  const int layers = g.layers;
 
-  QString title =
-      QCoreApplication::translate("ModelPicture", "%1 — %2 attention layers, batch element %3")
-          .arg(QFileInfo(QString::fromStdString(model.index.path.string())).fileName())
-          .arg(layers)
-          .arg(batch);
-  if (const std::size_t bad = computed.disagreeing(); bad > 0)
-    title +=
-        QCoreApplication::translate("ModelPicture", "; layers differing from PyTorch: %1").arg(bad);
-  if (!model.index.caption.empty())
-    title += QStringLiteral(" — ") + QString::fromStdString(model.index.caption);
   p.setPen(colors.ink);
-  p.drawText(QRect(margin, margin, size.width() - 2 * margin, g.titleH),
-             Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(title, Qt::ElideRight, size.width() - 2 * margin));
+  if (withTitle) p.drawText(g.title, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, g.titleText);
   for (int h = 0; h < g.heads; ++h) {
-    p.drawText(QRect(margin + h * g.cellW, margin + g.titleH, g.cellW, g.headerH), Qt::AlignCenter,
-               QCoreApplication::translate("ModelPicture", "head %1").arg(h));
+    p.drawText(QRect(g.left + h * g.cellW, g.gridTop - g.lineH, g.cellW - g.gap, g.lineH),
+               Qt::AlignCenter, QCoreApplication::translate("ModelPicture", "head %1").arg(h));
   }
-  {
-    // The weights' fixed 0..1 scale, right of the maps, as tall as a layer's row (at most 300).
-    const int x = margin + g.heads * g.cellW + margin;
-    const int height = std::min(300, std::max(g.cellH, 60) - g.rowTitleH);
-    const int barTop = g.gridTop + (g.titled ? g.rowTitleH : 0);
-    drawScale(p, QRect(x, barTop, 14, std::min(height, size.height() - barTop - margin)), gradient,
-              colormap, colors.ink, QCoreApplication::translate("ModelPicture", "weight"));
-  }
-  for (int li = 0; li < layers; ++li) {
+  // The axis names: "query" upwards left of the labels, "key" under the last row's labels.
+  p.save();
+  p.translate(g.queryAxis.left(), g.queryAxis.bottom());
+  p.rotate(-90);
+  p.drawText(QRect(0, 0, g.queryAxis.height(), g.queryAxis.width()), Qt::AlignCenter,
+             QCoreApplication::translate("ModelPicture", "query ↓ (rows)"));
+  p.restore();
+  p.drawText(g.keyAxis, Qt::AlignCenter,
+             QCoreApplication::translate("ModelPicture", "key → (columns)"));
+  drawScale(p, g.scale, gradient, colormap, colors.ink,
+            QCoreApplication::translate("ModelPicture", "weight"));
+
+  for (int li = 0; li < g.layers; ++li) {
     const model::Layer& layer = model.layers[static_cast<std::size_t>(li)];
     const model::LayerCheck& check = computed.checks[static_cast<std::size_t>(li)];
     const Tensor& w = computed.weights[static_cast<std::size_t>(li)];
-    const int top = g.gridTop + li * g.cellH;
-    QString rowTitle = QString::fromStdString(model::layer_title(layer.info, std::size_t(li)));
-    rowTitle += check.ok
-                    ? QCoreApplication::translate("ModelPicture",
-                                                  " — matches PyTorch (largest difference %1)")
-                          .arg(difference(check.worst()))
-                    : QCoreApplication::translate("ModelPicture", " — DIFFERS from PyTorch by %1")
-                          .arg(difference(check.worst()));
-    if (g.titled) {
+    if (const QRect t = g.rowTitle(li); !t.isEmpty()) {
       p.setPen(check.ok ? colors.ink : alarm());
-      const int titleW = g.heads * g.cellW - g.gap;  // the colour scale's title is beside it
-      p.drawText(QRect(margin, top, titleW, g.rowTitleH), Qt::AlignLeft | Qt::AlignVCenter,
-                 fm.elidedText(rowTitle, Qt::ElideRight, titleW));
+      const QString name = modelLayerName(model, li);
+      const QString verdict = modelLayerCheck(computed, li);
+      if (g.rowTitleLines == 1) {
+        p.drawText(
+            t, Qt::AlignLeft | Qt::AlignVCenter,
+            fm.elidedText(name + QStringLiteral(" — ") + verdict, Qt::ElideRight, t.width()));
+      } else {
+        p.drawText(QRect(t.left(), t.top(), t.width(), g.lineH), Qt::AlignLeft | Qt::AlignVCenter,
+                   fm.elidedText(name, Qt::ElideRight, t.width()));
+        p.drawText(QRect(t.left(), t.top() + g.lineH, t.width(), g.lineH),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   fm.elidedText(verdict, Qt::ElideRight, t.width()));
+      }
     }
     if (w.dim() != 4 || batch >= w.size(0)) continue;
     const std::int64_t H = w.size(1), L = w.size(2), Sx = w.size(3);
     const std::int64_t S = layer.problem.config.src_len;
-    int mapTop = 0, mapH = 0;
-    bool keyRow = false;
-    g.mapRows(layer, w, li, mapTop, mapH, keyRow);
-    // Key token labels under each map, where the model has them and they fit.
-    const std::vector<std::string>& keys = layer.problem.config.key_labels;
-    const double column = double(g.cellW - g.gap) / double(Sx);
     for (std::int64_t h = 0; h < H; ++h) {
       const std::int64_t base = (batch * H + h) * L * Sx;
       const QImage cells =
           cellImage(L, Sx, gradient, colormap,
                     [&](std::int64_t r, std::int64_t c) { return w.value(base + r * Sx + c); });
-      const QRect target(margin + static_cast<int>(h) * g.cellW, mapTop, g.cellW - g.gap, mapH);
+      const QRect target = g.mapRect(li, static_cast<int>(h));
       p.drawImage(target, cells);
       if (Sx > S) {  // the appended bias_k / zero columns start here
         const int x = target.left() + static_cast<int>(target.width() * S / Sx);
@@ -200,39 +171,21 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
         p.setPen(QPen(alarm(), 2));
         p.drawRect(target.adjusted(1, 1, -1, -1));
       }
-      if (keyRow) {
-        p.setPen(colors.ink);
-        for (std::size_t k = 0; k < keys.size(); ++k) {
-          const QRectF cell(target.left() + column * double(k), target.bottom() + 1, column,
-                            g.rowTitleH);
-          p.drawText(cell, Qt::AlignCenter, QString::fromStdString(keys[k]));
-        }
+      // Token labels: the queries left of the first column, the keys under the last row.
+      p.setPen(colors.ink);
+      if (h == 0)
+        drawLabels(p, fm, target, modelQueryLabels(layer, L), false, false, g.queryLabelW);
+      if (li == g.layers - 1) {
+        drawLabels(p, fm, target, modelKeyLabels(layer, Sx), true, g.keysRotated, g.keyBand);
       }
     }
   }
   return image;
 }
 
-QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& computed,
+QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& computed, int batch,
                        QSize size, int layer, int head) {
-  if (layer < 0 || std::size_t(layer) >= model.layers.size() || head < 0) return {};
-  const model::Layer& l = model.layers[std::size_t(layer)];
-  if (head >= l.info.config.num_heads || std::size_t(layer) >= computed.weights.size()) return {};
-  const GridGeometry g(model, size);
-  int mapTop = 0, mapH = 0;
-  bool keyRow = false;
-  g.mapRows(l, computed.weights[std::size_t(layer)], layer, mapTop, mapH, keyRow);
-  return {g.margin + head * g.cellW, mapTop, g.cellW - g.gap, mapH};
-}
-
-ModelGridHit modelGridHit(const model::Model& model, QSize size, QPoint point) {
-  const GridGeometry g(model, size);
-  if (point.x() < g.margin || point.y() < g.gridTop) return {};
-  const int head = (point.x() - g.margin) / g.cellW;
-  const int layer = (point.y() - g.gridTop) / g.cellH;
-  if (layer >= g.layers) return {};
-  if (head >= model.layers[std::size_t(layer)].info.config.num_heads) return {};
-  return {layer, head};
+  return ModelGridLayout(model, computed, batch, size).mapRect(layer, head);
 }
 
 QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
@@ -284,7 +237,7 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   const int left = margin + (showLabels ? labelW + 6 : 0);
   const int top = margin + 2 * lineH + 4;
   const int barH = std::max(12, lineH);
-  const int scaleW = scaleWidth(fm) + margin;  // the colour scale right of the map
+  const int scaleW = colourScaleWidth(fm) + margin;  // the colour scale right of the map
   const int side = std::max(
       8, std::min(size.width() - left - margin - scaleW,
                   size.height() - top - margin - barH - lineH - (showLabels ? labelW + 6 : 0)));
@@ -295,9 +248,8 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
   });
   const QRect target(left, top, side, side);
   p.drawImage(target, cells);
-  drawScale(p, QRect(target.right() + margin, top + lineH, 14, std::max(0, side - lineH)),
-            gradient, colormap, colors.ink,
-            QCoreApplication::translate("ModelPicture", "rollout"));
+  drawScale(p, QRect(target.right() + margin, top + lineH, 14, std::max(0, side - lineH)), gradient,
+            colormap, colors.ink, QCoreApplication::translate("ModelPicture", "rollout"));
   double most = 0;
   for (const double v : rollout.per_token) most = std::max(most, v);
   const QImage bar = cellImage(1, S, gradient, colormap, [&](std::int64_t, std::int64_t c) {

@@ -22,26 +22,21 @@ struct ModelPictureColors {
   QColor ink = QColor(30, 30, 30);
 };
 
-/// Layers × heads of batch element `batch`: each map is that head's weights (queries down, keys
-/// across, appended bias_k / zero columns right of a separator), on a fixed 0..1 scale. Each
-/// row is titled with the layer and its largest difference from PyTorch; a layer above the
-/// tolerance is framed and titled in red.
+/// Layers × heads of batch element `batch` (where things go: model_grid_layout.hpp): each map
+/// is that head's weights (queries down, keys across, appended bias_k / zero columns right of a
+/// separator), on a fixed 0..1 scale with its legend; the query labels left of the first
+/// column, the key labels under the last row, the axes named. Each row is titled with the
+/// layer and its largest difference from PyTorch; a layer above the tolerance is framed and
+/// titled in red. `withTitle` false leaves out the figure title (the window's model view shows
+/// the caption above the picture).
 QImage drawModelGrid(const model::Model& model, const model::ComputedModel& computed, int batch,
                      QSize size, Colormap colormap = Colormap::viridis,
-                     const ModelPictureColors& colors = {});
+                     const ModelPictureColors& colors = {}, bool withTitle = true);
 
-/// Where drawModelGrid(model, computed, …, size) draws the map of (layer, head); empty when it
-/// draws none there.
-QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& computed,
+/// Where drawModelGrid(model, computed, batch, size) draws the map of (layer, head); empty when
+/// it draws none there.
+QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& computed, int batch,
                        QSize size, int layer, int head);
-
-/// The map under `point` in drawModelGrid's picture of `size`: its layer and head, or -1s.
-struct ModelGridHit {
-  int layer = -1;
-  int head = -1;
-  [[nodiscard]] bool valid() const { return layer >= 0 && head >= 0; }
-};
-ModelGridHit modelGridHit(const model::Model& model, QSize size, QPoint point);
 
 /// The rollout map R (rows: positions after the last layer, columns: input positions) with
 /// token labels where the model has them, the per-token contribution under it, and each

@@ -7,17 +7,21 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <exception>
+#include <optional>
 
 #include "mhaviz/core/errors.hpp"
+#include "model/model_grid_layout.hpp"
 #include "model/model_picture.hpp"
 
 namespace mhaviz::ui {
 
-/// Shows the finished picture at its size and turns clicks into layerChosen; asks the view to
-/// draw again when its size changes.
+/// Shows the finished picture at its size with the selected map outlined; hovering names the
+/// cell under the pointer, a click selects a map's layer (layerSelected), a double click opens
+/// it (layerChosen); asks the view to draw again when its size changes.
 class ModelCanvas : public QWidget {
  public:
   explicit ModelCanvas(ModelView* view) : QWidget(view), m_view(view) {
@@ -26,25 +30,56 @@ class ModelCanvas : public QWidget {
     setMouseTracking(true);
   }
   QImage image;
+  int imageBatch = 0;  // the batch element the picture shows (its title, so its layout)
   bool rolloutShown = false;
+
+  /// The picture's layout (null without a grid on screen).
+  [[nodiscard]] std::optional<ModelGridLayout> layout() const {
+    const auto loaded = m_view->loaded();
+    if (rolloutShown || !loaded || image.isNull()) return std::nullopt;
+    return ModelGridLayout(loaded->model, loaded->computed, imageBatch, image.size(), false);
+  }
 
  protected:
   void paintEvent(QPaintEvent*) override {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
-    if (!image.isNull()) p.drawImage(QPoint(0, 0), image);
+    if (image.isNull()) return;
+    p.drawImage(QPoint(0, 0), image);
+    const auto g = layout();
+    const auto [layer, head] = m_view->selected();
+    if (!g || layer < 0) return;
+    QRect outline = g->mapRect(layer, std::max(head, 0));
+    if (head < 0) {  // the whole layer
+      for (int h = 1; h < g->heads; ++h) outline = outline.united(g->mapRect(layer, h));
+    }
+    p.setPen(QPen(palette().color(QPalette::Highlight), 3));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(outline.adjusted(-2, -2, 1, 1));
   }
   void resizeEvent(QResizeEvent*) override { m_view->redraw(); }
   void mouseMoveEvent(QMouseEvent* e) override {
-    const auto loaded = m_view->loaded();
-    const bool over = !rolloutShown && loaded &&
-                      modelGridHit(loaded->model, size(), e->position().toPoint()).valid();
-    setCursor(over ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    const auto g = layout();
+    const QPoint at = e->position().toPoint();
+    setCursor(g && g->hit(at).valid() ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    QString text = g ? m_view->cellText(g->cell(at)) : QString();
+    for (int layer = 0; g && text.isEmpty() && layer < g->layers; ++layer) {
+      if (g->rowTitle(layer).contains(at)) text = m_view->layerText(layer);
+    }
+    setToolTip(text);
+    emit m_view->hovered(text);
   }
+  void leaveEvent(QEvent*) override { emit m_view->hovered({}); }
   void mouseReleaseEvent(QMouseEvent* e) override {
-    const auto loaded = m_view->loaded();
-    if (e->button() != Qt::LeftButton || rolloutShown || !loaded) return;
-    const ModelGridHit hit = modelGridHit(loaded->model, size(), e->position().toPoint());
+    const auto g = layout();
+    if (e->button() != Qt::LeftButton || !g) return;
+    const ModelGridHit hit = g->hit(e->position().toPoint());
+    if (hit.valid()) emit m_view->layerSelected(hit.layer, hit.head);
+  }
+  void mouseDoubleClickEvent(QMouseEvent* e) override {
+    const auto g = layout();
+    if (e->button() != Qt::LeftButton || !g) return;
+    const ModelGridHit hit = g->hit(e->position().toPoint());
     if (hit.valid()) emit m_view->layerChosen(hit.layer, hit.head);
   }
 
@@ -67,6 +102,7 @@ ModelView::ModelView(QWidget* parent)
       m_error(new QLabel),
       m_rollout(new QCheckBox(tr("Attention &rollout"))),
       m_batch(new QSpinBox),
+      m_open(new QPushButton(tr("&Open the layer"))),
       m_canvas(new ModelCanvas(this)) {
   setObjectName(QStringLiteral("modelView"));
   m_caption->setObjectName(QStringLiteral("modelCaption"));
@@ -89,9 +125,17 @@ ModelView::ModelView(QWidget* parent)
   m_batch->setRange(0, 0);
   auto* batchLabel = new QLabel(tr("&Batch element"));
   batchLabel->setBuddy(m_batch);
-  auto* hint = new QLabel(tr("Click a map to open its layer in the full view."));
+  auto* hint =
+      new QLabel(tr("Click a map to show its layer in the docks; double-click it to "
+                    "open the layer in the full view."));
   hint->setObjectName(QStringLiteral("modelHint"));
   hint->setWordWrap(true);  // the view never widens the window
+  m_open->setObjectName(QStringLiteral("modelOpenLayer"));
+  m_open->setToolTip(tr("Open the selected layer in the full view, to work on it"));
+  m_open->setEnabled(false);
+  connect(m_open, &QPushButton::clicked, this, [this] {
+    if (m_selected.first >= 0) emit layerChosen(m_selected.first, m_selected.second);
+  });
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(batchLabel);
@@ -104,7 +148,10 @@ ModelView::ModelView(QWidget* parent)
   layout->addWidget(m_summary);
   layout->addWidget(m_error);
   layout->addLayout(controls);
-  layout->addWidget(hint);
+  auto* hintRow = new QHBoxLayout;
+  hintRow->addWidget(hint, 1);
+  hintRow->addWidget(m_open, 0, Qt::AlignVCenter);
+  layout->addLayout(hintRow);
   layout->addWidget(m_canvas, 1);
 
   connect(m_rollout, &QCheckBox::toggled, this, [this] { redraw(); });
@@ -122,8 +169,38 @@ QImage ModelView::picture() const { return m_canvas->image; }
 QWidget* ModelView::canvas() const { return m_canvas; }
 
 QRect ModelView::mapRect(int layer, int head) const {
-  if (!m_loaded || m_canvas->rolloutShown || m_canvas->image.isNull()) return {};
-  return modelGridMapRect(m_loaded->model, m_loaded->computed, m_canvas->image.size(), layer, head);
+  const auto layout = m_canvas->layout();
+  return layout ? layout->mapRect(layer, head) : QRect();
+}
+
+void ModelView::setSelected(int layer, int head) {
+  m_selected = {layer, head};
+  m_open->setEnabled(layer >= 0 && m_loaded != nullptr);
+  m_open->setText(layer >= 0 ? tr("&Open layer %1").arg(layer) : tr("&Open the layer"));
+  m_canvas->update();
+}
+
+QString ModelView::layerText(int layer) const {
+  if (!m_loaded || layer < 0 || std::size_t(layer) >= m_loaded->model.layers.size()) return {};
+  return modelLayerName(m_loaded->model, layer) + QStringLiteral(" — ") +
+         modelLayerCheck(m_loaded->computed, layer);
+}
+
+QString ModelView::cellText(const ModelCellHit& cell) const {
+  if (!cell.valid() || !m_loaded) return {};
+  const model::Layer& layer = m_loaded->model.layers[static_cast<std::size_t>(cell.layer)];
+  const Tensor& w = m_loaded->computed.weights[static_cast<std::size_t>(cell.layer)];
+  const std::int64_t H = w.size(1), L = w.size(2), Sx = w.size(3);
+  const std::int64_t batch = std::min<std::int64_t>(m_canvas->imageBatch, w.size(0) - 1);
+  const double weight = w.value(((batch * H + cell.head) * L + cell.query) * Sx + cell.key);
+  return tr("%1, head %2: query %3 \"%4\", key %5 \"%6\", weight %7")
+      .arg(modelLayerName(m_loaded->model, cell.layer))
+      .arg(cell.head)
+      .arg(cell.query)
+      .arg(modelQueryLabels(layer, L)[static_cast<int>(cell.query)])
+      .arg(cell.key)
+      .arg(modelKeyLabels(layer, Sx)[static_cast<int>(cell.key)])
+      .arg(weight, 0, 'g', 4);
 }
 
 void ModelView::setColormap(Colormap colormap) {
@@ -174,6 +251,7 @@ void ModelView::closeModel() {
   m_batch->setRange(0, 0);
   m_batch->blockSignals(false);
   m_batchValue = 0;
+  setSelected(-1, -1);
   // The model's memory is returned on a task's thread, as when a newer one replaces it.
   m_draw.start([loaded = std::move(m_loaded), retired = std::move(m_retired)](const TaskScope&) {});
   m_loaded.reset();
@@ -264,13 +342,16 @@ void ModelView::redraw() {
             model::attention_rollout(loaded->model, loaded->computed.weights, batch);
         image = drawRollout(loaded->model, r, size, colormap, colors);
       } else {
-        image = drawModelGrid(loaded->model, loaded->computed, batch, size, colormap, colors);
+        // The caption above the picture names the model: no figure title in it.
+        image =
+            drawModelGrid(loaded->model, loaded->computed, batch, size, colormap, colors, false);
       }
     } catch (const std::exception& e) {
       problem = QString::fromUtf8(e.what());
     }
-    scope.post([this, image, problem, rollout] {
+    scope.post([this, image, problem, rollout, batch] {
       m_canvas->rolloutShown = rollout;
+      m_canvas->imageBatch = batch;
       deliverPicture(image, problem);
     });
   });

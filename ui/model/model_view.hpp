@@ -2,7 +2,9 @@
 // The model view: a whole model (mhaviz::model) as layers (rows) × heads (columns) of small
 // attention maps, the caption, each layer's agreement with PyTorch, and optionally the
 // attention rollout. Reading, computing and drawing run as background tasks (ui/tasks); the GUI
-// thread only shows the finished picture. Clicking a map asks for that layer (layerChosen).
+// thread only shows the finished picture. Hovering names the cell under the pointer (hovered);
+// a click selects a map's layer (layerSelected: the window makes it the session, the docks
+// follow), a double click or "Open layer N" asks to work on it (layerChosen).
 
 #include <QImage>
 #include <QString>
@@ -10,13 +12,16 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "mhaviz/core/model.hpp"
+#include "model/model_grid_layout.hpp"
 #include "stages/view_options.hpp"
 #include "tasks/latest_task.hpp"
 
 class QCheckBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 
 namespace mhaviz::ui {
@@ -55,12 +60,23 @@ class ModelView : public QWidget {
   [[nodiscard]] QRect mapRect(int layer, int head) const;
   [[nodiscard]] QWidget* canvas() const;
   [[nodiscard]] int batch() const { return m_batchValue; }
+  /// The map outlined as selected: (layer, head), head -1 for the whole layer; layer -1: none.
+  void setSelected(int layer, int head);
+  [[nodiscard]] std::pair<int, int> selected() const { return m_selected; }
+  /// "layer 1 (…), head 3: query 2 "c", key 5 "f", weight 0.92": the hover text of a cell.
+  [[nodiscard]] QString cellText(const ModelCellHit& cell) const;
+  /// A layer's whole title (its name and its agreement with PyTorch): the hover of its row.
+  [[nodiscard]] QString layerText(int layer) const;
   void setColormap(Colormap colormap);
   void setShowRollout(bool on);
 
  signals:
-  /// A map was clicked: open that layer in the full view.
+  /// A map was clicked: show that layer (and head) in the docks.
+  void layerSelected(int layer, int head);
+  /// A map was double-clicked (or "Open layer N" pressed): open that layer.
   void layerChosen(int layer, int head);
+  /// The cell under the pointer, for the status bar (empty when the pointer leaves).
+  void hovered(const QString& text);
   /// A model is read and computed (loaded() is it); its picture follows (modelFinished).
   void modelLoaded();
   /// A model is read, computed and drawn (or failed: then error() is set).
@@ -86,7 +102,9 @@ class ModelView : public QWidget {
   QLabel* m_error;
   QCheckBox* m_rollout;
   QSpinBox* m_batch;
+  QPushButton* m_open;
   ModelCanvas* m_canvas;
+  std::pair<int, int> m_selected{-1, -1};
 };
 
 }  // namespace mhaviz::ui

@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "render/heatmap_grid_state.hpp"
+#include "stages/param_stage.hpp"
 
 namespace mhaviz::ui {
 
@@ -46,8 +47,10 @@ KeyKind columnKind(const MapData& m, int c) {
 
 QString rowLabel(const MapData& m, const ViewOptions& view, int r) {
   if (!m.rowsInfo.empty()) return m.rowsInfo[static_cast<std::size_t>(r)].label;
-  if (r < view.queryLabels.size() && !view.queryLabels[r].isEmpty()) return view.queryLabels[r];
-  return QString::number(r);
+  // Rows of a weight matrix are output features, not queries: no token labels there.
+  if (!isParamStage(view.stage) && r < view.queryLabels.size() && !view.queryLabels[r].isEmpty())
+    return view.queryLabels[r];
+  return QString::number(m.rowBase + r);
 }
 
 KeyKind rowKind(const MapData& m, int r) {

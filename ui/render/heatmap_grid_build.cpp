@@ -318,8 +318,10 @@ MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& st
                                ? tr("embedding dimension")
                                : tr("head dimension");
     const QString yTitle = m.rowsInfo.empty() ? tr("query") : tr("key");
-    (v.extraX != nullptr ? v.extraX : x)->setLabel(xTitle);
-    (v.extraY != nullptr ? v.extraY : y)->setLabel(yTitle);
+    // The parameter matrices name their own axes (output and input features).
+    (v.extraX != nullptr ? v.extraX : x)
+        ->setLabel(m_data.columnAxis.isEmpty() ? xTitle : m_data.columnAxis);
+    (v.extraY != nullptr ? v.extraY : y)->setLabel(m_data.rowAxis.isEmpty() ? yTitle : m_data.rowAxis);
   }
   connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
           [this, index](const QCPRange&) { m_input->onAxisRangeChanged(index, true); });

@@ -312,6 +312,19 @@ bool SessionFiles::loadTensors(const QString& path) {
 void SessionFiles::newSession() {
   if (!maybeSave()) return;
   applySession(Session{}, QString(), true);
+  m_window->statusBar()->showMessage(newSessionText(), 15000);
+}
+
+QString SessionFiles::newSessionText() {
+  // Read from the defaults themselves, so that the message follows them.
+  const mhaviz::Config c = Session{}.config;
+  return tr("New session with the defaults of a configuration file: L = %1, S = %2, N = %3, "
+            "E = %4, H = %5, weights as PyTorch initialises them, random inputs.")
+      .arg(c.tgt_len)
+      .arg(c.src_len)
+      .arg(c.batch())
+      .arg(c.embed_dim)
+      .arg(c.num_heads);
 }
 
 bool SessionFiles::start(const StartupFiles& files) {
@@ -367,7 +380,8 @@ void SessionFiles::addFileActions(QMenu* file) {
     return a;
   };
   add(
-      tr("&New"), [this] { newSession(); }, QKeySequence::New);
+      tr("&New"), [this] { newSession(); }, QKeySequence::New)
+      ->setStatusTip(newSessionText());
   add(
       tr("&Open…"), [this] { openDialog(); }, QKeySequence::Open);
   file->insertMenu(first, m_recent->menu(tr("Open &Recent"), file));

@@ -75,8 +75,11 @@ class SessionFiles : public QObject {
   bool saveTo(const QString& path);
   /// Reads a .npz/.safetensors and computes with it; shape errors appear inline.
   bool loadTensors(const QString& path);
-  /// Back to the default configuration without tensors (after maybeSave).
+  /// Back to the default configuration without tensors (after maybeSave); the status bar says
+  /// which sizes that is (newSessionText).
   void newSession();
+  /// What File > New gives, read from the defaults: "... L = 8, S = 8, N = 1, E = 16, H = 2 ...".
+  [[nodiscard]] static QString newSessionText();
   /// Replaces the current session with `session` (no prompt). `path` empty: untitled.
   void applySession(const Session& session, const QString& path, bool markClean);
   /// Shows an error through Prompts::error (never a dialog when tests replaced it).

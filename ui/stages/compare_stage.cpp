@@ -159,6 +159,7 @@ CompareData compareStage(const mhaviz::ForwardResult& a, const mhaviz::ForwardRe
     out.diff.maps.push_back(std::move(m));
   }
   computeStats(out.diff);  // signed: lo/hi = -max|v|..max|v|
+  out.nanNotes = explainNaN(a, b, view, out, diffs);
   return out;
 }
 

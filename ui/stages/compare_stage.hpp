@@ -6,6 +6,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
+#include "mhaviz/core/compare.hpp"
 #include "mhaviz/core/result.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
@@ -18,6 +21,7 @@ struct CompareData {
   QString mismatch;  // why there is no difference (sizes, heads, a missing batch element)
   QStringList
       notes;  // keys only one side has, left out of the difference ("the bias_k key is only in A")
+  QStringList nanNotes;  // where the NaN cells of B - A come from (explainNaN), one per side
   [[nodiscard]] bool ok() const { return mismatch.isEmpty(); }
 };
 
@@ -26,6 +30,15 @@ struct CompareData {
 /// CompareData with `mismatch` set (and whichever of a / b could be extracted).
 CompareData compareStage(const mhaviz::ForwardResult& a, const mhaviz::ForwardResult& b,
                          const ViewOptions& view);
+
+/// Why B - A has NaN cells, read from the data: which side is NaN where the other is not (or
+/// both), in which rows (queries) of batch element view.batch and which maps, and the cause
+/// that A's and B's masks and settings give (a query whose every key is masked: NaN under 1.13
+/// or with need_weights=True, 0 under 2.x with need_weights=False; NaN in the inputs). Empty
+/// when no cell is NaN. `data` holds A's and B's maps, `diffs` their differences.
+QStringList explainNaN(const mhaviz::ForwardResult& a, const mhaviz::ForwardResult& b,
+                       const ViewOptions& view, const CompareData& data,
+                       const std::vector<mhaviz::GridDifference>& diffs);
 
 /// The B - A maps of every batch element as one tensor per stage for data export: the stage's
 /// layout (N, H, rows, cols) over the lined-up rows and columns, float64. Throws InvalidInput

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "mhaviz/core/errors.hpp"
 
@@ -61,6 +62,9 @@ StageData extractParamStage(const mhaviz::ForwardResult& result, const mhaviz::P
   StageData data;
   data.isSigned = true;
   setUnit(data, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "weight entry"));
+  // y = W x: row r of a weight matrix makes output feature r, column c reads input feature c.
+  data.rowAxis = QCoreApplication::translate("mhaviz::ui::StageText", "output feature");
+  data.columnAxis = QCoreApplication::translate("mhaviz::ui::StageText", "input feature");
   const std::int64_t E = result.E;
   const std::int64_t hd = result.hd;
   const bool solo = view.soloHead >= 0 && view.soloHead < result.H;
@@ -93,9 +97,11 @@ StageData extractParamStage(const mhaviz::ForwardResult& result, const mhaviz::P
       for (std::int64_t h = 0; h < result.H; ++h) {
         if (solo && h != view.soloHead) continue;
         const std::int64_t r0 = base + h * hd;
-        data.maps.push_back(rowBlock(
-            *w, r0, hd, title,
-            {name, QString::number(r0), QString::number(r0 + hd - 1), QString::number(h)}));
+        MapData map =
+            rowBlock(*w, r0, hd, title,
+                     {name, QString::number(r0), QString::number(r0 + hd - 1), QString::number(h)});
+        map.rowBase = static_cast<int>(h * hd);  // rows are output features h*hd ..
+        data.maps.push_back(std::move(map));
       }
     }
   }

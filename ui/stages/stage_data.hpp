@@ -47,6 +47,7 @@ struct MapData {
   std::vector<double> values;  // row-major rows*cols; NaN = NaN; -inf allowed (masked)
   std::vector<ColumnInfo> columns;    // per column (for key-indexed stages), else empty
   std::vector<ColumnInfo> rowsInfo;   // per row for k/v (bias_k / zero rows), else empty
+  int rowBase = 0;  // the number row 0 is labelled with (a head's slice of W_q starts at h*hd)
   std::vector<unsigned char> masked;  // per cell, 1 when the merged mask is -inf there
                                       // (weights/scores stages), else empty
   MapSource source;                   // always set: where the values come from
@@ -69,6 +70,10 @@ struct StageData {
   bool isSigned = false;
   QString unit;             // what a value is: "weight", "score", "mask term"... (English)
   QString shownUnit;        // the unit in the UI language (colour scale, hover text)
+  /// Axis titles in the UI language where rows and columns are not queries and keys (or
+  /// dimensions): the parameter matrices have output features down and input features across.
+  /// Empty: the stage's own.
+  QString rowAxis, columnAxis;
   bool statsReady = false;  // lo/hi and the per-map statistics are computed
   /// When > 0 the maps form this many groups of equal size that belong side by side (W_q, W_k,
   /// W_v): the grid shows one group per column, in order, and map k of every group on one row.

@@ -125,8 +125,10 @@ QString breakdownHtml(const CellBreakdown& c) {
   switch (c.column.kind) {
     case mhaviz::KeyKind::bias_k:
       html +=
-          tr("<p><b>bias_k</b>: a learned key appended after the in-projection by "
-             "add_bias_kv; never masked.</p>");
+          tr("<p><b>bias_k</b>: a learned key appended at the end, after the in-projection, "
+             "by add_bias_kv; never masked. It has no query row of its own (it never attends): "
+             "a learned \"null\" key, an attention sink for weight that fits no source "
+             "key.</p>");
       break;
     case mhaviz::KeyKind::zero:
       html +=

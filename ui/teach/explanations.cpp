@@ -47,7 +47,15 @@ QList<ExplanationPage> explanationPages() {
           "S+1; with both options S becomes S+2. Its raw score is exactly 0 for every "
           "query.</p>"
           "<p>Both columns get mask 0: they are never masked. The grid labels them "
-          "<i>bias_k</i> and <i>zero</i> and sets them apart.</p>")},
+          "<i>bias_k</i> and <i>zero</i> and sets them apart.</p>"
+          "<p><b>bias_k is a key, not a token.</b> It has <b>no query row</b>: the queries "
+          "are still the L rows of the query input, so a column is added to the weights, "
+          "never a row. bias_k therefore <b>never attends</b> to anything, itself included; "
+          "it is only attended to. Its key is learned and the same for every input, so it "
+          "acts as a learned <b>\"null\" key</b>, an <b>attention sink</b>: a query that "
+          "finds no source key worth attending puts its weight there, and bias_v is what "
+          "that weight adds to the output (the zero key is the same kind of sink, with a "
+          "score fixed at 0 and a value that adds nothing).</p>")},
       {tr("True in a bool mask means masked"),
        tr("<p>In nn.MultiheadAttention a bool <code>attn_mask</code> or "
           "<code>key_padding_mask</code> entry <b>True means the key is hidden</b> (masked) from "

@@ -13,9 +13,11 @@
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/shapes.hpp"
+#include "stages/param_stage.hpp"
 #include "stages/reduced_result.hpp"
 #include "teach/cell_breakdown.hpp"
 #include "teach/stage_guide.hpp"
+#include "teach/weight_entry.hpp"
 
 namespace mhaviz::ui {
 
@@ -102,13 +104,25 @@ BreakdownDock::BreakdownDock(QWidget* parent) : QDockWidget(tr("Cell breakdown")
   m_text = new QTextBrowser;
   m_text->setHtml(
       tr("<p>Click a cell of the weights, scores, raw scores or mask maps to see "
-         "its arithmetic.</p>"));
+         "its arithmetic, or an entry of a weight matrix to see which features it "
+         "connects.</p>"));
   setWidget(m_text);
 }
 
 void BreakdownDock::showCell(const ResultPtr& result, const ViewOptions& view, int map, int row,
                              int col) {
   if (!result) return;
+  if (isParamStage(view.stage) && !isReducedResult(*result)) {
+    // A weight entry: which output feature its row makes, which input feature it reads.
+    try {
+      m_text->setHtml(weightEntryHtml(weightEntry(*result, view, map, row, col)));
+    } catch (const std::exception& e) {
+      m_text->setHtml(QStringLiteral("<p>%1</p>").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+    }
+    show();
+    raise();
+    return;
+  }
   const bool cellStage = view.stage == Stage::weights ||
                          view.stage == Stage::weights_before_dropout ||
                          view.stage == Stage::scores || view.stage == Stage::raw_scores ||
@@ -147,7 +161,8 @@ void BreakdownDock::showCell(const ResultPtr& result, const ViewOptions& view, i
 void BreakdownDock::clearCell() {
   m_text->setHtml(
       tr("<p>Click a cell of the weights, scores, raw scores or mask maps to see "
-         "its arithmetic.</p>"));
+         "its arithmetic, or an entry of a weight matrix to see which features it "
+         "connects.</p>"));
 }
 
 QString BreakdownDock::html() const { return m_text->toHtml(); }

@@ -2,9 +2,11 @@
 #include "tokens/head_lines.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
-#include <numeric>
+#include <cstdint>
+#include <utility>
 
 namespace mhaviz::ui {
 
@@ -15,52 +17,107 @@ QString queryLabel(const QStringList& labels, int i) {
   return QString::number(i);
 }
 
-// The lines of one query row of one head after the coverage threshold: the strongest first
-// until their sum reaches coverage x the row's sum. Appends to `out`; returns the lines left out.
-int selectRow(const MapData& map, int query, int head, int slot, double coverage, double alphaScale,
-              std::vector<HeadLine>& out) {
-  std::vector<HeadLine> row;
+// One row of a map read once: values and mask flags (0 where the map has no mask).
+struct RowBuffer {
+  std::vector<double> values;
+  std::vector<unsigned char> masked;
+
+  void read(const MapData& map, int row) {
+    const auto cols = static_cast<std::size_t>(map.cols);
+    values.resize(cols);
+    masked.assign(cols, 0);
+    map.readRow(row, 0, map.cols, values.data(), map.hasMask() ? masked.data() : nullptr);
+  }
+  [[nodiscard]] bool nan() const {
+    return std::any_of(values.begin(), values.end(), [](double v) { return std::isnan(v); });
+  }
+  // A line can be drawn for key j: not masked, finite and above 0.
+  [[nodiscard]] bool drawable(std::size_t j) const {
+    const double w = values[j];
+    return masked[j] == 0 && w > 0 && std::isfinite(w);
+  }
+};
+
+// The lines of one query row of one head after the coverage threshold, in key order: the
+// strongest first until their sum reaches coverage x the row's sum. Appends to `out`; returns
+// the lines left out.
+int selectRow(const RowBuffer& row, int query, int head, int slot, double coverage,
+              double alphaScale, std::vector<HeadLine>& kept, std::vector<HeadLine>& out) {
+  kept.clear();
   double sum = 0;
-  for (int j = 0; j < map.cols; ++j) {
-    if (map.hasMask() && map.maskedAt(query, j)) continue;
-    const double w = map.valueAt(query, j);
-    if (!(w > 0) || !std::isfinite(w)) continue;
+  for (std::size_t j = 0; j < row.values.size(); ++j) {
+    if (!row.drawable(j)) continue;
+    const double w = row.values[j];
     const double alpha = alphaScale > 0 ? std::min(1.0, w / alphaScale) : 0.0;
-    row.push_back({head, slot, query, j, w, alpha});
+    kept.push_back({head, slot, query, static_cast<int>(j), w, alpha});
     sum += w;
   }
   if (coverage >= 1.0) {
-    out.insert(out.end(), row.begin(), row.end());
+    out.insert(out.end(), kept.begin(), kept.end());
     return 0;
   }
-  std::stable_sort(row.begin(), row.end(),
+  std::stable_sort(kept.begin(), kept.end(),
                    [](const HeadLine& a, const HeadLine& b) { return a.weight > b.weight; });
   // A share reached up to rounding counts as reached (0.5 + 0.3 of a row summing to 1 is 80 %).
   const double target = coverage * sum * (1 - 1e-9);
   double reached = 0;
-  std::size_t kept = 0;
-  while (kept < row.size() && reached < target) reached += row[kept++].weight;
-  out.insert(out.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(kept));
-  return static_cast<int>(row.size() - kept);
+  std::size_t count = 0;
+  while (count < kept.size() && reached < target) reached += kept[count++].weight;
+  const auto first = out.size();
+  out.insert(out.end(), kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(count));
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+            [](const HeadLine& a, const HeadLine& b) { return a.key < b.key; });
+  return static_cast<int>(kept.size() - count);
 }
 
-bool rowIsNan(const MapData& map, int query) {
-  for (int j = 0; j < map.cols; ++j) {
-    if (std::isnan(map.valueAt(query, j))) return true;
+// Weakest first (by alpha, ties in their order): a stable radix sort on the bits of alpha
+// (>= 0, so its IEEE bits order as the numbers do); a million lines in a few tens of
+// milliseconds.
+void sortWeakestFirst(std::vector<HeadLine>& lines) {
+  if (lines.size() < 4096) {
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const HeadLine& a, const HeadLine& b) { return a.alpha < b.alpha; });
+    return;
   }
-  return false;
+  struct Key {
+    std::uint64_t bits;
+    std::uint32_t index;
+  };
+  std::vector<Key> keys(lines.size()), other(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    keys[i] = {std::bit_cast<std::uint64_t>(std::max(lines[i].alpha, 0.0)),
+               static_cast<std::uint32_t>(i)};
+  }
+  std::vector<std::size_t> count(std::size_t{1} << 16);
+  for (int shift = 0; shift < 64; shift += 16) {
+    std::fill(count.begin(), count.end(), 0);
+    for (const Key& k : keys) ++count[(k.bits >> shift) & 0xffffU];
+    std::size_t sum = 0;
+    for (std::size_t& c : count) sum += std::exchange(c, sum);
+    for (const Key& k : keys) other[count[(k.bits >> shift) & 0xffffU]++] = k;
+    keys.swap(other);
+  }
+  std::vector<HeadLine> sorted;
+  sorted.reserve(lines.size());
+  for (const Key& k : keys) sorted.push_back(lines[k.index]);
+  lines = std::move(sorted);
+}
+
+bool validHead(const StageData& data, int m) {
+  return m >= 0 && m < static_cast<int>(data.maps.size());
 }
 
 }  // namespace
 
 double largestValue(const StageData& data, const std::vector<int>& heads) {
   double hi = 0;
+  RowBuffer row;
   for (int m : heads) {
-    if (m < 0 || m >= static_cast<int>(data.maps.size())) continue;
+    if (!validHead(data, m)) continue;
     const MapData& map = data.maps[static_cast<std::size_t>(m)];
     for (int i = 0; i < map.rows; ++i) {
-      for (int j = 0; j < map.cols; ++j) {
-        const double v = map.valueAt(i, j);
+      row.read(map, i);
+      for (const double v : row.values) {
         if (std::isfinite(v)) hi = std::max(hi, v);
       }
     }
@@ -68,8 +125,8 @@ double largestValue(const StageData& data, const std::vector<int>& heads) {
   return hi;
 }
 
-HeadLines layoutHeadLines(const StageData& data, const QStringList& queryLabels,
-                          const HeadLinesOptions& options) {
+HeadLines headLinesGeometry(const StageData& data, const QStringList& queryLabels,
+                            const HeadLinesOptions& options) {
   HeadLines out;
   if (data.maps.empty()) return out;
   const MapData& first = data.maps.front();
@@ -119,56 +176,104 @@ HeadLines layoutHeadLines(const StageData& data, const QStringList& queryLabels,
   if (out.firstExtraKey >= 0) {
     out.separatorY = options.top + out.firstExtraKey * h + gapRows * h / 2;
   }
+  return out;
+}
 
-  // NaN rows: marked in the query column (any head drawn whose row is NaN).
-  for (int m : options.heads) {
-    if (m < 0 || m >= static_cast<int>(data.maps.size())) continue;
-    const MapData& map = data.maps[static_cast<std::size_t>(m)];
-    for (int i = 0; i < rows && i < map.rows; ++i) {
-      if (!out.queries[static_cast<std::size_t>(i)].nan && rowIsNan(map, i)) {
-        out.queries[static_cast<std::size_t>(i)].nan = true;
-      }
-    }
+LineSelection selectHeadLines(const StageData& data, const HeadLinesOptions& options,
+                              const std::atomic<bool>* cancelled) {
+  LineSelection out;
+  if (data.maps.empty()) {
+    out.complete = true;
+    return out;
   }
-
+  const int rows = data.maps.front().rows;
+  out.rowStart.assign(static_cast<std::size_t>(rows) + 1, 0);
+  out.nanQueries.assign(static_cast<std::size_t>(rows), 0);
+  out.hiddenPerQuery.assign(static_cast<std::size_t>(rows), 0);
   const double alphaScale = options.unitWeights ? 1.0 : largestValue(data, options.heads);
   const double coverage = std::clamp(options.coverage, 0.0, 1.0);
-  const bool queryHover = options.hoverQuery >= 0 && options.hoverQuery < rows;
-  const bool keyHover = !queryHover && options.hoverKey >= 0 && options.hoverKey < cols;
-  out.notesAtKeys = !keyHover;
-  out.hoveredQuery = queryHover ? options.hoverQuery : -1;
-  out.hoveredKey = keyHover ? options.hoverKey : -1;
-  int slotIndex = 0;
-  for (int m : options.heads) {
-    if (m < 0 || m >= static_cast<int>(data.maps.size())) continue;
-    const MapData& map = data.maps[static_cast<std::size_t>(m)];
-    const int head = m;
-    for (int i = 0; i < rows && i < map.rows; ++i) {
-      if (queryHover && i != options.hoverQuery) continue;
-      if (out.queries[static_cast<std::size_t>(i)].nan) continue;
-      std::vector<HeadLine> kept;
-      const int hidden = selectRow(map, i, head, slotIndex, coverage, alphaScale, kept);
-      if (keyHover) {
-        std::erase_if(kept, [&](const HeadLine& l) { return l.key != options.hoverKey; });
-        // Only the hovered key's line counts as hidden here.
-        bool drawnBefore = false;
-        std::vector<HeadLine> all;
-        selectRow(map, i, head, slotIndex, 1.0, alphaScale, all);
-        for (const HeadLine& l : all) drawnBefore |= l.key == options.hoverKey;
-        if (drawnBefore && kept.empty()) ++out.hiddenLines;
-      } else {
-        out.hiddenLines += hidden;
+  RowBuffer row;
+  std::vector<HeadLine> kept;
+  for (int i = 0; i < rows; ++i) {
+    if (cancelled != nullptr && cancelled->load(std::memory_order_relaxed)) return out;
+    const auto qi = static_cast<std::size_t>(i);
+    int slot = 0;
+    for (int m : options.heads) {
+      if (!validHead(data, m)) continue;
+      const MapData& map = data.maps[static_cast<std::size_t>(m)];
+      if (i < map.rows) {
+        row.read(map, i);
+        if (row.nan()) {
+          out.nanQueries[qi] = 1;  // marked; this head draws nothing for it
+        } else {
+          out.hiddenPerQuery[qi] +=
+              selectRow(row, i, m, slot, coverage, alphaScale, kept, out.lines);
+        }
       }
-      for (const HeadLine& l : kept) {
-        if (queryHover) out.notes.push_back({head, slotIndex, l.key, l.weight});
-        if (keyHover) out.notes.push_back({head, slotIndex, l.query, l.weight});
-      }
-      out.lines.insert(out.lines.end(), kept.begin(), kept.end());
+      ++slot;
     }
-    ++slotIndex;
+    out.hiddenLines += out.hiddenPerQuery[qi];
+    out.rowStart[qi + 1] = out.lines.size();
   }
-  std::stable_sort(out.lines.begin(), out.lines.end(),
-                   [](const HeadLine& a, const HeadLine& b) { return a.alpha < b.alpha; });
+  out.complete = true;
+  return out;
+}
+
+void pickHeadLines(HeadLines& layout, const LineSelection& selection, const StageData& data,
+                   const HeadLinesOptions& options) {
+  const int rows = static_cast<int>(layout.queries.size());
+  const int cols = static_cast<int>(layout.keys.size());
+  for (std::size_t i = 0; i < layout.queries.size() && i < selection.nanQueries.size(); ++i) {
+    layout.queries[i].nan = selection.nanQueries[i] != 0;
+  }
+  const bool queryHover =
+      options.hoverQuery >= 0 && options.hoverQuery < rows &&
+      static_cast<std::size_t>(options.hoverQuery) + 1 < selection.rowStart.size();
+  const bool keyHover = !queryHover && options.hoverKey >= 0 && options.hoverKey < cols;
+  layout.notesAtKeys = !keyHover;
+  layout.hoveredQuery = queryHover ? options.hoverQuery : -1;
+  layout.hoveredKey = keyHover ? options.hoverKey : -1;
+  layout.lines.clear();
+  layout.notes.clear();
+  if (queryHover) {
+    const auto q = static_cast<std::size_t>(options.hoverQuery);
+    layout.lines.assign(
+        selection.lines.begin() + static_cast<std::ptrdiff_t>(selection.rowStart[q]),
+        selection.lines.begin() + static_cast<std::ptrdiff_t>(selection.rowStart[q + 1]));
+    for (const HeadLine& l : layout.lines)
+      layout.notes.push_back({l.head, l.slot, l.key, l.weight});
+    layout.hiddenLines = selection.hiddenPerQuery[q];
+  } else if (keyHover) {
+    const int key = options.hoverKey;
+    for (const HeadLine& l : selection.lines) {
+      if (l.key != key) continue;
+      layout.lines.push_back(l);
+      layout.notes.push_back({l.head, l.slot, l.query, l.weight});
+    }
+    // Only the hovered key's lines count as hidden here: the pairs into it that could be drawn.
+    int drawable = 0;
+    RowBuffer row;
+    for (int m : options.heads) {
+      if (!validHead(data, m)) continue;
+      const MapData& map = data.maps[static_cast<std::size_t>(m)];
+      for (int i = 0; i < map.rows && key < map.cols; ++i) {
+        row.read(map, i);
+        if (!row.nan() && row.drawable(static_cast<std::size_t>(key))) ++drawable;
+      }
+    }
+    layout.hiddenLines = drawable - static_cast<int>(layout.lines.size());
+  } else {
+    layout.lines = selection.lines;
+    layout.hiddenLines = selection.hiddenLines;
+  }
+  sortWeakestFirst(layout.lines);
+}
+
+HeadLines layoutHeadLines(const StageData& data, const QStringList& queryLabels,
+                          const HeadLinesOptions& options) {
+  HeadLines out = headLinesGeometry(data, queryLabels, options);
+  if (data.maps.empty()) return out;
+  pickHeadLines(out, selectHeadLines(data, options), data, options);
   return out;
 }
 

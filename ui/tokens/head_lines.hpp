@@ -3,12 +3,19 @@
 // two columns and where, which query -> key lines are drawn with which opacity, which weights
 // are written beside the tokens on hover, and how many lines the coverage threshold hid. Pure
 // and deterministic, any thread; HeadView (head_view.hpp) and the head view's export paint it.
+//
+// Three steps, so that a hover does not read the weights again: the geometry (the tokens'
+// places, O(L + S')), the selection (every weight of the heads shown is read once; the
+// coverage threshold per query and head) and the pick (the hovered token's lines and notes,
+// from the selection).
 
 #include <QPointF>
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
+#include <atomic>
+#include <cstddef>
 #include <vector>
 
 #include "mhaviz/core/result.hpp"
@@ -16,8 +23,8 @@
 
 namespace mhaviz::ui {
 
-/// Longest query or key column the head view draws (L and S' each); above it the grid shows
-/// the weights.
+/// Longest query or key column the head view draws (L and S each; the bias_k / zero keys come on
+/// top of S); above it the grid shows the weights.
 inline constexpr int kHeadViewMaxTokens = 512;
 
 /// One token of a column: its label, what kind of key it is (keys only), whether its row of
@@ -59,6 +66,7 @@ struct HeadLinesOptions {
   double top = 8;           // space above the first row (a caption)
   double maxRowHeight = 24;
   double minRowHeight = 12;  // below this the picture grows taller than `size` (it scrolls)
+  bool operator==(const HeadLinesOptions&) const = default;
 };
 
 struct HeadLines {
@@ -77,18 +85,46 @@ struct HeadLines {
   int hiddenLines = 0;      // lines with a weight above 0 that the coverage threshold left out
 };
 
+/// The lines the coverage threshold keeps for every query (no hover yet), and what it left out.
+struct LineSelection {
+  /// By query, then head (in the order of options.heads), then key: query i's lines are
+  /// lines[rowStart[i] .. rowStart[i + 1]).
+  std::vector<HeadLine> lines;
+  std::vector<std::size_t> rowStart;
+  std::vector<unsigned char> nanQueries;  // per query: a head drawn has a NaN row there
+  std::vector<int> hiddenPerQuery;        // per query: lines the threshold left out
+  int hiddenLines = 0;
+  bool complete = false;  // false: cancelled on the way
+};
+
 /// Lays out the head view of `data` (one map per head of a query x key stage: weights, weights
 /// before dropout or value norms) with `queryLabels` (empty or missing entries: positions; the
 /// keys' labels come from the maps' columns). Masked pairs and lines of weight 0 are never
 /// drawn; a query whose row is NaN is marked and draws nothing. Coverage: per query and head,
 /// the fewest strongest lines whose weights reach coverage x the row's sum (ties by key order).
+/// The three steps below in one.
 HeadLines layoutHeadLines(const StageData& data, const QStringList& queryLabels,
                           const HeadLinesOptions& options);
+
+/// The tokens' places (no lines, no notes, no NaN marks): cheap, for hit tests and scrolling.
+HeadLines headLinesGeometry(const StageData& data, const QStringList& queryLabels,
+                            const HeadLinesOptions& options);
+
+/// The lines options.coverage keeps of options.heads, reading every weight once. Stops early
+/// (complete = false) when `cancelled` becomes true.
+LineSelection selectHeadLines(const StageData& data, const HeadLinesOptions& options,
+                              const std::atomic<bool>* cancelled = nullptr);
+
+/// Fills `layout` (from headLinesGeometry) with the lines of `selection` that the hover keeps
+/// (all without one), weakest first, the notes, the hidden count and the NaN marks.
+void pickHeadLines(HeadLines& layout, const LineSelection& selection, const StageData& data,
+                   const HeadLinesOptions& options);
 
 /// What a point of the picture is over: a query row, a key row or neither.
 struct TokenHit {
   enum class Side { none, query, key } side = Side::none;
   int row = -1;
+  bool operator==(const TokenHit&) const = default;
 };
 TokenHit hitToken(const HeadLines& lines, QPointF point);
 

@@ -2,11 +2,9 @@
 #include "tokens/head_view.hpp"
 
 #include <QEvent>
-#include <QFileDialog>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
-#include <QMessageBox>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -16,32 +14,15 @@
 #include <cmath>
 #include <exception>
 
+#include "tokens/token_canvas.hpp"
+
 namespace mhaviz::ui {
 
 namespace {
 
-/// Where the head view is painted; hands painting, size and pointer to the HeadView.
-class HeadCanvas : public QWidget {
- public:
-  explicit HeadCanvas(HeadView* view) : m_view(view) {
-    setMouseTracking(true);
-    setObjectName(QStringLiteral("headViewCanvas"));
-  }
-
- protected:
-  void paintEvent(QPaintEvent*) override {
-    QPainter painter(this);
-    m_view->paintCanvas(painter);
-  }
-  void resizeEvent(QResizeEvent*) override { m_view->relayout(); }
-  void mouseMoveEvent(QMouseEvent* event) override {
-    m_view->setHover(hitToken(m_view->lines(), event->position()));
-  }
-  void leaveEvent(QEvent*) override { m_view->setHover({}); }
-
- private:
-  HeadView* m_view;
-};
+// The lines drawn are those of the tokens in sight and a quarter screen above and below (so
+// that scrolling a few rows needs no new drawing).
+constexpr double kBandScreens = 0.25;
 
 }  // namespace
 
@@ -51,17 +32,33 @@ HeadView::HeadView(QWidget* parent)
       m_coverage(new QSlider(Qt::Horizontal)),
       m_coverageText(new QLabel),
       m_hidden(new QLabel),
+      m_pinText(new QLabel),
       m_message(new QLabel),
       m_export(new QToolButton),
-      m_scroll(new QScrollArea),
-      m_canvas(new HeadCanvas(this)) {
+      m_scroll(new QScrollArea) {
+  m_canvas = new TokenCanvas(
+      QStringLiteral("headViewCanvas"),
+      {[this](QPainter& painter, const QRectF& exposed) { paintCanvas(painter, exposed); },
+       [this] { relayout(); }, [this](QPointF at) { setHover(hitToken(lines(), at)); },
+       [this](QPointF at) {
+         // A click on the pinned token (or beside the tokens) releases it.
+         const TokenHit hit = hitToken(lines(), at);
+         setPinned(hit == m_pinned ? TokenHit{} : hit);
+       },
+       [this] { setHover({}); }});
   setObjectName(QStringLiteral("headView"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  auto* controls = new QHBoxLayout;
+  // Two rows, so that a narrow dock keeps them: the heads and Export…, then the coverage.
+  auto* heads = new QHBoxLayout;
   m_chipRow->setSpacing(2);
-  controls->addLayout(m_chipRow);
-  controls->addSpacing(12);
+  heads->addLayout(m_chipRow);
+  heads->addStretch(1);
+  m_export->setText(tr("Export\u2026"));
+  m_export->setToolTip(tr("Save the head view as shown to PNG, SVG or PDF"));
+  heads->addWidget(m_export);
+  layout->addLayout(heads);
+  auto* controls = new QHBoxLayout;
   auto* coverageLabel = new QLabel(tr("Coverage"));
   coverageLabel->setToolTip(
       tr("Per query and head, only the strongest lines that together carry at least this share "
@@ -71,34 +68,43 @@ HeadView::HeadView(QWidget* parent)
   m_coverage->setRange(1, 100);
   m_coverage->setValue(100);
   m_coverage->setMaximumWidth(160);
+  m_coverage->setMinimumWidth(40);  // a narrow dock keeps a short slider
   m_coverage->setToolTip(coverageLabel->toolTip());
   controls->addWidget(m_coverage);
   controls->addWidget(m_coverageText);
   m_hidden->setObjectName(QStringLiteral("headViewHidden"));
   controls->addWidget(m_hidden);
   controls->addStretch(1);
-  m_export->setText(tr("Export\u2026"));
-  m_export->setToolTip(tr("Save the head view as shown to PNG, SVG or PDF"));
-  controls->addWidget(m_export);
   layout->addLayout(controls);
+  m_pinText->setObjectName(QStringLiteral("headViewPin"));
+  m_pinText->setWordWrap(true);
+  m_pinText->hide();
+  layout->addWidget(m_pinText);
   m_message->setWordWrap(true);
   m_message->hide();
   layout->addWidget(m_message);
   m_scroll->setWidget(m_canvas);
   m_scroll->setWidgetResizable(true);
   m_scroll->setFrameShape(QFrame::NoFrame);
-  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   layout->addWidget(m_scroll, 1);
 
   connect(m_coverage, &QSlider::valueChanged, this,
           [this](int percent) { setCoverage(percent / 100.0); });
-  connect(m_export, &QToolButton::clicked, this, &HeadView::exportWithDialog);
+  connect(m_export, &QToolButton::clicked, this, &HeadView::exportRequested);
+  // Scrolled beyond the lines drawn: draw the lines of the tokens now in sight.
+  connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
+    if (!m_requestedBand.contains(wantedBand())) requestPicture();
+  });
   updateControls();
 }
 
 HeadView::~HeadView() = default;
 
 QWidget* HeadView::canvas() const { return m_canvas; }
+
+const HeadLines& HeadView::lines() const { return m_shown ? *m_shown : m_geometry; }
+
+bool HeadView::isDrawing() const { return m_draw.isBusy(); }
 
 QString HeadView::message() const {
   if (!m_error.isEmpty()) return m_error;
@@ -114,6 +120,9 @@ void HeadView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
   m_view = view;
   m_data = {};
   m_error.clear();
+  m_selection.reset();
+  m_picked.reset();
+  m_pickedAll.reset();
   if (m_result) {
     try {
       m_data = headViewData(*m_result, view);
@@ -126,8 +135,15 @@ void HeadView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
     m_choice.chosen.assign(static_cast<std::size_t>(heads), true);
     rebuildChips();
   }
-  if (m_choice.query >= (m_result ? m_result->L : 0)) m_choice.query = -1;
-  if (m_choice.key >= (m_result ? m_result->Sx : 0)) m_choice.key = -1;
+  const auto fits = [this](TokenHit hit) {
+    const std::int64_t rows = !m_result                           ? 0
+                              : hit.side == TokenHit::Side::query ? m_result->L
+                                                                  : m_result->Sx;
+    return hit.row < rows ? hit : TokenHit{};
+  };
+  m_hover = fits(m_hover);
+  m_pinned = fits(m_pinned);
+  updateShownToken();
   relayout();
 }
 
@@ -172,67 +188,143 @@ void HeadView::setHeadChosen(int head, bool chosen) {
 }
 
 void HeadView::setHover(TokenHit hit) {
-  const int query = hit.side == TokenHit::Side::query ? hit.row : -1;
-  const int key = hit.side == TokenHit::Side::key ? hit.row : -1;
-  if (query == m_choice.query && key == m_choice.key) return;
-  m_choice.query = query;
-  m_choice.key = key;
+  if (hit.side == TokenHit::Side::none) hit = {};
+  if (hit == m_hover) return;
+  m_hover = hit;
+  updateShownToken();
   relayout();
-  const QString text = hoverText(hit);
-  m_canvas->setToolTip(text);
-  emit hovered(text);
+  if (hit.side == TokenHit::Side::none) emit hovered({});  // the rest once its lines are picked
 }
 
-QString HeadView::hoverText(TokenHit hit) const {
-  if (hit.side == TokenHit::Side::none || hit.row < 0) return {};
-  if (hit.side == TokenHit::Side::query) {
-    if (static_cast<std::size_t>(hit.row) >= m_lines.queries.size()) return {};
-    const TokenSlot& q = m_lines.queries[static_cast<std::size_t>(hit.row)];
-    if (q.nan) {
-      return tr("query %1 \"%2\": NaN: every key of this query is masked, so softmax divides 0 "
-                "by 0 (add_zero_attn or add_bias_kv add a key that is never masked)")
-          .arg(hit.row)
-          .arg(q.label);
-    }
-    return tr("query %1 \"%2\": lines drawn: %3")
-        .arg(hit.row)
-        .arg(q.label)
-        .arg(m_lines.lines.size());
+void HeadView::setPinned(TokenHit hit) {
+  if (hit.side == TokenHit::Side::none) hit = {};
+  if (hit == m_pinned) return;
+  m_pinned = hit;
+  updateShownToken();
+  updateControls();
+  relayout();
+}
+
+void HeadView::updateShownToken() {
+  const TokenHit shown = m_hover.side != TokenHit::Side::none ? m_hover : m_pinned;
+  m_choice.query = shown.side == TokenHit::Side::query ? shown.row : -1;
+  m_choice.key = shown.side == TokenHit::Side::key ? shown.row : -1;
+}
+
+void HeadView::keyPressEvent(QKeyEvent* event) {
+  if (event->key() == Qt::Key_Escape && m_pinned.side != TokenHit::Side::none) {
+    setPinned({});
+    return;
   }
-  if (static_cast<std::size_t>(hit.row) >= m_lines.keys.size()) return {};
-  const TokenSlot& k = m_lines.keys[static_cast<std::size_t>(hit.row)];
-  switch (k.kind) {
-    case mhaviz::KeyKind::bias_k:
-      return tr("key bias_k (appended by add_bias_kv): a key only, it has no query row");
-    case mhaviz::KeyKind::zero:
-      return tr(
-          "key zero (all-zero key appended by add_zero_attn): a key only, it has no query "
-          "row");
-    case mhaviz::KeyKind::source:
-      break;
-  }
-  return tr("key %1 \"%2\": lines into it: %3").arg(hit.row).arg(k.label).arg(m_lines.lines.size());
+  QWidget::keyPressEvent(event);
 }
 
 void HeadView::relayout() {
   m_heads = m_result ? headsShown(m_view, static_cast<int>(m_result->H), m_choice.chosen)
                      : std::vector<int>{};
-  m_lines = {};
+  HeadLinesOptions options;
   if (m_result && m_error.isEmpty() && !m_data.maps.empty()) {
     const QSizeF size(m_scroll->viewport()->width(), m_scroll->viewport()->height());
-    const HeadLinesOptions options =
-        headLinesOptions(m_data, m_view.queryLabels, m_heads, m_choice,
-                         headViewStage(*m_result, m_view), font(), size, 4);
-    m_lines = layoutHeadLines(m_data, m_view.queryLabels, options);
-    const int height = static_cast<int>(std::ceil(m_lines.height));
-    if (m_canvas->minimumHeight() != height && height > size.height() + 1) {
-      m_canvas->setMinimumHeight(height);
-    } else if (height <= size.height() + 1 && m_canvas->minimumHeight() != 0) {
-      m_canvas->setMinimumHeight(0);
-    }
+    options = headLinesOptions(m_data, m_view.queryLabels, m_heads, m_choice,
+                               headViewStage(*m_result, m_view), font(), size, 4);
   }
+  // A dock narrower than the columns scrolls sideways rather than crossing them.
+  const int narrowest = m_result ? static_cast<int>(std::ceil(options.size.width())) : 0;
+  const int wantedWidth = narrowest > m_scroll->viewport()->width() ? narrowest : 0;
+  if (m_canvas->minimumWidth() != wantedWidth) m_canvas->setMinimumWidth(wantedWidth);
+  // What the kept selection and picked lines were made for.
+  const bool sameSelection = options.heads == m_options.heads &&
+                             options.coverage == m_options.coverage &&
+                             options.unitWeights == m_options.unitWeights;
+  HeadLinesOptions unhovered = options;
+  HeadLinesOptions before = m_options;
+  unhovered.hoverQuery = unhovered.hoverKey = before.hoverQuery = before.hoverKey = -1;
+  if (!sameSelection) m_selection.reset();
+  if (!sameSelection || !(unhovered == before)) {
+    m_picked.reset();
+    m_pickedAll.reset();
+  } else if (!(options == m_options)) {
+    m_picked.reset();
+  }
+  m_options = options;
+  m_geometry = headLinesGeometry(m_data, m_view.queryLabels, options);
+  if (m_data.maps.empty()) m_shown.reset();
+  const int height = static_cast<int>(std::ceil(m_geometry.height));
+  const int viewport = m_scroll->viewport()->height();
+  const int wanted = height > viewport + 1 ? height : 0;
+  if (m_canvas->minimumHeight() != wanted) m_canvas->setMinimumHeight(wanted);
   updateControls();
-  m_canvas->update();
+  requestPicture();
+}
+
+QRectF HeadView::wantedBand() const {
+  const double width = std::max<double>(m_canvas->width(), m_options.size.width());
+  const double height = std::max<double>(m_canvas->height(), m_geometry.height);
+  const double screen = m_scroll->viewport()->height();
+  if (height <= screen * (1 + 2 * kBandScreens)) return {0, 0, width, height};
+  const double top = std::max(0.0, m_scroll->verticalScrollBar()->value() - screen * kBandScreens);
+  const double bottom = std::min(height, top + screen * (1 + 2 * kBandScreens));
+  return {0, top, width, bottom - top};
+}
+
+void HeadView::requestPicture() {
+  if (m_data.maps.empty() || !m_result) {
+    m_draw.cancel();
+    m_shown.reset();
+    m_image = {};
+    m_requestedBand = {};
+    m_canvas->update();
+    return;
+  }
+  const QRectF band = wantedBand();
+  const TokenHit shownToken = m_hover.side != TokenHit::Side::none ? m_hover : m_pinned;
+  const bool all = shownToken.side == TokenHit::Side::none;
+  if (all && m_pickedAll) m_picked = m_pickedAll;  // every line, as picked before the hover
+  if (m_picked && m_shown == m_picked && m_band.contains(band)) {
+    m_requestedBand = m_band;
+    m_canvas->update();
+    return;
+  }
+  m_requestedBand = band;
+  const double scale = m_canvas->devicePixelRatioF();
+  // Everything the run reads is its own copy or shared and immutable (the result too).
+  m_draw.start([this, result = m_result, data = m_data, options = m_options,
+                geometry = m_picked ? HeadLines{} : m_geometry, selection = m_selection,
+                picked = m_picked, band, scale, shownToken, all](const TaskScope& scope) {
+    const std::atomic<bool>* cancelled = scope.cancelFlag();
+    std::shared_ptr<const LineSelection> sel = selection;
+    if (!sel) {
+      auto made = std::make_shared<LineSelection>(selectHeadLines(data, options, cancelled));
+      if (!made->complete) return;
+      sel = std::move(made);
+    }
+    std::shared_ptr<const HeadLines> lines = picked;
+    if (!lines) {
+      auto made = std::make_shared<HeadLines>(geometry);
+      pickHeadLines(*made, *sel, data, options);
+      lines = std::move(made);
+    }
+    if (scope.cancelled()) return;
+    QImage image = rasterHeadLines(*lines, band, scale, cancelled);
+    if (image.isNull()) return;
+    scope.post([this, sel, lines, image = std::move(image), band, shownToken, all] {
+      const bool newLines = m_shown != lines;
+      m_selection = sel;
+      m_picked = lines;
+      if (all) m_pickedAll = lines;
+      m_shown = lines;
+      m_image = image;
+      m_band = band;
+      updateControls();
+      m_canvas->update();
+      if (newLines && shownToken == m_hover && m_hover.side != TokenHit::Side::none) {
+        const QString text = headTokenText(m_hover, *lines);
+        m_canvas->setToolTip(text);
+        emit hovered(text);
+      }
+      emit pictureShown();
+    });
+  });
 }
 
 void HeadView::updateControls() {
@@ -245,42 +337,39 @@ void HeadView::updateControls() {
     }
   }
   m_coverageText->setText(tr("%1 %").arg(m_coverage->value()));
-  m_hidden->setText(m_lines.hiddenLines > 0 ? tr("hidden lines: %1").arg(m_lines.hiddenLines)
-                                            : QString());
+  const int hidden = m_shown ? m_shown->hiddenLines : 0;
+  m_hidden->setText(hidden > 0 ? tr("hidden lines: %1").arg(hidden) : QString());
+  QString pin;
+  if (m_pinned.side == TokenHit::Side::query) {
+    pin = tr("Pinned: query %1. Click it again or press Esc to release.").arg(m_pinned.row);
+  } else if (m_pinned.side == TokenHit::Side::key) {
+    pin = tr("Pinned: key %1. Click it again or press Esc to release.").arg(m_pinned.row);
+  }
+  m_pinText->setText(pin);
+  m_pinText->setVisible(!pin.isEmpty());
   const QString message = this->message();
   m_message->setText(message);
   m_message->setVisible(!message.isEmpty());
   m_export->setEnabled(message.isEmpty());
 }
 
-void HeadView::paintCanvas(QPainter& painter) const {
-  painter.fillRect(m_canvas->rect(), palette().base());
-  if (m_lines.queries.empty()) return;
+void HeadView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
+  painter.fillRect(exposed, palette().base());
+  const HeadLines& shown = lines();
+  if (shown.queries.empty()) return;
+  if (!m_image.isNull()) painter.drawImage(m_band.topLeft(), m_image);
   HeadViewLook look;
   look.background = palette().color(QPalette::Base);
   look.ink = palette().color(QPalette::Text);
   look.faint = palette().color(QPalette::PlaceholderText);
   look.font = font();
   look.colormap = m_view.colormap;
-  paintHeadLines(painter, m_lines, look);
+  paintHeadTokens(painter, shown, look, exposed);
 }
 
 QString HeadView::exportTo(const QString& path, ExportOptions options) const {
   if (!m_result) return message();
   return exportHeadView(*m_result, m_view, m_choice, options, path);
-}
-
-void HeadView::exportWithDialog() {
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export head view"), QStringLiteral("head_view.png"),
-      tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
-  if (path.isEmpty()) return;
-  ExportOptions options;
-  options.width = std::max(m_canvas->width(), 400);
-  options.height = std::max(m_scroll->viewport()->height(), 300);
-  options.scale = 2.0;  // sharp on paper and slides
-  const QString error = exportTo(path, options);
-  if (!error.isEmpty()) QMessageBox::warning(this, tr("Export head view"), error);
 }
 
 void HeadView::changeEvent(QEvent* event) {

@@ -3,30 +3,28 @@
 
 #include <QApplication>
 #include <QCoreApplication>
-#include <QDir>
-#include <QFileInfo>
 #include <QFontMetricsF>
-#include <QImage>
 #include <QPainter>
-#include <QPainterPath>
-#include <QPdfWriter>
-#include <QSvgGenerator>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <exception>
-#include <filesystem>
 
 #include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/measures.hpp"
 #include "render/colormaps.hpp"
+#include "tokens/picture_file.hpp"
 
 namespace mhaviz::ui {
 
 namespace {
 
 constexpr double kHeadingHeight = 18;
+constexpr double kLineSpan = 120;  // the least room between the two columns for the lines
+// Where this many lines are drawn, the faint ones are one device pixel wide and not
+// antialiased: they form a haze either way, at a third of the cost.
+constexpr std::size_t kManyLines = 20000;
+constexpr double kFaint = 0.25;
 
 }  // namespace
 
@@ -50,15 +48,15 @@ Stage headViewStage(const mhaviz::ForwardResult& result, const ViewOptions& view
 }
 
 StageData headViewData(const mhaviz::ForwardResult& result, const ViewOptions& view) {
-  if (result.L > kHeadViewMaxTokens || result.Sx > kHeadViewMaxTokens) {
+  if (result.L > kHeadViewMaxTokens || result.S > kHeadViewMaxTokens) {
     throw mhaviz::InvalidInput(
         QCoreApplication::translate(
             "mhaviz::ui::HeadView",
-            "the head view draws up to %1 queries and %1 keys; this result has L=%2 and S'=%3. "
+            "the token views draw up to %1 queries and %1 keys; this result has L=%2 and S=%3. "
             "Use the grid, or shorten the sequences")
             .arg(kHeadViewMaxTokens)
             .arg(result.L)
-            .arg(result.Sx)
+            .arg(result.S)
             .toStdString());
   }
   ViewOptions v = view;
@@ -105,18 +103,27 @@ HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& quer
     }
   }
   options.labelWidth = std::min(widest + 24, 180.0);  // room for the NaN mark
+  // Notes: a column per head where the width allows, else one (the strongest head's weight).
   const double note = metrics.horizontalAdvance(QStringLiteral("0.00 "));
-  options.noteWidth = note * static_cast<double>(std::max<std::size_t>(heads.size(), 1)) + 8;
+  const double perHead = note * static_cast<double>(std::max<std::size_t>(heads.size(), 1)) + 8;
+  const double budget = (size.width() - 2 * options.labelWidth - kLineSpan) / 2;
+  options.noteWidth = std::clamp(budget, note + 8, perHead);
+  options.size.setWidth(
+      std::max(size.width(), 2 * (options.labelWidth + options.noteWidth) + kLineSpan));
   options.maxRowHeight = std::max(32.0, metrics.height() * 2.4);
   options.minRowHeight = metrics.height() + 2;
   return options;
 }
 
-void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLook& look) {
+void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLook& look,
+                     const QRectF& visible) {
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setFont(look.font);
   const QFontMetricsF metrics(look.font);
+  const auto shown = [&](const QRectF& box) {
+    return visible.isNull() || (box.bottom() >= visible.top() && box.top() <= visible.bottom());
+  };
 
   // Column headings.
   if (!lines.queries.empty()) {
@@ -134,16 +141,6 @@ void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLoo
                      QCoreApplication::translate("mhaviz::ui::HeadView", "key"));
   }
 
-  // Lines, weakest first. Width grows a little with the weight, opacity is the weight.
-  for (const HeadLine& l : lines.lines) {
-    const TokenSlot& q = lines.queries[static_cast<std::size_t>(l.query)];
-    const TokenSlot& k = lines.keys[static_cast<std::size_t>(l.key)];
-    QColor c = headColor(l.head);
-    c.setAlphaF(static_cast<float>(std::clamp(l.alpha, 0.0, 1.0)));
-    painter.setPen(QPen(c, 1.0 + 2.0 * l.alpha, Qt::SolidLine, Qt::RoundCap));
-    painter.drawLine(q.anchor, k.anchor);
-  }
-
   // The hovered token: a band behind its label, the label bold.
   const auto highlight = [&](const QRectF& box) {
     QColor band = look.faint;
@@ -157,7 +154,9 @@ void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLoo
   bold.setBold(true);
 
   // Tokens.
-  for (const TokenSlot& q : lines.queries) {
+  for (std::size_t i = 0; i < lines.queries.size(); ++i) {
+    const TokenSlot& q = lines.queries[i];
+    if (!shown(q.box)) continue;
     QRectF text = q.box.adjusted(0, 0, -4, 0);
     if (q.nan) {
       // The grid's NaN colour: every key of this query is masked.
@@ -167,18 +166,16 @@ void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLoo
       text.setRight(mark.left() - 4);
     }
     painter.setPen(look.ink);
-    const bool hovered = lines.hoveredQuery >= 0 &&
-                         &q == &lines.queries[static_cast<std::size_t>(lines.hoveredQuery)];
-    painter.setFont(hovered ? bold : look.font);
+    painter.setFont(static_cast<int>(i) == lines.hoveredQuery ? bold : look.font);
     painter.drawText(text, Qt::AlignRight | Qt::AlignVCenter,
                      metrics.elidedText(q.label, Qt::ElideRight, text.width()));
   }
-  for (const TokenSlot& k : lines.keys) {
+  for (std::size_t j = 0; j < lines.keys.size(); ++j) {
+    const TokenSlot& k = lines.keys[j];
+    if (!shown(k.box)) continue;
     painter.setPen(k.kind == mhaviz::KeyKind::source ? look.ink : extraKeyColor());
     const QRectF text = k.box.adjusted(4, 0, 0, 0);
-    const bool hovered =
-        lines.hoveredKey >= 0 && &k == &lines.keys[static_cast<std::size_t>(lines.hoveredKey)];
-    painter.setFont(hovered ? bold : look.font);
+    painter.setFont(static_cast<int>(j) == lines.hoveredKey ? bold : look.font);
     painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(k.label, Qt::ElideRight, text.width()));
   }
@@ -189,21 +186,124 @@ void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLoo
     painter.drawLine(QPointF(k.left(), lines.separatorY), QPointF(k.right(), lines.separatorY));
   }
 
-  // Weights written beside the tokens of the hovered one, one column per head drawn.
+  // Weights written beside the tokens of the hovered one: one column per head drawn, or where
+  // they do not fit, the strongest head's weight alone (in its colour).
   if (!lines.notes.empty()) {
-    const double noteWidth = (lines.noteWidth - 8) / std::max(lines.headCount, 1);
+    const int columns = std::max(lines.headCount, 1);
+    const bool perHead =
+        (lines.noteWidth - 8) / columns >= metrics.horizontalAdvance(QStringLiteral("0.00 "));
+    const double noteWidth = perHead ? (lines.noteWidth - 8) / columns : lines.noteWidth - 8;
+    std::vector<const WeightNote*> strongest;
+    if (!perHead) {
+      const std::size_t rows = lines.notesAtKeys ? lines.keys.size() : lines.queries.size();
+      strongest.assign(rows, nullptr);
+      for (const WeightNote& n : lines.notes) {
+        const WeightNote*& s = strongest[static_cast<std::size_t>(n.row)];
+        if (s == nullptr || n.weight > s->weight) s = &n;
+      }
+    }
     for (const WeightNote& n : lines.notes) {
+      if (!perHead && strongest[static_cast<std::size_t>(n.row)] != &n) continue;
       const bool keySide = lines.notesAtKeys;
       const TokenSlot& slot = keySide ? lines.keys[static_cast<std::size_t>(n.row)]
                                       : lines.queries[static_cast<std::size_t>(n.row)];
-      const double x = keySide ? lines.keyNoteX + 4 + n.slot * noteWidth
-                               : lines.queryNoteX + 4 + n.slot * noteWidth;
+      if (!shown(slot.box)) continue;
+      const double column = perHead ? n.slot * noteWidth : 0.0;
+      const double x = (keySide ? lines.keyNoteX : lines.queryNoteX) + 4 + column;
       painter.setPen(headColor(n.head).darker(look.background.lightnessF() > 0.5 ? 130 : 70));
       painter.drawText(QRectF(x, slot.box.top(), noteWidth, slot.box.height()),
                        Qt::AlignLeft | Qt::AlignVCenter, QString::number(n.weight, 'f', 2));
     }
   }
   painter.restore();
+}
+
+std::vector<RasterLine> headRasterLines(const HeadLines& lines, const QRectF& band) {
+  std::vector<RasterLine> out;
+  out.reserve(band.isNull() ? lines.lines.size() : 0);
+  const double margin = lines.rowHeight;
+  const auto inBand = [&](double y) {
+    return y >= band.top() - margin && y <= band.bottom() + margin;
+  };
+  for (const HeadLine& l : lines.lines) {
+    const QPointF a = lines.queries[static_cast<std::size_t>(l.query)].anchor;
+    const QPointF b = lines.keys[static_cast<std::size_t>(l.key)].anchor;
+    if (!band.isNull() && !inBand(a.y()) && !inBand(b.y())) continue;
+    QColor c = headColor(l.head);
+    c.setAlphaF(static_cast<float>(std::clamp(l.alpha, 0.0, 1.0)));
+    // Width grows a little with the weight, opacity is the weight.
+    out.push_back({a, b, c.rgba(), 1.0 + 2.0 * l.alpha});
+  }
+  if (out.size() > kManyLines) {
+    for (RasterLine& l : out) {
+      if (qAlpha(l.colour) < kFaint * 255) l.width = 0;
+    }
+  }
+  return out;
+}
+
+QImage rasterHeadLines(const HeadLines& lines, const QRectF& band, double scale,
+                       const std::atomic<bool>* cancelled) {
+  QImage image(QSize(static_cast<int>(std::ceil(band.width() * scale)),
+                     static_cast<int>(std::ceil(band.height() * scale))),
+               QImage::Format_ARGB32_Premultiplied);
+  if (image.isNull()) return image;
+  image.fill(Qt::transparent);
+  image.setDevicePixelRatio(scale);
+  rasterLines(image, headRasterLines(lines, band), band.topLeft(), scale, cancelled);
+  if (cancelled != nullptr && cancelled->load()) return {};
+  return image;
+}
+
+void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLook& look) {
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  for (const RasterLine& l : headRasterLines(lines)) {
+    if (qAlpha(l.colour) == 0) continue;  // nothing to see; an SVG element fewer
+    painter.setPen(QPen(QColor::fromRgba(l.colour), l.width, Qt::SolidLine, Qt::FlatCap));
+    painter.drawLine(l.from, l.to);
+  }
+  painter.restore();
+  paintHeadTokens(painter, lines, look);
+}
+
+QString headTokenText(TokenHit hit, const HeadLines& lines) {
+  if (hit.side == TokenHit::Side::none || hit.row < 0) return {};
+  if (hit.side == TokenHit::Side::query) {
+    if (static_cast<std::size_t>(hit.row) >= lines.queries.size()) return {};
+    const TokenSlot& q = lines.queries[static_cast<std::size_t>(hit.row)];
+    if (q.nan) {
+      return QCoreApplication::translate(
+                 "mhaviz::ui::HeadView",
+                 "query %1 \"%2\": NaN: every key of this query is masked, so softmax divides 0 "
+                 "by 0 (add_zero_attn or add_bias_kv add a key that is never masked)")
+          .arg(hit.row)
+          .arg(q.label);
+    }
+    return QCoreApplication::translate("mhaviz::ui::HeadView", "query %1 \"%2\": lines drawn: %3")
+        .arg(hit.row)
+        .arg(q.label)
+        .arg(lines.lines.size());
+  }
+  if (static_cast<std::size_t>(hit.row) >= lines.keys.size()) return {};
+  const TokenSlot& k = lines.keys[static_cast<std::size_t>(hit.row)];
+  switch (k.kind) {
+    case mhaviz::KeyKind::bias_k:
+      return QCoreApplication::translate(
+          "mhaviz::ui::HeadView",
+          "key bias_k (appended by add_bias_kv): a key only, it has no query row");
+    case mhaviz::KeyKind::zero:
+      return QCoreApplication::translate(
+          "mhaviz::ui::HeadView",
+          "key zero (all-zero key appended by add_zero_attn): a key only, it has no query "
+          "row");
+    case mhaviz::KeyKind::source:
+      break;
+  }
+  return QCoreApplication::translate("mhaviz::ui::HeadView", "key %1 \"%2\": lines into it: %3")
+      .arg(hit.row)
+      .arg(k.label)
+      .arg(lines.lines.size());
 }
 
 QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,
@@ -228,49 +328,11 @@ QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
   return parts.join(QStringLiteral(", "));
 }
 
-namespace {
-
-// Draws the whole picture (title, then the head view) into `painter` over width x height.
-void drawPicture(QPainter& painter, const HeadLines& lines, const HeadViewLook& look,
-                 const QString& title, double width, double height, bool transparent) {
-  if (!transparent) painter.fillRect(QRectF(0, 0, width, height), look.background);
-  painter.setPen(look.ink);
-  QFont titleFont = look.font;
-  titleFont.setBold(true);
-  painter.setFont(titleFont);
-  painter.drawText(QRectF(8, 4, width - 16, 24), Qt::AlignLeft | Qt::AlignVCenter, title);
-  paintHeadLines(painter, lines, look);
-}
-
-QString checkPath(const QString& path, const QString& ext) {
-  if (ext != QLatin1String("png") && ext != QLatin1String("svg") && ext != QLatin1String("pdf")) {
-    return QCoreApplication::translate(
-               "mhaviz::ui::HeadView",
-               "cannot export to '%1': unknown image type '%2'; use a file name ending in .png, "
-               ".svg or .pdf")
-        .arg(path, ext.isEmpty()
-                       ? QCoreApplication::translate("mhaviz::ui::HeadView", "(no extension)")
-                       : QStringLiteral(".") + ext);
-  }
-  const QDir dir = QFileInfo(path).absoluteDir();
-  if (!dir.exists()) {
-    return QCoreApplication::translate(
-               "mhaviz::ui::HeadView",
-               "cannot write '%1': the folder '%2' does not exist; create it or choose another "
-               "folder")
-        .arg(path, dir.path());
-  }
-  return {};
-}
-
-}  // namespace
-
 QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const HeadViewChoice& choice, const ExportOptions& options,
                        const QString& path) {
   try {
-    const QString ext = QFileInfo(path).suffix().toLower();
-    if (QString bad = checkPath(path, ext); !bad.isEmpty()) return bad;
+    if (QString bad = checkPicturePath(path); !bad.isEmpty()) return bad;
     if (options.width < 200 || options.height < 100 || options.width > 20000 ||
         options.height > 20000) {
       return QCoreApplication::translate(
@@ -279,17 +341,6 @@ QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& v
                  "height 100 to 20000")
           .arg(options.width)
           .arg(options.height);
-    }
-    if (!(options.scale > 0 && options.scale <= 16)) {
-      return QCoreApplication::translate(
-                 "mhaviz::ui::HeadView",
-                 "cannot export with scale %1: use a scale above 0 and at most 16")
-          .arg(options.scale);
-    }
-    if (qobject_cast<QApplication*>(QCoreApplication::instance()) == nullptr) {
-      return QCoreApplication::translate("mhaviz::ui::HeadView",
-                                         "image export needs a QApplication (run with a display or "
-                                         "QT_QPA_PLATFORM=offscreen)");
     }
     const StageData data = headViewData(result, view);
     const std::vector<int> heads = headsShown(view, static_cast<int>(result.H), choice.chosen);
@@ -307,73 +358,34 @@ QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& v
                   QCoreApplication::translate("mhaviz::ui::HeadView", "head view") +
                   QStringLiteral(", ") + headViewCaption(result, view, heads, choice, lines)
             : options.title;
-    const int width = options.width;
     // Rows no taller than the font allows: a short sentence leaves no empty half picture.
     double bottom = 0;
     for (const TokenSlot& t : lines.queries) bottom = std::max(bottom, t.box.bottom());
     for (const TokenSlot& t : lines.keys) bottom = std::max(bottom, t.box.bottom());
-    const int height = static_cast<int>(std::ceil(std::min(lines.height, bottom + 12)));
-
-    QString failure;
-    struct WriteFailed {};
-    try {
-      mhaviz::io::replace_file_atomic(
-          QFile::encodeName(path).toStdString(), [&](const std::filesystem::path& tmp) {
-            const QString part = QFile::decodeName(tmp.c_str());
-            bool ok = true;
-            if (ext == QLatin1String("png")) {
-              QImage image(QSize(static_cast<int>(width * options.scale),
-                                 static_cast<int>(height * options.scale)),
-                           QImage::Format_ARGB32_Premultiplied);
-              image.setDevicePixelRatio(options.scale);
-              image.fill(Qt::transparent);
-              image.setDotsPerMeterX(static_cast<int>(96 * options.scale / 0.0254));
-              image.setDotsPerMeterY(static_cast<int>(96 * options.scale / 0.0254));
-              QPainter painter(&image);
-              drawPicture(painter, lines, look, title, width, height, options.transparent);
-              painter.end();
-              ok = image.save(part, "PNG");
-            } else if (ext == QLatin1String("svg")) {
-              QSvgGenerator generator;  // text stays text
-              generator.setFileName(part);
-              generator.setSize(QSize(width, height));
-              generator.setViewBox(QRect(0, 0, width, height));
-              generator.setTitle(title);
-              generator.setDescription(QStringLiteral("mhaviz head view"));
-              QPainter painter;
-              ok = painter.begin(&generator);
-              if (ok) {
-                drawPicture(painter, lines, look, title, width, height, options.transparent);
-                painter.end();
-              }
-            } else {
-              QPdfWriter writer(part);
-              writer.setTitle(title);
-              writer.setCreator(QStringLiteral("mhaviz"));
-              writer.setResolution(96);
-              writer.setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point));
-              writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-              QPainter painter;
-              ok = painter.begin(&writer);
-              if (ok) {
-                const double s = writer.width() / static_cast<double>(width);
-                painter.scale(s, s);
-                drawPicture(painter, lines, look, title, width, height, false);
-                painter.end();
-              }
-            }
-            if (ok && QFileInfo(part).size() > 0) return;
-            failure = QCoreApplication::translate(
-                          "mhaviz::ui::HeadView",
-                          "cannot write '%1': the %2 file could not be written (disk full or no "
-                          "permission?)")
-                          .arg(path, ext.toUpper());
-            throw WriteFailed{};
-          });
-    } catch (const WriteFailed&) {
-      return failure;
-    }
-    return {};
+    PictureSource source;
+    source.width = static_cast<int>(std::ceil(lineOptions.size.width()));
+    source.height = static_cast<int>(std::ceil(std::min(lines.height, bottom + 12)));
+    source.title = title;
+    source.description = QStringLiteral("mhaviz head view");
+    source.background = look.background;
+    const QRectF whole(0, 0, source.width, source.height);
+    source.raster = [&](QImage& image) {
+      rasterLines(image, headRasterLines(lines), QPointF(0, 0), image.devicePixelRatio());
+    };
+    source.paint = [&](QPainter& painter, bool rasterDone) {
+      painter.setPen(look.ink);
+      QFont titleFont = look.font;
+      titleFont.setBold(true);
+      painter.setFont(titleFont);
+      painter.drawText(QRectF(8, 4, whole.width() - 16, 24), Qt::AlignLeft | Qt::AlignVCenter,
+                       title);
+      if (rasterDone) {
+        paintHeadTokens(painter, lines, look);
+      } else {
+        paintHeadLines(painter, lines, look);
+      }
+    };
+    return writePicture(path, source, options);
   } catch (const std::exception& e) {
     return QString::fromUtf8(e.what());
   }

@@ -6,7 +6,9 @@
 
 #include <QColor>
 #include <QFont>
+#include <QImage>
 #include <QString>
+#include <atomic>
 #include <vector>
 
 #include "mhaviz/core/result.hpp"
@@ -14,6 +16,7 @@
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
 #include "tokens/head_lines.hpp"
+#include "tokens/line_raster.hpp"
 
 class QPainter;
 
@@ -29,8 +32,8 @@ QColor headColor(int head);
 Stage headViewStage(const mhaviz::ForwardResult& result, const ViewOptions& view);
 
 /// One map per head of headViewStage (maps[h] is head h; described, not copied: `result` must
-/// outlive it). Throws InvalidInput for a missing batch element, and when L or S' exceeds
-/// kHeadViewMaxTokens (the message points to the grid).
+/// outlive it). Throws InvalidInput for a missing batch element, and when L or S exceeds
+/// kHeadViewMaxTokens (the message points to the grid; the bias_k / zero keys do not count).
 StageData headViewData(const mhaviz::ForwardResult& result, const ViewOptions& view);
 
 /// The heads drawn: view.soloHead alone when the grid shows one head, else the heads whose
@@ -54,14 +57,36 @@ struct HeadViewLook {
   Colormap colormap = Colormap::viridis;  // the NaN mark's colour is the grid's (nanColor)
 };
 
-/// Label and note column widths for `data`'s tokens in `font`, and the rest of the options.
+/// Label and note column widths for `data`'s tokens in `font`, and the rest of the options. The
+/// notes columns take a column per head where the width allows, else one (the strongest head's
+/// weight); `size` grows to the narrowest picture the columns fit in with room for the lines
+/// (a narrower dock scrolls sideways; an export comes out that wide).
 HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& queryLabels,
                                   const std::vector<int>& heads, const HeadViewChoice& choice,
                                   Stage stage, const QFont& font, QSizeF size, double top);
 
-/// Paints `lines` (column headings above at y = top - heading height): tokens, lines, notes,
-/// the extra keys' separator and the NaN marks.
+/// Paints `lines` with QPainter's vector lines (SVG, PDF), then paintHeadTokens over them.
 void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLook& look);
+
+/// Everything but the lines: the column headings (above at y = top - heading height), the
+/// hovered token's band, the tokens, the NaN marks, the extra keys' separator and the notes;
+/// only the rows that meet `visible` (null: all).
+void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLook& look,
+                     const QRectF& visible = {});
+
+/// The lines of `lines` as the rasterizer draws them (head colour, opacity α, width 1 + 2α),
+/// in drawing order; with a non-null `band`, only the lines with an end in it (the lines of the
+/// visible tokens).
+std::vector<RasterLine> headRasterLines(const HeadLines& lines, const QRectF& band = {});
+
+/// The lines of `lines` with an end in `band` drawn on a transparent image of band's size times
+/// `scale` (device pixels; its device pixel ratio is `scale`). Null when `cancelled` became true.
+QImage rasterHeadLines(const HeadLines& lines, const QRectF& band, double scale,
+                       const std::atomic<bool>* cancelled = nullptr);
+
+/// What the token `hit` of `lines` is, for the status bar and the tooltip: a query and its lines
+/// drawn (or why its row is NaN), a key and the lines into it, bias_k / zero with no query row.
+QString headTokenText(TokenHit hit, const HeadLines& lines);
 
 /// "weights, batch 0, heads 0, 1, coverage 90 % (12 lines hidden)": the picture's caption.
 QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,

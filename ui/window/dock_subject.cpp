@@ -2,6 +2,8 @@
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
@@ -10,8 +12,23 @@
 
 namespace mhaviz::ui {
 
+namespace {
+
+// The part of an editing dock that edits: the fields inside its scroll areas (which keep
+// scrolling while the fields are read-only), else the whole content.
+QList<QWidget*> fieldsOf(QWidget* content) {
+  QList<QWidget*> out;
+  for (QScrollArea* scroll : content->findChildren<QScrollArea*>()) {
+    if (scroll->widget() != nullptr) out << scroll->widget();
+  }
+  if (out.isEmpty()) out << content;
+  return out;
+}
+
+}  // namespace
+
 DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDockWidget*>& docks,
-                         QObject* parent)
+                         const QList<QDockWidget*>& editors, QObject* parent)
     : QObject(parent), m_document(document), m_pages(pages) {
   for (QDockWidget* dock : docks) {
     if (dock == nullptr || dock->widget() == nullptr) continue;
@@ -20,14 +37,28 @@ DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDoc
     label->setWordWrap(true);  // never widens the dock
     label->setTextFormat(Qt::PlainText);
     label->setContentsMargins(6, 3, 6, 3);
-    label->setAutoFillBackground(true);
-    label->setBackgroundRole(QPalette::AlternateBase);
-    label->hide();
     auto* box = new QWidget;
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(label);
+    auto* header = new QWidget;
+    header->setAutoFillBackground(true);
+    header->setBackgroundRole(QPalette::AlternateBase);
+    auto* column = new QVBoxLayout(header);
+    column->setContentsMargins(0, 0, 0, 3);
+    column->setSpacing(0);
+    column->addWidget(label);
+    if (editors.contains(dock)) {
+      auto* open = new QPushButton(tr("Open this layer to edit"));
+      open->setObjectName(QStringLiteral("openLayerToEdit"));
+      open->setToolTip(tr("Show the layer in the full view, where its settings can be changed"));
+      connect(open, &QPushButton::clicked, pages, &ModelPages::showLayerView);
+      column->addWidget(open, 0, Qt::AlignLeft);
+      m_buttons << open;
+      m_locked << fieldsOf(dock->widget());
+    }
+    header->hide();
+    layout->addWidget(header);
     layout->addWidget(dock->widget(), 1);  // takes the content out of the dock, into the box
     dock->setWidget(box);
     m_labels << label;
@@ -39,15 +70,17 @@ DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDoc
   update();
 }
 
+bool DockSubject::locked() const {
+  return m_pages->showingModel() && !m_pages->layerText().isEmpty();
+}
+
 QString DockSubject::text() const {
   const QString layer = m_pages->layerText();
   if (m_pages->showingModel()) {
     return layer.isEmpty()
                ? tr("The model view is on screen; these docks still show the session open "
                     "before it.")
-               : tr("The model view is on screen; these docks show %1. Click a map to open "
-                    "another layer.")
-                     .arg(layer);
+               : tr("Selected in the model view: %1.").arg(layer);
   }
   return layer.isEmpty() ? QString() : tr("These docks show %1.").arg(layer);
 }
@@ -57,7 +90,11 @@ void DockSubject::update() {
   for (QLabel* label : m_labels) {
     label->setText(shown);
     label->setVisible(!shown.isEmpty());
+    label->parentWidget()->setVisible(!shown.isEmpty());  // the header, with its button
   }
+  const bool lock = locked();
+  for (QPushButton* button : m_buttons) button->setVisible(lock);
+  for (QWidget* fields : m_locked) fields->setEnabled(!lock);
 }
 
 }  // namespace mhaviz::ui

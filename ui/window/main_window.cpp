@@ -19,6 +19,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
+#include <algorithm>
 #include <exception>
 
 #include "compute/computation.hpp"
@@ -35,15 +36,17 @@
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
 #include "tokens/head_view.hpp"
+#include "tokens/text_view.hpp"
 #include "window/app_info.hpp"
 #include "window/dock_subject.hpp"
-#include "window/head_view_dock.hpp"
 #include "compare/compare_panel.hpp"
 #include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/reduced_zoom.hpp"
 #include "window/screen_presenter.hpp"
 #include "window/status_widgets.hpp"
+#include "window/token_docks.hpp"
 #include "window/view_controls.hpp"
 
 namespace mhaviz::ui {
@@ -68,7 +71,8 @@ MainWindow::MainWindow(QWidget* parent)
   m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                       QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, m_dock);
-  installMaskEditors(this, m_document, m_computation, m_dock);  // "Masks and inputs" dock, tabbed with it
+  // "Masks and inputs", tabbed with the parameters.
+  m_maskDock = installMaskEditors(this, m_document, m_computation, m_dock);
 
   // Head measures beside the grid (right), from the numbers the compute worker attached.
   m_measures = new HeadMeasuresView;
@@ -88,11 +92,12 @@ MainWindow::MainWindow(QWidget* parent)
   // (connectController) so that a zoomed result finds the grid told where to show it.
   new ReducedZoom(m_grid, m_computation, this);
   buildMenus();
-  // Every dock that describes the session says which layer of a model it is (dock_subject.hpp).
+  // Every dock that describes the session says which layer of a model it is (dock_subject.hpp);
+  // those that edit it are read-only while the model view is on screen.
   new DockSubject(m_document, m_pages,
-                  {m_dock, findChild<QDockWidget*>(QStringLiteral("maskDock")), m_measuresDock,
-                   m_teaching->breakdown(), m_teaching->shapeFlow()},
-                  this);
+                  {m_dock, m_maskDock, m_measuresDock, m_teaching->breakdown(),
+                   m_teaching->shapeFlow(), m_headViewDock, m_textViewDock},
+                  {m_dock, m_maskDock}, this);
   connectController();
   restoreLayout();
   calmFields(this);  // typed numbers commit once; the wheel scrolls the panels
@@ -117,6 +122,11 @@ void MainWindow::connectController() {
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
   if (event->type() == QEvent::Leave) m_status->showHover({});
+  if (event->type() == QEvent::MouseButtonPress) {
+    m_activePicture = m_headView != nullptr && watched == m_headView->canvas()   ? kHeadPicture
+                      : m_textView != nullptr && watched == m_textView->canvas() ? kTextPicture
+                                                                                 : kGridPicture;
+  }
   return QMainWindow::eventFilter(watched, event);
 }
 
@@ -137,11 +147,10 @@ void MainWindow::buildMenus() {
   m_session->addFileActions(file);  // New/Open/Save, Load tensors
   m_pages->setSession(m_session);
   connect(m_session, &SessionFiles::modelRequested, m_pages, &ModelPages::openModel);
-  auto* exports =
-      new ExportActions(this, m_document, m_computation, [this](const QString& t, const QString& m) {
-        m_session->showError(t, m);
-      });
-  exports->addFileActions(file, nullptr);  // Export image/data, Copy image/PyTorch code
+  m_exports =
+      new ExportActions(this, m_document, m_computation,
+                        [this](const QString& t, const QString& m) { m_session->showError(t, m); });
+  m_exports->addFileActions(file, nullptr);  // Export image/data, Copy image/PyTorch code
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
   quit->setMenuRole(QAction::QuitRole);
@@ -182,18 +191,25 @@ void MainWindow::buildMenus() {
   QAction* measuresToggle = m_measuresDock->toggleViewAction();
   measuresToggle->setText(tr("&Head measures"));
   view->addAction(measuresToggle);
-  const HeadViewDock head = installHeadView(this, m_document, m_computation);
-  m_headView = head.view;
-  view->addAction(head.toggle);
+  const TokenDocks tokens = installTokenViews(this, m_document, m_computation);
+  m_headView = tokens.head;
+  m_textView = tokens.text;
+  m_headViewDock = tokens.headDock;
+  m_textViewDock = tokens.textDock;
+  view->addAction(tokens.headToggle);
+  view->addAction(tokens.textToggle);
   QToolBar* toolbar = addToolBar(tr("View"));
   toolbar->setObjectName(QStringLiteral("viewToolBar"));
-  toolbar->addAction(head.toggle);
+  toolbar->addAction(tokens.headToggle);
+  toolbar->addAction(tokens.textToggle);
   connect(m_headView, &HeadView::hovered, m_status, &StatusWidgets::showHover);
+  connect(m_textView, &TextView::hovered, m_status, &StatusWidgets::showHover);
+  connect(m_pages->modelView(), &ModelView::hovered, m_status, &StatusWidgets::showHover);
+  addTokenPictures(tokens);
   installDesktopMenus(view, this);  // View > Language, View > Theme
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));
-  QAction* again =
-      compute->addAction(tr("&Recompute"), m_computation, &Computation::recompute);
+  QAction* again = compute->addAction(tr("&Recompute"), m_computation, &Computation::recompute);
   again->setShortcut(QKeySequence::Refresh);
   QAction* cancel =
       compute->addAction(tr("&Cancel computation"), m_computation, &Computation::cancel);
@@ -208,14 +224,51 @@ void MainWindow::buildMenus() {
   m_pages->addExamples(m_teaching->examplesMenu());
   connect(m_teaching->presentationAction(), &QAction::toggled, m_pages,
           &ModelPages::setPresentation);  // the bar above a model's layer is no slide
-  m_compare = installCompare(this, m_document, m_computation);  // Compare menu and the A | B | B - A dock
+  m_compare =
+      installCompare(this, m_document, m_computation);  // Compare menu and the A | B | B - A dock
   if (m_session != nullptr) {
     m_session->setCompareHooks(
         [this] { return m_compare->savedA(); },
         [this](const std::optional<CompareA>& a) { m_compare->restoreA(a); });
-    connect(m_compare, &ComparePanel::changedByUser, m_session,
-            &SessionFiles::markCompareChanged);
+    connect(m_compare, &ComparePanel::changedByUser, m_session, &SessionFiles::markCompareChanged);
   }
+}
+
+void MainWindow::addTokenPictures(const TokenDocks& tokens) {
+  // File > Export image and Copy image write the token views as shown, the one worked in last
+  // preselected; their Export… buttons open the dialog with them chosen.
+  const auto onScreen = [](QWidget* view) {
+    return [view] {
+      const QSize size = view->size();
+      return QSize(std::max(size.width(), 400), std::max(size.height(), 300));
+    };
+  };
+  m_exports->addPicture({tr("Head view"), QStringLiteral("head_view"), true, onScreen(m_headView),
+                         [this](const QString& path, const ExportOptions& options) {
+                           return m_headView->exportTo(path, options);
+                         }},
+                        [dock = tokens.headDock] { return dock->isVisible(); });
+  m_exports->addPicture({tr("Text view"), QStringLiteral("text_view"), false, onScreen(m_textView),
+                         [this](const QString& path, const ExportOptions& options) {
+                           return m_textView->exportTo(path, options);
+                         }},
+                        [dock = tokens.textDock] { return dock->isVisible(); });
+  m_exports->setActivePicture([this] { return m_activePicture; });
+  connect(m_headView, &HeadView::exportRequested, this, [this] {
+    m_activePicture = kHeadPicture;
+    m_exports->exportImageDialog(kHeadPicture);
+  });
+  connect(m_textView, &TextView::exportRequested, this, [this] {
+    m_activePicture = kTextPicture;
+    m_exports->exportImageDialog(kTextPicture);
+  });
+  // The view worked in last: the one clicked last (eventFilter) or just shown.
+  m_headView->canvas()->installEventFilter(this);
+  m_textView->canvas()->installEventFilter(this);
+  connect(tokens.headToggle, &QAction::triggered, this,
+          [this](bool on) { m_activePicture = on ? kHeadPicture : kGridPicture; });
+  connect(tokens.textToggle, &QAction::triggered, this,
+          [this](bool on) { m_activePicture = on ? kTextPicture : kGridPicture; });
 }
 
 void MainWindow::stepStage(int delta) {

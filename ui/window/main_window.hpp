@@ -11,6 +11,8 @@ class QDockWidget;
 namespace mhaviz::ui {
 
 class ComparePanel;
+class ExportActions;
+struct TokenDocks;
 class HeadView;
 class HeatmapGrid;
 class HeadMeasuresView;
@@ -21,6 +23,7 @@ class Document;
 class SessionFiles;
 class StatusWidgets;
 class TeachingTools;
+class TextView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -43,7 +46,13 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] HeadMeasuresView* headMeasures() const { return m_measures; }
   /// The head view (View > Head view, its own dock; hidden until asked for).
   [[nodiscard]] HeadView* headView() const { return m_headView; }
+  /// The text view (View > Text view, its own dock; hidden until asked for).
+  [[nodiscard]] TextView* textView() const { return m_textView; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
+  /// The "Parameters" dock that holds panel().
+  [[nodiscard]] QDockWidget* parameterDock() const { return m_dock; }
+  /// The "Masks and inputs" dock (the attn_mask, padding, inputs and weights editors).
+  [[nodiscard]] QDockWidget* maskDock() const { return m_maskDock; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
   /// The centre: one layer's full view and the model view.
   [[nodiscard]] ModelPages* pages() const { return m_pages; }
@@ -53,12 +62,14 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] TeachingTools* teaching() const { return m_teaching; }
 
  protected:
-  /// The hover text leaves the status bar with the pointer.
+  /// The hover text leaves the status bar with the pointer; a click in the grid or a token
+  /// view makes it the picture File > Export image writes.
   bool eventFilter(QObject* watched, QEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
 
  private:
   void buildMenus();
+  void addTokenPictures(const TokenDocks& tokens);
   void connectController();
   void stepStage(int delta);
   void restoreLayout();
@@ -70,9 +81,17 @@ class MainWindow : public QMainWindow {
   ModelPages* m_pages;
   ParameterPanel* m_panel;
   QDockWidget* m_dock;
+  QDockWidget* m_maskDock = nullptr;
+  QDockWidget* m_headViewDock = nullptr;
+  QDockWidget* m_textViewDock = nullptr;
   HeadMeasuresView* m_measures = nullptr;
   QDockWidget* m_measuresDock = nullptr;
   HeadView* m_headView = nullptr;
+  TextView* m_textView = nullptr;
+  ExportActions* m_exports = nullptr;
+  // What File > Export image and Copy image write: the view worked in last.
+  static constexpr int kGridPicture = -1, kHeadPicture = 0, kTextPicture = 1;
+  int m_activePicture = kGridPicture;
   StatusWidgets* m_status;
   QActionGroup* m_colormaps = nullptr;
   SessionFiles* m_session = nullptr;

@@ -219,8 +219,12 @@ QGroupBox* ParameterPanel::buildModule() {
                     "out_proj.bias (initialised to zero, as PyTorch does)."));
   m_addBiasKv = check("add_bias_kv", QStringLiteral("add_bias_kv"),
                       tr("add_bias_kv — nn.MultiheadAttention(add_bias_kv=True): appends learned "
-                         "bias_k / bias_v rows to key and value after the in-projection; every "
-                         "query gets one extra column \"bias_k\" that is never masked."));
+                         "bias_k / bias_v rows to key and value at the end, after the "
+                         "in-projection (not prepended like a [CLS] token); every query gets one "
+                         "extra column \"bias_k\" that is never masked. bias_k is a key only: "
+                         "it has no query row, so it never attends, not even to itself. It acts "
+                         "as a learned \"null\" key, an attention sink that takes the weight a "
+                         "query gives none of the source keys."));
   m_addZeroAttn = check("add_zero_attn", QStringLiteral("add_zero_attn"),
                         tr("add_zero_attn — nn.MultiheadAttention(add_zero_attn=True): appends an "
                            "all-zero key and value after the head split; its score is exactly 0, "

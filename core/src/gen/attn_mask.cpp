@@ -5,67 +5,22 @@
 
 #include "../rng.hpp"
 #include "mask_grid.hpp"
+#include "mhaviz/core/gen/mask_pattern.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 
 namespace mhaviz::gen {
 
 namespace {
 
-/// Segment index of position p for segment sizes `sizes`; positions past their sum share one
-/// last segment.
-std::size_t segment_of(std::int64_t p, const std::vector<std::int64_t>& sizes) {
-  std::int64_t end = 0;
-  for (std::size_t k = 0; k < sizes.size(); ++k) {
-    end += sizes[k];
-    if (p < end) return k;
-  }
-  return sizes.size();
-}
-
-/// Whether key j is masked for query i by one of the patterns of current practice.
-bool practice_masked(const AttnMaskSpec& m, std::int64_t i, std::int64_t j) {
-  switch (m.kind) {
-    case MaskKind::prefix_lm:
-      return j > i && j >= m.prefix_length;
-    case MaskKind::document:
-      return segment_of(i, m.document_lengths) != segment_of(j, m.document_lengths) ||
-             (m.causal && j > i);
-    case MaskKind::dilated: {
-      const std::int64_t dist = m.causal ? i - j : std::abs(i - j);
-      return dist < 0 || dist % m.dilation != 0 || dist / m.dilation >= m.width;
-    }
-    case MaskKind::sink:
-      return j > i || (j >= m.sink_tokens && i - j >= m.width);
-    default:
-      return false;
-  }
-}
-
 /// Block 0 of a kind whose pattern is the same in every block (causal, window, band, block and
-/// the patterns of current practice).
-void fill_pattern(const AttnMaskSpec& m, detail::MaskGrid& g) {
+/// the patterns of current practice): every cell masked but the row's unmasked ranges.
+void fill_pattern(const MaskPattern& pattern, detail::MaskGrid& g) {
+  std::vector<KeyRange> ranges;
   for (std::int64_t i = 0; i < g.L; ++i) {
-    for (std::int64_t j = 0; j < g.S; ++j) {
-      bool masked = false;
-      switch (m.kind) {
-        case MaskKind::causal:
-          masked = j > i;
-          break;
-        case MaskKind::window:
-          masked = j > i || j <= i - m.width;
-          break;
-        case MaskKind::band:
-          masked = std::abs(i - j) >= m.width;
-          break;
-        case MaskKind::block:
-          masked = segment_of(i, m.segments) != segment_of(j, m.segments);
-          break;
-        default:
-          masked = practice_masked(m, i, j);
-          break;
-      }
-      g.masked[g.at(0, i, j)] = masked ? 1 : 0;
-    }
+    const auto row = g.masked.begin() + static_cast<std::ptrdiff_t>(g.at(0, i, 0));
+    std::fill(row, row + g.S, std::uint8_t{1});
+    pattern.unmasked(i, ranges);
+    for (const KeyRange& r : ranges) std::fill(row + r.begin, row + r.end, std::uint8_t{0});
   }
 }
 
@@ -160,7 +115,7 @@ std::optional<Tensor> make_attn_mask(const Config& c) {
     case MaskKind::document:
     case MaskKind::dilated:
     case MaskKind::sink:
-      fill_pattern(m, g);
+      fill_pattern(*MaskPattern::of(c), g);
       g.repeat_block_0();
       break;
     case MaskKind::random:

@@ -21,10 +21,16 @@ double token_value(InputKind kind, std::int64_t p, std::int64_t f, std::int64_t 
 
 /// A (len, N, width) / (N, len, width) / (len, width) tensor of the config's layout whose
 /// element (position p, batch n, feature f) is scale * token_value + content * normal.
-Tensor positional(const Config& c, std::int64_t len, std::int64_t width, mhaviz::detail::Rng& rng) {
+Tensor positional(const Config& c, std::int64_t len, std::int64_t width, std::uint64_t stream) {
   const InputSpec& s = c.input_spec;
   const std::int64_t N = c.batch();
   std::vector<double> v(static_cast<std::size_t>(len * N * width));
+  // The random content: normal k of the stream for element k in row-major order of `shape`.
+  std::vector<double> content;
+  if (s.kind == InputKind::sinusoidal && s.content_scale > 0.0) {
+    content.resize(v.size());
+    mhaviz::detail::CounterRng(c.input_seed_or_default(), stream).normals(0, content);
+  }
   Shape shape;
   if (!c.batched()) {
     shape = {len, width};
@@ -34,7 +40,6 @@ Tensor positional(const Config& c, std::int64_t len, std::int64_t width, mhaviz:
     shape = {len, N, width};
   }
   std::size_t k = 0;
-  // Elements in row-major order of `shape`, so the random content is drawn in that order.
   const std::int64_t outer = c.batched() ? shape[0] : len;
   const std::int64_t inner = c.batched() ? shape[1] : 1;
   for (std::int64_t a = 0; a < outer; ++a) {
@@ -42,9 +47,7 @@ Tensor positional(const Config& c, std::int64_t len, std::int64_t width, mhaviz:
       const std::int64_t p = c.batched() && c.batch_first ? b : a;
       for (std::int64_t f = 0; f < width; ++f) {
         double x = s.scale * token_value(s.kind, p, f, width);
-        if (s.kind == InputKind::sinusoidal && s.content_scale > 0.0) {
-          x += s.content_scale * rng.normal();
-        }
+        if (!content.empty()) x += s.content_scale * content[k];
         v[k++] = x;
       }
     }
@@ -77,10 +80,10 @@ Inputs make_inputs(const Config& c) {
       in.value = scaled(in.value, s.scale);
     }
   } else {
-    mhaviz::detail::Rng rng(c.input_seed_or_default());
-    in.query = positional(c, c.tgt_len, c.embed_dim, rng);
-    in.key = positional(c, c.src_len, c.k_dim(), rng);
-    in.value = positional(c, c.src_len, c.v_dim(), rng);
+    using mhaviz::detail::kKeyStream, mhaviz::detail::kQueryStream, mhaviz::detail::kValueStream;
+    in.query = positional(c, c.tgt_len, c.embed_dim, kQueryStream);
+    in.key = positional(c, c.src_len, c.k_dim(), kKeyStream);
+    in.value = positional(c, c.src_len, c.v_dim(), kValueStream);
   }
   if (s.self_attention) {
     in.key = in.query;

@@ -4,10 +4,10 @@
 ///
 /// When every head's L x S weights do not fit in memory (L = S = 32768, H = 8 needs 32 GiB in
 /// float32), the weights are computed exactly, stripe by stripe of query rows, and each stripe
-/// is folded at once into blocks of `block_rows` x `block_cols` cells (their mean or maximum).
-/// Only one stripe of rows per thread is ever held. A region (a zoomed part of the map) is
-/// computed the same way; when it is small enough, its blocks are single cells: the exact
-/// weights.
+/// is folded at once into blocks of `block_rows` x `block_cols` cells (their mean or maximum),
+/// key chunk by key chunk while the chunk is in cache; chunks the mask covers entirely are
+/// skipped. No row of weights is ever held. A region (a zoomed part of the map) is computed the
+/// same way; when it is small enough, its blocks are single cells: the exact weights.
 
 #include <atomic>
 #include <cstdint>
@@ -66,7 +66,9 @@ struct ReducedWeights {
 /// The block size that folds `cells` into at most `max_values` values (at least 1).
 std::int64_t block_size(std::int64_t cells, std::int64_t max_values);
 
-/// Computes the request. Checks everything forward() checks (throws InvalidInput with the
+/// Computes the request. Without inputs.attn_mask, an attn_mask the config generates from a
+/// pattern (make_reduced_problem leaves it out) is read row by row from the config; other
+/// generated kinds must be given as the tensor. Checks everything forward() checks (throws InvalidInput with the
 /// same messages), and InvalidInput for a request outside the problem (naming the range) or
 /// for dropout in training mode (the reduced view shows weights without dropout only).
 /// Throws Cancelled when control.cancel is set; control.progress gets (stripes done, stripes).

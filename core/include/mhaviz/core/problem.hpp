@@ -40,6 +40,14 @@ inline constexpr std::array<std::string_view, 7> kInputTensorNames = {
 Problem make_problem(const Config& config, const io::TensorMap& tensors = {},
                      std::string_view source_name = "tensors");
 
+/// The problem the long-context pass (reduced_weights) computes from: make_problem's, with the
+/// same checks, except that an attn_mask generated from a pattern (causal, window, band, block,
+/// prefix_lm, document, dilated, sink: gen::MaskPattern) and not given in `tensors` is left
+/// out; reduced_weights reads its rows from the config as it needs them (a 32768-token causal
+/// mask would hold 1 GiB). Other masks are made as make_problem makes them.
+Problem make_reduced_problem(const Config& config, const io::TensorMap& tensors = {},
+                             std::string_view source_name = "tensors");
+
 /// What a user should hear about NaN or infinite values in `tensors` (PyTorch propagates
 /// them into every output they reach; mhaviz computes the same NaNs), or an empty string when
 /// every value is usable. Masks may hold -inf (masked); NaN and +inf in a mask are reported.

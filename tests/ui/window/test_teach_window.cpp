@@ -1,0 +1,466 @@
+// Teaching features in the main window: walk-through buttons and arrow keys, the cell breakdown
+// on click, the live shape flow, File > Examples (undoable) and presentation mode (F11).
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTest>
+#include <QUndoStack>
+#include <algorithm>
+#include <cmath>
+
+#include "compute/computation.hpp"
+#include "document/document.hpp"
+#include "prompted_window.hpp"
+#include "render/heatmap_grid.hpp"
+#include "teach/stage_guide.hpp"
+#include "teach/teach_docks.hpp"
+#include "teach/teaching_tools.hpp"
+#include "window/main_window.hpp"
+#include "window/parameter_panel.hpp"
+
+using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevity
+
+Q_DECLARE_METATYPE(mhaviz::ui::Stage)
+
+namespace {
+constexpr int kTimeout = 30000;
+}
+
+class TestTeachWindow : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-teach-window-tests"); }
+
+  void init() {
+    m_window = new MainWindow;
+    m_window->resize(1200, 800);
+    m_window->show();
+    QVERIFY(idle());
+    QVERIFY(computation()->result() != nullptr);
+    m_tools = m_window->teaching();
+    QVERIFY(m_tools != nullptr);
+  }
+
+  void cleanup() {
+    delete m_window;
+    m_window = nullptr;
+  }
+
+  // The picture a first start shows: unmodified, and heads a class can tell apart at once
+  // (not weights near 1/S everywhere, as random weights on random inputs give).
+  void firstPictureShowsHeadsThatDiffer() {
+    m_window->showFirstPicture();
+    QVERIFY(idle());
+    QVERIFY(!m_window->session()->isModified());
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("mhaviz"));
+    const auto r = computation()->result();
+    QVERIFY(r != nullptr);
+    QCOMPARE(r->H, std::int64_t{4});
+    const std::int64_t L = r->L, S = r->Sx;
+    const auto w = [&](std::int64_t h, std::int64_t i, std::int64_t j) {
+      return r->weights.value((h * L + i) * S + j);
+    };
+    // The sharpest head is far from uniform (some weight at least 5/S) ...
+    double largest = 0;
+    for (std::int64_t i = 0; i < L; ++i) {
+      for (std::int64_t j = 0; j < S; ++j) largest = std::max(largest, w(0, i, j));
+    }
+    QVERIFY2(largest >= 5.0 / static_cast<double>(S), qPrintable(QString::number(largest)));
+    // ... and the broadest head looks different: some cell differs by more than 0.2.
+    double difference = 0;
+    for (std::int64_t i = 0; i < L; ++i) {
+      for (std::int64_t j = 0; j < S; ++j)
+        difference = std::max(difference, std::abs(w(0, i, j) - w(3, i, j)));
+    }
+    QVERIFY2(difference > 0.2, qPrintable(QString::number(difference)));
+  }
+
+  void nextAndPreviousButtonsWalkTheStagesInOrder() {
+    setStage(Stage::in_proj_weight);
+    const QList<Stage> stages = walkStages(computation()->result().get());
+    auto* next = m_tools->walkthrough()->findChild<QPushButton*>(QStringLiteral("walkNext"));
+    auto* prev = m_tools->walkthrough()->findChild<QPushButton*>(QStringLiteral("walkPrevious"));
+    QVERIFY(next != nullptr && prev != nullptr);
+    QVERIFY(!prev->isEnabled());
+    for (qsizetype i = 1; i < stages.size(); ++i) {
+      QTest::mouseClick(next, Qt::LeftButton);
+      QCOMPARE(document()->view().stage, stages[i]);
+      // The value norms are drawn when the head measures arrive (after the result).
+      QTRY_COMPARE_WITH_TIMEOUT(grid()->view().stage, stages[i], 10000);
+      QVERIFY(grid()->mapCount() > 0);
+      QVERIFY(m_tools->walkthrough()->codeText() == guideStep(stages[i]).code ||
+              stages[i] == Stage::weights);
+    }
+    QVERIFY(!next->isEnabled());
+    for (qsizetype i = stages.size() - 2; i >= 0; --i) {
+      QTest::mouseClick(prev, Qt::LeftButton);
+      QCOMPARE(document()->view().stage, stages[i]);
+    }
+  }
+
+  void arrowKeysOnTheGridStep() {
+    setStage(Stage::raw_scores);
+    grid()->setFocus();
+    QTest::keyClick(grid(), Qt::Key_Right);
+    QCOMPARE(document()->view().stage, Stage::mask);
+    QTest::keyClick(grid(), Qt::Key_Right);
+    QCOMPARE(document()->view().stage, Stage::scores);
+    QTest::keyClick(grid(), Qt::Key_Left);
+    QTest::keyClick(grid(), Qt::Key_Left);
+    QCOMPARE(document()->view().stage, Stage::raw_scores);
+    QVERIFY(m_tools->walkthrough()->codeText().contains(QStringLiteral("torch.bmm(q_scaled")));
+  }
+
+  void clickingACellOpensItsBreakdown() {
+    setStage(Stage::weights);
+    emit grid()->cellClicked(1, 2, 3);
+    const QString html = m_tools->breakdown()->html();
+    QVERIFY2(html.contains(QStringLiteral("head 1, query 2, key 3")), qPrintable(html));
+    QVERIFY(html.contains(QStringLiteral("softmax")));
+    QVERIFY(m_tools->breakdown()->isVisible());
+    // The average map (after the H head maps) lists the per-head values.
+    emit grid()->cellClicked(static_cast<int>(computation()->result()->H), 0, 0);
+    QVERIFY(m_tools->breakdown()->html().contains(QStringLiteral("Average over heads")));
+  }
+
+  void shapeFlowFollowsTheSettings() {
+    QTableWidget* table = m_tools->shapeFlow()->table();
+    QVERIFY(table->rowCount() > 0);
+    mhaviz::Config c = document()->config();
+    c.add_bias_kv = true;
+    c.add_zero_attn = true;
+    document()->changeConfig(c, QStringLiteral("bias and zero"));
+    bool s1 = false, s2 = false;
+    for (int r = 0; r < table->rowCount(); ++r) {
+      s1 = s1 || table->item(r, 2)->text().contains(QStringLiteral("S+1"));
+      s2 = s2 || table->item(r, 2)->text().contains(QStringLiteral("S+2"));
+    }
+    QVERIFY(s1 && s2);
+    QVERIFY(idle());
+  }
+
+  void examplesMenuLoadsAConfigUndoably() {
+    auto* menu = m_tools->examplesMenu();
+    QVERIFY(menu != nullptr);
+    // Six configurations, a separator, then the two bundled models (ModelPages::addExamples).
+    QCOMPARE(menu->actions().size(), 6 + 1 + 2);
+    const mhaviz::Config before = document()->config();
+    for (QAction* a : menu->actions()) {
+      if (a->data().toString().contains(QStringLiteral("bias_kv_and_zero_attn"))) a->trigger();
+    }
+    QVERIFY(document()->config().add_bias_kv);
+    QVERIFY(document()->config().add_zero_attn);
+    QVERIFY(idle());
+    QCOMPARE(computation()->result()->Sx, computation()->result()->S + 2);
+    document()->undoStack()->undo();
+    QCOMPARE(document()->config(), before);
+    QVERIFY(idle());
+  }
+
+  // Issue 28 item 14: the add_bias_kv tooltip states what the help page states (the facts
+  // themselves are checked against the core in test_teach's biasKHelpSaysItIsAKeyWithoutAQuery).
+  void addBiasKvTooltipSaysWhatBiasKIs() {
+    auto* box = m_window->panel()->findChild<QCheckBox*>(QStringLiteral("add_bias_kv"));
+    QVERIFY(box != nullptr);
+    const QString tip = box->toolTip();
+    for (const char* fact : {"at the end", "not prepended", "no query row", "never attends",
+                             "\"null\" key", "attention sink"}) {
+      QVERIFY2(tip.contains(QLatin1String(fact)), qPrintable(tip));
+    }
+  }
+
+  void f11TogglesPresentationMode() {
+    const qreal normal = QApplication::font().pointSizeF();
+    m_window->activateWindow();
+    QTest::keyClick(m_window, Qt::Key_F11);
+    QVERIFY(m_tools->inPresentation());
+    QVERIFY(m_tools->presentationAction()->isChecked());
+    QVERIFY(qAbs(QApplication::font().pointSizeF() - normal * 1.6) < 0.01);
+    QTest::keyClick(m_window, Qt::Key_F11);
+    QVERIFY(!m_tools->inPresentation());
+    QCOMPARE(QApplication::font().pointSizeF(), normal);
+    m_tools->highContrastAction()->trigger();
+    QCOMPARE(QApplication::palette().color(QPalette::Window), QColor(Qt::black));
+    m_tools->highContrastAction()->trigger();
+    QVERIFY(QApplication::palette().color(QPalette::Window) != QColor(Qt::black));
+  }
+
+  // Issue 15 item 1: the colour scale keeps its rule (0..1 for weights) after dock toggles, a
+  // splitter drag (a resize of the grid) and leaving presentation mode.
+  void colourScaleFollowsItsRuleAfterLayoutChanges() {
+    setStage(Stage::weights);
+    QVERIFY(idle());
+    auto checkScale = [this](const QString& when) {
+      // The queued re-render after a resize, a dock toggle or a font change included.
+      QVERIFY2(testing::pictureSettled(*grid(), kTimeout), qPrintable(when));
+      QCPColorScale* scale = nullptr;
+      for (QCPLayoutElement* e : grid()->plot()->plotLayout()->elements(true)) {
+        if (auto* s = qobject_cast<QCPColorScale*>(e)) scale = s;
+      }
+      QVERIFY2(scale != nullptr, qPrintable(when));
+      QVERIFY2(scale->dataRange() == QCPRange(0, 1),
+               qPrintable(QStringLiteral("%1: colour scale %2..%3")
+                              .arg(when)
+                              .arg(scale->dataRange().lower)
+                              .arg(scale->dataRange().upper)));
+    };
+    checkScale(QStringLiteral("at the start"));
+    for (QDockWidget* dock : {static_cast<QDockWidget*>(m_tools->breakdown()),
+                              static_cast<QDockWidget*>(m_tools->shapeFlow())}) {
+      QVERIFY(dock != nullptr);
+      for (int k = 0; k < 2; ++k) {
+        dock->toggleViewAction()->trigger();
+        checkScale(QStringLiteral("after toggling %1").arg(dock->objectName()));
+      }
+    }
+    // A splitter drag between a dock and the grid resizes the grid alone.
+    grid()->resize(grid()->width() / 2, grid()->height() + 200);
+    checkScale(QStringLiteral("after a narrower grid"));
+    grid()->resize(grid()->width() * 3, grid()->height() - 300);
+    checkScale(QStringLiteral("after a wider grid"));
+    m_tools->setPresentation(true);
+    checkScale(QStringLiteral("in presentation mode"));
+    m_tools->setPresentation(false);
+    checkScale(QStringLiteral("after leaving presentation mode"));
+  }
+
+  // Issue 15 item 4: in_proj_weight with 8 heads is W_q | W_k | W_v in three columns, one row
+  // per head, every map readable (the grid scrolls rather than shrinks), no title clipped.
+  void manyParameterMapsStayReadableAndGrouped() {
+    m_window->resize(1600, 1000);
+    mhaviz::Config c = document()->config();
+    c.embed_dim = 64;
+    c.num_heads = 8;
+    document()->changeConfig(c, QStringLiteral("8 heads"));
+    QVERIFY(idle());
+    setStage(Stage::in_proj_weight);
+    QVERIFY(idle());
+    QVERIFY(testing::pictureSettled(*grid(), kTimeout));
+    QCOMPARE(grid()->mapCount(), 24);
+    const QStringList titles = grid()->mapTitles();
+    QCustomPlot* plot = grid()->plot();
+    auto rectOf = [plot](int map) { return plot->plottable(map)->keyAxis()->axisRect(); };
+    for (int h = 0; h < 8; ++h) {
+      QVERIFY(titles.at(h).startsWith(QStringLiteral("W_q")));
+      QVERIFY(titles.at(8 + h).startsWith(QStringLiteral("W_k")));
+      QVERIFY(titles.at(16 + h).startsWith(QStringLiteral("W_v")));
+      // Head h: one row, W_q then W_k then W_v from left to right.
+      const QRect q = rectOf(h)->rect(), k = rectOf(8 + h)->rect(), v = rectOf(16 + h)->rect();
+      QCOMPARE(k.top(), q.top());
+      QCOMPARE(v.top(), q.top());
+      QVERIFY(q.right() < k.left() && k.right() < v.left());
+      if (h > 0) QVERIFY(q.top() > rectOf(h - 1)->rect().bottom());
+    }
+    for (int i = 0; i < 24; ++i) {
+      const QRect r = rectOf(i)->rect();
+      QVERIFY2(
+          r.height() >= 60,
+          qPrintable(QStringLiteral("map %1 is %2x%3 px").arg(i).arg(r.width()).arg(r.height())));
+    }
+    // Issue 28 item 13: no title line is wider than its map, and no title is cut: a long one
+    // wraps onto more lines.
+    for (int i = 0; i < 24; ++i) {
+      const QString shown = grid()->shownMapTitle(i);
+      QFont font = plot->font();
+      font.setBold(true);
+      const QRect titleRect = rectOf(i)->outerRect();
+      for (const QString& line : shown.split(QLatin1Char('\n'))) {
+        const int width = QFontMetrics(font).horizontalAdvance(line);
+        QVERIFY2(width <= titleRect.width(),
+                 qPrintable(QStringLiteral("'%1' is %2 px over a %3 px map")
+                                .arg(line)
+                                .arg(width)
+                                .arg(titleRect.width())));
+      }
+      QCOMPARE(grid()->mapTitleToolTip(i), titles.at(i));
+      QVERIFY2(!shown.contains(QChar(0x2026)), qPrintable(shown));
+      QCOMPARE(shown.split(QLatin1Char('\n')).join(QLatin1Char(' ')), titles.at(i));
+    }
+  }
+
+  // Issue 15 item 3: in presentation mode nothing is clipped at the common projector sizes: every
+  // visible label's text fits its rectangle, the grid's caption wraps in full, no map title is
+  // cut, and the maps get more room than in normal mode.
+  // Issue 28 item 4: leaving presentation mode (F11) gives the dock layout back; at 1280x720
+  // the walk-through came back taller and the centre shorter.
+  void leavingPresentationRestoresTheLayout_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+  }
+  void leavingPresentationRestoresTheLayout() {
+    QFETCH(QSize, size);
+    m_window->setGeometry(QRect(QPoint(0, 0), size));
+    QTRY_COMPARE(m_window->size(), size);
+    QWidget* centre = m_window->centralWidget();
+    auto* walk = m_tools->walkthrough();
+    QVERIFY(walk != nullptr && walk->isVisible());
+    QTRY_VERIFY(walk->height() > 0);
+    const int centreBefore = centre->height(), walkBefore = walk->height();
+    m_tools->setPresentation(true);
+    m_window->setGeometry(QRect(QPoint(0, 0), size));  // the screen presentation mode fills
+    QTRY_VERIFY(centre->height() != centreBefore || walk->height() != walkBefore);
+    m_tools->setPresentation(false);
+    QTRY_VERIFY(qAbs(centre->height() - centreBefore) <= 4 &&
+                qAbs(walk->height() - walkBefore) <= 4);
+    QCOMPARE(m_window->size(), size);
+    QVERIFY2(qAbs(centre->height() - centreBefore) <= 4 && qAbs(walk->height() - walkBefore) <= 4,
+             qPrintable(QStringLiteral("centre %1 px high (was %2), walk-through %3 (was %4)")
+                            .arg(centre->height())
+                            .arg(centreBefore)
+                            .arg(walk->height())
+                            .arg(walkBefore)));
+  }
+
+  // Issue 28 item 9: also on the value-norms stage, whose colour-scale title is long: at
+  // 1280x720 it stood over the caption.
+  void presentationModeClipsNothing_data() {
+    QTest::addColumn<QSize>("screen");
+    QTest::addColumn<Stage>("stage");
+    for (const Stage stage : {Stage::weights, Stage::value_norms}) {
+      for (const QSize screen : {QSize(1280, 720), QSize(1600, 1000), QSize(1920, 1080)}) {
+        QTest::addRow("%dx%d %s", screen.width(), screen.height(),
+                      qPrintable(stageName(stage)))
+            << screen << stage;
+      }
+    }
+  }
+  void presentationModeClipsNothing() {
+    QFETCH(QSize, screen);
+    QFETCH(Stage, stage);
+    setStage(stage);
+    QVERIFY(QTest::qWaitFor([this] { return !computation()->isMeasuring(); }, kTimeout));
+    // The window size presentation mode gets here (a platform may hold a full-screen window to
+    // its own screen); normal mode is measured at that same size.
+    m_tools->setPresentation(true);
+    m_window->setGeometry(QRect(QPoint(0, 0), screen));  // the offscreen "screen" is smaller
+    QVERIFY(testing::pictureSettled(*grid(), kTimeout));
+    const QSize presented = m_window->size();
+    m_tools->setPresentation(false);
+    m_window->setGeometry(QRect(QPoint(0, 0), presented));
+    QVERIFY(idle());
+    QVERIFY(testing::pictureSettled(*grid(), kTimeout));  // the geometry change delivered
+    const int normalMapHeight = grid()->plot()->plottable(0)->keyAxis()->axisRect()->height();
+    m_tools->setPresentation(true);
+    m_window->setGeometry(QRect(QPoint(0, 0), screen));
+    QVERIFY(testing::pictureSettled(*grid(), kTimeout));  // the geometry change delivered
+    const QString where = QStringLiteral("%1x%2: ").arg(screen.width()).arg(screen.height());
+    for (QLabel* label : m_window->findChildren<QLabel*>()) {
+      if (!label->isVisible() || label->text().isEmpty() || label->textFormat() == Qt::RichText)
+        continue;
+      const QRect box = label->contentsRect();
+      const QFontMetrics fm(label->font());
+      const QRect need = fm.boundingRect(
+          QRect(0, 0, box.width(), 100000),
+          (label->wordWrap() ? Qt::TextWordWrap : 0) | label->alignment(), label->text());
+      QVERIFY2(need.width() <= box.width() && need.height() <= box.height(),
+               qPrintable(where + QStringLiteral("label '%1' needs %2x%3 in %4x%5")
+                                      .arg(label->text())
+                                      .arg(need.width())
+                                      .arg(need.height())
+                                      .arg(box.width())
+                                      .arg(box.height())));
+    }
+    // The grid's text elements: the caption's lines and the legend fit their elements.
+    QCustomPlot* plot = grid()->plot();
+    QVERIFY2(grid()->captionLines().size() >= 2,
+             qPrintable(where + grid()->captionLines().join('|')));
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+      auto* text = qobject_cast<QCPTextElement*>(e);
+      if (text == nullptr || e->objectName() == QLatin1String("mapTitle")) continue;
+      const QFontMetrics fm(text->font());
+      for (const QString& line : text->text().split(QLatin1Char('\n'))) {
+        QVERIFY2(fm.horizontalAdvance(line) <= text->rect().width() &&
+                     text->rect().right() <= plot->width() && text->rect().left() >= 0,
+                 qPrintable(where + QStringLiteral("'%1' is %2 px in %3 px")
+                                        .arg(line)
+                                        .arg(fm.horizontalAdvance(line))
+                                        .arg(text->rect().width())));
+      }
+      const int lines = static_cast<int>(text->text().count(QLatin1Char('\n'))) + 1;
+      QVERIFY2(lines * fm.lineSpacing() <= text->rect().height() + 2,
+               qPrintable(where + QStringLiteral("%1 lines in %2 px: %3")
+                                      .arg(lines)
+                                      .arg(text->rect().height())
+                                      .arg(text->text())));
+    }
+    // The colour scale's title, turned on its side along the bar, is no longer than the bar:
+    // it stands beside the scale, not over the caption above it.
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+      auto* scale = qobject_cast<QCPColorScale*>(e);
+      if (scale == nullptr) continue;
+      const QFontMetrics fm(scale->axis()->labelFont());
+      int longest = 0;
+      for (const QString& line : scale->axis()->label().split(QLatin1Char('\n')))
+        longest = std::max(longest, fm.horizontalAdvance(line));
+      const QRect bar = scale->axis()->axisRect()->rect();
+      const int top = bar.center().y() - longest / 2;
+      // In view, also when the maps scroll.
+      const int scrolled = grid()->scrollArea()->verticalScrollBar()->value();
+      const int view = grid()->scrollArea()->viewport()->height();
+      QVERIFY2(scale->outerRect().top() >= scrolled &&
+                   scale->outerRect().bottom() <= scrolled + view,
+               qPrintable(where + QStringLiteral("scale at y %1..%2, the view shows %3..%4")
+                                      .arg(scale->outerRect().top())
+                                      .arg(scale->outerRect().bottom())
+                                      .arg(scrolled)
+                                      .arg(scrolled + view)));
+      QVERIFY2(longest <= bar.height() + 2,
+               qPrintable(where + QStringLiteral("scale title '%1' is %2 px along a %3 px bar")
+                                      .arg(scale->axis()->label())
+                                      .arg(longest)
+                                      .arg(bar.height())));
+      for (QCPLayoutElement* other : plot->plotLayout()->elements(true)) {
+        auto* text = qobject_cast<QCPTextElement*>(other);
+        if (text == nullptr || text->objectName() == QLatin1String("mapTitle")) continue;
+        QVERIFY2(text->outerRect().bottom() < top,
+                 qPrintable(where + QStringLiteral("scale title from y %1 under '%2' to y %3")
+                                        .arg(top)
+                                        .arg(text->text().left(30))
+                                        .arg(text->outerRect().bottom())));
+      }
+    }
+    for (int i = 0; i < grid()->mapCount(); ++i) {
+      QVERIFY2(!grid()->shownMapTitle(i).contains(QChar(0x2026)),  // no title is cut
+               qPrintable(grid()->shownMapTitle(i)));
+      auto* rect = plot->plottable(i)->keyAxis()->axisRect();
+      QVERIFY(rect->outerRect().right() <= plot->width());
+      QVERIFY2(rect->height() >= normalMapHeight,
+               qPrintable(where + QStringLiteral("map %1 px tall, %2 px in normal mode")
+                                      .arg(rect->height())
+                                      .arg(normalMapHeight)));
+    }
+    m_tools->setPresentation(false);
+  }
+
+ private:
+  Document* document() const { return m_window->document(); }
+  Computation* computation() const { return m_window->computation(); }
+  HeatmapGrid* grid() const { return m_window->grid(); }
+  bool idle() const {
+    return QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
+  }
+  void setStage(Stage stage) {
+    ViewOptions v = document()->view();
+    v.stage = stage;
+    document()->setView(v);
+  }
+
+  MainWindow* m_window = nullptr;
+  TeachingTools* m_tools = nullptr;
+};
+
+QTEST_MAIN(TestTeachWindow)
+#include "test_teach_window.moc"

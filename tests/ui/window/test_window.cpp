@@ -1,0 +1,306 @@
+// The main window end to end: panel controls -> controller -> worker -> heatmap grid.
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+#include <QThread>
+#include <QUndoStack>
+#include <atomic>
+
+#include "compute/computation.hpp"
+#include "document/document.hpp"
+#include "prompted_window.hpp"
+#include "render/heatmap_grid.hpp"
+#include "window/main_window.hpp"
+#include "window/parameter_panel.hpp"
+#include "../compute/worker_gate.hpp"
+
+using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
+using mhaviz::ui::HeatmapGrid;
+using mhaviz::ui::MainWindow;
+using mhaviz::ui::ResultPtr;
+using mhaviz::ui::testing::WorkerGate;
+
+namespace {
+constexpr int kTimeout = 30000;
+}
+
+class TestWindow : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-window-tests"); }
+
+  void init() {
+    m_window = new MainWindow;
+    m_window->resize(1200, 800);
+    m_window->show();
+    QVERIFY(idle());
+    QVERIFY(computation()->result() != nullptr);
+  }
+
+  void cleanup() {
+    delete m_window;
+    m_window = nullptr;
+  }
+
+  void startsWithOneMapPerHeadPlusAverage() {
+    const mhaviz::Config& c = document()->config();
+    QCOMPARE(grid()->mapCount(), c.num_heads + 1);
+    QCOMPARE(grid()->columnLabels(0).size(), c.src_len);
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("mhaviz"));
+  }
+
+  void changingHeadsRecomputesAndShowsHMaps() {
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    QCOMPARE(computation()->result()->H, 4);
+    QCOMPARE(grid()->mapCount(), 5);
+    const QStringList titles = grid()->mapTitles();
+    for (int h = 0; h < 4; ++h) {
+      QVERIFY2(titles.at(h).contains(QString::number(h)), qPrintable(titles.join(u',')));
+    }
+    spin("num_heads")->setValue(1);
+    QVERIFY(idle());
+    QCOMPARE(computation()->result()->H, 1);
+    QCOMPARE(grid()->mapCount(), 2);
+  }
+
+  void changingSizesChangesTheMaps() {
+    spin("tgt_len")->setValue(5);
+    spin("src_len")->setValue(11);
+    QVERIFY(idle());
+    QCOMPARE(grid()->stageData().maps.at(0).rows, 5);
+    QCOMPARE(grid()->stageData().maps.at(0).cols, 11);
+    QCOMPARE(grid()->columnLabels(0).size(), 11);
+  }
+
+  void biasKvAndZeroAttnAddLabelledColumns() {
+    const int S = static_cast<int>(document()->config().src_len);
+    check("add_bias_kv")->click();
+    QVERIFY(idle());
+    QStringList labels = grid()->columnLabels(0);
+    QCOMPARE(labels.size(), S + 1);
+    QCOMPARE(labels.last(), QStringLiteral("bias_k"));
+    check("add_zero_attn")->click();
+    QVERIFY(idle());
+    labels = grid()->columnLabels(0);
+    QCOMPARE(labels.size(), S + 2);
+    QCOMPARE(labels.at(S), QStringLiteral("bias_k"));
+    QCOMPARE(labels.at(S + 1), QStringLiteral("zero"));
+    QCOMPARE(computation()->result()->Sx, S + 2);
+    check("add_bias_kv")->click();
+    QVERIFY(idle());
+    labels = grid()->columnLabels(0);
+    QCOMPARE(labels.size(), S + 1);
+    QCOMPARE(labels.last(), QStringLiteral("zero"));
+  }
+
+  void rapidChangesEndWithTheLastSetting() {
+    QList<std::int64_t> delivered;
+    connect(computation(), &Computation::resultReady, this,
+            [&delivered](const ResultPtr& r, const mhaviz::ui::ViewOptions&, double) {
+              delivered.append(r->L);
+            });
+    QSpinBox* L = spin("tgt_len");
+    // The first change's computation is held at its start while the other 49 arrive: it is
+    // abandoned, and of those waiting only the newest is computed.
+    WorkerGate gate(computation()->worker());
+    const int droppedBefore = computation()->staleResultsDropped();
+    L->setValue(3);
+    QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
+    for (int i = 2; i <= 50; ++i) L->setValue(i * 3);  // no waiting in between
+    gate.release();
+    QVERIFY(idle());
+    // Proof of absence: nothing is left to wait for (idle), so only time can show that no stale
+    // result arrives late; a condition cannot be waited on for something that must not happen.
+    QTest::qWait(200);
+    // 50 submissions, one computation reached the screen: the last. The held one was abandoned
+    // (not computed and then dropped as stale), and none of those waiting was computed.
+    QCOMPARE(delivered, QList<std::int64_t>{150});
+    QCOMPARE(computation()->staleResultsDropped(), droppedBefore);
+    QCOMPARE(computation()->result()->L, 150);
+    QCOMPARE(document()->config().tgt_len, 150);
+    QCOMPARE(grid()->stageData().maps.at(0).rows, 150);
+    QVERIFY(!computation()->isOutOfDate());
+    // One spin box, one undo step.
+    QCOMPARE(document()->undoStack()->count(), 1);
+    QCOMPARE(document()->undoStack()->undoText(), QStringLiteral("Set tgt_len to 150"));
+  }
+
+  void invalidSettingShowsMessageAndKeepsPicture() {
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    const ResultPtr good = computation()->result();
+    QSignalSpy outOfDate(computation(), &Computation::outOfDateChanged);
+    spin("embed_dim")->setValue(10);
+    QVERIFY(idle());
+    auto* error = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
+    QVERIFY(error != nullptr);
+    QVERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QStringLiteral("embed_dim must be divisible by num_heads")),
+             qPrintable(error->text()));
+    QCOMPARE(computation()->result(), good);  // last good picture kept
+    QCOMPARE(grid()->mapCount(), 5);
+    QVERIFY(computation()->isOutOfDate());
+    QVERIFY(!outOfDate.isEmpty());
+    QCOMPARE(outOfDate.last().at(0).toBool(), true);
+
+    spin("embed_dim")->setValue(12);
+    QVERIFY(idle());
+    QVERIFY(!error->isVisible());
+    QVERIFY(!computation()->isOutOfDate());
+    QCOMPARE(computation()->result()->E, 12);
+  }
+
+  void undoRedoRestoresSettingsAndPicture() {
+    QUndoStack* undo = document()->undoStack();
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    check("add_zero_attn")->click();
+    QVERIFY(idle());
+    QCOMPARE(undo->count(), 2);
+    QCOMPARE(undo->undoText(), QStringLiteral("Set add_zero_attn to True"));
+    const int S = static_cast<int>(document()->config().src_len);
+    QCOMPARE(grid()->columnLabels(0).size(), S + 1);
+
+    undo->undo();
+    QVERIFY(idle());
+    QVERIFY(!document()->config().add_zero_attn);
+    QVERIFY(!check("add_zero_attn")->isChecked());
+    QCOMPARE(grid()->columnLabels(0).size(), S);
+    QCOMPARE(undo->undoText(), QStringLiteral("Set num_heads to 4"));
+
+    undo->undo();
+    QVERIFY(idle());
+    QCOMPARE(document()->config().num_heads, 2);
+    QCOMPARE(spin("num_heads")->value(), 2);
+    QCOMPARE(grid()->mapCount(), 3);
+
+    undo->redo();
+    QVERIFY(idle());
+    QCOMPARE(document()->config().num_heads, 4);
+    QCOMPARE(spin("num_heads")->value(), 4);
+    QCOMPARE(grid()->mapCount(), 5);
+
+    undo->redo();
+    QVERIFY(idle());
+    QVERIFY(document()->config().add_zero_attn);
+    QCOMPARE(grid()->columnLabels(0).last(), QStringLiteral("zero"));
+  }
+
+  void undoOfAnInvalidSettingBringsThePictureBack() {
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    spin("embed_dim")->setValue(10);
+    QVERIFY(idle());
+    QVERIFY(computation()->isOutOfDate());
+    document()->undoStack()->undo();
+    QVERIFY(idle());
+    QCOMPARE(document()->config().embed_dim, 16);
+    QVERIFY(computation()->error().isEmpty());
+    QVERIFY(!computation()->isOutOfDate());
+    QCOMPARE(computation()->result()->E, 16);
+  }
+
+  void cancelStopsALongComputation() {
+    QSignalSpy results(computation(), &Computation::resultReady);
+    QSignalSpy busy(computation(), &Computation::busyChanged);
+    mhaviz::Config big = document()->config();
+    big.tgt_len = 1024;
+    big.src_len = 1024;
+    big.batch_size = 4;
+    big.num_heads = 8;
+    big.embed_dim = 64;
+    // Cancelled while it runs: the computation is held at its start until the cancel is in.
+    WorkerGate gate(computation()->worker());
+    document()->changeConfig(big, QStringLiteral("big"));
+    QVERIFY(computation()->isBusy());
+    QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
+    computation()->cancel();
+    gate.release();
+    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isBusy(), kTimeout);
+    QCOMPARE(busy.last().at(0).toBool(), false);
+    QCOMPARE(results.count(), 0);
+    QVERIFY(computation()->isOutOfDate());
+    QVERIFY(computation()->result()->L != 1024);  // the earlier picture stays
+  }
+
+  void escapeCancels() {
+    mhaviz::Config big = document()->config();
+    big.tgt_len = 1024;
+    big.src_len = 1024;
+    big.batch_size = 4;
+    big.num_heads = 8;
+    big.embed_dim = 64;
+    QSignalSpy results(computation(), &Computation::resultReady);
+    WorkerGate gate(computation()->worker());
+    document()->changeConfig(big, QStringLiteral("big"));
+    QVERIFY(gate.waitUntilHeld(kTimeout) != 0);  // running, held at its start
+    m_window->activateWindow();
+    QTest::keyClick(m_window, Qt::Key_Escape);
+    gate.release();
+    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isBusy(), kTimeout);
+    QCOMPARE(results.count(), 0);
+    QVERIFY(computation()->isOutOfDate());
+  }
+
+  void workerComputesOffTheGuiThread() {
+    std::atomic<QThread*> seen{nullptr};
+    connect(
+        computation()->worker(), &mhaviz::ui::ComputeWorker::started, this,
+        [&seen](quint64) { seen.store(QThread::currentThread()); }, Qt::DirectConnection);
+    spin("num_heads")->setValue(8);
+    QVERIFY(idle());
+    QVERIFY(seen.load() != nullptr);
+    QVERIFY(seen.load() != QApplication::instance()->thread());
+  }
+
+  void viewControlsSelectBatchAndHead() {
+    spin("batch_size")->setValue(3);
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    auto* batch = m_window->panel()->findChild<QSpinBox*>(QStringLiteral("view_batch"));
+    QVERIFY(batch != nullptr);
+    QCOMPARE(batch->maximum(), 2);
+    batch->setValue(2);
+    QCOMPARE(document()->view().batch, 2);
+    QCOMPARE(grid()->view().batch, 2);
+    // Fewer batch elements than the one shown: the view follows the new result.
+    spin("batch_size")->setValue(1);
+    QVERIFY(idle());
+    QCOMPARE(document()->view().batch, 0);
+    QCOMPARE(batch->value(), 0);
+  }
+
+ private:
+  Document* document() const { return m_window->document(); }
+  Computation* computation() const { return m_window->computation(); }
+  HeatmapGrid* grid() const { return m_window->grid(); }
+  QSpinBox* spin(const char* name) const {
+    auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
+    if (s == nullptr) qFatal("no spin box %s", name);
+    return s;
+  }
+  QCheckBox* check(const char* name) const {
+    auto* c = m_window->panel()->findChild<QCheckBox*>(QString::fromLatin1(name));
+    if (c == nullptr) qFatal("no check box %s", name);
+    return c;
+  }
+  /// Waits until the worker has finished everything submitted so far and the events are in.
+  [[nodiscard]] bool idle() const {
+    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
+    QCoreApplication::processEvents();
+    return done;
+  }
+
+  MainWindow* m_window = nullptr;
+};
+
+QTEST_MAIN(TestWindow)
+#include "test_window.moc"

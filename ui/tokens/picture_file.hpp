@@ -1,0 +1,38 @@
+#pragma once
+// Writing a token view's picture to PNG, SVG or PDF (by the file's extension), atomically: the
+// head view and the text view export through it, from the window and from mhaviz-cli. SVG and
+// PDF keep text as text (selectable in a viewer). GUI thread (needs a QApplication).
+
+#include <QColor>
+#include <QImage>
+#include <QString>
+#include <functional>
+
+#include "render/image_export.hpp"
+
+class QPainter;
+
+namespace mhaviz::ui {
+
+/// What a picture file holds and how it is drawn over width x height logical units.
+struct PictureSource {
+  int width = 0, height = 0;
+  QString title;        // the document's title (SVG, PDF)
+  QString description;  // "mhaviz head view" (SVG)
+  QColor background = Qt::white;
+  /// PNG only, before `paint`: draws onto the image (Format_ARGB32_Premultiplied, device pixel
+  /// ratio = the export's scale, background already filled) what is faster drawn by hand.
+  std::function<void(QImage& image)> raster;
+  /// Paints the picture; `rasterDone` says that `raster` already drew its part.
+  std::function<void(QPainter& painter, bool rasterDone)> paint;
+};
+
+/// Checks `path`'s extension (png, svg, pdf) and folder; empty when fine, else the message.
+QString checkPicturePath(const QString& path);
+
+/// Writes `source` to `path` as options say (scale, transparent; width and height come from the
+/// source). Returns an empty string on success, else a user-readable error (never throws).
+QString writePicture(const QString& path, const PictureSource& source,
+                     const ExportOptions& options);
+
+}  // namespace mhaviz::ui

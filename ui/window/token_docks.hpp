@@ -1,0 +1,31 @@
+#pragma once
+// The token views (ui/tokens: the head view and the text view) as docks of the main window,
+// fed from the computation's current result and the document's view, the same place the grid
+// is drawn from. GUI thread.
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+
+namespace mhaviz::ui {
+
+class Computation;
+class Document;
+class HeadView;
+class TextView;
+
+struct TokenDocks {
+  HeadView* head = nullptr;
+  QDockWidget* headDock = nullptr;
+  QAction* headToggle = nullptr;  // View > Head view and the toolbar's toggle
+  TextView* text = nullptr;
+  QDockWidget* textDock = nullptr;
+  QAction* textToggle = nullptr;  // View > Text view and the toolbar's toggle
+};
+
+/// Creates the "Head view" and "Text view" docks (right, a column of their own, the text view
+/// under the head view; hidden until asked for) and keeps each following `computation` and
+/// `document`, which outlive them, while it is shown.
+TokenDocks installTokenViews(QMainWindow* window, Document* document, Computation* computation);
+
+}  // namespace mhaviz::ui
