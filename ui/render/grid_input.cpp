@@ -160,7 +160,14 @@ QString GridInput::describeCell(int map, int row, int col) const {
   const bool tokens = !m_view.keyLabels.isEmpty();
   QStringList parts;
   parts << m.shownTitle;
-  if (!m.rowsInfo.empty()) {
+  // A parameter matrix names its own axes (output feature down, input feature across).
+  const auto axisPosition = [](const QString& axis, int position) {
+    //: hover text on a weight matrix: an axis name and a position ("output feature 11")
+    return HeatmapGrid::tr("%1 %2").arg(axis).arg(position);
+  };
+  if (!m_data.rowAxis.isEmpty()) {
+    parts << axisPosition(m_data.rowAxis, m.rowBase + row);
+  } else if (!m.rowsInfo.empty()) {
     parts << describeKey(m.rowsInfo[static_cast<std::size_t>(row)], row, tokens);
   } else if (row < m_view.queryLabels.size() && !m_view.queryLabels[row].isEmpty()) {
     parts << HeatmapGrid::tr("query %1 \u201c%2\u201d").arg(row).arg(m_view.queryLabels[row]);
@@ -171,7 +178,9 @@ QString GridInput::describeCell(int map, int row, int col) const {
                        m_view.stage == Stage::weights_before_dropout ||
                        m_view.stage == Stage::raw_scores || m_view.stage == Stage::capped_scores ||
                        m_view.stage == Stage::mask || m_view.stage == Stage::scores;
-  if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
+  if (!m_data.columnAxis.isEmpty()) {
+    parts << axisPosition(m_data.columnAxis, col);
+  } else if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
     parts << describeKey(m.columns[static_cast<std::size_t>(col)], col, tokens);
   } else if (m_view.stage == Stage::merged || m_view.stage == Stage::output) {
     parts << HeatmapGrid::tr("feature %1").arg(col);
