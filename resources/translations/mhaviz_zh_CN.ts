@@ -1864,6 +1864,15 @@
         <source>head</source>
         <translation>头</translation>
     </message>
+    <message>
+        <source>masked: every weight of the block is 0</source>
+        <translation>已屏蔽：该块的每个权重都是 0</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <extracomment>hover text on a weight matrix: an axis name and a position (&quot;output feature 11&quot;)</extracomment>
+        <translation>%1 %2</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::InputsEditor</name>

@@ -19,6 +19,7 @@
 #include <QImage>
 #include <QSet>
 #include <QSettings>
+#include <QSize>
 #include <QStandardPaths>
 #include <QTest>
 #include <array>
@@ -64,8 +65,11 @@ struct Shot {
   std::uint64_t memoryLimit = 0;  // > 0: the window's limit (the reduced view of long contexts)
   /// Compare mode: the state above is pinned as A, then this configuration becomes B.
   const char* compareB = nullptr;
-  // rowEnd > 0: the reduced view zoomed into values [row0, rowEnd) x [col0, colEnd).
+  // rowEnd > 0: the reduced view zoomed into queries [row0, rowEnd) x keys [col0, colEnd),
+  // folded to the maps' pixels as the wheel's zoom is.
   std::array<int, 4> zoom = {0, 0, 0, 0};
+  /// With a zoom: the whole reduced view before it is saved too, under this name.
+  const char* beforeZoom = nullptr;
   const char* model = nullptr;  // a bundled model (File > Examples) shown in the model view
   // layerThenBack: the model view again after a clicked layer (the docks say which they show);
   // selected: layer 1 head 3 selected in the model view (the docks, head and text views show
@@ -82,6 +86,8 @@ struct Shot {
   /// The head view shown (View > Head view); headQuery >= 0: that query pinned.
   bool headView = false;
   int headQuery = -1;
+  /// The window's size (the gallery's usual 1600x1000 unless said).
+  QSize size = QSize(kWidth, kHeight);
   /// The text view shown (View > Text view); textQuery >= 0: that query pinned.
   bool textView = false;
   int textQuery = -1;
@@ -197,6 +203,12 @@ constexpr const char* kValueNormsJson =
         "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
         "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
 
+// 32768 tokens, causal: over the window's 4 GiB limit, so the reduced view.
+constexpr const char* kCausal32k =
+    R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 32768, "src_len": 32768, "seed": 1,
+        "is_causal": true, "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+
 mhaviz::Config parse(const char* json, const char* name) {
   return mhaviz::io::parse_config_json(std::string_view(json), name);
 }
@@ -241,7 +253,7 @@ QString render(const Shot& shot, const QDir& out) {
   QString error;
   {
     MainWindow window;
-    window.resize(kWidth, kHeight);
+    window.resize(shot.size);
     window.show();
     if (!settle(window))
       return QStringLiteral("%1: the start-up picture never came").arg(shot.name);
@@ -263,14 +275,27 @@ QString render(const Shot& shot, const QDir& out) {
     if (shot.zoom[1] > 0) {
       if (!settle(window))
         return QStringLiteral("%1: the computation did not finish").arg(shot.name);
-      computation->zoomReduced(shot.zoom[0], shot.zoom[1], shot.zoom[2], shot.zoom[3]);
+      if (shot.beforeZoom != nullptr) {
+        const QString path =
+            out.filePath(QString::fromLatin1(shot.beforeZoom) + QStringLiteral(".png"));
+        if (!window.grab().save(path)) return QStringLiteral("cannot write %1").arg(path);
+        if (QString e = checkPicture(path); !e.isEmpty()) return e;
+      }
+      computation->zoomReduced(shot.zoom[0], shot.zoom[1], shot.zoom[2], shot.zoom[3],
+                               window.grid()->mapPixels());
     }
     if (shot.presentation) {
       window.teaching()->setPresentation(true);
       // Full screen on the offscreen platform is its 800x800 screen: show the presentation
-      // layout (fonts, caption, hidden panels) at the gallery's size, as on a projector.
+      // layout (fonts, caption, hidden panels) at the shot's size, as on a projector.
+      if (!QTest::qWaitFor([&] { return window.isFullScreen(); }, kTimeoutMs))
+        return QStringLiteral("%1: presentation mode never took the screen").arg(shot.name);
       window.setWindowState(Qt::WindowNoState);
-      window.resize(kWidth, kHeight);
+      window.setGeometry(QRect(QPoint(0, 0), shot.size));
+      if (!QTest::qWaitFor([&] { return window.size() == shot.size && !window.isFullScreen(); },
+                           kTimeoutMs)) {
+        return QStringLiteral("%1: presentation mode kept its size").arg(shot.name);
+      }
     }
     if (shot.masks) {
       window.maskDock()->raise();
@@ -313,6 +338,15 @@ QString render(const Shot& shot, const QDir& out) {
     }
     if (!computation->error().isEmpty()) {
       return QStringLiteral("%1: %2").arg(shot.name, computation->error());
+    }
+    if (window.size() != shot.size) {
+      return QStringLiteral("%1: the window is %2x%3, not %4x%5 (state %6)")
+          .arg(shot.name)
+          .arg(window.width())
+          .arg(window.height())
+          .arg(shot.size.width())
+          .arg(shot.size.height())
+          .arg(int(window.windowState()));
     }
     const QString path = out.filePath(QString::fromLatin1(shot.name) + QStringLiteral(".png"));
     if (!window.grab().save(path)) return QStringLiteral("cannot write %1").arg(path);
@@ -396,20 +430,14 @@ int main(int argc, char* argv[]) {
          v.reduce = mhaviz::ui::Reduce::max;
        },
        true, true, false, false, 256ULL << 20},
-      // Zoomed: values 100..149 are queries and keys 600..899, computed as exact cells; values
-      // 0..199 are queries and keys 0..1199, still folded (block max of 3x3 cells).
+      // Zoomed: queries and keys 600..849, computed as exact cells; queries and keys 0..1199,
+      // still folded (block max of 5x5 cells into maps of about 250 pixels).
       {"long_context_zoomed_exact",
        R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
            "attn_mask": {"kind": "band", "width": 40, "dtype": "bool", "shape": "2d"}})",
-       [](ViewOptions& v) { v.autoRange = true; },
-       false,
-       false,
-       false,
-       false,
-       256ULL << 20,
-       nullptr,
-       {100, 150, 100, 150}},
+       [](ViewOptions& v) { v.autoRange = true; }, false, false, false, false, 256ULL << 20,
+       nullptr, {600, 850, 600, 850}},
       {"long_context_zoomed_folded_zh_dark",
        R"({"embed_dim": 64, "num_heads": 4, "tgt_len": 3000, "src_len": 3000, "seed": 1,
            "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true},
@@ -418,14 +446,40 @@ int main(int argc, char* argv[]) {
          v.autoRange = true;
          v.reduce = mhaviz::ui::Reduce::max;
        },
-       true,
-       true,
-       false,
-       false,
-       256ULL << 20,
-       nullptr,
-       {0, 200, 0, 200}},
+       true, true, false, false, 256ULL << 20, nullptr, {0, 1200, 0, 1200}},
+      // L = S = 32768, causal (E = 64, H = 4: the whole view takes 50 s on two cores): the
+      // reduced view (block mean of 64x64 cells) with its default colour range, saved as
+      // long_context_32k_causal, then zoomed into queries 8192..8447, keys 8000..8255 as the
+      // wheel would: exact cells.
+      {.name = "long_context_32k_zoomed",
+       .configJson = kCausal32k,
+       .view = {},
+       .memoryLimit = 4ULL << 30,
+       .zoom = {8192, 8448, 8000, 8256},
+       .beforeZoom = "long_context_32k_causal"},
       {"dark", nullptr, {}, false, true},
+      // The first picture at a small projector's and a full-HD screen's size, light and dark
+      // Chinese: how much of the centre the maps cover (tests/ui/test_map_coverage.cpp).
+      {.name = "default_1280x720", .configJson = nullptr, .view = {}, .size = QSize(1280, 720)},
+      {.name = "default_1280x720_dark_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .size = QSize(1280, 720)},
+      {.name = "default_1920x1080", .configJson = nullptr, .view = {}, .size = QSize(1920, 1080)},
+      {.name = "default_1920x1080_dark_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .size = QSize(1920, 1080)},
+      // Presentation mode at 1280x720 on the value-norms step (its colour scale's long title).
+      {.name = "presentation_value_norms_1280x720",
+       .configJson = kValueNormsJson,
+       .view = [](ViewOptions& v) { v.stage = Stage::value_norms; },
+       .presentation = true,
+       .size = QSize(1280, 720)},
       {"chinese", nullptr, {}, true},
       {"value_norms", kValueNormsJson, [](ViewOptions& v) { v.stage = Stage::value_norms; }},
       {"value_zeroing", kValueNormsJson, [](ViewOptions& v) { v.stage = Stage::value_zeroing; }},

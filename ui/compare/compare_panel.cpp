@@ -56,6 +56,9 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   m_gridA->setObjectName(QStringLiteral("compareGridA"));
   m_gridB->setObjectName(QStringLiteral("compareGridB"));
   m_gridDiff->setObjectName(QStringLiteral("compareGridDiff"));
+  // A, B and B - A side by side in a short dock: every map of each in view, so that the three
+  // show the same heads (a map scrolled away in one would not be beside its partners).
+  for (HeatmapGrid* grid : {m_gridA, m_gridB, m_gridDiff}) grid->setScrollWhenSmall(false);
   auto* layout = new QVBoxLayout(this);
   auto* buttons = new QHBoxLayout;
   m_swap = new QPushButton(tr("Swap A and B"));

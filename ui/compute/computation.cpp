@@ -81,27 +81,28 @@ void Computation::onViewChanged(const ViewOptions& view) {
 
 void Computation::recompute() { m_document->reapply(); }
 
-void Computation::zoomReduced(qint64 row0, qint64 rowEnd, qint64 col0, qint64 colEnd) {
+void Computation::zoomReduced(qint64 queryBegin, qint64 queryEnd, qint64 keyBegin,
+                              qint64 keyEnd, QSize values) {
   const ReducedRegion& r = m_shownRegion;
   if (r.blockRows == 0 || !m_error.isEmpty()) return;
-  if (r.blockRows == 1 && r.blockCols == 1) return;  // exact already: the grid zooms its cells
-  const qint64 rows = (r.queryEnd - r.queryBegin + r.blockRows - 1) / r.blockRows;
-  const qint64 cols = (r.keyEnd - r.keyBegin + r.blockCols - 1) / r.blockCols;
-  row0 = std::clamp<qint64>(row0, 0, rows - 1);
-  col0 = std::clamp<qint64>(col0, 0, cols - 1);
-  rowEnd = std::clamp<qint64>(rowEnd, row0 + 1, rows);
-  colEnd = std::clamp<qint64>(colEnd, col0 + 1, cols);
-  // Each shown value covers a block of the whole map: the region is those blocks' cells.
-  const qint64 qb = r.queryBegin + row0 * r.blockRows;
-  const qint64 qe = std::min(r.queryEnd, r.queryBegin + rowEnd * r.blockRows);
-  const qint64 kb = r.keyBegin + col0 * r.blockCols;
-  const qint64 ke = std::min(r.keyEnd, r.keyBegin + colEnd * r.blockCols);
-  if (qb == r.queryBegin && qe == r.queryEnd && kb == r.keyBegin && ke == r.keyEnd) return;
-  if (qb == m_queryBegin && qe == m_queryEnd && kb == m_keyBegin && ke == m_keyEnd) return;
+  const qint64 qb = std::clamp<qint64>(queryBegin, 0, r.L - 1);
+  const qint64 kb = std::clamp<qint64>(keyBegin, 0, r.Sx - 1);
+  const qint64 qe = std::clamp<qint64>(queryEnd, qb + 1, r.L);
+  const qint64 ke = std::clamp<qint64>(keyEnd, kb + 1, r.Sx);
+  if (qb == 0 && kb == 0 && qe == r.L && ke == r.Sx) {
+    zoomReducedOut();
+    return;
+  }
+  const QSize asked(std::max(1, values.width()), std::max(1, values.height()));
+  if (qb == m_queryBegin && qe == m_queryEnd && kb == m_keyBegin && ke == m_keyEnd &&
+      asked == m_zoomValues) {
+    return;
+  }
   m_queryBegin = qb;
   m_queryEnd = qe;
   m_keyBegin = kb;
   m_keyEnd = ke;
+  m_zoomValues = asked;
   submitCurrent();  // supersedes (cancels) whatever is still running
 }
 
@@ -109,6 +110,7 @@ void Computation::zoomReducedOut() {
   if (m_queryBegin == 0 && m_queryEnd == -1 && m_keyBegin == 0 && m_keyEnd == -1) return;
   m_queryBegin = m_keyBegin = 0;
   m_queryEnd = m_keyEnd = -1;
+  m_zoomValues = QSize();
   if (m_shownRegion.blockRows != 0 && m_error.isEmpty()) submitCurrent();
 }
 
@@ -130,6 +132,7 @@ void Computation::onConfigChanged(const mhaviz::Config& config) {
       config.add_zero_attn != m_config.add_zero_attn) {
     m_queryBegin = m_keyBegin = 0;
     m_queryEnd = m_keyEnd = -1;
+    m_zoomValues = QSize();
   }
   m_config = config;
   const QString problem = quickCheck(m_config, m_memoryLimit);
@@ -157,6 +160,8 @@ void Computation::submitCurrent() {
   request.queryEnd = m_queryEnd;
   request.keyBegin = m_keyBegin;
   request.keyEnd = m_keyEnd;
+  request.maxRows = m_zoomValues.height();
+  request.maxCols = m_zoomValues.width();
   const bool wasBusy = isBusy();
   m_awaiting = request.generation;
   m_userCancelled = false;

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QSize>
 #include <QString>
 #include <cstdint>
 
@@ -49,11 +50,13 @@ class Computation : public QObject {
   void cancel();
   void setMemoryLimit(std::uint64_t bytes);
 
-  /// Zooms the reduced view into cells [row0, rowEnd) x [col0, colEnd) of the current reduced
-  /// result (its rows and columns, i.e. blocks): the worker computes that region of the whole
-  /// map at the finest fold that fits kReducedCells, exact cells once it is small enough.
-  /// Nothing happens when the view is not reduced or the cells are the whole current result.
-  void zoomReduced(qint64 row0, qint64 rowEnd, qint64 col0, qint64 colEnd);
+  /// Zooms the reduced view into query rows [queryBegin, queryEnd) and key columns [keyBegin,
+  /// keyEnd) of the whole map (clamped to it): the worker computes that region at the finest
+  /// fold that gives at most `values` values per map across and down (the pixels of the map
+  /// that shows it), exact cells once the region fits. Nothing happens when the view is not
+  /// reduced or the same region is shown or asked for already.
+  void zoomReduced(qint64 queryBegin, qint64 queryEnd, qint64 keyBegin, qint64 keyEnd,
+                   QSize values = QSize(kReducedCells, kReducedCells));
   /// Returns a zoomed reduced view to the whole map (nothing happens when it is not zoomed).
   void zoomReducedOut();
   /// Where the current reduced result lies in the whole map; blockRows 0 when not reduced.
@@ -104,6 +107,7 @@ class Computation : public QObject {
   // The region asked of the reduced view (end -1: to the last row / column), and where the
   // current reduced result lies (blockRows 0: the result is not reduced).
   qint64 m_queryBegin = 0, m_queryEnd = -1, m_keyBegin = 0, m_keyEnd = -1;
+  QSize m_zoomValues;  // values per map of a zoomed region (empty: the default)
   ReducedRegion m_shownRegion{0, 0, 0, 0, 0, 0, 0, 0};
   bool m_outOfDate = false;
   bool m_measuring = false;  // the current result's measures are still to come

@@ -27,6 +27,9 @@ struct ComputeRequest {
   /// The region of the reduced view (a zoom): query rows [queryBegin, queryEnd) and key
   /// columns [keyBegin, keyEnd); an end of -1 means the last row / column (the whole map).
   qint64 queryBegin = 0, queryEnd = -1, keyBegin = 0, keyEnd = -1;
+  /// At most this many values per map down and across (0: the reduced view's default, about a
+  /// screen): a zoomed region is folded to the pixels of the map that shows it.
+  qint64 maxRows = 0, maxCols = 0;
 };
 
 /// A finished forward pass, shared read-only between the worker, the computation and the grid.

@@ -17,8 +17,8 @@ ResultPtr computeReduced(const mhaviz::Problem& problem, const ComputeRequest& r
   r.query_end = request.queryEnd;
   r.key_begin = request.keyBegin;
   r.key_end = request.keyEnd;
-  r.max_rows = kReducedCells;
-  r.max_cols = kReducedCells;
+  r.max_rows = request.maxRows > 0 ? request.maxRows : kReducedCells;
+  r.max_cols = request.maxCols > 0 ? request.maxCols : kReducedCells;
   r.reduce = request.reduceMax ? mhaviz::BlockReduce::max : mhaviz::BlockReduce::mean;
   const mhaviz::ReducedWeights weights =
       mhaviz::reduced_weights(problem.config, problem.params, problem.inputs, r, control);

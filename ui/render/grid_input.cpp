@@ -10,6 +10,7 @@
 #include "render/grid_input.hpp"
 #include "render/heatmap_grid.hpp"  // HeatmapGrid::tr: the hover texts keep their translations
 #include "render/heatmap_grid_state.hpp"
+#include "stages/reduced_result.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -61,9 +62,11 @@ GridInput::GridInput(QCustomPlot* plot, QScrollArea* scroll, GridState& state,
 }
 
 bool GridInput::eventFilter(QObject* watched, QEvent* event) {
+  QPointF cell;
   if (watched == m_plot && event->type() == QEvent::Wheel &&
-      wheelZoomsOutAtWhole(*static_cast<QWheelEvent*>(event))) {
-    emit zoomOutAtWhole();
+      wheelZoomsOutAtWhole(*static_cast<QWheelEvent*>(event), &cell)) {
+    emit zoomOutAtWhole(cell);
+    return true;  // nothing further out to show here
   }
   if (watched == m_plot && event->type() == QEvent::Wheel &&
       m_scroll->verticalScrollBar()->isVisible()) {
@@ -93,25 +96,43 @@ void GridInput::onAxisRangeChanged(int index, bool horizontal) {
   }
   s.syncing = false;
   emit rangesChanged();
-  // The visible cells (rows count down from the top; the y axis counts up from the bottom).
-  const MapView& v = s.views.front();
-  const QCPRange xr = v.rect->axis(QCPAxis::atBottom)->range();
-  const QCPRange yr = v.rect->axis(QCPAxis::atLeft)->range();
-  const int col0 = std::max(0, static_cast<int>(std::floor(xr.lower + 0.5)));
-  const int colEnd = std::min(m.cols, static_cast<int>(std::ceil(xr.upper - 0.5)) + 1);
-  const int y0 = std::max(0, static_cast<int>(std::floor(yr.lower + 0.5)));
-  const int yEnd = std::min(m.rows, static_cast<int>(std::ceil(yr.upper - 0.5)) + 1);
-  emit visibleCellsChanged(m.rows - yEnd, m.rows - y0, col0, colEnd);
+  emit visibleCellsChanged(visibleCells());
 }
 
-bool GridInput::wheelZoomsOutAtWhole(const QWheelEvent& wheel) const {
+QRectF GridInput::visibleCells() const {
+  if (m_state.views.empty() || m_data.maps.empty()) return {};
+  // Cell i spans [i - 0.5, i + 0.5] on an axis; rows count down from the top, the y axis up.
+  const MapView& v = m_state.views.front();
+  const QCPRange xr = v.rect->axis(QCPAxis::atBottom)->range();
+  const QCPRange yr = v.rect->axis(QCPAxis::atLeft)->range();
+  const double rows = m_data.maps.front().rows;
+  return QRectF(QPointF(xr.lower + 0.5, rows - (yr.upper + 0.5)),
+                QPointF(xr.upper + 0.5, rows - (yr.lower + 0.5)));
+}
+
+void GridInput::showCells(const QRectF& cells) {
+  if (m_state.views.empty() || m_data.maps.empty()) return;
+  const double rows = m_data.maps.front().rows;
+  QCPAxisRect* rect = m_state.views.front().rect;
+  rect->axis(QCPAxis::atBottom)->setRange(cells.left() - 0.5, cells.right() - 0.5);
+  rect->axis(QCPAxis::atLeft)->setRange(rows - cells.bottom() - 0.5, rows - cells.top() - 0.5);
+}
+
+bool GridInput::wheelZoomsOutAtWhole(const QWheelEvent& wheel, QPointF* cell) const {
   if (wheel.angleDelta().y() >= 0 || m_state.views.empty() || m_data.maps.empty()) return false;
-  if (m_plot->axisRectAt(wheel.position()) == nullptr) return false;
+  QCPAxisRect* over = m_plot->axisRectAt(wheel.position());
+  if (over == nullptr) return false;
   const MapData& m = m_data.maps.front();
   const MapView& v = m_state.views.front();
   const QCPRange xr = v.rect->axis(QCPAxis::atBottom)->range();
   const QCPRange yr = v.rect->axis(QCPAxis::atLeft)->range();
-  return xr.size() >= m.cols - 1e-9 && yr.size() >= m.rows - 1e-9;
+  // All of the map, or all but part of a cell (a recomputed region shows the cells asked for,
+  // rounded out to whole cells).
+  if (xr.size() < m.cols - 1.0 || yr.size() < m.rows - 1.0) return false;
+  // The point under the cursor, in cells from the map's top-left corner.
+  *cell = QPointF(over->axis(QCPAxis::atBottom)->pixelToCoord(wheel.position().x()) + 0.5,
+                  m.rows - (over->axis(QCPAxis::atLeft)->pixelToCoord(wheel.position().y()) + 0.5));
+  return true;
 }
 
 bool GridInput::cellAt(const QPointF& pos, int* map, int* row, int* col) const {
@@ -139,7 +160,14 @@ QString GridInput::describeCell(int map, int row, int col) const {
   const bool tokens = !m_view.keyLabels.isEmpty();
   QStringList parts;
   parts << m.shownTitle;
-  if (m.rowMeaning == RowMeaning::head) {
+  // A parameter matrix names its own axes (output feature down, input feature across).
+  const auto axisPosition = [](const QString& axis, int position) {
+    //: hover text on a weight matrix: an axis name and a position ("output feature 11")
+    return HeatmapGrid::tr("%1 %2").arg(axis).arg(position);
+  };
+  if (!m_data.rowAxis.isEmpty()) {
+    parts << axisPosition(m_data.rowAxis, m.rowBase + row);
+  } else if (m.rowMeaning == RowMeaning::head) {
     parts << HeatmapGrid::tr("head %1").arg(row);
   } else if (m.rowMeaning == RowMeaning::all) {
     // the title says what the one row is
@@ -156,7 +184,9 @@ QString GridInput::describeCell(int map, int row, int col) const {
                        m_view.stage == Stage::mask || m_view.stage == Stage::scores ||
                        m_view.stage == Stage::value_norms || m_view.stage == Stage::value_zeroing ||
                        m_view.stage == Stage::sink_scores;
-  if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
+  if (!m_data.columnAxis.isEmpty()) {
+    parts << axisPosition(m_data.columnAxis, col);
+  } else if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
     parts << describeKey(m.columns[static_cast<std::size_t>(col)], col, tokens);
   } else if (m_view.stage == Stage::merged || m_view.stage == Stage::output) {
     parts << HeatmapGrid::tr("feature %1").arg(col);
@@ -164,7 +194,11 @@ QString GridInput::describeCell(int map, int row, int col) const {
     parts << HeatmapGrid::tr("dim %1").arg(col);
   }
   parts << m_data.shownUnit + QLatin1Char(' ') + formatValue(value);
-  if (m.maskedAt(row, col)) parts << HeatmapGrid::tr("masked (-inf in the mask)");
+  if (m.maskedAt(row, col)) {
+    const bool reduced = m_data.result != nullptr && isReducedResult(*m_data.result);
+    parts << (reduced ? HeatmapGrid::tr("masked: every weight of the block is 0")
+                      : HeatmapGrid::tr("masked (-inf in the mask)"));
+  }
   if (std::isnan(value)) {
     parts << HeatmapGrid::tr(
         "NaN: every key of this query is masked, so softmax divides 0 by 0 "
@@ -187,10 +221,10 @@ void GridInput::onMouseMove(QMouseEvent* event) {
   if (!cellAt(event->position(), &map, &row, &col)) {
     if (m_lastHoverMap >= 0) QToolTip::hideText();
     m_lastHoverMap = m_lastHoverRow = m_lastHoverCol = -1;
-    // An elided title or note shows its full text.
+    // A shortened title or note shows its full text.
     for (const MapView& v : m_state.views) {
-      for (const ElidedText* t : {v.title, v.note}) {
-        if (t->outerRect().contains(event->position().toPoint()) && t->isElided()) {
+      for (const MapText* t : {v.title, v.note}) {
+        if (t->outerRect().contains(event->position().toPoint()) && t->isShortened()) {
           QToolTip::showText(event->globalPosition().toPoint(), t->text(), m_plot);
           return;
         }

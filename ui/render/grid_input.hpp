@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QPoint>
+#include <QRectF>
 #include <QString>
 
 class QCustomPlot;
@@ -29,12 +30,16 @@ class GridInput : public QObject {
 
   /// Map `index`'s axis changed (zoom, pan): every map follows, the visible cells are reported.
   void onAxisRangeChanged(int index, bool horizontal);
+  /// The cells every map shows (HeatmapGrid::visibleCells).
+  QRectF visibleCells() const;
+  /// Shows `cells` on every map (clamped to the maps), reporting them as a user's zoom would.
+  void showCells(const QRectF& cells);
 
  signals:
   void cellHovered(int map, int row, int col, double value, const QString& description);
   void cellClicked(int map, int row, int col);
-  void visibleCellsChanged(int row0, int rowEnd, int col0, int colEnd);
-  void zoomOutAtWhole();
+  void visibleCellsChanged(const QRectF& cells);
+  void zoomOutAtWhole(const QPointF& cell);
   /// The maps' ranges changed: they need drawing again for the new visible region.
   void rangesChanged();
 
@@ -42,7 +47,7 @@ class GridInput : public QObject {
   bool eventFilter(QObject* watched, QEvent* event) override;  // wheel outside maps scrolls
 
  private:
-  bool wheelZoomsOutAtWhole(const QWheelEvent& wheel) const;  // out over a map shown whole
+  bool wheelZoomsOutAtWhole(const QWheelEvent& wheel, QPointF* cell) const;  // out, map whole
   void onMouseMove(QMouseEvent* event);
   void onMousePress(QMouseEvent* event);
   void onMouseRelease(QMouseEvent* event);

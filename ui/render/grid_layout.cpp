@@ -5,20 +5,73 @@
 #include <QFontMetrics>
 #include <QLabel>
 #include <algorithm>
+#include <cmath>
 
 #include "render/heatmap_grid_state.hpp"
 
 namespace mhaviz::ui {
 namespace {
 
-// Pixels reserved around each map for its title, tick labels and margins when choosing the
-// number of grid columns.
-constexpr int kMapChromeW = 70;
-constexpr int kMapChromeH = 60;
-// Pixels the legend and the margins around the grid take.
-constexpr int kLegendH = 56;
+// A map whose longer side (with square cells) is shorter than this many lines of text is not
+// readable: the grid scrolls rather than shrink it further.
+constexpr int kReadableLines = 14;
+// No side of a map is drawn shorter than this many lines of text: a map much wider than tall
+// (W_q's head_dim x E) gets taller cells rather than become a strip.
+constexpr int kMinSideLines = 5;
+// With every map in view, a cell may be this much wider than tall (or taller than wide) so that
+// the maps fill the centre instead of leaving a band of it empty.
+constexpr double kMaxCellStretch = 1.5;
+// The maps scroll only when that gives each at least this many times the area it has with every
+// map in view.
+constexpr double kScrollGain = 1.5;
 
 }  // namespace
+
+/// One candidate arrangement and what it is worth.
+struct GridLayout::Fit {
+  GridArrangement arrangement;
+  int gridRows = 1;
+  int rowChrome = 0;  // a map row's pixels besides its axis rects: titles, note, margins
+  double area = 0;    // pixels of one map's axis rect
+  bool readable = false;
+};
+
+GridLayout::GridLayout(const QCustomPlot* plot) : m_plot(plot) {
+  // Until a picture has been measured: what the fonts suggest.
+  const int line = QFontMetrics(m_plot->font()).height();
+  m_chrome.rect = QMargins(3 * line, line / 2, line / 2, 3 * line);
+  m_chrome.scaleWidth = 5 * line;
+  m_chrome.legendHeight = line + 4;
+}
+
+int GridLayout::readableSide() const {
+  return kReadableLines * QFontMetrics(m_plot->font()).height();
+}
+
+QFont GridLayout::titleFont() const {
+  QFont font = m_plot->font();
+  font.setBold(true);
+  return font;
+}
+
+QFont GridLayout::noteFont() const {
+  QFont font = m_plot->font();
+  font.setPointSizeF(font.pointSizeF() * 0.85);
+  return font;
+}
+
+int GridLayout::titleHeight(const StageData& data, int width) const {
+  const QFont font = titleFont();
+  // A per-head range is appended to each title once the statistics are known: keep its room.
+  const QString range = m_rangeInTitles ? QStringLiteral("   [-0.000, 0.000]") : QString();
+  int lines = 1;
+  for (const MapData& m : data.maps) {
+    const auto n = static_cast<int>(
+        fitLines(m.shownTitle + range, font, width - 2 * kMapTextMargin, kMaxTitleLines).size());
+    lines = std::max(lines, n);
+  }
+  return lines * QFontMetrics(font).lineSpacing() + 2 * kMapTextMargin;
+}
 
 QFont GridLayout::captionFont(bool heading) const {
   QFont font = m_plot->font();
@@ -49,71 +102,115 @@ int GridLayout::captionHeight(int width) const {
   return height;
 }
 
-int GridLayout::neededHeight(const StageData& data, const ViewOptions& view, int columns,
-                             QSize visible) const {
-  const int n = static_cast<int>(data.maps.size());
-  if (n <= 0 || columns <= 0) return 0;
-  const int gridRows = (n + columns - 1) / columns;
-  // Per map row: title, note, tick labels (measured: presentation mode has larger fonts), row
-  // spacing, and a readable axis rect.
-  QFont title = m_plot->font();
-  title.setBold(true);
-  const QFontMetrics text(m_plot->font());
-  const int axisTitle = m_axisTitles ? text.height() + 4 : 0;  // below every map
-  // Column labels turned on their side stand taller than the one line of tick labels counted
-  // here: tokens when wider than a cell, and bias_k / zero, which have an axis line of their
-  // own below the map and turn when they would collide.
-  int tokens = 0, extra = 0;
-  for (const ColumnInfo& c : data.maps.front().columns) {
-    const int width = text.horizontalAdvance(c.label) + 8;
-    if (c.kind != mhaviz::KeyKind::source) {
-      extra = std::max(extra, width);
-    } else if (!view.keyLabels.isEmpty()) {
-      tokens = std::max(tokens, width - text.height());
+GridLayout::Fit GridLayout::fit(const StageData& data, int columns, QSize room,
+                                bool allInView) const {
+  const auto n = static_cast<int>(data.maps.size());
+  const MapData& first = data.maps.front();
+  const double cellRows = std::max(1, first.rows);
+  const double cellCols = std::max(1, first.cols);
+  const int line = QFontMetrics(m_plot->font()).height();
+  const int aside = m_chrome.rect.left() + m_chrome.rect.right();
+  Fit f;
+  f.gridRows = (n + columns - 1) / columns;
+  GridArrangement& a = f.arrangement;
+  a.columns = columns;
+  // Across: [filler | maps | colour scale | filler], the maps' columns side by side.
+  const int slot = (room.width() - m_chrome.scaleWidth - 3 * kBodySpacing -
+                    (columns - 1) * kMapColumnSpacing) /
+                   columns;
+  const int mapWidth = slot - aside;
+  // Down: filler, caption, maps, legend, filler.
+  const int captionRows = static_cast<int>(!captionParts(room.width(), true).isEmpty()) +
+                          static_cast<int>(!captionParts(room.width(), false).isEmpty());
+  const int fixedHeight = captionHeight(room.width()) + m_chrome.legendHeight +
+                          (captionRows + 3) * kPlotRowSpacing;
+  double squareSide = 0;  // the map's longer side with square cells
+  // The titles wrap to their map's width, which depends on the room the titles leave: start from
+  // the column's width, then take the map's own.
+  int titleWidth = slot;
+  for (int pass = 0; pass < 2; ++pass) {
+    const int titles = titleHeight(data, titleWidth);
+    for (const bool notes : {false, true}) {
+      a.notes = notes;
+      f.rowChrome = titles + (notes ? QFontMetrics(noteFont()).lineSpacing() + 2 * kMapTextMargin : 0) +
+                    m_chrome.rect.top() + m_chrome.rect.bottom();
+      const int mapHeight = allInView ? (room.height() - fixedHeight -
+                                         (f.gridRows - 1) * kMapRowSpacing) / f.gridRows -
+                                            f.rowChrome
+                                      : room.height() - f.rowChrome - 2 * kPlotRowSpacing;
+      // Square cells as large as the room allows (with the maps scrolling, a whole row in view);
+      // with every map in view a cell may stretch (up to kMaxCellStretch) into room that square
+      // cells would leave empty.
+      const double across = std::max(0.0, mapWidth / cellCols);
+      const double down = std::max(0.0, mapHeight / cellRows);
+      const double square = std::min(across, down);
+      const double stretch = allInView ? kMaxCellStretch : 1.0;
+      squareSide = square * std::max(cellRows, cellCols);
+      a.rect = QSize(std::max(1, static_cast<int>(std::min(across, stretch * square) * cellCols)),
+                     std::max(1, static_cast<int>(std::min(down, stretch * square) * cellRows)));
+      // Never a strip: each side at least kMinSideLines lines where the room has them (a
+      // scrolling plot has the height).
+      const int least = kMinSideLines * line;
+      a.rect = a.rect.expandedTo(
+          QSize(std::min(least, mapWidth), allInView ? std::min(least, mapHeight) : least));
+      // Maps with more cells than pixels are reduced and say so in a note under their title.
+      if (notes || (first.rows <= a.rect.height() && first.cols <= a.rect.width())) break;
+    }
+    if (a.rect.width() + aside >= titleWidth) break;
+    titleWidth = a.rect.width() + aside;
+  }
+  a.slotWidth = std::min(slot, a.rect.width() + aside);
+  f.area = static_cast<double>(a.rect.width()) * a.rect.height();
+  f.readable = squareSide >= readableSide() &&
+               std::min(a.rect.width(), a.rect.height()) >= kMinSideLines * line;
+  a.plot = room;
+  if (!allInView) {
+    const int needed = fixedHeight + f.gridRows * (a.rect.height() + f.rowChrome) +
+                       (f.gridRows - 1) * kMapRowSpacing;
+    a.plot.setHeight(std::max(room.height(), needed));
+  }
+  return f;
+}
+
+GridArrangement GridLayout::arrange(const StageData& data, QSize visible, int scrollBar) const {
+  const auto n = static_cast<int>(data.maps.size());
+  if (n == 0) return GridArrangement{1, QSize(), visible.width(), visible, false};
+  // Groups (W_q | W_k | W_v) take one column each; other maps any number of columns.
+  const int lowest = data.groupColumns > 0 ? std::min(n, data.groupColumns) : 1;
+  const int highest = data.groupColumns > 0 ? lowest : n;
+  // Every map in view: the columns that give the maps the most room.
+  Fit all;
+  for (int c = lowest; c <= highest; ++c) {
+    const Fit f = fit(data, c, visible, true);
+    if (c == lowest || (f.readable && !all.readable) ||
+        (f.readable == all.readable && f.area > all.area * 1.0001)) {
+      all = f;
     }
   }
-  const int turned = std::min(tokens, text.height() * 6) + extra;
-  const int chrome = QFontMetrics(title).height() + text.height() * 3 + 16 + axisTitle + turned;
-  return captionHeight(visible.width()) + kLegendH +
-         gridRows * (std::max(kMapChromeH, chrome) + kReadableRectPx) + (gridRows - 1) * 8;
-}
-
-QSize GridLayout::plotSize(const StageData& data, const ViewOptions& view, int columns,
-                           QSize visible, int scrollBar) const {
-  if (!m_scrollWhenSmall) return visible;
-  const int needed = neededHeight(data, view, columns, visible);
-  if (needed <= visible.height()) return visible;
-  return QSize(std::max(1, visible.width() - scrollBar), needed);
-}
-
-double GridLayout::cellPixels(const StageData& data, int n, int columns, QSize size) const {
-  if (data.maps.empty() || n <= 0 || columns <= 0) return 0;
-  const double availW = std::max(100, size.width() - 110);  // colour scale
-  const double availH = std::max(100, size.height() - 40 - captionHeight(size.width()));
-  const double rows = std::max(1, data.maps.front().rows);
-  const double cols = std::max(1, data.maps.front().cols);
-  const int gridRows = (n + columns - 1) / columns;
-  // Axis titles (query / key) take a line beside and below every map.
-  const int axisTitle = m_axisTitles ? QFontMetrics(m_plot->font()).height() + 4 : 0;
-  const double cellW = availW / columns - kMapChromeW - axisTitle;
-  const double cellH = availH / gridRows - kMapChromeH - axisTitle;
-  return std::min(cellW / cols, cellH / rows);
-}
-
-int GridLayout::chooseColumns(const StageData& data, QSize visible) const {
-  const int n = static_cast<int>(data.maps.size());
-  if (data.groupColumns > 0) return std::min(n, data.groupColumns);  // one group a column
-  if (n <= 1 || data.maps.empty()) return 1;
-  int best = 1;
-  double bestScale = -1;
-  for (int c = 1; c <= n; ++c) {
-    const double scale = cellPixels(data, n, c, visible);
-    if (scale > bestScale + 1e-9) {
-      bestScale = scale;
-      best = c;
-    }
+  if (all.readable || !m_scrollWhenSmall) return all.arrangement;
+  // Too many maps to read at once: as many columns as stay readable, each map as wide as its
+  // column (square cells, a whole row in view), and the plot scrolls; when no number of columns
+  // makes them readable, the fewest (the largest maps).
+  const QSize room(std::max(1, visible.width() - scrollBar), visible.height());
+  Fit scrolled;
+  for (int c = highest; c >= lowest; --c) {
+    scrolled = fit(data, c, room, false);
+    if (scrolled.readable) break;
   }
-  return best;
+  // Scrolling is worth it only when it makes the maps much larger (a short centre limits a map's
+  // height whatever the columns: then every map stays in view).
+  return scrolled.area >= kScrollGain * all.area ? scrolled.arrangement : all.arrangement;
+}
+
+bool GridLayout::measure(const GridState& state) {
+  if (state.views.empty() || state.scale == nullptr) return false;
+  GridChrome measured;
+  measured.rect = state.views.front().rect->margins();
+  measured.scaleWidth = state.scale->outerRect().width();
+  measured.legendHeight = state.legend != nullptr ? state.legend->outerRect().height() : 0;
+  if (measured == m_chrome) return false;
+  m_chrome = measured;
+  return true;
 }
 
 void GridLayout::placeBadge(QLabel* badge, int width) {

@@ -1,40 +1,82 @@
 #pragma once
-// The heatmap grid's geometry: how many columns of maps, how large a cell is, how tall the plot
-// must be to keep maps readable (it then scrolls), and the caption above the maps (wrapped to
-// the plot's width). Pure arithmetic over the data's shape and the plot's fonts; GUI thread.
+// The heatmap grid's geometry: how many columns of maps, how large each map's axis rect is, how
+// tall the plot must be (it scrolls when the maps would fall under a readable size), and the
+// caption above the maps (wrapped to the plot's width). Arithmetic over the data's shape, the
+// plot's fonts and the room the built picture needs around its maps (measured); GUI thread.
 
 #include <QFont>
+#include <QMargins>
 #include <QSize>
 #include <QString>
 #include <QStringList>
 
 #include "stages/stage_data.hpp"
-#include "stages/view_options.hpp"
 
 class QCustomPlot;
 class QLabel;
 
 namespace mhaviz::ui {
 
+struct GridState;
+
+/// Pixels between neighbouring maps across and down, and between the maps and the colour scale.
+inline constexpr int kMapColumnSpacing = 14;
+inline constexpr int kMapRowSpacing = 8;
+inline constexpr int kBodySpacing = 8;
+/// Pixels between the rows of the plot (caption, maps, legend).
+inline constexpr int kPlotRowSpacing = 4;
+/// A title or note wraps onto at most this many lines; beyond them it is shortened with "…".
+inline constexpr int kMaxTitleLines = 3;
+
+/// What the picture needs around the maps' axis rects, measured on a built picture (estimated
+/// from the fonts before the first).
+struct GridChrome {
+  QMargins rect;         // around every axis rect: tick labels, axis titles (one margin group)
+  int scaleWidth = 0;    // the colour scale with its tick labels and title
+  int legendHeight = 0;  // the legend's rows under the maps
+  bool operator==(const GridChrome&) const = default;
+};
+
+/// Where the maps go for a given visible size.
+struct GridArrangement {
+  int columns = 1;
+  QSize rect;          // every map's axis rect (cells square unless filling the centre asks)
+  int slotWidth = 0;   // a map's column: its rect and the margins around it (titles wrap to it)
+  QSize plot;          // the plot: the visible size, or taller when it scrolls
+  bool notes = false;  // maps are reduced to their pixels: a note line under every title
+  bool operator==(const GridArrangement&) const = default;
+};
+
 class GridLayout {
  public:
   /// `plot` (not owned) gives the fonts the maps' texts are drawn in.
-  explicit GridLayout(const QCustomPlot* plot) : m_plot(plot) {}
+  explicit GridLayout(const QCustomPlot* plot);
 
   void setCaption(const QString& caption) { m_caption = caption; }
   const QString& caption() const { return m_caption; }
   void setAxisTitles(bool on) { m_axisTitles = on; }
   bool axisTitles() const { return m_axisTitles; }
   void setScrollWhenSmall(bool on) { m_scrollWhenSmall = on; }
+  /// Titles end with the map's own colour range ("head 0   [0, 0.93]", a per-head scale).
+  void setRangeInTitles(bool on) { m_rangeInTitles = on; }
 
-  /// Grid columns for `data`'s maps when the plot may use `visible` without scrolling.
-  int chooseColumns(const StageData& data, QSize visible) const;
-  /// Side of a square cell for n maps in `columns` when the plot is `size`.
-  double cellPixels(const StageData& data, int n, int columns, QSize size) const;
-  /// The plot's size: `visible`, or taller (less `scrollBar` wide) when the maps would fall
-  /// under a readable size and scrolling is on.
-  QSize plotSize(const StageData& data, const ViewOptions& view, int columns, QSize visible,
-                 int scrollBar) const;
+  /// The arrangement of `data`'s maps when the plot may use `visible` without scrolling (a
+  /// vertical scroll bar takes `scrollBar` pixels of the width). Every map in view at once when
+  /// they stay readable, as large as the room allows; else as many columns as stay readable, each
+  /// map as wide as its column, and the plot scrolls.
+  GridArrangement arrange(const StageData& data, QSize visible, int scrollBar) const;
+  /// Smallest map side (pixels) that counts as readable: the grid scrolls rather than go below.
+  int readableSide() const;
+
+  /// Takes the room the built picture `state` needs around its maps; true when it differs from
+  /// what the last arrangement assumed.
+  bool measure(const GridState& state);
+  const GridChrome& chrome() const { return m_chrome; }
+
+  QFont titleFont() const;
+  QFont noteFont() const;
+  /// Pixels the tallest map title takes wrapped to `width` (at most kMaxTitleLines lines).
+  int titleHeight(const StageData& data, int width) const;
 
   QFont captionFont(bool heading) const;
   /// The caption's heading (first line) or body, wrapped to a plot `width` pixels wide.
@@ -45,13 +87,15 @@ class GridLayout {
   static void placeBadge(QLabel* badge, int width);
 
  private:
-  int neededHeight(const StageData& data, const ViewOptions& view, int columns,
-                   QSize visible) const;
+  struct Fit;
+  Fit fit(const StageData& data, int columns, QSize room, bool allInView) const;
 
   const QCustomPlot* m_plot;
   QString m_caption;
+  GridChrome m_chrome;
   bool m_axisTitles = false;
   bool m_scrollWhenSmall = true;
+  bool m_rangeInTitles = false;
 };
 
 }  // namespace mhaviz::ui

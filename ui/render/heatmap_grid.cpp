@@ -5,9 +5,11 @@
 #include <QLabel>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStyle>
 #include <QTimer>
 #include <algorithm>
+#include <utility>
 
 #include "render/grid_input.hpp"
 #include "render/grid_layout.hpp"
@@ -46,6 +48,12 @@ HeatmapGrid::HeatmapGrid(QWidget* parent)
   connect(m_input, &GridInput::visibleCellsChanged, this, &HeatmapGrid::visibleCellsChanged);
   connect(m_input, &GridInput::zoomOutAtWhole, this, &HeatmapGrid::zoomOutAtWhole);
   connect(m_input, &GridInput::rangesChanged, this, &HeatmapGrid::queueRender);
+  connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
+    if (placeScale()) {
+      layoutNow();
+      m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+  });
 }
 
 HeatmapGrid::~HeatmapGrid() = default;  // a preparation still running is cancelled
@@ -55,10 +63,15 @@ void HeatmapGrid::setStageData(StageData stage, const ViewOptions& view, const Q
   m_preparation->cancel();  // nothing made for the previous data arrives
   m_view = view;
   m_message = whyEmpty;
+  const std::size_t maps = m_data.maps.size();
   m_data = std::move(stage);
   // Without background preparation the statistics are computed here (GUI thread).
   if (!m_data.statsReady && !m_preparation->enabled()) computeStats(m_data);
+  const std::optional<QRectF> zoom = std::exchange(m_continueZoom, std::nullopt);
+  m_keepArrangement = zoom.has_value() && maps == m_data.maps.size();
   rebuild();
+  m_keepArrangement = false;
+  if (zoom.has_value()) m_input->showCells(*zoom);
   renderAll();
   m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
 }
@@ -131,6 +144,17 @@ QStringList HeatmapGrid::columnLabels(int map) const {
 
 QCustomPlot* HeatmapGrid::plot() const { return m_plot; }
 
+QRectF HeatmapGrid::visibleCells() const { return m_input->visibleCells(); }
+
+QSize HeatmapGrid::mapPixels() const {
+  return m_state->views.empty() ? QSize() : m_state->views.front().rect->rect().size();
+}
+
+void HeatmapGrid::setWheelZoomFactor(double factor) {
+  m_wheelZoomFactor = factor;
+  for (MapView& v : m_state->views) v.rect->setRangeZoomFactor(factor);
+}
+
 double HeatmapGrid::lastRenderMs() const { return m_lastRenderMs; }
 
 void HeatmapGrid::setCaption(const QString& caption) { m_layout->setCaption(caption); }
@@ -148,27 +172,65 @@ void HeatmapGrid::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   m_scroll->setGeometry(rect());
   GridLayout::placeBadge(m_state->badge, width());
-  if (m_data.maps.empty()) {
-    fitPlot(1);
-    return;
-  }
-  const int columns = m_layout->chooseColumns(m_data, visibleSize());
+  const GridArrangement next = arrangement();
   const bool rewrap =
       !m_layout->caption().isEmpty() && event->size().width() != event->oldSize().width();
-  if (columns != m_state->columns || rewrap) {
-    rebuild();  // fits the plot itself
-  } else {
-    fitPlot(columns);
+  if (!m_data.maps.empty() && (next.columns != m_state->arrangement.columns || rewrap)) {
+    rebuild();  // arranges and sizes the plot itself
+  } else if (next != m_state->arrangement) {
+    m_state->arrangement = next;  // the same columns, other sizes
+    applyArrangement();
   }
-  queueRender();
+  if (!m_data.maps.empty()) queueRender();
 }
 
 QSize HeatmapGrid::visibleSize() const { return size().expandedTo(QSize(1, 1)); }
 
-void HeatmapGrid::fitPlot(int columns) {
+GridArrangement HeatmapGrid::arrangement() const {
+  m_layout->setRangeInTitles(m_view.perHeadScale);
   const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_scroll);
-  const QSize plotSize = m_layout->plotSize(m_data, m_view, columns, visibleSize(), bar);
-  if (m_plot->size() != plotSize) m_plot->resize(plotSize);
+  return m_layout->arrange(m_data, visibleSize(), bar);
+}
+
+void HeatmapGrid::applyArrangement() {
+  const GridArrangement& a = m_state->arrangement;
+  if (m_plot->size() != a.plot) m_plot->resize(a.plot);
+  m_plot->setViewport(QRect(QPoint(0, 0), m_plot->size()));
+  for (MapView& v : m_state->views) {
+    v.rect->setMaximumSize(a.rect);
+    v.title->setWrapWidth(a.slotWidth);
+    v.note->setWrapWidth(a.slotWidth);
+    v.note->setKeepLine(a.notes);
+  }
+}
+
+bool HeatmapGrid::placeScale() {
+  GridState& s = *m_state;
+  if (s.scale == nullptr || s.scaleOffset == nullptr || s.scaleRest == nullptr) return false;
+  // Scrolling maps keep the scale in view: as tall as the view, moved down with the scroll
+  // (the spacers above and below it take the rest of the maps' height).
+  const int view = visibleSize().height();
+  const int body = s.body != nullptr ? s.body->outerRect().height() : 0;
+  int offset = 0, rest = 0;
+  if (m_plot->height() > view && body > 0) {
+    // The part of the maps' rows in view (the caption above them may take the top of it).
+    const int bodyTop = s.body->outerRect().top();
+    const int scroll = m_scroll->verticalScrollBar()->value();
+    const int top = std::max(bodyTop, scroll);
+    const int bottom = std::min(bodyTop + body, scroll + view);
+    const int height = std::clamp(bottom - top - 2 * kPlotRowSpacing, std::min(body, 40), body);
+    offset = std::clamp(top - bodyTop, 0, body - height);
+    rest = body - height - offset;
+  }
+  if (s.scaleOffset->maximumSize().height() == offset &&
+      s.scaleRest->maximumSize().height() == rest) {
+    return false;
+  }
+  for (const auto& [spacer, height] : {std::pair{s.scaleOffset, offset}, {s.scaleRest, rest}}) {
+    spacer->setMinimumSize(0, height);
+    spacer->setMaximumSize(QWIDGETSIZE_MAX, height);
+  }
+  return true;
 }
 
 void HeatmapGrid::changeEvent(QEvent* event) {

@@ -6,10 +6,12 @@
 // GridPreparation (background tasks), GridInput (hover, click, zoom, wheel). GUI thread only.
 
 #include <QElapsedTimer>
+#include <QRectF>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "mhaviz/core/result.hpp"
@@ -26,6 +28,7 @@ struct GridState;  // axis rects, colour maps and overlays of the current pictur
 struct MapView;    // one map of the grid: its axis rect, colour map and overlays
 struct MapStyle;   // what every map of one layout shares: colours, fonts, size limit
 struct PreparedMaps;
+struct GridArrangement;
 class GridInput;
 class GridLayout;
 class GridPreparation;
@@ -92,16 +95,27 @@ class HeatmapGrid : public QWidget {
   /// The scroll area holding the plot (tests: is the picture scrolled?).
   QScrollArea* scrollArea() const { return m_scroll; }
 
+  /// The cells the maps show (zoomed and panned together): x across the columns, y down the
+  /// rows, in cells from the maps' top-left corner (cell (c, r) spans [c, c+1) x [r, r+1)).
+  QRectF visibleCells() const;
+  /// Pixels of a map's axis rect (every map has the same size).
+  QSize mapPixels() const;
+  /// The next setStageData (a zoomed region computed again) keeps the maps' pixel sizes when it
+  /// has as many maps, and shows `cells` of its maps: what was under the cursor stays there.
+  void continueZoom(const QRectF& cells) { m_continueZoom = cells; }
+  /// What one notch of the wheel scales the visible cells by (QCustomPlot's default 0.85).
+  void setWheelZoomFactor(double factor);
+
  signals:
   void cellHovered(int map, int row, int col, double value, const QString& description);
   void cellClicked(int map, int row, int col);
   /// The picture of the current result and view has been drawn (replotted).
   void pictureShown();
-  /// The user zoomed or panned the maps: the cells now visible (at least partly) are rows
-  /// [row0, rowEnd) and columns [col0, colEnd) of every map (row 0 at the top).
-  void visibleCellsChanged(int row0, int rowEnd, int col0, int colEnd);
-  /// The wheel zoomed out over a map that already shows all of its cells.
-  void zoomOutAtWhole();
+  /// The user zoomed or panned the maps: visibleCells() is now `cells`.
+  void visibleCellsChanged(const QRectF& cells);
+  /// The wheel zoomed out over a map that already shows all of its cells; `cell` is the point
+  /// under the cursor (in visibleCells()'s units).
+  void zoomOutAtWhole(const QPointF& cell);
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -113,6 +127,7 @@ class HeatmapGrid : public QWidget {
   void launchPreparation(bool withStats);            // background task for the queued regions
   void applyPrepared(const PreparedMaps& prepared);  // GUI thread: show a task's output
   void rebuild();  // new layout for m_data (maps, scale, legend, labels)
+  void buildPicture();  // the elements of m_data for m_state->arrangement
   MapView buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style);  // one map's cell
   void buildLegend(QCPLayoutGrid* legend, const QColor& text, const QColor& background);
   void renderAll();             // fill every map for its visible range and size, replot
@@ -121,7 +136,10 @@ class HeatmapGrid : public QWidget {
   void layoutNow();             // lay out the plot so axis rects have their pixel sizes
   void queueRender();           // coalesced re-render after zoom/pan
   QSize visibleSize() const;    // what the plot may use without scrolling
-  void fitPlot(int columns);    // plot size: the visible size, or taller (scrolling)
+  GridArrangement arrangement() const;  // where the maps go at the grid's current size
+  void applyArrangement();  // m_state->arrangement's plot size, map sizes and title widths
+  bool placeScale();  // the colour scale in view when the maps scroll; true when it moved
+  bool fitScaleTitle();  // the scale's title wrapped to the bar's length; true when it changed
   QColor textColor() const;     // palette Text when following the palette, else black
 
   QScrollArea* m_scroll = nullptr;
@@ -137,6 +155,9 @@ class HeatmapGrid : public QWidget {
   bool m_restyleQueued = false;  // a rebuild after a font or palette change is pending
   bool m_outOfDate = false;
   QString m_outOfDateWhy;
+  std::optional<QRectF> m_continueZoom;  // for the next setStageData
+  bool m_keepArrangement = false;        // rebuild keeps m_state->arrangement
+  double m_wheelZoomFactor = 0.85;
   double m_lastRenderMs = 0;
   QElapsedTimer m_changeTimer;  // since the last setStageData/setView
 };

@@ -3,6 +3,7 @@
 // legend. GUI thread.
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "render/grid_layout.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/heatmap_grid_state.hpp"
+#include "stages/reduced_result.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -92,20 +94,19 @@ void clearPicture(QCustomPlot* plot, GridState& s) {
   plot->plotLayout()->clear();
   s.views.clear();
   s.scale = nullptr;
+  s.legend = nullptr;
+  s.body = nullptr;
+  s.scaleOffset = nullptr;
+  s.scaleRest = nullptr;
   s.nanKey = nullptr;
   delete s.margins;
   s.margins = nullptr;
 }
 
-// The most an axis rect may take for square cells of `cellPx` pixels (no limit when 0).
-QSize maxMapRect(double cellPx, const MapData& first) {
-  return cellPx > 0 ? QSize(std::max(kReadableRectPx, static_cast<int>(cellPx * first.cols)),
-                            std::max(kReadableRectPx, static_cast<int>(cellPx * first.rows)))
-                    : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
-}
-
 // One colour scale for all maps, in column 2 of the body, with a filler after it; the maps
-// take all the width they can use (up to square cells), the fillers get the rest.
+// take all the width they can use, the fillers get the rest. The scale stands in a column of
+// its own between a spacer and a filler, so that it can stay in view when the maps scroll
+// (HeatmapGrid::placeScale).
 void addColourScale(QCustomPlot* plot, GridState& s, QCPLayoutGrid* body, const QString& unit,
                     const QColor& text, bool oneRow) {
   s.scale = new QCPColorScale(plot);
@@ -114,14 +115,24 @@ void addColourScale(QCustomPlot* plot, GridState& s, QCPLayoutGrid* body, const 
   s.scale->setGradient(s.gradient);
   s.scale->setRangeDrag(false);
   s.scale->setRangeZoom(false);
+  s.scaleTitle = unit;
   s.scale->axis()->setLabel(unit);
   styleAxis(s.scale->axis(), text);
-  body->addElement(0, 2, s.scale);
+  auto* column = new QCPLayoutGrid;
+  column->setRowSpacing(0);
+  s.scaleOffset = new QCPLayoutElement(plot);
+  column->addElement(0, 0, s.scaleOffset);
+  column->addElement(1, 0, s.scale);
+  s.scaleRest = new QCPLayoutElement(plot);
+  column->addElement(2, 0, s.scaleRest);
+  for (QCPLayoutElement* spacer : {s.scaleOffset, s.scaleRest}) spacer->setMaximumSize(QWIDGETSIZE_MAX, 0);
+  body->addElement(0, 2, column);
   body->addElement(0, 3, new QCPLayoutElement(plot));
   body->setColumnStretchFactor(0, 0.001);
   body->setColumnStretchFactor(1, 1000);
   body->setColumnStretchFactor(2, 0.000001);
   body->setColumnStretchFactor(3, 0.001);
+  s.body = body;
   if (oneRow) s.scale->setMarginGroup(QCP::msTop | QCP::msBottom, s.margins);
 }
 
@@ -130,17 +141,47 @@ void addColourScale(QCustomPlot* plot, GridState& s, QCPLayoutGrid* body, const 
 void HeatmapGrid::rebuild() {
   GridState& s = *m_state;
   clearPicture(m_plot, s);
+  if (!m_keepArrangement) s.arrangement = arrangement();
+  buildPicture();
+  if (s.views.empty()) return;
+  if (m_keepArrangement) {
+    // A zoom continued: the maps stay where they were to the pixel, whatever their new tick
+    // labels (never wider than the whole map's, which were measured).
+    for (MapView& v : s.views) {
+      v.rect->setAutoMargins(QCP::msNone);
+      v.rect->setMargins(m_layout->chrome().rect);
+    }
+    return;
+  }
+  // What the built picture needs around its maps (tick labels, axis titles, colour scale,
+  // legend) decides their size: measure it at this size and arrange again with it.
+  layoutNow();
+  for (std::size_t i = 0; i < s.views.size(); ++i) updateTicks(static_cast<int>(i));
+  layoutNow();
+  if (!m_layout->measure(s)) return;
+  const GridArrangement measured = arrangement();
+  if (measured == s.arrangement) return;
+  if (measured.columns != s.arrangement.columns) {
+    clearPicture(m_plot, s);
+    s.arrangement = measured;
+    buildPicture();
+  } else {
+    s.arrangement = measured;
+    applyArrangement();
+  }
+}
+
+void HeatmapGrid::buildPicture() {
+  GridState& s = *m_state;
   const int n = static_cast<int>(m_data.maps.size());
-  s.columns = n > 0 ? m_layout->chooseColumns(m_data, visibleSize()) : 1;
-  fitPlot(s.columns);  // taller than the widget (scrolling) when the maps would be unreadable
-  m_plot->setViewport(QRect(QPoint(0, 0), m_plot->size()));
+  applyArrangement();  // the plot's size: taller than the widget (scrolling) when maps need it
   const QColor background = m_followPalette ? palette().color(QPalette::Base) : QColor(Qt::white);
   if (m_followPalette) m_plot->setBackground(background);
   const QColor text = textColor();
 
   QCPLayoutGrid* top = m_plot->plotLayout();
-  top->setRowSpacing(4);
-  // Filler rows above and below keep the picture vertically centred when square cells leave
+  top->setRowSpacing(kPlotRowSpacing);
+  // Filler rows above and below keep the picture vertically centred when the maps leave
   // height unused.
   top->addElement(0, 0, new QCPLayoutElement(m_plot));
   top->setRowStretchFactor(0, 0.001);
@@ -166,44 +207,38 @@ void HeatmapGrid::rebuild() {
   s.colormap = effectiveColormap(m_view.colormap, m_data.isSigned);
   s.gradient = makeGradient(s.colormap);
 
-  // Body: [filler | maps | colour scale | filler], so that maps with square cells are centred.
+  // Body: [filler | maps | colour scale | filler], so that the maps are centred.
   auto* body = new QCPLayoutGrid;
   const int bodyRow = row++;
   top->addElement(bodyRow, 0, body);
   auto* maps = new QCPLayoutGrid;
-  maps->setColumnSpacing(14);
-  maps->setRowSpacing(8);
+  maps->setColumnSpacing(kMapColumnSpacing);
+  maps->setRowSpacing(kMapRowSpacing);
   body->addElement(0, 0, new QCPLayoutElement(m_plot));
   body->addElement(0, 1, maps);
-  body->setColumnSpacing(8);
+  body->setColumnSpacing(kBodySpacing);
   s.margins = new QCPMarginGroup(m_plot);
-  // Square cells: each axis rect at most cell * (cols, rows) pixels.
-  const double cellPx = m_layout->cellPixels(m_data, n, s.columns, m_plot->size());
-  const QSize maxRect = maxMapRect(cellPx, m_data.maps.front());
-  QFont noteFont = m_plot->font();
-  noteFont.setPointSizeF(noteFont.pointSizeF() * 0.85);
-
-  QFont titleFont = m_plot->font();
-  titleFont.setBold(true);
-  const MapStyle style{text, background, maxRect, titleFont, noteFont};
+  const MapStyle style{text, background, m_layout->titleFont(), m_layout->noteFont()};
   // Groups (W_q | W_k | W_v) fill one column each, map k of every group on row k; other maps
   // fill the rows left to right.
-  const int perColumn = (n + s.columns - 1) / s.columns;
+  const int columns = s.arrangement.columns;
+  const int perColumn = (n + columns - 1) / columns;
   const bool grouped = m_data.groupColumns > 0;
   for (int i = 0; i < n; ++i) {
     auto* cell = new QCPLayoutGrid;
-    maps->addElement(grouped ? i % perColumn : i / s.columns,
-                     grouped ? i / perColumn : i % s.columns, cell);
+    maps->addElement(grouped ? i % perColumn : i / columns, grouped ? i / perColumn : i % columns,
+                     cell);
     s.views.push_back(buildMap(i, cell, style));
   }
+  applyArrangement();  // the maps' sizes and their titles' widths
 
-  addColourScale(m_plot, s, body, m_data.shownUnit, text, n <= s.columns);
+  addColourScale(m_plot, s, body, m_data.shownUnit, text, n <= columns);
 
   // Legend of the special cells and columns.
-  auto* legend = new QCPLayoutGrid;
-  top->addElement(row, 0, legend);
+  s.legend = new QCPLayoutGrid;
+  top->addElement(row, 0, s.legend);
   top->setRowStretchFactor(bodyRow, 1000);
-  buildLegend(legend, text, background);
+  buildLegend(s.legend, text, background);
   top->setRowStretchFactor(row, 0.000001);
   top->addElement(row + 1, 0, new QCPLayoutElement(m_plot));
   top->setRowStretchFactor(row + 1, 0.001);
@@ -217,15 +252,16 @@ MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& st
   const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
   const QColor& text = style.text;
   MapView v;
-  v.title = new ElidedText(m_plot, m.shownTitle, style.titleFont);
+  v.title = new MapText(m_plot, m.shownTitle, style.titleFont);
   v.title->setTextColor(text);
-  v.title->setObjectName(QStringLiteral("mapTitle"));  // elided when narrow (shownMapTitle)
-  v.note = new ElidedText(m_plot, QString(), style.noteFont);
+  v.title->setObjectName(QStringLiteral("mapTitle"));  // wrapped to the map (shownMapTitle)
+  v.note = new MapText(m_plot, QString(), style.noteFont);
   v.note->setObjectName(QStringLiteral("mapTitle"));
   v.note->setTextColor(m_followPalette ? mix(text, style.background, 0.35) : QColor(90, 90, 90));
-  v.note->setMargins(QMargins(2, 0, 2, 0));
   v.rect = new QCPAxisRect(m_plot, true);
-  v.rect->setMaximumSize(style.maxRect);
+  // No room kept for the hidden top and right axes: half a line for the labels at the ends.
+  const int halfLine = QFontMetrics(m_plot->font()).height() / 2;
+  v.rect->setMinimumMargins(QMargins(0, halfLine, halfLine, 0));
   cell->addElement(0, 0, v.title);
   cell->addElement(1, 0, v.note);
   cell->addElement(2, 0, v.rect);
@@ -235,6 +271,7 @@ MapView HeatmapGrid::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& st
   v.rect->setMarginGroup(QCP::msLeft | QCP::msRight | QCP::msTop | QCP::msBottom, m_state->margins);
   v.rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
   v.rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+  v.rect->setRangeZoomFactor(m_wheelZoomFactor);
   QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
   QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
   for (QCPAxis* axis : {x, y}) {
@@ -303,8 +340,12 @@ void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const Q
   std::vector<std::vector<LegendKey*>> groups(1);
   if (anyMasked(m_data) || m_view.stage == Stage::weights || m_view.stage == Stage::scores ||
       m_view.stage == Stage::mask || m_view.stage == Stage::weights_before_dropout) {
-    groups[0].push_back(new LegendKey(m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
-                                      tr("masked (-inf in the mask)"), legendText));
+    // A reduced view knows the mask from its blocks of zeros only (stages/reduced_result.hpp).
+    const bool reduced = m_data.result != nullptr && isReducedResult(*m_data.result);
+    groups[0].push_back(new LegendKey(
+        m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
+        reduced ? tr("masked: every weight of the block is 0") : tr("masked (-inf in the mask)"),
+        legendText));
   }
   s.nanKey = new LegendKey(
       m_plot, nanColor(s.colormap), LegendKey::Swatch::fill,

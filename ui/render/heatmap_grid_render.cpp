@@ -42,6 +42,25 @@ void HeatmapGrid::layoutNow() {
   layout->update(QCPLayoutElement::upPreparation);
   layout->update(QCPLayoutElement::upMargins);
   layout->update(QCPLayoutElement::upLayout);
+  if (placeScale()) layout->update(QCPLayoutElement::upLayout);  // beside the maps in view
+  if (fitScaleTitle()) {
+    layout->update(QCPLayoutElement::upMargins);
+    layout->update(QCPLayoutElement::upLayout);
+  }
+}
+
+bool HeatmapGrid::fitScaleTitle() {
+  GridState& s = *m_state;
+  if (s.scale == nullptr || s.scaleTitle.isEmpty()) return false;
+  // Turned along the bar, the title wraps onto more lines rather than stand past the bar's ends
+  // (over the caption above it).
+  const int bar = s.scale->axis()->axisRect()->height();
+  if (bar <= 0) return false;
+  const QString wrapped =
+      wrapLines(s.scaleTitle, s.scale->axis()->labelFont(), bar).join(QLatin1Char('\n'));
+  if (wrapped == s.scale->axis()->label()) return false;
+  s.scale->axis()->setLabel(wrapped);
+  return true;
 }
 
 void HeatmapGrid::applyRanges() {
@@ -81,13 +100,15 @@ void HeatmapGrid::applyRanges() {
       scaleTicker->setTicks({{0.0, tr("min")}, {1.0, tr("max")}});
     }
     s.scale->axis()->setTicker(scaleTicker);
-    s.scale->axis()->setLabel(m_data.shownUnit + tr(" (range of each map)"));
+    s.scaleTitle = m_data.shownUnit + tr(" (range of each map)");
   } else {
     s.scale->setDataRange(s.views.front().valueRange);
     s.scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    s.scale->axis()->setLabel(autoTop ? m_data.shownUnit + tr(" (automatic range: 0..largest)")
-                                  : m_data.shownUnit);
+    s.scaleTitle = autoTop ? m_data.shownUnit + tr(" (automatic range: 0..largest)")
+                           : m_data.shownUnit;
   }
+  s.scale->axis()->setLabel(s.scaleTitle);
+  fitScaleTitle();  // wrapped to the bar as last laid out (layoutNow wraps it again)
   if (s.nanKey != nullptr) {
     const bool nan = std::any_of(m_data.maps.begin(), m_data.maps.end(),
                                  [](const MapData& m) { return m.hasNan; });
@@ -164,8 +185,8 @@ void HeatmapGrid::renderMap(int index) {
   int colBlock = 1, rowBlock = 1;
   if (m.cols > widthPx || m.rows > heightPx) {
     // Only the visible region, at full resolution when it fits, else reduced by blocks.
-    visibleCells(x->range(), m.cols, &c0, &c1);
-    visibleCells(y->range(), m.rows, &y0, &y1);
+    ::mhaviz::ui::visibleCells(x->range(), m.cols, &c0, &c1);
+    ::mhaviz::ui::visibleCells(y->range(), m.rows, &y0, &y1);
     colBlock = blockFactor(c1 - c0 + 1, widthPx);
     rowBlock = blockFactor(y1 - y0 + 1, heightPx);
   }

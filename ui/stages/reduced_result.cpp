@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 #include <algorithm>
+#include <limits>
+#include <vector>
 
 namespace mhaviz::ui {
 
@@ -19,10 +21,8 @@ mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
   const mhaviz::ElemType type = reduced.maps.type();
   const std::size_t elem = mhaviz::elem_size(type);
   r.weights = mhaviz::Tensor(type, {r.N, r.H, r.L, r.Sx});
-  // No mask is kept with folded weights: an empty (0,0,0,0) merged mask (has_mask() false; a
-  // default tensor is a one-element scalar).
-  r.merged_mask = mhaviz::Tensor(type, {0, 0, 0, 0});
-  const auto count = static_cast<std::size_t>(r.L * r.Sx) * elem;  // bytes of one map
+  const auto cells = static_cast<std::size_t>(r.L * r.Sx);
+  const auto count = cells * elem;  // bytes of one map
   const auto src = reduced.maps.bytes();
   auto dst = r.weights.bytes();
   for (std::size_t m = 0; m < reduced.heads.size(); ++m) {
@@ -30,6 +30,23 @@ mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
     std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(m * count), count,
                 dst.begin() + static_cast<std::ptrdiff_t>(block * count));
   }
+  // Where the mask was is not kept with folded weights, but a block whose every weight is 0
+  // (its mean or max is 0) holds masked keys only: the merged mask, (1, H, rows, cols), is -inf
+  // there, so that the grid draws the mask's shape (a causal map's triangle) as it would in full.
+  std::vector<float> mask(static_cast<std::size_t>(r.H) * cells, 0.0F);
+  bool anyZero = false;
+  for (std::size_t m = 0; m < reduced.heads.size(); ++m) {
+    const auto head = static_cast<std::size_t>(reduced.heads[m]);
+    for (std::size_t i = 0; i < cells; ++i) {
+      if (reduced.maps.value(static_cast<std::int64_t>(m * cells + i)) == 0.0) {
+        mask[head * cells + i] = -std::numeric_limits<float>::infinity();
+        anyZero = true;
+      }
+    }
+  }
+  // Without such blocks no mask: an empty (0,0,0,0) merged mask (has_mask() false).
+  r.merged_mask = anyZero ? mhaviz::Tensor::from({1, r.H, r.L, r.Sx}, std::move(mask)).to(type)
+                          : mhaviz::Tensor(type, {0, 0, 0, 0});
   for (std::int64_t j = 0; j < r.Sx; ++j) r.columns.push_back({mhaviz::KeyKind::source, j});
   // Each block is labelled with its first position (the grid's token labels).
   r.config.query_labels.clear();

@@ -16,7 +16,9 @@ namespace mhaviz::ui {
 /// The reduced weights as a result of `config` whose weights are (N, H, rows, cols): the maps
 /// of the batch element and heads computed at their own indices (the others stay 0 and are not
 /// shown), `columns` all source keys, config.query_labels / key_labels the first position of
-/// each block. Only the weights stage can be extracted from it.
+/// each block, and merged_mask (1, H, rows, cols) -inf at the blocks whose every weight is 0
+/// (masked keys only: a causal map's upper triangle). Only the weights stage can be extracted
+/// from it.
 mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
                                     const mhaviz::Config& config);
 

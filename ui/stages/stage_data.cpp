@@ -17,6 +17,7 @@
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/measures.hpp"
 #include "stages/param_stage.hpp"
+#include "stages/reduced_result.hpp"
 #include "stages/stage_parts.hpp"
 
 namespace mhaviz::ui {
@@ -296,7 +297,9 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
   setStageUnit(data, view.stage);
   const auto n = static_cast<std::int64_t>(view.batch);
   const bool normStage = view.stage == Stage::value_norms;
-  data.rangeFromData = normStage;
+  // The reduced view of a long context: block means of weights are far below 1 (a causal row
+  // of 32768 keys averages 1/32768), so its colour range is always 0..the largest shown.
+  data.rangeFromData = normStage || isReducedResult(result);
   const mhaviz::Tensor& t = normStage ? valueNorms(result).per_head : tensorOf(result, view.stage);
 
   if (view.stage == Stage::value_zeroing) {

@@ -88,7 +88,9 @@ MainWindow::MainWindow(QWidget* parent)
   addDockWidget(Qt::RightDockWidgetArea, m_measuresDock);
 
   m_status = new StatusWidgets(statusBar(), m_document, m_computation, this);
-  new ReducedZoom(m_grid, m_computation, this);  // zooming a reduced map computes the region
+  // Zooming a reduced map computes the region; made before the ScreenPresenter
+  // (connectController) so that a zoomed result finds the grid told where to show it.
+  new ReducedZoom(m_grid, m_computation, this);
   buildMenus();
   // Every dock that describes the session says which layer of a model it is (dock_subject.hpp);
   // those that edit it are read-only while the model view is on screen.

@@ -355,6 +355,39 @@ class TestRender : public QObject {
     QCOMPARE(scale->axis()->label(), QStringLiteral("weight"));
   }
 
+  // Issue 28 item 9: the colour scale's title is turned along the bar; where the bar is shorter
+  // than the title (a short, wide grid: one row of maps, the bar as tall as a map) it wraps
+  // onto more lines instead of standing past the bar's ends over whatever is above.
+  void scaleTitleNeverOutrunsItsBar() {
+    mhaviz::Config c = smallConfig(false, false);
+    c.num_heads = 4;
+    auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(c));
+    HeatmapGrid grid;
+    grid.resize(1500, 230);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    ViewOptions view;
+    view.autoRange = true;  // "weight (automatic range: 0..largest)"
+    showResult(grid, r, view);
+    grid.plot()->replot();
+    QCPColorScale* scale = colourScale(grid.plot());
+    QVERIFY(scale != nullptr);
+    const QFontMetrics metrics(scale->axis()->labelFont());
+    const QRect bar = scale->axis()->axisRect()->rect();
+    QVERIFY(metrics.horizontalAdvance(QStringLiteral("weight (automatic range: 0..largest)")) >
+            bar.height());  // the case in question
+    const QStringList lines = scale->axis()->label().split(QLatin1Char('\n'));
+    QVERIFY2(lines.size() >= 2, qPrintable(scale->axis()->label()));
+    for (const QString& line : lines) {
+      QVERIFY2(metrics.horizontalAdvance(line) <= bar.height(),
+               qPrintable(QStringLiteral("'%1' is %2 px along a %3 px bar")
+                              .arg(line)
+                              .arg(metrics.horizontalAdvance(line))
+                              .arg(bar.height())));
+    }
+    QCOMPARE(lines.join(QLatin1Char(' ')), QStringLiteral("weight (automatic range: 0..largest)"));
+  }
+
   // Issue 15 item 1: a resize that changes the number of grid columns (a dock toggled, a
   // splitter dragged, presentation mode left) rebuilds the layout; the new colour maps and the
   // new colour scale must keep the rule's range (0..1 for weights), not QCustomPlot's default.
@@ -439,6 +472,72 @@ class TestRender : public QObject {
       }
       QVERIFY(got.lo == want.lo && got.hi == want.hi);
     }
+  }
+
+  // Issue 28 item 13: wrapped text never breaks a signed number or "-inf" in two ("is -|inf"
+  // in the weights caption), at any width.
+  void wrappingNeverSplitsASignedNumber() {
+    const QString text = QStringLiteral(
+        "Masked keys get weight 0. A row whose every key is masked is -inf everywhere, so "
+        "softmax computes 0/0 = NaN; scores run from -12.5 to +3 and a float mask adds -1e9.");
+    QFont font;
+    int breaksChecked = 0;
+    for (int width = 40; width <= 700; ++width) {
+      const QStringList lines = wrapLines(text, font, width);
+      QCOMPARE(lines.join(QString()).remove(QLatin1Char(' ')),
+               QString(text).remove(QLatin1Char(' ')));  // nothing lost or added
+      for (qsizetype i = 0; i + 1 < lines.size(); ++i) {
+        ++breaksChecked;
+        const QString& end = lines.at(i);
+        const QString& next = lines.at(i + 1);
+        const bool sign = end.endsWith(QLatin1Char('-')) || end.endsWith(QLatin1Char('+'));
+        QVERIFY2(!(sign && (next.front().isDigit() || next.startsWith(QLatin1String("inf")))),
+                 qPrintable(QStringLiteral("at %1 px: '%2' | '%3'").arg(width).arg(end, next)));
+      }
+    }
+    QVERIFY(breaksChecked > 100);
+  }
+
+  // Issue 28 item 13: a map title or note too long for its map wraps instead of being cut
+  // ("average o…ds", "reduced 327…57x8 (mean)"): three maps with their own colour ranges in
+  // their titles, in a grid the size of compare's, each of 400 x 400 cells reduced to its pixels.
+  void longTitlesAndNotesWrapInsteadOfBeingCut() {
+    mhaviz::Config c = smallConfig(false, false);
+    c.tgt_len = 400;
+    c.src_len = 400;
+    auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(c));
+    HeatmapGrid grid;
+    grid.setScrollWhenSmall(false);  // compare's grids: every map in view
+    grid.resize(460, 330);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    ViewOptions view;
+    view.perHeadScale = true;  // "average over heads   [0.000318, 0.000355]"
+    showResult(grid, r, view);
+    grid.plot()->replot();
+    QCOMPARE(grid.mapCount(), 3);
+    QStringList notes;
+    for (QCPLayoutElement* e : grid.plot()->plotLayout()->elements(true)) {
+      auto* text = dynamic_cast<MapText*>(e);
+      if (text == nullptr || text->text().isEmpty()) continue;
+      const QString shown = text->shownText();
+      QVERIFY2(!shown.contains(QChar(0x2026)) && !text->isShortened(),
+               qPrintable(QStringLiteral("'%1' drawn as '%2'").arg(text->text(), shown)));
+      const QFontMetrics metrics(text->font());
+      for (const QString& line : shown.split(QLatin1Char('\n'))) {
+        QVERIFY2(metrics.horizontalAdvance(line) <= text->rect().width(),
+                 qPrintable(QStringLiteral("'%1' is %2 px in %3 px")
+                                .arg(line)
+                                .arg(metrics.horizontalAdvance(line))
+                                .arg(text->rect().width())));
+      }
+      const auto lines = static_cast<int>(shown.count(QLatin1Char('\n'))) + 1;
+      QVERIFY2(lines * metrics.lineSpacing() <= text->rect().height() + 1,
+               qPrintable(QStringLiteral("%1 lines in %2 px").arg(lines).arg(text->rect().height())));
+      if (text->text().startsWith(QLatin1String("reduced"))) notes << text->text();
+    }
+    QCOMPARE(notes.size(), 3);  // every map is reduced and says so
+    QVERIFY(grid.mapTitleToolTip(2).startsWith(QStringLiteral("average over heads   [")));
   }
 
   void bigGridIsReducedToScreenResolution() {

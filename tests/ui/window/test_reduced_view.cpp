@@ -7,10 +7,13 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
@@ -18,8 +21,10 @@
 #include "mhaviz/core/problem.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/result_maps.hpp"
+#include "stages/stage_data.hpp"
 #include "stages/reduced_result.hpp"
 #include "window/reduced_zoom.hpp"
+#include "prompted_window.hpp"
 
 using mhaviz::ui::Computation;
 using mhaviz::ui::Document;
@@ -113,6 +118,20 @@ class ReducedViewTest : public QObject {
     const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
     QVERIFY(foldError(*result, full, 0, false) < 1e-6);
 
+    // Issue 28 item 5: the causal map's triangle shows. A block whose every weight is 0 holds
+    // masked keys only and is drawn masked; a block on or below the diagonal is not. The colour
+    // range is 0..the largest block mean (about 0.17 here), not 0..1.
+    const mhaviz::ui::StageData weights = mhaviz::ui::extractStage(*result, doc.view());
+    QVERIFY(weights.rangeFromData);
+    const mhaviz::ui::MapData& head = weights.maps.front();
+    for (const auto& [row, col, masked] : {std::tuple{0, 1, true}, {0, 366, true}, {100, 101, true},
+                                           {0, 0, false}, {100, 100, false}, {366, 0, false}}) {
+      QVERIFY2(head.maskedAt(row, col) == masked, qPrintable(QStringLiteral("block (%1, %2)")
+                                                                 .arg(row)
+                                                                 .arg(col)));
+    }
+    QVERIFY(weights.maps.back().maskedAt(0, 366));  // the average: masked in every head
+
     // Block max of batch element 1: the fold and the batch element are recomputed.
     mhaviz::ui::ViewOptions view = doc.view();
     view.reduce = Reduce::max;
@@ -146,9 +165,9 @@ class ReducedViewTest : public QObject {
     const mhaviz::Problem p = mhaviz::make_problem(longConfig());
     const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
 
-    // Values 100..199 down and 50..149 across are queries 300..599 and keys 150..449: 300 x 300
-    // cells fit 512 values, so they are the exact weights.
-    c.zoomReduced(100, 200, 50, 150);
+    // Queries 300..599 and keys 150..449: 300 x 300 cells fit 512 values, so they are the exact
+    // weights.
+    c.zoomReduced(300, 600, 150, 450);
     ResultPtr result = nextResult(c);
     QVERIFY(result != nullptr);
     QCOMPARE(reduced.last().at(0).toString(),
@@ -173,12 +192,20 @@ class ReducedViewTest : public QObject {
     view.reduce = Reduce::max;
     doc.setView(view);
     QVERIFY(nextResult(c) != nullptr);
-    c.zoomReduced(0, 300, 0, 367);
+    c.zoomReduced(0, 900, 0, 1100);
     result = nextResult(c);
     QVERIFY(result != nullptr);
     QCOMPARE(reduced.last().at(0).toString(),
              QStringLiteral("zoomed: block max of 2x3 cells of queries 0-899, keys 0-1099"));
     QVERIFY(foldRegionError(*result, full, 0, true, 0, 900, 0, 1100, 2, 3) < 1e-6);
+
+    // Folded to the values asked for (a map's pixels): 300 x 300 cells into at most 120 x 200
+    // values are blocks of 3 x 2.
+    c.zoomReduced(300, 600, 150, 450, QSize(200, 120));
+    result = nextResult(c);
+    QVERIFY(result != nullptr);
+    QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{300, 600, 150, 450, 3, 2, 1100, 1100}));
+    QVERIFY(foldRegionError(*result, full, 0, true, 300, 600, 150, 450, 3, 2) < 1e-6);
   }
 
   void zoomingTheGridDrawsExactCells() {
@@ -203,16 +230,17 @@ class ReducedViewTest : public QObject {
     rect->axis(QCPAxis::atLeft)->setRange(QCPRange(367 - 60 + 0.4, 367 - 20 - 0.6));
     const ResultPtr result = nextResult(c);
     QVERIFY(result != nullptr);
-    QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{60, 180, 30, 120, 1, 1, 1100, 1100}));
+    // Cells 10.1..39.9 across and 20.1..59.1 down of blocks of 3: keys 30..119, queries 60..177.
+    QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{60, 178, 30, 120, 1, 1, 1100, 1100}));
     const mhaviz::Problem p = mhaviz::make_problem(longConfig());
     const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
-    QCOMPARE(grid.stageData().maps.front().rows, 120);
+    QCOMPARE(grid.stageData().maps.front().rows, 118);
     QCOMPARE(grid.stageData().maps.front().cols, 90);
     QCOMPARE(grid.columnLabels(0).front(), QStringLiteral("30"));
     double worst = 0.0;
     for (int h = 0; h < 2; ++h) {
       const mhaviz::ui::MapData& map = grid.stageData().maps.at(static_cast<std::size_t>(h));
-      for (int r = 0; r < 120; ++r) {
+      for (int r = 0; r < 118; ++r) {
         for (int col = 0; col < 90; ++col) {
           const double want = full.weights.value(((0 * 2 + h) * 1100 + 60 + r) * 1100 + 30 + col);
           worst = std::max(worst, std::abs(map.valueAt(r, col) - want));
@@ -220,6 +248,104 @@ class ReducedViewTest : public QObject {
       }
     }
     QVERIFY(worst < 1e-6);
+  }
+
+  // Issue 28 item 5: the wheel zooms the reduced view about the cursor, as every map viewer
+  // does. A causal 4096 x 4096 map (blocks of 8 cells); notches over its top-left corner:
+  // the point under the cursor stays under it through every recomputed region (it drifted by
+  // hundreds of cells), exact cells come within a few notches (never, after 33 notches at
+  // 32768), and each zoomed region arrives folded to the map's pixels, never reduced a second
+  // time on screen ("reduced 156x296 -> 78x148"). Wheeling out returns to the whole map.
+  void wheelZoomStaysUnderTheCursorAndReachesExactCells() {
+    Document doc;
+    Computation c(&doc);
+    c.setMemoryLimit(kLimit);
+    mhaviz::ui::HeatmapGrid grid;
+    grid.resize(900, 700);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
+    connect(&c, &Computation::resultReady, &grid,
+            [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { showResult(grid, r, v); });
+    mhaviz::Config config = longConfig();
+    config.tgt_len = config.src_len = 4096;
+    config.batch_size = 1;
+    doc.changeConfig(config, QStringLiteral("long"));
+    QVERIFY(nextResult(c) != nullptr);
+    QCOMPARE(c.reducedRegion().blockRows, 8);
+    const auto settled = [&] {
+      return QTest::qWaitFor([&] { return !zoom.isSettling() && !c.isBusy(); }, 120000) &&
+             mhaviz::ui::testing::pictureSettled(grid);
+    };
+    QVERIFY(settled());
+    // The point under the cursor, in cells of the whole map (x: key, y: query).
+    const QRect first = grid.plot()->axisRect(0)->rect();
+    const QPointF cursor(first.left() + 0.12 * first.width(), first.top() + 0.1 * first.height());
+    const auto underCursor = [&] {
+      // As QCustomPlot draws it: the axes' coordinates at the cursor (cell i spans i +- 0.5).
+      QCPAxisRect* rect = grid.plot()->axisRect(0);
+      const double rows = grid.stageData().maps.front().rows;
+      const QPointF at(rect->axis(QCPAxis::atBottom)->pixelToCoord(cursor.x()) + 0.5,
+                       rows - (rect->axis(QCPAxis::atLeft)->pixelToCoord(cursor.y()) + 0.5));
+      return mhaviz::ui::toWholeMap(QRectF(at, at), c.reducedRegion()).topLeft();
+    };
+    const auto wholeCellsPerPixel = [&] {
+      const mhaviz::ui::ReducedRegion& r = c.reducedRegion();
+      const QRectF cells = grid.visibleCells();
+      const QSize pixels = grid.mapPixels();
+      return std::max(cells.width() * static_cast<double>(r.blockCols) / pixels.width(),
+                      cells.height() * static_cast<double>(r.blockRows) / pixels.height());
+    };
+    const QPointF target = underCursor();
+    const auto wheel = [&](int angle) {
+      QWheelEvent event(cursor, grid.plot()->mapToGlobal(cursor), QPoint(), QPoint(0, angle),
+                        Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+      QApplication::sendEvent(grid.plot(), &event);
+    };
+    int notches = 0;
+    while (c.reducedRegion().blockRows != 1 || c.reducedRegion().blockCols != 1) {
+      QVERIFY2(++notches <= 6, qPrintable(QStringLiteral("still %1x%2 blocks after 6 notches")
+                                              .arg(c.reducedRegion().blockRows)
+                                              .arg(c.reducedRegion().blockCols)));
+      wheel(120);
+      QVERIFY(settled());
+      const QPointF now = underCursor();
+      const double drift = std::max(std::abs(now.x() - target.x()), std::abs(now.y() - target.y()));
+      // Under the cursor to a pixel or two (tick labels may move a map by a pixel).
+      QVERIFY2(drift <= std::max(1.0, 2 * wholeCellsPerPixel()),
+               qPrintable(QStringLiteral("notch %1: query %2, key %3 under the cursor (was %4, %5)")
+                              .arg(notches)
+                              .arg(now.y())
+                              .arg(now.x())
+                              .arg(target.y())
+                              .arg(target.x())));
+      // Folded to the map's pixels by the worker: drawn cell for cell.
+      const mhaviz::ui::MapData& map = grid.stageData().maps.front();
+      const QSize pixels = grid.mapPixels();
+      QVERIFY2(map.cols <= pixels.width() && map.rows <= pixels.height(),
+               qPrintable(QStringLiteral("%1x%2 values in a %3x%4 px map")
+                              .arg(map.rows)
+                              .arg(map.cols)
+                              .arg(pixels.height())
+                              .arg(pixels.width())));
+      auto* colours = qobject_cast<QCPColorMap*>(grid.plot()->plottable(0));
+      QCOMPARE(colours->data()->keySize(), std::max(2, map.cols));
+    }
+    // Exact cells around the point: the weights themselves.
+    const mhaviz::ui::ReducedRegion exact = c.reducedRegion();
+    QVERIFY(QRectF(QPointF(static_cast<double>(exact.keyBegin), static_cast<double>(exact.queryBegin)),
+                   QPointF(static_cast<double>(exact.keyEnd), static_cast<double>(exact.queryEnd)))
+                .contains(target));
+
+    // Out again: each notch over a map that shows all of its region widens it, back to the
+    // whole map.
+    int out = 0;
+    while (!c.reducedRegion().whole()) {
+      QVERIFY2(++out <= 8, "not back at the whole map after 8 notches out");
+      wheel(-120);
+      QVERIFY(settled());
+    }
+    QCOMPARE(c.reducedRegion().blockRows, 8);
   }
 
   void tooLargeEvenReducedIsRefused() {
