@@ -58,6 +58,8 @@ ModelModeBar::ModelModeBar(QWidget* parent)
   m_step->setMinimumWidth(120);
   m_step->setToolTip(tr("The generation step: arrows, Page Up/Down, Home and End move it"));
   m_stepText->setObjectName(QStringLiteral("modelStepText"));
+  // On a line of its own below the slider, as wide as the bar: beside the slider it was a
+  // narrow column whose last words (the generated token) were cut at 1280x720.
   m_stepText->setWordWrap(true);  // never widens the window beside the token docks
   auto* stepLabel = new QLabel(tr("&Generation step"));
   stepLabel->setBuddy(m_step);
@@ -65,8 +67,8 @@ ModelModeBar::ModelModeBar(QWidget* parent)
   stepRow->setContentsMargins(0, 0, 0, 0);
   stepRow->addWidget(stepLabel);
   stepRow->addWidget(m_step, 1);
-  stepRow->addWidget(m_stepText, 2);
   m_stepBox->hide();
+  m_stepText->hide();
 
   m_epsEdit->setObjectName(QStringLiteral("modelSinkEps"));
   m_epsEdit->setText(QLocale::c().toString(kDefaultSinkEps));
@@ -101,6 +103,7 @@ ModelModeBar::ModelModeBar(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(top);
+  layout->addWidget(m_stepText);
   layout->addLayout(sink);
   layout->addWidget(m_epsError);
 
@@ -122,6 +125,7 @@ void ModelModeBar::setModel(const model::Model* model, const model::ComputedMode
   m_step->setRange(0, steps > 0 ? int(steps - 1) : 0);
   m_step->setValue(m_step->maximum());
   m_stepBox->setVisible(steps > 0);
+  m_stepText->setVisible(steps > 0);
   // The step view only for a generation capture.
   if (auto* items = qobject_cast<QStandardItemModel*>(m_mode->model()))
     items->item(3)->setEnabled(steps > 0);
