@@ -294,10 +294,13 @@ class TestStress : public QObject {
         "dropped; RSS %.1f -> %.1f MiB (growth %.1f MiB, bound %.0f MiB)",
         kChanges, kChanges / 5, sendMs, 100 * validCount / std::max(1, sampled),
         computation->staleResultsDropped(), rssBefore, rssAfter, rssAfter - rssBefore, kRssBoundMiB);
-#if defined(__SANITIZE_ADDRESS__)
-    // ASan keeps freed memory in quarantine, so RSS says nothing about growth there (leaks
-    // are LeakSanitizer's job in that build).
-    qInfo("stress: RSS bound not checked under AddressSanitizer");
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    // ASan keeps freed memory in quarantine, and TSan shadows every byte the program touches
+    // (its shadow of the caches the pass keeps, e.g. 64 MiB of transposed weights, stays), so
+    // RSS says nothing about the program's growth there: 338 MiB under TSan where the release
+    // build grows 77 MiB. The bound is checked in the release build; leaks are LeakSanitizer's
+    // job in the ASan build.
+    qInfo("stress: RSS bound not checked under a sanitizer");
 #else
     QVERIFY2(rssAfter - rssBefore < kRssBoundMiB,
              qPrintable(QStringLiteral("RSS grew by %1 MiB").arg(rssAfter - rssBefore)));
