@@ -91,7 +91,7 @@ double qpainterMs(const mhaviz::ui::HeadLines& lines, QSize size) {
 }  // namespace
 
 void headView(MainWindow& w, bool smoke) {
-  auto* dock = w.findChild<QDockWidget*>(QStringLiteral("headViewDock"));
+  auto* dock = w.headViewDock();
   if (dock == nullptr) {
     g_ok = false;
     return;

@@ -217,6 +217,16 @@ mhaviz::Config parse(const char* json, const char* name) {
 }
 
 /// Waits until the controller has no computation running and the grid has drawn its picture.
+/// Shows a dock and waits until its view is laid out at the dock's size (shown, with the
+/// window's layout requests handled), instead of waiting a fixed time.
+bool showDock(QDockWidget* dock) {
+  dock->toggleViewAction()->trigger();
+  const bool shown = QTest::qWaitFor(
+      [dock] { return dock->widget()->isVisible() && dock->widget()->width() > 0; }, kTimeoutMs);
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+  return shown;
+}
+
 bool settle(MainWindow& window) {
   const bool done = QTest::qWaitFor(
       [&window] {
@@ -307,19 +317,15 @@ QString render(const Shot& shot, const QDir& out) {
       if (QString e = showModel(window, shot); !e.isEmpty()) return e;
     }
     if (shot.headView) {
-      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("headViewDock"));
-      if (dock == nullptr) return QStringLiteral("%1: no head view").arg(shot.name);
-      dock->toggleViewAction()->trigger();
-      QTest::qWait(300);  // laid out at the dock's size
+      if (!showDock(window.headViewDock()))
+        return QStringLiteral("%1: the head view never showed").arg(shot.name);
       if (shot.headQuery >= 0) {
         window.headView()->setPinned({mhaviz::ui::TokenHit::Side::query, shot.headQuery});
       }
     }
     if (shot.textView) {
-      auto* dock = window.findChild<QDockWidget*>(QStringLiteral("textViewDock"));
-      if (dock == nullptr) return QStringLiteral("%1: no text view").arg(shot.name);
-      dock->toggleViewAction()->trigger();
-      QTest::qWait(300);  // laid out at the dock's size
+      if (!showDock(window.textViewDock()))
+        return QStringLiteral("%1: the text view never showed").arg(shot.name);
       if (shot.textQuery >= 0) window.textView()->setPinnedQuery(shot.textQuery);
     }
     if (shot.headView &&

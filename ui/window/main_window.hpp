@@ -48,6 +48,9 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] HeadView* headView() const { return m_headView; }
   /// The text view (View > Text view, its own dock; hidden until asked for).
   [[nodiscard]] TextView* textView() const { return m_textView; }
+  /// The docks that hold headView() and textView().
+  [[nodiscard]] QDockWidget* headViewDock() const { return m_headViewDock; }
+  [[nodiscard]] QDockWidget* textViewDock() const { return m_textViewDock; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   /// The "Parameters" dock that holds panel().
   [[nodiscard]] QDockWidget* parameterDock() const { return m_dock; }

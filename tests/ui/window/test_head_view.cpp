@@ -64,7 +64,7 @@ class TestHeadView : public QObject {
 
   // View > Head view and the toolbar's toggle are one action; the dock starts hidden.
   void shownFromTheViewMenuAndTheToolbar() {
-    auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("headViewDock"));
+    auto* dock = m_window->headViewDock();
     QVERIFY(dock != nullptr);
     QVERIFY(!dock->isVisible());
     auto* toolbar = m_window->findChild<QToolBar*>(QStringLiteral("viewToolBar"));
@@ -292,7 +292,7 @@ class TestHeadView : public QObject {
 
  private:
   HeadView* show() {
-    auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("headViewDock"));
+    auto* dock = m_window->headViewDock();
     dock->toggleViewAction()->trigger();
     if (!QTest::qWaitFor([&] { return dock->isVisible(); }, kTimeout)) qWarning("not shown");
     QCoreApplication::processEvents();

@@ -142,7 +142,7 @@ class TestModelAnalysis : public QObject {
     // Opened at its last step: the session is that step's first call.
     const int last = int(m.index.steps - 1);
     QTRY_COMPARE_WITH_TIMEOUT(document->origin().layer, int(layersOf(last)[0]), kTimeout);
-    auto* dock = w.window.findChild<QDockWidget*>(QStringLiteral("textViewDock"));
+    auto* dock = w.window.textViewDock();
     QVERIFY(dock != nullptr);
     dock->show();
     // The second call of the step, head 2, selected; the slider keeps that place and head.

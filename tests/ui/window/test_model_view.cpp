@@ -287,9 +287,9 @@ class TestModelView : public QObject {
     openAndWait(w, modelPath("reverse"));
     ModelView* view = w.window.pages()->modelView();
     QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
-    auto* headDock = w.window.findChild<QDockWidget*>(QStringLiteral("headViewDock"));
+    auto* headDock = w.window.headViewDock();
     headDock->toggleViewAction()->trigger();
-    auto* textDock = w.window.findChild<QDockWidget*>(QStringLiteral("textViewDock"));
+    auto* textDock = w.window.textViewDock();
     textDock->toggleViewAction()->trigger();
     const model::Model m = model::read_model(modelPath("reverse").toStdString());
     QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());

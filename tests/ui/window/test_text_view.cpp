@@ -67,7 +67,7 @@ class TestTextView : public QObject {
   // it is the configuration's sentence with the bias_k and zero chips at the end, shaded by
   // the last query's weights.
   void shownFromTheViewMenuAndTheToolbar() {
-    auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("textViewDock"));
+    auto* dock = m_window->textViewDock();
     QVERIFY(dock != nullptr);
     QVERIFY(!dock->isVisible());
     QAction* toggle = dock->toggleViewAction();
@@ -193,7 +193,7 @@ class TestTextView : public QObject {
 
  private:
   TextView* show() {
-    auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("textViewDock"));
+    auto* dock = m_window->textViewDock();
     if (!dock->isVisible()) dock->toggleViewAction()->trigger();
     if (!QTest::qWaitFor([&] { return dock->isVisible(); }, kTimeout)) qWarning("not shown");
     QCoreApplication::processEvents();

@@ -114,7 +114,7 @@ class TestTokenExport : public QObject {
   // window and by the CLI with the same options: the same picture. Then the text view with
   // head 1 and query 3 pinned.
   void windowAndCliExportTheSamePicture() {
-    HeadView* head = showDock<HeadView>("headViewDock");
+    HeadView* head = showDock<HeadView>(m_window->headViewDock());
     head->setHeadChosen(1, false);
     head->setHeadChosen(3, false);
     head->setCoverage(0.9);
@@ -142,7 +142,7 @@ class TestTokenExport : public QObject {
     QCOMPARE(head->exportTo(other, options), QString());
     QVERIFY(!samePicture(other, cli, &why));
 
-    TextView* text = showDock<TextView>("textViewDock");
+    TextView* text = showDock<TextView>(m_window->textViewDock());
     text->setHead(1);
     text->setPinnedQuery(3);
     options.width = 600;
@@ -162,8 +162,8 @@ class TestTokenExport : public QObject {
   // File > Export image preselects the view worked in last; the views' Export… buttons open it
   // with their view; the grid when the view clicked last was the grid or the dock is hidden.
   void fileExportFollowsTheActiveView() {
-    HeadView* head = showDock<HeadView>("headViewDock");
-    TextView* text = showDock<TextView>("textViewDock");
+    HeadView* head = showDock<HeadView>(m_window->headViewDock());
+    TextView* text = showDock<TextView>(m_window->textViewDock());
     QTest::mouseClick(head->canvas(), Qt::LeftButton, {}, QPoint(2, 2));
     QCOMPARE(dialogPicture(), QStringLiteral("Head view"));
     QTest::mouseClick(text->canvas(), Qt::LeftButton, {}, QPoint(2, 2));
@@ -178,7 +178,7 @@ class TestTokenExport : public QObject {
              QStringLiteral("Head view"));
     // The text view hidden: the grid, and the text view is not offered.
     QTest::mouseClick(text->canvas(), Qt::LeftButton, {}, QPoint(2, 2));
-    m_window->findChild<QDockWidget*>(QStringLiteral("textViewDock"))->hide();
+    m_window->textViewDock()->hide();
     QCOMPARE(dialogPicture(), QStringLiteral("Heatmap grid"));
     QVERIFY(!m_offered.contains(QStringLiteral("Text view")));
     QVERIFY(m_offered.contains(QStringLiteral("Head view")));
@@ -186,8 +186,7 @@ class TestTokenExport : public QObject {
 
  private:
   template <typename View>
-  View* showDock(const char* name) {
-    auto* dock = m_window->findChild<QDockWidget*>(QString::fromLatin1(name));
+  View* showDock(QDockWidget* dock) {
     if (!dock->isVisible()) dock->toggleViewAction()->trigger();
     if (!QTest::qWaitFor([&] { return dock->isVisible(); }, kTimeout)) qWarning("not shown");
     auto* view = dock->findChild<View*>();
