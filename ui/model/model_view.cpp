@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -172,6 +173,7 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
 
 void ModelView::closeModel() {
   m_load.cancel();
+  m_opening = false;
   m_error->hide();
   m_flowTask.cancel();
   m_flow.reset();
@@ -211,8 +213,20 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   m_batch->setEnabled(m_loaded->batchSize > 1);
   m_batchValue = 0;
   showSummary();
+  // The first layer is opened (modelLoaded) once the picture is shown: its computation would
+  // share the cores with the drawing.
+  m_opening = true;
+  // The new caption and summary may change the canvas's height: laid out now, the picture is
+  // drawn once, at its final size (not a second time when the layout catches up).
+  const quint64 drawn = m_drawsStarted;
+  if (QLayout* l = layout()) l->activate();  // a resized canvas starts the drawing itself
+  if (m_drawsStarted == drawn && !redraw()) finishOpening();
+}
+
+void ModelView::finishOpening() {
+  if (!m_opening) return;
+  m_opening = false;
   emit modelLoaded();
-  redraw();
 }
 
 void ModelView::showSummary() {
@@ -257,8 +271,9 @@ void ModelView::showSummary() {
   }
 }
 
-void ModelView::redraw() {
-  if (!m_loaded || m_canvas->size().isEmpty()) return;
+bool ModelView::redraw() {
+  if (!m_loaded || m_canvas->size().isEmpty()) return false;
+  ++m_drawsStarted;
   const QSize size = m_canvas->size();
   const ModelMode mode = m_modes->mode();
   const int batch = m_batchValue;
@@ -269,7 +284,7 @@ void ModelView::redraw() {
   if (mode == ModelMode::flow) {
     if (!m_flow || m_flowBatch != batch || m_flowStep != step) {
       startFlow(batch, step);  // draws when it is ready; the picture so far stays meanwhile
-      return;
+      return true;
     }
     flow = m_flow;
   }
@@ -311,6 +326,7 @@ void ModelView::redraw() {
       deliverPicture(image, problem);
     });
   });
+  return true;
 }
 
 void ModelView::startFlow(int batch, int step) {
@@ -347,7 +363,7 @@ void ModelView::startFlow(int batch, int step) {
         return;
       }
       m_flow = flow;
-      redraw();
+      if (!redraw()) finishOpening();
     });
   });
 }
@@ -361,6 +377,7 @@ void ModelView::deliverPicture(const QImage& image, const QString& problem) {
   }
   m_canvas->image = image;
   m_canvas->update();
+  finishOpening();
   emit modelFinished();
 }
 
