@@ -179,6 +179,7 @@ void ModelView::closeModel() {
   m_flow.reset();
   m_canvas->image = QImage();
   m_canvas->gridShown = false;
+  m_canvas->gridLayout.reset();
   m_modes->setModel(nullptr, nullptr);
   m_canvas->update();
   m_batch->blockSignals(true);
@@ -203,6 +204,7 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   }
   if (m_loaded) m_retired = std::move(m_loaded);  // released by the drawing task below
   m_loaded = std::move(loaded);
+  m_canvas->gridLayout.reset();  // the old picture's, until the new one comes
   m_flowTask.cancel();
   m_flow.reset();
   m_modes->setModel(&m_loaded->model, &m_loaded->computed);
@@ -297,6 +299,7 @@ bool ModelView::redraw() {
                 flow, colormap, colors](const TaskScope& scope) {
     QImage image;
     QString problem;
+    std::optional<ModelGridLayout> layout;
     try {
       const model::Model& m = loaded->model;
       const std::vector<Tensor>& weights = loaded->computed.weights;
@@ -304,6 +307,7 @@ bool ModelView::redraw() {
         case ModelMode::grid:
           // The caption above the picture names the model: no figure title in it.
           image = drawModelGrid(m, loaded->computed, batch, size, colormap, colors, false);
+          layout.emplace(m, loaded->computed, batch, size, false);  // the canvas's, as drawn
           break;
         case ModelMode::rollout:
           image = drawRollout(m, model::attention_rollout(m, weights, batch, step), size, colormap,
@@ -320,9 +324,10 @@ bool ModelView::redraw() {
     } catch (const std::exception& e) {
       problem = QString::fromUtf8(e.what());
     }
-    scope.post([this, image, problem, mode, batch] {
+    scope.post([this, image, problem, mode, batch, layout, of = loaded.get()] {
       m_canvas->gridShown = mode == ModelMode::grid;
       m_canvas->imageBatch = batch;
+      m_canvas->gridLayout = of == m_loaded.get() ? layout : std::nullopt;
       deliverPicture(image, problem);
     });
   });
