@@ -1,5 +1,6 @@
 #include "mhaviz/core/problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -115,7 +116,18 @@ Problem problem_of(const Config& config, const io::TensorMap& tensors, std::stri
                    bool pattern_masks) {
   validate_config(config);
   gen::check_labels(config);
-  Problem problem{config, gen::make_params(config), gen::make_inputs(config)};
+  // What `tensors` replaces in full is not generated first (a captured model layer brings every
+  // parameter and input: generating them was most of reading it); the specs are checked as the
+  // generators check them.
+  const bool all_params = std::ranges::all_of(kStateDictKeys, [&](std::string_view key) {
+    return !expected_param_shape(config, key) || tensors.contains(std::string(key));
+  });
+  const bool all_inputs =
+      tensors.contains("query") && tensors.contains("key") && tensors.contains("value");
+  if (all_params) gen::check_weight_spec(config);
+  if (all_inputs) gen::check_input_spec(config);
+  Problem problem{config, all_params ? Params{} : gen::make_params(config),
+                  all_inputs ? Inputs{} : gen::make_inputs(config)};
   Inputs& in = problem.inputs;
   // Generated masks; a mask in `tensors` replaces its generated one (and its settings).
   if (!tensors.contains("attn_mask")) {

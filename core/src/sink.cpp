@@ -50,6 +50,15 @@ SinkScores sink_scores(const ForwardResult& r) {
         ++out.queries[static_cast<std::size_t>(n * r.H + h)];
         ++out.queries[static_cast<std::size_t>(r.N * r.H + h)];
         const std::int64_t row = ((n * r.H + h) * r.L + i) * r.Sx;
+        if (w.type() == ElemType::f32) {  // typed: Tensor::value per weight was most of the time
+          const float* x = w.data<float>().data() + row;
+          for (std::int64_t j = 0; j < r.Sx; ++j) {
+            const auto a = static_cast<double>(x[j]);
+            own[j] += a;
+            all[j] += a;
+          }
+          continue;
+        }
         for (std::int64_t j = 0; j < r.Sx; ++j) {
           const double a = w.value(row + j);
           own[j] += a;

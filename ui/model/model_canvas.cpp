@@ -16,9 +16,8 @@ ModelCanvas::ModelCanvas(ModelView* view) : QWidget(view), m_view(view) {
 }
 
 std::optional<ModelGridLayout> ModelCanvas::layout() const {
-  const auto loaded = m_view->loaded();
-  if (!gridShown || !loaded || image.isNull()) return std::nullopt;
-  return ModelGridLayout(loaded->model, loaded->computed, imageBatch, image.size(), false);
+  if (!gridShown || !m_view->loaded() || image.isNull()) return std::nullopt;
+  return gridLayout;
 }
 
 void ModelCanvas::paintEvent(QPaintEvent*) {

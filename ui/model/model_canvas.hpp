@@ -22,6 +22,11 @@ class ModelCanvas : public QWidget {
   int imageBatch = 0;      // the batch element the picture shows (its title, so its layout)
   bool gridShown = false;  // the layers × heads grid, whose maps can be clicked
 
+  /// The grid's layout, made with the picture on the drawing task (measuring every token label
+  /// took milliseconds of the GUI thread at each paint, click and pointer move); null when the
+  /// picture is not a grid of the model shown.
+  std::optional<ModelGridLayout> gridLayout;
+
   /// The picture's layout (null without a grid on screen).
   [[nodiscard]] std::optional<ModelGridLayout> layout() const;
 

@@ -15,6 +15,7 @@
 
 #include "mhaviz/core/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
+#include "mhaviz/core/parallel.hpp"
 #include "model/model_grid_layout.hpp"
 #include "model/picture_parts.hpp"
 #include "render/colormaps.hpp"
@@ -80,11 +81,24 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
     if (w.dim() != 4 || batch >= w.size(0)) continue;
     const std::int64_t H = w.size(1), L = w.size(2), Sx = w.size(3);
     const std::int64_t S = layer.problem.config.src_len;
-    for (std::int64_t h = 0; h < H; ++h) {
+    // The layer's maps coloured on every core (one gradient each: color() fills its buffer on
+    // first use), then drawn here in order.
+    std::vector<QImage> maps(static_cast<std::size_t>(H));
+    parallel_for(H, thread_count(0, H), [&](std::int64_t h) {
+      const QCPColorGradient own = makeGradient(colormap);
       const std::int64_t base = (batch * H + h) * L * Sx;
-      const QImage cells =
-          cellImage(L, Sx, gradient, colormap,
-                    [&](std::int64_t r, std::int64_t c) { return w.value(base + r * Sx + c); });
+      QImage& out = maps[static_cast<std::size_t>(h)];
+      if (w.type() == ElemType::f32) {
+        const float* x = w.data<float>().data() + base;
+        out = cellImage(L, Sx, own, colormap,
+                        [&](std::int64_t r, std::int64_t c) { return double(x[r * Sx + c]); });
+      } else {
+        out = cellImage(L, Sx, own, colormap,
+                        [&](std::int64_t r, std::int64_t c) { return w.value(base + r * Sx + c); });
+      }
+    });
+    for (std::int64_t h = 0; h < H; ++h) {
+      const QImage& cells = maps[static_cast<std::size_t>(h)];
       const QRect target = g.mapRect(li, static_cast<int>(h));
       p.drawImage(target, cells);
       if (Sx > S) {  // the appended bias_k / zero columns start here

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -172,11 +173,13 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
 
 void ModelView::closeModel() {
   m_load.cancel();
+  m_opening = false;
   m_error->hide();
   m_flowTask.cancel();
   m_flow.reset();
   m_canvas->image = QImage();
   m_canvas->gridShown = false;
+  m_canvas->gridLayout.reset();
   m_modes->setModel(nullptr, nullptr);
   m_canvas->update();
   m_batch->blockSignals(true);
@@ -201,6 +204,7 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   }
   if (m_loaded) m_retired = std::move(m_loaded);  // released by the drawing task below
   m_loaded = std::move(loaded);
+  m_canvas->gridLayout.reset();  // the old picture's, until the new one comes
   m_flowTask.cancel();
   m_flow.reset();
   m_modes->setModel(&m_loaded->model, &m_loaded->computed);
@@ -211,8 +215,20 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   m_batch->setEnabled(m_loaded->batchSize > 1);
   m_batchValue = 0;
   showSummary();
+  // The first layer is opened (modelLoaded) once the picture is shown: its computation would
+  // share the cores with the drawing.
+  m_opening = true;
+  // The new caption and summary may change the canvas's height: laid out now, the picture is
+  // drawn once, at its final size (not a second time when the layout catches up).
+  const quint64 drawn = m_drawsStarted;
+  if (QLayout* l = layout()) l->activate();  // a resized canvas starts the drawing itself
+  if (m_drawsStarted == drawn && !redraw()) finishOpening();
+}
+
+void ModelView::finishOpening() {
+  if (!m_opening) return;
+  m_opening = false;
   emit modelLoaded();
-  redraw();
 }
 
 void ModelView::showSummary() {
@@ -257,8 +273,9 @@ void ModelView::showSummary() {
   }
 }
 
-void ModelView::redraw() {
-  if (!m_loaded || m_canvas->size().isEmpty()) return;
+bool ModelView::redraw() {
+  if (!m_loaded || m_canvas->size().isEmpty()) return false;
+  ++m_drawsStarted;
   const QSize size = m_canvas->size();
   const ModelMode mode = m_modes->mode();
   const int batch = m_batchValue;
@@ -269,7 +286,7 @@ void ModelView::redraw() {
   if (mode == ModelMode::flow) {
     if (!m_flow || m_flowBatch != batch || m_flowStep != step) {
       startFlow(batch, step);  // draws when it is ready; the picture so far stays meanwhile
-      return;
+      return true;
     }
     flow = m_flow;
   }
@@ -282,6 +299,7 @@ void ModelView::redraw() {
                 flow, colormap, colors](const TaskScope& scope) {
     QImage image;
     QString problem;
+    std::optional<ModelGridLayout> layout;
     try {
       const model::Model& m = loaded->model;
       const std::vector<Tensor>& weights = loaded->computed.weights;
@@ -289,6 +307,7 @@ void ModelView::redraw() {
         case ModelMode::grid:
           // The caption above the picture names the model: no figure title in it.
           image = drawModelGrid(m, loaded->computed, batch, size, colormap, colors, false);
+          layout.emplace(m, loaded->computed, batch, size, false);  // the canvas's, as drawn
           break;
         case ModelMode::rollout:
           image = drawRollout(m, model::attention_rollout(m, weights, batch, step), size, colormap,
@@ -305,12 +324,14 @@ void ModelView::redraw() {
     } catch (const std::exception& e) {
       problem = QString::fromUtf8(e.what());
     }
-    scope.post([this, image, problem, mode, batch] {
+    scope.post([this, image, problem, mode, batch, layout, of = loaded.get()] {
       m_canvas->gridShown = mode == ModelMode::grid;
       m_canvas->imageBatch = batch;
+      m_canvas->gridLayout = of == m_loaded.get() ? layout : std::nullopt;
       deliverPicture(image, problem);
     });
   });
+  return true;
 }
 
 void ModelView::startFlow(int batch, int step) {
@@ -347,7 +368,7 @@ void ModelView::startFlow(int batch, int step) {
         return;
       }
       m_flow = flow;
-      redraw();
+      if (!redraw()) finishOpening();
     });
   });
 }
@@ -361,6 +382,7 @@ void ModelView::deliverPicture(const QImage& image, const QString& problem) {
   }
   m_canvas->image = image;
   m_canvas->update();
+  finishOpening();
   emit modelFinished();
 }
 

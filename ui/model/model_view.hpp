@@ -48,7 +48,9 @@ class ModelView : public QWidget {
   /// stays until the new one is ready; a failure is shown inline. `displayName` (default: the
   /// file's name) names it in the view.
   void openModel(const QString& indexPath, const QString& displayName = {});
-  [[nodiscard]] bool isBusy() const { return m_load.isBusy(); }
+  /// True while a model is read and computed, and then until its first picture is shown (and
+  /// modelLoaded has made its first layer the session).
+  [[nodiscard]] bool isBusy() const { return m_load.isBusy() || m_opening; }
   /// Forgets the model (shown or being read): the view is empty again ("No model open").
   void closeModel();
   /// The model shown; null before the first one is ready.
@@ -81,7 +83,9 @@ class ModelView : public QWidget {
   void layerChosen(int layer, int head);
   /// The cell under the pointer, for the status bar (empty when the pointer leaves).
   void hovered(const QString& text);
-  /// A model is read and computed (loaded() is it); its picture follows (modelFinished).
+  /// A model is read, computed and its first picture drawn (loaded() is it; modelFinished
+  /// follows at once). Its first layer is opened on this signal: after the picture, so that the
+  /// layer's computation does not hold the picture up.
   void modelLoaded();
   /// A model is read, computed and drawn (or failed: then error() is set).
   void modelFinished();
@@ -90,9 +94,12 @@ class ModelView : public QWidget {
   friend class ModelCanvas;
   void deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error);
   void deliverPicture(const QImage& image, const QString& problem);
-  void redraw();
+  /// Starts drawing the picture (or the attention flow it needs); false when nothing is drawn
+  /// (no model, or a canvas not laid out yet).
+  bool redraw();
   void startFlow(int batch, int step);
   void showSummary();
+  void finishOpening();
 
   LatestTask m_load{this};      // reads and computes the model asked for last
   LatestTask m_draw{this};      // draws the picture for the newest size, batch and colormap
@@ -101,6 +108,8 @@ class ModelView : public QWidget {
   int m_flowBatch = -1;
   int m_flowStep = -1;
   std::shared_ptr<const LoadedModel> m_loaded;
+  bool m_opening = false;  // m_loaded's first picture is still to come (then: modelLoaded)
+  quint64 m_drawsStarted = 0;
   // The model replaced last: the next drawing task releases it (hundreds of MiB at 12 x 12 x
   // 512), so that returning its memory never holds up the GUI thread.
   std::shared_ptr<const LoadedModel> m_retired;

@@ -138,7 +138,7 @@ Tensor parse_npy(std::span<const std::byte> bytes, std::string_view name) {
          "corrupt .npy file: " + claim + std::to_string(available) + " bytes follow the header");
   }
 
-  Tensor tensor(type, header.shape);
+  Tensor tensor = Tensor::uninitialized(type, header.shape);  // every byte is written below
   const auto src = bytes.subspan(data_start, static_cast<std::size_t>(need));
   auto dst = tensor.bytes();
   if (header.fortran_order) {

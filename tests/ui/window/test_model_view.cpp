@@ -533,6 +533,29 @@ class TestModelView : public QObject {
     for (QLabel* subject : subjects) QVERIFY(subject->isHidden());
   }
 
+  void theFirstLayerIsOpenedAfterThePicture() {
+    // Computing the session's layer (and its head measures) would share the cores with the
+    // drawing of the grid: the grid comes first, then the first layer becomes the session (the
+    // view is busy until then).
+    testing::PromptedWindow w;
+    w.window.resize(1300, 900);
+    w.window.show();
+    ModelView* view = w.window.pages()->modelView();
+    bool pictureFirst = false;
+    int loaded = 0;
+    QObject::connect(view, &ModelView::modelLoaded, view, [&] {
+      ++loaded;
+      pictureFirst = !view->picture().isNull();
+    });
+    const mhaviz::Config before = w.document()->config();
+    QVERIFY(w.session()->open(modelPath("copy")));
+    QTRY_VERIFY_WITH_TIMEOUT(view->loaded() != nullptr && !view->isBusy(), kTimeout);
+    QCOMPARE(loaded, 1);
+    QVERIFY(pictureFirst);
+    QVERIFY(!(w.document()->config() == before));
+    QVERIFY(w.document()->config() == view->loaded()->model.layers[0].problem.config);
+  }
+
   void presentationModeHidesTheBarAndBringsItBack() {
     testing::PromptedWindow w;
     openLayerAndReturn(w);
