@@ -5,8 +5,11 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <vector>
+
+#include <Eigen/Core>
 
 #include "dims.hpp"
 #include "eigen_types.hpp"
@@ -20,16 +23,40 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+/// Rows of one (n, h) that a block of the row-wise measures holds: small enough that a cancel
+/// is seen within about a millisecond (a block of the entropy is 16 rows of Sx weights).
+constexpr std::int64_t kEntropyRows = 16;
+constexpr std::int64_t kAblationRows = 64;
+
 /// Calls fn(b) for every block b in [0, count) on control.threads threads, throwing Cancelled
-/// before a block when control.cancel reads true. Each block writes only its own entries, so
-/// the results do not depend on the thread count, bit for bit.
+/// before a block when control.cancel reads true, and calling control.progress (serialised)
+/// after each block with (blocks of this step done, blocks of this step). Each block writes
+/// only its own entries, so the results do not depend on the thread count, bit for bit.
 void for_blocks(std::int64_t count, const RunControl& control,
                 const std::function<void(std::int64_t)>& fn) {
+  std::mutex progress_mutex;
+  std::int64_t done = 0;
   parallel_for(count, thread_count(control.threads, count), [&](std::int64_t b) {
-    if (control.cancel != nullptr && control.cancel->load()) {
+    if (control.cancel != nullptr && control.cancel->load(std::memory_order_relaxed)) {
       throw Cancelled();
     }
     fn(b);
+    if (control.progress) {
+      const std::lock_guard lock(progress_mutex);
+      control.progress(++done, count);
+    }
+  });
+}
+
+/// for_blocks over the rows of every (n, h) in blocks of `rows` rows: fn(b, i0, i1) for
+/// batch-head b = n * H + h and its rows [i0, i1).
+void for_row_blocks(std::int64_t heads, std::int64_t L, std::int64_t rows,
+                    const RunControl& control,
+                    const std::function<void(std::int64_t, std::int64_t, std::int64_t)>& fn) {
+  const std::int64_t per_head = std::max<std::int64_t>(1, (L + rows - 1) / rows);
+  for_blocks(heads * per_head, control, [&](std::int64_t k) {
+    const std::int64_t b = k / per_head, i0 = (k % per_head) * rows;
+    fn(b, i0, std::min(L, i0 + rows));
   });
 }
 
@@ -66,11 +93,12 @@ std::vector<std::int64_t> open_keys(const ForwardResult& r, const Inputs& in,
   std::vector<std::int64_t> out(static_cast<std::size_t>(r.N * r.H * r.L), r.Sx);
   const detail::Masks<T> masks(in, dims_of(r));
   if (!masks.any()) return out;
-  for_blocks(r.N * r.H, control, [&](std::int64_t b) {
+  for_row_blocks(r.N * r.H, r.L, kEntropyRows, control, [&](std::int64_t b, std::int64_t i0,
+                                                             std::int64_t i1) {
     const std::int64_t n = b / r.H;
     detail::RowVec<T> row(r.Sx);
-    std::size_t at = static_cast<std::size_t>(b * r.L);
-    for (std::int64_t i = 0; i < r.L; ++i, ++at) {
+    std::size_t at = static_cast<std::size_t>(b * r.L + i0);
+    for (std::int64_t i = i0; i < i1; ++i, ++at) {
       masks.merged_row(n, b, i, row);
       std::int64_t open = 0;
       for (std::int64_t j = 0; j < r.Sx; ++j) {
@@ -89,6 +117,33 @@ std::int64_t column_of(const ForwardResult& r, KeyKind kind) {
   return -1;
 }
 
+/// What attention_measures reads from one row of weights (Sx of them).
+struct RowStats {
+  double entropy = 0.0;  ///< -Σ x log x over the weights in (0, 1), in nats
+  double top = 0.0;      ///< the largest weight
+  bool nan = false;      ///< a weight is NaN
+};
+
+/// The row's statistics, vectorised: the logarithms in T (Eigen's array log, a few ulp), the
+/// terms summed in double. `terms` is scratch of Sx entries. A weight of 0 or 1 adds exactly
+/// 0 (log 1 = 0), so a row with one weight 1 has entropy exactly 0.
+template <typename T>
+RowStats row_stats(const T* a, std::int64_t Sx, Eigen::Array<T, Eigen::Dynamic, 1>& terms) {
+  using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
+  const Eigen::Map<const Array> x(a, Sx);
+  RowStats s;
+  // Weights lie in [0, 1]: their sum is NaN exactly when one of them is.
+  s.nan = std::isnan(x.sum());
+  if (s.nan) return s;
+  // Eigen's select() is not vectorised: a weight of 0 is read as the smallest normal number,
+  // whose log is finite, so its term is 0 · log = 0 (and a subnormal weight's term is below
+  // any rounding of the sum).
+  terms = x * x.cwiseMax(std::numeric_limits<T>::min()).log();
+  s.entropy = -terms.template cast<double>().sum();
+  s.top = static_cast<double>(x.maxCoeff());
+  return s;
+}
+
 template <typename T>
 void attention_measures(const ForwardResult& r, HeadMeasures& m, const RunControl& control) {
   const auto w = attention_distribution(r).data<T>();
@@ -99,32 +154,26 @@ void attention_measures(const ForwardResult& r, HeadMeasures& m, const RunContro
        {&m.entropy, &m.normalized_entropy, &m.confidence, &m.first_key, &m.bias_k, &m.zero}) {
     v->assign(rows, kNaN);
   }
-  // One block per (n, h): its L rows.
-  for_blocks(r.N * r.H, control, [&](std::int64_t b) {
-    for (auto row = static_cast<std::size_t>(b * r.L);
-         row < static_cast<std::size_t>((b + 1) * r.L); ++row) {
+  // Blocks of kEntropyRows rows of one (n, h).
+  for_row_blocks(r.N * r.H, r.L, kEntropyRows, control, [&](std::int64_t b, std::int64_t i0,
+                                                             std::int64_t i1) {
+    Eigen::Array<T, Eigen::Dynamic, 1> terms(r.Sx);
+    for (auto row = static_cast<std::size_t>(b * r.L + i0);
+         row < static_cast<std::size_t>(b * r.L + i1); ++row) {
       const std::int64_t open = m.open_keys[row];
       if (open == 0) continue;
       const T* a = w.data() + row * static_cast<std::size_t>(r.Sx);
-      double h = 0.0;
-      double top = -std::numeric_limits<double>::infinity();
-      bool nan = false;
-      for (std::int64_t j = 0; j < r.Sx; ++j) {
-        const double x = a[j];
-        if (std::isnan(x)) nan = true;
-        if (x > 0.0) h -= x * std::log(x);
-        top = std::max(top, x);
-      }
-      if (nan) continue;  // NaN scores (not masks) give NaN weights: every measure stays NaN
+      const RowStats s = row_stats(a, r.Sx, terms);
+      if (s.nan) continue;  // NaN scores (not masks) give NaN weights: every measure stays NaN
+      const double h = s.entropy;
       m.entropy[row] = h == 0.0 ? 0.0 : h;  // no -0
       m.normalized_entropy[row] = open == 1 ? 0.0 : h / std::log(static_cast<double>(open));
-      m.confidence[row] = top;
+      m.confidence[row] = s.top;
       m.first_key[row] = r.S > 0 ? static_cast<double>(a[0]) : 0.0;
       m.bias_k[row] = jb >= 0 ? static_cast<double>(a[jb]) : 0.0;
       m.zero[row] = jz >= 0 ? static_cast<double>(a[jz]) : 0.0;
     }
   });
-  (void)rows;
 }
 
 /// ‖Δ‖ and ‖output‖ of every (n, h, i) row, Δ = head_output[n,h,i] @ W_O[:, h*hd:(h+1)*hd]^T
@@ -139,19 +188,21 @@ void ablation_norms(const ForwardResult& r, std::vector<double>& delta, std::vec
   const auto o = r.output.data<T>();
   delta.assign(static_cast<std::size_t>(r.N * r.H * r.L), kNaN);
   out.assign(delta.size(), kNaN);
-  for_blocks(r.N * r.H, control, [&](std::int64_t b) {
+  // Blocks of kAblationRows rows of one (n, h).
+  for_row_blocks(r.N * r.H, r.L, kAblationRows, control, [&](std::int64_t b, std::int64_t i0,
+                                                              std::int64_t i1) {
     const std::int64_t n = b / r.H, h = b % r.H;
     const std::size_t base = static_cast<std::size_t>((n * r.H + h) * r.L);
-    M x(r.L, r.hd);
-    for (std::int64_t i = 0; i < r.L; ++i) {
+    M x(i1 - i0, r.hd);
+    for (std::int64_t i = i0; i < i1; ++i) {
       for (std::int64_t c = 0; c < r.hd; ++c) {
-        x(i, c) = ho[(base + static_cast<std::size_t>(i)) * static_cast<std::size_t>(r.hd) +
-                     static_cast<std::size_t>(c)];
+        x(i - i0, c) = ho[(base + static_cast<std::size_t>(i)) * static_cast<std::size_t>(r.hd) +
+                          static_cast<std::size_t>(c)];
       }
     }
     const M d = x * wo.middleCols(h * r.hd, r.hd).transpose();
-    for (std::int64_t i = 0; i < r.L; ++i) {
-      delta[base + static_cast<std::size_t>(i)] = d.row(i).norm();
+    for (std::int64_t i = i0; i < i1; ++i) {
+      delta[base + static_cast<std::size_t>(i)] = d.row(i - i0).norm();
       double s = 0.0;
       const T* orow = o.data() + static_cast<std::size_t>((n * r.L + i) * r.E);
       for (std::int64_t e = 0; e < r.E; ++e) s += double(orow[e]) * double(orow[e]);
@@ -268,8 +319,9 @@ ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
   // of every (n, h) and of every h over all n, in parallel: each is the same sum as
   // head_average's.
   std::vector<double> squares(static_cast<std::size_t>(result.N * result.L));
-  for_blocks(result.N, control, [&](std::int64_t b) {
-    for (std::int64_t i = 0; i < result.L; ++i) {
+  for_row_blocks(result.N, result.L, kAblationRows, control, [&](std::int64_t b, std::int64_t i0,
+                                                                   std::int64_t i1) {
+    for (std::int64_t i = i0; i < i1; ++i) {
       squares[static_cast<std::size_t>(b * result.L + i)] = output_row_square(result, b, i);
     }
   });
@@ -279,7 +331,7 @@ ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
     out.averages[static_cast<std::size_t>(k)] =
         average_of(out.head, result, n == result.N ? -1 : n, h, &squares);
   });
-  out.sinks = sink_scores(result);
+  out.sinks = sink_scores(result, control);
   if (result.N * result.H * result.L * result.Sx <= kValueNormCellLimit) {
     out.norms = value_norms(result, control);
     out.zeroing = value_zeroing(result, control);

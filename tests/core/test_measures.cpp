@@ -278,5 +278,34 @@ TEST(Measures, ThreadCountChangesNothingAndCancelStops) {
   EXPECT_THROW((void)measure_result(r, in, cancelled), Cancelled);
 }
 
+// A cancel is seen within a few rows, not at the end of a head: with one head of 1024 queries
+// and one thread, a cancel set when the first block of the measures has been done ends
+// measure_result before a second block, and that block held a small share of the head's rows.
+TEST(Measures, CancelIsSeenWithinAFewRows) {
+  Config c;
+  c.embed_dim = 16;
+  c.num_heads = 1;
+  c.batch_size = 1;
+  c.tgt_len = 1024;
+  c.src_len = 64;
+  const Params p = init_params(c);
+  const Inputs in = random_inputs(c);
+  const ForwardResult r = forward(c, p, in);
+  std::atomic<bool> stop{false};
+  int calls = 0;
+  std::int64_t blocks = 0;
+  RunControl control;
+  control.threads = 1;
+  control.cancel = &stop;
+  control.progress = [&](std::int64_t, std::int64_t total) {
+    ++calls;
+    blocks = total;
+    stop = true;
+  };
+  EXPECT_THROW((void)measure_result(r, in, control), Cancelled);
+  EXPECT_EQ(calls, 1);              // no block after the cancel
+  EXPECT_GE(blocks, c.tgt_len / 64);  // a block is at most 64 of the head's 1024 rows
+}
+
 }  // namespace
 }  // namespace mhaviz::test

@@ -67,8 +67,10 @@ const Tensor& attention_distribution(const ForwardResult& result);
 
 /// Computes the measures of `result`, which forward() computed from `inputs` (used only for
 /// the masks, to count the open keys). Throws InvalidInput when the two do not fit.
-/// `control`: its threads share the (batch element, head) blocks (the numbers do not depend on
-/// them, bit for bit) and its cancel flag, read before each block, throws Cancelled.
+/// `control`: its threads share blocks of a few query rows of one (batch element, head) (the
+/// numbers do not depend on them, bit for bit); its cancel flag, read before each block, throws
+/// Cancelled, so a cancel is seen within about a millisecond; its progress, when set, is called
+/// after each block with (blocks of that step done, blocks of that step).
 HeadMeasures head_measures(const ForwardResult& result, const Inputs& inputs,
                            const RunControl& control = {});
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "mhaviz/core/forward.hpp"
 #include "mhaviz/core/result.hpp"
 
 namespace mhaviz {
@@ -40,7 +41,9 @@ struct SinkScores {
 
 /// Sink scores of `result`, from attention_distribution(result) (the weights before dropout
 /// when dropout was applied). A query counts when its merged mask leaves a key open.
-SinkScores sink_scores(const ForwardResult& result);
+/// `control`: its threads share blocks of key columns (the sums do not depend on them, bit for
+/// bit) and its cancel flag, read before each block, throws Cancelled.
+SinkScores sink_scores(const ForwardResult& result, const RunControl& control = {});
 
 /// How many heads have a first-token sink score above ε.
 struct SinkRate {
