@@ -10,7 +10,9 @@
 #include <tuple>
 #include <vector>
 
+#include "head_products.hpp"
 #include "kernels/sgemm.hpp"
+#include "mhaviz/core/tensor.hpp"
 
 namespace {
 
@@ -110,6 +112,49 @@ TEST(SgemmRows, ARowIsTheSameAloneAsInAnyTile) {
   ASSERT_TRUE(
       mhaviz::detail::kernels::gemm(5, n, k, a.data() + 40 * k, k, b.data(), n, some.data(), n));
   EXPECT_EQ(some, all.middleRows(40, 5));
+}
+
+TEST(HeadsDirect, SameBitsAsAllColumnsProjectedThenCopiedIntoTheHeads) {
+  // forward.cpp projects small passes head by head (head_products.hpp) and larger ones over
+  // all E columns copied into the heads: both must give the same q, k and v.
+  using mhaviz::detail::kHeadsDirectExact;
+  static_assert(kHeadsDirectExact<float> && kHeadsDirectExact<double>);
+  mhaviz::detail::Dims d;
+  d.N = 3, d.E = 64, d.H = 4, d.hd = 16;
+  const std::int64_t len = 19, f = 40, block_rows = len + 2;  // rows past len: appended keys
+  const Mat w = Mat::Random(d.E, f);
+  const Eigen::RowVectorXf b = Eigen::RowVectorXf::Random(d.E);
+  const auto wt = mhaviz::detail::transposed_padded(w);
+  for (const bool seq_first : {false, true}) {
+    const Mat x = Mat::Random(d.N * len, f);  // rows (len*N) when seq_first, else (N*len)
+    const mhaviz::Tensor input = mhaviz::Tensor::from<float>(
+        seq_first ? mhaviz::Shape{len, d.N, f} : mhaviz::Shape{d.N, len, f},
+        std::vector<float>(x.data(), x.data() + x.size()));
+    mhaviz::Tensor heads = mhaviz::Tensor::from<float>(
+        {d.N, d.H, block_rows, d.hd},
+        std::vector<float>(static_cast<std::size_t>(d.N * d.H * block_rows * d.hd), 7.0F));
+    mhaviz::detail::heads_direct(input, wt, b, d, seq_first, len, heads, block_rows);
+    Mat all(d.N * len, d.E);
+    ASSERT_TRUE(mhaviz::detail::kernels::gemm(d.N * len, d.E, f, x.data(), f, wt.storage.data(),
+                                               wt.storage.cols(), all.data(), d.E));
+    all.rowwise() += b;
+    const auto got = heads.data<float>();
+    for (std::int64_t n = 0; n < d.N; ++n) {
+      for (std::int64_t h = 0; h < d.H; ++h) {
+        for (std::int64_t l = 0; l < block_rows; ++l) {
+          const std::int64_t t = seq_first ? l * d.N + n : n * len + l;
+          for (std::int64_t c = 0; c < d.hd; ++c) {
+            const float g = got[static_cast<std::size_t>(((n * d.H + h) * block_rows + l) * d.hd + c)];
+            if (l < len) {
+              ASSERT_EQ(g, all(t, h * d.hd + c)) << "n " << n << " h " << h << " l " << l;
+            } else {
+              ASSERT_EQ(g, 7.0F) << "an appended key's row was written";
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(Transpose, OfABlockIntoABlock) {

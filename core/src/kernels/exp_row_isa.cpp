@@ -46,6 +46,10 @@ constexpr int kLanes = unpacket_traits<Packet<T>>::size;
 [[maybe_unused]] void stream(double* p, __m512d v) { _mm512_stream_pd(p, v); }
 /// y * 2^m for integral m.
 [[maybe_unused]] __m512 times_pow2(__m512 y, __m512 m) { return _mm512_scalef_ps(y, m); }
+/// Whether any lane of x is below `bound`, compared into a mask register (pcmp_lt would spread
+/// the mask into a vector first, two more instructions per packet in the softmax's loop).
+[[maybe_unused]] bool any_below(__m512 x, float bound) { return _mm512_cmp_ps_mask(x, _mm512_set1_ps(bound), _CMP_LT_OQ) != 0; }
+[[maybe_unused]] bool any_below(__m512d x, double bound) { return _mm512_cmp_pd_mask(x, _mm512_set1_pd(bound), _CMP_LT_OQ) != 0; }
 #else
 /// y * 2^m for integral m in [-126, 127]: m + 127 placed in the exponent bits.
 template <typename P>
@@ -64,6 +68,10 @@ template <typename P>
 [[maybe_unused]] bool any_lane(__m128d m) { return _mm_movemask_pd(m) != 0; }
 [[maybe_unused]] void stream(float* p, __m128 v) { _mm_stream_ps(p, v); }
 [[maybe_unused]] void stream(double* p, __m128d v) { _mm_stream_pd(p, v); }
+
+/// Whether any lane of x is below `bound` (the packet types without a mask register).
+template <typename P, typename T>
+[[maybe_unused]] bool any_below(const P& x, T bound) { return any_lane(pcmp_lt(x, pset1<P>(bound))); }
 
 float c_exp(float x) { return ::expf(x); }
 double c_exp(double x) { return ::exp(x); }
@@ -93,7 +101,7 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline Packet<T> exact_exp(const Packet<T>& x) {
   const Packet<T> e = pexp(x);
-  return any_lane(pcmp_lt(e, pset1<Packet<T>>(std::numeric_limits<T>::min()))) ? exact_tiny<T>(x, e) : e;
+  return any_below(e, std::numeric_limits<T>::min()) ? exact_tiny<T>(x, e) : e;
 }
 
 /// From this argument up to 0 exp's result is a normal number: the softmax's exponentials
@@ -143,7 +151,7 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline Packet<T> softmax_exp(const Packet<T>& x) {
   const Packet<T> e = exp_nonpositive(x);
-  return any_lane(pcmp_lt(x, pset1<Packet<T>>(kExpLow<T>))) ? softmax_low<T>(x, e) : e;
+  return any_below(x, kExpLow<T>) ? softmax_low<T>(x, e) : e;
 }
 
 /// The last n % kLanes elements of a row as one packet: `pad` in the lanes past the row.
