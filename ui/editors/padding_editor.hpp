@@ -6,6 +6,9 @@
 // the view's batch element, and choosing another element here shows it in the maps (the row
 // says so, and showingElement announces it). GUI thread only.
 
+#include <cstdint>
+#include <vector>
+
 #include "editors/spec_editor.hpp"
 
 class QComboBox;
@@ -43,6 +46,7 @@ class KeyPaddingEditor : public SpecEditor {
                 int mergeId = -1);
   void setLength(int length);
   void onKeyToggled(QListWidgetItem* item);
+  void showKeys(int count, const std::vector<std::int64_t>& padded);
 
   QFormLayout* m_form = nullptr;
   QComboBox* m_kind = nullptr;
@@ -52,6 +56,7 @@ class KeyPaddingEditor : public SpecEditor {
   QSlider* m_lengthSlider = nullptr;
   QSpinBox* m_length = nullptr;
   QListWidget* m_keys = nullptr;
+  std::vector<std::int64_t> m_keysPadded;  // the padded keys m_keys shows checked
   QLabel* m_note = nullptr;
 };
 

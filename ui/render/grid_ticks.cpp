@@ -2,7 +2,9 @@
 
 #include <qcustomplot.h>
 
+#include <QFont>
 #include <QFontMetrics>
+#include <QHash>
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -59,17 +61,38 @@ KeyKind rowKind(const MapData& m, int r) {
   return m.rowsInfo.empty() ? KeyKind::source : m.rowsInfo[static_cast<std::size_t>(r)].kind;
 }
 
+// The widths of labels in `font` measured so far: the maps of a grid share their labels and
+// each layout measures them again (the reduced view's 512 block labels, shaped for each of its
+// nine maps twice per picture, cost the GUI thread several milliseconds).
+QHash<QString, int>& measuredWidths(const QFont& font) {
+  thread_local QString measured;  // the font's key
+  thread_local QHash<QString, int> widths;
+  const QString key = font.key();
+  if (key != measured || widths.size() > 65536) {
+    measured = key;
+    widths.clear();
+  }
+  return widths;
+}
+
 // Widest column label among the visible columns [c0, c1].
-int widestColumnLabel(const MapData& m, bool tokens, int c0, int c1, const QFontMetrics& metrics) {
+int widestColumnLabel(const MapData& m, bool tokens, int c0, int c1, const QFont& font,
+                      const QFontMetrics& metrics) {
   if (!tokens) {
     // Index labels: the last visible one has the most digits (measuring 2048 labels per map
     // cost the GUI thread milliseconds per map).
     return metrics.horizontalAdvance(QString::number(c1));
   }
+  QHash<QString, int>& widths = measuredWidths(font);
   int widest = 0;
   for (int c = c0; c <= c1 && c - c0 < 4096; ++c) {
-    if (columnKind(m, c) == KeyKind::source)
-      widest = std::max(widest, metrics.horizontalAdvance(columnLabel(m, c)));
+    if (columnKind(m, c) != KeyKind::source) continue;
+    const QString label = columnLabel(m, c);
+    const auto found = widths.constFind(label);
+    const int width = found != widths.cend()
+                          ? *found
+                          : *widths.insert(label, metrics.horizontalAdvance(label));
+    widest = std::max(widest, width);
   }
   return widest;
 }
@@ -100,7 +123,7 @@ void updateColumnTicks(MapView& v, const MapData& m, const ViewOptions& view) {
   visibleCells(x->range(), m.cols, &c0, &c1);
   const double pxPerCol = std::max(1, v.rect->width()) / std::max(1e-9, x->range().size());
   const bool tokens = !view.keyLabels.isEmpty() && !m.columns.empty();
-  const int widest = widestColumnLabel(m, tokens, c0, c1, metrics);
+  const int widest = widestColumnLabel(m, tokens, c0, c1, x->tickLabelFont(), metrics);
   int colStep = niceStep((widest + 8) / pxPerCol);
   bool rotate = false;
   if (tokens && widest + 8 > pxPerCol) {

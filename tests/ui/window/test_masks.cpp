@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QScreen>
@@ -414,6 +415,36 @@ class TestMasks : public QObject {
     auto* shown = dock()->findChild<QLabel*>(QStringLiteral("paddingElementShown"));
     QVERIFY(shown != nullptr && shown->isVisibleTo(dock()));
     QVERIFY(shown->text().contains(QStringLiteral("maps show")));
+  }
+
+  // The padded-keys list holds its keys while it is shown (kind "keys"), the padded ones
+  // checked, and a click pads a key; under another kind it holds none (refilling its 4096 items
+  // at every change of a long context took the GUI thread milliseconds).
+  void thePaddedKeysListIsFilledWhileShown() {
+    auto* list = dock()->findChild<QListWidget*>(QStringLiteral("paddedKeys"));
+    QVERIFY(list != nullptr);
+    mhaviz::Config c = document()->config();
+    QCOMPARE(c.key_padding_spec.kind, mhaviz::gen::PaddingKind::none);
+    QCOMPARE(list->count(), 0);
+    c.key_padding_spec.kind = mhaviz::gen::PaddingKind::keys;
+    c.key_padding_spec.padded_keys.assign(static_cast<std::size_t>(c.batch()), {});
+    c.key_padding_spec.padded_keys[0] = {2};
+    document()->changeConfig(c, QStringLiteral("padding"));
+    QVERIFY(idle());
+    QCOMPARE(list->count(), static_cast<int>(c.src_len));
+    QCOMPARE(list->item(2)->checkState(), Qt::Checked);
+    QCOMPARE(list->item(1)->checkState(), Qt::Unchecked);
+    list->item(1)->setCheckState(Qt::Checked);
+    QVERIFY(idle());
+    QCOMPARE(document()->config().key_padding_spec.padded_keys[0],
+             (std::vector<std::int64_t>{1, 2}));
+    QCOMPARE(list->item(1)->checkState(), Qt::Checked);
+    QCOMPARE(list->item(2)->checkState(), Qt::Checked);
+    c = document()->config();
+    c.key_padding_spec.kind = mhaviz::gen::PaddingKind::none;
+    document()->changeConfig(c, QStringLiteral("padding"));
+    QVERIFY(idle());
+    QCOMPARE(list->count(), 0);
   }
 
   void isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
