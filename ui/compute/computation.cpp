@@ -63,7 +63,12 @@ QString Computation::quickCheck(const mhaviz::Config& config, std::uint64_t limi
 }
 
 ViewOptions Computation::fitView(const ViewOptions& view) const {
-  ViewOptions fitted = m_result ? fitViewToResult(view, *m_result) : view;
+  // While newer settings compute, the result on screen is not what the view is chosen for: a
+  // head of the coming result (a model's layer opened on head 5 while the window still shows
+  // two heads) is fitted to the settings, and to the result when it arrives (onResult).
+  ViewOptions fitted = m_awaiting != 0 ? fitViewToConfig(view, m_config)
+                       : m_result      ? fitViewToResult(view, *m_result)
+                                       : view;
   if (!m_reduced.isEmpty()) fitted.stage = Stage::weights;  // the reduced view has only these
   return fitted;
 }
@@ -226,22 +231,37 @@ void Computation::onCancelled(quint64 generation) {
   emit cancelled();
 }
 
+namespace {
+
+/// `view` with its batch element below `batches` and its solo head below `heads`.
+ViewOptions inRange(ViewOptions view, std::int64_t batches, std::int64_t heads) {
+  view.batch = std::clamp(view.batch, 0, static_cast<int>(std::max<std::int64_t>(batches, 1)) - 1);
+  if (view.soloHead >= heads) view.soloHead = -1;
+  return view;
+}
+
+}  // namespace
+
+ViewOptions fitViewToConfig(ViewOptions view, const mhaviz::Config& config) {
+  view = inRange(view, config.batch(), config.num_heads);
+  const auto labels = [](const std::vector<std::string>& names) {
+    QStringList list;
+    for (const std::string& name : names) list << QString::fromStdString(name);
+    return list;
+  };
+  view.queryLabels = labels(config.query_labels);
+  view.keyLabels = labels(config.key_labels);
+  return view;
+}
+
 ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& result) {
-  view.batch = std::clamp(view.batch, 0, static_cast<int>(std::max<std::int64_t>(result.N, 1)) - 1);
-  if (view.soloHead >= result.H) view.soloHead = -1;
+  view = inRange(fitViewToConfig(view, result.config), result.N, result.H);
   if (view.stage == Stage::weights_before_dropout && !result.weights_before_dropout) {
     view.stage = Stage::weights;
   }
   if (view.stage == Stage::capped_scores && !result.has_capped_scores()) {
     view.stage = Stage::raw_scores;
   }
-  const auto labels = [](const std::vector<std::string>& names) {
-    QStringList list;
-    for (const std::string& name : names) list << QString::fromStdString(name);
-    return list;
-  };
-  view.queryLabels = labels(result.config.query_labels);
-  view.keyLabels = labels(result.config.key_labels);
   return view;
 }
 

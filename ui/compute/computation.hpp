@@ -118,6 +118,10 @@ class Computation : public QObject {
   std::uint64_t m_memoryLimit;
 };
 
+/// `view` adjusted to the sizes of `config`: batch element and solo head in range, and its
+/// token labels (Config::query_labels / key_labels) on the axes.
+ViewOptions fitViewToConfig(ViewOptions view, const mhaviz::Config& config);
+
 /// `view` adjusted to what `result` holds: batch element and solo head in range, `weights`
 /// instead of `weights_before_dropout` when no dropout was applied, and the token labels of
 /// the result's config (Config::query_labels / key_labels) on the axes.

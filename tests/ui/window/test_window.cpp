@@ -133,6 +133,29 @@ class TestWindow : public QObject {
     QCOMPARE(document()->undoStack()->undoText(), QStringLiteral("Set tgt_len to 150"));
   }
 
+  void aHeadChosenForComingSettingsIsKept() {
+    // A model's layer opened on head 6 while the window still shows two heads: the view is
+    // fitted to the settings being computed, not to the older result on screen.
+    spin("num_heads")->setValue(2);
+    QVERIFY(idle());
+    WorkerGate gate(computation()->worker());
+    spin("num_heads")->setValue(8);
+    QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
+    mhaviz::ui::ViewOptions view = document()->view();
+    view.soloHead = 6;
+    document()->setView(view);
+    QCOMPARE(document()->view().soloHead, 6);
+    gate.release();
+    QVERIFY(idle());
+    QCOMPARE(computation()->result()->H, 8);
+    QCOMPARE(document()->view().soloHead, 6);
+    QCOMPARE(grid()->mapCount(), 1);
+    // A head the settings do not have is still dropped.
+    view.soloHead = 9;
+    document()->setView(view);
+    QCOMPARE(document()->view().soloHead, -1);
+  }
+
   void invalidSettingShowsMessageAndKeepsPicture() {
     spin("num_heads")->setValue(4);
     QVERIFY(idle());
