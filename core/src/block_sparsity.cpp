@@ -28,12 +28,17 @@ BlockSparsity count_blocks(std::int64_t maps, std::int64_t L, std::int64_t Sx, s
   std::vector<std::uint8_t> row(static_cast<std::size_t>(Sx));
   for (std::int64_t m = 0; m < maps; ++m) {
     for (std::int64_t i = 0; i < L; ++i) {
+      std::uint8_t* band =
+          s.full.data() + static_cast<std::size_t>((m * s.rows + i / block) * s.cols);
+      // A row is read only while a block of its band may still be fully masked: without a
+      // mask (or with padding alone) that is the first row of each band.
+      if (std::none_of(band, band + s.cols, [](std::uint8_t f) { return f != 0; })) continue;
       masked_row(m, i, row);
-      const std::int64_t r = i / block;
-      for (std::int64_t j = 0; j < Sx; ++j) {
-        if (row[static_cast<std::size_t>(j)] == 0) {
-          s.full[static_cast<std::size_t>((m * s.rows + r) * s.cols + j / block)] = 0;
-        }
+      for (std::int64_t c = 0; c < s.cols; ++c) {
+        if (band[c] == 0) continue;
+        const auto first = row.begin() + static_cast<std::ptrdiff_t>(c * block);
+        const auto last = row.begin() + static_cast<std::ptrdiff_t>(std::min(Sx, (c + 1) * block));
+        if (std::find(first, last, std::uint8_t{0}) != last) band[c] = 0;
       }
     }
   }
