@@ -13,11 +13,13 @@
 //   - with --long alone: L = S = 32768, E = 512, H = 8, causal (the reduced view): the change ->
 //     repainted grid, the longest GUI stall while it computes, and the process's peak RSS.
 // Run: QT_QPA_PLATFORM=offscreen build/bin/mhaviz-window-bench [--smoke] [--model-only]
-//      [--big-only] [--head-view-only] [--warm=N] [--long]
+//      [--big-only] [--head-view-only] [--repaint-only] [--warm=N] [--long]
 // --model-only measures the model view alone; --big-only the (1,2048,2048,512,8) changes (first
-// and N warm ones, default 3) and the zoom alone; --head-view-only the head view alone. MHAVIZ_BENCH_TRACE=1 prints each GUI gap over
-// 15 ms with the GUI thread's own CPU time in it, and the phases of each big change (the worker's
-// computation, the result's arrival on the GUI thread, the picture).
+// and N warm ones, default 3) and the zoom alone; --head-view-only the head view alone;
+// --repaint-only one (1,2048,2048,512,8) change, then the grid repaint with background on.
+// MHAVIZ_BENCH_TRACE=1 prints each GUI gap over 15 ms with the GUI thread's own CPU time in it,
+// and the phases of each big change (the worker's computation, the result's arrival on the GUI
+// thread, the picture).
 // --smoke uses tiny sizes (for ctest); it checks that every picture arrives, never the timing.
 
 #include <qcustomplot.h>
@@ -232,6 +234,7 @@ int main(int argc, char** argv) {
   const bool bigOnly = args.contains(QStringLiteral("--big-only"));
   const bool longOnly = args.contains(QStringLiteral("--long"));
   const bool headOnly = args.contains(QStringLiteral("--head-view-only"));
+  const bool repaintOnly = args.contains(QStringLiteral("--repaint-only"));
   int warm = 3;
   for (const QString& a : args) {
     if (a.startsWith(QStringLiteral("--warm="))) warm = a.mid(7).toInt();
@@ -261,6 +264,15 @@ int main(int argc, char** argv) {
     longContext(window, smoke);
     printReport();
     if (!g_ok) std::printf("FAILED: a picture did not arrive (see above)\n");
+    return g_ok ? 0 : 1;
+  }
+  if (repaintOnly) {
+    double stall = 0;
+    ChangeTimes times;
+    if (measuredChange(window, big, 7, stall, times) < 0) return 1;
+    const mhaviz::ui::ResultPtr result = window.computation()->result();
+    repaint(result, Size{result->N, result->L, result->S, result->E, result->H}, true);
+    printReport();
     return g_ok ? 0 : 1;
   }
   if (headOnly) {

@@ -16,6 +16,8 @@ namespace {
 std::shared_ptr<PreparedMaps> prepare(StageData data, const std::vector<PendingReduction>& jobs,
                                       Reduce rule, bool withStats,
                                       const std::atomic<bool>* cancel) {
+  deriveMaps(data);  // the scores of a deferred extraction (one product per head)
+  if (cancel->load()) return nullptr;
   auto out = std::make_shared<PreparedMaps>();
   out->withStats = withStats;
   out->indices.resize(jobs.size());

@@ -29,7 +29,7 @@ struct PendingReduction {
 /// Output of one background preparation task (made on its thread, read on the GUI thread).
 struct PreparedMaps {
   bool withStats = false;
-  StageData stats;           // maps without values; statistics when withStats
+  StageData stats;  // maps without values; statistics and derived maps when withStats
   std::vector<int> indices;  // map index of each grid
   std::vector<ReducedGrid> grids;
 };

@@ -65,8 +65,12 @@ void HeatmapGrid::setStageData(StageData stage, const ViewOptions& view, const Q
   m_message = whyEmpty;
   const std::size_t maps = m_data.maps.size();
   m_data = std::move(stage);
-  // Without background preparation the statistics are computed here (GUI thread).
-  if (!m_data.statsReady && !m_preparation->enabled()) computeStats(m_data);
+  // Without background preparation the maps to derive and the statistics are computed here (GUI
+  // thread); with it, by the preparation's task (applyPrepared takes the derived maps).
+  if (!m_preparation->enabled()) {
+    deriveMaps(m_data);
+    if (!m_data.statsReady) computeStats(m_data);
+  }
   const std::optional<QRectF> zoom = std::exchange(m_continueZoom, std::nullopt);
   m_keepArrangement = zoom.has_value() && maps == m_data.maps.size();
   rebuild();

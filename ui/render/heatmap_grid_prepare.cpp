@@ -29,6 +29,7 @@ void HeatmapGrid::applyPrepared(const PreparedMaps& prepared) {
       to.finiteHi = from.finiteHi;
       to.hasFinite = from.hasFinite;
       to.hasNan = from.hasNan;
+      if (to.source.derive) to.source = from.source;  // derived by the task
     }
     m_preparation->statsArrived();
     applyRanges();

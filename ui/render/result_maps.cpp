@@ -27,9 +27,10 @@ ResultMaps resultMaps(std::shared_ptr<const mhaviz::ForwardResult> result,
   if (result) {
     try {
       // Big maps are only described: their cells are read from the result (kept alive by
-      // data.result) when reduced, never copied.
+      // data.result) when reduced, never copied; the scores, which the pass does not store, are
+      // derived by the grid (in its background preparation when that is on).
       const bool big = totalCells(*result, view) > kDirectCells;
-      out.data = extractStage(*result, view, big ? ExtractMode::describe : ExtractMode::copy);
+      out.data = extractStage(*result, view, big ? ExtractMode::deferred : ExtractMode::copy);
     } catch (const mhaviz::InvalidInput& e) {
       out.data = StageData{};
       out.whyEmpty = QString::fromStdString(e.what());

@@ -155,7 +155,22 @@ void applyStats(StageData& data, const std::vector<CellStats>& stats) {
   data.statsReady = true;
 }
 
+void deriveMaps(StageData& data) {
+  std::vector<MapSource*> pending;
+  for (MapData& m : data.maps) {
+    if (m.source.derive) pending.push_back(&m.source);
+  }
+  const auto count = static_cast<std::int64_t>(pending.size());
+  mhaviz::parallel_for(count, mhaviz::thread_count(0, count), [&](std::int64_t i) {
+    MapSource& s = *pending[static_cast<std::size_t>(i)];
+    s.owned = s.derive();
+    s.tensor = s.owned.get();
+  });
+  for (MapSource* s : pending) s->derive = nullptr;
+}
+
 bool computeStats(StageData& data, const std::atomic<bool>* cancelled) {
+  deriveMaps(data);
   std::vector<CellStats> stats(data.maps.size());
   std::atomic<bool> stopped{false};
   // One map per thread at a time, from the last: a grid's last map is the head average, which

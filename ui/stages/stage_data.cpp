@@ -341,7 +341,16 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
       map.cols = static_cast<int>(cols);
       std::size_t offset = toSize(n * result.H + h) * count;
       map.source.tensor = &t;
-      if (derived) {
+      if (derived && mode == ExtractMode::deferred) {
+        // Not stored by the pass: derived by deriveMaps (data.result keeps `result` alive). No
+        // rows derived now: only the checks, so that a result without q and k throws here.
+        (void)mhaviz::derived_rows(result, *derived, n, h, 0, 0);
+        map.source.tensor = nullptr;
+        map.source.derive = [r = &result, map = *derived, n, h] {
+          return std::make_shared<const mhaviz::Tensor>(mhaviz::derived_head(*r, map, n, h));
+        };
+        offset = 0;
+      } else if (derived) {
         // Not stored by the pass: this head's map is derived now and owned by the map.
         map.source.owned =
             std::make_shared<const mhaviz::Tensor>(mhaviz::derived_head(result, *derived, n, h));

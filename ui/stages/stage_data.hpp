@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -37,6 +38,9 @@ struct MapSource {
   std::vector<std::size_t> maskOffsets;
   std::size_t maskRowStride = 0;
   std::shared_ptr<const mhaviz::Tensor> owned;  // keeps a derived map alive (tensor -> it)
+  /// Set while a derived map (ExtractMode::deferred) is not derived yet: makes `owned`
+  /// (deriveMaps). Until then the map has no tensor and reads as NaN.
+  std::function<std::shared_ptr<const mhaviz::Tensor>()> derive;
 };
 
 /// What a map's rows are when they are neither queries nor keys (rowsInfo).
@@ -110,8 +114,10 @@ void setUnit(StageData& data, const char* source);
 QString shownStageName(Stage stage);
 
 /// copy: every map owns its values (and mask flags). describe: maps hold only their MapSource
-/// (no per-cell work; statsReady stays false until computeStats).
-enum class ExtractMode { copy, describe };
+/// (no per-cell work; statsReady stays false until computeStats). deferred: as describe, and the
+/// maps a pass does not store (the scores) are derived later by deriveMaps (on whichever thread
+/// calls it: one q·kᵀ product per head), not by extractStage.
+enum class ExtractMode { copy, describe, deferred };
 
 /// The maps of `view.stage` for batch element `view.batch`: one per head (only head
 /// view.soloHead when >= 0), plus the head average for weights (the sum over heads for value
@@ -125,6 +131,10 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
 /// for signed stages, else 0..1). Reads every cell once; any thread. Returns false (leaving
 /// statsReady false) when `cancelled` became true on the way.
 bool computeStats(StageData& data, const std::atomic<bool>* cancelled = nullptr);
+
+/// Derives the maps ExtractMode::deferred left to derive (MapSource::derive), in parallel; any
+/// thread. Nothing to do for other data. computeStats calls it first.
+void deriveMaps(StageData& data);
 
 /// The statistics computeStats gathers for one map, from cells given row by row in any order
 /// (so that whoever reads every cell anyway, such as a reduction of the whole map, gathers them
