@@ -5,11 +5,11 @@
 
 #include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/long_context.hpp"
-#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::cli {
 
