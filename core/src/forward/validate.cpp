@@ -219,7 +219,7 @@ detail::Dims detail::validated_dims(const Config& c, const Params& p, const Inpu
            shape_str(m.shape()));
     }
   }
-  d.Sx = d.S + (c.add_bias_kv ? 1 : 0) + (c.add_zero_attn ? 1 : 0);
+  d.Sx = c.key_columns(d.S);
   return d;
 }
 

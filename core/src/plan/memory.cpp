@@ -42,11 +42,11 @@ Sizes sizes(const Config& c, std::int64_t static_src_len) {
   z.H = u(c.num_heads);
   z.L = u(c.tgt_len);
   z.E = u(c.embed_dim);
-  z.S = u(static_src_len >= 0 ? static_src_len : c.src_len);
-  z.Sx = z.S + (c.add_bias_kv ? 1U : 0U) + (c.add_zero_attn ? 1U : 0U);
+  z.S = u(c.source_keys(static_src_len));
+  z.Sx = z.S + u(c.appended_keys());  // S′ (Config::key_columns), saturating
   z.kd = u(c.k_dim());
   z.vd = u(c.v_dim());
-  z.elem = c.dtype == DType::float64 ? 8 : 4;
+  z.elem = c.element_bytes();
   return z;
 }
 
@@ -134,6 +134,12 @@ void check_reduced_memory(const Config& config, std::uint64_t limit, std::int64_
                        "). Reduce L, S or embed_dim, use a 2-D bool attn_mask, or raise the "
                        "memory limit.");
   }
+}
+
+std::uint64_t estimate_part_bytes(const Config& config, std::int64_t heads, std::int64_t rows,
+                                  std::int64_t static_src_len) {
+  const std::int64_t sx = config.key_columns(config.source_keys(static_src_len));
+  return static_cast<std::uint64_t>(heads * rows * sx) * config.element_bytes();
 }
 
 std::string format_bytes(std::uint64_t bytes) {

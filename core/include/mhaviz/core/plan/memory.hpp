@@ -20,6 +20,11 @@ std::uint64_t estimate_result_bytes(const Config& config, std::int64_t static_sr
 /// from and the working buffers in flight. This is what check_memory compares to the limit.
 std::uint64_t estimate_memory(const Config& config, std::int64_t static_src_len = -1);
 
+/// Bytes of `rows` query rows of `heads` heads of the weights, one value per key column (S′): a
+/// part of them as `mhaviz-cli run --head --queries` writes it. `static_src_len` as above.
+std::uint64_t estimate_part_bytes(const Config& config, std::int64_t heads, std::int64_t rows,
+                                  std::int64_t static_src_len = -1);
+
 /// "12.3 GiB", "512 KiB", "17 B".
 std::string format_bytes(std::uint64_t bytes);
 

@@ -82,6 +82,21 @@ struct Config {
   [[nodiscard]] bool batched() const { return batch_size.has_value(); }
   /// Number of batch elements the computation runs over (1 when unbatched).
   [[nodiscard]] std::int64_t batch() const { return batch_size.value_or(1); }
+  /// S, the keys entering the score step before any append: src_len, or static_k's length when
+  /// static_k is given (`static_src_len` >= 0).
+  [[nodiscard]] std::int64_t source_keys(std::int64_t static_src_len = -1) const {
+    return static_src_len >= 0 ? static_src_len : src_len;
+  }
+  /// The key columns appended after the source keys: one for the bias_k row of add_bias_kv and
+  /// one for the zero row of add_zero_attn (docs/semantics.md), so 0, 1 or 2.
+  [[nodiscard]] std::int64_t appended_keys() const {
+    return (add_bias_kv ? 1 : 0) + (add_zero_attn ? 1 : 0);
+  }
+  /// S′, the key columns of the scores and weights for `keys` source keys (S): keys +
+  /// appended_keys().
+  [[nodiscard]] std::int64_t key_columns(std::int64_t keys) const { return keys + appended_keys(); }
+  /// Bytes of one element of the computation's dtype.
+  [[nodiscard]] std::uint64_t element_bytes() const { return dtype == DType::float64 ? 8 : 4; }
   [[nodiscard]] std::uint64_t input_seed_or_default() const {
     return input_seed.value_or(seed + 1);
   }
