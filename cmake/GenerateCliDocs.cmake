@@ -11,12 +11,19 @@
 # such as the h of <all|h> stand for a number and are left out).
 cmake_minimum_required(VERSION 3.25)
 
+# The help's lines as a list. Square brackets are swapped for two control characters first:
+# CMake does not split a list inside [ ], and an unmatched one (a range such as "in (0, 1]")
+# made the lines after it one element, hiding their options. roff() swaps them back.
+string(ASCII 1 _lsqb)
+string(ASCII 2 _rsqb)
 function(run_help out)
   execute_process(COMMAND ${CLI} ${ARGN} OUTPUT_VARIABLE text RESULT_VARIABLE rc
                   ENCODING UTF-8)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${CLI} ${ARGN} failed (exit ${rc})")
   endif()
+  string(REPLACE "[" "${_lsqb}" text "${text}")
+  string(REPLACE "]" "${_rsqb}" text "${text}")
   string(REPLACE ";" "\\;" text "${text}")
   string(REPLACE "\n" ";" text "${text}")
   set(${out} "${text}" PARENT_SCOPE)
@@ -24,6 +31,8 @@ endfunction()
 
 # roff text: backslashes and hyphens escaped, a leading dot or quote protected.
 function(roff out text)
+  string(REPLACE "${_lsqb}" "[" text "${text}")
+  string(REPLACE "${_rsqb}" "]" text "${text}")
   string(REPLACE "\\" "\\e" text "${text}")
   string(REPLACE "-" "\\-" text "${text}")
   string(REGEX REPLACE "^([.'])" "\\\\&\\1" text "${text}")

@@ -96,6 +96,7 @@ completion() {
     completes "mhaviz-cli export --ima" --image &&
     completes "mhaviz-cli stats --format " "csv json" &&
     completes "mhaviz-cli model --check --tol" --tolerance &&
+    completes "mhaviz-cli model --check --max-m" --max-memory &&
     completes "mhaviz-cli run --batch " "" &&
     completes "mhaviz-cli export --config $share/mhaviz/examples/causal_" \
       "$share/mhaviz/examples/causal_self_attention.json"

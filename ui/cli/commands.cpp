@@ -26,8 +26,10 @@ std::span<const Command> commands() {
        "Print the head measures (entropy, confidence, sink shares, ablation) as CSV or JSON.",
        "--config C.json [--tensors T] --format csv|json [--out F.csv|.json] [--max-memory 4GiB]",
        &addStatsOptions, &statsCommand, false},
-      {"model", "Check a whole captured model against PyTorch, or draw its layers or rollout.",
-       "--model M.json (--check | --image OUT.png [--rollout] | --rollout) [options]",
+      {"model",
+       "Check a whole captured model against PyTorch, draw or print its layers, rollout or flow.",
+       "--model M.json (--check | --stats | --steps | --rollout | --flow | --image OUT.png "
+       "[--rollout | --flow] [--step k] | --step k --out F.npz) [options]",
        &addModelOptions, &modelCommand, true},
   }};
   return table;
