@@ -41,7 +41,10 @@ function(mhaviz_add_layer name)
   foreach(dep IN LISTS MHAVIZ_LAYER_DEPS_${name})
     list(APPEND layers mhaviz::${dep})
   endforeach()
-  target_link_libraries(mhaviz_${name} PUBLIC ${layers} ${arg_LINK} PRIVATE mhaviz::warnings)
+  # mhaviz::options (the language level, -march and the sanitizers) directly: a layer that
+  # includes no other (desktop) would otherwise be built without ASan or TSan in their presets.
+  target_link_libraries(mhaviz_${name} PUBLIC ${layers} mhaviz::options ${arg_LINK}
+                        PRIVATE mhaviz::warnings)
 
   # Precompiled headers (cmake/PrecompiledHeaders.cmake): QCustomPlot's for the layers that
   # draw maps and those above them, Qt Widgets' for the other widget layers.
