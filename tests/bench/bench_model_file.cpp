@@ -4,13 +4,13 @@
 #include <span>
 #include <string>
 
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/inputs.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/params.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/plan/problem.hpp"
+#include "mhaviz/core/spec/inputs.hpp"
+#include "mhaviz/core/spec/params.hpp"
 
 namespace mhaviz::bench {
 

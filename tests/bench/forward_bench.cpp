@@ -6,10 +6,10 @@
 //   out_proj        2*N*L*E*E
 // softmax, masks and copies are not counted.
 //
-// Each case is warmed up (two passes and at least 0.3 s) before it is timed: the figures are steady-state ones.
-// `mhaviz-bench --first-run=N/L/S/E/H/T` instead times a single pass in this fresh process
-// (memory never touched before: what the first computation after start-up costs) and prints
-// "first run N/L/S/E/H/T: X ms".
+// Each case is warmed up (two passes and at least 0.3 s) before it is timed: the figures are
+// steady-state ones. `mhaviz-bench --first-run=N/L/S/E/H/T` instead times a single pass in this
+// fresh process (memory never touched before: what the first computation after start-up costs) and
+// prints "first run N/L/S/E/H/T: X ms".
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -20,7 +20,9 @@
 #include <string>
 
 #include "kernels/exp_row.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/gen/inputs.hpp"
+#include "mhaviz/core/gen/weights.hpp"
 
 namespace {
 
@@ -93,8 +95,9 @@ int first_run(const char* spec) {
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i > 0 && !(in >> slash && slash == '/')) break;
     if (!(in >> v[i]) || v[i] <= 0) {
-      std::fprintf(stderr, "mhaviz-bench: --first-run wants N/L/S/E/H/T (six positive "
-                           "integers), e.g. --first-run=1/2048/2048/512/8/1\n");
+      std::fprintf(stderr,
+                   "mhaviz-bench: --first-run wants N/L/S/E/H/T (six positive "
+                   "integers), e.g. --first-run=1/2048/2048/512/8/1\n");
       return 2;
     }
   }

@@ -13,10 +13,10 @@
 #include <cstring>
 #include <string>
 
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/long_context.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 
 namespace {
 
@@ -116,9 +116,10 @@ int main(int argc, char** argv) {
   cpu0 = cpu_seconds();
   { const mhaviz::ForwardResult r = mhaviz::forward(ps.config, ps.params, ps.inputs, rc); }
   const double reference = seconds_since(t0), reference_cpu = cpu_seconds() - cpu0;
-  std::printf("reference forward L=S=%lld: %.3f s (CPU %.3f s); long/reference = %.1fx, in CPU "
-              "%.1fx (attention work %.0fx)\n",
-              2048LL, reference, reference_cpu, reduced_s / reference, reduced_cpu / reference_cpu,
-              static_cast<double>(len) * static_cast<double>(len) / (2048.0 * 2048.0));
+  std::printf(
+      "reference forward L=S=%lld: %.3f s (CPU %.3f s); long/reference = %.1fx, in CPU "
+      "%.1fx (attention work %.0fx)\n",
+      2048LL, reference, reference_cpu, reduced_s / reference, reduced_cpu / reference_cpu,
+      static_cast<double>(len) * static_cast<double>(len) / (2048.0 * 2048.0));
   return 0;
 }

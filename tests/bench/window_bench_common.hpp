@@ -11,7 +11,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::ui {
 class MainWindow;

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "mhaviz/core/base/tensor.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/tensor.hpp"
 
 namespace mhaviz::catalogue {
 

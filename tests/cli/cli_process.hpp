@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
 
 namespace mhaviz::cli::test {
 

@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "cli_process.hpp"
-#include "torch_bridge.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
+#include "torch_bridge.hpp"
 
 namespace mhaviz::cli::test {
 namespace {

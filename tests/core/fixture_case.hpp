@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/problem.hpp"
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
+#include "mhaviz/core/plan/problem.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::test {
 

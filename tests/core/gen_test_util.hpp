@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/base/tensor.hpp"
 #include "mhaviz/core/io/npz.hpp"
-#include "mhaviz/core/tensor.hpp"
+#include "mhaviz/core/spec/config.hpp"
 #include "test_util.hpp"
 
 namespace mhaviz::test {

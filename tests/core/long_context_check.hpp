@@ -8,14 +8,14 @@
 #include <cmath>
 #include <limits>
 
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/long_context.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
 
 namespace mhaviz {
 
 /// Weight (h, i, j) of batch element n, or of the head average for h = -1.
 inline double weight(const ForwardResult& r, std::int64_t n, std::int64_t h, std::int64_t i,
-              std::int64_t j) {
+                     std::int64_t j) {
   if (h >= 0) return r.weights.value(((n * r.H + h) * r.L + i) * r.Sx + j);
   double sum = 0.0;
   for (std::int64_t k = 0; k < r.H; ++k) sum += weight(r, n, k, i, j);

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "mhaviz/core/compare.hpp"
+#include "mhaviz/core/analysis/compare.hpp"
 
 namespace mhaviz {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/suggest.hpp"
 #include "test_util.hpp"

@@ -7,11 +7,11 @@
 #include <cmath>
 
 #include "gen_test_util.hpp"
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/problem.hpp"
-#include "mhaviz/core/soft_cap.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/plan/problem.hpp"
+#include "mhaviz/core/spec/soft_cap.hpp"
 
 using mhaviz::Config;
 using mhaviz::derived_all;
@@ -69,8 +69,7 @@ TEST(DerivedMaps, RowsAnywhereEqualTheWholeMap) {
     ASSERT_EQ(part.shape(), (Shape{85, r.Sx}));
     for (std::int64_t i = 0; i < 85; ++i) {
       for (std::int64_t j = 0; j < r.Sx; ++j) {
-        ASSERT_EQ(part.value(i * r.Sx + j),
-                  all.value(((1 * r.H + 1) * r.L + 37 + i) * r.Sx + j))
+        ASSERT_EQ(part.value(i * r.Sx + j), all.value(((1 * r.H + 1) * r.L + 37 + i) * r.Sx + j))
             << derived_map_name(m) << " row " << 37 + i << " col " << j;
       }
     }

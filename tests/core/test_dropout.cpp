@@ -9,12 +9,14 @@
 #include <limits>
 #include <vector>
 
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/inputs.hpp"
-#include "mhaviz/core/params.hpp"
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/forward/result.hpp"
+#include "mhaviz/core/gen/inputs.hpp"
+#include "mhaviz/core/gen/weights.hpp"
+#include "mhaviz/core/spec/config.hpp"
+#include "mhaviz/core/spec/inputs.hpp"
+#include "mhaviz/core/spec/params.hpp"
 
 using mhaviz::derived_all;
 using mhaviz::derived_value;
@@ -200,7 +202,8 @@ TYPED_TEST(DropoutTest, RepeatedRunsAreBitIdentical) {
     c.training = training;
     const ForwardResult a = TestFixture::run(c);
     const ForwardResult b = TestFixture::run(c);
-    EXPECT_TRUE(identical(derived_all(a, DerivedMap::scores), derived_all(b, DerivedMap::scores))) << "training=" << training;
+    EXPECT_TRUE(identical(derived_all(a, DerivedMap::scores), derived_all(b, DerivedMap::scores)))
+        << "training=" << training;
     EXPECT_TRUE(identical(a.weights, b.weights)) << "training=" << training;
     EXPECT_TRUE(identical(a.attn_output, b.attn_output)) << "training=" << training;
   }

@@ -4,10 +4,10 @@
 // for bit; the choice at run time and its MHAVIZ_ISA override.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "kernels/exp_row.hpp"
-#include "mhaviz/core/tensor.hpp"
+#include "mhaviz/core/base/tensor.hpp"
 
 namespace {
 
@@ -33,9 +33,15 @@ std::vector<T> scores(std::int64_t n, unsigned seed) {
   for (std::int64_t j = 0; j < n; ++j) {
     const auto k = static_cast<std::size_t>(j);
     switch (j % 7) {
-      case 3: x[k] = -std::numeric_limits<T>::infinity(); break;
-      case 5: x[k] = static_cast<T>(sizeof(T) == 4 ? -95.0 - static_cast<double>(j % 13) : -720.0 - static_cast<double>(j % 29)); break;
-      default: x[k] = static_cast<T>(normal(rng));
+      case 3:
+        x[k] = -std::numeric_limits<T>::infinity();
+        break;
+      case 5:
+        x[k] = static_cast<T>(sizeof(T) == 4 ? -95.0 - static_cast<double>(j % 13)
+                                             : -720.0 - static_cast<double>(j % 29));
+        break;
+      default:
+        x[k] = static_cast<T>(normal(rng));
     }
   }
   return x;
@@ -119,7 +125,8 @@ void expect_softmax_matches(const ExpKernels& k, std::int64_t n, std::size_t cop
   for (std::int64_t j = 0; j < n; ++j) {
     const auto i = static_cast<std::size_t>(j);
     if (want[i] == 0) {  // a masked key: exactly +0, as PyTorch
-      EXPECT_TRUE(row[i] == 0 && !std::signbit(row[i])) << k.isa << " n=" << n << " j=" << j << " got " << row[i];
+      EXPECT_TRUE(row[i] == 0 && !std::signbit(row[i]))
+          << k.isa << " n=" << n << " j=" << j << " got " << row[i];
     } else {
       // exp's argument s - max is rounded to T: a relative error of eps * |s - max| (about
       // |log w|) comes on top of a few eps of exp, sum and scale.
@@ -129,9 +136,11 @@ void expect_softmax_matches(const ExpKernels& k, std::int64_t n, std::size_t cop
           << k.isa << " n=" << n << " j=" << j << " got " << row[i] << " want "
           << static_cast<double>(w);
     }
-    EXPECT_EQ(std::memcmp(&copy[i], &row[i], sizeof(T)), 0) << k.isa << " copy n=" << n << " j=" << j;
+    EXPECT_EQ(std::memcmp(&copy[i], &row[i], sizeof(T)), 0)
+        << k.isa << " copy n=" << n << " j=" << j;
   }
-  EXPECT_TRUE(std::isnan(copy_storage[copy_offset + row.size()])) << k.isa << " wrote past the copy";
+  EXPECT_TRUE(std::isnan(copy_storage[copy_offset + row.size()]))
+      << k.isa << " wrote past the copy";
 }
 
 TEST(SoftmaxKernels, EveryVariantThisCpuRunsAgreesWithALongDoubleSoftmax) {
@@ -159,7 +168,8 @@ void expect_special_rows(const ExpKernels& k, std::int64_t n) {
   row = masked;
   softmax(k, row.data(), static_cast<const T*>(nullptr), copy.data(), n, true);
   for (std::size_t j = 0; j < row.size(); ++j) {
-    EXPECT_TRUE(row[j] == 0 && !std::signbit(row[j]) && copy[j] == 0) << k.isa << " zeroed, n=" << n;
+    EXPECT_TRUE(row[j] == 0 && !std::signbit(row[j]) && copy[j] == 0)
+        << k.isa << " zeroed, n=" << n;
   }
   // A NaN or +inf score (the mask can bring one in too) makes the row NaN, as torch.softmax.
   for (const T bad : {std::numeric_limits<T>::quiet_NaN(), kInf}) {

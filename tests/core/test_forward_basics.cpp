@@ -5,14 +5,16 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
-#include <vector>
 #include <utility>
+#include <vector>
 
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/shapes.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/gen/inputs.hpp"
+#include "mhaviz/core/gen/weights.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/spec/shapes.hpp"
 
 using mhaviz::derived_all;
 using mhaviz::derived_value;
@@ -66,7 +68,8 @@ TYPED_TEST(ForwardBasics, WeightsChangedInPlaceAreNotTakenFromTheCache) {
     const std::vector<std::byte> before = bytes(forward(c, p, in).output);
     for (const char* key : keys) {
       if (auto* t = p.find(key); t->has_value()) {
-        for (TypeParam& x : (*t)->template data<TypeParam>()) x = x * TypeParam(0.5) + TypeParam(0.01);
+        for (TypeParam& x : (*t)->template data<TypeParam>())
+          x = x * TypeParam(0.5) + TypeParam(0.01);
       }
     }
     const std::vector<std::byte> after = bytes(forward(c, p, in).output);

@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "fixture_case.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 
 namespace mhaviz::test {
 namespace {

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "fixture_case.hpp"
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/forward/result.hpp"
 
 using mhaviz::derived_all;
 using mhaviz::derived_value;

@@ -6,10 +6,10 @@
 #include <cmath>
 
 #include "gen_test_util.hpp"
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/gen/masks.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 
 using mhaviz::derived_all;
 using mhaviz::derived_value;
@@ -86,7 +86,9 @@ TEST(GenForward, BoolAndEquivalentFloatMasksGiveTheSameWeights) {
     c.key_padding_spec.dtype = MaskDType::floating;
     const ForwardResult as_float = run(c);
     EXPECT_TRUE(same_tensor(as_float.weights, as_bool.weights)) << to_string(kind);
-    EXPECT_TRUE(same_tensor(derived_all(as_float, DerivedMap::mask), derived_all(as_bool, DerivedMap::mask))) << to_string(kind);
+    EXPECT_TRUE(same_tensor(derived_all(as_float, DerivedMap::mask),
+                            derived_all(as_bool, DerivedMap::mask)))
+        << to_string(kind);
   }
 }
 
@@ -118,7 +120,8 @@ TEST(GenForward, ThreeDMaskLandsOnBlockNTimesHPlusH) {
       for (std::int64_t i = 0; i < 4; ++i) {
         for (std::int64_t j = 0; j < 6; ++j) {
           const double want = i == b && j == b + 1 ? -static_cast<double>(b + 1) : 0.0;
-          EXPECT_EQ(derived_value(r, DerivedMap::mask, n, h, i, j), want) << "n=" << n << " h=" << h;
+          EXPECT_EQ(derived_value(r, DerivedMap::mask, n, h, i, j), want)
+              << "n=" << n << " h=" << h;
         }
       }
     }

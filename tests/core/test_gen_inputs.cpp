@@ -5,12 +5,12 @@
 #include <numbers>
 
 #include "gen_test_util.hpp"
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/gen/inputs.hpp"
 #include "mhaviz/core/gen/resize.hpp"
 #include "mhaviz/core/gen/weights.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 
 using mhaviz::derived_all;
 using mhaviz::derived_value;

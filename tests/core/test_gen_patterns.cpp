@@ -8,13 +8,13 @@
 #include <limits>
 
 #include "gen_test_util.hpp"
-#include "mhaviz/core/block_sparsity.hpp"
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/analysis/block_sparsity.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/io/config_json.hpp"
-#include "mhaviz/core/problem.hpp"
-#include "mhaviz/core/soft_cap.hpp"
+#include "mhaviz/core/plan/problem.hpp"
+#include "mhaviz/core/spec/soft_cap.hpp"
 
 using mhaviz::BlockSparsity;
 using mhaviz::Config;

@@ -4,7 +4,7 @@
 #include "gen_test_util.hpp"
 #include "mhaviz/core/gen/resize.hpp"
 #include "mhaviz/core/gen/user_values.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 
 using mhaviz::Config;
 using mhaviz::gen::MaskCell;

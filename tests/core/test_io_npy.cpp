@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npy.hpp"
 #include "mhaviz/core/io/npy_header.hpp"

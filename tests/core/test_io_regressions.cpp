@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/safetensors.hpp"
-#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/spec/config.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;

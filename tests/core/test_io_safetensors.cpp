@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/safetensors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"

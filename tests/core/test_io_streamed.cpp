@@ -19,14 +19,14 @@
 #include <vector>
 
 #include "gen_test_util.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/result_tensors.hpp"
 #include "mhaviz/core/io/safetensors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;

@@ -10,9 +10,9 @@
 #include <tuple>
 #include <vector>
 
-#include "head_products.hpp"
+#include "forward/head_products.hpp"
 #include "kernels/sgemm.hpp"
-#include "mhaviz/core/tensor.hpp"
+#include "mhaviz/core/base/tensor.hpp"
 
 namespace {
 
@@ -47,7 +47,7 @@ TEST(SgemmStrided, BlocksOfLargerMatricesKeepTheirNeighboursIntact) {
   const Mat before = c;
   const std::int64_t m = 30, n = 150, k = 70;
   ASSERT_TRUE(mhaviz::detail::kernels::gemm(m, n, k, a.data() + 5 * 90 + 10, 90, b.data(), 300,
-                                             c.data() + 7 * 200 + 20, 200));
+                                            c.data() + 7 * 200 + 20, 200));
   const Mat want = a.block(5, 10, m, k) * b.leftCols(n);
   EXPECT_LT((c.block(7, 20, m, n) - want).cwiseAbs().maxCoeff(), 1e-4F);
   c.block(7, 20, m, n).setZero();
@@ -136,7 +136,7 @@ TEST(HeadsDirect, SameBitsAsAllColumnsProjectedThenCopiedIntoTheHeads) {
     mhaviz::detail::heads_direct(input, wt, b, d, seq_first, len, heads, block_rows);
     Mat all(d.N * len, d.E);
     ASSERT_TRUE(mhaviz::detail::kernels::gemm(d.N * len, d.E, f, x.data(), f, wt.storage.data(),
-                                               wt.storage.cols(), all.data(), d.E));
+                                              wt.storage.cols(), all.data(), d.E));
     all.rowwise() += b;
     const auto got = heads.data<float>();
     for (std::int64_t n = 0; n < d.N; ++n) {
@@ -144,7 +144,8 @@ TEST(HeadsDirect, SameBitsAsAllColumnsProjectedThenCopiedIntoTheHeads) {
         for (std::int64_t l = 0; l < block_rows; ++l) {
           const std::int64_t t = seq_first ? l * d.N + n : n * len + l;
           for (std::int64_t c = 0; c < d.hd; ++c) {
-            const float g = got[static_cast<std::size_t>(((n * d.H + h) * block_rows + l) * d.hd + c)];
+            const float g =
+                got[static_cast<std::size_t>(((n * d.H + h) * block_rows + l) * d.hd + c)];
             if (l < len) {
               ASSERT_EQ(g, all(t, h * d.hd + c)) << "n " << n << " h " << h << " l " << l;
             } else {

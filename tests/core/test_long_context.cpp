@@ -1,6 +1,6 @@
-// The long-context view (mhaviz/core/long_context.hpp): block means and maxima equal those of
-// the full weights forward() computes, a region small enough gives the exact cells, every mask
-// and key layout is read as forward() reads it, cancellation stops, bad requests are named,
+// The long-context view (mhaviz/core/long_context/long_context.hpp): block means and maxima equal
+// those of the full weights forward() computes, a region small enough gives the exact cells, every
+// mask and key layout is read as forward() reads it, cancellation stops, bad requests are named,
 // and the memory estimate switches to the reduced view for L = S = 32768.
 #include <gtest/gtest.h>
 
@@ -9,12 +9,12 @@
 #include <cmath>
 #include <limits>
 
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/long_context.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/problem.hpp"
 #include "long_context_check.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 
 namespace mhaviz {
 namespace {

@@ -9,13 +9,13 @@
 #include <limits>
 
 #include "long_context_check.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/gen/mask_pattern.hpp"
 #include "mhaviz/core/gen/masks.hpp"
-#include "mhaviz/core/long_context.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 
 namespace mhaviz {
 namespace {
@@ -46,16 +46,17 @@ void expect_same_as_forward(const Config& c, ReducedRequest req, double toleranc
   for (const BlockReduce reduce : {BlockReduce::mean, BlockReduce::max}) {
     req.reduce = reduce;
     SCOPED_TRACE(reduce == BlockReduce::mean ? "mean" : "max");
-    expect_folds(r, reduced_weights(reduced.config, reduced.params, reduced.inputs, req), tolerance);
+    expect_folds(r, reduced_weights(reduced.config, reduced.params, reduced.inputs, req),
+                 tolerance);
     // The mask tensor itself gives the same folds.
     expect_folds(r, reduced_weights(full.config, full.params, full.inputs, req), tolerance);
   }
 }
 
 TEST(LongContextPatterns, EveryPatternKindAsTheMaskTensorGivesIt) {
-  for (const MaskKind kind : {MaskKind::causal, MaskKind::window, MaskKind::band, MaskKind::block,
-                              MaskKind::prefix_lm, MaskKind::document, MaskKind::dilated,
-                              MaskKind::sink}) {
+  for (const MaskKind kind :
+       {MaskKind::causal, MaskKind::window, MaskKind::band, MaskKind::block, MaskKind::prefix_lm,
+        MaskKind::document, MaskKind::dilated, MaskKind::sink}) {
     Config c = base(150, kind);
     c.attn_mask_spec.width = 20;
     c.attn_mask_spec.segments = {40, 70};
@@ -195,7 +196,7 @@ TEST(LongContextPatterns, MemoryEstimateLeavesOutAPatternMask) {
   c.embed_dim = 512;
   c.num_heads = 8;
   EXPECT_LT(estimate_reduced_memory(c), 1ULL << 30);  // inputs, keys and queries
-  c.attn_mask_spec.shape = MaskShape::three_d;  // a pattern in every block: still never made
+  c.attn_mask_spec.shape = MaskShape::three_d;        // a pattern in every block: still never made
   EXPECT_NO_THROW(check_reduced_memory(c));
   c.attn_mask_spec.kind = MaskKind::random;  // 8 GiB of bools: refused
   EXPECT_THROW(check_reduced_memory(c), InvalidInput);

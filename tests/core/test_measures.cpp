@@ -13,12 +13,14 @@
 #include <vector>
 
 #include "fixture_case.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/analysis/logit_scale.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/analysis/sink.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/gen/inputs.hpp"
+#include "mhaviz/core/gen/weights.hpp"
 #include "mhaviz/core/io/npz.hpp"
-#include "mhaviz/core/logit_scale.hpp"
-#include "mhaviz/core/measures.hpp"
-#include "mhaviz/core/sink.hpp"
 
 namespace mhaviz::test {
 namespace {
@@ -303,7 +305,7 @@ TEST(Measures, CancelIsSeenWithinAFewRows) {
     stop = true;
   };
   EXPECT_THROW((void)measure_result(r, in, control), Cancelled);
-  EXPECT_EQ(calls, 1);              // no block after the cancel
+  EXPECT_EQ(calls, 1);                // no block after the cancel
   EXPECT_GE(blocks, c.tgt_len / 64);  // a block is at most 64 of the head's 1024 rows
 }
 

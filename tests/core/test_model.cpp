@@ -1,4 +1,4 @@
-// Whole models (core/include/mhaviz/core/model.hpp): the fixtures of
+// Whole models (core/include/mhaviz/core/model/model.hpp): the fixtures of
 // tests/fixtures/make_model_fixtures.py, captured from PyTorch 1.13 in eval mode under
 // torch.no_grad(), recomputed layer by layer and compared with PyTorch's outputs; rollout
 // compared with the script's NumPy rollout; and the model file's bad inputs.
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/npz.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "test_util.hpp"
 
 namespace mhaviz {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "mhaviz/core/io/npz.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "test_util.hpp"
 
 namespace mhaviz {

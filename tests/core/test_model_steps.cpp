@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "mhaviz/core/io/npz.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "test_util.hpp"
 
 namespace mhaviz {
@@ -78,8 +78,7 @@ TEST(GenerationSteps, LabelsNameTheNewestPositionAndTheTokenItGenerates) {
   EXPECT_EQ(rows.query, m.index.tokens[4]);
   EXPECT_EQ(rows.generated, m.index.tokens[5]);
   EXPECT_EQ(m.layers[2].problem.config.tgt_len, 1);  // the cached step's one new row
-  EXPECT_EQ(m.layers[2].problem.config.query_labels,
-            std::vector<std::string>{m.index.tokens[4]});
+  EXPECT_EQ(m.layers[2].problem.config.query_labels, std::vector<std::string>{m.index.tokens[4]});
   const model::StepRows last = model::step_rows(m, c.weights, 3);
   EXPECT_EQ(last.generated, m.index.tokens[7]);
   test::expect_invalid([&] { (void)model::step_rows(m, c.weights, 4, 0, "--step"); },

@@ -1,4 +1,4 @@
-// The one parallel loop (mhaviz/core/parallel.hpp) and its thread-count rule.
+// The one parallel loop (mhaviz/core/base/parallel.hpp) and its thread-count rule.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "mhaviz/core/parallel.hpp"
+#include "mhaviz/core/base/parallel.hpp"
 
 namespace {
 
@@ -24,8 +24,10 @@ TEST(Parallel, ThreadCountFollowsTheRule) {
 TEST(Parallel, CallsEveryIndexExactlyOnce) {
   for (const int threads : {1, 2, 3, 7}) {
     std::vector<std::atomic<int>> calls(1000);
-    mhaviz::parallel_for(1000, threads, [&](std::int64_t i) { ++calls[static_cast<std::size_t>(i)]; });
-    for (std::size_t i = 0; i < calls.size(); ++i) ASSERT_EQ(calls[i].load(), 1) << i << " on " << threads;
+    mhaviz::parallel_for(1000, threads,
+                         [&](std::int64_t i) { ++calls[static_cast<std::size_t>(i)]; });
+    for (std::size_t i = 0; i < calls.size(); ++i)
+      ASSERT_EQ(calls[i].load(), 1) << i << " on " << threads;
   }
   int none = 0;
   mhaviz::parallel_for(0, 4, [&](std::int64_t) { ++none; });

@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/gen/inputs.hpp"
+#include "mhaviz/core/gen/weights.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 #include "test_util.hpp"
 
 using mhaviz::Config;

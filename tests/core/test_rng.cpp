@@ -1,13 +1,15 @@
-// The counter-based generator of generated inputs and weights (core/src/rng.hpp): Philox4x32-10
-// as Random123 publishes it, the same values on any number of threads and from any offset,
-// standard normal and uniform distributions, and inputs whose rows do not depend on the length.
+// The counter-based generator of generated inputs and weights (core/src/base/rng.hpp):
+// Philox4x32-10 as Random123 publishes it, the same values on any number of threads and from any
+// offset, standard normal and uniform distributions, and inputs whose rows do not depend on the
+// length.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "mhaviz/core/inputs.hpp"
-#include "rng.hpp"
+#include "base/rng.hpp"
+#include "mhaviz/core/gen/inputs.hpp"
+#include "mhaviz/core/spec/inputs.hpp"
 
 namespace mhaviz::detail {
 namespace {

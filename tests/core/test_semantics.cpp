@@ -6,10 +6,10 @@
 #include <string>
 
 #include "fixture_case.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/config_json.hpp"
-#include "mhaviz/core/semantics.hpp"
+#include "mhaviz/core/spec/semantics.hpp"
 #include "test_util.hpp"
 
 namespace mhaviz::test {
@@ -23,8 +23,8 @@ std::int64_t differing(const Tensor& a, const Tensor& b) {
   std::int64_t bad = 0;
   for (std::int64_t i = 0; i < a.numel(); ++i) {
     const double x = a.value(i), y = b.value(i);
-    const bool same_value = (std::isnan(x) && std::isnan(y)) ||
-                            std::abs(x - y) <= 1e-5 + 1e-4 * std::abs(y);
+    const bool same_value =
+        (std::isnan(x) && std::isnan(y)) || std::abs(x - y) <= 1e-5 + 1e-4 * std::abs(y);
     if (!same_value) ++bad;
   }
   return bad;

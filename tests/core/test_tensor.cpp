@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "mhaviz/core/tensor.hpp"
+#include "mhaviz/core/base/tensor.hpp"
 
 namespace mhaviz {
 namespace {

@@ -7,7 +7,7 @@
 #include <regex>
 #include <string>
 
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 
 namespace mhaviz {
 namespace {

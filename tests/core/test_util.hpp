@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
 
 namespace mhaviz::test {
 

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/view_plan.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/plan/view_plan.hpp"
 
 namespace mhaviz {
 namespace {

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks every relative link of README.md and docs/*.md: the file it names exists, and an
 anchor (#section) names a heading of that file (GitHub's rule for heading anchors). A path of
-the repository written as code (`ui/tasks/latest_task.hpp`, `mhaviz/core/forward.hpp` for
-core/include/mhaviz/core/forward.hpp) must exist too, so that a moved file is noticed.
+the repository written as code (`ui/tasks/latest_task.hpp`, `mhaviz/core/forward/forward.hpp` for
+core/include/mhaviz/core/forward/forward.hpp) must exist too, so that a moved file is noticed.
 
     tests/docs/check_links.py ROOT     exit 1 and one line per broken link, FILE:LINE: ...
 

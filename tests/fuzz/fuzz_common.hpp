@@ -17,8 +17,8 @@
 #include <string>
 #include <string_view>
 
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
 
 namespace mhaviz::fuzz {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "fuzz_common.hpp"
-#include "mhaviz/core/config.hpp"
 #include "mhaviz/core/io/config_json.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   mhaviz::fuzz::expect_parsed_or_rejected([&] {

@@ -18,13 +18,13 @@
 #include <string_view>
 
 #include "fuzz_common.hpp"
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/safetensors.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/plan/problem.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace {
 

@@ -1,10 +1,12 @@
 // check_layers ROOT: reads the layers and their arrows from ROOT/cmake/layers.txt and every
 // #include "..." of the C++ files in their folders, and fails (exit 1), naming file and line, on
-// any include that no arrow allows. The tests of a ui layer (tests/ui/<layer>/ for ui/<layer>)
-// are held to that layer's arrows too. Also fails when the arrows go upwards (a layer may only
-// use layers listed above it), when a source file under ui/ or tests/ui/ belongs to no layer, or
-// when folders include each other in a loop (also inside a layer, e.g. core/src/io and
-// core/src/gen).
+// any include that no arrow allows. A layer of the core (folder core/src/<name>) also owns its
+// public headers, core/include/mhaviz/core/<name>/; its sources include the private headers of
+// the core's other layers as "<name>/file.hpp" (from core/src). The tests of a ui layer
+// (tests/ui/<layer>/ for ui/<layer>) are held to that layer's arrows too. Also fails when the
+// arrows go upwards (a layer may only use layers listed above it), when a source file under ui/,
+// tests/ui/ or core/ belongs to no layer (under core/: to no core/src/<name> layer), or when
+// folders include each other in a loop (also inside a layer).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -23,7 +25,8 @@ namespace {
 
 struct Layer {
   std::string name;
-  fs::path folder;  // relative to the root
+  fs::path folder;   // relative to the root
+  fs::path headers;  // a core layer's public headers (core/include/mhaviz/core/<name>), or empty
   std::set<std::string> allowed;
   bool tests = false;  // tests/ui/<layer>: the layer's tests, which may include the layer itself
 };
@@ -60,6 +63,9 @@ std::vector<Layer> readLayers(const fs::path& file, std::vector<std::string>& pr
     std::string folder;
     words >> layer.name >> folder;
     layer.folder = folder;
+    if (folder.rfind("core/src/", 0) == 0) {
+      layer.headers = fs::path("core/include/mhaviz/core") / layer.folder.filename();
+    }
     for (std::string dep; words >> dep;) {
       if (dep == "-") continue;
       const bool above =
@@ -72,6 +78,19 @@ std::vector<Layer> readLayers(const fs::path& file, std::vector<std::string>& pr
       layer.allowed.insert(dep);
     }
     layers.push_back(layer);
+  }
+  // A layer whose folder holds the folders of other layers (core holds core/src/<name>) is all
+  // of them: a layer that may use it may use each of them.
+  for (Layer& layer : layers) {
+    for (const std::string& dep : std::set<std::string>(layer.allowed)) {
+      const auto whole =
+          std::find_if(layers.begin(), layers.end(), [&](const Layer& l) { return l.name == dep; });
+      if (whole == layers.end()) continue;
+      const std::string prefix = whole->folder.generic_string() + "/";
+      for (const Layer& part : layers) {
+        if (part.folder.generic_string().rfind(prefix, 0) == 0) layer.allowed.insert(part.name);
+      }
+    }
   }
   return layers;
 }
@@ -87,22 +106,31 @@ const Layer* layerOf(const std::vector<Layer>& layers, const fs::path& path) {
   std::size_t bestLength = 0;
   const std::string p = path.lexically_normal().generic_string();
   for (const Layer& l : layers) {
-    const std::string f = l.folder.generic_string() + "/";
-    if (p.rfind(f, 0) == 0 && f.size() > bestLength) {
-      best = &l;
-      bestLength = f.size();
+    for (const fs::path& folder : {l.folder, l.headers}) {
+      if (folder.empty()) continue;
+      const std::string f = folder.generic_string() + "/";
+      if (p.rfind(f, 0) == 0 && f.size() > bestLength) {
+        best = &l;
+        bestLength = f.size();
+      }
     }
   }
   return best;
 }
 
 /// The file an include names, relative to the root: "mhaviz/core/..." is under
-/// core/include, "<layer>/file.hpp" a file of that layer's folder, anything else a path relative
-/// to the including file. Empty when it names no file of the tree. A generated core header
-/// (mhaviz/core/version.hpp) counts as a file of core/include.
+/// core/include, a path relative to the including file, in the core also a path under core/src
+/// (another core layer's private header), "<layer>/file.hpp" a file of that layer's folder.
+/// Empty when it names no file of the tree. A generated core header (mhaviz/core/version.hpp)
+/// counts as a file of core/include.
 fs::path resolveInclude(const std::vector<Layer>& layers, const fs::path& root,
                         const fs::path& from, const std::string& include) {
   if (include.rfind("mhaviz/core/", 0) == 0) return fs::path("core/include") / include;
+  const fs::path beside = (from.parent_path() / include).lexically_normal();
+  if (fs::exists(root / beside)) return beside;
+  if (*from.begin() == "core" && fs::exists(root / "core/src" / include)) {
+    return (fs::path("core/src") / include).lexically_normal();
+  }
   const auto slash = include.find('/');
   if (slash != std::string::npos) {
     const std::string first = include.substr(0, slash);
@@ -111,8 +139,6 @@ fs::path resolveInclude(const std::vector<Layer>& layers, const fs::path& root,
       if (l.name == first && fs::exists(root / file)) return file;
     }
   }
-  const fs::path relative = (from.parent_path() / include).lexically_normal();
-  if (fs::exists(root / relative)) return relative;
   // Tests include the shared test support under tests/ as "<folder>/file.hpp".
   if (*from.begin() == "tests" && fs::exists(root / "tests" / include)) {
     return fs::path("tests") / include;
@@ -173,8 +199,11 @@ int main(int argc, char** argv) {
       continue;
     }
     std::vector<fs::path> sources;
-    for (const auto& entry : fs::recursive_directory_iterator(root / layer.folder)) {
-      if (entry.is_regular_file() && isSource(entry.path())) sources.push_back(entry.path());
+    for (const fs::path& folder : {layer.folder, layer.headers}) {
+      if (folder.empty() || !fs::is_directory(root / folder)) continue;
+      for (const auto& entry : fs::recursive_directory_iterator(root / folder)) {
+        if (entry.is_regular_file() && isSource(entry.path())) sources.push_back(entry.path());
+      }
     }
     std::sort(sources.begin(), sources.end());
     for (const fs::path& source : sources) {
@@ -214,18 +243,29 @@ int main(int argc, char** argv) {
       }
     }
   }
-  // Every C++ file under ui/ belongs to a layer, and every test under tests/ui/ to a layer's
-  // test folder.
-  for (const char* top : {"ui", "tests/ui"}) {
+  // Every C++ file under ui/ belongs to a layer, every test under tests/ui/ to a layer's test
+  // folder, and every C++ file under core/ to a layer of the core (not to the whole core, whose
+  // folder is core/).
+  for (const std::string top : {"ui", "tests/ui", "core"}) {
     if (!fs::is_directory(root / top)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
       const fs::path rel = fs::relative(entry.path(), root);
-      if (entry.is_regular_file() && isSource(rel) && layerOf(layers, rel) == nullptr) {
+      if (!entry.is_regular_file() || !isSource(rel)) continue;
+      const Layer* layer = layerOf(layers, rel);
+      if (top == "core" && layer != nullptr && layer->folder == "core") layer = nullptr;
+      if (layer != nullptr) continue;
+      if (top == "ui") {
         problems.push_back(rel.generic_string() +
-                           (std::string(top) == "ui"
-                                ? ": in no layer's folder; add the folder to cmake/layers.txt"
-                                : ": in no layer's test folder; move it to tests/ui/<layer>/ of "
-                                  "the lowest layer it exercises"));
+                           ": in no layer's folder; add the folder to cmake/layers.txt");
+      } else if (top == "tests/ui") {
+        problems.push_back(rel.generic_string() +
+                           ": in no layer's test folder; move it to tests/ui/<layer>/ of the "
+                           "lowest layer it exercises");
+      } else {
+        problems.push_back(rel.generic_string() +
+                           ": in no layer of the core; move it to core/src/<layer>/ (or its "
+                           "public header to core/include/mhaviz/core/<layer>/), or add the "
+                           "layer to cmake/layers.txt");
       }
     }
   }

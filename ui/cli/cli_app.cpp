@@ -12,7 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/usage_error.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/suggest.hpp"
 #include "mhaviz/core/version.hpp"
 

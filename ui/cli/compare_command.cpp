@@ -13,7 +13,7 @@
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "render/image_export.hpp"
 #include "stages/compare_stage.hpp"

@@ -16,11 +16,11 @@
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/long_context.hpp"
-#include "mhaviz/core/measures.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/view_plan.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/plan/view_plan.hpp"
 #include "render/image_export.hpp"
 #include "stages/reduced_result.hpp"
 #include "stages/stage_data.hpp"
@@ -388,7 +388,8 @@ int exportCommand(const QCommandLineParser& parser) {
   options.title = parser.value(QStringLiteral("title"));
 
   {
-    // Too large for every map at once: the reduced view (mhaviz/core/long_context.hpp).
+    // Too large for every map at once: the reduced view
+    // (mhaviz/core/long_context/long_context.hpp).
     const LoadedFiles files = loadFiles(parser);
     const std::int64_t staticLen = staticSrcLen(files.tensors);
     // A refused plan goes the reduced way too: it says what even the reduced view needs.

@@ -12,8 +12,8 @@
 #include "cli/problem_options.hpp"
 #include "cli/sink_eps.hpp"
 #include "cli/usage_error.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "model/model_picture.hpp"
 #include "model/step_picture.hpp"
 

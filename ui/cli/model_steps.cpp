@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 
 namespace mhaviz::cli {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 
 namespace mhaviz::cli {
 

@@ -6,12 +6,12 @@
 
 #include "cli/memory_arg.hpp"
 #include "cli/usage_error.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/semantics.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/spec/semantics.hpp"
 
 namespace mhaviz::cli {
 
@@ -96,10 +96,10 @@ Problem loadProblem(const QCommandLineParser& parser, MemoryMode mode, const std
                        hint);
   }
   // The reduced view reads a pattern mask's rows as it needs them (make_reduced_problem).
-  Problem problem = mode == MemoryMode::full
-                        ? make_problem(files.config, files.tensors, files.tensorsName.toStdString())
-                        : make_reduced_problem(files.config, files.tensors,
-                                               files.tensorsName.toStdString());
+  Problem problem =
+      mode == MemoryMode::full
+          ? make_problem(files.config, files.tensors, files.tensorsName.toStdString())
+          : make_reduced_problem(files.config, files.tensors, files.tensorsName.toStdString());
   // Not an error (PyTorch computes with them too), but the NaN they cause needs explaining.
   const std::string nonfinite = nonfinite_warning(files.tensors, files.tensorsName.toStdString());
   if (!nonfinite.empty()) std::cerr << "warning: " << nonfinite << '\n' << std::flush;

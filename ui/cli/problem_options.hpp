@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "mhaviz/core/problem.hpp"
-#include "mhaviz/core/result.hpp"
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
+#include "mhaviz/core/forward/result.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 
 namespace mhaviz::cli {
 
@@ -37,7 +37,7 @@ std::int64_t staticSrcLen(const io::TensorMap& tensors);
 std::uint64_t memoryLimit(const QCommandLineParser& parser);
 
 /// Which memory estimate loadProblem checks: every map (forward), or the reduced long-context
-/// view and parts of the weights (mhaviz/core/long_context.hpp).
+/// view and parts of the weights (mhaviz/core/long_context/long_context.hpp).
 enum class MemoryMode { full, reduced };
 
 /// loadFiles, then the memory check against --max-memory (before anything large is allocated),

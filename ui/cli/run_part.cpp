@@ -5,11 +5,11 @@
 
 #include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/long_context.hpp"
-#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::cli {
 
@@ -103,17 +103,14 @@ int runPart(const QCommandLineParser& parser, const RunPart& part, const QString
   }
   // The part's size: heads x rows x Sx values, next to the stripes that compute it.
   const std::int64_t staticLen = staticSrcLen(files.tensors);
-  const std::int64_t sx = (staticLen >= 0 ? staticLen : c.src_len) + (c.add_bias_kv ? 1 : 0) +
-                          (c.add_zero_attn ? 1 : 0);
+  const std::int64_t sx = c.key_columns(c.source_keys(staticLen));
   const std::int64_t heads = part.head ? 1 : c.num_heads;
-  const std::uint64_t elem = c.dtype == DType::float64 ? 8 : 4;
-  const std::uint64_t partBytes = static_cast<std::uint64_t>(heads * (b - a) * sx) * elem;
+  const std::uint64_t partBytes = estimate_part_bytes(c, heads, b - a, staticLen);
   const std::uint64_t need = partBytes + estimate_reduced_memory(c, 2, staticLen);
   if (need > limit) {
     const std::uint64_t room =
         limit > need - partBytes ? limit - (need - partBytes) : 0;  // bytes left for the part
-    const auto rows =
-        static_cast<std::int64_t>(room / (static_cast<std::uint64_t>(heads * sx) * elem));
+    const auto rows = static_cast<std::int64_t>(room / estimate_part_bytes(c, heads, 1, staticLen));
     throw InvalidInput(
         "this part of the weights (" + str(heads) + " head(s) x " + str(b - a) + " query rows x " +
         str(sx) + " keys) needs " + format_bytes(need) + "; the limit is " + format_bytes(limit) +

@@ -1,7 +1,7 @@
 #pragma once
 // mhaviz-cli run --head H --queries A:B [--batch n]: the exact weights of a part (one head, a
 // range of query rows) of a configuration whose maps do not all fit in memory, computed stripe
-// by stripe (mhaviz/core/long_context.hpp) and written as the slice
+// by stripe (mhaviz/core/long_context/long_context.hpp) and written as the slice
 // weights_per_head[n:n+1, h:h+1, A:B, :] of what a full run would write.
 
 #include <QCommandLineParser>

@@ -11,9 +11,9 @@
 #include "cli/commands.hpp"
 #include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
-#include "mhaviz/core/block_sparsity.hpp"
-#include "mhaviz/core/problem.hpp"
-#include "mhaviz/core/shapes.hpp"
+#include "mhaviz/core/analysis/block_sparsity.hpp"
+#include "mhaviz/core/plan/problem.hpp"
+#include "mhaviz/core/spec/shapes.hpp"
 
 namespace mhaviz::cli {
 

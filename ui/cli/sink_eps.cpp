@@ -1,7 +1,7 @@
 #include "cli/sink_eps.hpp"
 
 #include "cli/usage_error.hpp"
-#include "mhaviz/core/sink.hpp"
+#include "mhaviz/core/analysis/sink.hpp"
 
 namespace mhaviz::cli {
 

@@ -1,5 +1,5 @@
-// mhaviz-cli stats: the head measures (mhaviz/core/measures.hpp) of a configuration as a CSV or
-// JSON table, one row per (batch element, head, query) plus the head averages.
+// mhaviz-cli stats: the head measures (mhaviz/core/analysis/measures.hpp) of a configuration as a
+// CSV or JSON table, one row per (batch element, head, query) plus the head averages.
 
 #include <cmath>
 #include <cstdio>
@@ -13,10 +13,10 @@
 #include "cli/problem_options.hpp"
 #include "cli/sink_eps.hpp"
 #include "cli/usage_error.hpp"
+#include "mhaviz/core/analysis/logit_scale.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/analysis/sink.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
-#include "mhaviz/core/logit_scale.hpp"
-#include "mhaviz/core/measures.hpp"
-#include "mhaviz/core/sink.hpp"
 
 namespace mhaviz::cli {
 

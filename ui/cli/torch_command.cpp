@@ -11,7 +11,7 @@
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
-#include "mhaviz/core/torch_script.hpp"
+#include "mhaviz/core/script/torch_script.hpp"
 #include "mhaviz/core/version.hpp"
 
 namespace mhaviz::cli {

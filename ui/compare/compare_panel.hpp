@@ -8,10 +8,10 @@
 #include <memory>
 
 #include "compute/compute_request.hpp"
-#include "tasks/latest_task.hpp"
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
 #include "session/session_file.hpp"
 #include "stages/compare_stage.hpp"
+#include "tasks/latest_task.hpp"
 
 class QLabel;
 class QMainWindow;
@@ -66,7 +66,7 @@ class ComparePanel : public QWidget {
   void shown();  // a new difference (or mismatch) is on screen
 
  private:
-  void clearA();  // leaves compare mode without telling the session
+  void clearA();   // leaves compare mode without telling the session
   void refresh();  // recomputes the difference for m_a, m_b and the view off the GUI thread
   void present(quint64 generation, CompareData data);
   void exportDifference();
@@ -94,7 +94,6 @@ class ComparePanel : public QWidget {
 
 /// Adds the compare dock (hidden until something is pinned) and a Compare menu (Pin as A,
 /// Swap A and B, Make B the new A, Leave compare mode) to `window`. Returns the panel.
-ComparePanel* installCompare(QMainWindow* window, Document* document,
-                             Computation* computation);
+ComparePanel* installCompare(QMainWindow* window, Document* document, Computation* computation);
 
 }  // namespace mhaviz::ui

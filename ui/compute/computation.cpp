@@ -5,9 +5,9 @@
 #include <exception>
 
 #include "document/document.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/view_plan.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/plan/view_plan.hpp"
 
 namespace mhaviz::ui {
 
@@ -52,7 +52,8 @@ QString Computation::quickCheck(const mhaviz::Config& config, std::uint64_t limi
   } catch (const std::exception& e) {
     return QString::fromUtf8(e.what());
   }
-  // Maps over the limit are shown reduced (mhaviz/core/long_context.hpp) when that fits.
+  // Maps over the limit are shown reduced (mhaviz/core/long_context/long_context.hpp) when that
+  // fits.
   const mhaviz::ViewPlan plan = mhaviz::plan_view(config, limit);
   if (plan.kind != mhaviz::ViewKind::refused) return {};
   // The window has no setting for its limit: say where a larger one can be given.
@@ -86,8 +87,8 @@ void Computation::onViewChanged(const ViewOptions& view) {
 
 void Computation::recompute() { m_document->reapply(); }
 
-void Computation::zoomReduced(qint64 queryBegin, qint64 queryEnd, qint64 keyBegin,
-                              qint64 keyEnd, QSize values) {
+void Computation::zoomReduced(qint64 queryBegin, qint64 queryEnd, qint64 keyBegin, qint64 keyEnd,
+                              QSize values) {
   const ReducedRegion& r = m_shownRegion;
   if (r.blockRows == 0 || !m_error.isEmpty()) return;
   const qint64 qb = std::clamp<qint64>(queryBegin, 0, r.L - 1);

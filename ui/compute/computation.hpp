@@ -13,7 +13,7 @@
 #include "compute/compute_request.hpp"
 #include "compute/compute_worker.hpp"
 #include "compute/reduced_compute.hpp"
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {

@@ -6,9 +6,9 @@
 #include <QtGlobal>
 #include <memory>
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/result.hpp"
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
+#include "mhaviz/core/forward/result.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::ui {
 
@@ -21,7 +21,8 @@ struct ComputeRequest {
   /// The user's tensors (PyTorch names) replacing generated ones; null: all generated.
   std::shared_ptr<const mhaviz::io::TensorMap> tensors;
   /// When every map exceeds the memory limit the weights are computed reduced
-  /// (mhaviz/core/long_context.hpp): for this batch element, folded by block max or mean.
+  /// (mhaviz/core/long_context/long_context.hpp): for this batch element, folded by block max or
+  /// mean.
   int batch = 0;
   bool reduceMax = false;
   /// The region of the reduced view (a zoom): query rows [queryBegin, queryEnd) and key

@@ -5,12 +5,12 @@
 #include <exception>
 #include <new>
 
-#include "mhaviz/core/block_sparsity.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/measures.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/view_plan.hpp"
+#include "mhaviz/core/analysis/block_sparsity.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/plan/view_plan.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -128,8 +128,9 @@ void ComputeWorker::run(const ComputeRequest& request, std::uint64_t limit,
   } catch (const mhaviz::InvalidInput& e) {
     fail(QString::fromUtf8(e.what()));
   } catch (const std::bad_alloc&) {
-    fail(tr("Out of memory while computing this configuration. Reduce L, S, N or E, or switch "
-            "to float32."));
+    fail(
+        tr("Out of memory while computing this configuration. Reduce L, S, N or E, or switch "
+           "to float32."));
   } catch (const std::exception& e) {
     fail(tr("Computation failed: %1").arg(QString::fromUtf8(e.what())));
   } catch (...) {

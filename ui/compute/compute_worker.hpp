@@ -11,7 +11,7 @@
 
 #include "compute/compute_request.hpp"
 #include "compute/reduced_compute.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 #include "tasks/latest_task.hpp"
 
 namespace mhaviz::ui {

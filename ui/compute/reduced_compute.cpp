@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "mhaviz/core/long_context.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
 #include "stages/reduced_result.hpp"
 
 namespace mhaviz::ui {
@@ -24,9 +24,8 @@ ResultPtr computeReduced(const mhaviz::Problem& problem, const ComputeRequest& r
       mhaviz::reduced_weights(problem.config, problem.params, problem.inputs, r, control);
   description = reducedDescription(weights);
   if (region != nullptr) {
-    *region = {weights.query_begin, weights.query_end, weights.key_begin,
-               weights.key_end,     weights.block_rows, weights.block_cols,
-               weights.L,           weights.Sx};
+    *region = {weights.query_begin, weights.query_end,  weights.key_begin, weights.key_end,
+               weights.block_rows,  weights.block_cols, weights.L,         weights.Sx};
   }
   return std::make_shared<const mhaviz::ForwardResult>(reducedResult(weights, problem.config));
 }

@@ -5,7 +5,7 @@
 #include <QUndoCommand>
 #include <functional>
 
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::ui {
 

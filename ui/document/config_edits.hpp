@@ -8,7 +8,7 @@
 #include <QString>
 #include <functional>
 
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 class QObject;
 

@@ -10,10 +10,10 @@
 #include <functional>
 #include <memory>
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/gen/user_values.hpp"
 #include "document/session_origin.hpp"
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
+#include "mhaviz/core/gen/user_values.hpp"
+#include "mhaviz/core/spec/config.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {

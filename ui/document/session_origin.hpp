@@ -3,7 +3,7 @@
 
 #include <QString>
 
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::ui {
 

@@ -4,10 +4,10 @@
 // time for 3-D masks) and edits the cells of a custom mask by click / drag, with Clear, Invert,
 // Fill row and Fill column. A click on the grid of any other kind, or choosing "custom", starts
 // a custom mask from the pattern shown (cells::fromPattern) as one undoable step, and a note
-// says so (or why not: a pattern with too many cells to list). Size changes are fitted by the document (gen::fit_to_sizes); its
-// notes are shown inline. GUI thread only. The code: attn_mask_editor.cpp (construction, preview,
-// showConfig), attn_mask_controls.cpp (the controls and their edits), attn_mask_cells.cpp (the
-// custom-cell tools and the block selector).
+// says so (or why not: a pattern with too many cells to list). Size changes are fitted by the
+// document (gen::fit_to_sizes); its notes are shown inline. GUI thread only. The code:
+// attn_mask_editor.cpp (construction, preview, showConfig), attn_mask_controls.cpp (the controls
+// and their edits), attn_mask_cells.cpp (the custom-cell tools and the block selector).
 
 #include <cstddef>
 #include <cstdint>
@@ -15,7 +15,7 @@
 
 #include "editors/custom_cells.hpp"
 #include "editors/spec_editor.hpp"
-#include "mhaviz/core/gen_specs.hpp"
+#include "mhaviz/core/spec/gen_specs.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -68,8 +68,8 @@ class AttnMaskEditor : public SpecEditor {
   void switchToCustom();
   /// The pattern shown as a custom mask (cells::fromPattern), or nullopt; `needed` gets the
   /// number of cells it takes (0 when the mask cannot be made: `error` says why).
-  std::optional<gen::AttnMaskSpec> shownAsCustom(const mhaviz::Config& config,
-                                                 std::size_t* needed, QString* error) const;
+  std::optional<gen::AttnMaskSpec> shownAsCustom(const mhaviz::Config& config, std::size_t* needed,
+                                                 QString* error) const;
   /// Shows `text` in the custom-mask note until the spec differs from `spec`.
   void announce(const QString& text, const gen::AttnMaskSpec& spec);
   /// The kind as the kind box names it ("causal", "sliding window", ...).

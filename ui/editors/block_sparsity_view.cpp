@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "mhaviz/core/block_sparsity.hpp"
+#include "mhaviz/core/analysis/block_sparsity.hpp"
 
 namespace mhaviz::ui {
 

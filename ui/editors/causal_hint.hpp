@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 class QLabel;
 class QPushButton;

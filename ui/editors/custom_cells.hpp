@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/gen_specs.hpp"
+#include "mhaviz/core/spec/config.hpp"
+#include "mhaviz/core/spec/gen_specs.hpp"
 
 namespace mhaviz::ui::cells {
 

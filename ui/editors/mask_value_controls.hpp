@@ -7,7 +7,7 @@
 #include <QComboBox>
 #include <QWidget>
 
-#include "mhaviz/core/gen_specs.hpp"
+#include "mhaviz/core/spec/gen_specs.hpp"
 
 class QCheckBox;
 class QDoubleSpinBox;

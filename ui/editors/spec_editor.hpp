@@ -7,7 +7,7 @@
 #include <QGroupBox>
 
 #include "document/config_edits.hpp"
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 class QLabel;
 

@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/result_tensors.hpp"

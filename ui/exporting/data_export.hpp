@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "render/image_export.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"

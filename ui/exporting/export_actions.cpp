@@ -19,13 +19,13 @@
 #include <utility>
 
 #include "compute/computation.hpp"
-#include "document/document.hpp"
 #include "compute/compute_worker.hpp"
+#include "document/document.hpp"
 #include "exporting/data_export.hpp"
 #include "exporting/export_dialog.hpp"
 #include "mhaviz/core/io/npz.hpp"
-#include "mhaviz/core/problem.hpp"
-#include "mhaviz/core/torch_script.hpp"
+#include "mhaviz/core/plan/problem.hpp"
+#include "mhaviz/core/script/torch_script.hpp"
 #include "mhaviz/core/version.hpp"
 #include "render/image_export.hpp"
 

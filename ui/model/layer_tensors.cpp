@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "mhaviz/core/params.hpp"
+#include "mhaviz/core/spec/params.hpp"
 
 namespace mhaviz::ui {
 

@@ -3,7 +3,7 @@
 // configuration together with a tensors file of these members would give.
 
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 
 namespace mhaviz::ui {
 

@@ -15,7 +15,7 @@
 #include <QStringList>
 #include <cstdint>
 
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 
 namespace mhaviz::ui {
 

@@ -8,7 +8,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 
 class QComboBox;
 class QLabel;

@@ -15,12 +15,12 @@
 #include <exception>
 
 #include "document/document.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "model/layer_tensors.hpp"
-#include "session/session_files.hpp"
-#include "session/session_file.hpp"
 #include "model/model_view.hpp"
+#include "session/session_file.hpp"
+#include "session/session_files.hpp"
 
 namespace mhaviz::ui {
 

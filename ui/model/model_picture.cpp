@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/base/parallel.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
-#include "mhaviz/core/parallel.hpp"
 #include "model/model_grid_layout.hpp"
 #include "model/picture_parts.hpp"
 #include "render/colormaps.hpp"

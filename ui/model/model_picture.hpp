@@ -10,7 +10,7 @@
 #include <QSize>
 #include <QString>
 
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {

@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 #include <exception>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "model/model_canvas.hpp"
 #include "model/model_grid_layout.hpp"
 #include "model/model_picture.hpp"

@@ -15,7 +15,7 @@
 #include <optional>
 #include <utility>
 
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "model/model_grid_layout.hpp"
 #include "model/model_mode_bar.hpp"
 #include "stages/view_options.hpp"

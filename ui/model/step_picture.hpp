@@ -6,7 +6,7 @@
 #include <QImage>
 #include <QSize>
 
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "model/model_picture.hpp"
 #include "stages/view_options.hpp"
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "mhaviz/core/parallel.hpp"
+#include "mhaviz/core/base/parallel.hpp"
 #include "tasks/latest_task.hpp"
 
 namespace mhaviz::ui {

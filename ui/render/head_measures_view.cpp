@@ -8,7 +8,7 @@
 #include <cmath>
 #include <utility>
 
-#include "mhaviz/core/measures.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
 
 namespace mhaviz::ui {
 namespace {

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 
 namespace mhaviz::ui {
 

@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
 
@@ -126,21 +126,21 @@ class HeatmapGrid : public QWidget {
   void fillMap(int index);  // colour map `index` from its reduced grid m_state->views[].shown
   void launchPreparation(bool withStats);            // background task for the queued regions
   void applyPrepared(const PreparedMaps& prepared);  // GUI thread: show a task's output
-  void rebuild();  // new layout for m_data (maps, scale, legend, labels)
+  void rebuild();       // new layout for m_data (maps, scale, legend, labels)
   void buildPicture();  // the elements of m_data for m_state->arrangement
   MapView buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style);  // one map's cell
   void buildLegend(QCPLayoutGrid* legend, const QColor& text, const QColor& background);
-  void renderAll();             // fill every map for its visible range and size, replot
-  void renderMap(int index);    // fill one map (reduced to its pixel size when needed)
-  void updateTicks(int index);  // tick labels that fit the map's visible range
-  void layoutNow();             // lay out the plot so axis rects have their pixel sizes
-  void queueRender();           // coalesced re-render after zoom/pan
-  QSize visibleSize() const;    // what the plot may use without scrolling
+  void renderAll();                     // fill every map for its visible range and size, replot
+  void renderMap(int index);            // fill one map (reduced to its pixel size when needed)
+  void updateTicks(int index);          // tick labels that fit the map's visible range
+  void layoutNow();                     // lay out the plot so axis rects have their pixel sizes
+  void queueRender();                   // coalesced re-render after zoom/pan
+  QSize visibleSize() const;            // what the plot may use without scrolling
   GridArrangement arrangement() const;  // where the maps go at the grid's current size
-  void applyArrangement();  // m_state->arrangement's plot size, map sizes and title widths
-  bool placeScale();  // the colour scale in view when the maps scroll; true when it moved
-  bool fitScaleTitle();  // the scale's title wrapped to the bar's length; true when it changed
-  QColor textColor() const;     // palette Text when following the palette, else black
+  void applyArrangement();   // m_state->arrangement's plot size, map sizes and title widths
+  bool placeScale();         // the colour scale in view when the maps scroll; true when it moved
+  bool fitScaleTitle();      // the scale's title wrapped to the bar's length; true when it changed
+  QColor textColor() const;  // palette Text when following the palette, else black
 
   QScrollArea* m_scroll = nullptr;
   QCustomPlot* m_plot = nullptr;

@@ -5,8 +5,8 @@
 
 #include <QString>
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
+#include "mhaviz/core/spec/config.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "render/heatmap_grid.hpp"
 
 namespace mhaviz::ui {

@@ -8,9 +8,9 @@
 #include <memory>
 #include <optional>
 
-#include "mhaviz/core/config.hpp"
 #include "document/session_origin.hpp"
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
+#include "mhaviz/core/spec/config.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {

@@ -4,8 +4,8 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLocale>
@@ -24,8 +24,8 @@
 #include "document/document.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/model.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 #include "session/recent_files_menu.hpp"
 
 namespace mhaviz::ui {
@@ -280,7 +280,7 @@ bool SessionFiles::saveTo(const QString& path) {
 }
 
 void SessionFiles::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
-                                 const QString& file) {
+                              const QString& file) {
   m_tensorsFile = file;
   m_tensorsDirty = true;
   m_document->setTensors(std::move(tensors));
@@ -346,7 +346,7 @@ bool SessionFiles::start(const StartupFiles& files) {
   // Tensors named on the command line are part of what is opened, not an edit.
   if (!files.tensors.isEmpty() && loadTensors(files.tensors)) {
     m_tensorsDirty = false;
-  m_compareDirty = false;
+    m_compareDirty = false;
     onChanged();
   }
   return filesGiven;

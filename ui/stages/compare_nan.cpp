@@ -6,7 +6,7 @@
 #include <limits>
 #include <set>
 
-#include "mhaviz/core/semantics.hpp"
+#include "mhaviz/core/spec/semantics.hpp"
 #include "stages/compare_stage.hpp"
 #include "stages/param_stage.hpp"
 

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "mhaviz/core/compare.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/analysis/compare.hpp"
+#include "mhaviz/core/base/errors.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -101,11 +101,9 @@ QString mismatchText(const mhaviz::Mismatch& m) {
 }
 
 QString noteText(const mhaviz::KeyNote& note) {
-  return note.only_in_a ? QCoreApplication::translate("mhaviz::ui::StageText",
-                                                      "%1 is only in A")
+  return note.only_in_a ? QCoreApplication::translate("mhaviz::ui::StageText", "%1 is only in A")
                               .arg(keyText(note.key))
-                        : QCoreApplication::translate("mhaviz::ui::StageText",
-                                                      "%1 is only in B")
+                        : QCoreApplication::translate("mhaviz::ui::StageText", "%1 is only in B")
                               .arg(keyText(note.key));
 }
 

@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "mhaviz/core/compare.hpp"
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/analysis/compare.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
 

@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "mhaviz/core/parallel.hpp"
+#include "mhaviz/core/base/parallel.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/stage_parts.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 
 namespace mhaviz::ui {
 namespace {

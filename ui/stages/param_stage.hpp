@@ -2,8 +2,8 @@
 // The parameter stages of the grid (Stage::in_proj_weight, Stage::out_proj_weight): the
 // projection matrices cut into one map per head slice. Pure extraction, any thread.
 
-#include "mhaviz/core/params.hpp"
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
+#include "mhaviz/core/spec/params.hpp"
 #include "stages/stage_data.hpp"
 
 namespace mhaviz::ui {

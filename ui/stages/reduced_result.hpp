@@ -1,15 +1,15 @@
 #pragma once
-// A long context's reduced weights (mhaviz/core/long_context.hpp) as a ForwardResult that holds
-// only the weights stage: one value per block, so that the heatmap grid, its colour scale and the
-// image export draw them with the same code as a full result. The token labels name the first
-// query / key position of each block ("0", "64", "128", ...).
+// A long context's reduced weights (mhaviz/core/long_context/long_context.hpp) as a ForwardResult
+// that holds only the weights stage: one value per block, so that the heatmap grid, its colour
+// scale and the image export draw them with the same code as a full result. The token labels name
+// the first query / key position of each block ("0", "64", "128", ...).
 
 #include <QString>
 #include <QStringList>
 #include <cstdint>
 
-#include "mhaviz/core/long_context.hpp"
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
 
 namespace mhaviz::ui {
 

@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/measures.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
 #include "stages/param_stage.hpp"
 #include "stages/reduced_result.hpp"
 #include "stages/stage_parts.hpp"

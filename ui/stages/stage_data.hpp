@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
@@ -27,8 +27,8 @@ struct ColumnInfo {
 
 /// Where a map's cells live in the result's memory (not owned: the ForwardResult must outlive
 /// the MapData), or in `owned` for a map derived on demand (raw scores, mask, scores: see
-/// mhaviz/core/derived_maps.hpp). Cell (r, c) of block b is tensor[offsets[b] + r*cols + c];
-/// with several blocks (the head average) the cell is their mean. mask, when set, is the
+/// mhaviz/core/forward/derived_maps.hpp). Cell (r, c) of block b is tensor[offsets[b] + r*cols +
+/// c]; with several blocks (the head average) the cell is their mean. mask, when set, is the
 /// result's merged_mask at its broadcast shape: the mask term of cell (r, c) of block b is
 /// mask[maskOffsets[b] + r*maskRowStride + c] (a cell is masked when -inf in every block).
 struct MapSource {
@@ -56,8 +56,8 @@ struct MapData {
   QString shownTitle;          // the title in the UI language (grid, exported images, hover text)
   int rows = 0, cols = 0;      // rows = queries (or keys for k/v), row 0 shown at the TOP
   std::vector<double> values;  // row-major rows*cols; NaN = NaN; -inf allowed (masked)
-  std::vector<ColumnInfo> columns;    // per column (for key-indexed stages), else empty
-  std::vector<ColumnInfo> rowsInfo;   // per row for k/v (bias_k / zero rows), else empty
+  std::vector<ColumnInfo> columns;   // per column (for key-indexed stages), else empty
+  std::vector<ColumnInfo> rowsInfo;  // per row for k/v (bias_k / zero rows), else empty
   int rowBase = 0;  // the number row 0 is labelled with (a head's slice of W_q starts at h*hd)
   RowMeaning rowMeaning = RowMeaning::query_or_key;
   std::vector<unsigned char> masked;  // per cell, 1 when the merged mask is -inf there
@@ -80,8 +80,8 @@ struct StageData {
   std::vector<MapData> maps;
   double lo = 0, hi = 1;  // shared colour range (symmetric around 0 when isSigned)
   bool isSigned = false;
-  QString unit;             // what a value is: "weight", "score", "mask term"... (English)
-  QString shownUnit;        // the unit in the UI language (colour scale, hover text)
+  QString unit;       // what a value is: "weight", "score", "mask term"... (English)
+  QString shownUnit;  // the unit in the UI language (colour scale, hover text)
   /// Axis titles in the UI language where rows and columns are not queries and keys (or
   /// dimensions): the parameter matrices have output features down and input features across.
   /// Empty: the stage's own.

@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>  // QT_TRANSLATE_NOOP: stage names are translated for display
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 
 namespace mhaviz::ui {
 

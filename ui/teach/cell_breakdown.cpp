@@ -7,9 +7,9 @@
 #include <limits>
 #include <string>
 
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/soft_cap.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/spec/soft_cap.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -79,7 +79,7 @@ CellBreakdown breakdownCell(const mhaviz::ForwardResult& result, std::int64_t n,
   c.rawRecomputed = c.dot / c.sqrtHd;
   const std::int64_t rowBase = (b * result.L + i) * result.Sx;
   // The pass keeps only the weights: the row's raw scores, capped scores, mask and scores are
-  // derived here, exactly as the pass computed them (mhaviz/core/derived_maps.hpp).
+  // derived here, exactly as the pass computed them (mhaviz/core/forward/derived_maps.hpp).
   using mhaviz::DerivedMap;
   const mhaviz::Tensor raw = mhaviz::derived_rows(result, DerivedMap::raw_scores, n, h, i, 1);
   const mhaviz::Tensor mask = mhaviz::derived_rows(result, DerivedMap::mask, n, h, i, 1);

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 
 namespace mhaviz::ui {
 

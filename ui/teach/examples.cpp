@@ -7,7 +7,7 @@
 #include <exception>
 
 #include "document/document.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 
 namespace mhaviz::ui {
@@ -64,8 +64,7 @@ QMenu* addExamplesMenu(QMenu* file, Document* document, QWidget* parent) {
         } else {
           document->setOrigin({});
         }
-        document->changeConfig(config,
-                               tr("Open example \u201c%1\u201d").arg(example.title));
+        document->changeConfig(config, tr("Open example \u201c%1\u201d").arg(example.title));
       } catch (const std::exception& e) {
         QMessageBox::warning(parent, tr("Examples"), QString::fromUtf8(e.what()));
       }

@@ -5,7 +5,7 @@
 #include <QList>
 #include <QString>
 
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 class QMenu;
 class QWidget;

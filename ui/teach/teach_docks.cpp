@@ -12,7 +12,7 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/shapes.hpp"
+#include "mhaviz/core/spec/shapes.hpp"
 #include "stages/param_stage.hpp"
 #include "stages/reduced_result.hpp"
 #include "teach/cell_breakdown.hpp"

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "compute/compute_request.hpp"
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 #include "stages/view_options.hpp"
 
 class QLabel;

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {

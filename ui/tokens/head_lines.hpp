@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "stages/stage_data.hpp"
 
 namespace mhaviz::ui {

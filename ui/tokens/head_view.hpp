@@ -20,7 +20,7 @@
 #include <memory>
 #include <vector>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "render/image_export.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"

@@ -10,8 +10,8 @@
 #include <cmath>
 #include <exception>
 
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/measures.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "render/colormaps.hpp"
 #include "tokens/picture_file.hpp"
 

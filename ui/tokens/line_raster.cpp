@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "mhaviz/core/parallel.hpp"
+#include "mhaviz/core/base/parallel.hpp"
 
 namespace mhaviz::ui {
 

@@ -14,7 +14,7 @@
 #include <limits>
 #include <vector>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "stages/stage_data.hpp"
 
 namespace mhaviz::ui {

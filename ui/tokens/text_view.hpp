@@ -11,7 +11,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "render/image_export.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"

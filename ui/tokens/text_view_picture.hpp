@@ -9,7 +9,7 @@
 #include <QRectF>
 #include <QString>
 
-#include "mhaviz/core/result.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "render/image_export.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"

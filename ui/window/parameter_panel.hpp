@@ -10,7 +10,7 @@
 #include <functional>
 
 #include "document/config_edits.hpp"
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 class QCheckBox;
 class QComboBox;

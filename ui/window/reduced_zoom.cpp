@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "compute/computation.hpp"
-#include "mhaviz/core/long_context.hpp"
+#include "mhaviz/core/long_context/long_context.hpp"
 #include "render/heatmap_grid.hpp"
 
 namespace mhaviz::ui {
@@ -36,12 +36,12 @@ QRectF keptInside(QRectF window, const QRectF& bounds) {
 
 QRectF toWholeMap(const QRectF& cells, const ReducedRegion& r) {
   const auto key = [&r](double x) {
-    return std::min(static_cast<double>(r.keyEnd), static_cast<double>(r.keyBegin) +
-                                                       x * static_cast<double>(r.blockCols));
+    return std::min(static_cast<double>(r.keyEnd),
+                    static_cast<double>(r.keyBegin) + x * static_cast<double>(r.blockCols));
   };
   const auto query = [&r](double y) {
-    return std::min(static_cast<double>(r.queryEnd), static_cast<double>(r.queryBegin) +
-                                                         y * static_cast<double>(r.blockRows));
+    return std::min(static_cast<double>(r.queryEnd),
+                    static_cast<double>(r.queryBegin) + y * static_cast<double>(r.blockRows));
   };
   return QRectF(QPointF(key(cells.left()), query(cells.top())),
                 QPointF(key(cells.right()), query(cells.bottom())));
@@ -98,10 +98,9 @@ void ReducedZoom::onZoomOutAtWhole(const QPointF& cell) {
   const QPointF p = toWholeMap(QRectF(cell, cell), r).topLeft();
   const QRectF from = m_window.value_or(regionCells(r));
   const double grow = 1.0 / kNotchFactor;
-  const QRectF widened(QPointF(p.x() - (p.x() - from.left()) * grow,
-                               p.y() - (p.y() - from.top()) * grow),
-                       QPointF(p.x() + (from.right() - p.x()) * grow,
-                               p.y() + (from.bottom() - p.y()) * grow));
+  const QRectF widened(
+      QPointF(p.x() - (p.x() - from.left()) * grow, p.y() - (p.y() - from.top()) * grow),
+      QPointF(p.x() + (from.right() - p.x()) * grow, p.y() + (from.bottom() - p.y()) * grow));
   m_window = keptInside(widened, wholeMap(r));
   m_settle->start();
 }

@@ -7,7 +7,7 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/plan/memory.hpp"
 
 namespace mhaviz::ui {
 

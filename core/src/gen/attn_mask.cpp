@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "../rng.hpp"
+#include "base/rng.hpp"
 #include "mask_grid.hpp"
 #include "mhaviz/core/gen/mask_pattern.hpp"
 #include "mhaviz/core/gen/masks.hpp"

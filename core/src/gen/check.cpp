@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/gen/inputs.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/gen/weights.hpp"

@@ -4,7 +4,7 @@
 #include <deque>
 #include <set>
 
-#include "../rng.hpp"
+#include "base/rng.hpp"
 #include "mask_grid.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 

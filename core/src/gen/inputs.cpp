@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "../rng.hpp"
+#include "base/rng.hpp"
 
 namespace mhaviz::gen {
 

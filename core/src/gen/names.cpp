@@ -1,4 +1,4 @@
-#include "mhaviz/core/gen_specs.hpp"
+#include "mhaviz/core/spec/gen_specs.hpp"
 
 namespace mhaviz::gen {
 

@@ -1,7 +1,7 @@
 // Parameter generation: PyTorch's initialisation or identity projections, times a scale.
 #include "mhaviz/core/gen/weights.hpp"
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 
 namespace mhaviz::gen {
 

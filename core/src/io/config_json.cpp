@@ -12,7 +12,7 @@
 
 #include "gen_json.hpp"
 #include "json_key.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/suggest.hpp"
 

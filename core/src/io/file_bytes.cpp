@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "chunked_writer.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>

@@ -6,7 +6,7 @@
 
 #include "gen_json.hpp"
 #include "json_key.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 
 namespace mhaviz::io::detail {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/suggest.hpp"
 
 namespace mhaviz::io::detail {

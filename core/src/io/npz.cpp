@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npy.hpp"
 #include "piece_producer.hpp"

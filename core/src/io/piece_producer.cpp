@@ -4,7 +4,7 @@
 #include <utility>
 #include <variant>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 
 namespace mhaviz::io {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "mhaviz/core/derived_maps.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
 
 namespace mhaviz::io {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "chunked_writer.hpp"
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "piece_producer.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "piece_producer.hpp"
 
 namespace mhaviz::io {

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <string>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/npy.hpp"
 #include "mhaviz/core/io/npz.hpp"

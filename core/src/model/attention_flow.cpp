@@ -8,9 +8,9 @@
 #include <string>
 
 #include "max_flow.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/model.hpp"
-#include "mhaviz/core/parallel.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/base/parallel.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "residual_attention.hpp"
 
 namespace mhaviz::model {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "residual_attention.hpp"
 
 namespace mhaviz::model {

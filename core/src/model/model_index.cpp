@@ -4,10 +4,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "model_steps.hpp"
 
 namespace mhaviz::model {
@@ -78,8 +78,6 @@ LayerInfo parse_layer(const json& entry, std::size_t position, const std::string
   return info;
 }
 
-std::uint64_t elem_bytes(const Config& c) { return c.dtype == DType::float64 ? 8 : 4; }
-
 /// Bytes of what the tensors file holds for one layer and of its kept weights.
 /// Counted in double: absurd sizes saturate instead of wrapping around.
 double layer_bytes(const Config& c) {
@@ -87,7 +85,7 @@ double layer_bytes(const Config& c) {
   const auto h = static_cast<double>(c.num_heads);
   const auto l = static_cast<double>(c.tgt_len);
   const auto s = static_cast<double>(c.src_len);
-  const double sx = s + (c.add_bias_kv ? 1 : 0) + (c.add_zero_attn ? 1 : 0);
+  const double sx = s + static_cast<double>(c.appended_keys());  // S′ (Config::key_columns)
   const auto e = static_cast<double>(c.embed_dim);
   const double kv = static_cast<double>(c.k_dim()) + static_cast<double>(c.v_dim());
   double elems = 4.0 * e * (e + kv) + 4.0 * e;  // the state_dict, at most
@@ -97,7 +95,7 @@ double layer_bytes(const Config& c) {
   elems += n * l * e;                           // attn_output
   elems += n * h * l * s;                       // attn_output_weights
   elems += n * h * l * sx;                      // the computed weights the model keeps
-  return elems * static_cast<double>(elem_bytes(c));
+  return elems * static_cast<double>(c.element_bytes());
 }
 
 }  // namespace

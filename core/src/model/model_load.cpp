@@ -3,12 +3,12 @@
 #include <string>
 #include <utility>
 
-#include "mhaviz/core/errors.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/model.hpp"
-#include "mhaviz/core/params.hpp"
+#include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/spec/params.hpp"
 
 namespace mhaviz::model {
 

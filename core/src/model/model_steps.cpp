@@ -1,12 +1,12 @@
 // Generation steps: checking them in an index, the calls of a step and the newest position's
-// weights (model_steps.hpp, mhaviz/core/model.hpp).
+// weights (model_steps.hpp, mhaviz/core/model/model.hpp).
 
 #include "model_steps.hpp"
 
 #include <cmath>
 #include <string>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 
 namespace mhaviz::model {

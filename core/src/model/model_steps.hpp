@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 
 namespace mhaviz::model {
 

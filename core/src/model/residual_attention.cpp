@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 
 namespace mhaviz::model {
 

@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 
 namespace mhaviz::model {
 

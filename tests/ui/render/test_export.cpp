@@ -1,13 +1,13 @@
 // Image export (PNG/SVG/PDF) through the same HeatmapGrid as the window (QtTest, offscreen).
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "mhaviz/core/derived_maps.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
 #include "render/colormaps.hpp"
 #include "render/image_export.hpp"
 #include "test_render_common.hpp"
@@ -175,7 +175,8 @@ class TestExport : public QObject {
             }
           }
           if (m == static_cast<std::size_t>(H)) w /= static_cast<double>(H);
-          const bool masked = std::isinf(mhaviz::derived_value(r, mhaviz::DerivedMap::mask, 0, 0, q, k));  // causal: the same per head
+          const bool masked = std::isinf(mhaviz::derived_value(r, mhaviz::DerivedMap::mask, 0, 0, q,
+                                                               k));  // causal: the same per head
           const QRgb colour = gradient.color(w, QCPRange(0, 1));
           const double fx = (static_cast<double>(k) + 0.5) / static_cast<double>(Sx);
           const double fy =

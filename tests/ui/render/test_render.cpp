@@ -10,12 +10,12 @@
 #include <memory>
 #include <random>
 
-#include "mhaviz/core/errors.hpp"
+#include "mhaviz/core/base/errors.hpp"
 #include "render/colormaps.hpp"
 #include "render/heatmap_grid.hpp"
-#include "render/result_maps.hpp"
 #include "render/heatmap_grid_state.hpp"
 #include "render/reduce.hpp"
+#include "render/result_maps.hpp"
 #include "stages/stage_data.hpp"
 #include "test_render_common.hpp"
 
@@ -532,8 +532,9 @@ class TestRender : public QObject {
                                 .arg(text->rect().width())));
       }
       const auto lines = static_cast<int>(shown.count(QLatin1Char('\n'))) + 1;
-      QVERIFY2(lines * metrics.lineSpacing() <= text->rect().height() + 1,
-               qPrintable(QStringLiteral("%1 lines in %2 px").arg(lines).arg(text->rect().height())));
+      QVERIFY2(
+          lines * metrics.lineSpacing() <= text->rect().height() + 1,
+          qPrintable(QStringLiteral("%1 lines in %2 px").arg(lines).arg(text->rect().height())));
       if (text->text().startsWith(QLatin1String("reduced"))) notes << text->text();
     }
     QCOMPARE(notes.size(), 3);  // every map is reduced and says so

@@ -5,7 +5,9 @@
 #include <limits>
 #include <vector>
 
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/gen/inputs.hpp"
+#include "mhaviz/core/gen/weights.hpp"
 
 namespace mhaviz::ui::test {
 

@@ -6,17 +6,17 @@
 
 #include <QRegularExpression>
 #include <QTableWidget>
+#include <QTest>
 #include <QTextBlock>
 #include <QTextDocument>
-#include <QTest>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/problem.hpp"
-#include "mhaviz/core/shapes.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/plan/problem.hpp"
+#include "mhaviz/core/spec/shapes.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/result_maps.hpp"
 #include "stages/param_stage.hpp"
@@ -253,9 +253,9 @@ class TestTeach : public QObject {
     QTextDocument page;
     page.setHtml(weightEntryHtml(e));
     const QString text = page.toPlainText().simplified();
-    QVERIFY2(text.contains(QStringLiteral("output feature: this row makes feature %1 of k")
-                               .arg(hd + 2)),
-             qPrintable(text));
+    QVERIFY2(
+        text.contains(QStringLiteral("output feature: this row makes feature %1 of k").arg(hd + 2)),
+        qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("reads feature 4 of the key input")), qPrintable(text));
     QVERIFY(!text.contains(QStringLiteral("query")));
     // out_proj.weight: column c reads feature c of the heads concatenated (head c / hd).
@@ -272,7 +272,8 @@ class TestTeach : public QObject {
   // column looked like the zero key's. Its weights now tell them apart: bias_k's raw score is
   // not 0 and its weight differs from the zero key's.
   void theBiasKvExampleTellsBiasKFromTheZeroKey() {
-    const Computed c = compute(loadExample(QStringLiteral(":/examples/bias_kv_and_zero_attn.json")));
+    const Computed c =
+        compute(loadExample(QStringLiteral(":/examples/bias_kv_and_zero_attn.json")));
     const mhaviz::ForwardResult& r = c.result;
     QCOMPARE(r.columns[static_cast<std::size_t>(r.Sx - 2)].kind, mhaviz::KeyKind::bias_k);
     QCOMPARE(r.columns[static_cast<std::size_t>(r.Sx - 1)].kind, mhaviz::KeyKind::zero);
@@ -497,7 +498,8 @@ class TestTeach : public QObject {
         }
       }
     }
-    QVERIFY2(!text.contains(QStringLiteral(". S becomes S+2.")), qPrintable(text));  // unconditional
+    QVERIFY2(!text.contains(QStringLiteral(". S becomes S+2.")),
+             qPrintable(text));  // unconditional
     QVERIFY2(text.contains(QStringLiteral("With add_zero_attn alone S becomes S+1")),
              qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("with both options S becomes S+2")));
@@ -531,7 +533,8 @@ class TestTeach : public QObject {
           QRegularExpression(QStringLiteral("S\\+\\d")).match(lastKeySymbol(biasKv, zero));
       return m.captured(0);
     };
-    QVERIFY(text.contains(QStringLiteral("With add_zero_attn alone S becomes ") + count(false, true)));
+    QVERIFY(
+        text.contains(QStringLiteral("With add_zero_attn alone S becomes ") + count(false, true)));
     QVERIFY(text.contains(QStringLiteral("with both options S becomes ") + count(true, true)));
   }
 

@@ -10,10 +10,10 @@
 #include <set>
 #include <utility>
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/errors.hpp"
-#include "stages/stage_data.hpp"
 #include "../render/test_render_common.hpp"
+#include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/spec/config.hpp"
+#include "stages/stage_data.hpp"
 #include "tokens/head_lines.hpp"
 #include "tokens/head_view_picture.hpp"
 #include "tokens/line_raster.hpp"

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <limits>
 
-#include "mhaviz/core/config.hpp"
-#include "stages/stage_data.hpp"
 #include "../render/test_render_common.hpp"
+#include "mhaviz/core/spec/config.hpp"
+#include "stages/stage_data.hpp"
 #include "tokens/text_shades.hpp"
 #include "tokens/text_view_picture.hpp"
 

@@ -4,28 +4,28 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
-#include <QLabel>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QScopeGuard>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
 #include <cmath>
 
+#include "../render/test_render_common.hpp"
+#include "compare/compare_panel.hpp"
 #include "compute/computation.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/problem.hpp"
-#include "document/document.hpp"
 #include "desktop/language.hpp"
+#include "document/document.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/session_files.hpp"
 #include "stages/compare_stage.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
-#include "../render/test_render_common.hpp"
-#include "compare/compare_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 
@@ -72,11 +72,11 @@ class TestCompare : public QObject {
     m_window->document()->changeConfig(b, QStringLiteral("B"));
     QVERIFY(idle());
     QVERIFY(shown());
-    const QString want = b.need_weights ? QStringLiteral("need_weights=True")
-                                        : QStringLiteral("need_weights=False");
-    QVERIFY2(titleB->text().contains(QStringLiteral("semantics=1.13")) &&
-                 titleB->text().contains(want),
-             qPrintable(titleB->text()));
+    const QString want =
+        b.need_weights ? QStringLiteral("need_weights=True") : QStringLiteral("need_weights=False");
+    QVERIFY2(
+        titleB->text().contains(QStringLiteral("semantics=1.13")) && titleB->text().contains(want),
+        qPrintable(titleB->text()));
     QVERIFY2(titleA->text().contains(QStringLiteral("semantics=2.x")), qPrintable(titleA->text()));
   }
 
@@ -204,7 +204,8 @@ class TestCompare : public QObject {
     QCOMPARE(m_window->size(), size);
     check("after leaving compare mode");
     walk->hide();
-    QTRY_VERIFY(centre->height() > centreBefore.height());  // the centre took the walk-through's room
+    QTRY_VERIFY(centre->height() >
+                centreBefore.height());  // the centre took the walk-through's room
     walk->show();
     QTRY_VERIFY(restored());
     check("after hiding and showing the walk-through");

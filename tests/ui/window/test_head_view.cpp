@@ -15,8 +15,8 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/measures.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/spec/config.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "tokens/head_view.hpp"
@@ -145,8 +145,8 @@ class TestHeadView : public QObject {
     // Batch element 0 differs: the lines came from element 1.
     bool differs = false;
     for (const HeadLine& l : view->lines().lines) {
-      differs |= l.weight != result->weights.value(((0 * 2 + l.head) * 4 + l.query) * result->Sx +
-                                                   l.key);
+      differs |=
+          l.weight != result->weights.value(((0 * 2 + l.head) * 4 + l.query) * result->Sx + l.key);
     }
     QVERIFY(differs);
     v.stage = mhaviz::ui::Stage::weights_before_dropout;

@@ -17,7 +17,7 @@
 #include "editors/attn_mask_editor.hpp"
 #include "editors/block_sparsity_view.hpp"
 #include "editors/mask_grid_view.hpp"
-#include "mhaviz/core/derived_maps.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "prompted_window.hpp"
 #include "stages/view_options.hpp"

@@ -12,22 +12,22 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
-#include <QStatusBar>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTest>
 #include <QUndoStack>
 #include <cmath>
 #include <limits>
 
 #include "compute/computation.hpp"
-#include "document/document.hpp"
 #include "desktop/steady_scroll_area.hpp"
+#include "document/document.hpp"
 #include "editors/attn_mask_editor.hpp"
 #include "editors/inputs_editor.hpp"
 #include "editors/mask_grid_view.hpp"
 #include "editors/padding_editor.hpp"
-#include "mhaviz/core/derived_maps.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
@@ -511,7 +511,8 @@ class TestMasks : public QObject {
     }
     dock()->findChild<QDoubleSpinBox*>(QStringLiteral("weightScale"))->setValue(2.0);
     QVERIFY(idle());
-    const double scaled = mhaviz::derived_value(*computation()->result(), mhaviz::DerivedMap::raw_scores, 0, 0, 0, 0);
+    const double scaled =
+        mhaviz::derived_value(*computation()->result(), mhaviz::DerivedMap::raw_scores, 0, 0, 0, 0);
     QVERIFY(std::abs(scaled - 4.0 * scale) < 1e-5);  // q and k both doubled
     chooseCombo("inputKind", 2);                     // sinusoidal
     QVERIFY(idle());

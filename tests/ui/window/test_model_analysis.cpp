@@ -12,7 +12,7 @@
 #include <functional>
 
 #include "document/document.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
 #include "model/model_mode_bar.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_picture.hpp"

@@ -24,22 +24,22 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/forward.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
-#include "mhaviz/core/model.hpp"
+#include "mhaviz/core/model/model.hpp"
+#include "model/model_grid_layout.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_picture.hpp"
+#include "model/model_view.hpp"
+#include "model/picture_parts.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"
 #include "render/head_measures_view.hpp"
 #include "session/session_files.hpp"
-#include "model/model_grid_layout.hpp"
-#include "model/model_picture.hpp"
-#include "model/picture_parts.hpp"
+#include "teach/teaching_tools.hpp"
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
 #include "window/main_window.hpp"
-#include "model/model_pages.hpp"
-#include "model/model_view.hpp"
-#include "teach/teaching_tools.hpp"
 
 using namespace mhaviz::ui;
 namespace model = mhaviz::model;
@@ -102,8 +102,7 @@ void checkNoTraceOfTheModel(testing::PromptedWindow& w, const char* after) {
   const QString where = QString::fromLatin1(after);
   QVERIFY2(w.idle(), qPrintable(where));
   QVERIFY2(w.document()->tensors() == nullptr, qPrintable(where + ": the layer's tensors stay"));
-  QVERIFY2(w.computation()->error().isEmpty(),
-           qPrintable(where + ": " + w.computation()->error()));
+  QVERIFY2(w.computation()->error().isEmpty(), qPrintable(where + ": " + w.computation()->error()));
   QVERIFY2(!w.window.pages()->showingModel(), qPrintable(where + ": the model grid stays"));
   QVERIFY2(!w.window.findChild<QWidget*>(QStringLiteral("modelLayerBar"))->isVisible(),
            qPrintable(where + ": the bar \"layer of reverse.json\" stays"));
@@ -574,8 +573,8 @@ class TestModelView : public QObject {
     const QList<ModelExample> models = modelExamples();
     QCOMPARE(models.size(), 3);
     for (const ModelExample& m : models) {
-      auto* action = w.window.teaching()->examplesMenu()
-                         ->findChild<QAction*>(QStringLiteral("modelExample_") + m.name);
+      auto* action = w.window.teaching()->examplesMenu()->findChild<QAction*>(
+          QStringLiteral("modelExample_") + m.name);
       QVERIFY(action != nullptr);
       QVERIFY(!m.caption.isEmpty());
       QVERIFY(action->text().contains(m.caption));

@@ -27,7 +27,7 @@
 #include "document/document.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/npz.hpp"
-#include "mhaviz/core/memory.hpp"
+#include "mhaviz/core/plan/memory.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/command_line.hpp"

@@ -17,14 +17,14 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/plan/problem.hpp"
+#include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/result_maps.hpp"
-#include "stages/stage_data.hpp"
 #include "stages/reduced_result.hpp"
+#include "stages/stage_data.hpp"
 #include "window/reduced_zoom.hpp"
-#include "prompted_window.hpp"
 
 using mhaviz::ui::Computation;
 using mhaviz::ui::Document;
@@ -124,11 +124,14 @@ class ReducedViewTest : public QObject {
     const mhaviz::ui::StageData weights = mhaviz::ui::extractStage(*result, doc.view());
     QVERIFY(weights.rangeFromData);
     const mhaviz::ui::MapData& head = weights.maps.front();
-    for (const auto& [row, col, masked] : {std::tuple{0, 1, true}, {0, 366, true}, {100, 101, true},
-                                           {0, 0, false}, {100, 100, false}, {366, 0, false}}) {
-      QVERIFY2(head.maskedAt(row, col) == masked, qPrintable(QStringLiteral("block (%1, %2)")
-                                                                 .arg(row)
-                                                                 .arg(col)));
+    for (const auto& [row, col, masked] : {std::tuple{0, 1, true},
+                                           {0, 366, true},
+                                           {100, 101, true},
+                                           {0, 0, false},
+                                           {100, 100, false},
+                                           {366, 0, false}}) {
+      QVERIFY2(head.maskedAt(row, col) == masked,
+               qPrintable(QStringLiteral("block (%1, %2)").arg(row).arg(col)));
     }
     QVERIFY(weights.maps.back().maskedAt(0, 366));  // the average: masked in every head
 
@@ -217,8 +220,9 @@ class ReducedViewTest : public QObject {
     mhaviz::ui::HeatmapGrid grid;
     grid.resize(800, 600);
     mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
-    connect(&c, &Computation::resultReady, &grid,
-            [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { showResult(grid, r, v); });
+    connect(
+        &c, &Computation::resultReady, &grid,
+        [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { showResult(grid, r, v); });
     doc.changeConfig(longConfig(), QStringLiteral("long"));
     QVERIFY(nextResult(c) != nullptr);
     QCOMPARE(grid.stageData().maps.front().rows, 367);
@@ -265,8 +269,9 @@ class ReducedViewTest : public QObject {
     grid.show();
     QVERIFY(QTest::qWaitForWindowExposed(&grid));
     mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
-    connect(&c, &Computation::resultReady, &grid,
-            [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { showResult(grid, r, v); });
+    connect(
+        &c, &Computation::resultReady, &grid,
+        [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { showResult(grid, r, v); });
     mhaviz::Config config = longConfig();
     config.tgt_len = config.src_len = 4096;
     config.batch_size = 1;
@@ -333,9 +338,10 @@ class ReducedViewTest : public QObject {
     }
     // Exact cells around the point: the weights themselves.
     const mhaviz::ui::ReducedRegion exact = c.reducedRegion();
-    QVERIFY(QRectF(QPointF(static_cast<double>(exact.keyBegin), static_cast<double>(exact.queryBegin)),
-                   QPointF(static_cast<double>(exact.keyEnd), static_cast<double>(exact.queryEnd)))
-                .contains(target));
+    QVERIFY(
+        QRectF(QPointF(static_cast<double>(exact.keyBegin), static_cast<double>(exact.queryBegin)),
+               QPointF(static_cast<double>(exact.keyEnd), static_cast<double>(exact.queryEnd)))
+            .contains(target));
 
     // Out again: each notch over a map that shows all of its region widens it, back to the
     // whole map.

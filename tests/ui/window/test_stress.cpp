@@ -18,10 +18,10 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/derived_maps.hpp"
-#include "mhaviz/core/forward.hpp"
-#include "mhaviz/core/memory.hpp"
-#include "mhaviz/core/problem.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/forward/forward.hpp"
+#include "mhaviz/core/plan/memory.hpp"
+#include "mhaviz/core/plan/problem.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "stages/stage_data.hpp"
@@ -225,7 +225,8 @@ class TestStress : public QObject {
     Computation* computation = window.computation();
     HeatmapGrid* grid = window.grid();
     auto idle = [&] {
-      return QTest::qWaitFor([&] { return !computation->isBusy() && !grid->isPreparing(); }, kTimeoutMs);
+      return QTest::qWaitFor([&] { return !computation->isBusy() && !grid->isPreparing(); },
+                             kTimeoutMs);
     };
     QVERIFY(idle());
     const double rssBefore = rssMiB();
@@ -271,8 +272,9 @@ class TestStress : public QObject {
     QVERIFY(computation->result()->config == config);
     checkPictureIs(window, config, asked);
     qInfo("stress: the last picture: stage '%s', batch element %d, %d maps of %d x %d",
-          qPrintable(mhaviz::ui::stageName(document->view().stage)), document->view().batch, grid->mapCount(),
-          grid->stageData().maps.front().rows, grid->stageData().maps.front().cols);
+          qPrintable(mhaviz::ui::stageName(document->view().stage)), document->view().batch,
+          grid->mapCount(), grid->stageData().maps.front().rows,
+          grid->stageData().maps.front().cols);
 
     // Invalid settings afterwards keep the last valid picture, marked out of date.
     mhaviz::Config bad = config;
@@ -293,7 +295,8 @@ class TestStress : public QObject {
         "stress: %d changes (+%d view changes) in %.0f ms; ~%d%% valid; %d stale results "
         "dropped; RSS %.1f -> %.1f MiB (growth %.1f MiB, bound %.0f MiB)",
         kChanges, kChanges / 5, sendMs, 100 * validCount / std::max(1, sampled),
-        computation->staleResultsDropped(), rssBefore, rssAfter, rssAfter - rssBefore, kRssBoundMiB);
+        computation->staleResultsDropped(), rssBefore, rssAfter, rssAfter - rssBefore,
+        kRssBoundMiB);
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     // ASan keeps freed memory in quarantine, and TSan shadows every byte the program touches
     // (its shadow of the caches the pass keeps, e.g. 64 MiB of transposed weights, stays), so

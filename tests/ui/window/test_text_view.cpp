@@ -15,8 +15,8 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/measures.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/spec/config.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "tokens/text_view.hpp"

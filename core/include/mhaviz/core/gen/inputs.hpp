@@ -1,9 +1,17 @@
 #pragma once
 /// \file
-/// query/key/value made from Config::input_spec.
+/// query/key/value generated: standard normals (random_inputs) or made from Config::input_spec.
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/inputs.hpp"
+#include "mhaviz/core/spec/config.hpp"
+#include "mhaviz/core/spec/inputs.hpp"
+
+namespace mhaviz {
+
+/// Standard-normal query/key/value of the config's shapes from config.input_seed, in
+/// config.dtype. Self-attention inputs are not implied: key and value are drawn separately.
+Inputs random_inputs(const Config& config);
+
+}  // namespace mhaviz
 
 namespace mhaviz::gen {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::gen {
 

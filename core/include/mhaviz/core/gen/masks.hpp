@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/tensor.hpp"
+#include "mhaviz/core/base/tensor.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::gen {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::gen {
 

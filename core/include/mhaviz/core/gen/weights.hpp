@@ -1,9 +1,18 @@
 #pragma once
 /// \file
-/// Parameters made from Config::weight_spec.
+/// Parameters generated: PyTorch's initialisation (init_params) or made from Config::weight_spec.
 
-#include "mhaviz/core/config.hpp"
-#include "mhaviz/core/params.hpp"
+#include "mhaviz/core/spec/config.hpp"
+#include "mhaviz/core/spec/params.hpp"
+
+namespace mhaviz {
+
+/// Parameters drawn with PyTorch's initialisation scheme from config.seed (the generator is
+/// ours, not torch's): xavier_uniform in-projections, zero biases, xavier_normal bias_k/v,
+/// kaiming_uniform(a=sqrt(5)) out_proj.weight. Element type follows config.dtype.
+Params init_params(const Config& config);
+
+}  // namespace mhaviz
 
 namespace mhaviz::gen {
 

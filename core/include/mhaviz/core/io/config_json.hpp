@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "mhaviz/core/config.hpp"
+#include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::io {
 

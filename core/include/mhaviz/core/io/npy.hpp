@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mhaviz/core/tensor.hpp"
+#include "mhaviz/core/base/tensor.hpp"
 
 namespace mhaviz::io {
 

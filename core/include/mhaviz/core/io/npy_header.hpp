@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "mhaviz/core/tensor.hpp"
+#include "mhaviz/core/base/tensor.hpp"
 
 namespace mhaviz::io {
 

@@ -5,9 +5,9 @@
 
 #include <cstddef>
 
+#include "mhaviz/core/base/tensor_map.hpp"
+#include "mhaviz/core/forward/result.hpp"
 #include "mhaviz/core/io/streamed_tensors.hpp"
-#include "mhaviz/core/result.hpp"
-#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
 

@@ -9,8 +9,8 @@
 #include <span>
 #include <string_view>
 
+#include "mhaviz/core/base/tensor_map.hpp"
 #include "mhaviz/core/io/streamed_tensors.hpp"
-#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <variant>
 
-#include "mhaviz/core/tensor.hpp"
-#include "mhaviz/core/tensor_map.hpp"
+#include "mhaviz/core/base/tensor.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
 
 namespace mhaviz::io {
 

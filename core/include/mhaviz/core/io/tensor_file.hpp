@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
+#include "mhaviz/core/base/tensor_map.hpp"
 #include "mhaviz/core/io/streamed_tensors.hpp"
-#include "mhaviz/core/tensor_map.hpp"
 
 namespace mhaviz::io {
 

@@ -1,0 +1,4 @@
+#pragma once
+#include "mhaviz/core/low/low.hpp"
+
+int core_high_rows();
