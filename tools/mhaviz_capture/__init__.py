@@ -57,6 +57,8 @@ except ImportError as e:
                       "`apt install python3-numpy python3-torch` (Debian's python3) or "
                       "`pip install numpy torch` (a virtual environment)") from e
 
+from .torch_path import PathSpy, grad_mode  # noqa: E402  (needs torch, imported above)
+
 __all__ = ["save_mha", "capture", "Capture", "compare_files", "capture_model", "ModelCapture",
            "capture_generation", "GenerationCapture", "show"]
 
@@ -104,14 +106,6 @@ def _sizes(module, query, key):
     return query.shape[1], query.shape[0], key.shape[0]
 
 
-def grad_mode():
-    """The grad mode of the running call as mhaviz's configuration key "grad_mode" spells it."""
-    inference = getattr(torch, "is_inference_mode_enabled", None)
-    if inference is not None and inference():
-        return "inference_mode"
-    return "enabled" if torch.is_grad_enabled() else "no_grad"
-
-
 def module_config(module, query, key, need_weights=True, average_attn_weights=True,
                   is_causal=False, value=None):
     """The mhaviz configuration (a dict) of `module` called on query/key (and value).
@@ -157,47 +151,6 @@ def _save_outputs(path_prefix, outputs, torch_path=None):
     if torch_path is not None:
         arrays["torch_path"] = np.array(torch_path)
     np.savez(f"{path_prefix}.torch.npz", **arrays)
-
-
-class _PathSpy:
-    """Which of PyTorch's paths a module call took — "general", "sdpa"
-    (F.scaled_dot_product_attention) or "fast" (torch._native_multi_head_attention) — seen by
-    wrapping those two functions between start() and stop()."""
-
-    def __init__(self):
-        self.taken = []
-        self._saved = None
-
-    def start(self):
-        if self._saved is not None:
-            return
-        self.taken = []
-        native = getattr(torch, "_native_multi_head_attention", None)
-        sdpa = getattr(F, "scaled_dot_product_attention", None)
-        self._saved = (native, sdpa)
-
-        def wrap(function, tag):
-            def spy(*args, **kwargs):
-                self.taken.append(tag)
-                return function(*args, **kwargs)
-            return spy
-
-        if native is not None:
-            torch._native_multi_head_attention = wrap(native, "fast")
-        if sdpa is not None:
-            F.scaled_dot_product_attention = wrap(sdpa, "sdpa")
-
-    def stop(self):
-        """Restores both functions; returns the path taken since start() (None if not started)."""
-        if self._saved is None:
-            return None
-        native, sdpa = self._saved
-        if native is not None:
-            torch._native_multi_head_attention = native
-        if sdpa is not None:
-            F.scaled_dot_product_attention = sdpa
-        self._saved = None
-        return "fast" if "fast" in self.taken else "sdpa" if "sdpa" in self.taken else "general"
 
 
 def save_mha(module, query, key, value, path_prefix, key_padding_mask=None, attn_mask=None,
@@ -311,7 +264,7 @@ class Capture:
         self._signature = inspect.signature(type(module).forward)
         self._handle = None
         self._wrapped = False
-        self._spy = _PathSpy()  # the path PyTorch takes, recorded with what it returned
+        self._spy = PathSpy()  # the path PyTorch takes, recorded with what it returned
         self.torch_path = None
         self._pre_handle = module.register_forward_pre_hook(lambda *_: self._spy.start())
         try:  # PyTorch 2.x: forward hooks may receive keyword arguments
