@@ -123,6 +123,7 @@ TEST(TorchPaths, EveryDocumentedRuleHasAFixture) {
                            "fast_per_head_weights",
                            "fast_inference_mode",
                            "fast_is_causal_ignored",
+                           "fast_is_causal_without_mask",
                            "not_fast_float_mask",
                            "not_fast_odd_heads",
                            "not_fast_bias_false",
