@@ -9,6 +9,8 @@ and the mhaviz window open (show("P") starts the window on it):
                  arguments (query, key, value, attn_mask, key_padding_mask) under PyTorch's names
   <prefix>.torch.npz   (when the call's outputs are known) what PyTorch returned:
                  attn_output and attn_output_weights, to compare with `mhaviz-cli run`'s output
+  <prefix>.torch.json  with it: which of PyTorch's paths the call took ("general", "sdpa" or
+                 "fast", docs/semantics.md) and torch's version
 
 Only numpy and torch are needed (PyTorch 1.13 or 2.x). Use as a module:
 
@@ -148,9 +150,11 @@ def _save_outputs(path_prefix, outputs, torch_path=None):
     arrays = {"attn_output": _numpy(attn_output)}
     if attn_output_weights is not None:
         arrays["attn_output_weights"] = _numpy(attn_output_weights)
-    if torch_path is not None:
-        arrays["torch_path"] = np.array(torch_path)
     np.savez(f"{path_prefix}.torch.npz", **arrays)
+    if torch_path is not None:  # beside it, so that the .npz stays tensors only
+        with open(f"{path_prefix}.torch.json", "w", encoding="utf-8") as f:
+            json.dump({"torch_path": torch_path, "torch_version": torch.__version__}, f)
+            f.write("\n")
 
 
 def save_mha(module, query, key, value, path_prefix, key_padding_mask=None, attn_mask=None,
@@ -608,10 +612,13 @@ def compare_files(torch_file, mhaviz_file, rtol=1e-4, atol=1e-5):
     """Compares <prefix>.torch.npz with the output of `mhaviz-cli run`; True when they agree."""
     want, got = np.load(torch_file), np.load(mhaviz_file)
     ok = True
+    seen = os.path.splitext(torch_file)[0] + ".json"  # <prefix>.torch.json: the path taken
+    if os.path.exists(seen):
+        with open(seen, encoding="utf-8") as f:
+            taken = json.load(f)
+        print(f"PyTorch {taken['torch_version']} took its {taken['torch_path']} path "
+              "(mhaviz-cli run says which it computed)")
     for name in want.files:
-        if name == "torch_path":  # what the capture saw PyTorch take
-            print(f"PyTorch took its {want[name]} path (docs/semantics.md)")
-            continue
         if name not in got.files:
             print(f"FAIL: {mhaviz_file} has no {name}")
             ok = False
