@@ -94,6 +94,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/examples/
 install(FILES ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/__init__.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/__main__.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/generation.py
+              ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/torch_path.py
         DESTINATION ${MHAVIZ_INSTALL_PYTHONDIR}/mhaviz_capture)
 
 # The Debian package (cpack in the build folder; scripts/package). cpack installs what is

@@ -2546,6 +2546,22 @@
         <translation>前向计算</translation>
     </message>
     <message>
+        <source>grad enabled</source>
+        <translation>启用梯度</translation>
+    </message>
+    <message>
+        <source>grad mode — the grad mode around the call. With grad disabled, in eval mode (training off), for batched self-attention with batch_first, PyTorch 2.x takes its fast path, which gives NaN for a fully masked query even with need_weights off.</source>
+        <translation>梯度模式 — 调用时的梯度模式。梯度关闭、处于 eval 模式（training 关闭）、且为 batch_first 的批量自注意力时，PyTorch 2.x 会走其快速路径；即使 need_weights 关闭，该路径对完全被遮蔽的查询也会给出 NaN。</translation>
+    </message>
+    <message>
+        <source>grad mode</source>
+        <translation>梯度模式</translation>
+    </message>
+    <message>
+        <source>Set grad mode to %1</source>
+        <translation>将梯度模式设为 %1</translation>
+    </message>
+    <message>
         <source>need_weights — forward(need_weights=True): return attn_output_weights as the second value. The grid shows the weights either way.</source>
         <translation>need_weights — forward(need_weights=True)：将 attn_output_weights 作为第二个返回值。无论如何网格都会显示权重。</translation>
     </message>

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -115,10 +116,29 @@ const std::vector<std::string> kIntermediates = {"q",      "k",      "v",       
                                                  "mask",   "scores", "weights",    "head_output",
                                                  "merged", "output", "attn_output"};
 
-class ForwardFixture : public ::testing::TestWithParam<std::string> {};
+/// One case of a fixture set: tests/fixtures/mha (PyTorch 1.13) or tests/fixtures/torch2/mha
+/// (the same cases re-made by PyTorch 2.6, tests/fixtures/make_torch2_fixtures.sh).
+struct CaseRef {
+  std::filesystem::path dir;
+  std::string name;
+  std::string label;  ///< "<set>/<name>" in messages
+};
+
+std::vector<CaseRef> cases_in(const std::filesystem::path& dir, const std::string& set) {
+  std::vector<CaseRef> out;
+  for (const std::string& name : list_cases(dir)) out.push_back({dir, name, set + "/" + name});
+  return out;
+}
+
+std::filesystem::path torch2_dir() { return fixture_dir().parent_path() / "torch2" / "mha"; }
+
+class ForwardFixture : public ::testing::TestWithParam<CaseRef> {
+ protected:
+  [[nodiscard]] std::string case_label() const { return GetParam().label; }
+};
 
 TEST_P(ForwardFixture, MatchesPyTorch) {
-  const FixtureCase fixture = load_case(fixture_dir(), GetParam());
+  const FixtureCase fixture = load_case(GetParam().dir, GetParam().name);
   const Config& c = fixture.config;
   const Problem problem = make_case_problem(fixture);
   const ForwardResult r = forward(problem.config, problem.params, problem.inputs);
@@ -135,12 +155,12 @@ TEST_P(ForwardFixture, MatchesPyTorch) {
 
   // Key column descriptions.
   const std::vector<KeyColumn> cols = expected_columns(fixture);
-  EXPECT_EQ(r.columns, cols) << GetParam() << ": columns are " << describe(r.columns)
+  EXPECT_EQ(r.columns, cols) << case_label() << ": columns are " << describe(r.columns)
                              << "; expected " << describe(cols);
 
   // Every value the fixture recorded.
   for (const std::string& name : kIntermediates) {
-    EXPECT_TRUE(fixture.expected.contains(name)) << GetParam() << ": fixture lacks " << name;
+    EXPECT_TRUE(fixture.expected.contains(name)) << case_label() << ": fixture lacks " << name;
   }
   // Not stored by the pass: derived on demand, and must be exactly what PyTorch computed.
   const Tensor raw_scores = derived_all(r, DerivedMap::raw_scores);
@@ -165,26 +185,26 @@ TEST_P(ForwardFixture, MatchesPyTorch) {
     const auto it = fixture.expected.find(name);
     if (it == fixture.expected.end()) {
       if (name == "attn_output_weights") {
-        EXPECT_EQ(tensor, nullptr) << GetParam() << ": need_weights=false must return no weights";
+        EXPECT_EQ(tensor, nullptr) << case_label() << ": need_weights=false must return no weights";
       }
       continue;
     }
     compared.insert(name);
     if (tensor == nullptr) {
-      ADD_FAILURE() << GetParam() << ": " << name << " missing; PyTorch returned one";
+      ADD_FAILURE() << case_label() << ": " << name << " missing; PyTorch returned one";
       continue;
     }
-    EXPECT_TRUE(matches(GetParam() + " / " + name, *tensor, it->second, c.dtype));
+    EXPECT_TRUE(matches(case_label() + " / " + name, *tensor, it->second, c.dtype));
   }
   for (const auto& [name, tensor] : fixture.expected) {
     EXPECT_TRUE(compared.contains(name))
-        << GetParam() << ": expected." << name << " is not compared by this test";
+        << case_label() << ": expected." << name << " is not compared by this test";
   }
 
   // No dropout happens in these cases (eval, or training with p = 0): nothing to keep, or the
   // undropped weights themselves.
   if (r.weights_before_dropout) {
-    EXPECT_TRUE(matches(GetParam() + " / weights_before_dropout", *r.weights_before_dropout,
+    EXPECT_TRUE(matches(case_label() + " / weights_before_dropout", *r.weights_before_dropout,
                         fixture.expected.at("weights"), c.dtype));
   }
 }
@@ -214,25 +234,28 @@ TEST_P(ForwardFixture, MatchesPyTorch) {
 }
 
 TEST_P(ForwardFixture, ExactZeroWeightsAreExactlyZero) {
-  const FixtureCase fixture = load_case(fixture_dir(), GetParam());
+  const FixtureCase fixture = load_case(GetParam().dir, GetParam().name);
   const Problem problem = make_case_problem(fixture);
   const ForwardResult r = forward(problem.config, problem.params, problem.inputs);
-  EXPECT_TRUE(zeros_exact(GetParam() + " / weights", r.weights, fixture.expected.at("weights")));
+  EXPECT_TRUE(zeros_exact(case_label() + " / weights", r.weights, fixture.expected.at("weights")));
   if (r.attn_output_weights && fixture.expected.contains("attn_output_weights")) {
-    EXPECT_TRUE(zeros_exact(GetParam() + " / attn_output_weights", *r.attn_output_weights,
+    EXPECT_TRUE(zeros_exact(case_label() + " / attn_output_weights", *r.attn_output_weights,
                             fixture.expected.at("attn_output_weights")));
   }
 }
 
-std::string case_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+std::string case_name(const ::testing::TestParamInfo<CaseRef>& info) { return info.param.name; }
 
-INSTANTIATE_TEST_SUITE_P(PyTorch, ForwardFixture, ::testing::ValuesIn(list_cases(fixture_dir())),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(PyTorch, ForwardFixture,
+                         ::testing::ValuesIn(cases_in(fixture_dir(), "mha")), case_name);
+INSTANTIATE_TEST_SUITE_P(PyTorch2, ForwardFixture,
+                         ::testing::ValuesIn(cases_in(torch2_dir(), "torch2/mha")), case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ForwardFixture);
 
 TEST(ForwardFixtures, EverySpecCaseIsPresent) {
-  const std::vector<std::string> found = list_cases(fixture_dir());
-  ASSERT_FALSE(found.empty()) << "no fixture cases in " << fixture_dir();
+  for (const std::filesystem::path& dir : {fixture_dir(), torch2_dir()}) {
+  const std::vector<std::string> found = list_cases(dir);
+  ASSERT_FALSE(found.empty()) << "no fixture cases in " << dir;
   // docs/semantics.md, "Cases the reference fixtures cover", by fixture name.
   const std::vector<std::string> required = {"packed_basic",
                                              "separate_kdim_vdim",
@@ -264,7 +287,8 @@ TEST(ForwardFixtures, EverySpecCaseIsPresent) {
                                              "is_causal_hint"};
   for (const std::string& name : required) {
     EXPECT_NE(std::find(found.begin(), found.end(), name), found.end())
-        << "missing fixture " << name << " in " << fixture_dir();
+        << "missing fixture " << name << " in " << dir;
+  }
   }
 }
 

@@ -9,6 +9,8 @@ and the mhaviz window open (show("P") starts the window on it):
                  arguments (query, key, value, attn_mask, key_padding_mask) under PyTorch's names
   <prefix>.torch.npz   (when the call's outputs are known) what PyTorch returned:
                  attn_output and attn_output_weights, to compare with `mhaviz-cli run`'s output
+  <prefix>.torch.json  with it: which of PyTorch's paths the call took ("general", "sdpa" or
+                 "fast", docs/semantics.md) and torch's version
 
 Only numpy and torch are needed (PyTorch 1.13 or 2.x). Use as a module:
 
@@ -56,6 +58,8 @@ except ImportError as e:
     raise ImportError(f"mhaviz_capture needs numpy and PyTorch ({e}); install them with "
                       "`apt install python3-numpy python3-torch` (Debian's python3) or "
                       "`pip install numpy torch` (a virtual environment)") from e
+
+from .torch_path import PathSpy, grad_mode  # noqa: E402  (needs torch, imported above)
 
 __all__ = ["save_mha", "capture", "Capture", "compare_files", "capture_model", "ModelCapture",
            "capture_generation", "GenerationCapture", "show"]
@@ -105,8 +109,14 @@ def _sizes(module, query, key):
 
 
 def module_config(module, query, key, need_weights=True, average_attn_weights=True,
-                  is_causal=False):
-    """The mhaviz configuration (a dict) of `module` called on query/key."""
+                  is_causal=False, value=None):
+    """The mhaviz configuration (a dict) of `module` called on query/key (and value).
+
+    The call's context goes with it: "training" (module.training) and "grad_mode" (what
+    torch.is_grad_enabled() / torch.is_inference_mode_enabled() say now, so call it during the
+    call), and "inputs": {"self_attention": true} when query, key and value are one tensor:
+    with them mhaviz decides which of PyTorch 2.x's paths the call took (general, SDPA or the
+    fast path; docs/semantics.md)."""
     if not isinstance(module, nn.MultiheadAttention):
         raise TypeError(f"expected nn.MultiheadAttention, got {type(module).__name__}")
     batch_size, tgt_len, src_len = _sizes(module, query, key)
@@ -125,30 +135,39 @@ def module_config(module, query, key, need_weights=True, average_attn_weights=Tr
         "average_attn_weights": bool(average_attn_weights),
         "is_causal": bool(is_causal),
         "training": bool(module.training),
+        "grad_mode": grad_mode(),
         "dtype": _module_dtype(module),
         "batch_size": batch_size,
         "tgt_len": tgt_len,
         "src_len": src_len,
+        **({"inputs": {"self_attention": True}}
+           if value is not None and query is key and key is value else {}),
     }
 
 
-def _save_outputs(path_prefix, outputs):
+def _save_outputs(path_prefix, outputs, torch_path=None):
     attn_output, attn_output_weights = outputs
     arrays = {"attn_output": _numpy(attn_output)}
     if attn_output_weights is not None:
         arrays["attn_output_weights"] = _numpy(attn_output_weights)
     np.savez(f"{path_prefix}.torch.npz", **arrays)
+    if torch_path is not None:  # beside it, so that the .npz stays tensors only
+        with open(f"{path_prefix}.torch.json", "w", encoding="utf-8") as f:
+            json.dump({"torch_path": torch_path, "torch_version": torch.__version__}, f)
+            f.write("\n")
 
 
 def save_mha(module, query, key, value, path_prefix, key_padding_mask=None, attn_mask=None,
-             need_weights=True, average_attn_weights=True, is_causal=False, outputs=None):
+             need_weights=True, average_attn_weights=True, is_causal=False, outputs=None,
+             torch_path=None):
     """Writes <path_prefix>.json and <path_prefix>.npz for one forward call of `module`.
 
     The arguments are those of nn.MultiheadAttention.forward. `outputs`, when given, is what
     the call returned ((attn_output, attn_output_weights)); it goes to <path_prefix>.torch.npz.
     Returns the configuration dict.
     """
-    config = module_config(module, query, key, need_weights, average_attn_weights, is_causal)
+    config = module_config(module, query, key, need_weights, average_attn_weights, is_causal,
+                           value=value)
     arrays = {name: _numpy(t) for name, t in module.state_dict().items()}
     arrays.update(query=_numpy(query), key=_numpy(key), value=_numpy(value))
     for name, mask in (("attn_mask", attn_mask), ("key_padding_mask", key_padding_mask)):
@@ -159,7 +178,7 @@ def save_mha(module, query, key, value, path_prefix, key_padding_mask=None, attn
         f.write("\n")
     np.savez(f"{path_prefix}.npz", **arrays)
     if outputs is not None:
-        _save_outputs(path_prefix, outputs)
+        _save_outputs(path_prefix, outputs, torch_path)
     return config
 
 
@@ -249,12 +268,16 @@ class Capture:
         self._signature = inspect.signature(type(module).forward)
         self._handle = None
         self._wrapped = False
+        self._spy = PathSpy()  # the path PyTorch takes, recorded with what it returned
+        self.torch_path = None
+        self._pre_handle = module.register_forward_pre_hook(lambda *_: self._spy.start())
         try:  # PyTorch 2.x: forward hooks may receive keyword arguments
             self._handle = module.register_forward_hook(self._hook, with_kwargs=True)
         except TypeError:  # 1.13: a hook sees positional arguments only; wrap forward instead
             original = module.forward
 
             def forward(*args, **kwargs):
+                self._spy.start()
                 result = original(*args, **kwargs)
                 self._record(args, kwargs, result)
                 return result
@@ -268,6 +291,7 @@ class Capture:
         self._record(args, kwargs, output)
 
     def _record(self, args, kwargs, output):
+        self.torch_path = self._spy.stop()
         if self.saved:
             return
         bound = self._signature.bind(self.module, *args, **kwargs)
@@ -282,7 +306,8 @@ class Capture:
         self.config = save_mha(
             self.module, query, key, value, self.path_prefix, key_padding_mask=key_padding_mask,
             attn_mask=attn_mask, need_weights=need_weights,
-            average_attn_weights=average_attn_weights, is_causal=is_causal, outputs=output)
+            average_attn_weights=average_attn_weights, is_causal=is_causal, outputs=output,
+            torch_path=self.torch_path)
         self.saved = True
         _stop_waiting(self)
 
@@ -366,6 +391,10 @@ class Capture:
     def remove(self):
         """Stops capturing and restores the module (and torch) as they were."""
         _stop_waiting(self)
+        self._spy.stop()
+        if self._pre_handle is not None:
+            self._pre_handle.remove()
+            self._pre_handle = None
         if self._handle is not None:
             self._handle.remove()
             self._handle = None
@@ -460,7 +489,7 @@ class ModelCapture:
         module = recorder.module
         query, key, value = call["query"], call["key"], call["value"]
         config = module_config(module, query, key, call["need_weights"],
-                               call["average_attn_weights"], call["is_causal"])
+                               call["average_attn_weights"], call["is_causal"], value=value)
         config["query_labels"], config["key_labels"] = self._labels(
             recorder.name, config["tgt_len"], config["src_len"])
         if not config["query_labels"]:
@@ -583,6 +612,12 @@ def compare_files(torch_file, mhaviz_file, rtol=1e-4, atol=1e-5):
     """Compares <prefix>.torch.npz with the output of `mhaviz-cli run`; True when they agree."""
     want, got = np.load(torch_file), np.load(mhaviz_file)
     ok = True
+    seen = os.path.splitext(torch_file)[0] + ".json"  # <prefix>.torch.json: the path taken
+    if os.path.exists(seen):
+        with open(seen, encoding="utf-8") as f:
+            taken = json.load(f)
+        print(f"PyTorch {taken['torch_version']} took its {taken['torch_path']} path "
+              "(mhaviz-cli run says which it computed)")
     for name in want.files:
         if name not in got.files:
             print(f"FAIL: {mhaviz_file} has no {name}")

@@ -12,6 +12,7 @@
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/plan/memory.hpp"
 #include "mhaviz/core/spec/semantics.hpp"
+#include "mhaviz/core/spec/torch_path.hpp"
 
 namespace mhaviz::cli {
 
@@ -105,6 +106,10 @@ Problem loadProblem(const QCommandLineParser& parser, MemoryMode mode, const std
   if (!nonfinite.empty()) std::cerr << "warning: " << nonfinite << '\n' << std::flush;
   const std::string version = semantics_warning(problem.config, problem.inputs);
   if (!version.empty()) std::cerr << "warning: " << version << '\n' << std::flush;
+  // Where PyTorch's result is undefined or depends on which of its 2.x paths it takes.
+  for (const std::string& w : torch_path(problem.config, problem.inputs).warnings) {
+    std::cerr << "warning: " << w << '\n' << std::flush;
+  }
   return problem;
 }
 

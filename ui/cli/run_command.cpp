@@ -41,7 +41,8 @@ int runCommand(const QCommandLineParser& parser) {
   const io::StreamedTensors tensors = io::result_stream(result);
   io::write_tensor_file_streamed(std::filesystem::path(out.toStdString()), tensors, compress);
   std::cout << "wrote " << tensors.size() << " tensors to " << out.toStdString() << " (attn_output "
-            << shape_str(result.attn_output.shape()) << ")\n";
+            << shape_str(result.attn_output.shape()) << ")\n"
+            << result.path.reason << '\n';
   return kExitOk;
 }
 

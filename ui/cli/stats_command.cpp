@@ -90,8 +90,18 @@ std::string csv(const HeadMeasures& m, const std::vector<Row>& rows) {
   return s.str();
 }
 
+/// A JSON string literal of `text` (the path's reason: plain ASCII, maybe quotes).
+std::string jsonString(const std::string& text) {
+  std::string out = "\"";
+  for (const char ch : text) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
 std::string json(const HeadMeasures& m, const std::vector<Row>& rows, const SinkScores& sinks,
-                 double eps) {
+                 double eps, const PathDecision& path) {
   std::ostringstream s;
   s << "{\n  \"measures\": {\n"
        "    \"entropy\": \"-sum_j a_ij log a_ij in nats (0 log 0 = 0)\",\n"
@@ -115,6 +125,9 @@ std::string json(const HeadMeasures& m, const std::vector<Row>& rows, const Sink
        "queries with an open key (a fully masked query has no weight to give and is left out)\",\n"
        "    \"null\": \"undefined: the query has no open key, or its output row is 0\"\n  },\n";
   s << "  \"sink_eps\": " << num(eps) << ",\n";
+  // Which of PyTorch 2.x's paths the numbers are (docs/semantics.md), and why.
+  s << "  \"torch_path\": {\"path\": \"" << to_string(path.path)
+    << "\", \"reason\": " << jsonString(path.reason) << "},\n";
   const auto fields = [&](const Row& r) {
     std::ostringstream f;
     f << "\"entropy\": " << jsonNum(r.entropy)
@@ -201,7 +214,7 @@ int statsCommand(const QCommandLineParser& parser) {
       m, result, logit_scales(problem.params, problem.config.embed_dim, problem.config.num_heads),
       sinks, eps);
   const std::string text =
-      format == QLatin1String("csv") ? csv(m, rows) : json(m, rows, sinks, eps);
+      format == QLatin1String("csv") ? csv(m, rows) : json(m, rows, sinks, eps, result.path);
   if (out.isEmpty()) {
     std::cout << text;
     return kExitOk;

@@ -76,7 +76,12 @@ QString cause(const mhaviz::ForwardResult& nan, const mhaviz::ForwardResult& oth
   }
   QString why = QCoreApplication::translate("mhaviz::ui::StageText",
                                             "every key of these queries is masked in both");
-  if (!mhaviz::zero_fully_masked_rows(other.config)) return why;
+  // The path the other side was computed on (a reduced result has none: decided from its
+  // configuration alone).
+  const bool otherZero = other.path.reason.empty()
+                             ? mhaviz::zero_fully_masked_rows(other.config, mhaviz::Inputs{})
+                             : other.path.fully_masked_rows_zero;
+  if (!otherZero) return why;
   // The other side gives 0: PyTorch 2.x with need_weights=False (its safe softmax).
   if (!nan.config.need_weights && nan.config.semantics == mhaviz::Semantics::v1_13) {
     return why + QCoreApplication::translate(

@@ -97,6 +97,11 @@ ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWi
   m_edits.follow(this, [this](const mhaviz::Config& c) { showConfig(c); });
   connect(computation, &Computation::errorChanged, this, &ParameterPanel::showError);
   showError(computation->error());
+  connect(computation, &Computation::resultReady, this, [this](const ResultPtr& result) {
+    QStringList warnings;
+    for (const std::string& w : result->path.warnings) warnings << QString::fromStdString(w);
+    showPath(QString::fromStdString(result->path.reason), warnings);
+  });
 }
 
 QSpinBox* ParameterPanel::intSpin(const char* name, int min, int max, const QString& tip) {
@@ -288,6 +293,30 @@ QGroupBox* ParameterPanel::buildForward() {
   flags->addWidget(m_average, 1, 0, 1, 2);
   form->addRow(flags);
   form->addRow(new CausalHint(m_document));  // shown while is_causal is set without attn_mask
+  // The call's context, beside need_weights: with it PyTorch 2.x picks its path.
+  m_gradMode = new QComboBox;
+  m_gradMode->setObjectName(QStringLiteral("grad_mode"));
+  m_gradMode->addItem(tr("grad enabled"));
+  m_gradMode->addItem(QStringLiteral("torch.no_grad()"));
+  m_gradMode->addItem(QStringLiteral("torch.inference_mode()"));
+  m_gradMode->setToolTip(
+      tr("grad mode — the grad mode around the call. With grad disabled, in eval mode "
+         "(training off), for batched self-attention with batch_first, PyTorch 2.x takes its "
+         "fast path, which gives NaN for a fully masked query even with need_weights off."));
+  form->addRow(tr("grad mode"), m_gradMode);
+  connect(m_gradMode, &QComboBox::currentIndexChanged, this, [this](int index) {
+    const auto mode = index == 2   ? mhaviz::GradMode::inference_mode
+                      : index == 1 ? mhaviz::GradMode::no_grad
+                                   : mhaviz::GradMode::enabled;
+    m_edits.edit(tr("Set grad mode to %1").arg(m_gradMode->itemText(index)),
+                 [mode](mhaviz::Config& c) { c.grad_mode = mode; });
+  });
+  m_path = new QLabel;
+  m_path->setObjectName(QStringLiteral("torchPath"));
+  m_path->setWordWrap(true);
+  m_path->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_path->hide();
+  form->addRow(m_path);
   m_semantics = new QComboBox;
   m_semantics->setObjectName(QStringLiteral("semantics"));
   m_semantics->addItem(tr("PyTorch 2.x"));
@@ -386,6 +415,7 @@ void ParameterPanel::showConfig(const mhaviz::Config& c) {
   m_needWeights->setChecked(c.need_weights);
   m_average->setChecked(c.average_attn_weights);
   m_causal->setChecked(c.is_causal);
+  m_gradMode->setCurrentIndex(static_cast<int>(c.grad_mode));
   m_dtype->setCurrentIndex(c.dtype == mhaviz::DType::float64 ? 1 : 0);
   m_semantics->setCurrentIndex(c.semantics == mhaviz::Semantics::v1_13 ? 1 : 0);
   setSpin(m_seed, clampInt(static_cast<std::int64_t>(c.seed)));
@@ -397,6 +427,17 @@ void ParameterPanel::showConfig(const mhaviz::Config& c) {
 void ParameterPanel::showError(const QString& message) {
   m_error->setText(message);
   m_error->setVisible(!message.isEmpty());
+}
+
+void ParameterPanel::showPath(const QString& reason, const QStringList& warnings) {
+  QString text = reason;
+  for (const QString& w : warnings) text += QStringLiteral("\n\u26a0 ") + w;
+  m_path->setText(text);
+  m_path->setStyleSheet(warnings.isEmpty()
+                            ? QStringLiteral("QLabel { color: palette(mid); }")
+                            : QStringLiteral("QLabel { color: #8a5300; background: #fff4e0; "
+                                             "border-radius: 3px; padding: 2px; }"));
+  m_path->setVisible(!text.isEmpty());
 }
 
 }  // namespace mhaviz::ui

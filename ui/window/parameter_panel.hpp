@@ -46,6 +46,9 @@ class ParameterPanel : public QWidget {
                     std::function<void(mhaviz::Config&, bool)> set);
   void showConfig(const mhaviz::Config& config);
   void showError(const QString& message);
+  /// The path PyTorch 2.x takes for the shown result and why, with its warnings (inline,
+  /// below need_weights; docs/semantics.md "The three paths of PyTorch 2.x").
+  void showPath(const QString& reason, const QStringList& warnings);
 
   Document* m_document;
   ConfigEdits m_edits;  // every edit of the config goes through m_edits.edit
@@ -70,6 +73,8 @@ class ParameterPanel : public QWidget {
   QCheckBox* m_needWeights = nullptr;
   QCheckBox* m_average = nullptr;
   QCheckBox* m_causal = nullptr;
+  QComboBox* m_gradMode = nullptr;  // config key "grad_mode": the call's grad mode
+  QLabel* m_path = nullptr;         // which of PyTorch 2.x's paths, why, and its warnings
   QComboBox* m_dtype = nullptr;
   QComboBox* m_semantics = nullptr;  // config key "semantics": PyTorch 2.x or 1.13
   QSpinBox* m_seed = nullptr;

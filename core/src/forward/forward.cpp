@@ -24,6 +24,7 @@
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/base/parallel.hpp"
 #include "mhaviz/core/spec/semantics.hpp"
+#include "path_call.hpp"
 #include "projections.hpp"
 #include "soft_cap.hpp"
 #include "softmax.hpp"
@@ -167,7 +168,7 @@ struct Pass {
     const bool masked = r.has_mask();
     const T* mask = masked ? r.merged_mask.data<T>().data() : nullptr;
     const std::int64_t tile_rows = detail::query_tile_rows<T>(Sx);
-    const bool zero_masked = zero_fully_masked_rows(c);  // 2.5+ safe softmax, or 1.13's NaN
+    const bool zero_masked = r.path.fully_masked_rows_zero;  // SDPA's safe softmax, or NaN
     Scratch<T>& scratch = Scratch<T>::here();
     detail::Transposed<T>& kt = scratch.kt;
     detail::transpose_padded_into(k, kt);
@@ -272,15 +273,17 @@ int useful_threads(int requested, const Dims& d) {
 }
 
 template <typename T>
-ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunControl& control) {
+ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunControl& control,
+                  const PathDecision& path, bool causal_all_columns) {
   const Dims d = detail::validated_dims(c, p, in);
   RunControl rc = control;
   rc.threads = useful_threads(control.threads, d);
   ForwardResult r;
   allocate<T>(r, c, d);
+  r.path = path;
   r.params = p;  // copies share the tensors' storage
   const detail::Projections<T> w(p, d);
-  const detail::Masks<T> masks(in, d);
+  const detail::Masks<T> masks(in, d, causal_all_columns);
   r.merged_mask = masks.merged();
   const auto cancelled = [&] { return rc.cancel != nullptr && rc.cancel->load(); };
 
@@ -323,13 +326,13 @@ ForwardResult run(const Config& c, const Params& p, const Inputs& in, const RunC
 /// after module.to(dtype)); masks are left as they are and canonicalised later.
 template <typename T>
 ForwardResult run_converted(const Config& c, const Params& p, const Inputs& in,
-                            const RunControl& rc) {
+                            const RunControl& rc, const PathDecision& path, bool causal) {
   const auto differs_t = [](const Tensor& t) { return t.is_floating() && t.type() != kElem<T>; };
   const auto differs = [&](const std::optional<Tensor>& t) { return t && differs_t(*t); };
   bool convert = differs_t(in.query) || differs_t(in.key) || differs_t(in.value) ||
                  differs(in.static_k) || differs(in.static_v);
   for (std::string_view key : kStateDictKeys) convert = convert || differs(*p.find(key));
-  if (!convert) return run<T>(c, p, in, rc);
+  if (!convert) return run<T>(c, p, in, rc, path, causal);
 
   const auto to_t = [](std::optional<Tensor>& t) {
     if (t && t->is_floating()) t = t->to(kElem<T>);
@@ -342,18 +345,25 @@ ForwardResult run_converted(const Config& c, const Params& p, const Inputs& in,
   }
   to_t(ic.static_k);
   to_t(ic.static_v);
-  return run<T>(c, pc, ic, rc);
+  return run<T>(c, pc, ic, rc, path, causal);
 }
 
 }  // namespace
 
 ForwardResult forward(const Config& config, const Params& params, const Inputs& given,
                       const RunControl& control) {
-  const Inputs inputs = inputs_for_semantics(config, given);  // 1.13's masks as 2.x computes them
-  if (config.dtype == DType::float64) {
-    return run_converted<double>(config, params, inputs, control);
-  }
-  return run_converted<float>(config, params, inputs, control);
+  // docs/semantics.md, "The three paths of PyTorch 2.x": the path PyTorch takes decides what
+  // the general-path engine is given (1.13's masks as 2.x computes them, a dropped mask).
+  const PathDecision path = torch_path(config, given);
+  const detail::PathCall call =
+      detail::call_for_path(config, inputs_for_semantics(config, given), path);
+  ForwardResult r = config.dtype == DType::float64
+                        ? run_converted<double>(call.config, params, call.inputs, control, path,
+                                                call.causal_all_columns)
+                        : run_converted<float>(call.config, params, call.inputs, control, path,
+                                               call.causal_all_columns);
+  r.config = config;  // the call as given (is_causal included)
+  return r;
 }
 
 }  // namespace mhaviz

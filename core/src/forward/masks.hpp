@@ -36,7 +36,10 @@ Mat<T> canonical_mask(const Tensor& m, std::int64_t rows, std::int64_t cols) {
 template <typename T>
 class Masks {
  public:
-  Masks(const Inputs& in, const Dims& d) : d_(d) {
+  /// causal_all_columns: SDPA's own top-left causal mask over all Sx columns (the SDPA path's
+  /// is_causal, path_call.hpp), added to what the inputs give.
+  Masks(const Inputs& in, const Dims& d, bool causal_all_columns = false)
+      : d_(d), causal_(causal_all_columns) {
     if (in.attn_mask) {
       attn_3d_ = in.attn_mask->dim() == 3;
       attn_ = canonical_mask<T>(*in.attn_mask, attn_3d_ ? d.N * d.H * d.L : d.L, d.S);
@@ -45,7 +48,7 @@ class Masks {
   }
 
   /// Whether there is any mask; without one every merged row is zero.
-  bool any() const { return attn_.size() > 0 || padding_.size() > 0; }
+  bool any() const { return attn_.size() > 0 || padding_.size() > 0 || causal_; }
 
   /// Row i of the merged additive mask of batch-head b (batch element n), written into `out`
   /// (Sx entries). Steps 4 and 7: the appended bias_k / zero columns stay 0, so they can
@@ -56,13 +59,16 @@ class Masks {
     auto src = out.head(d_.S);
     if (attn_.size() > 0) src = attn_.row(attn_3d_ ? b * d_.L + i : i);
     if (padding_.size() > 0) src += padding_.row(n);
+    for (std::int64_t j = i + 1; causal_ && j < d_.Sx; ++j) {
+      out(j) = -std::numeric_limits<T>::infinity();
+    }
   }
 
   /// The merged mask at its natural broadcast shape (ForwardResult::merged_mask): rows are
   /// merged_row()'s, one per distinct (n, h, i) the inputs can tell apart.
   Tensor merged() const {
     if (!any()) return Tensor(kElem<T>, {0, 0, 0, 0});
-    const bool attn = attn_.size() > 0, padding = padding_.size() > 0;
+    const bool attn = attn_.size() > 0 || causal_, padding = padding_.size() > 0;
     const std::int64_t Nm = attn_3d_ || padding ? d_.N : 1, Hm = attn_3d_ ? d_.H : 1;
     const std::int64_t Lm = attn ? d_.L : 1;
     Tensor t = Tensor::uninitialized(kElem<T>, {Nm, Hm, Lm, d_.Sx});
@@ -83,6 +89,7 @@ class Masks {
   Mat<T> attn_;
   bool attn_3d_ = false;
   Mat<T> padding_;
+  bool causal_ = false;
 };
 
 }  // namespace mhaviz::detail

@@ -6,6 +6,7 @@
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/spec/semantics.hpp"
+#include "path_call.hpp"
 
 namespace mhaviz {
 
@@ -224,7 +225,9 @@ detail::Dims detail::validated_dims(const Config& c, const Params& p, const Inpu
 }
 
 void validate(const Config& config, const Params& params, const Inputs& inputs) {
-  (void)detail::validated_dims(config, params, inputs_for_semantics(config, inputs));
+  const detail::PathCall call = detail::call_for_path(config, inputs_for_semantics(config, inputs),
+                                                      torch_path(config, inputs));
+  (void)detail::validated_dims(call.config, params, call.inputs);
 }
 
 }  // namespace mhaviz

@@ -160,6 +160,23 @@ KeyHandler semantics_key() {
           [](const Config& c) { return ordered_json(std::string(to_string(c.semantics))); }};
 }
 
+KeyHandler grad_mode_key() {
+  return {"grad_mode",
+          R"("enabled", "no_grad" or "inference_mode" (PyTorch's grad mode around the call))",
+          [](const json& v, Config& c, const KeyContext& ctx) {
+            if (!v.is_string()) ctx.wrong_type(v);
+            const auto s = v.get<std::string>();
+            for (GradMode m : {GradMode::enabled, GradMode::no_grad, GradMode::inference_mode}) {
+              if (s == to_string(m)) {
+                c.grad_mode = m;
+                return;
+              }
+            }
+            ctx.wrong_type(v);
+          },
+          [](const Config& c) { return ordered_json(std::string(to_string(c.grad_mode))); }};
+}
+
 /// Every key, in Config's field order (the order config_to_json writes).
 const std::vector<KeyHandler>& key_table() {
   static const std::vector<KeyHandler> table = {
@@ -177,6 +194,7 @@ const std::vector<KeyHandler>& key_table() {
       bool_key<&Config::is_causal>("is_causal"),
       optional_number_key<&Config::attn_logit_softcapping>("attn_logit_softcapping"),
       bool_key<&Config::training>("training"),
+      grad_mode_key(),
       dtype_key(),
       semantics_key(),
       optional_int_key<&Config::batch_size>("batch_size"),

@@ -20,6 +20,7 @@
 #include "mhaviz/core/base/parallel.hpp"
 #include "mhaviz/core/gen/mask_pattern.hpp"
 #include "mhaviz/core/spec/semantics.hpp"
+#include "mhaviz/core/spec/torch_path.hpp"
 
 namespace mhaviz {
 
@@ -121,6 +122,15 @@ ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const Red
     pattern_layout = generated_layout(c);
   }
   const Inputs sem = semantic_inputs(c, in, pattern_layout);
+  Inputs probe = in;  // torch_path reads the masks' element types only
+  if (pattern_layout) probe.attn_mask = Tensor(pattern_layout->type, {0});
+  const PathDecision path = torch_path(c, probe);
+  if (path.attn_mask_dropped) {
+    throw InvalidInput(
+        "the reduced view of a long context does not compute PyTorch's SDPA path with is_causal "
+        "(attn_mask dropped for SDPA's own causal mask over every key column); set "
+        "need_weights=true, or compute a smaller part with mhaviz-cli run --head/--queries");
+  }
   const Dims d = detail::validated_dims(c, p, sem, pattern_layout ? &*pattern_layout : nullptr);
   if (c.training && c.dropout > 0.0) {
     throw InvalidInput(
@@ -162,7 +172,7 @@ ReducedWeights run(const Config& c, const Params& p, const Inputs& in, const Red
   const detail::StripeMasks<T> masks(sem, pattern, pattern_value, d, req.batch,
                                      chunk_keys<T>(std::min(stripe_rows, g.q1 - g.q0)));
   const detail::StripeFolder<T> folder(keys, masks, d,
-                                       {&out, g.q0, g.k0, g.k1, zero_fully_masked_rows(c)});
+                                       {&out, g.q0, g.k0, g.k1, path.fully_masked_rows_zero});
   std::int64_t done = 0;
   std::mutex progress_mutex;
   parallel_for(stripes, thread_count(control.threads, stripes), [&](std::int64_t k) {

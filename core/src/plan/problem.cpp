@@ -166,6 +166,25 @@ Problem problem_of(const Config& config, const io::TensorMap& tensors, std::stri
       unknown_name(source_name, name);
     }
   }
+  // "inputs": {"self_attention": true}: key and value ARE the query, one tensor as PyTorch's
+  // `query is key is value` (what decides its fast path), also when the tensors come from a
+  // file (the capture helper writes the key and value of such a call as copies of the query).
+  if (config.input_spec.self_attention && tensors.contains("query")) {
+    for (const char* name : {"key", "value"}) {
+      const auto it = tensors.find(name);
+      if (it == tensors.end()) continue;
+      const Tensor& t = (std::string_view(name) == "key") ? in.key : in.value;
+      const Tensor& query = in.query;
+      const std::span<const std::byte> a = t.bytes(), b = query.bytes();
+      if (t.shape() != query.shape() || !std::equal(a.begin(), a.end(), b.begin(), b.end())) {
+        throw InvalidInput(std::string(source_name) + ": \"" + name +
+                           "\" differs from \"query\", but inputs.self_attention says key and "
+                           "value are the query; set inputs.self_attention to false");
+      }
+    }
+    in.key = in.query;
+    in.value = in.query;
+  }
   return problem;
 }
 

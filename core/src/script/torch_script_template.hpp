@@ -34,6 +34,11 @@ TRAINING = @TRAINING@
 NEED_WEIGHTS = @NEED_WEIGHTS@
 AVERAGE_ATTN_WEIGHTS = @AVERAGE_ATTN_WEIGHTS@
 IS_CAUSAL = @IS_CAUSAL@
+# The call's context (configuration keys "training" above and "grad_mode"; query, key and value
+# one tensor): with them PyTorch 2.x picks its general, SDPA or fast path (mhaviz's
+# docs/semantics.md), and mhaviz computed that path's numbers.
+GRAD_MODE = "@GRAD_MODE@"
+SELF_ATTENTION = @SELF_ATTENTION@
 # Gemma 2's soft-cap of the scores (mhaviz's attn_logit_softcapping); None: no cap.
 SOFTCAP = @SOFTCAP@
 # The PyTorch version whose behaviour mhaviz followed (configuration key "semantics").
@@ -62,6 +67,15 @@ def has_parameter(function, name):
         return name in inspect.signature(function).parameters
     except (TypeError, ValueError):
         return False
+
+
+def grad_context():
+    """The grad mode mhaviz computed the call under."""
+    if GRAD_MODE == "no_grad":
+        return torch.no_grad()
+    if GRAD_MODE == "inference_mode":
+        return torch.inference_mode()
+    return torch.enable_grad()
 
 
 def run_module(mha, query, key, value, key_padding_mask, attn_mask):
@@ -213,13 +227,15 @@ def main():
     mha.load_state_dict({name: load(data, name) for name in STATE_DICT_KEYS}, strict=True)
     mha.train(TRAINING)
     query, key, value = (load(data, name) for name in ("query", "key", "value"))
+    if SELF_ATTENTION:
+        key = value = query  # one tensor, as in the call mhaviz computed
     attn_mask, key_padding_mask = load(data, "attn_mask"), load(data, "key_padding_mask")
     static_k, static_v = load(data, "static_k"), load(data, "static_v")
     if (OLD_TORCH and key_padding_mask is not None and key_padding_mask.is_floating_point()
             and attn_mask is not None):
         print("note: PyTorch 1.13 merges a float key_padding_mask with attn_mask differently "
               "from 2.x, which mhaviz follows; results may differ")
-    with torch.enable_grad():  # grad enabled: the general path, never the inference fast path
+    with grad_context():
         if SOFTCAP is not None:
             print(f"note: attn_logit_softcapping={SOFTCAP}: the forward pass is written out "
                   "here (run_capped) to apply SOFTCAP * tanh(scores / SOFTCAP) before the mask")

@@ -14,6 +14,18 @@ std::string_view to_string(Semantics semantics) {
   return semantics == Semantics::v1_13 ? "1.13" : "2.x";
 }
 
+std::string_view to_string(GradMode mode) {
+  switch (mode) {
+    case GradMode::no_grad:
+      return "no_grad";
+    case GradMode::inference_mode:
+      return "inference_mode";
+    case GradMode::enabled:
+      break;
+  }
+  return "enabled";
+}
+
 namespace {
 std::string num(double v) {
   std::ostringstream os;

@@ -3,6 +3,7 @@
 #include "mhaviz/core/spec/semantics.hpp"
 
 #include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/spec/torch_path.hpp"
 
 namespace mhaviz {
 
@@ -33,8 +34,8 @@ Inputs inputs_for_semantics(const Config& config, const Inputs& inputs) {
   return out;
 }
 
-bool zero_fully_masked_rows(const Config& config) {
-  return config.semantics == Semantics::v2 && !config.need_weights;
+bool zero_fully_masked_rows(const Config& config, const Inputs& inputs) {
+  return torch_path(config, inputs).fully_masked_rows_zero;
 }
 
 std::string semantics_warning(const Config& config, const Inputs& inputs) {

@@ -16,6 +16,7 @@
 #include "mhaviz/core/base/tensor.hpp"
 #include "mhaviz/core/spec/config.hpp"
 #include "mhaviz/core/spec/params.hpp"
+#include "mhaviz/core/spec/torch_path.hpp"
 
 namespace mhaviz {
 
@@ -91,6 +92,9 @@ struct ForwardResult {
   std::optional<Tensor> attn_output_weights;  ///< PyTorch's second return value (need_weights)
 
   std::vector<KeyColumn> columns;  ///< Sx entries describing each key column
+
+  /// The path PyTorch 2.x takes for this call (torch_path), whose numbers these are.
+  PathDecision path;
 
   /// Head measures and value norms of this result (mhaviz::measure_result), when whoever made
   /// the result computed them (the window's compute worker does); null otherwise.

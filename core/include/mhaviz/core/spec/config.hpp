@@ -23,6 +23,16 @@ enum class Semantics : std::uint8_t { v2, v1_13 };
 /// "2.x" or "1.13", the configuration file's spelling.
 std::string_view to_string(Semantics semantics);
 
+/// PyTorch's grad mode around the call (config key "grad_mode"): with grad disabled PyTorch
+/// 2.x may take its fast path (docs/semantics.md, "The three paths of PyTorch 2.x").
+enum class GradMode : std::uint8_t {
+  enabled,         ///< the default: a script without torch.no_grad()
+  no_grad,         ///< inside torch.no_grad()
+  inference_mode,  ///< inside torch.inference_mode()
+};
+/// "enabled", "no_grad" or "inference_mode", the configuration file's spelling.
+std::string_view to_string(GradMode mode);
+
 struct Config {
   // --- nn.MultiheadAttention(embed_dim, num_heads, dropout, bias, add_bias_kv,
   //                           add_zero_attn, kdim, vdim, batch_first)
@@ -47,8 +57,10 @@ struct Config {
   //     (config key "attn_logit_softcapping", as Gemma 2's configuration names it).
   std::optional<double> attn_logit_softcapping;  ///< None: no cap; else > 0
 
-  // --- module.train() / module.eval()
-  bool training = false;
+  // --- the call's context: module.train() / module.eval() and the grad mode. The defaults
+  //     are a fresh module called in a script: training, grad enabled.
+  bool training = true;
+  GradMode grad_mode = GradMode::enabled;  ///< config key "grad_mode"
 
   DType dtype = DType::float32;
   Semantics semantics = Semantics::v2;  ///< config key "semantics": "2.x" or "1.13"

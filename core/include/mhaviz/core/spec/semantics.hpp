@@ -19,9 +19,9 @@ namespace mhaviz {
 /// copied, where nothing changes.
 Inputs inputs_for_semantics(const Config& config, const Inputs& inputs);
 
-/// Whether a fully masked query gets weights 0 instead of NaN: 2.x (2.5+) with
-/// need_weights=False, where the pass goes through scaled_dot_product_attention's safe softmax.
-bool zero_fully_masked_rows(const Config& config);
+/// Whether a fully masked query gets weights 0 instead of NaN: 2.x's SDPA path (need_weights=
+/// False, not the fast path; 2.5+'s safe softmax). torch_path() decides the path.
+bool zero_fully_masked_rows(const Config& config, const Inputs& inputs);
 
 /// The warning PyTorch prints for these inputs under config.semantics, or an empty string:
 /// 1.13's "Byte tensor for attn_mask in nn.MultiheadAttention is deprecated" for a uint8 mask.
