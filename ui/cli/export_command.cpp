@@ -407,11 +407,11 @@ int exportCommand(const QCommandLineParser& parser) {
     }
   }
   Problem problem;
-  ForwardResult result = computeResult(parser, &problem);
-  if (stageNeedsMeasures(view.stage)) {
-    result.measures =
-        std::make_shared<const ResultMeasures>(measure_result(result, problem.inputs));
-  }
+  const ForwardResult result = computeResult(parser, &problem);
+  const auto measures =
+      stageNeedsMeasures(view.stage)  // beside the result, not in it
+          ? std::make_unique<const ResultMeasures>(measure_result(result, problem.inputs))
+          : nullptr;
   ui::HeadViewChoice headChoice;
   ui::TextViewChoice textChoice;
   if (headView) {
@@ -447,9 +447,10 @@ int exportCommand(const QCommandLineParser& parser) {
                             result.L, "tgt_len (L)");
   view.keyLabels = labels(parser, QStringLiteral("key-labels"), result.config.key_labels, result.S,
                           "src_len (S)");
-  const QString error = headView   ? ui::exportHeadView(result, view, headChoice, options, image)
-                        : textView ? ui::exportTextView(result, view, textChoice, options, image)
-                                   : ui::exportImage(result, view, options, image);
+  const QString error =
+      headView   ? ui::exportHeadView(result, view, headChoice, options, image, measures.get())
+      : textView ? ui::exportTextView(result, view, textChoice, options, image, measures.get())
+                 : ui::exportImage(result, view, options, image, measures.get());
   if (!error.isEmpty()) throw InvalidInput(error.toStdString());
   std::cout << "wrote " << image.toStdString() << '\n';
   return kExitOk;

@@ -89,12 +89,13 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   connect(computation, &Computation::resultReady, this,
           [this](const ResultPtr& result, const ViewOptions&, double) {
             m_b = result;
+            m_bMeasures = m_computation->measures();
             if (isPinned()) refresh();
           });
-  // The same result again with its head measures: B is that one from now on; only the value
-  // norms (which come with the measures) change what B - A shows.
-  connect(computation, &Computation::measuresReady, this, [this](const ResultPtr& result) {
-    m_b = result;
+  // B's head measures: only the value norms (which come with the measures) change what B - A
+  // shows.
+  connect(computation, &Computation::measuresReady, this, [this](const AnalysesPtr& analyses) {
+    m_bMeasures = analyses->measures;
     if (isPinned() && stageNeedsMeasures(m_document->view().stage)) refresh();
   });
   connect(document, &Document::viewChanged, this, [this](const ViewOptions&) {
@@ -120,11 +121,15 @@ void ComparePanel::restoreA(const std::optional<CompareA>& a) {
     m_aWorker = std::make_unique<ComputeWorker>();
     ComputeWorker* worker = m_aWorker.get();
     connect(worker, &ComputeWorker::resultReady, this,
-            [this](quint64 generation, const ResultPtr& result, double) {
+            [this](quint64 generation, const ResultPtr& result, const AnalysesPtr&, double) {
               if (generation != m_restoring) return;
               m_restoring = 0;
               m_a = result;
-              if (m_b == nullptr) m_b = m_computation->result();
+              m_aMeasures.reset();  // A's measures are not computed for a restored A
+              if (m_b == nullptr) {
+                m_b = m_computation->result();
+                m_bMeasures = m_computation->measures();
+              }
               emit pinnedChanged(true);
               refresh();
             });
@@ -149,6 +154,7 @@ void ComparePanel::pin() {
   if (current == nullptr) return;
   m_a = current;
   m_b = current;
+  m_aMeasures = m_bMeasures = m_computation->measures();
   m_aTensors = m_document->tensors();
   emit pinnedChanged(true);
   emit changedByUser();
@@ -158,10 +164,13 @@ void ComparePanel::pin() {
 void ComparePanel::swap() {
   if (!isPinned() || m_b == nullptr) return;
   const ResultPtr oldA = m_a;
+  const auto oldAMeasures = m_aMeasures;
   const auto oldATensors = m_aTensors;
   m_a = m_b;
+  m_aMeasures = m_bMeasures;
   m_aTensors = m_document->tensors();
   m_b = oldA;  // shown at once; the worker's result for these settings replaces it
+  m_bMeasures = oldAMeasures;
   refresh();
   if (m_document->tensors() != oldATensors) m_document->setTensors(oldATensors);
   m_document->changeConfig(oldA->config, tr("Swap A and B"));
@@ -174,6 +183,7 @@ void ComparePanel::unpin() {
 
 void ComparePanel::clearA() {
   m_a.reset();
+  m_aMeasures.reset();
   m_aTensors.reset();
   m_difference.cancel();
   m_shown = m_difference.generation();
@@ -187,8 +197,9 @@ void ComparePanel::clearA() {
 void ComparePanel::refresh() {
   if (m_a == nullptr || m_b == nullptr) return;
   m_status->setText(tr("Computing B \u2212 A\u2026"));
-  m_difference.start([this, a = m_a, b = m_b, view = m_document->view()](const TaskScope& scope) {
-    auto data = std::make_shared<CompareData>(compareStage(*a, *b, view));
+  m_difference.start([this, a = m_a, b = m_b, am = m_aMeasures, bm = m_bMeasures,
+                      view = m_document->view()](const TaskScope& scope) {
+    auto data = std::make_shared<CompareData>(compareStage(*a, *b, view, am.get(), bm.get()));
     scope.post(
         [this, generation = scope.generation(), data] { present(generation, std::move(*data)); });
   });

@@ -47,6 +47,13 @@ class ComparePanel : public QWidget {
   [[nodiscard]] bool isPinned() const { return m_a != nullptr; }
   [[nodiscard]] ResultPtr resultA() const { return m_a; }
   [[nodiscard]] ResultPtr resultB() const { return m_b; }
+  /// The measures held beside A and B (null: none, e.g. B's not arrived yet).
+  [[nodiscard]] std::shared_ptr<const mhaviz::ResultMeasures> measuresA() const {
+    return m_aMeasures;
+  }
+  [[nodiscard]] std::shared_ptr<const mhaviz::ResultMeasures> measuresB() const {
+    return m_bMeasures;
+  }
   /// The tensors A was computed with (null: generated).
   [[nodiscard]] std::shared_ptr<const mhaviz::io::TensorMap> tensorsA() const { return m_aTensors; }
   /// The maps shown (A, B, B - A or the mismatch); valid once isUpToDate().
@@ -67,13 +74,14 @@ class ComparePanel : public QWidget {
 
  private:
   void clearA();   // leaves compare mode without telling the session
-  void refresh();  // recomputes the difference for m_a, m_b and the view off the GUI thread
+  void refresh();  // recomputes the difference for A, B and the view off the GUI thread
   void present(quint64 generation, CompareData data);
   void exportDifference();
 
   Document* m_document;
   Computation* m_computation;
   ResultPtr m_a, m_b;
+  std::shared_ptr<const mhaviz::ResultMeasures> m_aMeasures, m_bMeasures;  // beside m_a, m_b
   std::unique_ptr<ComputeWorker> m_aWorker;  // computes a restored A (created when needed)
   quint64 m_restoring = 0;                   // generation of the restored A being computed
   quint64 m_restoreCount = 0;

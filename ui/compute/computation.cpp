@@ -193,26 +193,28 @@ void Computation::finishGeneration(quint64 generation) {
   emit busyChanged(false);
 }
 
-void Computation::onResult(quint64 generation, const ResultPtr& result, double computeMs) {
+void Computation::onResult(quint64 generation, const ResultPtr& result, const AnalysesPtr& analyses,
+                           double computeMs) {
   finishGeneration(generation);
-  if (generation != m_generation || !result) {
+  if (generation != m_generation || !result || !analyses) {
     ++m_staleDropped;
     return;
   }
   m_result = result;
+  m_analyses = analyses;
   // A full result's measures follow (ComputeWorker::measuresReady); a reduced one has none.
-  m_measuring = m_reduced.isEmpty() && m_result->measures == nullptr;
+  m_measuring = m_reduced.isEmpty() && m_analyses->measures == nullptr;
   m_view = fitView(m_document->view());
   m_document->adoptView(m_view);
   setOutOfDate(false);
   emit resultReady(m_result, m_view, computeMs);
 }
 
-void Computation::onMeasures(quint64 generation, const ResultPtr& result) {
-  if (generation != m_generation || !m_measuring || !result) return;  // stale
+void Computation::onMeasures(quint64 generation, const AnalysesPtr& analyses) {
+  if (generation != m_generation || !m_measuring || !analyses) return;  // stale
   m_measuring = false;
-  m_result = result;
-  emit measuresReady(m_result);
+  m_analyses = analyses;
+  emit measuresReady(m_analyses);
 }
 
 void Computation::onFailed(quint64 generation, const QString& message) {

@@ -1,14 +1,17 @@
 #pragma once
 // The computation of the document (document/document.hpp): every change of its configuration
 // or tensors is checked (closed-form size checks, no math on the GUI thread) and submitted to
-// the compute worker; the newest result, its head measures, the inline error, whether the
-// picture is out of date, busy/progress, and the zoomed region of a reduced view live here.
+// the compute worker; the newest result, its analyses (held beside it, not inside it), the inline
+// error, whether the picture is out of date, busy/progress, and the zoomed region of a reduced
+// view live here.
 
 #include <QObject>
 #include <QPointer>
 #include <QSize>
 #include <QString>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "compute/compute_request.hpp"
 #include "compute/compute_worker.hpp"
@@ -31,6 +34,17 @@ class Computation : public QObject {
 
   /// The last good result (kept while the settings are invalid); may be null.
   [[nodiscard]] ResultPtr result() const { return m_result; }
+  /// What was computed from result() after its pass: its block sparsity, and its head measures
+  /// once they arrived (measuresReady). Null exactly when result() is.
+  [[nodiscard]] AnalysesPtr analyses() const { return m_analyses; }
+  /// The result's measures (analyses()->measures), or null.
+  [[nodiscard]] std::shared_ptr<const mhaviz::ResultMeasures> measures() const {
+    return m_analyses ? m_analyses->measures : nullptr;
+  }
+  /// Bytes held by the result and its analyses (the status bar's memory of the result).
+  [[nodiscard]] std::size_t bytes() const {
+    return (m_result ? m_result->bytes() : 0) + (m_analyses ? m_analyses->bytes() : 0);
+  }
   /// The message shown inline; empty when the settings are usable.
   [[nodiscard]] QString error() const { return m_error; }
   [[nodiscard]] bool isBusy() const { return m_awaiting != 0; }
@@ -70,10 +84,10 @@ class Computation : public QObject {
   /// A fresh result for the current settings, with the view to draw it with.
   void resultReady(mhaviz::ui::ResultPtr result, const mhaviz::ui::ViewOptions& view,
                    double computeMs);
-  /// The current result again, now with its head measures and value norms (the worker
-  /// computes them after the result, so that the picture does not wait): result() is this one
-  /// from now on. It shares every tensor with the result of resultReady.
-  void measuresReady(mhaviz::ui::ResultPtr result);
+  /// The current result's analyses again, now with its head measures and value norms (the
+  /// worker computes them after the result, so that the picture does not wait): analyses() is
+  /// this one from now on; result() is unchanged.
+  void measuresReady(mhaviz::ui::AnalysesPtr analyses);
   void errorChanged(const QString& message);
   void outOfDateChanged(bool outOfDate, const QString& why);
   void busyChanged(bool busy);
@@ -92,8 +106,9 @@ class Computation : public QObject {
   void setError(const QString& message);
   void setOutOfDate(bool outOfDate, const QString& why = {});
   void finishGeneration(quint64 generation);
-  void onResult(quint64 generation, const ResultPtr& result, double computeMs);
-  void onMeasures(quint64 generation, const ResultPtr& result);
+  void onResult(quint64 generation, const ResultPtr& result, const AnalysesPtr& analyses,
+                double computeMs);
+  void onMeasures(quint64 generation, const AnalysesPtr& analyses);
   void onFailed(quint64 generation, const QString& message);
   void onCancelled(quint64 generation);
 
@@ -102,6 +117,7 @@ class Computation : public QObject {
   mhaviz::Config m_config;  // the configuration last taken from the document
   ViewOptions m_view;       // the view last taken from the document
   ResultPtr m_result;
+  AnalysesPtr m_analyses;  // of m_result
   QString m_error;
   QString m_reduced;  // reducedChanged's text for the current result
   // The region asked of the reduced view (end -1: to the last row / column), and where the

@@ -1,11 +1,13 @@
 #pragma once
-// The value the GUI thread hands to the compute worker, and the result type that comes back.
-// Both cross threads by value (a request is a snapshot; a result is shared read-only).
+// The value the GUI thread hands to the compute worker, and the result and analyses types that
+// come back. They cross threads by value (a request is a snapshot; a result and its analyses are
+// shared read-only).
 
 #include <QMetaType>
 #include <QtGlobal>
 #include <memory>
 
+#include "mhaviz/core/analysis/analyses.hpp"
 #include "mhaviz/core/base/tensor_map.hpp"
 #include "mhaviz/core/forward/result.hpp"
 #include "mhaviz/core/spec/config.hpp"
@@ -36,6 +38,10 @@ struct ComputeRequest {
 /// A finished forward pass, shared read-only between the worker, the computation and the grid.
 using ResultPtr = std::shared_ptr<const mhaviz::ForwardResult>;
 
+/// What the worker computed from a result after its pass (block sparsity, then the head
+/// measures), held beside the result, never inside it.
+using AnalysesPtr = std::shared_ptr<const mhaviz::ResultAnalyses>;
+
 /// Registers the types above for queued (cross-thread) signal delivery. Idempotent.
 void registerComputeMetaTypes();
 
@@ -43,3 +49,4 @@ void registerComputeMetaTypes();
 
 Q_DECLARE_METATYPE(mhaviz::ui::ComputeRequest)
 Q_DECLARE_METATYPE(mhaviz::ui::ResultPtr)
+Q_DECLARE_METATYPE(mhaviz::ui::AnalysesPtr)

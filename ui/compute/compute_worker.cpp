@@ -5,6 +5,7 @@
 #include <exception>
 #include <new>
 
+#include "mhaviz/core/analysis/analyses.hpp"
 #include "mhaviz/core/analysis/block_sparsity.hpp"
 #include "mhaviz/core/analysis/measures.hpp"
 #include "mhaviz/core/base/errors.hpp"
@@ -28,6 +29,7 @@ constexpr int kMeasuresNice = 5;
 void registerComputeMetaTypes() {
   qRegisterMetaType<ComputeRequest>();
   qRegisterMetaType<ResultPtr>();
+  qRegisterMetaType<AnalysesPtr>();
   qRegisterMetaType<ReducedRegion>();
 }
 
@@ -104,24 +106,25 @@ void ComputeWorker::run(const ComputeRequest& request, std::uint64_t limit,
     QString description;
     ReducedRegion region;
     ResultPtr result;
+    auto analyses = std::make_shared<mhaviz::ResultAnalyses>();
     if (reduced) {
       result = computeReduced(*problem, request, control, description, &region);
     } else {
-      mhaviz::ForwardResult computed =
-          mhaviz::forward(problem->config, problem->params, problem->inputs, control);
+      result = std::make_shared<const mhaviz::ForwardResult>(
+          mhaviz::forward(problem->config, problem->params, problem->inputs, control));
       // The head measures come after the picture (measure()); what a block-sparse kernel would
       // skip, for the mask editor's block grid, is cheap (it reads only the mask): here.
       for (const std::int64_t block : mhaviz::kSparsityBlocks) {
-        computed.block_sparsity.push_back(mhaviz::block_sparsity(computed, block));
+        analyses->block_sparsity.push_back(mhaviz::block_sparsity(*result, block));
       }
-      result = std::make_shared<const mhaviz::ForwardResult>(std::move(computed));
     }
     const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     // Superseded or cancelled after the last block: dropped; the task's end reports it.
-    scope.post([this, generation, description, region, result, ms, reduced, problem] {
+    scope.post([this, generation, description, region, result,
+                analyses = AnalysesPtr(std::move(analyses)), ms, reduced, problem] {
       emit reducedView(generation, description, region);
-      emit resultReady(generation, result, ms);
-      if (!reduced) measure(generation, result, problem);
+      emit resultReady(generation, result, analyses, ms);
+      if (!reduced) measure(generation, result, analyses, problem);
     });
   } catch (const mhaviz::Cancelled&) {
     // reported as cancelled when the task ends
@@ -139,13 +142,15 @@ void ComputeWorker::run(const ComputeRequest& request, std::uint64_t limit,
 }
 
 void ComputeWorker::measure(quint64 generation, const ResultPtr& result,
+                            const AnalysesPtr& analyses,
                             std::shared_ptr<const mhaviz::Problem> problem) {
-  m_measures.start([this, generation, result, problem](const TaskScope& scope) {
+  m_measures.start([this, generation, result, analyses, problem](const TaskScope& scope) {
     mhaviz::RunControl control;
     control.cancel = scope.cancelFlag();
     control.threads = kComputeThreads;
-    // A copy of the result: it shares every tensor, so only the measures are new.
-    auto measured = std::make_shared<mhaviz::ForwardResult>(*result);
+    // The analyses so far (the block sparsity, a few flags per block) and the measures; the
+    // result is not touched.
+    auto measured = std::make_shared<mhaviz::ResultAnalyses>(*analyses);
     try {
       measured->measures = std::make_shared<const mhaviz::ResultMeasures>(
           mhaviz::measure_result(*result, problem->inputs, control));
@@ -154,7 +159,9 @@ void ComputeWorker::measure(quint64 generation, const ResultPtr& result,
     } catch (const std::exception&) {
       // Without measures: the dock says so. The picture is already out and stays.
     }
-    scope.post([this, generation, measured] { emit measuresReady(generation, measured); });
+    scope.post([this, generation, measured = AnalysesPtr(std::move(measured))] {
+      emit measuresReady(generation, measured);
+    });
   });
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The compute worker: runs the forward pass for the newest submitted request as a background
-// task (tasks/latest_task.hpp) on every hardware thread, hands the result over at once, and then
-// computes its head measures as a second, lower-priority task. A newer request cancels both; an
-// older computation still running stops at its next (batch, head) block.
+// task (tasks/latest_task.hpp) on every hardware thread, hands the result over at once with its
+// block sparsity, and then computes its head measures as a second, lower-priority task. A newer
+// request cancels both; an older computation still running stops at its next (batch, head) block.
 
 #include <QHash>
 #include <QObject>
@@ -45,12 +45,15 @@ class ComputeWorker : public QObject {
   /// Emitted on the computing thread as a computation begins (the others on the GUI thread).
   void started(quint64 generation);
   void progress(quint64 generation, qint64 done, qint64 total);
-  void resultReady(quint64 generation, mhaviz::ui::ResultPtr result, double computeMs);
-  /// After resultReady of a full (not reduced) result, which comes without head measures: the
-  /// same result again (a copy sharing every tensor) with the head measures and value norms
-  /// (mhaviz::measure_result), computed after the picture's data went out. Not emitted when a
-  /// newer request or a cancel stopped them first; without measures when they failed.
-  void measuresReady(quint64 generation, mhaviz::ui::ResultPtr result);
+  /// A result and its analyses so far: the block sparsity of a full result's mask (none for a
+  /// reduced result), never the head measures (measuresReady). Both are never null.
+  void resultReady(quint64 generation, mhaviz::ui::ResultPtr result,
+                   mhaviz::ui::AnalysesPtr analyses, double computeMs);
+  /// After resultReady of a full (not reduced) result: its analyses again, now with the head
+  /// measures and value norms (mhaviz::measure_result), computed after the picture's data went
+  /// out. The result is unchanged. Not emitted when a newer request or a cancel stopped them
+  /// first; without measures when they failed.
+  void measuresReady(quint64 generation, mhaviz::ui::AnalysesPtr analyses);
   /// Emitted before resultReady: what the reduced view shows ("reduced: block mean of 16x16
   /// cells") and where its region lies, or an empty string (and a default region) for a full
   /// result.
@@ -63,8 +66,9 @@ class ComputeWorker : public QObject {
  private:
   /// On the pass task's thread: computes `request` and posts what it gives (never throws).
   void run(const ComputeRequest& request, std::uint64_t limit, const TaskScope& scope);
-  /// GUI thread: starts the head measures of `result` as the measures task.
-  void measure(quint64 generation, const ResultPtr& result,
+  /// GUI thread: starts the head measures of `result` (whose analyses so far are `analyses`)
+  /// as the measures task.
+  void measure(quint64 generation, const ResultPtr& result, const AnalysesPtr& analyses,
                std::shared_ptr<const mhaviz::Problem> problem);
 
   LatestTask m_pass;

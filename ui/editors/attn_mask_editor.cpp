@@ -69,8 +69,10 @@ AttnMaskEditor::AttnMaskEditor(Document* document, Computation* computation, QWi
   m_blocks->setMaximumHeight(260);
   layout->addWidget(m_blocks);
   connect(computation, &Computation::resultReady, m_blocks,
-          [this](const ResultPtr& result) { m_blocks->setResult(result); });
-  m_blocks->setResult(computation->result());
+          [this, computation](const ResultPtr& result) {
+            m_blocks->setResult(result, computation->analyses());
+          });
+  m_blocks->setResult(computation->result(), computation->analyses());
   connect(m_grid, &MaskGridView::stroke, this, &AttnMaskEditor::onStroke);
   connect(m_grid, &MaskGridView::cellPressed, this, [this](int i, int j) {
     m_row->setValue(i);
@@ -91,8 +93,9 @@ void AttnMaskEditor::updatePreview(const mhaviz::Config& c) {
   // Every mask drawn as cells can be clicked (a pattern becomes custom); a message cannot.
   m_grid->setEditable(false);
   if (s.kind == MaskKind::none) {
-    m_grid->setMessage(tr("No attn_mask: every query attends to every key. Choose a kind above; "
-                          "\"custom\" masks the cells you click."));
+    m_grid->setMessage(
+        tr("No attn_mask: every query attends to every key. Choose a kind above; "
+           "\"custom\" masks the cells you click."));
     return;
   }
   const std::int64_t blocks = s.shape == gen::MaskShape::three_d ? c.batch() * c.num_heads : 1;

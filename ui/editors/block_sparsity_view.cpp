@@ -97,8 +97,9 @@ BlockSparsityView::BlockSparsityView(QWidget* parent) : QWidget(parent) {
   refresh();
 }
 
-void BlockSparsityView::setResult(ResultPtr result) {
+void BlockSparsityView::setResult(ResultPtr result, AnalysesPtr analyses) {
   m_result = std::move(result);
+  m_analyses = std::move(analyses);
   refresh();
 }
 
@@ -110,7 +111,8 @@ void BlockSparsityView::setMap(std::int64_t b) {
 QString BlockSparsityView::summaryText() const { return m_summary->text(); }
 
 void BlockSparsityView::refresh() {
-  const bool have = m_result && m_result->block_sparsity.size() == kSparsityBlocks.size();
+  const bool have =
+      m_result && m_analyses && m_analyses->block_sparsity.size() == kSparsityBlocks.size();
   m_size->setEnabled(have);
   if (!have) {
     m_summary->setText(tr("Block sparsity: shown once a result is computed."));
@@ -120,7 +122,7 @@ void BlockSparsityView::refresh() {
     return;
   }
   QStringList parts;
-  for (const BlockSparsity& s : m_result->block_sparsity) {
+  for (const BlockSparsity& s : m_analyses->block_sparsity) {
     parts << tr("%1 x %1: %2 of %3 blocks fully masked (%4)")
                  .arg(s.block)
                  .arg(s.fully_masked)
@@ -130,7 +132,7 @@ void BlockSparsityView::refresh() {
   m_summary->setText(tr("Block sparsity (what a block-sparse kernel skips): %1")
                          .arg(parts.join(QStringLiteral("; "))));
   const BlockSparsity& shown =
-      m_result->block_sparsity[static_cast<std::size_t>(std::max(m_size->currentIndex(), 0))];
+      m_analyses->block_sparsity[static_cast<std::size_t>(std::max(m_size->currentIndex(), 0))];
   const std::int64_t map = std::min(m_map, shown.maps - 1);
   const std::int64_t heads = std::max<std::int64_t>(m_result->H, 1);
   m_mapLabel->setText(tr("batch %1, head %2: %3 x %4 blocks")

@@ -60,8 +60,8 @@ QString stageCsv(const StageData& data) {
 }
 
 void writeStageCsv(const mhaviz::ForwardResult& result, const ViewOptions& view,
-                   const QString& path) {
-  const QByteArray csv = stageCsv(extractStage(result, view)).toUtf8();
+                   const QString& path, const mhaviz::ResultMeasures* measures) {
+  const QByteArray csv = stageCsv(extractStage(result, view, ExtractMode::copy, measures)).toUtf8();
   mhaviz::io::write_file_atomic(path.toStdString(),
                                 std::as_bytes(std::span(csv.constData(), csv.size())));
 }
@@ -79,7 +79,7 @@ QString headFileName(Stage stage, int head, int batch, const QString& extension)
 
 QStringList exportAllHeads(const mhaviz::ForwardResult& result, ViewOptions view,
                            const ExportOptions& options, const QString& folder,
-                           const QString& extension) {
+                           const QString& extension, const mhaviz::ResultMeasures* measures) {
   if (!QDir().mkpath(folder)) {
     throw mhaviz::InvalidInput(
         QCoreApplication::translate("mhaviz::ui::DataExport",
@@ -101,7 +101,7 @@ QStringList exportAllHeads(const mhaviz::ForwardResult& result, ViewOptions view
                     .arg(describeConfig(result.config, view.batch), shownStageName(view.stage))
                     .arg(h);
     }
-    const QString error = exportImage(result, view, o, path);
+    const QString error = exportImage(result, view, o, path, measures);
     if (!error.isEmpty()) throw mhaviz::InvalidInput(error.toStdString());
     written << path;
   }

@@ -19,9 +19,9 @@ namespace mhaviz::ui {
 /// round-trip ("-inf" and "nan" as such).
 QString stageCsv(const StageData& data);
 
-/// Writes stageCsv(extractStage(result, view)) atomically. Throws InvalidInput.
+/// Writes stageCsv(extractStage(result, view, copy, measures)) atomically. Throws InvalidInput.
 void writeStageCsv(const mhaviz::ForwardResult& result, const ViewOptions& view,
-                   const QString& path);
+                   const QString& path, const mhaviz::ResultMeasures* measures = nullptr);
 
 /// Writes every tensor of `result` as .npz with mhaviz-cli run's names, members stored (not
 /// compressed) like numpy.savez and mhaviz-cli run. Throws InvalidInput.
@@ -34,9 +34,10 @@ QString headFileName(Stage stage, int head, int batch, const QString& extension)
 /// Exports each head of view.stage for view.batch into `folder` (one file per head, named by
 /// headFileName), through exportImage. For merged/output (no per-head maps) writes the one map
 /// as "<stage>_batch<b>.<ext>". Returns the written paths; throws InvalidInput on the first
-/// failure.
+/// failure. `measures`: the result's, as exportImage's.
 QStringList exportAllHeads(const mhaviz::ForwardResult& result, ViewOptions view,
                            const ExportOptions& options, const QString& folder,
-                           const QString& extension);
+                           const QString& extension,
+                           const mhaviz::ResultMeasures* measures = nullptr);
 
 }  // namespace mhaviz::ui

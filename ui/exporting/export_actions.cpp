@@ -80,7 +80,8 @@ void ExportActions::exportImageDialog(int picture) {
     if (i == wanted) chosen = static_cast<int>(shown.size());
     shown << m_pictures[i];
   }
-  ExportDialog dialog(result, m_document->view(), m_window, shown, chosen);
+  ExportDialog dialog(result, m_document->view(), m_window, shown, chosen,
+                      m_computation->measures());
   if (dialog.exec() == QDialog::Accepted) {
     m_window->statusBar()->showMessage(tr("Exported"), 5000);
   }
@@ -96,7 +97,7 @@ bool ExportActions::exportData(const QString& path) {
     if (QFileInfo(path).suffix().toLower() == QLatin1String("npz")) {
       writeResultNpz(*result, path);
     } else {
-      writeStageCsv(*result, m_document->view(), path);
+      writeStageCsv(*result, m_document->view(), path, m_computation->measures().get());
     }
   } catch (const std::exception& e) {
     m_showError(tr("Export data"), QString::fromUtf8(e.what()));
@@ -133,7 +134,8 @@ bool ExportActions::copyImage() {
   options.scale = m_window->devicePixelRatioF();
   const int picture = activePicture();
   const QString error = picture >= 0 ? m_pictures[picture].write(path, options)
-                                     : exportImage(*result, m_document->view(), options, path);
+                                     : exportImage(*result, m_document->view(), options, path,
+                                                   m_computation->measures().get());
   if (!error.isEmpty()) {
     m_showError(tr("Copy image"), error);
     return false;

@@ -35,8 +35,13 @@ constexpr const char* kNameKey = "export/name";
 }  // namespace
 
 ExportDialog::ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* parent,
-                           QList<ExportPicture> pictures, int picture)
-    : QDialog(parent), m_result(std::move(result)), m_view(view), m_pictures(std::move(pictures)) {
+                           QList<ExportPicture> pictures, int picture,
+                           std::shared_ptr<const mhaviz::ResultMeasures> measures)
+    : QDialog(parent),
+      m_result(std::move(result)),
+      m_measures(std::move(measures)),
+      m_view(view),
+      m_pictures(std::move(pictures)) {
   setObjectName(QStringLiteral("exportDialog"));
   setWindowTitle(tr("Export image"));
   setMinimumWidth(560);  // room for the default title and the file path
@@ -287,8 +292,9 @@ void ExportDialog::updateControls() {
 QString ExportDialog::exportTo(const QString& path) {
   ExportOptions o = exportOptions();
   if (o.title.isEmpty()) o.title = defaultTitle();
-  const QString error = picture() >= 0 ? m_pictures[picture()].write(path, o)
-                                       : exportImage(*m_result, exportView(), o, path);
+  const QString error = picture() >= 0
+                            ? m_pictures[picture()].write(path, o)
+                            : exportImage(*m_result, exportView(), o, path, m_measures.get());
   if (error.isEmpty()) remember(QFileInfo(path).absolutePath());
   return error;
 }
@@ -303,8 +309,8 @@ void ExportDialog::remember(const QString& folder) const {
 
 QStringList ExportDialog::exportAllHeadsTo(const QString& folder, QString* error) {
   try {
-    QStringList files =
-        exportAllHeads(*m_result, exportView(), exportOptions(), folder, extension());
+    QStringList files = exportAllHeads(*m_result, exportView(), exportOptions(), folder,
+                                       extension(), m_measures.get());
     remember(QFileInfo(folder).absoluteFilePath());
     return files;
   } catch (const std::exception& e) {

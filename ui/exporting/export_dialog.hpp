@@ -45,8 +45,10 @@ class ExportDialog : public QDialog {
  public:
   /// `result` must be non-null; `view` is the window's current view (its stage is preselected).
   /// `pictures` are offered besides the grid ("Picture:"), `picture` preselected (-1: the grid).
+  /// `measures`: the result's (held beside it; null: none), for the stages drawn from them.
   ExportDialog(ResultPtr result, const ViewOptions& view, QWidget* parent = nullptr,
-               QList<ExportPicture> pictures = {}, int picture = -1);
+               QList<ExportPicture> pictures = {}, int picture = -1,
+               std::shared_ptr<const mhaviz::ResultMeasures> measures = nullptr);
 
   /// The picture exported: -1 for the grid, else an index into the pictures handed in.
   [[nodiscard]] int picture() const;
@@ -86,6 +88,7 @@ class ExportDialog : public QDialog {
   void remember(const QString& folder) const;  // QSettings: folder and format of an export
 
   ResultPtr m_result;
+  std::shared_ptr<const mhaviz::ResultMeasures> m_measures;  // of m_result
   ViewOptions m_view;
   QList<ExportPicture> m_pictures;
   QComboBox* m_picture;

@@ -10,7 +10,6 @@
 #include "render/grid_input.hpp"
 #include "render/heatmap_grid.hpp"  // HeatmapGrid::tr: the hover texts keep their translations
 #include "render/heatmap_grid_state.hpp"
-#include "stages/reduced_result.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -195,7 +194,7 @@ QString GridInput::describeCell(int map, int row, int col) const {
   }
   parts << m_data.shownUnit + QLatin1Char(' ') + formatValue(value);
   if (m.maskedAt(row, col)) {
-    const bool reduced = m_data.result != nullptr && isReducedResult(*m_data.result);
+    const bool reduced = m_data.result != nullptr && m_data.result->is_reduced();
     parts << (reduced ? HeatmapGrid::tr("masked: every weight of the block is 0")
                       : HeatmapGrid::tr("masked (-inf in the mask)"));
   }

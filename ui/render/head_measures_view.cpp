@@ -28,9 +28,11 @@ HeadMeasuresView::HeadMeasuresView(QWidget* parent) : QWidget(parent) {
   rebuild();
 }
 
-void HeadMeasuresView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result, int batch,
+void HeadMeasuresView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
+                                 std::shared_ptr<const mhaviz::ResultMeasures> measures, int batch,
                                  bool measuring) {
   m_result = std::move(result);
+  m_resultMeasures = std::move(measures);
   m_batch = batch;
   m_measuring = measuring;
   rebuild();
@@ -47,13 +49,13 @@ void HeadMeasuresView::rebuild() {
   m_heading.clear();
   if (!m_result) {
     m_message = tr("No result yet.");
-  } else if (!m_result->measures) {
+  } else if (!m_resultMeasures) {
     m_message = m_measuring ? tr("Computing the head measures of this result…")
                             : tr("This result has no head measures; recompute it.");
   } else if (m_batch < 0 || m_batch >= m_result->N) {
     m_message = tr("Batch element %1 does not exist.").arg(m_batch);
   } else {
-    const mhaviz::ResultMeasures& m = *m_result->measures;
+    const mhaviz::ResultMeasures& m = *m_resultMeasures;
     m_heading = tr("Batch element %1, mean over its queries").arg(m_batch);
     Section entropy{tr("entropy / log(open keys): 0 = one key, 1 = uniform"), {}, true};
     Section confidence{tr("confidence: the largest weight"), {}, true};

@@ -1,14 +1,15 @@
 #pragma once
 // The head measures of one batch element as bars, one bar per head for each measure (mean
 // normalised entropy, confidence, sink shares, ablation): what a head does at a glance, beside
-// the grid. Reads the numbers the compute worker attached to the result (result.measures),
-// which arrive after the result itself; computes nothing. GUI thread.
+// the grid. Reads the result's measures, which the computation holds beside the result and which
+// arrive after the result itself; computes nothing. GUI thread.
 
 #include <QString>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
+#include "mhaviz/core/analysis/measures.hpp"
 #include "mhaviz/core/forward/result.hpp"
 
 namespace mhaviz::ui {
@@ -19,9 +20,11 @@ class HeadMeasuresView : public QWidget {
  public:
   explicit HeadMeasuresView(QWidget* parent = nullptr);
 
-  /// Shows the head averages of batch element `batch` of `result` (nothing when null).
-  /// `measuring`: the result's measures are still being computed (the view says so).
-  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, int batch,
+  /// Shows the head averages of batch element `batch` of `result` (nothing when null) from
+  /// `measures`, the result's measures (null: none). `measuring`: they are still being
+  /// computed (the view says so).
+  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
+                 std::shared_ptr<const mhaviz::ResultMeasures> measures, int batch,
                  bool measuring = false);
 
   /// One section per measure: its title and one value per head (NaN: undefined).
@@ -45,6 +48,7 @@ class HeadMeasuresView : public QWidget {
   void rebuild();
 
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
+  std::shared_ptr<const mhaviz::ResultMeasures> m_resultMeasures;
   int m_batch = 0;
   bool m_measuring = false;
   std::vector<Section> m_sections;

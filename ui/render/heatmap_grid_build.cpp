@@ -13,7 +13,6 @@
 #include "render/grid_layout.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/heatmap_grid_state.hpp"
-#include "stages/reduced_result.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -341,7 +340,7 @@ void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const Q
   if (anyMasked(m_data) || m_view.stage == Stage::weights || m_view.stage == Stage::scores ||
       m_view.stage == Stage::mask || m_view.stage == Stage::weights_before_dropout) {
     // A reduced view knows the mask from its blocks of zeros only (stages/reduced_result.hpp).
-    const bool reduced = m_data.result != nullptr && isReducedResult(*m_data.result);
+    const bool reduced = m_data.result != nullptr && m_data.result->is_reduced();
     groups[0].push_back(new LegendKey(
         m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
         reduced ? tr("masked: every weight of the block is 0") : tr("masked (-inf in the mask)"),

@@ -172,7 +172,8 @@ QString exportGrid(const std::function<void(HeatmapGrid&)>& show, const QString&
 }  // namespace
 
 QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view,
-                    const ExportOptions& options, const QString& path) {
+                    const ExportOptions& options, const QString& path,
+                    const mhaviz::ResultMeasures* measures) {
   const QString title =
       !options.title.isEmpty()
           ? options.title
@@ -181,11 +182,12 @@ QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view
                 (view.soloHead >= 0 ? QObject::tr(", head %1").arg(view.soloHead) : QString());
   return exportGrid(
       [&](HeatmapGrid& grid) {
-        // Not owned: `result` outlives the grid.
-        showResult(grid,
-                   std::shared_ptr<const mhaviz::ForwardResult>(
-                       &result, [](const mhaviz::ForwardResult*) {}),
-                   view);
+        // Not owned: `result` and `measures` outlive the grid.
+        showResult(
+            grid,
+            std::shared_ptr<const mhaviz::ForwardResult>(&result,
+                                                         [](const mhaviz::ForwardResult*) {}),
+            view, std::shared_ptr<const mhaviz::ResultMeasures>(std::shared_ptr<void>(), measures));
       },
       title, options, path);
 }

@@ -24,9 +24,11 @@ struct ExportOptions {
 QString describeConfig(const mhaviz::Config& config, int batch);
 
 /// Writes PNG/SVG/PDF chosen by the extension of `path`; returns an empty string on success,
-/// else a user-readable error (never throws).
+/// else a user-readable error (never throws). `measures`: the result's (held beside it; null:
+/// none), for the stages drawn from them.
 QString exportImage(const mhaviz::ForwardResult& result, const ViewOptions& view,
-                    const ExportOptions& options, const QString& path);
+                    const ExportOptions& options, const QString& path,
+                    const mhaviz::ResultMeasures* measures = nullptr);
 
 /// The same for maps made elsewhere (compare mode's B - A): HeatmapGrid::setStageData.
 /// options.title is the caption as given.

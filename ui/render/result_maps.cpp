@@ -21,8 +21,8 @@ std::int64_t totalCells(const mhaviz::ForwardResult& r, const ViewOptions& view)
 
 }  // namespace
 
-ResultMaps resultMaps(std::shared_ptr<const mhaviz::ForwardResult> result,
-                      const ViewOptions& view) {
+ResultMaps resultMaps(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view,
+                      std::shared_ptr<const mhaviz::ResultMeasures> measures) {
   ResultMaps out;
   if (result) {
     try {
@@ -30,13 +30,15 @@ ResultMaps resultMaps(std::shared_ptr<const mhaviz::ForwardResult> result,
       // data.result) when reduced, never copied; the scores, which the pass does not store, are
       // derived by the grid (in its background preparation when that is on).
       const bool big = totalCells(*result, view) > kDirectCells;
-      out.data = extractStage(*result, view, big ? ExtractMode::deferred : ExtractMode::copy);
+      out.data = extractStage(*result, view, big ? ExtractMode::deferred : ExtractMode::copy,
+                              measures.get());
     } catch (const mhaviz::InvalidInput& e) {
       out.data = StageData{};
       out.whyEmpty = QString::fromStdString(e.what());
     }
   }
   out.data.result = std::move(result);
+  out.data.measures = std::move(measures);
   return out;
 }
 
@@ -46,14 +48,14 @@ bool sameMaps(const ViewOptions& a, const ViewOptions& b) {
 }
 
 void showResult(HeatmapGrid& grid, std::shared_ptr<const mhaviz::ForwardResult> result,
-                const ViewOptions& view) {
-  ResultMaps maps = resultMaps(std::move(result), view);
+                const ViewOptions& view, std::shared_ptr<const mhaviz::ResultMeasures> measures) {
+  ResultMaps maps = resultMaps(std::move(result), view, std::move(measures));
   grid.setStageData(std::move(maps.data), view, maps.whyEmpty);
 }
 
 void showView(HeatmapGrid& grid, const ViewOptions& view) {
   if (grid.result() && !sameMaps(grid.view(), view)) {
-    showResult(grid, grid.result(), view);
+    showResult(grid, grid.result(), view, grid.stageData().measures);
   } else {
     grid.setView(view);
   }

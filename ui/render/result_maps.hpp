@@ -22,18 +22,23 @@ struct ResultMaps {
 };
 
 /// Extracts the maps; maps with many cells in total are described, not copied. No statistics
-/// are computed here. Any thread.
-ResultMaps resultMaps(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view);
+/// are computed here. `measures`: the result's measures, held beside it (null: none yet), for
+/// the stages drawn from them; data.measures keeps them. Any thread.
+ResultMaps resultMaps(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view,
+                      std::shared_ptr<const mhaviz::ResultMeasures> measures = nullptr);
 
 /// True when `a` and `b` show the same maps (batch, stage, head, average, key labels): only the
 /// drawing differs.
 bool sameMaps(const ViewOptions& a, const ViewOptions& b);
 
-/// Shows `result` as described by `view` on `grid` (a null result: nothing to show yet).
+/// Shows `result` as described by `view` on `grid` (a null result: nothing to show yet), with
+/// its `measures` for the stages drawn from them.
 void showResult(HeatmapGrid& grid, std::shared_ptr<const mhaviz::ForwardResult> result,
-                const ViewOptions& view);
+                const ViewOptions& view,
+                std::shared_ptr<const mhaviz::ResultMeasures> measures = nullptr);
 
-/// Shows the grid's own data under another view: new maps from the grid's result when the view
+/// Shows the grid's own data under another view: new maps from the grid's result (and its
+/// measures) when the view
 /// shows other maps, else the same maps drawn anew. Maps made elsewhere are only redrawn.
 void showView(HeatmapGrid& grid, const ViewOptions& view);
 

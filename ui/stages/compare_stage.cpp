@@ -110,16 +110,17 @@ QString noteText(const mhaviz::KeyNote& note) {
 }  // namespace
 
 CompareData compareStage(const mhaviz::ForwardResult& a, const mhaviz::ForwardResult& b,
-                         const ViewOptions& view) {
+                         const ViewOptions& view, const mhaviz::ResultMeasures* measuresA,
+                         const mhaviz::ResultMeasures* measuresB) {
   CompareData out;
   try {
-    out.a = extractStage(a, view, ExtractMode::copy);
+    out.a = extractStage(a, view, ExtractMode::copy, measuresA);
   } catch (const mhaviz::InvalidInput& e) {
     out.mismatch = QCoreApplication::translate("mhaviz::ui::StageText", "A: %1")
                        .arg(QString::fromStdString(e.what()));
   }
   try {
-    out.b = extractStage(b, view, ExtractMode::copy);
+    out.b = extractStage(b, view, ExtractMode::copy, measuresB);
   } catch (const mhaviz::InvalidInput& e) {
     if (out.mismatch.isEmpty())
       out.mismatch = QCoreApplication::translate("mhaviz::ui::StageText", "B: %1")

@@ -27,9 +27,12 @@ struct CompareData {
 
 /// A's and B's `view.stage` for batch element view.batch and B - A. A missing batch element or
 /// head in either result, a different number of heads or sizes that do not line up give a
-/// CompareData with `mismatch` set (and whichever of a / b could be extracted).
+/// CompareData with `mismatch` set (and whichever of a / b could be extracted). `measuresA` and
+/// `measuresB`: the measures held beside each result (null: none), for the stages drawn from
+/// them.
 CompareData compareStage(const mhaviz::ForwardResult& a, const mhaviz::ForwardResult& b,
-                         const ViewOptions& view);
+                         const ViewOptions& view, const mhaviz::ResultMeasures* measuresA = nullptr,
+                         const mhaviz::ResultMeasures* measuresB = nullptr);
 
 /// Why B - A has NaN cells, read from the data: which side is NaN where the other is not (or
 /// both), in which rows (queries) of batch element view.batch and which maps, and the cause

@@ -58,11 +58,6 @@ mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
   return r;
 }
 
-bool isReducedResult(const mhaviz::ForwardResult& result) {
-  // A reduced result keeps only its folded weights: no projected q (a pass always has one).
-  return result.weights.dim() == 4 && result.q.dim() == 0;
-}
-
 QStringList blockLabels(std::int64_t begin, std::int64_t block, std::int64_t count) {
   QStringList labels;
   labels.reserve(static_cast<int>(count));

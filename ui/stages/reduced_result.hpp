@@ -18,12 +18,9 @@ namespace mhaviz::ui {
 /// shown), `columns` all source keys, config.query_labels / key_labels the first position of
 /// each block, and merged_mask (1, H, rows, cols) -inf at the blocks whose every weight is 0
 /// (masked keys only: a causal map's upper triangle). Only the weights stage can be extracted
-/// from it.
+/// from it. The result says it is reduced (ForwardResult::is_reduced).
 mhaviz::ForwardResult reducedResult(const mhaviz::ReducedWeights& reduced,
                                     const mhaviz::Config& config);
-
-/// Whether `result` was made by reducedResult (it holds the weights only).
-bool isReducedResult(const mhaviz::ForwardResult& result);
 
 /// The first position of each block: begin, begin + block, ... (count labels).
 QStringList blockLabels(std::int64_t begin, std::int64_t block, std::int64_t count);

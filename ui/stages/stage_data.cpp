@@ -17,7 +17,6 @@
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/forward/derived_maps.hpp"
 #include "stages/param_stage.hpp"
-#include "stages/reduced_result.hpp"
 #include "stages/stage_parts.hpp"
 
 namespace mhaviz::ui {
@@ -119,11 +118,12 @@ const mhaviz::Tensor& tensorOf(const mhaviz::ForwardResult& result, Stage stage)
   return result.weights;
 }
 
-// The value norms the compute worker attached to the result, or InvalidInput saying why not.
-const mhaviz::ValueNorms& valueNorms(const mhaviz::ForwardResult& result) {
-  if (result.measures && result.measures->norms) return *result.measures->norms;
+// The value norms among the result's measures, or InvalidInput saying why not.
+const mhaviz::ValueNorms& valueNorms(const mhaviz::ForwardResult& result,
+                                     const mhaviz::ResultMeasures* measures) {
+  if (measures && measures->norms) return *measures->norms;
   const QString why =
-      result.measures
+      measures
           ? QCoreApplication::translate(
                 "mhaviz::ui::StageText",
                 "value norms are computed for up to %1 weight cells (N*H*L*S'); this result has "
@@ -176,11 +176,12 @@ void checkShape(const mhaviz::Tensor& t, const mhaviz::Shape& expected, Stage st
   }
 }
 
-// Value zeroing as the compute worker attached it, or InvalidInput saying why not.
-const mhaviz::ValueZeroing& valueZeroing(const mhaviz::ForwardResult& result) {
-  if (result.measures && result.measures->zeroing) return *result.measures->zeroing;
+// Value zeroing among the result's measures, or InvalidInput saying why not.
+const mhaviz::ValueZeroing& valueZeroing(const mhaviz::ForwardResult& result,
+                                         const mhaviz::ResultMeasures* measures) {
+  if (measures && measures->zeroing) return *measures->zeroing;
   const QString why =
-      result.measures
+      measures
           ? QCoreApplication::translate(
                 "mhaviz::ui::StageText",
                 "value zeroing is computed for up to %1 weight cells (N*H*L*S'); this result has "
@@ -193,9 +194,9 @@ const mhaviz::ValueZeroing& valueZeroing(const mhaviz::ForwardResult& result) {
 }
 
 // Value zeroing of batch element n: the cosine distance map, then the relative L2 map (L × S').
-void zeroingMaps(const mhaviz::ForwardResult& result, const ViewOptions& view, std::int64_t n,
-                 bool copy, StageData& data) {
-  const mhaviz::ValueZeroing& z = valueZeroing(result);
+void zeroingMaps(const mhaviz::ForwardResult& result, const mhaviz::ResultMeasures* measures,
+                 const ViewOptions& view, std::int64_t n, bool copy, StageData& data) {
+  const mhaviz::ValueZeroing& z = valueZeroing(result, measures);
   const std::size_t count = toSize(result.L * result.Sx);
   const auto keyInfo = keyColumns(result, view.keyLabels);
   const std::pair<const mhaviz::Tensor*, const char*> maps[] = {
@@ -218,15 +219,15 @@ void zeroingMaps(const mhaviz::ForwardResult& result, const ViewOptions& view, s
 // Sink scores of batch element n (Gu et al. 2024): one heads × S' map (row h: head h; the solo
 // head alone), then their mean over heads as one row; each map's cells are a small tensor it
 // owns.
-void sinkMaps(const mhaviz::ForwardResult& result, const ViewOptions& view, std::int64_t n,
-              bool copy, StageData& data) {
-  if (!result.measures) {
+void sinkMaps(const mhaviz::ForwardResult& result, const mhaviz::ResultMeasures* measures,
+              const ViewOptions& view, std::int64_t n, bool copy, StageData& data) {
+  if (!measures) {
     throw mhaviz::InvalidInput(
         QCoreApplication::translate("mhaviz::ui::StageText",
                                     "this result has no sink scores; recompute it")
             .toStdString());
   }
-  const mhaviz::SinkScores& s = result.measures->sinks;
+  const mhaviz::SinkScores& s = measures->sinks;
   if (s.N != result.N || s.H != result.H || s.Sx != result.Sx) {
     throw mhaviz::InvalidInput(
         QCoreApplication::translate("mhaviz::ui::StageText",
@@ -279,7 +280,7 @@ void sinkMaps(const mhaviz::ForwardResult& result, const ViewOptions& view, std:
 }  // namespace
 
 StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
-                       ExtractMode mode) {
+                       ExtractMode mode, const mhaviz::ResultMeasures* measures) {
   const bool copy = mode == ExtractMode::copy;
   if (view.batch < 0 || view.batch >= result.N) {
     throw mhaviz::InvalidInput(
@@ -299,14 +300,15 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
   const bool normStage = view.stage == Stage::value_norms;
   // The reduced view of a long context: block means of weights are far below 1 (a causal row
   // of 32768 keys averages 1/32768), so its colour range is always 0..the largest shown.
-  data.rangeFromData = normStage || isReducedResult(result);
-  const mhaviz::Tensor& t = normStage ? valueNorms(result).per_head : tensorOf(result, view.stage);
+  data.rangeFromData = normStage || result.is_reduced();
+  const mhaviz::Tensor& t =
+      normStage ? valueNorms(result, measures).per_head : tensorOf(result, view.stage);
 
   if (view.stage == Stage::value_zeroing) {
     data.rangeFromData = true;
-    zeroingMaps(result, view, n, copy, data);
+    zeroingMaps(result, measures, view, n, copy, data);
   } else if (view.stage == Stage::sink_scores) {
-    sinkMaps(result, view, n, copy, data);
+    sinkMaps(result, measures, view, n, copy, data);
   } else if (view.stage == Stage::merged || view.stage == Stage::output) {
     checkShape(t, {result.N, result.L, result.E}, view.stage);
     MapData map;
@@ -397,7 +399,7 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
     }
     if (normStage && view.showAverage && !solo) {
       // ‖Σ_h α_ij^h f_h(x_j)‖: what key j adds to query i's output across all heads.
-      const mhaviz::Tensor& summed = valueNorms(result).summed;
+      const mhaviz::Tensor& summed = valueNorms(result, measures).summed;
       checkShape(summed, {result.N, result.L, result.Sx}, view.stage);
       MapData sum;
       setMapTitle(sum, QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "sum over heads"));

@@ -14,6 +14,10 @@
 #include <vector>
 
 #include "mhaviz/core/forward/result.hpp"
+
+namespace mhaviz {
+struct ResultMeasures;  // mhaviz/core/analysis/measures.hpp
+}
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
@@ -96,6 +100,9 @@ struct StageData {
   /// The result the maps were extracted from (render/result_maps.hpp): keeps the memory that
   /// described maps read alive while they are shown. Null for maps made elsewhere.
   std::shared_ptr<const mhaviz::ForwardResult> result;
+  /// The result's measures the maps were extracted with (value norms, zeroing, sinks), kept
+  /// alive beside it for the same reason. Null when there were none.
+  std::shared_ptr<const mhaviz::ResultMeasures> measures;
 };
 
 /// Translation context of the map titles and units ("head %1", "weight", ...).
@@ -121,11 +128,15 @@ enum class ExtractMode { copy, describe, deferred };
 
 /// The maps of `view.stage` for batch element `view.batch`: one per head (only head
 /// view.soloHead when >= 0), plus the head average for weights (the sum over heads for value
-/// norms) when view.showAverage; one (L,E) map for merged/output. Value norms come from
-/// result.measures (the compute worker sets them). Throws InvalidInput when the batch element
-/// does not exist or the result has no value norms.
+/// norms) when view.showAverage; one (L,E) map for merged/output. Value norms, value zeroing
+/// and sink scores come from `measures`, the result's measures (mhaviz::measure_result of it),
+/// which whoever holds the result keeps beside it (the window's computation; null: none).
+/// Throws InvalidInput when the batch element does not exist or the stage's measures are
+/// missing. Described maps of those stages read `measures`, which must outlive them
+/// (StageData::measures).
 StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
-                       ExtractMode mode = ExtractMode::copy);
+                       ExtractMode mode = ExtractMode::copy,
+                       const mhaviz::ResultMeasures* measures = nullptr);
 
 /// Per-map finite range and NaN flag, and the stage's colour range (lo/hi: symmetric max |v|
 /// for signed stages, else 0..1). Reads every cell once; any thread. Returns false (leaving

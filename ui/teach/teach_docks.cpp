@@ -14,7 +14,6 @@
 #include "document/document.hpp"
 #include "mhaviz/core/spec/shapes.hpp"
 #include "stages/param_stage.hpp"
-#include "stages/reduced_result.hpp"
 #include "teach/cell_breakdown.hpp"
 #include "teach/stage_guide.hpp"
 #include "teach/weight_entry.hpp"
@@ -112,7 +111,7 @@ BreakdownDock::BreakdownDock(QWidget* parent) : QDockWidget(tr("Cell breakdown")
 void BreakdownDock::showCell(const ResultPtr& result, const ViewOptions& view, int map, int row,
                              int col) {
   if (!result) return;
-  if (isParamStage(view.stage) && !isReducedResult(*result)) {
+  if (isParamStage(view.stage) && !result->is_reduced()) {
     // A weight entry: which output feature its row makes, which input feature it reads.
     try {
       m_text->setHtml(weightEntryHtml(weightEntry(*result, view, map, row, col)));
@@ -133,7 +132,7 @@ void BreakdownDock::showCell(const ResultPtr& result, const ViewOptions& view, i
            "raw scores or mask stage and click a cell.</p>"));
     return;
   }
-  if (isReducedResult(*result)) {
+  if (result->is_reduced()) {
     m_text->setHtml(
         tr("<p>This map is reduced: each value is the mean or maximum of a block of cells, and "
            "the intermediates of single cells are not kept. The exact weights of a part: "

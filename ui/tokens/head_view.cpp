@@ -115,8 +115,10 @@ QString HeadView::message() const {
 QString HeadView::hiddenText() const { return m_hidden->text(); }
 
 void HeadView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
-                         const ViewOptions& view) {
+                         const ViewOptions& view,
+                         std::shared_ptr<const mhaviz::ResultMeasures> measures) {
   m_result = std::move(result);
+  m_measures = std::move(measures);
   m_view = view;
   m_data = {};
   m_error.clear();
@@ -125,7 +127,8 @@ void HeadView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
   m_pickedAll.reset();
   if (m_result) {
     try {
-      m_data = headViewData(*m_result, view);
+      m_data = headViewData(*m_result, view, m_measures.get());
+      m_data.measures = m_measures;  // described value norms read them
     } catch (const std::exception& e) {
       m_error = QString::fromUtf8(e.what());
     }
@@ -226,7 +229,7 @@ void HeadView::relayout() {
   if (m_result && m_error.isEmpty() && !m_data.maps.empty()) {
     const QSizeF size(m_scroll->viewport()->width(), m_scroll->viewport()->height());
     options = headLinesOptions(m_data, m_view.queryLabels, m_heads, m_choice,
-                               headViewStage(*m_result, m_view), font(), size, 4);
+                               headViewStage(*m_result, m_view, m_measures.get()), font(), size, 4);
   }
   // A dock narrower than the columns scrolls sideways rather than crossing them.
   const int narrowest = m_result ? static_cast<int>(std::ceil(options.size.width())) : 0;
@@ -369,7 +372,7 @@ void HeadView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
 
 QString HeadView::exportTo(const QString& path, ExportOptions options) const {
   if (!m_result) return message();
-  return exportHeadView(*m_result, m_view, m_choice, options, path);
+  return exportHeadView(*m_result, m_view, m_choice, options, path, m_measures.get());
 }
 
 void HeadView::changeEvent(QEvent* event) {

@@ -44,8 +44,10 @@ class HeadView : public QWidget {
   ~HeadView() override;
 
   /// Draws `result` (may be null: nothing) as `view` says (the grid's view, fitted to the
-  /// result: batch element, stage, solo head, token labels).
-  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view);
+  /// result: batch element, stage, solo head, token labels), with the result's `measures`
+  /// (held beside it; null: none) for the value norms.
+  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view,
+                 std::shared_ptr<const mhaviz::ResultMeasures> measures = nullptr);
 
   /// The layout as last drawn (lines, tokens, notes, hidden count); the tokens alone until the
   /// first picture is drawn.
@@ -106,6 +108,7 @@ class HeadView : public QWidget {
   [[nodiscard]] QRectF wantedBand() const;
 
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
+  std::shared_ptr<const mhaviz::ResultMeasures> m_measures;  // of m_result
   ViewOptions m_view;
   StageData m_data;
   QString m_error;

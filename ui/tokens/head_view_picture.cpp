@@ -37,8 +37,9 @@ QColor headColor(int head) {
   return palette[static_cast<std::size_t>(std::max(head, 0)) % palette.size()];
 }
 
-Stage headViewStage(const mhaviz::ForwardResult& result, const ViewOptions& view) {
-  if (view.stage == Stage::value_norms && result.measures && result.measures->norms) {
+Stage headViewStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                    const mhaviz::ResultMeasures* measures) {
+  if (view.stage == Stage::value_norms && measures && measures->norms) {
     return Stage::value_norms;
   }
   if (view.stage == Stage::weights_before_dropout && result.weights_before_dropout) {
@@ -47,7 +48,8 @@ Stage headViewStage(const mhaviz::ForwardResult& result, const ViewOptions& view
   return Stage::weights;
 }
 
-StageData headViewData(const mhaviz::ForwardResult& result, const ViewOptions& view) {
+StageData headViewData(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                       const mhaviz::ResultMeasures* measures) {
   if (result.L > kHeadViewMaxTokens || result.S > kHeadViewMaxTokens) {
     throw mhaviz::InvalidInput(
         QCoreApplication::translate(
@@ -60,10 +62,10 @@ StageData headViewData(const mhaviz::ForwardResult& result, const ViewOptions& v
             .toStdString());
   }
   ViewOptions v = view;
-  v.stage = headViewStage(result, view);
+  v.stage = headViewStage(result, view, measures);
   v.soloHead = -1;
   v.showAverage = false;
-  return extractStage(result, v, ExtractMode::describe);
+  return extractStage(result, v, ExtractMode::describe, measures);
 }
 
 std::vector<int> headsShown(const ViewOptions& view, int heads, const std::vector<bool>& chosen) {
@@ -308,9 +310,9 @@ QString headTokenText(TokenHit hit, const HeadLines& lines) {
 
 QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,
                         const std::vector<int>& heads, const HeadViewChoice& choice,
-                        const HeadLines& lines) {
+                        const HeadLines& lines, const mhaviz::ResultMeasures* measures) {
   QStringList parts;
-  parts << shownStageName(headViewStage(result, view));
+  parts << shownStageName(headViewStage(result, view, measures));
   QStringList numbers;
   for (int h : heads) numbers << QString::number(h);
   parts << (heads.size() == 1 ? QCoreApplication::translate("mhaviz::ui::HeadView", "head %1")
@@ -330,7 +332,7 @@ QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
 
 QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const HeadViewChoice& choice, const ExportOptions& options,
-                       const QString& path) {
+                       const QString& path, const mhaviz::ResultMeasures* measures) {
   try {
     if (QString bad = checkPicturePath(path); !bad.isEmpty()) return bad;
     if (options.width < 200 || options.height < 100 || options.width > 20000 ||
@@ -342,21 +344,22 @@ QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& v
           .arg(options.width)
           .arg(options.height);
     }
-    const StageData data = headViewData(result, view);
+    const StageData data = headViewData(result, view, measures);
     const std::vector<int> heads = headsShown(view, static_cast<int>(result.H), choice.chosen);
     HeadViewLook look;  // light, whatever the window's theme: a picture for paper and slides
     look.colormap = view.colormap;
     look.font = QApplication::font();
     const double top = 32;  // the title
-    const HeadLinesOptions lineOptions =
-        headLinesOptions(data, view.queryLabels, heads, choice, headViewStage(result, view),
-                         look.font, QSizeF(options.width, options.height), top);
+    const HeadLinesOptions lineOptions = headLinesOptions(
+        data, view.queryLabels, heads, choice, headViewStage(result, view, measures), look.font,
+        QSizeF(options.width, options.height), top);
     const HeadLines lines = layoutHeadLines(data, view.queryLabels, lineOptions);
     const QString title =
         options.title.isEmpty()
             ? describeConfig(result.config, view.batch) + QStringLiteral(" \u2014 ") +
                   QCoreApplication::translate("mhaviz::ui::HeadView", "head view") +
-                  QStringLiteral(", ") + headViewCaption(result, view, heads, choice, lines)
+                  QStringLiteral(", ") +
+                  headViewCaption(result, view, heads, choice, lines, measures)
             : options.title;
     // Rows no taller than the font allows: a short sentence leaves no empty half picture.
     double bottom = 0;

@@ -27,14 +27,17 @@ namespace mhaviz::ui {
 QColor headColor(int head);
 
 /// The stage the head view draws for the grid's `view`: value norms when the grid shows them
-/// and the result has them, the weights before dropout when the grid shows those, else the
-/// weights.
-Stage headViewStage(const mhaviz::ForwardResult& result, const ViewOptions& view);
+/// and the result's `measures` (held beside it; null: none) have them, the weights before
+/// dropout when the grid shows those, else the weights.
+Stage headViewStage(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                    const mhaviz::ResultMeasures* measures = nullptr);
 
 /// One map per head of headViewStage (maps[h] is head h; described, not copied: `result` must
 /// outlive it). Throws InvalidInput for a missing batch element, and when L or S exceeds
 /// kHeadViewMaxTokens (the message points to the grid; the bias_k / zero keys do not count).
-StageData headViewData(const mhaviz::ForwardResult& result, const ViewOptions& view);
+/// Value norms are read from `measures`, which must outlive it as well.
+StageData headViewData(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                       const mhaviz::ResultMeasures* measures = nullptr);
 
 /// The heads drawn: view.soloHead alone when the grid shows one head, else the heads whose
 /// entry of `chosen` is true (all when `chosen` is empty).
@@ -91,13 +94,14 @@ QString headTokenText(TokenHit hit, const HeadLines& lines);
 /// "weights, batch 0, heads 0, 1, coverage 90 % (12 lines hidden)": the picture's caption.
 QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,
                         const std::vector<int>& heads, const HeadViewChoice& choice,
-                        const HeadLines& lines);
+                        const HeadLines& lines, const mhaviz::ResultMeasures* measures = nullptr);
 
 /// Writes the head view of `result` as `view` and `choice` say to PNG/SVG/PDF (by the
 /// extension of `path`); options.title above it (empty: describeConfig + caption). Returns an
-/// empty string on success, else a user-readable error (never throws).
+/// empty string on success, else a user-readable error (never throws). `measures`: the
+/// result's, for the value norms stage (null: none).
 QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const HeadViewChoice& choice, const ExportOptions& options,
-                       const QString& path);
+                       const QString& path, const mhaviz::ResultMeasures* measures = nullptr);
 
 }  // namespace mhaviz::ui

@@ -97,14 +97,17 @@ TextViewChoice TextView::choice() const {
 QString TextView::caption() const { return m_caption->text(); }
 
 void TextView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
-                         const ViewOptions& view) {
+                         const ViewOptions& view,
+                         std::shared_ptr<const mhaviz::ResultMeasures> measures) {
   m_result = std::move(result);
+  m_measures = std::move(measures);
   m_view = view;
   m_data = {};
   m_error.clear();
   if (m_result) {
     try {
-      m_data = textViewData(*m_result, view);
+      m_data = textViewData(*m_result, view, m_measures.get());
+      m_data.measures = m_measures;  // described value norms read them
     } catch (const std::exception& e) {
       m_error = QString::fromUtf8(e.what());
     }
@@ -222,10 +225,10 @@ void TextView::relayout() {
 }
 
 void TextView::updateControls() {
-  m_caption->setText(
-      m_result && m_error.isEmpty() && !m_data.maps.empty()
-          ? textViewCaption(*m_result, m_view, m_data, m_map, m_shades, m_view.queryLabels)
-          : QString());
+  m_caption->setText(m_result && m_error.isEmpty() && !m_data.maps.empty()
+                         ? textViewCaption(*m_result, m_view, m_data, m_map, m_shades,
+                                           m_view.queryLabels, m_measures.get())
+                         : QString());
   m_caption->setVisible(!m_caption->text().isEmpty());
   m_pinText->setText(
       m_pinned >= 0 ? tr("Pinned: query %1. Click it again or press Esc to release.").arg(m_pinned)
@@ -255,7 +258,7 @@ void TextView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
 
 QString TextView::exportTo(const QString& path, ExportOptions options) const {
   if (!m_result) return message();
-  return exportTextView(*m_result, m_view, choice(), options, path);
+  return exportTextView(*m_result, m_view, choice(), options, path, m_measures.get());
 }
 
 void TextView::changeEvent(QEvent* event) {

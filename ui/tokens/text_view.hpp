@@ -33,8 +33,10 @@ class TextView : public QWidget {
   ~TextView() override;
 
   /// Draws `result` (may be null: nothing) as `view` says (the grid's view, fitted to the
-  /// result: batch element, stage, solo head, token labels).
-  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view);
+  /// result: batch element, stage, solo head, token labels), with the result's `measures`
+  /// (held beside it; null: none) for the value norms.
+  void setResult(std::shared_ptr<const mhaviz::ForwardResult> result, const ViewOptions& view,
+                 std::shared_ptr<const mhaviz::ResultMeasures> measures = nullptr);
 
   /// The layout on screen.
   [[nodiscard]] const TextShades& shades() const { return m_shades; }
@@ -84,6 +86,7 @@ class TextView : public QWidget {
   [[nodiscard]] QString hoverText(TextHit hit) const;
 
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
+  std::shared_ptr<const mhaviz::ResultMeasures> m_measures;  // of m_result
   ViewOptions m_view;
   StageData m_data;
   QString m_error;

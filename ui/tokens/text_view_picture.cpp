@@ -28,13 +28,14 @@ QColor mixed(const QColor& background, const QColor& full, double shade) {
 
 }  // namespace
 
-StageData textViewData(const mhaviz::ForwardResult& result, const ViewOptions& view) {
-  headViewData(result, view);  // the same limits and messages
+StageData textViewData(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                       const mhaviz::ResultMeasures* measures) {
+  headViewData(result, view, measures);  // the same limits and messages
   ViewOptions v = view;
-  v.stage = headViewStage(result, view);
+  v.stage = headViewStage(result, view, measures);
   v.soloHead = -1;
   v.showAverage = true;
-  return extractStage(result, v, ExtractMode::describe);
+  return extractStage(result, v, ExtractMode::describe, measures);
 }
 
 int textViewMap(const ViewOptions& view, const TextViewChoice& choice, const StageData& data) {
@@ -62,8 +63,7 @@ TextShadeOptions textShadeOptions(const StageData& data, const ViewOptions& view
   options.width = width;
   options.top = top;
   options.font = font;
-  options.queryHeading =
-      QCoreApplication::translate("mhaviz::ui::TextView", "Queries");
+  options.queryHeading = QCoreApplication::translate("mhaviz::ui::TextView", "Queries");
   options.keyHeading = QCoreApplication::translate(
       "mhaviz::ui::TextView", "Keys, shaded by the weight the query gives them");
   return options;
@@ -132,9 +132,9 @@ void paintTextShades(QPainter& painter, const TextShades& shades, const TextView
 
 QString textViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,
                         const StageData& data, int map, const TextShades& shades,
-                        const QStringList& queryLabels) {
+                        const QStringList& queryLabels, const mhaviz::ResultMeasures* measures) {
   QStringList parts;
-  parts << shownStageName(headViewStage(result, view));
+  parts << shownStageName(headViewStage(result, view, measures));
   if (map >= 0 && map < static_cast<int>(data.maps.size()) - 1) {
     parts << QCoreApplication::translate("mhaviz::ui::TextView", "head %1").arg(map);
   } else if (!data.maps.empty()) {
@@ -163,7 +163,7 @@ QString textViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
 
 QString exportTextView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const TextViewChoice& choice, const ExportOptions& options,
-                       const QString& path) {
+                       const QString& path, const mhaviz::ResultMeasures* measures) {
   try {
     if (QString bad = checkPicturePath(path); !bad.isEmpty()) return bad;
     if (options.width < 200 || options.width > 20000) {
@@ -172,7 +172,7 @@ QString exportTextView(const mhaviz::ForwardResult& result, const ViewOptions& v
                  "cannot export a text view %1 pixels wide: the width must be 200 to 20000")
           .arg(options.width);
     }
-    const StageData data = textViewData(result, view);
+    const StageData data = textViewData(result, view, measures);
     const int map = textViewMap(view, choice, data);
     TextViewLook look;  // light, whatever the window's theme: a picture for paper and slides
     look.font = QApplication::font();
@@ -183,7 +183,8 @@ QString exportTextView(const mhaviz::ForwardResult& result, const ViewOptions& v
     const TextShadeOptions shadeOptions =
         textShadeOptions(data, view, choice, look.font, options.width - 2 * margin, 0);
     const TextShades shades = layoutTextShades(data, view.queryLabels, shadeOptions);
-    const QString caption = textViewCaption(result, view, data, map, shades, view.queryLabels);
+    const QString caption =
+        textViewCaption(result, view, data, map, shades, view.queryLabels, measures);
     const QString title = options.title.isEmpty()
                               ? describeConfig(result.config, view.batch) +
                                     QStringLiteral(" \u2014 ") +

@@ -28,8 +28,10 @@ struct TextViewChoice {
 
 /// One map per head of headViewStage, then the heads' average (the sum of value norms):
 /// maps[h] is head h, maps[H] the average. Described, not copied (`result` must outlive it);
-/// throws as headViewData does (missing batch element, more than kHeadViewMaxTokens).
-StageData textViewData(const mhaviz::ForwardResult& result, const ViewOptions& view);
+/// throws as headViewData does (missing batch element, more than kHeadViewMaxTokens). Value
+/// norms are read from `measures` (the result's; null: none).
+StageData textViewData(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                       const mhaviz::ResultMeasures* measures = nullptr);
 
 /// The map the text view shades with: the grid's solo head, else choice.head, else the
 /// average (the last map).
@@ -64,7 +66,8 @@ void paintTextShades(QPainter& painter, const TextShades& shades, const TextView
 /// "weights, head 1, query 3 "sat": darkest 0.42": what the picture shows.
 QString textViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,
                         const StageData& data, int map, const TextShades& shades,
-                        const QStringList& queryLabels);
+                        const QStringList& queryLabels,
+                        const mhaviz::ResultMeasures* measures = nullptr);
 
 /// Writes the text view of `result` as `view` and `choice` say to PNG/SVG/PDF (by the
 /// extension of `path`), options.width wide, as tall as its text; options.title above it
@@ -72,6 +75,6 @@ QString textViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
 /// throws).
 QString exportTextView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const TextViewChoice& choice, const ExportOptions& options,
-                       const QString& path);
+                       const QString& path, const mhaviz::ResultMeasures* measures = nullptr);
 
 }  // namespace mhaviz::ui

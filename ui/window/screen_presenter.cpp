@@ -21,13 +21,14 @@ ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, H
       m_status(status) {
   connect(computation, &Computation::resultReady, this,
           [this](const ResultPtr& result, const ViewOptions& view, double computeMs) {
-            m_measures->setResult(result, view.batch, m_computation->isMeasuring());
+            m_measures->setResult(result, m_computation->measures(), view.batch,
+                                  m_computation->isMeasuring());
             m_computeMs = computeMs;
             if (!waitsForMeasures(view)) draw(view);
           });
-  connect(computation, &Computation::measuresReady, this, [this](const ResultPtr& result) {
+  connect(computation, &Computation::measuresReady, this, [this](const AnalysesPtr& analyses) {
     const ViewOptions& view = m_document->view();
-    m_measures->setResult(result, view.batch);
+    m_measures->setResult(m_computation->result(), analyses->measures, view.batch);
     if (stageNeedsMeasures(view.stage)) draw(view);
   });
   connect(document, &Document::viewChanged, this, &ScreenPresenter::redraw);
@@ -42,22 +43,25 @@ bool ScreenPresenter::waitsForMeasures(const ViewOptions& view) const {
 void ScreenPresenter::draw(const ViewOptions& view) {
   const ResultPtr result = m_computation->result();
   try {
-    showResult(*m_grid, result, view);
+    showResult(*m_grid, result, view, m_computation->measures());
   } catch (const std::exception& e) {
     m_status->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
   }
-  m_status->showTimes(m_computeMs, m_grid->lastRenderMs(), result->bytes());
+  // The memory of the result and of what was computed from it so far.
+  m_status->showTimes(m_computeMs, m_grid->lastRenderMs(), m_computation->bytes());
 }
 
 void ScreenPresenter::redraw(const ViewOptions& view) {
   const ResultPtr result = m_computation->result();
   if (!result) return;
-  m_measures->setResult(result, view.batch, m_computation->isMeasuring());
+  const auto measures = m_computation->measures();
+  m_measures->setResult(result, measures, view.batch, m_computation->isMeasuring());
   if (waitsForMeasures(view)) return;  // drawn when the measures arrive
   try {
-    if (stageNeedsMeasures(view.stage) && m_grid->result() != result) {
+    if (stageNeedsMeasures(view.stage) &&
+        (m_grid->result() != result || m_grid->stageData().measures != measures)) {
       // The grid holds the result as it came, before its measures (which hold the norms).
-      showResult(*m_grid, result, view);
+      showResult(*m_grid, result, view, measures);
     } else {
       showView(*m_grid, view);
     }

@@ -41,7 +41,8 @@ void follow(View* view, QDockWidget* dock, Document* document, Computation* comp
   const auto update = [view, dock, document, computation] {
     if (!dock->isVisible()) return;
     const ResultPtr result = computation->result();
-    view->setResult(result, result ? fitViewToResult(document->view(), *result) : ViewOptions{});
+    view->setResult(result, result ? fitViewToResult(document->view(), *result) : ViewOptions{},
+                    computation->measures());
   };
   QObject::connect(computation, &Computation::resultReady, view, update);
   QObject::connect(computation, &Computation::measuresReady, view, update);

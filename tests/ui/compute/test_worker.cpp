@@ -9,6 +9,7 @@
 #include "compute/compute_worker.hpp"
 #include "worker_gate.hpp"
 
+using mhaviz::ui::AnalysesPtr;
 using mhaviz::ui::ComputeRequest;
 using mhaviz::ui::ComputeWorker;
 using mhaviz::ui::ResultPtr;
@@ -55,7 +56,7 @@ void record(ComputeWorker* worker, QObject* context, Record& r) {
     r.messages.append(m);
   });
   QObject::connect(worker, &ComputeWorker::resultReady, context,
-                   [&r](quint64 g, const ResultPtr& result, double ms) {
+                   [&r](quint64 g, const ResultPtr& result, const AnalysesPtr&, double ms) {
                      r.results.append(g);
                      r.resultPtrs.append(result);
                      r.computeMs.append(ms);

@@ -161,10 +161,11 @@ class TestHeadView : public QObject {
     QVERIFY(idle());
     QVERIFY(drawn(view));
     result = m_window->computation()->result();
-    QVERIFY(result->measures && result->measures->norms);
+    const auto measures = m_window->computation()->measures();
+    QVERIFY(measures && measures->norms);
     QVERIFY(!view->lines().lines.empty());
     for (const HeadLine& l : view->lines().lines) {
-      QCOMPARE(l.weight, at(result->measures->norms->per_head, l));
+      QCOMPARE(l.weight, at(measures->norms->per_head, l));
     }
   }
 

@@ -60,15 +60,16 @@ class TestMeasuresView : public QObject {
     spin("batch_size")->setValue(2);
     QVERIFY(idle());
     auto r = computation()->result();
-    QVERIFY(r->measures != nullptr);
+    const auto measures = computation()->measures();  // held beside the result
+    QVERIFY(measures != nullptr);
     HeadMeasuresView* view = m_window->headMeasures();
     QVERIFY(view->message().isEmpty());
     QCOMPARE(static_cast<int>(view->sections().size()), 5);  // no bias_k / zero yet
     for (const auto& section : view->sections()) QCOMPARE(section.values.size(), std::size_t{4});
     const std::vector<double> scales = mhaviz::logit_scales(r->params, r->E, r->H);
     for (int h = 0; h < 4; ++h) {
-      QCOMPARE(view->sections()[0].values[h], r->measures->average(0, h).normalized_entropy);
-      QCOMPARE(view->sections()[3].values[h], r->measures->average(0, h).ablation);
+      QCOMPARE(view->sections()[0].values[h], measures->average(0, h).normalized_entropy);
+      QCOMPARE(view->sections()[3].values[h], measures->average(0, h).ablation);
       QCOMPARE(view->sections().back().values[h], scales[static_cast<std::size_t>(h)]);
     }
     QVERIFY(view->sections().back().title.contains(QStringLiteral("logit scale")));
@@ -76,7 +77,7 @@ class TestMeasuresView : public QObject {
     v.batch = 1;
     document()->setView(v);
     QCoreApplication::processEvents();
-    QCOMPARE(view->sections()[1].values[2], r->measures->average(1, 2).confidence);
+    QCOMPARE(view->sections()[1].values[2], measures->average(1, 2).confidence);
     check("add_zero_attn")->click();
     QVERIFY(idle());
     QCOMPARE(static_cast<int>(view->sections().size()), 6);  // + the share sent to nothing
@@ -186,23 +187,25 @@ class TestMeasuresView : public QObject {
     spin("batch_size")->setValue(2);
     QVERIFY(idle());
     const auto before = computation()->result();
-    QVERIFY(before->measures != nullptr);
+    const auto beforeMeasures = computation()->measures();
+    QVERIFY(beforeMeasures != nullptr);
     HeadMeasuresView* view = m_window->headMeasures();
     // What the dock shows before the change: this result's own numbers, one bar per head.
     QCOMPARE(static_cast<int>(view->sections()[0].values.size()), 4);
     for (int h = 0; h < 4; ++h) {
       QVERIFY(identical(view->sections()[0].values[h],
-                        before->measures->average(0, h).normalized_entropy));
-      QVERIFY(identical(view->sections()[1].values[h], before->measures->average(0, h).confidence));
+                        beforeMeasures->average(0, h).normalized_entropy));
+      QVERIFY(identical(view->sections()[1].values[h], beforeMeasures->average(0, h).confidence));
     }
     mhaviz::ui::ResultPtr arrived;
-    bool measuringAtArrival = false, barsAtArrival = true;
+    bool measuringAtArrival = false, barsAtArrival = true, measuresAtArrival = true;
     QString messageAtArrival;
     const auto conn = connect(computation(), &Computation::resultReady, this,
                               [&](const mhaviz::ui::ResultPtr& r) {
                                 if (arrived) return;
                                 arrived = r;
                                 measuringAtArrival = computation()->isMeasuring();
+                                measuresAtArrival = computation()->measures() != nullptr;
                                 barsAtArrival = !view->sections().empty();
                                 messageAtArrival = view->message();
                               });
@@ -215,16 +218,16 @@ class TestMeasuresView : public QObject {
     QVERIFY(settled);
     QVERIFY(arrived != nullptr);
     QCOMPARE(arrived->config.seed, next.seed);
-    QVERIFY(arrived->measures == nullptr);
+    QVERIFY(!measuresAtArrival);
     QVERIFY(measuringAtArrival);
     QVERIFY(!barsAtArrival);  // no stale bars of the previous seed
     // It says the measures are on their way (not that the result has none).
     QCOMPARE(messageAtArrival, HeadMeasuresView::tr("Computing the head measures of this result…"));
     QCOMPARE(measured.count(), 1);
     const auto r = computation()->result();
-    QCOMPARE(r, measured.at(0).at(0).value<mhaviz::ui::ResultPtr>());
-    QVERIFY(r->measures != nullptr);
-    QVERIFY(r->weights.shares_storage_with(arrived->weights));  // the same pass, not a new one
+    QCOMPARE(computation()->analyses(), measured.at(0).at(0).value<mhaviz::ui::AnalysesPtr>());
+    QVERIFY(computation()->measures() != nullptr);
+    QCOMPARE(r, arrived);  // the same pass, not a new one: the measures came beside it
     QVERIFY(view->message().isEmpty());
     // The core's numbers for this result, computed here on one thread.
     const mhaviz::Problem problem =
@@ -238,8 +241,7 @@ class TestMeasuresView : public QObject {
       QVERIFY(identical(view->sections()[3].values[h], want.average(0, h).ablation));
       QVERIFY(identical(view->sections().back().values[h],
                         want.logit_scale[static_cast<std::size_t>(h)]));
-      QVERIFY(
-          !identical(view->sections()[1].values[h], before->measures->average(0, h).confidence));
+      QVERIFY(!identical(view->sections()[1].values[h], beforeMeasures->average(0, h).confidence));
     }
   }
 
@@ -265,11 +267,11 @@ class TestMeasuresView : public QObject {
     QVERIFY(changed);
     QVERIFY(settled);
     QCOMPARE(measured.count(), 1);
-    const auto r = measured.at(0).at(0).value<mhaviz::ui::ResultPtr>();
-    QCOMPARE(r->config.seed, b.seed);
-    QCOMPARE(computation()->result(), r);
+    const auto analyses = measured.at(0).at(0).value<mhaviz::ui::AnalysesPtr>();
+    QCOMPARE(computation()->result()->config.seed, b.seed);
+    QCOMPARE(computation()->analyses(), analyses);
     QVERIFY(identical(m_window->headMeasures()->sections()[1].values[0],
-                      r->measures->average(0, 0).confidence));
+                      analyses->measures->average(0, 0).confidence));
   }
 
   // The value norms stage when the seed changes: its picture waits for the measures (no

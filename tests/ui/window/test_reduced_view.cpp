@@ -112,7 +112,7 @@ class ReducedViewTest : public QObject {
     QCOMPARE(result->L, 367);
     QCOMPARE(result->weights.shape(), (mhaviz::Shape{2, 2, 367, 367}));
     QCOMPARE(result->config.query_labels.at(2), std::string("6"));
-    QVERIFY(mhaviz::ui::isReducedResult(*result));  // the cell breakdown says it is reduced
+    QVERIFY(result->is_reduced());  // the cell breakdown says it is reduced
 
     const mhaviz::Problem p = mhaviz::make_problem(longConfig());
     const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
@@ -153,7 +153,7 @@ class ReducedViewTest : public QObject {
     result = nextResult(c);
     QVERIFY(result != nullptr);
     QCOMPARE(result->L, 1100);
-    QVERIFY(!mhaviz::ui::isReducedResult(*result));
+    QVERIFY(!result->is_reduced());
     QCOMPARE(reduced.last().at(0).toString(), QString());
   }
 

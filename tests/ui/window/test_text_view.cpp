@@ -123,8 +123,9 @@ class TestTextView : public QObject {
     m_window->document()->setView(v);
     QVERIFY(idle());
     result = m_window->computation()->result();
-    QVERIFY(result->measures && result->measures->norms);
-    const auto& norms = result->measures->norms->per_head;
+    const auto measures = m_window->computation()->measures();
+    QVERIFY(measures && measures->norms);
+    const auto& norms = measures->norms->per_head;
     for (int j = 0; j < 6; ++j) {
       QCOMPARE(view->shades().keys[static_cast<std::size_t>(j)].weight,
                norms.value(((1 * 2 + 1) * 4 + 3) * 6 + j));

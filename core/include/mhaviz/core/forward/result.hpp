@@ -6,7 +6,6 @@
 /// stored: they are derived on demand from q, k and merged_mask
 /// (mhaviz/core/forward/derived_maps.hpp), exactly as the pass computed them.
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -19,32 +18,6 @@
 #include "mhaviz/core/spec/torch_path.hpp"
 
 namespace mhaviz {
-
-struct ResultMeasures;  // mhaviz/core/analysis/measures.hpp
-
-/// The block sizes a block-sparsity summary reports (the tiles of common block-sparse kernels).
-inline constexpr std::array<std::int64_t, 2> kSparsityBlocks = {64, 128};
-
-/// The block-sparsity summary of a mask, which mhaviz/core/analysis/block_sparsity.hpp computes
-/// and a result can carry (ForwardResult::block_sparsity).
-struct BlockSparsity {
-  std::int64_t block = 64;         ///< block edge, in cells
-  std::int64_t maps = 0;           ///< (batch element, head) maps, N*H
-  std::int64_t rows = 0;           ///< blocks down a map: ceil(L / block)
-  std::int64_t cols = 0;           ///< blocks across a map: ceil(S' / block)
-  std::int64_t fully_masked = 0;   ///< blocks whose every cell is masked, over all maps
-  std::vector<std::uint8_t> full;  ///< maps*rows*cols flags, map-major: 1 = fully masked
-
-  [[nodiscard]] std::int64_t total() const { return maps * rows * cols; }
-  /// fully_masked / total (0 when there is no block).
-  [[nodiscard]] double share() const {
-    return total() > 0 ? static_cast<double>(fully_masked) / static_cast<double>(total()) : 0.0;
-  }
-  /// Whether block (r, c) of map `m` (= n*H + h) is fully masked.
-  [[nodiscard]] bool is_full(std::int64_t m, std::int64_t r, std::int64_t c) const {
-    return full[static_cast<std::size_t>((m * rows + r) * cols + c)] != 0;
-  }
-};
 
 /// What one key column (one row of k/v after all appends) is.
 enum class KeyKind : std::uint8_t {
@@ -96,17 +69,14 @@ struct ForwardResult {
   /// The path PyTorch 2.x takes for this call (torch_path), whose numbers these are.
   PathDecision path;
 
-  /// Head measures and value norms of this result (mhaviz::measure_result), when whoever made
-  /// the result computed them (the window's compute worker does); null otherwise.
-  std::shared_ptr<const ResultMeasures> measures;
-
-  /// block_sparsity(*this, block) for each block of kSparsityBlocks when the caller asked for it
-  /// (the window's compute worker does); empty otherwise. forward() leaves it empty.
-  std::vector<BlockSparsity> block_sparsity;
-
-  /// Bytes held by all tensors of this result, its measures included (defined beside them, in
-  /// core/src/analysis/result_bytes.cpp).
+  /// Bytes held by all tensors of this result and its parameters (each storage once). What is
+  /// computed from it afterwards (mhaviz::ResultAnalyses) counts its own bytes.
   [[nodiscard]] std::size_t bytes() const;
+
+  /// Whether this is a reduced result: the long-context view's folded weights (one batch
+  /// element's maps, block means or maxima) and the mask drawn from them, without q, k, v or
+  /// outputs (ui/stages/reduced_result.hpp makes them). A pass's result is never reduced.
+  [[nodiscard]] bool is_reduced() const { return weights.dim() == 4 && q.dim() == 0; }
 
   /// Whether the pass soft-capped its scores (config.attn_logit_softcapping set), so that
   /// DerivedMap::capped_scores is a stage of its own. False for a reduced result (no q).

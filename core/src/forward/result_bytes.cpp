@@ -2,8 +2,6 @@
 
 #include <set>
 
-#include "mhaviz/core/analysis/measures.hpp"
-
 namespace mhaviz {
 
 std::size_t ForwardResult::bytes() const {
@@ -23,7 +21,6 @@ std::size_t ForwardResult::bytes() const {
   for (std::string_view key : kStateDictKeys) {
     if (const auto& t = *params.find(key)) add(*t);
   }
-  if (measures) total += measures->bytes();
   return total + columns.size() * sizeof(KeyColumn);
 }
 
