@@ -21,14 +21,31 @@ int share(int total, double fraction, int low, int high) {
   return std::min(wanted, total / 2);
 }
 
-// Every dock of `parts` docked again (none floating) and hidden, but `shown`.
-void showOnly(const WorkspaceParts& parts, const QList<QDockWidget*>& shown) {
+// Every dock of `parts` taken out of the window's layout (hidden), so that the arrangement
+// places each anew: splitting a dock that is a tab of a group would not take it out of it.
+void takeAll(const WorkspaceParts& parts) {
   for (QDockWidget* dock :
        {parts.parameters, parts.masks, parts.measures, parts.headView, parts.textView,
         parts.compare, parts.walkthrough, parts.breakdown, parts.shapeFlow}) {
     if (dock == nullptr) continue;
     dock->setFloating(false);
-    dock->setVisible(shown.contains(dock));
+    parts.window->removeDockWidget(dock);
+  }
+}
+
+// The docks of the arrangement shown; the others back in the layout, hidden, on the right
+// (where View > ... or a dock's own request shows them docked, not floating).
+void showAll(const WorkspaceParts& parts, const QList<QDockWidget*>& shown) {
+  for (QDockWidget* dock : {parts.parameters, parts.masks, parts.measures, parts.headView,
+                            parts.textView, parts.compare, parts.walkthrough, parts.breakdown,
+                            parts.shapeFlow}) {
+    if (dock == nullptr) continue;
+    if (shown.contains(dock)) {
+      dock->show();
+    } else {
+      parts.window->addDockWidget(Qt::RightDockWidgetArea, dock);
+      dock->hide();
+    }
   }
 }
 
@@ -71,9 +88,11 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
                                   "The heatmap grid with the parameters and the head measures"),
       QKeySequence(Qt::CTRL | Qt::Key_1), layerCentre,
       [=] {
-        showOnly(parts, {parts.parameters, parts.masks, parts.measures});
+        const QList<QDockWidget*> shown = {parts.parameters, parts.masks, parts.measures};
+        takeAll(parts);
         leftPanels(parts);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.measures);
+        showAll(parts, shown);
         parts.parameters->raise();
       },
       [=] {
@@ -88,9 +107,11 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
                                   "The head view and the text view side by side, the grid small"),
       QKeySequence(Qt::CTRL | Qt::Key_2), layerCentre,
       [=] {
-        showOnly(parts, {parts.headView, parts.textView});
+        const QList<QDockWidget*> shown = {parts.headView, parts.textView};
+        takeAll(parts);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.headView);
         window->splitDockWidget(parts.headView, parts.textView, Qt::Horizontal);
+        showAll(parts, shown);
       },
       [=] {
         const int w = window->width();
@@ -107,9 +128,11 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
       QKeySequence(Qt::CTRL | Qt::Key_3),
       [pages] { pages->setVisible(false); },  // B is the current settings: A | B | B - A has it
       [=] {
-        showOnly(parts, {parts.parameters, parts.masks, parts.compare});
+        const QList<QDockWidget*> shown = {parts.parameters, parts.masks, parts.compare};
+        takeAll(parts);
         leftPanels(parts);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.compare);
+        showAll(parts, shown);
         parts.parameters->raise();
       },
       [=] {
@@ -129,9 +152,17 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
         pages->showModelView();
       },
       [=] {
-        showOnly(parts, {parts.measures, parts.headView});
+        // One column on the right: the selected layer's head measures (its parameters,
+        // read-only, and masks as tabs behind them) above its head view.
+        const QList<QDockWidget*> shown = {parts.measures, parts.parameters, parts.masks,
+                                           parts.headView};
+        takeAll(parts);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.measures);
-        window->splitDockWidget(parts.measures, parts.headView, Qt::Vertical);
+        window->tabifyDockWidget(parts.measures, parts.parameters);
+        window->tabifyDockWidget(parts.measures, parts.masks);
+        window->addDockWidget(Qt::RightDockWidgetArea, parts.headView, Qt::Vertical);
+        showAll(parts, shown);
+        parts.measures->raise();
       },
       [=] {
         // The head view's key column and head chips without scrolling sideways.
@@ -149,16 +180,21 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
           "The walk-through, the grid and the arithmetic of the clicked cell"),
       QKeySequence(Qt::CTRL | Qt::Key_5), layerCentre,
       [=] {
-        showOnly(parts, {parts.parameters, parts.masks, parts.walkthrough, parts.breakdown,
-                         parts.shapeFlow});
+        const QList<QDockWidget*> shown = {parts.parameters, parts.masks, parts.walkthrough,
+                                           parts.breakdown, parts.shapeFlow};
+        takeAll(parts);
         // One column on the right, the grid the rest of the width: a lecturer's 1280x720
         // projector has no room for a column on each side.
+        // The breakdown (tabbed with the shape flow) above the parameters (tabbed with the
+        // masks): two tabs each, whose titles fit the column.
         window->addDockWidget(Qt::RightDockWidgetArea, parts.breakdown);
         window->tabifyDockWidget(parts.breakdown, parts.shapeFlow);
-        window->tabifyDockWidget(parts.breakdown, parts.parameters);
-        window->tabifyDockWidget(parts.breakdown, parts.masks);
+        window->addDockWidget(Qt::RightDockWidgetArea, parts.parameters, Qt::Vertical);
+        window->tabifyDockWidget(parts.parameters, parts.masks);
         window->addDockWidget(Qt::BottomDockWidgetArea, parts.walkthrough);
+        showAll(parts, shown);
         parts.breakdown->raise();
+        parts.parameters->raise();
       },
       [=] {
         window->resizeDocks(

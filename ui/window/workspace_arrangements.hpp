@@ -6,10 +6,12 @@
 //            small in the centre on their left;
 //   Compare  A | B | B - A over all the room right of the parameters (the grid steps aside:
 //            B is the current settings);
-//   Model    the layers x heads grid (and rollout/flow) in the centre, the head measures and
-//            the head view of the selected layer on the right;
+//   Model    the layers x heads grid (and rollout/flow) in the centre; on the right the
+//            selected layer's head measures (its parameters and masks as tabs behind them)
+//            above its head view;
 //   Teach    the grid in the centre, the walk-through below it, one column on the right: the
-//            cell breakdown, tabbed with the shape flow, the parameters and the masks.
+//            cell breakdown (tabbed with the shape flow) above the parameters (tabbed with the
+//            masks).
 // Sizes are shares of the window's width and height, bounded by what each dock needs, so that
 // every default fits 1280x720 to 1920x1080. GUI thread only.
 
