@@ -10,6 +10,7 @@
 //     squeezed view, the head measures' "entropy / log(open l" of issue 40);
 //   - a dock whose content scrolls sideways (a horizontal scroll bar shown: a column of bars or
 //     fields squeezed, as the head measures were beside the head view);
+//   - a tab (of tabbed docks, of a tab widget) whose text is elided for want of room;
 //   - a visible toolbar whose widgets do not all fit (tabs moved into the extension menu).
 // Docks that are tabs behind another are not looked at. Everything inside a scroll area's
 // content counts where the content is laid out, not where
@@ -20,8 +21,11 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMainWindow>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QStringList>
+#include <QStyle>
+#include <QTabBar>
 #include <QToolBar>
 
 namespace mhaviz::ui::testing {
@@ -126,6 +130,21 @@ inline QStringList auditLayout(const QMainWindow& window, const QList<const QWid
                         .arg(sideways->maximum())
                         .arg(area->viewport()->width());
         break;
+      }
+    }
+  }
+  for (const QTabBar* tabs : window.findChildren<QTabBar*>()) {
+    if (!tabs->isVisible() || tabs->window() != &window || !onScreen(tabs, window)) continue;
+    const int space = tabs->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, tabs);
+    for (int i = 0; i < tabs->count(); ++i) {
+      QString text = tabs->tabText(i);
+      text.remove(QRegularExpression(QStringLiteral("&(?!&)")));  // the accelerator's mark
+      const int needed = tabs->fontMetrics().horizontalAdvance(text) + space;
+      if (tabs->tabRect(i).width() + 1 < needed) {
+        problems << QStringLiteral("%1: tab elided (%2 px of %3)")
+                        .arg(describeWidget(tabs, tabs->tabText(i)))
+                        .arg(tabs->tabRect(i).width())
+                        .arg(needed);
       }
     }
   }
