@@ -1248,6 +1248,10 @@
         <source>; differs: %1</source>
         <translation>；不同之处：%1</translation>
     </message>
+    <message>
+        <source>Nothing is pinned. Compare &gt; Pin current settings as A (%1) keeps the current result as A; every change you make after it is B.</source>
+        <translation>尚未固定任何结果。对比 &gt; 将当前设置固定为 A（%1）会把当前结果保留为 A；此后所做的每项更改都是 B。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::Computation</name>
@@ -2775,12 +2779,16 @@
         <translation>%1 不是视图设置（已知的有：stage、batch、colormap、perHeadScale、autoRange、soloHead、showAverage、reduce）。</translation>
     </message>
     <message>
-        <source>%1: unknown key &quot;%2&quot; (known: format, version, config, view, tensors, compare).</source>
-        <translation>%1：未知的键“%2”（已知：format、version、config、view、tensors、compare）。</translation>
-    </message>
-    <message>
         <source>%1: &quot;compare&quot; must be {&quot;a_config&quot;: {...}, &quot;a_tensors&quot;: null | &quot;same&quot; | {&quot;npz_base64&quot;: ...}}.</source>
         <translation>%1：“compare”必须是 {&quot;a_config&quot;: {...}, &quot;a_tensors&quot;: null | &quot;same&quot; | {&quot;npz_base64&quot;: ...}}。</translation>
+    </message>
+    <message>
+        <source>%1: unknown key &quot;%2&quot; (known: format, version, config, view, tensors, compare, workspace).</source>
+        <translation>%1：未知的键“%2”（已知：format、version、config、view、tensors、compare、workspace）。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;workspace&quot; must be a name such as &quot;explore&quot;.</source>
+        <translation>%1：“workspace”必须是一个名称，例如“explore”。</translation>
     </message>
 </context>
 <context>
@@ -3538,6 +3546,65 @@
     <message>
         <source>Step %1 of %2: %3</source>
         <translation>第 %1 步，共 %2 步：%3</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::Workspaces</name>
+    <message>
+        <source>Explore</source>
+        <translation>探索</translation>
+    </message>
+    <message>
+        <source>The heatmap grid with the parameters and the head measures</source>
+        <translation>热力图网格，以及参数和注意力头度量</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>The head view and the text view side by side, the grid small</source>
+        <translation>注意力头视图与文本视图并排，网格缩小</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>A, B and B − A side by side: pin A, then change the settings</source>
+        <translation>A、B 与 B − A 并排：先固定 A，再更改设置</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The layers × heads grid of a model; the docks show the layer selected</source>
+        <translation>模型的层 × 注意力头网格；各停靠窗口显示所选的层</translation>
+    </message>
+    <message>
+        <source>Teach</source>
+        <translation>教学</translation>
+    </message>
+    <message>
+        <source>The walk-through, the grid and the arithmetic of the clicked cell</source>
+        <translation>逐步讲解、网格以及所点击单元格的算式</translation>
+    </message>
+    <message>
+        <source>Workspaces</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Give the current workspace its default arrangement of docks back</source>
+        <translation>将当前工作区的停靠窗口恢复为默认布局</translation>
+    </message>
+    <message>
+        <source>&amp;Workspace</source>
+        <translation>工作区(&amp;W)</translation>
     </message>
 </context>
 </TS>

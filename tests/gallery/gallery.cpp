@@ -41,6 +41,8 @@
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
 #include "window/main_window.hpp"
+#include "window/workspace_arrangements.hpp"
+#include "window/workspaces.hpp"
 
 namespace {
 
@@ -94,6 +96,9 @@ struct Shot {
   /// The text view shown (View > Text view); textQuery >= 0: that query pinned.
   bool textView = false;
   int textQuery = -1;
+  /// The workspace shown (window/workspace_arrangements.hpp); -1: the one the state chose
+  /// (Explore, or Tokens, Compare, Model for a token view, A pinned, a model).
+  int workspace = -1;
 };
 
 /// Opens the shot's bundled model and waits until the model view has drawn it; for `layer`,
@@ -212,6 +217,22 @@ constexpr const char* kCausal32k =
         "is_causal": true, "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
         "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
 
+// The workspaces' states: eight heads with bias_k, the zero key and token labels; B of the
+// Compare workspace drops the causal mask and the zero key.
+constexpr const char* kWorkspaceJson =
+    R"({"embed_dim": 32, "num_heads": 8, "tgt_len": 7, "src_len": 7, "seed": 3,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "query_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+constexpr const char* kWorkspaceB =
+    R"({"embed_dim": 32, "num_heads": 8, "tgt_len": 7, "src_len": 7, "seed": 3,
+        "add_bias_kv": true,
+        "query_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+
 mhaviz::Config parse(const char* json, const char* name) {
   return mhaviz::io::parse_config_json(std::string_view(json), name);
 }
@@ -220,7 +241,8 @@ mhaviz::Config parse(const char* json, const char* name) {
 /// Shows a dock and waits until its view is laid out at the dock's size (shown, with the
 /// window's layout requests handled), instead of waiting a fixed time.
 bool showDock(QDockWidget* dock) {
-  dock->toggleViewAction()->trigger();
+  // (the Tokens workspace, which choosing one token view shows, has the other shown already)
+  if (!dock->isVisible()) dock->toggleViewAction()->trigger();
   const bool shown = QTest::qWaitFor(
       [dock] { return dock->widget()->isVisible() && dock->widget()->width() > 0; }, kTimeoutMs);
   QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
@@ -328,6 +350,7 @@ QString render(const Shot& shot, const QDir& out) {
         return QStringLiteral("%1: the text view never showed").arg(shot.name);
       if (shot.textQuery >= 0) window.textView()->setPinnedQuery(shot.textQuery);
     }
+    if (shot.workspace >= 0) window.workspaces()->setCurrent(shot.workspace);
     if (shot.headView &&
         !QTest::qWaitFor([&window] { return !window.headView()->isDrawing(); }, kTimeoutMs)) {
       return QStringLiteral("%1: the head view's lines never came").arg(shot.name);
@@ -690,6 +713,103 @@ int main(int argc, char* argv[]) {
        .modelShows = Shot::ModelShows::selected,
        .headView = true,
        .textView = true},
+      // The workspaces (issue 40) at 1280x720, 1600x1000 and 1920x1080, some dark and Chinese.
+      {.name = "ws_explore_1280x720",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .size = QSize(1280, 720),
+       .workspace = mhaviz::ui::kExplore},
+      {.name = "ws_tokens_1280x720",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .headView = true,
+       .headQuery = 5,
+       .size = QSize(1280, 720),
+       .textView = true,
+       .textQuery = 5},
+      {.name = "ws_compare_1280x720",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .compareB = kWorkspaceB,
+       .size = QSize(1280, 720)},
+      {.name = "ws_model_1280x720",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .size = QSize(1280, 720)},
+      {.name = "ws_teach_1280x720",
+       .configJson = kValueNormsJson,
+       .view = [](ViewOptions& v) { v.stage = Stage::value_norms; },
+       .size = QSize(1280, 720),
+       .workspace = mhaviz::ui::kTeach},
+      {.name = "ws_explore",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .workspace = mhaviz::ui::kExplore},
+      {.name = "ws_tokens",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .headView = true,
+       .headQuery = 5,
+       .textView = true,
+       .textQuery = 5},
+      {.name = "ws_compare",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .compareB = kWorkspaceB},
+      {.name = "ws_model",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected},
+      {.name = "ws_teach",
+       .configJson = kValueNormsJson,
+       .view = [](ViewOptions& v) { v.stage = Stage::value_norms; },
+       .workspace = mhaviz::ui::kTeach},
+      {.name = "ws_explore_1920x1080",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .size = QSize(1920, 1080),
+       .workspace = mhaviz::ui::kExplore},
+      {.name = "ws_tokens_1920x1080",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .headView = true,
+       .headQuery = 5,
+       .size = QSize(1920, 1080),
+       .textView = true,
+       .textQuery = 5},
+      {.name = "ws_compare_1920x1080",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .compareB = kWorkspaceB,
+       .size = QSize(1920, 1080)},
+      {.name = "ws_model_1920x1080",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .size = QSize(1920, 1080)},
+      {.name = "ws_teach_1920x1080",
+       .configJson = kValueNormsJson,
+       .view = [](ViewOptions& v) { v.stage = Stage::value_norms; },
+       .size = QSize(1920, 1080),
+       .workspace = mhaviz::ui::kTeach},
+      {.name = "ws_explore_chinese_dark",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .workspace = mhaviz::ui::kExplore},
+      {.name = "ws_tokens_chinese",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .chinese = true,
+       .headView = true,
+       .headQuery = 5,
+       .textView = true,
+       .textQuery = 5},
   };
 
   // MHAVIZ_GALLERY_ONLY=name,name renders those states alone (while working on them).

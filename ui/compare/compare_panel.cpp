@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHBoxLayout>
+#include <QKeySequence>
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenuBar>
@@ -82,6 +83,7 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   split->setSizes({1000, 1000, 1000});
   layout->addWidget(split, 1);
 
+  showUnpinnedHint();
   connect(m_swap, &QPushButton::clicked, this, &ComparePanel::swap);
   connect(m_newA, &QPushButton::clicked, this, &ComparePanel::pin);
   connect(m_export, &QPushButton::clicked, this, &ComparePanel::exportDifference);
@@ -104,6 +106,16 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
 }
 
 ComparePanel::~ComparePanel() = default;
+
+void ComparePanel::showUnpinnedHint() {
+  m_titleA->clear();
+  m_titleB->clear();
+  m_status->setStyleSheet(QString());
+  m_status->setText(
+      tr("Nothing is pinned. Compare > Pin current settings as A (%1) keeps the current result "
+         "as A; every change you make after it is B.")
+          .arg(QKeySequence(QStringLiteral("Ctrl+Shift+P")).toString(QKeySequence::NativeText)));
+}
 
 QString ComparePanel::message() const { return m_status->text(); }
 
@@ -191,6 +203,7 @@ void ComparePanel::clearA() {
   m_gridA->clear();
   m_gridB->clear();
   m_gridDiff->clear();
+  showUnpinnedHint();
   emit pinnedChanged(false);
 }
 
@@ -269,8 +282,7 @@ ComparePanel* installCompare(QMainWindow* window, Document* document, Computatio
   auto* dock = new QDockWidget(QObject::tr("Compare: A | B | B \u2212 A"), window);
   dock->setObjectName(QStringLiteral("compareDock"));
   dock->setWidget(panel);
-  // Below the other bottom docks (the walk-through), over the whole width.
-  window->addDockWidget(Qt::BottomDockWidgetArea, dock, Qt::Vertical);
+  window->addDockWidget(Qt::RightDockWidgetArea, dock);
   dock->hide();
   QMenu* menu = window->menuBar()->addMenu(QObject::tr("Co&mpare"));
   QAction* pin = menu->addAction(QObject::tr("&Pin current settings as A"));
@@ -284,33 +296,11 @@ ComparePanel* installCompare(QMainWindow* window, Document* document, Computatio
   QObject::connect(swap, &QAction::triggered, panel, &ComparePanel::swap);
   QObject::connect(newA, &QAction::triggered, panel, &ComparePanel::pin);
   QObject::connect(leave, &QAction::triggered, panel, &ComparePanel::unpin);
-  // The docks' layout before compare mode, given back when it ends (hiding the dock alone left
-  // its room to the walk-through above it).
-  // The window too: A, B and B - A can need more height than a 1280x720 window has, and the
-  // window grows for them.
-  auto before = std::make_shared<QByteArray>();
-  auto beforeSize = std::make_shared<QSize>();
+  // Where the dock is and when it is shown is the window's (its Compare workspace).
   QObject::connect(panel, &ComparePanel::pinnedChanged, dock, [=](bool pinned) {
-    const bool opening = pinned && !dock->isVisible();
-    const bool closing = !pinned && dock->isVisible();
-    if (opening) {
-      *before = window->saveState();
-      *beforeSize = window->size();
-    }
-    dock->setVisible(pinned);
-    // A, B and B - A need room: half the window's height when the dock opens.
-    if (opening) window->resizeDocks({dock}, {window->height() / 2}, Qt::Vertical);
-    if (closing && !before->isEmpty()) {
-      // Once the hidden dock's minimum size has left the layout (the next event loop pass).
-      QTimer::singleShot(0, window, [window, state = *before, size = *beforeSize] {
-        if (!window->isMaximized() && !window->isFullScreen() && size.isValid())
-          window->resize(size);
-        window->restoreState(state);
-      });
-    }
-    if (!pinned) before->clear();
     for (QAction* a : {swap, newA, leave}) a->setEnabled(pinned);
   });
+  panel->m_dock = dock;
   return panel;
 }
 

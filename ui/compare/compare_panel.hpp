@@ -63,8 +63,11 @@ class ComparePanel : public QWidget {
   [[nodiscard]] HeatmapGrid* gridA() const { return m_gridA; }
   [[nodiscard]] HeatmapGrid* gridB() const { return m_gridB; }
   [[nodiscard]] HeatmapGrid* gridDiff() const { return m_gridDiff; }
-  /// The inline line above the grids: why there is no difference, or keys left out.
+  /// The inline line above the grids: why there is no difference, or keys left out; how to
+  /// pin A while nothing is pinned.
   [[nodiscard]] QString message() const;
+  /// The "Compare: A | B | B - A" dock that holds the panel (the window places and shows it).
+  [[nodiscard]] QDockWidget* dock() const { return m_dock; }
 
  signals:
   void pinnedChanged(bool pinned);
@@ -73,7 +76,9 @@ class ComparePanel : public QWidget {
   void shown();  // a new difference (or mismatch) is on screen
 
  private:
-  void clearA();   // leaves compare mode without telling the session
+  friend ComparePanel* installCompare(QMainWindow*, Document*, Computation*);
+  void clearA();  // leaves compare mode without telling the session
+  void showUnpinnedHint();
   void refresh();  // recomputes the difference for A, B and the view off the GUI thread
   void present(quint64 generation, CompareData data);
   void exportDifference();
@@ -98,9 +103,10 @@ class ComparePanel : public QWidget {
   QPushButton* m_swap = nullptr;
   QPushButton* m_newA = nullptr;
   QPushButton* m_export = nullptr;
+  QDockWidget* m_dock = nullptr;
 };
 
-/// Adds the compare dock (hidden until something is pinned) and a Compare menu (Pin as A,
+/// Adds the compare dock (hidden; the window's Compare workspace shows it) and a Compare menu (Pin as A,
 /// Swap A and B, Make B the new A, Leave compare mode) to `window`. Returns the panel.
 ComparePanel* installCompare(QMainWindow* window, Document* document, Computation* computation);
 

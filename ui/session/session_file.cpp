@@ -245,6 +245,7 @@ QByteArray sessionToJson(const Session& session, const QString& sessionPath) {
     }
     j["compare"] = c;
   }
+  if (!session.workspace.isEmpty()) j["workspace"] = session.workspace.toStdString();
   return QByteArray::fromStdString(j.dump(2) + "\n");
 }
 
@@ -298,11 +299,11 @@ Session parseSession(const QByteArray& bytes, const QString& sessionPath) {
   }
   for (const auto& [key, value] : j.items()) {
     if (key != "format" && key != "version" && key != "config" && key != "view" &&
-        key != "tensors" && key != "compare") {
+        key != "tensors" && key != "compare" && key != "workspace") {
       fail(QCoreApplication::translate(
                "mhaviz::ui::SessionFile",
                "%1: unknown key \"%2\" (known: format, version, config, view, "
-               "tensors, compare).")
+               "tensors, compare, workspace).")
                .arg(name, QString::fromStdString(key)));
     }
   }
@@ -313,6 +314,14 @@ Session parseSession(const QByteArray& bytes, const QString& sessionPath) {
   if (j.contains("view")) s.view = viewFromJson(j["view"], name);
   if (j.contains("tensors") && !j["tensors"].is_null()) {
     s.tensors = tensorsFromJson(j["tensors"], name, sessionPath, s);
+  }
+  if (j.contains("workspace") && !j["workspace"].is_null()) {
+    if (!j["workspace"].is_string()) {
+      fail(QCoreApplication::translate("mhaviz::ui::SessionFile",
+                                       "%1: \"workspace\" must be a name such as \"explore\".")
+               .arg(name));
+    }
+    s.workspace = QString::fromStdString(j["workspace"].get<std::string>());
   }
   if (j.contains("compare") && !j["compare"].is_null()) {
     const Json& c = j["compare"];

@@ -15,8 +15,9 @@
 
 namespace mhaviz::ui {
 
-/// Newest session format version this build reads and the one it writes.
-inline constexpr int kSessionFormatVersion = 1;
+/// Newest session format version this build reads and the one it writes. Version 2 added the
+/// optional "workspace"; version 1 files open as before.
+inline constexpr int kSessionFormatVersion = 2;
 
 /// Compare mode's pinned A (window: Compare > Pin current settings as A).
 struct CompareA {
@@ -40,6 +41,10 @@ struct Session {
   bool fromConfigFile = false;
   /// Compare mode's A when something is pinned (session key "compare").
   std::optional<CompareA> compareA;
+  /// The window's workspace the session was saved in ("explore", "compare"...; session key
+  /// "workspace"); empty when not recorded (version 1 files, configuration files). A name this
+  /// mhaviz does not know is kept as it is and ignored by the window.
+  QString workspace;
   /// The model layer the session is (the model view); never written to a file: a saved layer
   /// is a session of its own.
   SessionOrigin origin;

@@ -153,6 +153,7 @@ Session SessionFiles::snapshot() const {
   s.tensorsFile = m_tensorsFile;
   s.embedTensors = m_embedTensors;
   if (m_compareSave) s.compareA = m_compareSave();
+  if (m_workspaceSave) s.workspace = m_workspaceSave();
   return s;
 }
 
@@ -222,6 +223,7 @@ void SessionFiles::applySession(const Session& session, const QString& path, boo
   if (markClean) m_document->undoStack()->clear();
   m_document->setView(session.view);
   if (m_compareRestore) m_compareRestore(session.compareA);
+  if (m_workspaceRestore) m_workspaceRestore(session);
   onChanged();
 }
 

@@ -94,6 +94,15 @@ class SessionFiles : public QObject {
     m_compareSave = std::move(save);
     m_compareRestore = std::move(restore);
   }
+  /// The window's workspace in a session (Session::workspace): `save` gives the current one's
+  /// name, `restore` is given every session opened (after its A), to choose the workspace it
+  /// names, or one that shows what it holds when it names none. Choosing a workspace does not
+  /// modify the session.
+  void setWorkspaceHooks(std::function<QString()> save,
+                         std::function<void(const Session&)> restore) {
+    m_workspaceSave = std::move(save);
+    m_workspaceRestore = std::move(restore);
+  }
 
  signals:
   /// open() was given a model index file (model::is_model_index): the window shows the model.
@@ -105,6 +114,8 @@ class SessionFiles : public QObject {
  private:
   std::function<std::optional<CompareA>()> m_compareSave;
   std::function<void(const std::optional<CompareA>&)> m_compareRestore;
+  std::function<QString()> m_workspaceSave;
+  std::function<void(const Session&)> m_workspaceRestore;
   void updateTitle();
   void onChanged();
   void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors, const QString& file);

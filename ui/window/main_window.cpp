@@ -48,6 +48,8 @@
 #include "window/status_widgets.hpp"
 #include "window/token_docks.hpp"
 #include "window/view_controls.hpp"
+#include "window/workspace_arrangements.hpp"
+#include "window/workspaces.hpp"
 
 namespace mhaviz::ui {
 
@@ -99,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
                    m_teaching->shapeFlow(), m_headViewDock, m_textViewDock},
                   {m_dock, m_maskDock}, this);
   connectController();
+  installWorkspaces();
   restoreLayout();
   calmFields(this);  // typed numbers commit once; the wheel scrolls the panels
   m_computation->recompute();
@@ -164,6 +167,7 @@ void MainWindow::buildMenus() {
   edit->addAction(redo);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
+  m_viewMenu = view;
   QAction* next = view->addAction(tr("&Next stage"), this, [this] { stepStage(+1); });
   next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
   QAction* prev = view->addAction(tr("&Previous stage"), this, [this] { stepStage(-1); });
@@ -199,6 +203,7 @@ void MainWindow::buildMenus() {
   view->addAction(tokens.headToggle);
   view->addAction(tokens.textToggle);
   QToolBar* toolbar = addToolBar(tr("View"));
+  m_viewToolBar = toolbar;
   toolbar->setObjectName(QStringLiteral("viewToolBar"));
   toolbar->addAction(tokens.headToggle);
   toolbar->addAction(tokens.textToggle);
@@ -287,6 +292,77 @@ void MainWindow::stepStage(int delta) {
   m_document->setView(v);
 }
 
+void MainWindow::installWorkspaces() {
+  WorkspaceParts parts;
+  parts.window = this;
+  parts.pages = m_pages;
+  parts.parameters = m_dock;
+  parts.masks = m_maskDock;
+  parts.measures = m_measuresDock;
+  parts.headView = m_headViewDock;
+  parts.textView = m_textViewDock;
+  parts.compare = m_compare->dock();
+  parts.walkthrough = m_teaching->walkthrough();
+  parts.breakdown = m_teaching->breakdown();
+  parts.shapeFlow = m_teaching->shapeFlow();
+  m_workspaces = new Workspaces(this, mhavizWorkspaces(parts), m_viewToolBar);
+  m_workspaces->addMenu(m_viewMenu);
+  // Back from `from` to the workspace shown before it (Explore when that was `from` too).
+  const auto back = [this](int from) {
+    if (m_workspaces->current() != from) return;
+    const int before = m_workspaces->previous();
+    m_workspaces->setCurrent(before != from ? before : kExplore);
+  };
+  // Opening a model (or View > Model view) shows Model; the full view of a layer leaves it.
+  connect(m_pages, &QStackedWidget::currentChanged, this, [this, back] {
+    if (m_pages->showingModel()) {
+      m_workspaces->setCurrent(kModel);
+    } else {
+      back(kModel);
+    }
+  });
+  // Pinning A shows Compare; leaving compare mode goes back.
+  connect(m_compare, &ComparePanel::changedByUser, this, [this, back] {
+    if (m_compare->isPinned()) {
+      m_workspaces->setCurrent(kCompare);
+    } else {
+      back(kCompare);
+    }
+  });
+  // Choosing the head view or the text view shows Tokens (Model has the head view already).
+  for (QDockWidget* dock : {m_headViewDock, m_textViewDock}) {
+    connect(dock->toggleViewAction(), &QAction::triggered, this, [this, dock](bool on) {
+      const int current = m_workspaces->current();
+      if (!on || current == kTokens || current == kModel) return;
+      dock->hide();  // not part of the arrangement left
+      m_workspaces->setCurrent(kTokens);
+      dock->show();  // also where the user had hidden it in Tokens
+    });
+  }
+  // Presentation mode is a slide of the grid: no tabs, no switching, the centre shown.
+  connect(m_teaching->presentationAction(), &QAction::toggled, this, [this](bool on) {
+    m_workspaces->setEnabled(!on);
+    if (on) {
+      m_pages->setVisible(true);
+    } else {
+      m_workspaces->reenter();
+    }
+  });
+  m_session->setWorkspaceHooks(
+      [this] { return m_workspaces->currentKey(); },
+      [this, back](const Session& session) {
+        const int named = m_workspaces->indexOf(session.workspace);
+        if (named >= 0) {
+          m_workspaces->setCurrent(named);
+        } else if (session.compareA) {
+          m_workspaces->setCurrent(kCompare);  // a version 1 file with A pinned
+        } else {
+          back(kCompare);  // nothing pinned any more
+          if (!m_pages->modelViewAction()->isEnabled()) back(kModel);  // no model open
+        }
+      });
+}
+
 void MainWindow::restoreLayout() {
   QSettings settings;
   const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
@@ -296,20 +372,14 @@ void MainWindow::restoreLayout() {
     if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size());
     resize(size);
   }
-  if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
-  // First run: the right docks wide enough for every column of the shape flow.
-  resizeDocks({m_teaching->shapeFlow()}, {340}, Qt::Horizontal);
-  // The head measures tall enough for their usual four or five sections.
-  // (after the first layout pass: before it the dock area has no height to share out).
-  QTimer::singleShot(0, this, [this] {
-    resizeDocks({m_measuresDock}, {m_measures->sizeHint().height() + 40}, Qt::Vertical);
-  });
+  // The workspace the window was closed in, with the arrangement each workspace had.
+  m_workspaces->restore();
 }
 
 void MainWindow::saveLayout() const {
   QSettings settings;
   settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-  settings.setValue(QStringLiteral("window/state"), saveState());
+  m_workspaces->save();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

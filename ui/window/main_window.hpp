@@ -1,12 +1,15 @@
 #pragma once
 // The main window: parameter panel (left dock), heatmap grid (centre), status bar, menus and
-// keyboard shortcuts; window geometry and dock layout remembered with QSettings. GUI thread only.
+// keyboard shortcuts, the docks arranged by workspaces (Explore, Tokens, Compare, Model, Teach);
+// window geometry and each workspace's layout remembered with QSettings. GUI thread only.
 
 #include <QMainWindow>
 
 class QAction;
 class QActionGroup;
 class QDockWidget;
+class QMenu;
+class QToolBar;
 
 namespace mhaviz::ui {
 
@@ -24,6 +27,7 @@ class SessionFiles;
 class StatusWidgets;
 class TeachingTools;
 class TextView;
+class Workspaces;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -63,6 +67,11 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] ComparePanel* comparePanel() const { return m_compare; }
   /// The walk-through, breakdown and shape-flow docks, examples and presentation mode.
   [[nodiscard]] TeachingTools* teaching() const { return m_teaching; }
+  /// Explore, Tokens, Compare, Model and Teach (window/workspace_arrangements.hpp): the tabs
+  /// along the top, View > Workspace, each one's arrangement of the docks.
+  [[nodiscard]] Workspaces* workspaces() const { return m_workspaces; }
+  /// The "Head measures" dock.
+  [[nodiscard]] QDockWidget* measuresDock() const { return m_measuresDock; }
 
  protected:
   /// The hover text leaves the status bar with the pointer; a click in the grid or a token
@@ -73,6 +82,7 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void addTokenPictures(const TokenDocks& tokens);
+  void installWorkspaces();
   void connectController();
   void stepStage(int delta);
   void restoreLayout();
@@ -100,6 +110,9 @@ class MainWindow : public QMainWindow {
   SessionFiles* m_session = nullptr;
   ComparePanel* m_compare = nullptr;
   TeachingTools* m_teaching = nullptr;
+  QMenu* m_viewMenu = nullptr;
+  QToolBar* m_viewToolBar = nullptr;
+  Workspaces* m_workspaces = nullptr;
 };
 
 }  // namespace mhaviz::ui

@@ -15,8 +15,8 @@ namespace mhaviz::ui {
 namespace {
 
 // A dock on the right, a column of its own beside the other right docks (not under them): the
-// token views want height. Hidden until asked for; about a third of the window wide the first
-// time it is shown.
+// token views want height. Hidden until asked for; where it goes and how large it is, is the
+// window's workspaces' (the Tokens workspace has both side by side).
 QDockWidget* tokenDock(QMainWindow* window, QWidget* view, const QString& title,
                        const QString& name) {
   auto* dock = new QDockWidget(title, window);
@@ -26,11 +26,6 @@ QDockWidget* tokenDock(QMainWindow* window, QWidget* view, const QString& title,
                     QDockWidget::DockWidgetClosable);
   window->addDockWidget(Qt::RightDockWidgetArea, dock, Qt::Horizontal);
   dock->hide();
-  QObject::connect(dock->toggleViewAction(), &QAction::triggered, dock, [window, dock](bool on) {
-    if (on && !dock->isFloating() && dock->width() < window->width() / 4) {
-      window->resizeDocks({dock}, {window->width() / 3}, Qt::Horizontal);
-    }
-  });
   return dock;
 }
 
@@ -73,17 +68,8 @@ TokenDocks installTokenViews(QMainWindow* window, Document* document, Computatio
                            QCoreApplication::translate("mhaviz::ui::HeadViewDock", "Text view"),
                            QStringLiteral("textViewDock"));
   follow(out.text, out.textDock, document, computation);
-  // Under the head view, in its column: a few lines of text, where the head view wants height.
-  window->splitDockWidget(out.headDock, out.textDock, Qt::Vertical);
-  // Both shown in one column: the head view two thirds of its height.
-  const auto share = [window, head = out.headDock, text = out.textDock] {
-    if (!head->isVisible() || !text->isVisible() || head->isFloating() || text->isFloating())
-      return;
-    const int height = head->height() + text->height();
-    window->resizeDocks({head, text}, {height * 2 / 3, height / 3}, Qt::Vertical);
-  };
-  QObject::connect(out.headDock->toggleViewAction(), &QAction::triggered, window, share);
-  QObject::connect(out.textDock->toggleViewAction(), &QAction::triggered, window, share);
+  // Beside the head view, in a column of its own.
+  window->splitDockWidget(out.headDock, out.textDock, Qt::Horizontal);
   out.textToggle = out.textDock->toggleViewAction();
   out.textToggle->setText(QCoreApplication::translate("mhaviz::ui::HeadViewDock", "Te&xt view"));
   out.textToggle->setToolTip(QCoreApplication::translate(

@@ -23,8 +23,8 @@ struct TokenDocks {
   QAction* textToggle = nullptr;  // View > Text view and the toolbar's toggle
 };
 
-/// Creates the "Head view" and "Text view" docks (right, a column of their own, the text view
-/// under the head view; hidden until asked for) and keeps each following `computation` and
+/// Creates the "Head view" and "Text view" docks (right, side by side; hidden until asked for;
+/// the window's workspaces arrange them) and keeps each following `computation` and
 /// `document`, which outlive them, while it is shown.
 TokenDocks installTokenViews(QMainWindow* window, Document* document, Computation* computation);
 

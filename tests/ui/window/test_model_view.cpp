@@ -287,7 +287,7 @@ class TestModelView : public QObject {
     ModelView* view = w.window.pages()->modelView();
     QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
     auto* headDock = w.window.headViewDock();
-    headDock->toggleViewAction()->trigger();
+    QVERIFY(headDock->isVisible());  // the Model workspace shows it
     auto* textDock = w.window.textViewDock();
     textDock->toggleViewAction()->trigger();
     const model::Model m = model::read_model(modelPath("reverse").toStdString());
@@ -299,6 +299,7 @@ class TestModelView : public QObject {
     QCOMPARE(view->selected(), std::make_pair(1, 3));
     // Read-only, with the way to edit.
     auto* panel = w.window.findChild<QDockWidget*>(QStringLiteral("parameterDock"));
+    panel->raise();  // in the Model workspace, a tab behind the head measures
     auto* fields = panel->findChild<QScrollArea*>(QStringLiteral("panelScroll"))->widget();
     QVERIFY(!fields->isEnabled());
     auto* open = panel->findChild<QPushButton*>(QStringLiteral("openLayerToEdit"));

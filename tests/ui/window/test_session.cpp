@@ -181,7 +181,7 @@ class TestSession : public QObject {
         parseError(R"({"format": "mhaviz-session", "version": 3, "config": {}})",
                    QStringLiteral("/tmp/session.mhaviz.json"));
     QCOMPARE(message, QStringLiteral("session.mhaviz.json was written by a newer mhaviz (format "
-                                     "version 3; this mhaviz reads up to 1). Update mhaviz to "
+                                     "version 3; this mhaviz reads up to 2). Update mhaviz to "
                                      "open it."));
     const QString other =
         parseError(R"({"format": "something-else", "version": 1})", QStringLiteral("o.json"));

@@ -1,0 +1,308 @@
+// The layout audit (issue 40; layout_audit.hpp says what it checks): every workspace at
+// 1280x720, 1600x1000 and 1920x1080, in English and Simplified Chinese, light and dark, on
+// representative states, and each workspace's main picture given the room the workspace
+// promises.
+//
+// The states (chosen for what they put on screen, not every combination of everything, to keep
+// the run short): 8 heads with add_bias_kv + add_zero_attn and token labels, A pinned and B
+// changed (Explore, Tokens, Compare, Teach: every dock of theirs filled: head measures, head
+// and text views, A | B | B - A, walk-through); 16 heads (Explore and Teach, the grid's most
+// maps); the bundled reversing model (Model: the layers x heads grid, its head measures and
+// head view of the selected layer). The light/dark pass changes only the palette, so it runs at
+// the middle size; the three sizes run in both languages.
+
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QTabBar>
+#include <QTest>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "compare/compare_panel.hpp"
+#include "desktop/language.hpp"
+#include "desktop/theme.hpp"
+#include "layout_audit.hpp"
+#include "mhaviz/core/io/config_json.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
+#include "prompted_window.hpp"
+#include "render/head_measures_view.hpp"
+#include "teach/teach_docks.hpp"
+#include "teach/teaching_tools.hpp"
+#include "tokens/head_view.hpp"
+#include "tokens/text_view.hpp"
+#include "window/workspace_arrangements.hpp"
+#include "window/workspaces.hpp"
+
+using namespace mhaviz::ui;
+
+namespace {
+
+constexpr int kTimeout = 60000;
+
+const QList<QSize> kSizes = {QSize(1280, 720), QSize(1600, 1000), QSize(1920, 1080)};
+
+constexpr const char* kEightHeads =
+    R"({"embed_dim": 32, "num_heads": 8, "tgt_len": 7, "src_len": 7, "seed": 3,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "query_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+constexpr const char* kSixteenHeads =
+    R"({"embed_dim": 64, "num_heads": 16, "tgt_len": 12, "src_len": 12, "seed": 3,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+
+QString themeName(ThemeChoice theme) {
+  return theme == ThemeChoice::dark ? QStringLiteral("dark") : QStringLiteral("light");
+}
+
+}  // namespace
+
+class TestLayoutAudit : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    testing::isolateSettings("mhaviz-layout-audit-tests");
+    captureSystemTheme();
+  }
+
+  void cleanupTestCase() {
+    installTranslations(QLocale(QLocale::English, QLocale::UnitedStates));
+    applyTheme(ThemeChoice::system);
+  }
+
+  // The audit itself: it finds each kind of defect it is for, and leaves alone a label that
+  // elides on purpose.
+  void theAuditFindsWhatItIsFor() {
+    QMainWindow window;
+    auto* centre = new QWidget;
+    auto* column = new QVBoxLayout(centre);
+    auto* clipped = new QLabel(QStringLiteral("entropy / log(open keys)"));
+    clipped->setFixedWidth(40);
+    auto* button = new QPushButton(QStringLiteral("Leave compare mode"));
+    button->setFixedWidth(30);
+    auto* wrapped =
+        new QLabel(QStringLiteral("This result has no head measures: it was reduced "
+                                  "to fit the memory limit."));
+    wrapped->setWordWrap(true);
+    wrapped->setFixedSize(80, 20);
+    auto* elided = new QLabel(QStringLiteral("layer 0 (blocks.0\u2026"));
+    elided->setToolTip(QStringLiteral("layer 0 (blocks.0.attn)"));
+    elided->setFixedWidth(20);
+    auto* view = new QLabel(QStringLiteral("a view"));
+    view->setFixedSize(10, 5);
+    for (QWidget* w : QList<QWidget*>{clipped, button, wrapped, elided, view}) column->addWidget(w);
+    window.setCentralWidget(centre);
+    auto* dock = new QDockWidget(QStringLiteral("Head measures"), &window);
+    auto* scroll = new QScrollArea;
+    auto* wide = new QWidget;
+    wide->setMinimumSize(900, 50);
+    scroll->setWidget(wide);
+    scroll->setWidgetResizable(true);
+    dock->setWidget(scroll);
+    window.addDockWidget(Qt::RightDockWidgetArea, dock);
+    window.resize(700, 400);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString found = testing::auditLayout(window, {view}).join('\n');
+    for (const char* expected :
+         {"QLabel \"entropy / log(open keys)\" in the window: text",
+          "QPushButton \"Leave compare mode\" in the window: text needs",
+          "QLabel \"This result has no head measures", "cut at the bottom",
+          "is 10x5, smaller than its minimum", "in dock \"Head measures\" scrolls sideways"}) {
+      QVERIFY2(found.contains(QLatin1String(expected)), qPrintable(expected + ("\nin:\n" + found)));
+    }
+    QVERIFY2(!found.contains(QStringLiteral("blocks.0")), qPrintable(found));
+  }
+
+  void everyWorkspaceAtEverySize_data() {
+    QTest::addColumn<QString>("language");
+    QTest::newRow("English") << QStringLiteral("en_US");
+    QTest::newRow("Chinese") << QStringLiteral("zh_CN");
+  }
+
+  void everyWorkspaceAtEverySize() {
+    QFETCH(QString, language);
+    m_problems.clear();
+    QElapsedTimer clock;
+    clock.start();
+    QSettings().clear();
+    QVERIFY(installTranslations(QLocale(language)) || language == QStringLiteral("en_US"));
+    applyTheme(ThemeChoice::light);
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;  // opening the model over the changed session
+    MainWindow& window = w.window;
+    window.resize(kSizes[1]);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    Workspaces* ws = window.workspaces();
+
+    // 8 heads, A pinned, then B changed: every dock of Explore, Tokens, Compare and Teach full.
+    setConfig(w, kEightHeads);
+    window.comparePanel()->pin();
+    ws->setCurrent(kExplore);
+    QVERIFY(window.panel() != nullptr);
+    mhaviz::Config b = w.document()->config();
+    b.add_zero_attn = false;
+    w.document()->changeConfig(b, QStringLiteral("audit"));
+    QVERIFY(w.idle());
+    QTRY_VERIFY_WITH_TIMEOUT(window.comparePanel()->isUpToDate(), kTimeout);
+    window.headViewDock()->toggleViewAction()->trigger();  // the head and text views filled
+    QCOMPARE(ws->current(), int(kTokens));
+    for (int workspace : {kExplore, kTokens, kCompare, kTeach}) {
+      auditAtEverySize(w, workspace, QStringLiteral("8 heads"));
+    }
+    // Light and dark at the middle size.
+    for (ThemeChoice theme : {ThemeChoice::dark, ThemeChoice::light}) {
+      applyTheme(theme);
+      for (int workspace : {kExplore, kTokens, kCompare, kTeach}) {
+        audit(w, workspace, kSizes[1], QStringLiteral("8 heads, %1").arg(themeName(theme)));
+      }
+    }
+    window.comparePanel()->unpin();
+
+    setConfig(w, kSixteenHeads);
+    for (int workspace : {kExplore, kTeach}) {
+      auditAtEverySize(w, workspace, QStringLiteral("16 heads"));
+    }
+
+    ModelView* model = window.pages()->modelView();
+    QVERIFY(window.pages()->openModelExample(QStringLiteral("reverse")));
+    QTRY_VERIFY_WITH_TIMEOUT(model->loaded() != nullptr && !model->picture().isNull(), kTimeout);
+    QVERIFY(w.idle());
+    window.pages()->selectLayer(1, 3);
+    QVERIFY(w.idle());
+    QCOMPARE(ws->current(), int(kModel));
+    auditAtEverySize(w, kModel, QStringLiteral("model"));
+    applyTheme(ThemeChoice::dark);
+    audit(w, kModel, kSizes[1], QStringLiteral("model, dark"));
+    applyTheme(ThemeChoice::light);
+
+    QVERIFY2(m_problems.isEmpty(), qPrintable(QStringLiteral("\n") + m_problems.join('\n')));
+    qInfo("%s: audited in %lld ms", qPrintable(language), clock.elapsed());
+  }
+
+ private:
+  static bool onScreenTab(const QMainWindow& window, const QDockWidget* dock) {
+    return dock->isVisible() && window.rect().intersects(dock->geometry());
+  }
+
+  static void setConfig(testing::PromptedWindow& w, const char* json) {
+    w.document()->changeConfig(mhaviz::io::parse_config_json(json, "audit"),
+                               QStringLiteral("audit"));
+    QVERIFY(w.idle());
+  }
+
+  void auditAtEverySize(testing::PromptedWindow& w, int workspace, const QString& state) {
+    for (const QSize& size : kSizes) audit(w, workspace, size, state);
+  }
+
+  // Shows `workspace` at `size` with its default arrangement, lets the layout and the pictures
+  // settle, and records what the audit finds, with where.
+  void audit(testing::PromptedWindow& w, int workspace, const QSize& size, const QString& state) {
+    QElapsedTimer t;
+    t.start();
+    MainWindow& window = w.window;
+    window.resize(size);
+    QTRY_COMPARE(window.size(), size);
+    Workspaces* ws = window.workspaces();
+    ws->setCurrent(workspace);
+    ws->resetLayout();  // each size's own default
+    QTRY_VERIFY(ws->isSettled());
+    QVERIFY(testing::pictureSettled(*window.grid()));
+    QVERIFY(QTest::qWaitFor([&] { return !window.headView()->isDrawing(); }, kTimeout));
+    if (qEnvironmentVariableIsSet("AUDIT_GEOMETRY")) {
+      for (QDockWidget* d : window.findChildren<QDockWidget*>()) {
+        if (d->isVisible())
+          qInfo("%s %d,%d %dx%d min %dx%d", qPrintable(d->windowTitle()), d->x(), d->y(),
+                d->width(), d->height(), d->minimumSizeHint().width(),
+                d->minimumSizeHint().height());
+      }
+      QWidget* c = window.centralWidget();
+      qInfo("centre %d,%d %dx%d min %dx%d", c->x(), c->y(), c->width(), c->height(),
+            c->minimumSizeHint().width(), c->minimumSizeHint().height());
+    }
+    const QString where = QStringLiteral("%1 at %2x%3, %4, %5: ")
+                              .arg(ws->workspace(workspace).name)
+                              .arg(size.width())
+                              .arg(size.height())
+                              .arg(activeLanguage(), state);
+    QList<const QWidget*> views = {window.grid(),
+                                   window.headView(),
+                                   window.textView(),
+                                   window.pages()->modelView(),
+                                   window.comparePanel(),
+                                   window.headMeasures(),
+                                   window.comparePanel()->gridB()};
+    for (const QString& p : testing::auditLayout(window, views)) m_problems << where + p;
+    // The tabs behind: Masks and inputs, the shape flow, the parameters in Teach.
+    for (QDockWidget* behind : QList<QDockWidget*>{
+             window.maskDock(), window.teaching()->shapeFlow(), window.parameterDock()}) {
+      if (!behind->isVisible()) continue;
+      QDockWidget* front = nullptr;  // the tab in front, raised again after
+      for (QDockWidget* tab : window.tabifiedDockWidgets(behind)) {
+        if (onScreenTab(window, tab)) front = tab;
+      }
+      if (front == nullptr) continue;
+      behind->raise();
+      QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+      QCoreApplication::processEvents();  // the events the layout posted (scroll bar ranges)
+      for (const QString& p : testing::auditLayout(window, views)) {
+        if (!m_problems.contains(where + p)) m_problems << where + p;
+      }
+      front->raise();
+      QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    }
+    // The tabs all shown.
+    QTabBar* tabs = ws->tabBar();
+    if (tabs->width() + 1 < tabs->sizeHint().width()) {
+      m_problems << where + QStringLiteral("the workspace tabs need %1 px, have %2")
+                                .arg(tabs->sizeHint().width())
+                                .arg(tabs->width());
+    }
+    // The workspace's picture has the room it promises.
+    const double area = double(size.width()) * size.height();
+    const auto shareOf = [area](const QWidget* widget) {
+      return widget->isVisible() ? widget->width() * double(widget->height()) / area : 0.0;
+    };
+    double picture = 0;
+    double wanted = 0;
+    switch (workspace) {
+      case kExplore:
+      case kTeach:
+        picture = shareOf(window.centralWidget());
+        wanted = workspace == kExplore ? 0.40 : 0.35;
+        break;
+      case kTokens:
+        picture = shareOf(window.headViewDock()) + shareOf(window.textViewDock());
+        wanted = 0.55;
+        break;
+      case kCompare:
+        picture = shareOf(window.comparePanel()->dock());
+        wanted = 0.55;
+        break;
+      case kModel:
+        picture = shareOf(window.centralWidget());
+        wanted = 0.45;
+        break;
+      default:
+        break;
+    }
+    if (picture < wanted) {
+      m_problems << where + QStringLiteral("its picture has %1% of the window, less than %2%")
+                                .arg(qRound(picture * 100))
+                                .arg(qRound(wanted * 100));
+    }
+  }
+
+  QStringList m_problems;
+};
+
+QTEST_MAIN(TestLayoutAudit)
+#include "test_layout_audit.moc"

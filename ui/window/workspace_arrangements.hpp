@@ -1,0 +1,50 @@
+#pragma once
+// mhaviz's five workspaces (window/workspaces.hpp) and their default arrangements:
+//   Explore  the heatmap grid in the centre, Parameters and Masks and inputs tabbed on the left,
+//            the head measures as a full-height column on the right;
+//   Tokens   the head view and the text view side by side over most of the width, the grid
+//            small in the centre on their left;
+//   Compare  A | B | B - A over all the room right of the parameters (the grid steps aside:
+//            B is the current settings);
+//   Model    the layers x heads grid (and rollout/flow) in the centre; on the right the
+//            selected layer's head measures (its parameters and masks as tabs behind them)
+//            above its head view;
+//   Teach    the grid in the centre, the walk-through below it, one column on the right: the
+//            cell breakdown (tabbed with the shape flow) above the parameters (tabbed with the
+//            masks).
+// Sizes are shares of the window's width and height, bounded by what each dock needs, so that
+// every default fits 1280x720 to 1920x1080. GUI thread only.
+
+#include <QList>
+#include <memory>
+
+#include "window/workspaces.hpp"
+
+class QDockWidget;
+class QMainWindow;
+
+namespace mhaviz::ui {
+
+class ModelPages;
+
+/// The tab order (and Ctrl+1 ... Ctrl+5).
+enum WorkspaceIndex : int { kExplore = 0, kTokens, kCompare, kModel, kTeach };
+
+struct WorkspaceParts {
+  QMainWindow* window = nullptr;
+  ModelPages* pages = nullptr;  // the central widget
+  QDockWidget* parameters = nullptr;
+  QDockWidget* masks = nullptr;
+  QDockWidget* measures = nullptr;
+  QDockWidget* headView = nullptr;
+  QDockWidget* textView = nullptr;
+  QDockWidget* compare = nullptr;
+  QDockWidget* walkthrough = nullptr;
+  QDockWidget* breakdown = nullptr;
+  QDockWidget* shapeFlow = nullptr;
+};
+
+/// The five workspaces, in WorkspaceIndex order, arranging `parts`.
+QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts);
+
+}  // namespace mhaviz::ui
