@@ -189,7 +189,15 @@ quint64 LatestTask::start(Work work) {
   }
   // The queue runs on the pool, at the task's niceness, and begins at once (the pool adds a
   // thread rather than make a run wait for other work).
-  if (startDrain) mhaviz::run_on_pool([state = m_state] { drain(state); }, m_niceness);
+  if (startDrain) {
+    try {
+      mhaviz::run_on_pool([state = m_state] { drain(state); }, m_niceness);
+    } catch (...) {  // the system gives no thread at all: the next start() tries again
+      const std::lock_guard lock(m_state->mutex);
+      m_state->draining = false;
+      throw;
+    }
+  }
   return generation;
 }
 

@@ -61,17 +61,20 @@ void parallel_for(std::int64_t count, int threads, const std::function<void(std:
   // The helpers run on the pool (the calling thread's lane); the caller does its share at once
   // and so never waits for a helper that has not begun: nested and concurrent calls cannot
   // deadlock, however busy the pool.
-  detail::post_helpers(static_cast<int>(std::min<std::int64_t>(threads, count) - 1), [loop] {
-    {
+  try {
+    detail::post_helpers(static_cast<int>(std::min<std::int64_t>(threads, count) - 1), [loop] {
+      {
+        const std::lock_guard lock(loop->mutex);
+        if (loop->closed) return;
+        ++loop->started;
+      }
+      loop->work();
       const std::lock_guard lock(loop->mutex);
-      if (loop->closed) return;
-      ++loop->started;
-    }
-    loop->work();
-    const std::lock_guard lock(loop->mutex);
-    ++loop->finished;
-    loop->ended.notify_all();
-  });
+      ++loop->finished;
+      loop->ended.notify_all();
+    });
+  } catch (...) {  // out of memory: the caller does the rest with the helpers queued so far
+  }
   loop->work();
   std::unique_lock lock(loop->mutex);
   loop->closed = true;

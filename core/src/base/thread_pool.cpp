@@ -7,7 +7,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <stop_token>
 #include <thread>
 #include <vector>
 
@@ -23,19 +22,13 @@ namespace mhaviz {
 
 namespace {
 
-/// The threads of one niceness and the jobs waiting for them. Owned by the Pool; its threads
-/// are joined when the pool is destroyed (at the process's exit, when no job runs any more).
+/// The threads of one niceness and the jobs waiting for them. Owned by the Pool, which is never
+/// destroyed: its threads wait for jobs until the process ends them. Joining them at exit would
+/// run their thread_local and Qt's per-thread clean-up after main has returned, and would hang
+/// the exit if a job were still running.
 class Lane {
  public:
   explicit Lane(int niceness) : m_niceness(niceness) {}
-  ~Lane() {
-    for (std::jthread& t : m_threads) {
-      t.request_stop();
-      // A job that ends the process (std::exit) runs the destructors on its own thread.
-      if (t.get_id() == std::this_thread::get_id()) t.detach();
-    }
-    m_threads.clear();  // joins: each thread wakes on its stop request
-  }
   Lane(const Lane&) = delete;
   Lane& operator=(const Lane&) = delete;
 
@@ -48,7 +41,19 @@ class Lane {
       const std::lock_guard done(m_mutex);
       --m_running;
     });
-    if (free() < 0) add_thread();
+    if (free() < 0) {
+      try {
+        add_thread();
+      } catch (...) {  // no thread to be had (std::system_error): the job waits for a free one
+        if (!m_threads.empty()) {
+          m_wake.notify_one();
+          return;
+        }
+        m_jobs.pop_back();
+        --m_running;
+        throw;
+      }
+    }
     m_wake.notify_one();
   }
 
@@ -61,7 +66,11 @@ class Lane {
     for (; posted < wanted; ++posted) {
       if (free() <= 0) {
         if (static_cast<std::ptrdiff_t>(m_threads.size()) >= m_running + hardware) break;
-        add_thread();
+        try {
+          add_thread();
+        } catch (...) {  // no thread to be had: the caller does the rest
+          break;
+        }
       }
       m_jobs.push_back(helper);
     }
@@ -74,26 +83,27 @@ class Lane {
   [[nodiscard]] std::ptrdiff_t free() const {
     return m_idle - static_cast<std::ptrdiff_t>(m_jobs.size());
   }
-  /// Under m_mutex. The new thread counts as idle from now on.
+  /// Under m_mutex. The new thread counts as idle from now on. Throws std::system_error, with
+  /// nothing changed, when the system gives no thread.
   void add_thread() {
-    ++m_idle;
-    m_threads.emplace_back([this](const std::stop_token& stop) { work(stop); });
+    m_threads.emplace_back([this] { work(); });
+    ++m_idle;  // the thread waits for m_mutex before it looks at the jobs
   }
-  /// A thread of the lane: takes jobs in the order queued until the pool is destroyed.
-  void work(const std::stop_token& stop);
+  /// A thread of the lane: takes jobs in the order queued, for as long as the process runs.
+  void work();
 
   int m_niceness;
   std::mutex m_mutex;
-  std::condition_variable_any m_wake;
+  std::condition_variable m_wake;
   std::deque<std::function<void()>> m_jobs;  // queued, oldest first
   std::ptrdiff_t m_idle = 0;                 // threads waiting for a job (or about to)
   std::ptrdiff_t m_running = 0;              // run() jobs queued or running
-  std::vector<std::jthread> m_threads;       // never shrinks while the process runs
+  std::vector<std::jthread> m_threads;       // never shrinks, never joined (see above)
 };
 
 thread_local int t_niceness = 0;  // the lane of the calling pool thread; 0 off the pool
 
-void Lane::work(const std::stop_token& stop) {
+void Lane::work() {
   t_niceness = m_niceness;
 #ifdef __linux__
   // Linux: PRIO_PROCESS with a thread id is that thread alone. Raising the nice value is always
@@ -106,7 +116,7 @@ void Lane::work(const std::stop_token& stop) {
     std::function<void()> job;
     {
       std::unique_lock lock(m_mutex);
-      if (!m_wake.wait(lock, stop, [&] { return !m_jobs.empty(); })) return;  // stop requested
+      m_wake.wait(lock, [&] { return !m_jobs.empty(); });
       job = std::move(m_jobs.front());
       m_jobs.pop_front();
       --m_idle;
@@ -118,11 +128,12 @@ void Lane::work(const std::stop_token& stop) {
   }
 }
 
-/// The lanes, made when first asked for. One per process, made on first use, destroyed at exit.
+/// The lanes, made when first asked for. One per process, made on first use, never destroyed
+/// (see Lane).
 class Pool {
  public:
   static Pool& instance() {
-    static Pool pool;
+    static Pool& pool = *new Pool;
     return pool;
   }
   Lane& lane(int niceness) {

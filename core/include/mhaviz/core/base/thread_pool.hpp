@@ -17,7 +17,8 @@ namespace mhaviz {
 
 /// Runs `job` on a thread of the lane of `niceness`, at once: when no thread of the lane is
 /// free, one is added, so a job never waits for another job (a background task that blocks
-/// cannot starve the next). `job` must not throw. Any thread. The threads a lane adds take the
+/// cannot starve the next). `job` must not throw. Any thread. Throws std::system_error when
+/// the lane has no thread and the system gives none; with threads, the job then waits for one. The threads a lane adds take the
 /// priority of the thread that asks (then lower it to the lane's niceness): ask from a thread
 /// of niceness 0 for a lane of niceness 0 (LatestTask asks from the owner's thread).
 void run_on_pool(std::function<void()> job, int niceness = 0);
