@@ -1,21 +1,17 @@
 #include "tasks/latest_task.hpp"
 
-#include <QtGlobal>
-#ifdef Q_OS_LINUX
-#include <sys/resource.h>
-#endif
-
 #include <QMetaObject>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
-#include <thread>
+
+#include "mhaviz/core/base/thread_pool.hpp"
 
 namespace mhaviz::ui {
 
 namespace detail {
 
-/// Shared by a LatestTask, its thread and its runs. The task clears `context` and `task` under
+/// Shared by a LatestTask, the pool job that runs its queue and its runs. The task clears `context` and `task` under
 /// `mutex` when it is destroyed; runs post only while holding `mutex` with `context` set, so that
 /// nothing is ever posted to an object being destroyed. Runs wait in `queue` under the same
 /// mutex, and so do deliveries (`outbox`), which the task's mailbox takes out on the owner's
@@ -32,6 +28,7 @@ struct TaskState {
   std::mutex mutex;
   std::condition_variable wake;
   std::deque<std::function<void()>> queue;  // runs started and not begun, oldest first
+  bool draining = false;  // a job on the pool is running the queue (at most one: runs never overlap)
   bool stopping = false;
   std::deque<Delivery> outbox;  // posted and not delivered yet, oldest first
   QObject* context = nullptr;
@@ -62,27 +59,24 @@ void deliver(const std::shared_ptr<detail::TaskState>& state, quint64 generation
   QMetaObject::invokeMethod(state->mailbox, "drain", Qt::QueuedConnection);
 }
 
-void lowerPriority(int niceness) {
-#ifdef Q_OS_LINUX
-  if (niceness > 0) setpriority(PRIO_PROCESS, 0, niceness);  // Linux: 0 is the calling thread
-#else
-  (void)niceness;
-#endif
-}
-
-/// The task's thread: runs what start() queued, one at a time in order, until told to stop.
-void runQueue(const std::shared_ptr<detail::TaskState>& state, int niceness) {
-  lowerPriority(niceness);
+/// A job on the pool (the lane of the task's niceness): runs what start() queued, one at a time
+/// in order, until the queue is empty or the task is being destroyed; then lets go of the queue.
+/// start() queues this job only when none is running, so two runs of a task never overlap.
+void drain(const std::shared_ptr<detail::TaskState>& state) {
   for (;;) {
     std::function<void()> run;
     {
-      std::unique_lock lock(state->mutex);
-      state->wake.wait(lock, [&] { return state->stopping || !state->queue.empty(); });
-      if (state->stopping) return;
+      const std::lock_guard lock(state->mutex);
+      if (state->stopping || state->queue.empty()) {
+        state->draining = false;
+        state->wake.notify_all();
+        return;
+      }
       run = std::move(state->queue.front());
       state->queue.pop_front();
     }
     run();
+    // `run` (and what its work captured) is freed here, before the next run or the release.
   }
 }
 
@@ -151,8 +145,9 @@ LatestTask::~LatestTask() {
     notBegun.swap(m_state->queue);
     undelivered.swap(m_state->outbox);
   }
-  m_state->wake.notify_one();
-  if (m_thread.joinable()) m_thread.join();  // the running one stops at its next look at the flag
+  // The running one stops at its next look at the flag; its pool thread goes back to the pool.
+  std::unique_lock lock(m_state->mutex);
+  m_state->wake.wait(lock, [&] { return !m_state->draining; });
 }
 
 quint64 LatestTask::start(Work work) {
@@ -185,13 +180,24 @@ quint64 LatestTask::start(Work work) {
         },
         true);
   };
+  bool startDrain = false;
   {
     const std::lock_guard lock(m_state->mutex);
     m_state->queue.push_back(std::move(run));
+    startDrain = !m_state->draining;
+    m_state->draining = true;
   }
-  // The thread starts with the first run and lives as long as the task.
-  if (!m_thread.joinable()) m_thread = std::thread(runQueue, m_state, m_niceness);
-  m_state->wake.notify_one();
+  // The queue runs on the pool, at the task's niceness, and begins at once (the pool adds a
+  // thread rather than make a run wait for other work).
+  if (startDrain) {
+    try {
+      mhaviz::run_on_pool([state = m_state] { drain(state); }, m_niceness);
+    } catch (...) {  // the system gives no thread at all: the next start() tries again
+      const std::lock_guard lock(m_state->mutex);
+      m_state->draining = false;
+      throw;
+    }
+  }
   return generation;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The one way mhaviz runs work off the GUI thread. Each owner (the compute worker, the grid's
 // picture preparation, compare mode, the model view) holds a LatestTask per kind of work.
-// start() runs a piece of work on the task's own thread and the newest start wins: the run
+// start() runs a piece of work on the process's pool of threads (mhaviz/core/base/thread_pool.hpp),
+// one run of a task at a time in the order started, and the newest start wins: the run
 // before it is told to stop (its cancel flag is set), a run still waiting is skipped, and
 // whatever an outdated run hands to the GUI thread is dropped there. Nothing throws across the
 // thread: the work function catches its own exceptions and posts what the user should read.
@@ -11,7 +12,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <thread>
 
 namespace mhaviz::ui {
 
@@ -50,11 +50,12 @@ class LatestTask {
   using Ended = std::function<void(quint64 generation, bool cancelled)>;
 
   /// Posts are delivered on `context`'s thread (the owner: a widget or controller on the GUI
-  /// thread), never after `context` or this task is destroyed. `niceness` > 0 lowers the
-  /// priority of the task's thread (Linux), for work that must not slow what is on screen.
+  /// thread), never after `context` or this task is destroyed. `niceness` > 0 runs the work
+  /// on the pool's threads of that lower priority (Linux nice value; their parallel_for helpers
+  /// too), for work that must not slow what is on screen.
   explicit LatestTask(QObject* context, int niceness = 0);
   /// Cancels the running work and waits for its work function to return (it sees the cancel
-  /// flag at its next check); nothing it posts afterwards is delivered.
+  /// flag at its next check); runs not begun never begin; nothing is delivered afterwards.
   ~LatestTask();
   LatestTask(const LatestTask&) = delete;
   LatestTask& operator=(const LatestTask&) = delete;
@@ -75,8 +76,7 @@ class LatestTask {
  private:
   std::shared_ptr<detail::TaskState> m_state;
   std::unique_ptr<Mailbox> m_mailbox;  // declared after m_state, destroyed before it
-  std::thread m_thread;  // one run at a time, in the order started
-  int m_niceness;
+  int m_niceness;  // the pool lane the runs go to
   Ended m_ended;
   quint64 m_endedGeneration = 0;  // newest generation whose end was reported
 };

@@ -1,6 +1,8 @@
 // LatestTask: the newest run wins, waiting runs are skipped, outdated posts are dropped, every
 // run's end is reported after its posts, nothing is delivered once the task is gone and what
-// was not delivered is freed with it.
+// was not delivered is freed with it. Runs share the process's pool of threads: two runs of one
+// task never overlap, a run never waits for other tasks' runs, parallel_for inside a run
+// finishes however busy the pool, and a task's niceness is its runs' alone.
 
 #include <QCoreApplication>
 #include <QSemaphore>
@@ -9,8 +11,17 @@
 #include <QThread>
 #include <atomic>
 #include <memory>
+#include <thread>
+#include <vector>
 
+#include "mhaviz/core/base/parallel.hpp"
 #include "tasks/latest_task.hpp"
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 using mhaviz::ui::LatestTask;
 using mhaviz::ui::TaskScope;
@@ -33,6 +44,10 @@ struct Ends {
   QList<quint64> generations;
   QList<bool> cancelled;
 };
+
+#ifdef Q_OS_LINUX
+int threadNice() { return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))); }
+#endif
 
 }  // namespace
 
@@ -199,6 +214,111 @@ class TestLatestTask : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!task.isBusy(), kTimeout);
     QVERIFY(flagSet.load());
   }
+
+  void twoRunsOfATaskNeverOverlap() {
+    QObject owner;
+    LatestTask task(&owner);
+    std::atomic<int> inside{0};
+    std::atomic<int> most{0};
+    std::atomic<int> ran{0};
+    const auto work = [&](const TaskScope&) {
+      const int now = ++inside;
+      int seen = most.load();
+      while (now > seen && !most.compare_exchange_weak(seen, now)) {
+      }
+      QThread::usleep(200);
+      --inside;
+      ++ran;
+    };
+    for (int round = 0; round < 30; ++round) {
+      task.start(work);
+      if (round % 3 == 0) QCoreApplication::processEvents();  // ends arrive between starts
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!task.isBusy(), kTimeout);
+    QVERIFY(ran.load() >= 1);
+    QCOMPARE(most.load(), 1);
+  }
+
+  void aRunBeginsWhileMoreTasksThanThreadsAreBusy() {
+    QObject owner;
+    const int busy = QThread::idealThreadCount() + 2;
+    std::vector<std::unique_ptr<LatestTask>> tasks;
+    Gate gate;
+    for (int i = 0; i < busy; ++i) {
+      tasks.push_back(std::make_unique<LatestTask>(&owner));
+      tasks.back()->start([&](const TaskScope&) { gate.hold(); });
+    }
+    QVERIFY(gate.entered.tryAcquire(busy, kTimeout));  // every one began: none waits for a thread
+    // One more task, whose work spreads over threads with parallel_for: it finishes while all
+    // the others still block (its own thread does the loop's work when no helper is free).
+    LatestTask last(&owner);
+    std::atomic<int> calls{0};
+    last.start([&](const TaskScope&) {
+      mhaviz::parallel_for(1000, mhaviz::thread_count(0, 1000), [&](std::int64_t) { ++calls; });
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(!last.isBusy(), kTimeout);
+    QCOMPARE(calls.load(), 1000);
+    gate.open.release(busy);
+    for (auto& t : tasks) QTRY_VERIFY_WITH_TIMEOUT(!t->isBusy(), kTimeout);
+  }
+
+  void theDestructorWaitsForTheRunningWorkToReturn() {
+    QObject owner;
+    auto task = std::make_unique<LatestTask>(&owner);
+    Gate gate;
+    std::atomic<bool> returned{false};
+    task->start([&](const TaskScope&) {
+      gate.hold();
+      QThread::msleep(20);
+      returned = true;
+    });
+    QVERIFY(gate.entered.tryAcquire(1, kTimeout));
+    // The gate opens while the destructor waits (or, on a slow machine, just before it).
+    std::thread opener([&] {
+      QThread::msleep(100);
+      gate.open.release();
+    });
+    task.reset();
+    QVERIFY(returned.load());
+    opener.join();
+  }
+
+#ifdef Q_OS_LINUX
+  void nicenessIsTheRunsAloneAndReachesTheirHelpers() {
+    QObject owner;
+    const int base = threadNice();
+    const int nice = std::min(base + 5, 19);
+    LatestTask low(&owner, nice);
+    LatestTask normal(&owner);
+    std::atomic<int> lowSeen{-100};
+    std::atomic<int> helpersOff{0};
+    low.start([&](const TaskScope&) {
+      lowSeen = threadNice();
+      mhaviz::parallel_for(64, 4, [&](std::int64_t) {
+        QThread::usleep(50);
+        if (threadNice() != nice) ++helpersOff;
+      });
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(!low.isBusy(), kTimeout);
+    QCOMPARE(lowSeen.load(), nice);
+    QCOMPARE(helpersOff.load(), 0);
+    // Other tasks' runs, on the pool too, never run at the low task's niceness.
+    for (int round = 0; round < 10; ++round) {
+      std::atomic<int> seen{-100};
+      std::atomic<int> off{0};
+      normal.start([&](const TaskScope&) {
+        seen = threadNice();
+        mhaviz::parallel_for(16, 4, [&](std::int64_t) {
+          if (threadNice() != base) ++off;
+        });
+      });
+      QTRY_VERIFY_WITH_TIMEOUT(!normal.isBusy(), kTimeout);
+      QCOMPARE(seen.load(), base);
+      QCOMPARE(off.load(), 0);
+    }
+    QCOMPARE(threadNice(), base);
+  }
+#endif
 };
 
 QTEST_GUILESS_MAIN(TestLatestTask)
