@@ -315,6 +315,9 @@ QGroupBox* ParameterPanel::buildForward() {
   m_path->setObjectName(QStringLiteral("torchPath"));
   m_path->setWordWrap(true);
   m_path->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // Dimmed as the window's other notes are (the theme's placeholder colour, readable in light
+  // and dark); a warning's style sheet below overrides it.
+  m_path->setForegroundRole(QPalette::PlaceholderText);
   m_path->hide();
   form->addRow(m_path);
   m_semantics = new QComboBox;
@@ -434,7 +437,7 @@ void ParameterPanel::showPath(const QString& reason, const QStringList& warnings
   for (const QString& w : warnings) text += QStringLiteral("\n\u26a0 ") + w;
   m_path->setText(text);
   m_path->setStyleSheet(warnings.isEmpty()
-                            ? QStringLiteral("QLabel { color: palette(mid); }")
+                            ? QString()
                             : QStringLiteral("QLabel { color: #8a5300; background: #fff4e0; "
                                              "border-radius: 3px; padding: 2px; }"));
   m_path->setVisible(!text.isEmpty());
