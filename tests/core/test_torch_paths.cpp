@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "fixture_case.hpp"
+#include "mhaviz/core/analysis/block_sparsity.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
 #include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/spec/torch_path.hpp"
@@ -103,7 +105,7 @@ TEST_P(TorchPathFixture, PathAndValuesArePyTorchs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PyTorch2, TorchPathFixture, ::testing::ValuesIn(list_cases(paths_dir())),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& test_case) { return test_case.param; });
 
 TEST(TorchPaths, EveryDocumentedRuleHasAFixture) {
   // docs/semantics.md, "The three paths of PyTorch 2.x": one case per rule.
@@ -181,6 +183,31 @@ TEST(TorchPaths, WarnWhereTheResultIsUndefinedOrPathDependent) {
   EXPECT_TRUE(torch_path(general, dropped.inputs).warnings.empty());
   const Problem kept = path_problem("sdpa_is_causal_with_padding_keeps_mask");
   EXPECT_FALSE(torch_path(kept.config, kept.inputs).attn_mask_dropped);
+}
+
+// The analyses read the mask the path applied: where the SDPA path drops attn_mask for its own
+// causal mask over all S' columns, query i of an (L=5, S'=6) map sees keys 0..i — the appended
+// bias_k column included only from query 5 on, which L=5 never reaches.
+TEST(TorchPaths, AnalysesReadTheMaskThePathApplied) {
+  const Problem p = path_problem("sdpa_is_causal_drops_mask_bias_kv");
+  ASSERT_TRUE(torch_path(p.config, p.inputs).attn_mask_dropped);
+  const ForwardResult r = forward(p.config, p.params, p.inputs);
+  const HeadMeasures m = head_measures(r, p.inputs);
+  ASSERT_EQ(m.open_keys.size(), static_cast<std::size_t>(r.N * r.H * r.L));
+  for (std::size_t row = 0; row < m.open_keys.size(); ++row) {
+    const auto i = static_cast<std::int64_t>(row) % r.L;
+    EXPECT_EQ(m.open_keys[row], i + 1) << "row " << row;
+  }
+  // Blocks of 1: the masked cells, j > i over Sx = 6 columns, 15 per map; from the inputs
+  // alone (no pass) and from the result alike.
+  const auto maps = r.N * r.H;
+  EXPECT_EQ(block_sparsity(p.config, p.params, p.inputs, 1).fully_masked, 15 * maps);
+  EXPECT_EQ(block_sparsity(r, 1).fully_masked, 15 * maps);
+  // The wrongly shaped (2, 2) mask PyTorch accepts on this path is no error for the measures.
+  const Problem wrong = path_problem("sdpa_is_causal_wrong_shape_mask");
+  const ForwardResult rw = forward(wrong.config, wrong.params, wrong.inputs);
+  EXPECT_NO_THROW((void)head_measures(rw, wrong.inputs));
+  EXPECT_NO_THROW((void)block_sparsity(wrong.config, wrong.params, wrong.inputs, 1));
 }
 
 TEST(TorchPaths, ContextConfigKeys) {

@@ -6,8 +6,10 @@
 #include "base/eigen_types.hpp"
 #include "forward/dims.hpp"
 #include "forward/masks.hpp"
+#include "forward/path_call.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/forward/result.hpp"
+#include "mhaviz/core/spec/semantics.hpp"
 
 namespace mhaviz {
 
@@ -94,8 +96,12 @@ BlockSparsity block_sparsity(const ForwardResult& r, std::int64_t block) {
 
 BlockSparsity block_sparsity(const Config& config, const Params& params, const Inputs& inputs,
                              std::int64_t block) {
-  const detail::Dims d = detail::validated_dims(config, params, inputs);
-  const detail::Masks<double> masks(inputs, d);
+  // The masks the pass would apply: the SDPA path's causal mask over all Sx columns in place of
+  // an attn_mask it drops.
+  const detail::PathCall call = detail::call_for_path(
+      config, inputs_for_semantics(config, inputs), torch_path(config, inputs));
+  const detail::Dims d = detail::validated_dims(call.config, params, call.inputs);
+  const detail::Masks<double> masks(call.inputs, d, call.causal_all_columns);
   detail::RowVec<double> merged(d.Sx);
   return count_blocks(d.N * d.H, d.L, d.Sx, block,
                       [&](std::int64_t m, std::int64_t i, std::vector<std::uint8_t>& row) {

@@ -12,8 +12,6 @@
 #include <Eigen/Core>
 
 #include "base/eigen_types.hpp"
-#include "forward/dims.hpp"
-#include "forward/masks.hpp"
 #include "mhaviz/core/analysis/logit_scale.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/base/parallel.hpp"
@@ -60,25 +58,15 @@ void for_row_blocks(std::int64_t heads, std::int64_t L, std::int64_t rows,
   });
 }
 
-detail::Dims dims_of(const ForwardResult& r) {
-  detail::Dims d;
-  d.N = r.N;
-  d.H = r.H;
-  d.L = r.L;
-  d.S = r.S;
-  d.Sx = r.Sx;
-  d.E = r.E;
-  d.hd = r.hd;
-  return d;
-}
-
 void check_fit(const ForwardResult& r, const Inputs& in) {
   const auto fits = [&](const std::optional<Tensor>& m, std::int64_t rows2d, std::int64_t rows3d) {
     if (!m) return true;
     const std::int64_t n = m->numel();
     return n == rows2d * r.S || n == rows3d * r.S;
   };
-  if (!fits(in.attn_mask, r.L, r.N * r.H * r.L) || !fits(in.key_padding_mask, r.N, r.N)) {
+  // A mask the SDPA path dropped was never applied (PyTorch does not check its shape either).
+  const bool attn_fits = r.path.attn_mask_dropped || fits(in.attn_mask, r.L, r.N * r.H * r.L);
+  if (!attn_fits || !fits(in.key_padding_mask, r.N, r.N)) {
     throw InvalidInput("measures: the masks do not belong to this result (attn_mask must hold " +
                        std::to_string(r.L * r.S) + " or " + std::to_string(r.N * r.H * r.L * r.S) +
                        " values, key_padding_mask " + std::to_string(r.N * r.S) +
@@ -86,25 +74,23 @@ void check_fit(const ForwardResult& r, const Inputs& in) {
   }
 }
 
-/// Open keys of every (n, h, i): the merged mask row's entries that are not -inf.
+/// Open keys of every (n, h, i): the entries of the merged mask the pass applied
+/// (ForwardResult::merged_mask: with the SDPA path's causal mask over all Sx columns where that
+/// path drops attn_mask) that are not -inf.
 template <typename T>
-std::vector<std::int64_t> open_keys(const ForwardResult& r, const Inputs& in,
-                                    const RunControl& control) {
+std::vector<std::int64_t> open_keys(const ForwardResult& r, const RunControl& control) {
   std::vector<std::int64_t> out(static_cast<std::size_t>(r.N * r.H * r.L), r.Sx);
-  const detail::Masks<T> masks(in, dims_of(r));
-  if (!masks.any()) return out;
+  if (!r.has_mask()) return out;
+  const T* mask = r.merged_mask.data<T>().data();
   for_row_blocks(r.N * r.H, r.L, kEntropyRows, control,
                  [&](std::int64_t b, std::int64_t i0, std::int64_t i1) {
-                   const std::int64_t n = b / r.H;
-                   detail::RowVec<T> row(r.Sx);
+                   const std::int64_t n = b / r.H, h = b % r.H;
                    std::size_t at = static_cast<std::size_t>(b * r.L + i0);
                    for (std::int64_t i = i0; i < i1; ++i, ++at) {
-                     masks.merged_row(n, b, i, row);
-                     std::int64_t open = 0;
-                     for (std::int64_t j = 0; j < r.Sx; ++j) {
-                       open += row[j] == -std::numeric_limits<T>::infinity() ? 0 : 1;
-                     }
-                     out[at] = open;
+                     const T* row = mask + r.mask_offset(n, h, 0) + i * r.mask_row_stride();
+                     out[at] = std::count_if(row, row + r.Sx, [](T x) {
+                       return x != -std::numeric_limits<T>::infinity();
+                     });
                    }
                  });
   return out;
@@ -219,14 +205,14 @@ double ratio(double delta, double out) {
 }
 
 template <typename T>
-HeadMeasures compute(const ForwardResult& r, const Inputs& in, const RunControl& control) {
+HeadMeasures compute(const ForwardResult& r, const RunControl& control) {
   HeadMeasures m;
   m.N = r.N;
   m.H = r.H;
   m.L = r.L;
   m.has_bias_k = column_of(r, KeyKind::bias_k) >= 0;
   m.has_zero = column_of(r, KeyKind::zero) >= 0;
-  m.open_keys = open_keys<T>(r, in, control);
+  m.open_keys = open_keys<T>(r, control);
   attention_measures<T>(r, m, control);
   std::vector<double> delta, out;
   ablation_norms<T>(r, delta, out, control);
@@ -247,8 +233,8 @@ HeadMeasures head_measures(const ForwardResult& result, const Inputs& inputs,
   if (!result.params.out_proj_weight) {
     throw InvalidInput("measures: the result has no out_proj.weight");
   }
-  if (result.weights.type() == ElemType::f64) return compute<double>(result, inputs, control);
-  return compute<float>(result, inputs, control);
+  if (result.weights.type() == ElemType::f64) return compute<double>(result, control);
+  return compute<float>(result, control);
 }
 
 namespace {
