@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "cli_process.hpp"
@@ -60,7 +61,7 @@ TEST(CliTorchPaths, WarningsOnStderr) {
   EXPECT_NE(r.out.find("PyTorch would take the SDPA path"), std::string::npos) << r.out;
 }
 
-TEST(CliTorchPaths, StatsJsonNamesThePath) {
+TEST(CliTorchPaths, StatsNamesThePath) {
   const ScratchDir dir;
   const std::string name = "not_fast_grad_enabled";
   const ProcessResult r = runCli({"stats", "--config", pathCase(name, ".json"), "--tensors",
@@ -70,6 +71,17 @@ TEST(CliTorchPaths, StatsJsonNamesThePath) {
   EXPECT_EQ(j.at("torch_path").at("path"), "sdpa");
   EXPECT_NE(j.at("torch_path").at("reason").get<std::string>().find("grad enabled"),
             std::string::npos);
+  // CSV: a torch_path column, the same on every row (a table stays one table).
+  const ProcessResult csv = runCli({"stats", "--config", pathCase(name, ".json"), "--tensors",
+                                    tensorsOf(dir, name), "--format", "csv"});
+  ASSERT_EQ(csv.exitCode, 0) << csv.err;
+  std::istringstream lines(csv.out);
+  std::string line;
+  ASSERT_TRUE(std::getline(lines, line));
+  EXPECT_TRUE(line.ends_with(",sink_head,torch_path")) << line;
+  int rows = 0;
+  for (; std::getline(lines, line); ++rows) EXPECT_TRUE(line.ends_with(",sdpa")) << line;
+  EXPECT_GT(rows, 0);
 }
 
 }  // namespace

@@ -67,14 +67,14 @@ std::vector<Row> tableRows(const HeadMeasures& m, const ForwardResult& r,
   return rows;
 }
 
-std::string csv(const HeadMeasures& m, const std::vector<Row>& rows) {
+std::string csv(const HeadMeasures& m, const std::vector<Row>& rows, const PathDecision& path) {
   std::ostringstream s;
   s << "batch,head,query,open_keys,queries,entropy,normalized_entropy,confidence,"
        "sink_first_key";
   if (m.has_bias_k) s << ",sink_bias_k";
   if (m.has_zero) s << ",sink_zero";
   if (m.has_bias_k || m.has_zero) s << ",sent_to_nothing";
-  s << ",ablation,logit_scale,sink_head\n";
+  s << ",ablation,logit_scale,sink_head,torch_path\n";
   for (const Row& r : rows) {
     s << (r.batch < 0 ? std::string("all") : std::to_string(r.batch)) << ',' << r.head << ','
       << (r.query < 0 ? std::string("mean") : std::to_string(r.query)) << ','
@@ -85,7 +85,7 @@ std::string csv(const HeadMeasures& m, const std::vector<Row>& rows) {
     if (m.has_zero) s << ',' << num(r.zero);
     if (m.has_bias_k || m.has_zero) s << ',' << num(r.nothing());
     s << ',' << num(r.ablation) << ',' << num(r.logit_scale) << ','
-      << (r.query < 0 ? (r.sink ? "1" : "0") : "") << '\n';
+      << (r.query < 0 ? (r.sink ? "1" : "0") : "") << ',' << to_string(path.path) << '\n';
   }
   return s.str();
 }
@@ -214,7 +214,7 @@ int statsCommand(const QCommandLineParser& parser) {
       m, result, logit_scales(problem.params, problem.config.embed_dim, problem.config.num_heads),
       sinks, eps);
   const std::string text =
-      format == QLatin1String("csv") ? csv(m, rows) : json(m, rows, sinks, eps, result.path);
+      format == QLatin1String("csv") ? csv(m, rows, result.path) : json(m, rows, sinks, eps, result.path);
   if (out.isEmpty()) {
     std::cout << text;
     return kExitOk;
