@@ -330,6 +330,81 @@
     </message>
 </context>
 <context>
+    <name>TorchPathText</name>
+    <message>
+        <source>input not batched</source>
+        <translation>输入不是批量的</translation>
+    </message>
+    <message>
+        <source>query, key and value are not one tensor</source>
+        <translation>query、key 和 value 不是同一个张量</translation>
+    </message>
+    <message>
+        <source>kdim/vdim differ from embed_dim</source>
+        <translation>kdim/vdim 与 embed_dim 不同</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练模式</translation>
+    </message>
+    <message>
+        <source>num_heads is odd</source>
+        <translation>num_heads 为奇数</translation>
+    </message>
+    <message>
+        <source>batch_first=False</source>
+        <translation>batch_first=False</translation>
+    </message>
+    <message>
+        <source>add_bias_kv</source>
+        <translation>add_bias_kv</translation>
+    </message>
+    <message>
+        <source>add_zero_attn</source>
+        <translation>add_zero_attn</translation>
+    </message>
+    <message>
+        <source>a floating-point mask</source>
+        <translation>浮点掩码</translation>
+    </message>
+    <message>
+        <source>grad enabled</source>
+        <translation>启用梯度</translation>
+    </message>
+    <message>
+        <source>bias=False</source>
+        <translation>bias=False</translation>
+    </message>
+    <message>
+        <source>PyTorch 1.13&apos;s general path (semantics &quot;1.13&quot;; its fast path is not modelled)</source>
+        <translation>PyTorch 1.13 的通用路径（语义“1.13”；不模拟其快速路径）</translation>
+    </message>
+    <message>
+        <source>PyTorch would take the fast path: eval, %1, self-attention, batch_first</source>
+        <translation>PyTorch 会走快速路径：eval、%1、自注意力、batch_first</translation>
+    </message>
+    <message>
+        <source>PyTorch would take the SDPA path (scaled_dot_product_attention): need_weights=False, and not the fast path: %1</source>
+        <translation>PyTorch 会走 SDPA 路径（scaled_dot_product_attention）：need_weights=False，且不走快速路径的原因：%1</translation>
+    </message>
+    <message>
+        <source>PyTorch would take the general path: need_weights=True, and not the fast path: %1</source>
+        <translation>PyTorch 会走通用路径：need_weights=True，且不走快速路径的原因：%1</translation>
+    </message>
+    <message>
+        <source>is_causal=True but attn_mask is not causal: an incorrect hint, and PyTorch&apos;s result depends on its path (without key_padding_mask the SDPA path applies a causal mask instead, the general path applies the given mask, the fast path ignores the hint); mhaviz computes the %1 path&apos;s result</source>
+        <translation>is_causal=True 但 attn_mask 不是因果掩码：这是错误的提示，PyTorch 的结果取决于它走的路径（没有 key_padding_mask 时 SDPA 路径改用因果掩码，通用路径使用给定的掩码，快速路径忽略该提示）；mhaviz 计算的是 %1 路径的结果</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s SDPA path drops attn_mask (is_causal=True, need_weights=False, no key_padding_mask) and applies its own top-left causal mask over all key columns, which hides the appended bias_k / zero key from every query before its column</source>
+        <translation>PyTorch 的 SDPA 路径丢弃 attn_mask（is_causal=True、need_weights=False、无 key_padding_mask），改在所有键列上使用自己的左上因果掩码，这会对其列之前的每个查询隐藏追加的 bias_k / 零键</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s SDPA path drops attn_mask (is_causal=True, need_weights=False, no key_padding_mask) and applies its own top-left causal mask over all key columns</source>
+        <translation>PyTorch 的 SDPA 路径丢弃 attn_mask（is_causal=True、need_weights=False、无 key_padding_mask），改在所有键列上使用自己的左上因果掩码</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz</name>
     <message>
         <source>Multi-head attention visualiser: what nn.MultiheadAttention computes, per head.</source>
@@ -579,10 +654,6 @@
         <translation>PyTorch 1.13 与 2.x</translation>
     </message>
     <message>
-        <source>&lt;p&gt;mhaviz follows PyTorch 2.x. Differences from 1.13:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;uint8 masks&lt;/b&gt;: 1.13 converts them to bool with a deprecation warning; 2.x rejects them. Use bool masks.&lt;/li&gt;&lt;li&gt;&lt;b&gt;need_weights=False&lt;/b&gt;: 2.x goes through scaled_dot_product_attention, which since 2.5 returns &lt;b&gt;0&lt;/b&gt; instead of NaN for fully masked rows (2.0-2.4 give NaN as 1.13 does); with need_weights=True all give NaN.&lt;/li&gt;&lt;li&gt;Mixed bool/float masks: 1.13 ORs bool masks; 2.x converts both to float and adds them (and warns that mixing is deprecated).&lt;/li&gt;&lt;li&gt;&lt;code&gt;is_causal&lt;/code&gt; exists only in 2.x and still needs an attn_mask.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation>&lt;p&gt;mhaviz 遵循 PyTorch 2.x。与 1.13 的区别：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;uint8 掩码&lt;/b&gt;：1.13 会把它们转换为 bool 并给出弃用警告；2.x 直接拒绝。请使用 bool 掩码。&lt;/li&gt;&lt;li&gt;&lt;b&gt;need_weights=False&lt;/b&gt;：2.x 走 scaled_dot_product_attention，从 2.5 起对完全被屏蔽的行返回 &lt;b&gt;0&lt;/b&gt; 而不是 NaN（2.0-2.4 与 1.13 一样得到 NaN）；need_weights=True 时都得到 NaN。&lt;/li&gt;&lt;li&gt;bool/浮点混合掩码：1.13 对 bool 掩码取或；2.x 把两者都转换为浮点后相加（并警告混用已被弃用）。&lt;/li&gt;&lt;li&gt;&lt;code&gt;is_causal&lt;/code&gt; 只在 2.x 中存在，并且仍然需要 attn_mask。&lt;/li&gt;&lt;/ul&gt;</translation>
-    </message>
-    <message>
         <source>Attention &amp;explained</source>
         <translation>注意力详解(&amp;E)</translation>
     </message>
@@ -717,6 +788,10 @@
     <message>
         <source>&lt;h3&gt;%1: output feature %2, input feature %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;%1：输出特征 %2，输入特征 %3&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;mhaviz follows PyTorch 2.x. Differences from 1.13:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;uint8 masks&lt;/b&gt;: 1.13 converts them to bool with a deprecation warning; 2.x rejects them. Use bool masks.&lt;/li&gt;&lt;li&gt;&lt;b&gt;need_weights=False&lt;/b&gt;: 2.x goes through scaled_dot_product_attention, which since 2.5 returns &lt;b&gt;0&lt;/b&gt; instead of NaN for fully masked rows (2.0-2.4 give NaN as 1.13 does) — unless the call takes 2.x&apos;s &lt;b&gt;fast path&lt;/b&gt; (eval, grad disabled, batched self-attention with batch_first, see &quot;grad mode&quot;), which gives NaN; with need_weights=True all give NaN.&lt;/li&gt;&lt;li&gt;Mixed bool/float masks: 1.13 ORs bool masks; 2.x converts both to float and adds them (and warns that mixing is deprecated).&lt;/li&gt;&lt;li&gt;&lt;code&gt;is_causal&lt;/code&gt; exists only in 2.x and still needs an attn_mask; on the SDPA path without key_padding_mask PyTorch drops that mask for its own causal mask over every key column, bias_k and zero key included.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;p&gt;mhaviz 遵循 PyTorch 2.x。与 1.13 的区别：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;uint8 掩码&lt;/b&gt;：1.13 会把它们转换为 bool 并给出弃用警告；2.x 直接拒绝。请使用 bool 掩码。&lt;/li&gt;&lt;li&gt;&lt;b&gt;need_weights=False&lt;/b&gt;：2.x 走 scaled_dot_product_attention，从 2.5 起对完全被屏蔽的行返回 &lt;b&gt;0&lt;/b&gt; 而不是 NaN（2.0-2.4 与 1.13 一样得到 NaN）——除非该调用走 2.x 的&lt;b&gt;快速路径&lt;/b&gt;（eval、禁用梯度、batch_first 的批量自注意力，见“梯度模式”），快速路径得到 NaN；need_weights=True 时都得到 NaN。&lt;/li&gt;&lt;li&gt;bool/浮点混合掩码：1.13 对 bool 掩码取或；2.x 把两者都转换为浮点后相加（并警告混用已被弃用）。&lt;/li&gt;&lt;li&gt;&lt;code&gt;is_causal&lt;/code&gt; 只在 2.x 中存在，并且仍然需要 attn_mask；在没有 key_padding_mask 的 SDPA 路径上，PyTorch 丢弃该掩码，改在每个键列（包括 bias_k 和零键）上使用自己的因果掩码。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
 </context>
 <context>
@@ -2634,10 +2709,6 @@
         <translation>PyTorch 1.13</translation>
     </message>
     <message>
-        <source>semantics — which PyTorch version&apos;s behaviour to follow where versions differ: a fully masked query with need_weights off (2.x: weights 0, 1.13: NaN), a bool attn_mask with a float key_padding_mask (1.13: any non-zero padding value masks), uint8 masks (1.13: used as bool, with a warning), is_causal (absent in 1.13).</source>
-        <translation>semantics — 在版本行为不同之处遵循哪个 PyTorch 版本：need_weights 关闭时被完全遮蔽的查询（2.x：权重为 0，1.13：NaN）、bool 型 attn_mask 与浮点型 key_padding_mask 同用（1.13：任何非零填充值都会遮蔽）、uint8 掩码（1.13：按 bool 使用并给出警告）、is_causal（1.13 中不存在）。</translation>
-    </message>
-    <message>
         <source>semantics</source>
         <translation>语义版本</translation>
     </message>
@@ -2652,6 +2723,10 @@
     <message>
         <source>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True): appends learned bias_k / bias_v rows to key and value at the end, after the in-projection (not prepended like a [CLS] token); every query gets one extra column &quot;bias_k&quot; that is never masked. bias_k is a key only: it has no query row, so it never attends, not even to itself. It acts as a learned &quot;null&quot; key, an attention sink that takes the weight a query gives none of the source keys.</source>
         <translation>add_bias_kv — nn.MultiheadAttention(add_bias_kv=True)：在输入投影之后，把可学习的 bias_k / bias_v 行追加到 key 和 value 的末尾（而不是像 [CLS] 标记那样前置）；每个查询多出一列永不被屏蔽的“bias_k”。bias_k 只是一个键：它没有查询行，因此从不关注任何键，连它自己也不关注。它起到一个可学习的“空”（null）键的作用，即一个注意力汇点（attention sink），接收查询没有给任何源键的权重。</translation>
+    </message>
+    <message>
+        <source>semantics — which PyTorch version&apos;s behaviour to follow where versions differ: a fully masked query with need_weights off (2.x: weights 0 on its SDPA path, NaN on its fast path; 1.13: NaN), a bool attn_mask with a float key_padding_mask (1.13: any non-zero padding value masks), uint8 masks (1.13: used as bool, with a warning), is_causal (absent in 1.13).</source>
+        <translation>semantics — 在版本行为不同之处遵循哪个 PyTorch 版本：need_weights 关闭时被完全遮蔽的查询（2.x：SDPA 路径上权重为 0，快速路径上为 NaN；1.13：NaN）、bool 型 attn_mask 与浮点型 key_padding_mask 同用（1.13：任何非零填充值都会遮蔽）、uint8 掩码（1.13：按 bool 使用并给出警告）、is_causal（1.13 中不存在）。</translation>
     </message>
 </context>
 <context>
@@ -3205,14 +3280,6 @@
         <translation>这些查询的所有键在两边都被屏蔽</translation>
     </message>
     <message>
-        <source>; a fully masked query under 1.13 with need_weights=False gives NaN, 2.x gives 0 (its weights are 0, its output is out_proj.bias)</source>
-        <translation>；在 1.13 下，need_weights=False 时完全被屏蔽的查询得到 NaN，2.x 则得到 0（其权重为 0，其输出为 out_proj.bias）</translation>
-    </message>
-    <message>
-        <source>; with need_weights=True a fully masked query gives NaN, while need_weights=False under 2.x gives 0 (%1 has need_weights=False)</source>
-        <translation>；need_weights=True 时完全被屏蔽的查询得到 NaN，而 2.x 下 need_weights=False 得到 0（%1 的 need_weights=False）</translation>
-    </message>
-    <message>
         <source>query</source>
         <translation>查询</translation>
     </message>
@@ -3251,6 +3318,14 @@
     <message>
         <source>input feature</source>
         <translation>输入特征</translation>
+    </message>
+    <message>
+        <source>; a fully masked query under 1.13 with need_weights=False gives NaN, 2.x&apos;s SDPA path gives 0 (its weights are 0, its output is out_proj.bias)</source>
+        <translation>；在 1.13 下，need_weights=False 时完全被屏蔽的查询得到 NaN，2.x 的 SDPA 路径则得到 0（其权重为 0，其输出为 out_proj.bias）</translation>
+    </message>
+    <message>
+        <source>; with need_weights=True a fully masked query gives NaN, while need_weights=False on 2.x&apos;s SDPA path gives 0 (%1 is on that path)</source>
+        <translation>；need_weights=True 时完全被屏蔽的查询得到 NaN，而 2.x 的 SDPA 路径上 need_weights=False 得到 0（%1 走该路径）</translation>
     </message>
 </context>
 <context>

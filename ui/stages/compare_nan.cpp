@@ -82,18 +82,18 @@ QString cause(const mhaviz::ForwardResult& nan, const mhaviz::ForwardResult& oth
                              ? mhaviz::zero_fully_masked_rows(other.config, mhaviz::Inputs{})
                              : other.path.fully_masked_rows_zero;
   if (!otherZero) return why;
-  // The other side gives 0: PyTorch 2.x with need_weights=False (its safe softmax).
+  // The other side gives 0: PyTorch 2.x's SDPA path (need_weights=False, its safe softmax).
   if (!nan.config.need_weights && nan.config.semantics == mhaviz::Semantics::v1_13) {
     return why + QCoreApplication::translate(
                      "mhaviz::ui::StageText",
                      "; a fully masked query under 1.13 with need_weights=False gives NaN, "
-                     "2.x gives 0 (its weights are 0, its output is out_proj.bias)");
+                     "2.x's SDPA path gives 0 (its weights are 0, its output is out_proj.bias)");
   }
   if (nan.config.need_weights) {
     return why + QCoreApplication::translate(
                      "mhaviz::ui::StageText",
                      "; with need_weights=True a fully masked query gives NaN, while "
-                     "need_weights=False under 2.x gives 0 (%1 has need_weights=False)")
+                     "need_weights=False on 2.x's SDPA path gives 0 (%1 is on that path)")
                      .arg(otherSide);
   }
   return why;

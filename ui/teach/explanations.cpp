@@ -89,10 +89,14 @@ QList<ExplanationPage> explanationPages() {
           "rejects them. Use bool masks.</li>"
           "<li><b>need_weights=False</b>: 2.x goes through scaled_dot_product_attention, which "
           "since 2.5 returns <b>0</b> instead of NaN for fully masked rows (2.0-2.4 give NaN "
-          "as 1.13 does); with need_weights=True all give NaN.</li>"
+          "as 1.13 does) — unless the call takes 2.x's <b>fast path</b> (eval, grad disabled, "
+          "batched self-attention with batch_first, see \"grad mode\"), which gives NaN; with "
+          "need_weights=True all give NaN.</li>"
           "<li>Mixed bool/float masks: 1.13 ORs bool masks; 2.x converts both to float and adds "
           "them (and warns that mixing is deprecated).</li>"
-          "<li><code>is_causal</code> exists only in 2.x and still needs an attn_mask.</li>"
+          "<li><code>is_causal</code> exists only in 2.x and still needs an attn_mask; on the "
+          "SDPA path without key_padding_mask PyTorch drops that mask for its own causal mask "
+          "over every key column, bias_k and zero key included.</li>"
           "</ul>")},
   };
 }

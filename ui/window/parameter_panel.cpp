@@ -17,6 +17,7 @@
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "editors/causal_hint.hpp"
+#include "window/torch_path_text.hpp"
 #include "window/view_controls.hpp"
 
 namespace mhaviz::ui {
@@ -98,9 +99,8 @@ ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWi
   connect(computation, &Computation::errorChanged, this, &ParameterPanel::showError);
   showError(computation->error());
   connect(computation, &Computation::resultReady, this, [this](const ResultPtr& result) {
-    QStringList warnings;
-    for (const std::string& w : result->path.warnings) warnings << QString::fromStdString(w);
-    showPath(QString::fromStdString(result->path.reason), warnings);
+    showPath(TorchPathText::reason(result->path, result->config),
+             TorchPathText::warnings(result->path, result->config));
   });
 }
 
@@ -326,7 +326,8 @@ QGroupBox* ParameterPanel::buildForward() {
   m_semantics->addItem(tr("PyTorch 1.13"));
   m_semantics->setToolTip(
       tr("semantics — which PyTorch version's behaviour to follow where versions differ: a "
-         "fully masked query with need_weights off (2.x: weights 0, 1.13: NaN), a bool "
+         "fully masked query with need_weights off (2.x: weights 0 on its SDPA path, NaN on its "
+         "fast path; 1.13: NaN), a bool "
          "attn_mask with a float key_padding_mask (1.13: any non-zero padding value masks), "
          "uint8 masks (1.13: used as bool, with a warning), is_causal (absent in 1.13)."));
   form->addRow(tr("semantics"), m_semantics);

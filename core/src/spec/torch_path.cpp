@@ -39,29 +39,58 @@ bool is_causal_mask(const Tensor& mask) {
   return true;
 }
 
+std::string_view to_string(NotFast why) {
+  switch (why) {
+    case NotFast::none:
+      return {};
+    case NotFast::not_batched:
+      return "input not batched";
+    case NotFast::not_self_attention:
+      return "query, key and value are not one tensor";
+    case NotFast::kdim_vdim:
+      return "kdim/vdim differ from embed_dim";
+    case NotFast::training:
+      return "training";
+    case NotFast::odd_heads:
+      return "num_heads is odd";
+    case NotFast::not_batch_first:
+      return "batch_first=False";
+    case NotFast::add_bias_kv:
+      return "add_bias_kv";
+    case NotFast::add_zero_attn:
+      return "add_zero_attn";
+    case NotFast::float_mask:
+      return "a floating-point mask";
+    case NotFast::grad_enabled:
+      return "grad enabled";
+    case NotFast::no_bias:
+      return "bias=False";
+  }
+  return {};
+}
+
 namespace {
 
 bool floating(const std::optional<Tensor>& mask) { return mask && mask->is_floating(); }
 
-/// PyTorch 2.6's why_not_fast_path in its order (MultiheadAttention.forward), shortened; empty
+/// PyTorch 2.6's why_not_fast_path in its order (MultiheadAttention.forward), shortened; none
 /// when the call takes the fast path. Not modelled (taken as PyTorch's defaults): the fast
 /// path enabled, no autocast, CPU/CUDA tensors, no NestedTensor, parameters that require grad.
-std::string why_not_fast(const Config& c, const Inputs& in) {
-  // The float-mask reason is set first and only kept when no later condition replaces it.
-  if (!c.batched()) return "input not batched";
-  if (!is_self_attention(in)) return "query, key and value are not one tensor";
-  if (!c.packed_projection()) return "kdim/vdim differ from embed_dim";
-  if (c.training) return "training";
-  if (c.num_heads % 2 != 0) return "num_heads is odd";
-  if (!c.batch_first) return "batch_first=False";
-  if (c.add_bias_kv) return "add_bias_kv";
-  if (c.add_zero_attn) return "add_zero_attn";
-  if (floating(in.attn_mask) || floating(in.key_padding_mask)) return "a floating-point mask";
-  if (c.grad_mode == GradMode::enabled) return "grad enabled";
+NotFast why_not_fast(const Config& c, const Inputs& in) {
+  if (!c.batched()) return NotFast::not_batched;
+  if (!is_self_attention(in)) return NotFast::not_self_attention;
+  if (!c.packed_projection()) return NotFast::kdim_vdim;
+  if (c.training) return NotFast::training;
+  if (c.num_heads % 2 != 0) return NotFast::odd_heads;
+  if (!c.batch_first) return NotFast::not_batch_first;
+  if (c.add_bias_kv) return NotFast::add_bias_kv;
+  if (c.add_zero_attn) return NotFast::add_zero_attn;
+  if (floating(in.attn_mask) || floating(in.key_padding_mask)) return NotFast::float_mask;
+  if (c.grad_mode == GradMode::enabled) return NotFast::grad_enabled;
   // Every check passed, but _native_multi_head_attention needs in_proj_bias: the call falls
   // through to F.multi_head_attention_forward.
-  if (!c.bias) return "bias=False";
-  return {};
+  if (!c.bias) return NotFast::no_bias;
+  return NotFast::none;
 }
 
 }  // namespace
@@ -72,8 +101,9 @@ PathDecision torch_path(const Config& c, const Inputs& in) {
     d.reason = "PyTorch 1.13's general path (semantics \"1.13\"; its fast path is not modelled)";
     return d;
   }
-  const std::string why = why_not_fast(c, in);
-  if (why.empty()) {
+  d.not_fast = why_not_fast(c, in);
+  const std::string why(to_string(d.not_fast));
+  if (d.not_fast == NotFast::none) {
     d.path = TorchPath::fast;
     d.reason = std::string("PyTorch would take the fast path: eval, ") +
                (c.grad_mode == GradMode::inference_mode ? "inference_mode" : "no_grad") +
@@ -91,7 +121,8 @@ PathDecision torch_path(const Config& c, const Inputs& in) {
     d.reason =
         "PyTorch would take the general path: need_weights=True, and not the fast path: " + why;
   }
-  if (c.is_causal && in.attn_mask && !is_causal_mask(*in.attn_mask)) {
+  d.causal_hint_wrong = c.is_causal && in.attn_mask && !is_causal_mask(*in.attn_mask);
+  if (d.causal_hint_wrong) {
     d.warnings.push_back(
         "is_causal=True but attn_mask is not causal: an incorrect hint, and PyTorch's result "
         "depends on its path (without key_padding_mask the SDPA path applies a causal mask "

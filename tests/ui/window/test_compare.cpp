@@ -116,7 +116,7 @@ class TestCompare : public QObject {
     for (const QString& fact : {QStringLiteral("B is NaN where A is not"), rows,
                                 QStringLiteral("every key of these queries is masked in both"),
                                 QStringLiteral("under 1.13 with need_weights=False gives NaN"),
-                                QStringLiteral("2.x gives 0")}) {
+                                QStringLiteral("SDPA path gives 0")}) {
       QVERIFY2(message.contains(fact), qPrintable(fact + QStringLiteral(" | ") + message));
     }
     QVERIFY(!message.contains(QStringLiteral("A is NaN")));

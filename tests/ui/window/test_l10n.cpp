@@ -45,6 +45,7 @@
 #include "session/session_file.hpp"
 #include "stages/stage_data.hpp"
 #include "window/main_window.hpp"
+#include "window/torch_path_text.hpp"
 
 using mhaviz::ui::MainWindow;
 
@@ -424,6 +425,45 @@ class TestL10n : public QObject {
   }
 
   // An exported picture's title, map titles and unit are in the UI language.
+  // Issue 39: the path PyTorch 2.x takes is named in the window's language: every reason and
+  // warning the core can give has a translation (the core's English stays the CLI's).
+  void torchPathIsTranslated() {
+    using mhaviz::NotFast;
+    QVERIFY(mhaviz::ui::installTranslations(QLocale(QStringLiteral("zh_CN"))));
+    mhaviz::Config config;
+    mhaviz::PathDecision fast;
+    fast.path = mhaviz::TorchPath::fast;
+    const QString fastText = mhaviz::ui::TorchPathText::reason(fast, config);
+    QVERIFY2(!fastText.contains(QStringLiteral("would take")), qPrintable(fastText));
+    QVERIFY(fastText.contains(QStringLiteral("no_grad")));
+    for (int k = int(NotFast::not_batched); k <= int(NotFast::no_bias); ++k) {
+      const auto why = static_cast<NotFast>(k);
+      const QString english = QString::fromLatin1(mhaviz::to_string(why));
+      const QString text = mhaviz::ui::TorchPathText::notFast(why);
+      QVERIFY2(!text.isEmpty(), qPrintable(english));
+      // Python spellings (add_bias_kv, batch_first=False) stay; words are translated.
+      if (english.contains(QLatin1Char(' ')) || english == QLatin1String("training")) {
+        QVERIFY2(text != english, qPrintable(english));
+      }
+    }
+    mhaviz::PathDecision sdpa;
+    sdpa.path = mhaviz::TorchPath::sdpa;
+    sdpa.not_fast = NotFast::training;
+    sdpa.attn_mask_dropped = true;
+    sdpa.causal_hint_wrong = true;
+    config.add_bias_kv = true;
+    const QStringList warnings = mhaviz::ui::TorchPathText::warnings(sdpa, config);
+    QCOMPARE(warnings.size(), 2);
+    for (const QString& w : warnings) {
+      QVERIFY2(!w.contains(QStringLiteral("PyTorch's")), qPrintable(w));
+    }
+    QVERIFY(!mhaviz::ui::TorchPathText::reason(sdpa, config).contains(QStringLiteral("training")));
+    QVERIFY(!mhaviz::ui::installTranslations(QLocale(QStringLiteral("en_US"))));  // English
+    QCOMPARE(mhaviz::ui::TorchPathText::reason(sdpa, config),
+             QStringLiteral("PyTorch would take the SDPA path (scaled_dot_product_attention): "
+                            "need_weights=False, and not the fast path: training"));
+  }
+
   void exportedImageIsTranslated() {
     QVERIFY(mhaviz::ui::installTranslations(QLocale(QStringLiteral("zh_CN"))));
     QTemporaryDir dir;

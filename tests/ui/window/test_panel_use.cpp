@@ -381,6 +381,38 @@ class TestPanelUse : public QObject {
     tools->setHighContrast(false);
   }
 
+  // Issue 39: the grad mode combo box is the call's context; with it the note under it names
+  // the path PyTorch 2.x takes and the condition that decided it, as `mhaviz-cli run` does.
+  void gradModeNamesThePathPyTorchTakes() {
+    Config c = document()->config();
+    c.embed_dim = 8;
+    c.num_heads = 2;
+    c.tgt_len = c.src_len = 4;
+    c.batch_first = true;
+    c.training = false;
+    c.input_spec.self_attention = true;
+    document()->changeConfig(c, QStringLiteral("eval self-attention"));
+    QVERIFY(idle());
+    auto* mode = m_window->panel()->findChild<QComboBox*>(QStringLiteral("grad_mode"));
+    auto* path = m_window->panel()->findChild<QLabel*>(QStringLiteral("torchPath"));
+    QVERIFY(mode != nullptr && path != nullptr);
+    QCOMPARE(mode->currentIndex(), 0);  // grad enabled, as in a script
+    QVERIFY2(path->text().contains(QStringLiteral("general path")) &&
+                 path->text().endsWith(QStringLiteral("grad enabled")),
+             qPrintable(path->text()));
+    mode->setCurrentIndex(1);  // torch.no_grad()
+    QVERIFY(idle());
+    QCOMPARE(document()->config().grad_mode, mhaviz::GradMode::no_grad);
+    QCOMPARE(computation()->result()->path.path, mhaviz::TorchPath::fast);
+    QCOMPARE(path->text(),
+             QStringLiteral("PyTorch would take the fast path: eval, no_grad, self-attention, "
+                            "batch_first"));
+    QVERIFY(path->isVisible());
+    document()->undoStack()->undo();
+    QVERIFY(idle());
+    QCOMPARE(mode->currentIndex(), 0);
+  }
+
  private:
   [[nodiscard]] Document* document() const { return m_window->document(); }
   [[nodiscard]] Computation* computation() const { return m_window->computation(); }

@@ -23,9 +23,33 @@ enum class TorchPath : std::uint8_t {
 /// "general", "sdpa" or "fast" (the spelling of tests/fixtures/torch2/paths/index.json).
 std::string_view to_string(TorchPath path);
 
+/// The first condition of PyTorch 2.6's why_not_fast_path chain that keeps a call off the fast
+/// path (none: the call takes it), in that chain's order.
+enum class NotFast : std::uint8_t {
+  none,
+  not_batched,         ///< "input not batched"
+  not_self_attention,  ///< "query, key and value are not one tensor"
+  kdim_vdim,           ///< "kdim/vdim differ from embed_dim"
+  training,            ///< "training"
+  odd_heads,           ///< "num_heads is odd"
+  not_batch_first,     ///< "batch_first=False"
+  add_bias_kv,         ///< "add_bias_kv"
+  add_zero_attn,       ///< "add_zero_attn"
+  float_mask,          ///< "a floating-point mask"
+  grad_enabled,        ///< "grad enabled"
+  no_bias,             ///< "bias=False" (the fast path needs in_proj_bias)
+};
+/// The condition in words, as PathDecision::reason names it (empty for none).
+std::string_view to_string(NotFast why);
+
 /// The path PyTorch takes for a call and what follows from it for the numbers.
 struct PathDecision {
   TorchPath path = TorchPath::general;
+  /// Why not the fast path (none on the fast path and under semantics "1.13"): what `reason`
+  /// says in words, for a caller that words it in another language.
+  NotFast not_fast = NotFast::none;
+  /// is_causal=True with an attn_mask that is not causal (the first warning below).
+  bool causal_hint_wrong = false;
   /// Why, for people: "PyTorch would take the fast path: eval, no_grad, self-attention,
   /// batch_first"; the general and SDPA paths name the first condition that rules out the
   /// fast path, as PyTorch's why_not_fast_path does.
