@@ -403,6 +403,10 @@
         <source>PyTorch&apos;s SDPA path drops attn_mask (is_causal=True, need_weights=False, no key_padding_mask) and applies its own top-left causal mask over all key columns</source>
         <translation>PyTorch 的 SDPA 路径丢弃 attn_mask（is_causal=True、need_weights=False、无 key_padding_mask），改在所有键列上使用自己的左上因果掩码</translation>
     </message>
+    <message>
+        <source>the capture recorded PyTorch&apos;s %1 path, but this configuration leads to the %2 path: its training, grad_mode or inputs.self_attention, or PyTorch&apos;s version, differs from the captured call&apos;s; mhaviz computes the %2 path&apos;s result</source>
+        <translation>捕获记录的是 PyTorch 的 %1 路径，但此配置会走 %2 路径：它的 training、grad_mode 或 inputs.self_attention，或者 PyTorch 的版本，与捕获的调用不同；mhaviz 计算的是 %2 路径的结果</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz</name>

@@ -28,8 +28,9 @@ std::string quote(const std::string& s) {
 }
 
 bool pythonCanImport(const std::string& modules) {
-  if (!std::filesystem::exists("/usr/bin/python3")) return false;
-  const std::string command = "/usr/bin/python3 -c 'import " + modules + "' >/dev/null 2>&1";
+  if (!std::filesystem::exists(bridgePython())) return false;
+  const std::string command =
+      "'" + bridgePython() + "' -c 'import " + modules + "' >/dev/null 2>&1";
   return std::system(command.c_str()) == 0;
 }
 
@@ -75,6 +76,14 @@ ProcessResult runProcess(const std::string& program, const std::vector<std::stri
 
 ProcessResult runCli(const std::vector<std::string>& args) {
   return runProcess(MHAVIZ_CLI_EXE, args);
+}
+
+const std::string& bridgePython() {
+  static const std::string python = [] {
+    const char* chosen = std::getenv("MHAVIZ_BRIDGE_PYTHON");
+    return std::string(chosen != nullptr && *chosen != 0 ? chosen : "/usr/bin/python3");
+  }();
+  return python;
 }
 
 bool pythonHasTorch() {

@@ -25,6 +25,9 @@ ProcessResult runProcess(const std::string& program, const std::vector<std::stri
 ProcessResult runCli(const std::vector<std::string>& args);
 
 /// True when /usr/bin/python3 can import torch and numpy.
+/// The python of the PyTorch bridge tests: /usr/bin/python3, or the program named by
+/// MHAVIZ_BRIDGE_PYTHON (ctest cli-pytorch2: PyTorch 2.x in a chroot, chroot_python.sh).
+const std::string& bridgePython();
 bool pythonHasTorch();
 
 /// True when /usr/bin/python3 can import numpy.

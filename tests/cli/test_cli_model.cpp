@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <QImage>
 #include <QSet>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -93,6 +96,29 @@ TEST(ModelCommand, CheckFailsWhenAStoredOutputDisagrees) {
   EXPECT_EQ(runCli({"model", "--model", dir.file("encoder.json"), "--check", "--tolerance", "0.3"})
                 .exitCode,
             0);
+}
+
+// A capture under PyTorch 2.x records the path PyTorch took ("torch_path" in the layer's
+// configuration); a layer whose configuration leads mhaviz to another path fails the check,
+// whatever the numbers say.
+TEST(ModelCommand, CheckFailsWhenALayerWouldTakeAnotherPath) {
+  const ScratchDir dir;
+  std::filesystem::copy_file(
+      std::filesystem::path(MHAVIZ_FIXTURE_DIR) / "models" / "encoder.npz", dir.file("encoder.npz"));
+  nlohmann::json index = nlohmann::json::parse(readText(model("encoder")));
+  index["layers"][1]["config"]["torch_path"] = "fast";  // eval, but grad enabled: the SDPA path
+  index["layers"][2]["config"]["torch_path"] = "sdpa";  // what mhaviz decides too
+  std::ofstream(dir.file("encoder.json")) << index.dump(1);
+  const ProcessResult r = runCli({"model", "--model", dir.file("encoder.json"), "--check"});
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("layer 1 (layers.1.self_attn): attn_output"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PyTorch took its fast path, mhaviz computed the sdpa path  OTHER PATH"),
+            std::string::npos)
+      << r.out;
+  const auto layer2 = r.out.find("layer 2 (layers.2.self_attn)");
+  ASSERT_NE(layer2, std::string::npos);
+  EXPECT_EQ(r.out.substr(r.out.find('\n', layer2) - 4, 4), "  ok") << r.out;
+  EXPECT_NE(r.err.find("1 layer(s)"), std::string::npos) << r.err;
 }
 
 TEST(ModelCommand, RolloutPrintsPerTokenAndExtraShare) {

@@ -15,7 +15,7 @@
 
 namespace mhaviz::cli::test {
 
-inline constexpr const char* kPython = "/usr/bin/python3";
+inline const std::string& kPython = bridgePython();
 
 inline bool ciRequiresTorch() {
   const char* ci = std::getenv("CI");
@@ -29,7 +29,7 @@ struct BridgeCount : ::testing::Environment {
   int missing = 0;
   void TearDown() override {
     if (ran + skipped + missing == 0) return;  // none selected (--gtest_filter)
-    std::printf("PyTorch bridge: %d tests ran under %s", ran, kPython);
+    std::printf("PyTorch bridge: %d tests ran under %s", ran, kPython.c_str());
     if (skipped > 0) std::printf(", %d skipped: it cannot import torch and numpy", skipped);
     if (missing > 0) std::printf(", %d failed: CI=true and it cannot import torch", missing);
     std::printf("\n");
@@ -47,11 +47,11 @@ inline BridgeCount* const bridgeCount = [] {
   if (!pythonHasTorch()) {                                                                     \
     if (ciRequiresTorch()) {                                                                   \
       ++bridgeCount->missing;                                                                  \
-      FAIL() << "/usr/bin/python3 cannot import torch and numpy, and CI=true requires the "    \
+      FAIL() << kPython << " cannot import torch and numpy, and CI=true requires the "         \
                 "PyTorch bridge tests: run scripts/install-deps (python3-torch)";              \
     }                                                                                          \
     ++bridgeCount->skipped;                                                                    \
-    GTEST_SKIP() << "/usr/bin/python3 cannot import torch and numpy; install Debian's "        \
+    GTEST_SKIP() << kPython << " cannot import torch and numpy; install Debian's "             \
                     "python3-torch and python3-numpy (scripts/install-deps) to run this test"; \
   }                                                                                            \
   ++bridgeCount->ran

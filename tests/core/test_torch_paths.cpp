@@ -210,6 +210,25 @@ TEST(TorchPaths, AnalysesReadTheMaskThePathApplied) {
   EXPECT_NO_THROW((void)block_sparsity(wrong.config, wrong.params, wrong.inputs, 1));
 }
 
+// A captured call records the path PyTorch took ("torch_path"); where the configuration leads
+// elsewhere (its context edited, or another PyTorch), mhaviz says so and model --check fails.
+TEST(TorchPaths, ARecordedPathIsCheckedAgainstTheDecision) {
+  Problem p = path_problem("fast_no_mask");
+  const PathDecision fast = torch_path(p.config, p.inputs);
+  ASSERT_EQ(fast.path, TorchPath::fast);
+  p.config.recorded_path = TorchPath::fast;
+  EXPECT_FALSE(torch_path(p.config, p.inputs).differs_from_recorded);
+  EXPECT_TRUE(torch_path(p.config, p.inputs).warnings.empty());
+  p.config.grad_mode = GradMode::enabled;  // the context edited after the capture
+  const PathDecision edited = torch_path(p.config, p.inputs);
+  EXPECT_TRUE(edited.differs_from_recorded);
+  EXPECT_TRUE(any_contains(edited.warnings, "the capture recorded PyTorch's fast path, but this "
+                                            "configuration leads to the sdpa path"))
+      << ::testing::PrintToString(edited.warnings);
+  p.config.semantics = Semantics::v1_13;  // 1.13: the general path only, nothing to compare
+  EXPECT_FALSE(torch_path(p.config, p.inputs).differs_from_recorded);
+}
+
 TEST(TorchPaths, ContextConfigKeys) {
   const Config d = io::parse_config_json("{}", "c.json");
   EXPECT_TRUE(d.training);  // a fresh module in a script
@@ -221,6 +240,14 @@ TEST(TorchPaths, ContextConfigKeys) {
   EXPECT_NE(io::config_to_json(c).find(R"("grad_mode": "inference_mode")"), std::string::npos);
   expect_invalid([] { (void)io::parse_config_json(R"({"grad_mode": "off"})", "c.json"); },
                  {"c.json", "\"grad_mode\"", "no_grad", "off"});
+  // "torch_path": what a capture saw; written only when recorded.
+  EXPECT_FALSE(d.recorded_path.has_value());
+  EXPECT_EQ(io::config_to_json(d).find("torch_path"), std::string::npos);
+  const Config r = io::parse_config_json(R"({"torch_path": "sdpa"})", "c.json");
+  EXPECT_EQ(r.recorded_path, TorchPath::sdpa);
+  EXPECT_NE(io::config_to_json(r).find(R"("torch_path": "sdpa")"), std::string::npos);
+  expect_invalid([] { (void)io::parse_config_json(R"({"torch_path": "flash"})", "c.json"); },
+                 {"c.json", "\"torch_path\"", "fast", "flash"});
 }
 
 /// The largest difference from PyTorch 2.6 over every 2.x fixture, by dtype (the report's

@@ -145,6 +145,12 @@ def module_config(module, query, key, need_weights=True, average_attn_weights=Tr
     }
 
 
+def _records_path():
+    """Whether the configuration records the path PyTorch took: under 2.x, whose three paths
+    mhaviz models (semantics "2.x"); 1.13's own fast path is not modelled."""
+    return int(torch.__version__.split(".")[0]) >= 2
+
+
 def _save_outputs(path_prefix, outputs, torch_path=None):
     attn_output, attn_output_weights = outputs
     arrays = {"attn_output": _numpy(attn_output)}
@@ -173,6 +179,8 @@ def save_mha(module, query, key, value, path_prefix, key_padding_mask=None, attn
     for name, mask in (("attn_mask", attn_mask), ("key_padding_mask", key_padding_mask)):
         if mask is not None:
             arrays[name] = _mask_array(mask, name)
+    if torch_path is not None and _records_path():
+        config["torch_path"] = torch_path  # mhaviz warns when its configuration leads elsewhere
     with open(f"{path_prefix}.json", "w", encoding="utf-8") as f:
         json.dump(config, f, indent=2)
         f.write("\n")
@@ -266,29 +274,23 @@ class Capture:
         self.config = None
         self.fused = False  # True when the call was recovered from the fused encoder-layer kernel
         self._signature = inspect.signature(type(module).forward)
-        self._handle = None
-        self._wrapped = False
         self._spy = PathSpy()  # the path PyTorch takes, recorded with what it returned
         self.torch_path = None
-        self._pre_handle = module.register_forward_pre_hook(lambda *_: self._spy.start())
-        try:  # PyTorch 2.x: forward hooks may receive keyword arguments
-            self._handle = module.register_forward_hook(self._hook, with_kwargs=True)
-        except TypeError:  # 1.13: a hook sees positional arguments only; wrap forward instead
-            original = module.forward
+        # The call is seen by wrapping the instance's forward, not by hooks: PyTorch 2.x's
+        # TransformerEncoderLayer leaves its fused fast path when a submodule has forward
+        # hooks, so a hook would change the path (and the numbers) of the model it watches.
+        original = module.forward
 
-            def forward(*args, **kwargs):
-                self._spy.start()
-                result = original(*args, **kwargs)
-                self._record(args, kwargs, result)
-                return result
+        def forward(*args, **kwargs):
+            self._spy.start()
+            result = original(*args, **kwargs)
+            self._record(args, kwargs, result)
+            return result
 
-            module.forward = forward
-            self._wrapped = True
+        module.forward = forward
+        self._wrapped = True
         if module._qkv_same_embed_dim:  # the fused kernel only runs for packed in_proj_weight
             _wait_for_fused_calls(self)
-
-    def _hook(self, module, args, kwargs, output):
-        self._record(args, kwargs, output)
 
     def _record(self, args, kwargs, output):
         self.torch_path = self._spy.stop()
@@ -392,12 +394,6 @@ class Capture:
         """Stops capturing and restores the module (and torch) as they were."""
         _stop_waiting(self)
         self._spy.stop()
-        if self._pre_handle is not None:
-            self._pre_handle.remove()
-            self._pre_handle = None
-        if self._handle is not None:
-            self._handle.remove()
-            self._handle = None
         if self._wrapped:
             del self.module.forward  # the instance attribute; the class's forward shows again
             self._wrapped = False
@@ -505,10 +501,13 @@ class ModelCapture:
         arrays["attn_output"] = _numpy(attn_output)
         if attn_output_weights is not None:
             arrays["attn_output_weights"] = _numpy(attn_output_weights)
+        fused = bool(getattr(recorder, "_fused_call", False))
+        if recorder.torch_path is not None and not fused and _records_path():
+            config["torch_path"] = recorder.torch_path
         self_attention = _same_tensor(query, key) and _same_tensor(key, value)
         self.layers.append(dict(name=recorder.name, call=recorder.calls, config=config,
                                 arrays=arrays, self_attention=bool(self_attention),
-                                fused=bool(getattr(recorder, "_fused_call", False))))
+                                fused=fused))
 
     def remove(self):
         """Stops recording and restores every module (and torch) as they were."""

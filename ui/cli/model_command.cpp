@@ -14,6 +14,7 @@
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/spec/torch_path.hpp"
 #include "model/model_picture.hpp"
 #include "model/step_picture.hpp"
 
@@ -182,7 +183,11 @@ int modelCommand(const QCommandLineParser& parser) {
       std::cout << model::layer_title(m.layers[i].info, i) << ": attn_output "
                 << difference(c.output_diff);
       if (c.weights_diff) std::cout << ", attn_output_weights " << difference(*c.weights_diff);
-      std::cout << (c.ok ? "  ok" : "  ABOVE TOLERANCE") << '\n';
+      if (!c.path_agrees()) {
+        std::cout << "; PyTorch took its " << to_string(*c.recorded_path)
+                  << " path, mhaviz computed the " << to_string(c.path) << " path";
+      }
+      std::cout << (c.ok ? "  ok" : c.path_agrees() ? "  ABOVE TOLERANCE" : "  OTHER PATH") << '\n';
     }
     const std::size_t bad = computed.disagreeing();
     std::cout << (bad == 0
@@ -195,7 +200,8 @@ int modelCommand(const QCommandLineParser& parser) {
       std::cerr << "error: " << bad << " layer(s) of " << path.toStdString()
                 << " differ from PyTorch's stored outputs by more than " << difference(tolerance)
                 << "; see the lines above (a model captured in training mode with dropout "
-                   "cannot match)\n";
+                   "cannot match; OTHER PATH: the layer's training, grad_mode or "
+                   "self_attention differs from the captured call's)\n";
       exitCode = kExitInvalidInput;
     }
   }

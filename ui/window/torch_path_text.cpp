@@ -61,6 +61,13 @@ QStringList TorchPathText::warnings(const PathDecision& path, const Config& conf
               "ignores the hint); mhaviz computes the %1 path's result")
                .arg(QString::fromLatin1(to_string(path.path)));
   }
+  if (path.differs_from_recorded && config.recorded_path) {
+    out << tr("the capture recorded PyTorch's %1 path, but this configuration leads to the %2 "
+              "path: its training, grad_mode or inputs.self_attention, or PyTorch's version, "
+              "differs from the captured call's; mhaviz computes the %2 path's result")
+               .arg(QString::fromLatin1(to_string(*config.recorded_path)),
+                    QString::fromLatin1(to_string(path.path)));
+  }
   if (path.attn_mask_dropped) {
     out << ((config.add_bias_kv || config.add_zero_attn)
                 ? tr("PyTorch's SDPA path drops attn_mask (is_causal=True, need_weights=False, "

@@ -15,6 +15,7 @@
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/suggest.hpp"
+#include "mhaviz/core/spec/torch_path.hpp"
 
 namespace mhaviz::io {
 
@@ -177,6 +178,30 @@ KeyHandler grad_mode_key() {
           [](const Config& c) { return ordered_json(std::string(to_string(c.grad_mode))); }};
 }
 
+KeyHandler torch_path_key() {
+  return {"torch_path",
+          R"("general", "sdpa" or "fast" (the path PyTorch 2.x took for a captured call))",
+          [](const json& v, Config& c, const KeyContext& ctx) {
+            if (v.is_null()) {
+              c.recorded_path.reset();
+              return;
+            }
+            if (!v.is_string()) ctx.wrong_type(v);
+            const auto s = v.get<std::string>();
+            for (TorchPath p : {TorchPath::general, TorchPath::sdpa, TorchPath::fast}) {
+              if (s == to_string(p)) {
+                c.recorded_path = p;
+                return;
+              }
+            }
+            ctx.wrong_type(v);
+          },
+          [](const Config& c) {
+            return c.recorded_path ? ordered_json(std::string(to_string(*c.recorded_path)))
+                                   : ordered_json(nullptr);
+          }};
+}
+
 /// Every key, in Config's field order (the order config_to_json writes).
 const std::vector<KeyHandler>& key_table() {
   static const std::vector<KeyHandler> table = {
@@ -195,6 +220,7 @@ const std::vector<KeyHandler>& key_table() {
       optional_number_key<&Config::attn_logit_softcapping>("attn_logit_softcapping"),
       bool_key<&Config::training>("training"),
       grad_mode_key(),
+      torch_path_key(),
       dtype_key(),
       semantics_key(),
       optional_int_key<&Config::batch_size>("batch_size"),
@@ -339,6 +365,7 @@ Config read_config_file(const std::filesystem::path& path) {
 std::string config_to_json(const Config& config) {
   ordered_json out = ordered_json::object();
   for (const KeyHandler& h : key_table()) out[std::string(h.key)] = h.write(config);
+  if (!config.recorded_path) out.erase("torch_path");  // written only for a captured call
   return out.dump(2) + "\n";
 }
 

@@ -48,7 +48,10 @@ LayerCheck check_layer(const Layer& layer, const ForwardResult& result, double t
                              ? max_difference(*result.attn_output_weights, *layer.torch_weights)
                              : std::numeric_limits<double>::infinity();
   }
-  check.ok = check.worst() <= tolerance;
+  check.path = result.path.path;
+  // Under semantics "1.13" mhaviz models the general path only; a recorded path is 2.x's.
+  if (result.config.semantics == Semantics::v2) check.recorded_path = result.config.recorded_path;
+  check.ok = check.worst() <= tolerance && check.path_agrees();
   return check;
 }
 

@@ -130,6 +130,16 @@ PathDecision torch_path(const Config& c, const Inputs& in) {
         "mhaviz computes the " +
         std::string(to_string(d.path)) + " path's result");
   }
+  if (c.recorded_path && *c.recorded_path != d.path && c.semantics == Semantics::v2) {
+    d.differs_from_recorded = true;
+    d.warnings.push_back("the capture recorded PyTorch's " +
+                         std::string(to_string(*c.recorded_path)) +
+                         " path, but this configuration leads to the " +
+                         std::string(to_string(d.path)) +
+                         " path: its training, grad_mode or inputs.self_attention, or PyTorch's "
+                         "version, differs from the captured call's; mhaviz computes the " +
+                         std::string(to_string(d.path)) + " path's result");
+  }
   if (d.attn_mask_dropped) {
     std::string w =
         "PyTorch's SDPA path drops attn_mask (is_causal=True, need_weights=False, no "

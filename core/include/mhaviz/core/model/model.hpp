@@ -106,8 +106,13 @@ Model read_model(const std::filesystem::path& index_path,
 struct LayerCheck {
   double output_diff = 0.0;            ///< largest |mhaviz - PyTorch| over attn_output
   std::optional<double> weights_diff;  ///< the same over attn_output_weights, when stored
-  bool ok = true;                      ///< both within the tolerance
+  /// The path mhaviz computed (the one PyTorch 2.x takes for the layer's configuration) and,
+  /// when the capture recorded it, the path PyTorch took (Config::recorded_path).
+  TorchPath path = TorchPath::general;
+  std::optional<TorchPath> recorded_path;
+  bool ok = true;  ///< both within the tolerance, and the path the one PyTorch took
   [[nodiscard]] double worst() const { return std::max(output_diff, weights_diff.value_or(0.0)); }
+  [[nodiscard]] bool path_agrees() const { return !recorded_path || *recorded_path == path; }
 };
 
 /// Compares `result` (forward() of layer.problem) with the layer's stored outputs. NaN in

@@ -33,6 +33,14 @@ enum class GradMode : std::uint8_t {
 /// "enabled", "no_grad" or "inference_mode", the configuration file's spelling.
 std::string_view to_string(GradMode mode);
 
+/// The three paths of PyTorch 2.x's MultiheadAttention (mhaviz/core/spec/torch_path.hpp, which
+/// decides between them).
+enum class TorchPath : std::uint8_t {
+  general,  ///< F.multi_head_attention_forward with need_weights=True: the steps as written
+  sdpa,     ///< need_weights=False: F.scaled_dot_product_attention
+  fast,     ///< torch._native_multi_head_attention (eval, grad disabled, self-attention, ...)
+};
+
 struct Config {
   // --- nn.MultiheadAttention(embed_dim, num_heads, dropout, bias, add_bias_kv,
   //                           add_zero_attn, kdim, vdim, batch_first)
@@ -61,6 +69,10 @@ struct Config {
   //     are a fresh module called in a script: training, grad enabled.
   bool training = true;
   GradMode grad_mode = GradMode::enabled;  ///< config key "grad_mode"
+  /// The path PyTorch 2.x took for a captured call, as the capture saw it (config key
+  /// "torch_path", written by mhaviz_capture); torch_path() warns when the configuration
+  /// leads to another one. None: not recorded.
+  std::optional<TorchPath> recorded_path;
 
   DType dtype = DType::float32;
   Semantics semantics = Semantics::v2;  ///< config key "semantics": "2.x" or "1.13"

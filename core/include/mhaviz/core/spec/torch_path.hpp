@@ -15,11 +15,6 @@
 
 namespace mhaviz {
 
-enum class TorchPath : std::uint8_t {
-  general,  ///< F.multi_head_attention_forward with need_weights=True: the steps as written
-  sdpa,     ///< need_weights=False: F.scaled_dot_product_attention
-  fast,     ///< torch._native_multi_head_attention (eval, grad disabled, self-attention, ...)
-};
 /// "general", "sdpa" or "fast" (the spelling of tests/fixtures/torch2/paths/index.json).
 std::string_view to_string(TorchPath path);
 
@@ -50,6 +45,9 @@ struct PathDecision {
   NotFast not_fast = NotFast::none;
   /// is_causal=True with an attn_mask that is not causal (the first warning below).
   bool causal_hint_wrong = false;
+  /// The capture recorded another path than this one (Config::recorded_path): the
+  /// configuration's context or PyTorch's version differs from the captured call's.
+  bool differs_from_recorded = false;
   /// Why, for people: "PyTorch would take the fast path: eval, no_grad, self-attention,
   /// batch_first"; the general and SDPA paths name the first condition that rules out the
   /// fast path, as PyTorch's why_not_fast_path does.
