@@ -251,11 +251,19 @@ void MainWindow::addTokenPictures(const TokenDocks& tokens) {
   m_exports->addPicture({tr("Head view"), QStringLiteral("head_view"), true, onScreen(m_headView),
                          [this](const QString& path, const ExportOptions& options) {
                            return m_headView->exportTo(path, options);
+                         },
+                         [this](const ExportOptions& options) {
+                           const PictureSource p = m_headView->picture(options);
+                           return QSize(p.width, p.height);
                          }},
                         [dock = tokens.headDock] { return dock->isVisible(); });
   m_exports->addPicture({tr("Text view"), QStringLiteral("text_view"), false, onScreen(m_textView),
                          [this](const QString& path, const ExportOptions& options) {
                            return m_textView->exportTo(path, options);
+                         },
+                         [this](const ExportOptions& options) {
+                           const PictureSource p = m_textView->picture(options);
+                           return QSize(p.width, p.height);
                          }},
                         [dock = tokens.textDock] { return dock->isVisible(); });
   m_exports->setActivePicture([this] { return m_activePicture; });

@@ -124,7 +124,7 @@ inline QStringList auditLayout(const QMainWindow& window, const QList<const QWid
     const QScrollBar* sideways = area->horizontalScrollBar();
     if (sideways == nullptr || !sideways->isVisible()) continue;
     for (const QWidget* p = area; p != nullptr; p = p->parentWidget()) {
-      if (const auto* dock = qobject_cast<const QDockWidget*>(p)) {
+      if (qobject_cast<const QDockWidget*>(p) != nullptr) {
         problems << QStringLiteral("%1 scrolls sideways (%2 px more than its %3)")
                         .arg(describeWidget(area, QString()))
                         .arg(sideways->maximum())

@@ -273,11 +273,8 @@ class TestHeadView : public QObject {
     // The same layout as the export's: recomputed here for its geometry.
     const auto result = m_window->computation()->result();
     const auto fitted = mhaviz::ui::fitViewToResult(m_window->document()->view(), *result);
-    const auto data = mhaviz::ui::headViewData(*result, fitted);
-    const auto options2 = mhaviz::ui::headLinesOptions(data, fitted.queryLabels, {0},
-                                                       view->choice(), mhaviz::ui::Stage::weights,
-                                                       QApplication::font(), QSizeF(800, 500), 32);
-    const auto lines = mhaviz::ui::layoutHeadLines(data, fitted.queryLabels, options2);
+    const auto lines =
+        mhaviz::ui::headViewPictureLayout(*result, fitted, view->choice(), options).lines;
     QVERIFY(!lines.lines.empty());
     const HeadLine& strongest = lines.lines.back();
     const QPointF a = lines.queries[static_cast<std::size_t>(strongest.query)].anchor;

@@ -11,7 +11,10 @@
 // head view of the selected layer). The light/dark pass changes only the palette, so it runs at
 // the middle size; the three sizes run in both languages.
 
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QElapsedTimer>
 #include <QPushButton>
 #include <QScrollArea>
@@ -24,7 +27,9 @@
 #include "compare/compare_panel.hpp"
 #include "desktop/language.hpp"
 #include "desktop/theme.hpp"
+#include "exporting/export_dialog.hpp"
 #include "layout_audit.hpp"
+#include "picture_audit.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
@@ -186,6 +191,97 @@ class TestLayoutAudit : public QObject {
 
     QVERIFY2(m_problems.isEmpty(), qPrintable(QStringLiteral("\n") + m_problems.join('\n')));
     qInfo("%s: audited in %lld ms", qPrintable(language), clock.elapsed());
+  }
+
+  // The exported pictures (picture_audit.hpp): the grid, one head, the head view and the text
+  // view, each written through the export dialog as PNG at DPI scale 1, 2 and 3 and as SVG:
+  // every text inside the canvas and uncut, and the size the dialog announced the file's.
+  void everyExportedPicture_data() { everyWorkspaceAtEverySize_data(); }
+
+  void everyExportedPicture() {
+    QFETCH(QString, language);
+    QElapsedTimer clock;
+    clock.start();
+    QSettings().clear();
+    QVERIFY(installTranslations(QLocale(language)) || language == QStringLiteral("en_US"));
+    applyTheme(ThemeChoice::light);
+    testing::PromptedWindow w;
+    MainWindow& window = w.window;
+    window.resize(kSizes[0]);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    setConfig(w, kEightHeads);
+    window.workspaces()->setCurrent(kTokens);  // the head and text views shown
+    QTRY_VERIFY(window.workspaces()->isSettled());
+    QVERIFY(window.headViewDock()->isVisible() && window.textViewDock()->isVisible());
+    window.textView()->setPinnedQuery(5);
+    QVERIFY(QTest::qWaitFor([&] { return !window.headView()->isDrawing(); }, kTimeout));
+    QTemporaryDir dir;
+    QStringList problems;
+    // The dialog's pictures with both token views shown: the grid, the head view, the text view.
+    constexpr int kGridPicture = -1, kHeadPicture = 0, kTextPicture = 1;
+    struct Picture {
+      const char* name;
+      int picture;  // the dialog's: -1 the grid
+      int head;     // the grid's head, -1: all
+    };
+    for (const Picture& p : {Picture{"grid", kGridPicture, -1},
+                             Picture{"one_head", kGridPicture, 0},
+                             Picture{"head_view", kHeadPicture, -1},
+                             Picture{"text_view", kTextPicture, -1}}) {
+      for (const QString& format : {QStringLiteral("png"), QStringLiteral("svg")}) {
+        for (double scale : {1.0, 2.0, 3.0}) {
+          if (format == QLatin1String("svg") && scale > 1) break;  // the scale is PNG's
+          const QString what = QStringLiteral("%1 %2 at scale %3 (%4)")
+                                   .arg(QLatin1String(p.name), format)
+                                   .arg(scale)
+                                   .arg(language);
+          const QString path = dir.filePath(QStringLiteral("%1_%2.%3")
+                                                .arg(QLatin1String(p.name))
+                                                .arg(scale)
+                                                .arg(format));
+          QSize announced;
+          ExportOptions options;
+          QTimer::singleShot(0, &window, [&] {
+            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+            if (dialog == nullptr) return;
+            dialog->setPicture(p.picture);
+            if (p.picture == kGridPicture) {
+              dialog->setHead(p.head);
+              dialog->setPixelSize(900, 560);
+            }
+            dialog->setFormat(format);
+            dialog->setScale(scale);
+            dialog->setPath(path);
+            announced = dialog->fileSize();
+            options = dialog->exportOptions();
+            for (QAbstractButton* b : dialog->findChild<QDialogButtonBox*>()->buttons()) {
+              if (dialog->findChild<QDialogButtonBox*>()->buttonRole(b) ==
+                  QDialogButtonBox::AcceptRole) {
+                b->click();
+              }
+            }
+          });
+          emit window.headView()->exportRequested();
+          if (announced.isEmpty()) {
+            problems << what + QStringLiteral(": the export dialog did not open");
+            continue;
+          }
+          problems << (format == QLatin1String("png")
+                           ? testing::auditPngFile(path, announced, scale, what)
+                           : testing::auditSvgFile(path, announced, what));
+          if (format == QLatin1String("png") && p.picture == kHeadPicture) {
+            problems << testing::auditPictureLayout(window.headView()->picture(options), options,
+                                                    what);
+          } else if (format == QLatin1String("png") && p.picture == kTextPicture) {
+            problems << testing::auditPictureLayout(window.textView()->picture(options), options,
+                                                    what);
+          }
+        }
+      }
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("\n") + problems.join('\n')));
+    qInfo("%s: pictures audited in %lld ms", qPrintable(language), clock.elapsed());
   }
 
  private:
