@@ -30,11 +30,17 @@ constexpr double kFaint = 0.25;
 }  // namespace
 
 QColor headColor(int head) {
-  // Okabe & Ito (2008), "Color Universal Design": blue, orange, bluish green, reddish purple,
-  // sky blue, vermillion, yellow.
-  static const std::array<QColor, 7> palette = {
-      QColor(0, 114, 178),  QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
-      QColor(86, 180, 233), QColor(213, 94, 0),  QColor(240, 228, 66)};
+  // Okabe & Ito (2008), "Color Universal Design" (black left out): blue, orange, bluish green,
+  // reddish purple, sky blue, vermillion, yellow; then nine chosen from Paul Tol's and IBM's
+  // colour-blind-safe sets, each as far (CIELAB) from those before it as the set allows, seen
+  // with normal vision and simulated protanopia and deuteranopia (Viénot 1999): every two of
+  // the sixteen differ by at least 12 there. Past sixteen heads the colours repeat: head h has
+  // head h mod 16's colour (the chips and the hover text give the head's number).
+  static const std::array<QColor, kDistinctHeadColors> palette = {
+      QColor(0, 114, 178),  QColor(230, 159, 0),  QColor(0, 158, 115),  QColor(204, 121, 167),
+      QColor(86, 180, 233), QColor(213, 94, 0),   QColor(240, 228, 66), QColor(26, 133, 255),
+      QColor(136, 34, 85),  QColor(128, 186, 90), QColor(17, 119, 51),  QColor(238, 102, 119),
+      QColor(187, 187, 187), QColor(127, 60, 141), QColor(0, 108, 209), QColor(153, 79, 0)};
   return palette[static_cast<std::size_t>(std::max(head, 0)) % palette.size()];
 }
 

@@ -24,8 +24,12 @@ class QPainter;
 
 namespace mhaviz::ui {
 
-/// Head h's colour: Okabe and Ito's colour-blind-safe palette (black left out), repeating after
-/// seven heads.
+/// How many heads have colours of their own.
+inline constexpr int kDistinctHeadColors = 16;
+
+/// Head h's colour: sixteen colour-blind-safe colours, Okabe and Ito's first (black left out),
+/// distinct with normal vision and with protanopia and deuteranopia; past sixteen heads they
+/// repeat (head h mod 16).
 QColor headColor(int head);
 
 /// The stage the head view draws for the grid's `view`: value norms when the grid shows them

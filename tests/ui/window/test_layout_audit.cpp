@@ -217,6 +217,8 @@ class TestLayoutAudit : public QObject {
     window.textView()->setPinnedQuery(5);
     QVERIFY(QTest::qWaitFor([&] { return !window.headView()->isDrawing(); }, kTimeout));
     QTemporaryDir dir;
+    dir.setAutoRemove(!qEnvironmentVariableIsSet("AUDIT_KEEP_PICTURES"));  // to look at them
+    if (!dir.autoRemove()) qInfo("pictures in %s", qPrintable(dir.path()));
     QStringList problems;
     // The dialog's pictures with both token views shown: the grid, the head view, the text view.
     constexpr int kGridPicture = -1, kHeadPicture = 0, kTextPicture = 1;
@@ -280,6 +282,37 @@ class TestLayoutAudit : public QObject {
         }
       }
     }
+    // Compare's B - A, titled as its Export button titles it (both sides described).
+    window.comparePanel()->pin();
+    mhaviz::Config b = w.document()->config();
+    b.add_zero_attn = false;
+    w.document()->changeConfig(b, QStringLiteral("audit"));
+    QVERIFY(w.idle());
+    QTRY_VERIFY_WITH_TIMEOUT(window.comparePanel()->isUpToDate(), kTimeout);
+    const CompareData& compared = window.comparePanel()->data();
+    QVERIFY(compared.ok());
+    const ViewOptions view = w.document()->view();
+    for (const QString& format : {QStringLiteral("png"), QStringLiteral("svg")}) {
+      for (double scale : {1.0, 2.0, 3.0}) {
+        if (format == QLatin1String("svg") && scale > 1) break;
+        ExportOptions options;
+        options.width = 1200;
+        options.height = 500;
+        options.scale = scale;
+        options.title = ComparePanel::tr("B \u2212 A, %1 \u2014 A: %2; B: %3")
+                            .arg(shownStageName(view.stage),
+                                 describeConfig(window.comparePanel()->resultA()->config, 0),
+                                 describeConfig(window.comparePanel()->resultB()->config, 0));
+        const QString what =
+            QStringLiteral("B - A %1 at scale %2 (%3)").arg(format).arg(scale).arg(language);
+        const QString path = dir.filePath(QStringLiteral("diff_%1.%2").arg(scale).arg(format));
+        QCOMPARE(exportStageImage(compared.diff, view, options, path), QString());
+        problems << (format == QLatin1String("png")
+                         ? testing::auditPngFile(path, {options.width, options.height}, scale, what)
+                         : testing::auditSvgFile(path, {options.width, options.height}, what));
+      }
+    }
+    window.comparePanel()->unpin();
     QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("\n") + problems.join('\n')));
     qInfo("%s: pictures audited in %lld ms", qPrintable(language), clock.elapsed());
   }
