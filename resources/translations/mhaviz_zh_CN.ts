@@ -383,6 +383,30 @@
         <translation>v：投影后的值，含 bias_v 和零值</translation>
     </message>
     <message>
+        <source>k: projected keys, with bias_k</source>
+        <translation>k：投影后的键，含 bias_k</translation>
+    </message>
+    <message>
+        <source>k: projected keys, with the zero key</source>
+        <translation>k：投影后的键，含零键</translation>
+    </message>
+    <message>
+        <source>k: projected keys, split into heads</source>
+        <translation>k：投影后的键，按头拆分</translation>
+    </message>
+    <message>
+        <source>v: projected values, with bias_v</source>
+        <translation>v：投影后的值，含 bias_v</translation>
+    </message>
+    <message>
+        <source>v: projected values, with the zero value</source>
+        <translation>v：投影后的值，含零值</translation>
+    </message>
+    <message>
+        <source>v: projected values, split into heads</source>
+        <translation>v：投影后的值，按头拆分</translation>
+    </message>
+    <message>
         <source>Values are projected with W_v (the third block of in_proj_weight) and split into heads. bias_v and the zero value are appended exactly where bias_k and the zero key are, so key column j always pairs with value row j.</source>
         <translation>值用 W_v（in_proj_weight 的第三个块）投影并拆分到各个头。bias_v 和零值追加的位置与 bias_k 和零键完全相同，因此键的第 j 列总是与值的第 j 行对应。</translation>
     </message>

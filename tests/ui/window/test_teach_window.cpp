@@ -12,12 +12,14 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTest>
 #include <QUndoStack>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
@@ -151,6 +153,29 @@ class TestTeachWindow : public QObject {
     }
     QVERIFY(s1 && s2);
     QVERIFY(idle());
+  }
+
+  // Issue 40: the k and v steps said "with bias_k and the zero key" with both options off.
+  void theKAndVStepsNameOnlyTheRowsAppended() {
+    QSignalSpy shown(m_tools->walkthrough(), &WalkthroughDock::stepShown);
+    const auto titleAt = [&](Stage stage) {
+      setStage(stage);
+      return shown.isEmpty() ? QString() : shown.last().at(0).toString();
+    };
+    for (const auto& [bias, zero] : {std::pair{false, false}, std::pair{true, false},
+                                     std::pair{false, true}, std::pair{true, true}}) {
+      mhaviz::Config c = document()->config();
+      c.add_bias_kv = bias;
+      c.add_zero_attn = zero;
+      document()->changeConfig(c, QStringLiteral("bias and zero"));
+      QVERIFY(idle());
+      const QString k = titleAt(Stage::k);
+      const QString v = titleAt(Stage::v);
+      QCOMPARE(k.contains(QStringLiteral("bias_k")), bias);
+      QCOMPARE(k.contains(QStringLiteral("zero key")), zero);
+      QCOMPARE(v.contains(QStringLiteral("bias_v")), bias);
+      QCOMPARE(v.contains(QStringLiteral("zero value")), zero);
+    }
   }
 
   void examplesMenuLoadsAConfigUndoably() {
