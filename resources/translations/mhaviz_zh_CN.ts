@@ -2896,6 +2896,14 @@
         <translation>打开会话、配置或模型</translation>
     </message>
     <message>
+        <source>Sessions, configurations and models (*.json);;mhaviz session (*.mhaviz.json)</source>
+        <translation>会话、配置和模型 (*.json);;mhaviz 会话 (*.mhaviz.json)</translation>
+    </message>
+    <message>
+        <source>Opened the example “%1”</source>
+        <translation>已打开示例“%1”</translation>
+    </message>
+    <message>
         <source>New session with the defaults of a configuration file: L = %1, S = %2, N = %3, E = %4, H = %5, weights as PyTorch initialises them, random inputs.</source>
         <translation>使用配置文件默认值的新会话：L = %1，S = %2，N = %3，E = %4，H = %5，权重按 PyTorch 的方式初始化，输入为随机值。</translation>
     </message>

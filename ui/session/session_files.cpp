@@ -311,6 +311,17 @@ bool SessionFiles::loadTensors(const QString& path) {
   return true;
 }
 
+bool SessionFiles::openExample(const QString& title, const mhaviz::Config& config) {
+  if (!maybeSave()) return false;
+  Session session;
+  session.config = config;
+  applySession(session, QString(), true);
+  m_untitledName = title;  // the window's title names the example, unmodified
+  updateTitle();
+  m_window->statusBar()->showMessage(tr("Opened the example \u201c%1\u201d").arg(title), 5000);
+  return true;
+}
+
 void SessionFiles::newSession() {
   if (!maybeSave()) return;
   applySession(Session{}, QString(), true);
@@ -358,10 +369,14 @@ QStringList SessionFiles::recentFiles() const { return m_recent->files(); }
 
 void SessionFiles::rememberRecent(const QString& path) { m_recent->remember(path); }
 
+QString SessionFiles::openFilter() {
+  return tr("Sessions, configurations and models (*.json);;mhaviz session (*.mhaviz.json)");
+}
+
 void SessionFiles::openDialog() {
   const QString path = QFileDialog::getOpenFileName(
       m_window, tr("Open session, configuration or model"),
-      m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath(), sessionFilter());
+      m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath(), openFilter());
   if (!path.isEmpty()) open(path);
 }
 

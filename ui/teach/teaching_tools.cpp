@@ -67,7 +67,16 @@ TeachingTools::TeachingTools(QMainWindow* window, Document* document, Computatio
   grid->setFocusPolicy(Qt::StrongFocus);
   qApp->installEventFilter(this);  // Left/Right anywhere in the window (see eventFilter)
 
-  m_examples = addExamplesMenu(file, document, window);
+  m_examples = addExamplesMenu(
+      file,
+      [this, document](const QString& title, const mhaviz::Config& config) {
+        if (m_openExample) {
+          m_openExample(title, config);
+        } else {
+          document->changeConfig(config, tr("Open example \u201c%1\u201d").arg(title));
+        }
+      },
+      window);
 
   view->addSeparator();
   QAction* walkToggle = m_walk->toggleViewAction();

@@ -227,6 +227,9 @@ void MainWindow::buildMenus() {
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   m_teaching = installTeaching(this, m_document, m_computation, m_grid, file, view, help);
   m_pages->addExamples(m_teaching->examplesMenu());
+  m_teaching->setExampleOpener([this](const QString& title, const mhaviz::Config& config) {
+    m_session->openExample(title, config);
+  });
   connect(m_teaching->presentationAction(), &QAction::toggled, m_pages,
           &ModelPages::setPresentation);  // the bar above a model's layer is no slide
   m_compare =

@@ -178,7 +178,7 @@ class TestTeachWindow : public QObject {
     }
   }
 
-  void examplesMenuLoadsAConfigUndoably() {
+  void examplesMenuOpensAConfig() {
     auto* menu = m_tools->examplesMenu();
     QVERIFY(menu != nullptr);
     // Six configurations, a separator, then the three bundled models (ModelPages::addExamples).
@@ -191,9 +191,9 @@ class TestTeachWindow : public QObject {
     QVERIFY(document()->config().add_zero_attn);
     QVERIFY(idle());
     QCOMPARE(computation()->result()->Sx, computation()->result()->S + 2);
-    document()->undoStack()->undo();
-    QCOMPARE(document()->config(), before);
-    QVERIFY(idle());
+    QVERIFY(document()->config() != before);
+    // Opened as a file is (test_session's anExampleOpensAsAFileDoes): nothing to undo.
+    QVERIFY(!document()->undoStack()->canUndo());
   }
 
   // Issue 28 item 14: the add_bias_kv tooltip states what the help page states (the facts
