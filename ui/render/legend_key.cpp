@@ -18,7 +18,8 @@ LegendKey::LegendKey(QCustomPlot* plot, const QColor& color, Swatch swatch, cons
   setMargins(QMargins(8, 2, 8, 2));
 }
 
-QSize LegendKey::minimumOuterSizeHint() const {
+QSize LegendKey::maximumOuterSizeHint() const {
+  // The whole text: a row of keys stays packed instead of spreading over the width.
   const QFontMetrics metrics(mParentPlot->font());
   const int width = kSwatch + kGap + metrics.horizontalAdvance(m_text);
   const int height = std::max(kSwatch, metrics.height());
@@ -26,9 +27,14 @@ QSize LegendKey::minimumOuterSizeHint() const {
                height + mMargins.top() + mMargins.bottom());
 }
 
-QSize LegendKey::maximumOuterSizeHint() const {
-  // Fixed size so that a row of keys stays packed instead of spreading over the width.
-  return minimumOuterSizeHint();
+QSize LegendKey::minimumOuterSizeHint() const {
+  // In a plot narrower than the text (compare's three grids side by side) the text is
+  // shortened with "…" rather than drawn past the plot's edge: room for a word or two.
+  const QFontMetrics metrics(mParentPlot->font());
+  QSize size = maximumOuterSizeHint();
+  size.setWidth(std::min(size.width(), kSwatch + kGap + 12 * metrics.averageCharWidth() +
+                                           mMargins.left() + mMargins.right()));
+  return size;
 }
 
 void LegendKey::draw(QCPPainter* painter) {
@@ -47,8 +53,10 @@ void LegendKey::draw(QCPPainter* painter) {
     painter->drawLine(QPointF(x, swatch.top()), QPointF(x, swatch.bottom()));
   }
   painter->setPen(m_textColor);
-  painter->drawText(QRectF(swatch.right() + kGap, r.top(), r.width() - kSwatch - kGap, r.height()),
-                    Qt::AlignLeft | Qt::AlignVCenter, m_text);
+  const QRectF text(swatch.right() + kGap, r.top(), r.width() - kSwatch - kGap, r.height());
+  painter->drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
+                    QFontMetrics(mParentPlot->font())
+                        .elidedText(m_text, Qt::ElideRight, static_cast<int>(text.width())));
 }
 
 }  // namespace mhaviz::ui

@@ -11,6 +11,8 @@
 //     width and height (in mm) against the announced size in points.
 //   - A PNG file's pixel size against the announced size times the DPI scale.
 
+#include <qcustomplot.h>
+
 #include <QFile>
 #include <QFontMetricsF>
 #include <QImage>
@@ -100,19 +102,15 @@ inline QString sizeText(QSizeF s) {
   return QStringLiteral("%1x%2").arg(s.width()).arg(s.height());
 }
 
-/// The texts of `source` drawn as its PNG at `options` draws them, whose boxes leave the canvas
-/// or their clip (one pixel of tolerance); `what` names the picture.
-inline QStringList auditPictureLayout(const PictureSource& source, const ExportOptions& options,
-                                      const QString& what) {
+/// The recorded `texts` whose boxes leave `canvas` or their clip (one pixel of tolerance), and
+/// those drawn over another (overlapping by more than two pixels each way: legend ticks one over
+/// the other); `what` names the picture.
+inline QStringList auditDrawnTexts(const std::vector<DrawnText>& texts, QSizeF canvas,
+                                   const QString& what) {
   QStringList problems;
-  const QImage canvas = pictureCanvas(source, options);
-  TextRecorder recorder(canvas);
-  {
-    QPainter painter(&recorder);
-    source.paint(painter, static_cast<bool>(source.raster));
-  }
-  const QRectF whole = QRectF(0, 0, source.width, source.height).adjusted(-1, -1, 1, 1);
-  for (const DrawnText& t : recorder.texts()) {
+  const QRectF whole = QRectF(QPointF(0, 0), canvas).adjusted(-1, -1, 1, 1);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const DrawnText& t = texts[i];
     const auto box = QStringLiteral("(%1,%2 %3x%4)")
                          .arg(t.box.x(), 0, 'f', 0)
                          .arg(t.box.y(), 0, 'f', 0)
@@ -120,7 +118,7 @@ inline QStringList auditPictureLayout(const PictureSource& source, const ExportO
                          .arg(t.box.height(), 0, 'f', 0);
     if (!whole.contains(t.box)) {
       problems << QStringLiteral("%1: text \"%2\" %3 leaves the %4 canvas")
-                      .arg(what, t.text.left(50), box, sizeText(QSizeF(source.width, source.height)));
+                      .arg(what, t.text.left(50), box, sizeText(canvas));
     } else if (!t.clip.isNull() && !t.clip.adjusted(-1, -1, 1, 1).contains(t.box)) {
       problems << QStringLiteral("%1: text \"%2\" %3 cut by its box (%4,%5 %6x%7)")
                       .arg(what, t.text.left(50), box)
@@ -129,9 +127,42 @@ inline QStringList auditPictureLayout(const PictureSource& source, const ExportO
                       .arg(t.clip.width(), 0, 'f', 0)
                       .arg(t.clip.height(), 0, 'f', 0);
     }
+    for (std::size_t j = 0; j < i; ++j) {
+      const QRectF both = t.box.intersected(texts[j].box);
+      // Pieces of one line (a change of script) only touch; the same text drawn twice (bold
+      // over plain) is one text.
+      if (both.width() > 2 && both.height() > 2 && t.text.trimmed() != texts[j].text.trimmed()) {
+        problems << QStringLiteral("%1: text \"%2\" %3 drawn over \"%4\"")
+                        .arg(what, t.text.left(50), box, texts[j].text.left(50));
+      }
+    }
   }
-  if (recorder.texts().empty()) problems << what + QStringLiteral(": no text drawn");
+  if (texts.empty()) problems << what + QStringLiteral(": no text drawn");
   return problems;
+}
+
+/// The texts of `source` drawn as its PNG at `options` draws them (auditDrawnTexts).
+inline QStringList auditPictureLayout(const PictureSource& source, const ExportOptions& options,
+                                      const QString& what) {
+  const QImage canvas = pictureCanvas(source, options);
+  TextRecorder recorder(canvas);
+  {
+    QPainter painter(&recorder);
+    source.paint(painter, static_cast<bool>(source.raster));
+  }
+  return auditDrawnTexts(recorder.texts(), QSizeF(source.width, source.height), what);
+}
+
+/// The texts a heatmap grid's plot draws as it is on screen (its map titles, axis labels and
+/// ticks, legend and colour scale: auditDrawnTexts).
+inline QStringList auditPlotTexts(QCustomPlot* plot, const QString& what) {
+  QImage like(plot->size(), QImage::Format_ARGB32_Premultiplied);
+  TextRecorder recorder(like);
+  {
+    QCPPainter painter(&recorder);
+    plot->toPainter(&painter, plot->width(), plot->height());
+  }
+  return auditDrawnTexts(recorder.texts(), plot->size(), what);
 }
 
 /// A PNG file whose pixel size is not `announced` (logical) times `scale`.

@@ -1,7 +1,8 @@
-// The layout audit (issue 40; layout_audit.hpp says what it checks): every workspace at
-// 1280x720, 1600x1000 and 1920x1080, in English and Simplified Chinese, light and dark, on
-// representative states, and each workspace's main picture given the room the workspace
-// promises.
+// The layout audit (issue 40; layout_audit.hpp and picture_audit.hpp say what it checks): every
+// workspace at 1280x720, 1600x1000 and 1920x1080, in English and Simplified Chinese, light and
+// dark, on representative states, the text the grids draw themselves, each workspace's main
+// picture given the room the workspace promises; and every exported picture (grid, one head,
+// head view, text view, compare's B - A) at DPI scale 1, 2 and 3 and as SVG.
 //
 // The states (chosen for what they put on screen, not every combination of everything, to keep
 // the run short): 8 heads with add_bias_kv + add_zero_attn and token labels, A pinned and B
@@ -12,7 +13,9 @@
 // the middle size; the three sizes run in both languages.
 
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QElapsedTimer>
@@ -35,6 +38,7 @@
 #include "model/model_view.hpp"
 #include "prompted_window.hpp"
 #include "render/head_measures_view.hpp"
+#include "render/heatmap_grid.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
 #include "tokens/head_view.hpp"
@@ -126,6 +130,41 @@ class TestLayoutAudit : public QObject {
     QVERIFY2(!found.contains(QStringLiteral("blocks.0")), qPrintable(found));
   }
 
+  // The picture audit finds a text cut by its box, one leaving the canvas and one drawn over
+  // another (legend ticks), and a PNG or SVG whose size is not the one announced.
+  void thePictureAuditFindsWhatItIsFor() {
+    PictureSource planted;
+    planted.width = 200;
+    planted.height = 100;
+    planted.paint = [](QPainter& painter, bool) {
+      painter.setFont(pictureFont());
+      painter.drawText(QRectF(8, 4, 40, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                       QStringLiteral("a title far wider than its box"));
+      painter.drawText(QPointF(180, 60), QStringLiteral("bias_k"));
+      painter.drawText(QPointF(20, 80), QStringLiteral("0.75"));
+      painter.drawText(QPointF(24, 82), QStringLiteral("1"));
+    };
+    ExportOptions options;
+    options.scale = 2;
+    const QString found = testing::auditPictureLayout(planted, options, QStringLiteral("planted"))
+                              .join(QLatin1Char('\n'));
+    for (const char* expected : {"\"a title far wider than its box\"", "cut by its box",
+                                 "\"bias_k\"", "leaves the 200x100 canvas",
+                                 "\"1\"", "drawn over \"0.75\""}) {
+      QVERIFY2(found.contains(QLatin1String(expected)), qPrintable(expected + ("\nin:\n" + found)));
+    }
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("p.png"));
+    const QString svg = dir.filePath(QStringLiteral("p.svg"));
+    QCOMPARE(writePicture(png, planted, options), QString());
+    QCOMPARE(writePicture(svg, planted, options), QString());
+    QVERIFY(testing::auditPngFile(png, {200, 100}, 2, QStringLiteral("p")).isEmpty());
+    QVERIFY(!testing::auditPngFile(png, {200, 150}, 2, QStringLiteral("p")).isEmpty());
+    QVERIFY(!testing::auditSvgFile(svg, {200, 150}, QStringLiteral("p")).isEmpty());
+    const QString svgFound = testing::auditSvgFile(svg, {200, 100}, QStringLiteral("p")).join('\n');
+    QVERIFY2(svgFound.contains(QStringLiteral("SVG text \"bias_k\"")), qPrintable(svgFound));
+  }
+
   void everyWorkspaceAtEverySize_data() {
     QTest::addColumn<QString>("language");
     QTest::newRow("English") << QStringLiteral("en_US");
@@ -189,6 +228,7 @@ class TestLayoutAudit : public QObject {
     audit(w, kModel, kSizes[1], QStringLiteral("model, dark"));
     applyTheme(ThemeChoice::light);
 
+    report(m_problems);
     QVERIFY2(m_problems.isEmpty(), qPrintable(QStringLiteral("\n") + m_problems.join('\n')));
     qInfo("%s: audited in %lld ms", qPrintable(language), clock.elapsed());
   }
@@ -313,11 +353,23 @@ class TestLayoutAudit : public QObject {
       }
     }
     window.comparePanel()->unpin();
+    report(problems);
     QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("\n") + problems.join('\n')));
     qInfo("%s: pictures audited in %lld ms", qPrintable(language), clock.elapsed());
   }
 
  private:
+  // AUDIT_REPORT=FILE: every problem found, one a line, appended to FILE (QTest's message is
+  // cut short).
+  static void report(const QStringList& problems) {
+    const QString path = qEnvironmentVariable("AUDIT_REPORT");
+    if (path.isEmpty()) return;
+    QFile file(path);
+    if (file.open(QIODevice::Append | QIODevice::Text)) {
+      for (const QString& p : problems) file.write((p + QLatin1Char('\n')).toUtf8());
+    }
+  }
+
   static bool onScreenTab(const QMainWindow& window, const QDockWidget* dock) {
     return dock->isVisible() && window.rect().intersects(dock->geometry());
   }
@@ -370,6 +422,20 @@ class TestLayoutAudit : public QObject {
                                    window.headMeasures(),
                                    window.comparePanel()->gridB()};
     for (const QString& p : testing::auditLayout(window, views)) m_problems << where + p;
+    // AUDIT_SHOTS=DIR: each state's picture, to look at.
+    if (const QString shots = qEnvironmentVariable("AUDIT_SHOTS"); !shots.isEmpty()) {
+      QString name = where;
+      name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("_"));
+      window.grab().save(QDir(shots).filePath(name + QStringLiteral(".png")));
+    }
+    // The grids' own text (titles, ticks, legend), drawn by the plot rather than by widgets.
+    for (HeatmapGrid* grid : {window.grid(), window.comparePanel()->gridA(),
+                              window.comparePanel()->gridB(), window.comparePanel()->gridDiff()}) {
+      if (!grid->isVisible() || !testing::onScreen(grid, window) || grid->mapCount() == 0) continue;
+      for (const QString& p : testing::auditPlotTexts(grid->plot(), grid->objectName())) {
+        m_problems << where + p;
+      }
+    }
     // The tabs behind: Masks and inputs, the shape flow, the parameters in Teach.
     for (QDockWidget* behind : QList<QDockWidget*>{
              window.maskDock(), window.teaching()->shapeFlow(), window.parameterDock()}) {
