@@ -1568,8 +1568,12 @@
         <translation>尚无结果。</translation>
     </message>
     <message>
-        <source>This result has no head measures; recompute it.</source>
-        <translation>此结果没有注意力头度量；请重新计算。</translation>
+        <source>This result has no head measures; recompute it (F5).</source>
+        <translation>此结果没有注意力头度量；请重新计算（F5）。</translation>
+    </message>
+    <message>
+        <source>No head measures in the reduced view: they need every weight of every query. Make L and S small enough for the maps to fit the memory limit to see them.</source>
+        <translation>缩减视图中没有注意力头度量：它们需要每个查询的全部权重。请把 L 和 S 调小到注意力图能放进内存上限，才能看到它们。</translation>
     </message>
     <message>
         <source>Batch element %1 does not exist.</source>

@@ -121,7 +121,15 @@ SessionFiles::SessionFiles(QMainWindow* window, Document* document, Computation*
   window->installEventFilter(this);
   QUndoStack* undo = document->undoStack();
   connect(undo, &QUndoStack::cleanChanged, this, [this] { onChanged(); });
-  connect(document, &Document::configChanged, this, [this] { onChanged(); });
+  connect(document, &Document::configChanged, this, [this] {
+    // The sizes New announced are stale once the settings change (issue 40: "H = 2" stayed
+    // up after H became 8).
+    if (!m_sizesMessage.isEmpty() &&
+        m_window->statusBar()->currentMessage() == m_sizesMessage) {
+      m_window->statusBar()->clearMessage();
+    }
+    onChanged();
+  });
   connect(computation, &Computation::resultReady, this, [this] {
     if (!m_pendingView) return;
     const ViewOptions view = *m_pendingView;
@@ -325,7 +333,8 @@ bool SessionFiles::openExample(const QString& title, const mhaviz::Config& confi
 void SessionFiles::newSession() {
   if (!maybeSave()) return;
   applySession(Session{}, QString(), true);
-  m_window->statusBar()->showMessage(newSessionText(), 15000);
+  m_sizesMessage = newSessionText();
+  m_window->statusBar()->showMessage(m_sizesMessage, 15000);
 }
 
 QString SessionFiles::newSessionText() {

@@ -134,6 +134,7 @@ class SessionFiles : public QObject {
   Autosave m_autosave;
   QString m_path;
   QString m_untitledName;
+  QString m_sizesMessage;  // what New said of the sizes (cleared from the status bar when stale)
   QString m_tensorsFile;
   bool m_embedTensors = false;
   bool m_tensorsDirty = false;

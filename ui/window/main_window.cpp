@@ -377,14 +377,21 @@ void MainWindow::installWorkspaces() {
 void MainWindow::restoreLayout() {
   QSettings settings;
   const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
-  if (geometry.isEmpty() || !restoreGeometry(geometry)) {
-    // First run: 1400x900, or the whole screen where that is smaller (a 1280x720 projector).
-    QSize size(1400, 900);
-    if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size());
-    resize(size);
-  }
+  if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1400, 900);  // first run
   // The workspace the window was closed in, with the arrangement each workspace had.
   m_workspaces->restore();
+  // The window fits the screen it opens on, its title bar and borders included (unknown before
+  // it is shown: room is left for them): a size remembered from a larger screen, or the first
+  // run's on a 1280x720 projector, shrinks to the screen instead of running off it.
+  if (const QScreen* s = screen()) {
+    const QRect room = s->availableGeometry();
+    const QSize decorations(16, 48);
+    resize(size().boundedTo(room.size() - decorations));  // (not below the docks' minimum)
+    if (!room.contains(QRect(pos(), size() + decorations))) {
+      move(room.left() + std::max(0, (room.width() - width() - decorations.width()) / 2),
+           room.top() + std::max(0, (room.height() - height() - decorations.height()) / 2));
+    }
+  }
 }
 
 void MainWindow::saveLayout() const {

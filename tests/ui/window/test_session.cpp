@@ -275,6 +275,14 @@ class TestSession : public QObject {
       QVERIFY2(message.contains(fact), qPrintable(fact + QStringLiteral(" in ") + message));
     }
     QVERIFY(message.contains(QStringLiteral("defaults")));
+    // Issue 40 defect 8: the message stayed up ("H = 2") after H became 8.
+    mhaviz::Config eight = w.document()->config();
+    eight.embed_dim = 32;
+    eight.num_heads = 8;
+    w.document()->changeConfig(eight, QStringLiteral("8 heads"));
+    QVERIFY(w.idle());
+    QVERIFY2(!w.window.statusBar()->currentMessage().contains(QStringLiteral("H = ")),
+             qPrintable(w.window.statusBar()->currentMessage()));
   }
 
   void interruptedSaveLeavesTheOldFile() {
