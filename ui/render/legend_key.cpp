@@ -28,12 +28,11 @@ QSize LegendKey::maximumOuterSizeHint() const {
 }
 
 QSize LegendKey::minimumOuterSizeHint() const {
-  // In a plot narrower than the text (compare's three grids side by side) the text is
-  // shortened with "…" rather than drawn past the plot's edge: room for a word or two.
-  const QFontMetrics metrics(mParentPlot->font());
+  // The whole text, unless the plot is narrower (compare's three grids side by side): then as
+  // wide as the plot, the text shortened with "…" rather than drawn past the plot's edge.
   QSize size = maximumOuterSizeHint();
-  size.setWidth(std::min(size.width(), kSwatch + kGap + 12 * metrics.averageCharWidth() +
-                                           mMargins.left() + mMargins.right()));
+  size.setWidth(std::max(kSwatch + kGap + mMargins.left() + mMargins.right(),
+                         std::min(size.width(), mParentPlot->viewport().width() - 16)));
   return size;
 }
 

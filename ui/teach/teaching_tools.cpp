@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QScreen>
 #include <QTimer>
+#include <QToolTip>
 #include <QStatusBar>
 #include <QStringList>
 #include <QTextEdit>
@@ -107,6 +108,10 @@ void TeachingTools::setPresentation(bool on) {
   if (on == m_presenting) return;
   m_presenting = on;
   if (m_presentation->isChecked() != on) m_presentation->setChecked(on);
+  // A tooltip describes what was under the pointer in the layout that is going away.
+  QToolTip::hideText();
+  // A slide: every map in view, scaled down to fit the screen, rather than a few that scroll.
+  m_grid->setScrollWhenSmall(!on);
   if (on) {
     m_wasFullScreen = m_window->isFullScreen();
     m_wasMaximized = m_window->isMaximized();

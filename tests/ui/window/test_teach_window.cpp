@@ -15,6 +15,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QToolTip>
 #include <QTest>
 #include <QUndoStack>
 #include <algorithm>
@@ -206,6 +207,27 @@ class TestTeachWindow : public QObject {
                              "\"null\" key", "attention sink"}) {
       QVERIFY2(tip.contains(QLatin1String(fact)), qPrintable(tip));
     }
+  }
+
+  // Issue 40 defect 3: at 1280x720 presentation showed two maps of 8 heads, the rest below the
+  // edge; and a tooltip of the normal layout stayed drawn over the slide.
+  void presentationShowsEightHeadsAtOnceAndNoOldTooltip() {
+    mhaviz::Config c = document()->config();
+    c.embed_dim = 32;
+    c.num_heads = 8;
+    document()->changeConfig(c, QStringLiteral("8 heads"));
+    QVERIFY(idle());
+    m_window->resize(1280, 720);
+    QToolTip::showText(m_window->mapToGlobal(QPoint(200, 200)), QStringLiteral("bias_k"), m_window);
+    QVERIFY(QToolTip::isVisible());
+    m_tools->setPresentation(true);
+    QTRY_VERIFY(!QToolTip::isVisible());
+    m_window->setGeometry(QRect(0, 0, 1280, 720));  // the projector's screen
+    QTRY_VERIFY(testing::pictureSettled(*grid()));
+    QCOMPARE(grid()->mapCount(), 9);
+    QCOMPARE(grid()->scrollArea()->verticalScrollBar()->maximum(), 0);
+    m_tools->setPresentation(false);
+    QVERIFY(idle());
   }
 
   void f11TogglesPresentationMode() {
