@@ -32,7 +32,7 @@ QSize LegendKey::minimumOuterSizeHint() const {
   // wide as the plot, the text shortened with "…" rather than drawn past the plot's edge.
   QSize size = maximumOuterSizeHint();
   size.setWidth(std::max(kSwatch + kGap + mMargins.left() + mMargins.right(),
-                         std::min(size.width(), mParentPlot->viewport().width() - 16)));
+                         std::min(size.width(), mParentPlot->width() - 16)));
   return size;
 }
 

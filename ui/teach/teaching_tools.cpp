@@ -110,8 +110,6 @@ void TeachingTools::setPresentation(bool on) {
   if (m_presentation->isChecked() != on) m_presentation->setChecked(on);
   // A tooltip describes what was under the pointer in the layout that is going away.
   QToolTip::hideText();
-  // A slide: every map in view, scaled down to fit the screen, rather than a few that scroll.
-  m_grid->setScrollWhenSmall(!on);
   if (on) {
     m_wasFullScreen = m_window->isFullScreen();
     m_wasMaximized = m_window->isMaximized();
