@@ -2356,6 +2356,18 @@
         <translation>模型“%1”：%2</translation>
     </message>
     <message>
+        <source>reverses its input</source>
+        <translation>反转输入</translation>
+    </message>
+    <message>
+        <source>a copy head continues a repeated sequence</source>
+        <translation>复制头延续重复的序列</translation>
+    </message>
+    <message>
+        <source>generates step by step with a KV cache</source>
+        <translation>借助 KV 缓存逐步生成</translation>
+    </message>
+    <message>
         <source>%1 of %2, all heads</source>
         <translation>%2：%1，全部头</translation>
     </message>

@@ -72,8 +72,8 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
       connect(bar, &QScrollBar::valueChanged, follower, [bar, follower](int value) {
         // Same share of the way down: the grids' heights may differ by a title line.
         if (bar->maximum() <= 0) return;
-        const int wanted = static_cast<int>(std::lround(
-            static_cast<double>(value) / bar->maximum() * follower->maximum()));
+        const int wanted = static_cast<int>(
+            std::lround(static_cast<double>(value) / bar->maximum() * follower->maximum()));
         if (follower->value() != wanted) follower->setValue(wanted);
       });
     }

@@ -124,8 +124,7 @@ SessionFiles::SessionFiles(QMainWindow* window, Document* document, Computation*
   connect(document, &Document::configChanged, this, [this] {
     // The sizes New announced are stale once the settings change (issue 40: "H = 2" stayed
     // up after H became 8).
-    if (!m_sizesMessage.isEmpty() &&
-        m_window->statusBar()->currentMessage() == m_sizesMessage) {
+    if (!m_sizesMessage.isEmpty() && m_window->statusBar()->currentMessage() == m_sizesMessage) {
       m_window->statusBar()->clearMessage();
     }
     onChanged();

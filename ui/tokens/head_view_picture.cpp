@@ -37,10 +37,10 @@ QColor headColor(int head) {
   // the sixteen differ by at least 12 there. Past sixteen heads the colours repeat: head h has
   // head h mod 16's colour (the chips and the hover text give the head's number).
   static const std::array<QColor, kDistinctHeadColors> palette = {
-      QColor(0, 114, 178),  QColor(230, 159, 0),  QColor(0, 158, 115),  QColor(204, 121, 167),
-      QColor(86, 180, 233), QColor(213, 94, 0),   QColor(240, 228, 66), QColor(26, 133, 255),
-      QColor(136, 34, 85),  QColor(128, 186, 90), QColor(17, 119, 51),  QColor(238, 102, 119),
-      QColor(187, 187, 187), QColor(127, 60, 141), QColor(0, 108, 209), QColor(153, 79, 0)};
+      QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),  QColor(204, 121, 167),
+      QColor(86, 180, 233),  QColor(213, 94, 0),   QColor(240, 228, 66), QColor(26, 133, 255),
+      QColor(136, 34, 85),   QColor(128, 186, 90), QColor(17, 119, 51),  QColor(238, 102, 119),
+      QColor(187, 187, 187), QColor(127, 60, 141), QColor(0, 108, 209),  QColor(153, 79, 0)};
   return palette[static_cast<std::size_t>(std::max(head, 0)) % palette.size()];
 }
 
@@ -364,11 +364,11 @@ HeadViewPictureLayout headViewPictureLayout(const mhaviz::ForwardResult& result,
                         QStringLiteral(", ") +
                         headViewCaption(result, view, heads, choice, layout(32), measures)
                   : options.title;
-  const double titleHeight = std::ceil(
-      QFontMetricsF(out.titleFont)
-          .boundingRect(QRectF(0, 0, options.width - 2 * margin, 1e6),
-                        Qt::AlignLeft | Qt::TextWordWrap, out.title)
-          .height());
+  const double titleHeight =
+      std::ceil(QFontMetricsF(out.titleFont)
+                    .boundingRect(QRectF(0, 0, options.width - 2 * margin, 1e6),
+                                  Qt::AlignLeft | Qt::TextWordWrap, out.title)
+                    .height());
   out.lines = layout(titleHeight + 2 * margin);
   out.titleBox = QRectF(margin, margin, options.width - 2 * margin, titleHeight);
   return out;

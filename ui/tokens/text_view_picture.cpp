@@ -174,8 +174,7 @@ PictureSource textViewPicture(const mhaviz::ForwardResult& result, const ViewOpt
   titleFont.setBold(true);
   const double margin = 12;
   const double w = options.width - 2 * margin;
-  const TextShadeOptions shadeOptions =
-      textShadeOptions(data, view, choice, look->font, w, 0);
+  const TextShadeOptions shadeOptions = textShadeOptions(data, view, choice, look->font, w, 0);
   auto shades =
       std::make_shared<const TextShades>(layoutTextShades(data, view.queryLabels, shadeOptions));
   const QString caption =
@@ -188,8 +187,7 @@ PictureSource textViewPicture(const mhaviz::ForwardResult& result, const ViewOpt
   // The title and the caption wrap onto as many lines as they need.
   const auto wrapped = [w](const QFont& font, const QString& text) {
     return std::ceil(QFontMetricsF(font)
-                         .boundingRect(QRectF(0, 0, w, 1e6), Qt::AlignLeft | Qt::TextWordWrap,
-                                       text)
+                         .boundingRect(QRectF(0, 0, w, 1e6), Qt::AlignLeft | Qt::TextWordWrap, text)
                          .height());
   };
   const QRectF titleBox(margin, margin / 2, w, wrapped(titleFont, title));

@@ -49,17 +49,28 @@ class TextRecorder : public QPaintDevice {
  protected:
   [[nodiscard]] int metric(PaintDeviceMetric m) const override {
     switch (m) {
-      case PdmWidth: return m_like.width();
-      case PdmHeight: return m_like.height();
-      case PdmWidthMM: return m_like.widthMM();
-      case PdmHeightMM: return m_like.heightMM();
-      case PdmNumColors: return m_like.colorCount();
-      case PdmDepth: return m_like.depth();
-      case PdmDpiX: return m_like.logicalDpiX();
-      case PdmDpiY: return m_like.logicalDpiY();
-      case PdmPhysicalDpiX: return m_like.physicalDpiX();
-      case PdmPhysicalDpiY: return m_like.physicalDpiY();
-      case PdmDevicePixelRatio: return static_cast<int>(m_like.devicePixelRatio());
+      case PdmWidth:
+        return m_like.width();
+      case PdmHeight:
+        return m_like.height();
+      case PdmWidthMM:
+        return m_like.widthMM();
+      case PdmHeightMM:
+        return m_like.heightMM();
+      case PdmNumColors:
+        return m_like.colorCount();
+      case PdmDepth:
+        return m_like.depth();
+      case PdmDpiX:
+        return m_like.logicalDpiX();
+      case PdmDpiY:
+        return m_like.logicalDpiY();
+      case PdmPhysicalDpiX:
+        return m_like.physicalDpiX();
+      case PdmPhysicalDpiY:
+        return m_like.physicalDpiY();
+      case PdmDevicePixelRatio:
+        return static_cast<int>(m_like.devicePixelRatio());
       case PdmDevicePixelRatioScaled:
         return static_cast<int>(m_like.devicePixelRatioF() * devicePixelRatioFScale());
     }
@@ -85,8 +96,7 @@ class TextRecorder : public QPaintDevice {
       // The painter's transform holds the device pixel ratio: back to logical units.
       const qreal dpr = painter()->device()->devicePixelRatioF();
       const QTransform t = painter()->combinedTransform() * QTransform::fromScale(1 / dpr, 1 / dpr);
-      const QRectF box(p.x(), p.y() - item.ascent(), item.width(),
-                       item.ascent() + item.descent());
+      const QRectF box(p.x(), p.y() - item.ascent(), item.width(), item.ascent() + item.descent());
       DrawnText drawn{item.text(), t.mapRect(box), {}};
       if (painter()->hasClipping()) drawn.clip = t.mapRect(painter()->clipBoundingRect());
       texts.push_back(drawn);
@@ -98,9 +108,7 @@ class TextRecorder : public QPaintDevice {
   mutable Engine m_engine;
 };
 
-inline QString sizeText(QSizeF s) {
-  return QStringLiteral("%1x%2").arg(s.width()).arg(s.height());
-}
+inline QString sizeText(QSizeF s) { return QStringLiteral("%1x%2").arg(s.width()).arg(s.height()); }
 
 /// The recorded `texts` whose boxes leave `canvas` or their clip (one pixel of tolerance), and
 /// those drawn over another (overlapping by more than two pixels each way: legend ticks one over
@@ -208,8 +216,8 @@ inline QStringList auditSvgFile(const QString& path, QSize announced, const QStr
     const QXmlStreamAttributes a = xml.attributes();
     if (xml.name() == QLatin1String("svg")) {
       const QStringList vb = a.value(QLatin1String("viewBox")).toString().split(QLatin1Char(' '));
-      if (vb.size() == 4) viewBox = QRectF(vb[0].toDouble(), vb[1].toDouble(), vb[2].toDouble(),
-                                           vb[3].toDouble());
+      if (vb.size() == 4)
+        viewBox = QRectF(vb[0].toDouble(), vb[1].toDouble(), vb[2].toDouble(), vb[3].toDouble());
       const auto points = [&](QLatin1String key) {
         QString v = a.value(key).toString();
         if (v.endsWith(QLatin1String("mm"))) return v.chopped(2).toDouble() / 25.4 * 72;
@@ -242,8 +250,8 @@ inline QStringList auditSvgFile(const QString& path, QSize announced, const QStr
       const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
       QFont font(here.family);
       font.setPixelSize(std::max(1, static_cast<int>(std::lround(here.size.toDouble()))));
-      font.setWeight(static_cast<QFont::Weight>(here.weight.toInt() > 0 ? here.weight.toInt()
-                                                                          : 400));
+      font.setWeight(
+          static_cast<QFont::Weight>(here.weight.toInt() > 0 ? here.weight.toInt() : 400));
       const QFontMetricsF metrics(font);
       const QRectF box = here.transform.mapRect(QRectF(at.x(), at.y() - metrics.ascent(),
                                                        metrics.horizontalAdvance(text),

@@ -75,10 +75,8 @@ class TestHeadView : public QObject {
           const auto p = shown(headColor(a));
           const auto q = shown(headColor(b));
           const double distance = std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
-          QVERIFY2(distance >= 12, qPrintable(QStringLiteral("heads %1 and %2: %3")
-                                                  .arg(a)
-                                                  .arg(b)
-                                                  .arg(distance)));
+          QVERIFY2(distance >= 12,
+                   qPrintable(QStringLiteral("heads %1 and %2: %3").arg(a).arg(b).arg(distance)));
         }
       }
     }

@@ -15,15 +15,15 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
-#include <QTemporaryDir>
-#include <QTimer>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTabBar>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -32,10 +32,10 @@
 #include "desktop/theme.hpp"
 #include "exporting/export_dialog.hpp"
 #include "layout_audit.hpp"
-#include "picture_audit.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
+#include "picture_audit.hpp"
 #include "prompted_window.hpp"
 #include "render/head_measures_view.hpp"
 #include "render/heatmap_grid.hpp"
@@ -148,9 +148,9 @@ class TestLayoutAudit : public QObject {
     options.scale = 2;
     const QString found = testing::auditPictureLayout(planted, options, QStringLiteral("planted"))
                               .join(QLatin1Char('\n'));
-    for (const char* expected : {"\"a title far wider than its box\"", "cut by its box",
-                                 "\"bias_k\"", "leaves the 200x100 canvas",
-                                 "\"1\"", "drawn over \"0.75\""}) {
+    for (const char* expected :
+         {"\"a title far wider than its box\"", "cut by its box", "\"bias_k\"",
+          "leaves the 200x100 canvas", "\"1\"", "drawn over \"0.75\""}) {
       QVERIFY2(found.contains(QLatin1String(expected)), qPrintable(expected + ("\nin:\n" + found)));
     }
     QTemporaryDir dir;
@@ -267,10 +267,9 @@ class TestLayoutAudit : public QObject {
       int picture;  // the dialog's: -1 the grid
       int head;     // the grid's head, -1: all
     };
-    for (const Picture& p : {Picture{"grid", kGridPicture, -1},
-                             Picture{"one_head", kGridPicture, 0},
-                             Picture{"head_view", kHeadPicture, -1},
-                             Picture{"text_view", kTextPicture, -1}}) {
+    for (const Picture& p :
+         {Picture{"grid", kGridPicture, -1}, Picture{"one_head", kGridPicture, 0},
+          Picture{"head_view", kHeadPicture, -1}, Picture{"text_view", kTextPicture, -1}}) {
       for (const QString& format : {QStringLiteral("png"), QStringLiteral("svg")}) {
         for (double scale : {1.0, 2.0, 3.0}) {
           if (format == QLatin1String("svg") && scale > 1) break;  // the scale is PNG's
@@ -278,10 +277,8 @@ class TestLayoutAudit : public QObject {
                                    .arg(QLatin1String(p.name), format)
                                    .arg(scale)
                                    .arg(language);
-          const QString path = dir.filePath(QStringLiteral("%1_%2.%3")
-                                                .arg(QLatin1String(p.name))
-                                                .arg(scale)
-                                                .arg(format));
+          const QString path = dir.filePath(
+              QStringLiteral("%1_%2.%3").arg(QLatin1String(p.name)).arg(scale).arg(format));
           QSize announced;
           ExportOptions options;
           QTimer::singleShot(0, &window, [&] {

@@ -9,8 +9,8 @@
 #include <QLockFile>
 #include <QMainWindow>
 #include <QMenu>
-#include <QRegularExpression>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -249,8 +249,9 @@ class TestSession : public QObject {
     for (const char* file : {"model.json", "config.json", "lecture.mhaviz.json"}) {
       bool matched = false;
       for (const QString& pattern : patterns.split(QLatin1Char(' '))) {
-        matched = matched || QRegularExpression::fromWildcard(pattern).match(
-                                 QString::fromLatin1(file)).hasMatch();
+        matched =
+            matched ||
+            QRegularExpression::fromWildcard(pattern).match(QString::fromLatin1(file)).hasMatch();
       }
       QVERIFY2(matched, qPrintable(QString::fromLatin1(file) + QStringLiteral(" in ") + first));
     }
