@@ -1280,6 +1280,10 @@
 <context>
     <name>mhaviz::ui::Computation</name>
     <message>
+        <source>Computing the new settings: the picture still shows the previous ones</source>
+        <translation>正在计算新设置：图中仍是之前设置的结果</translation>
+    </message>
+    <message>
         <source> (The window&apos;s limit is %1; mhaviz-cli run --max-memory SIZE computes larger configurations.)</source>
         <translation>（窗口的内存上限为 %1；更大的配置可用 mhaviz-cli run --max-memory SIZE 计算。）</translation>
     </message>

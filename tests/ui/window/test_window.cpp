@@ -41,6 +41,22 @@ class TestWindow : public QObject {
  private slots:
   void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-window-tests"); }
 
+  // Issue 40 defect 8: during a long computation the previous result's maps stayed up with
+  // nothing saying they were out of date. After a moment they are marked, until the result.
+  void aLongComputationMarksThePictureOutOfDate() {
+    QVERIFY(idle());
+    QVERIFY(!computation()->isOutOfDate());
+    {
+      WorkerGate gate(computation()->worker());
+      spin("num_heads")->setValue(8);
+      QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
+      QTRY_VERIFY_WITH_TIMEOUT(computation()->isOutOfDate(), kTimeout);
+      gate.release();
+      QVERIFY(idle());
+    }
+    QVERIFY(!computation()->isOutOfDate());
+  }
+
   // Issue 40 defect 4: a size remembered from a larger screen reopened partly off screen, and
   // the first run's size filled a small screen's height with the title bar on top, the status
   // bar below the edge. The window, its title bar and borders fit the screen it opens on.
