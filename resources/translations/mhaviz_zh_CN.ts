@@ -462,6 +462,30 @@
         <translation>v：投影后的值，含 bias_v 和零值</translation>
     </message>
     <message>
+        <source>k: projected keys, with bias_k</source>
+        <translation>k：投影后的键，含 bias_k</translation>
+    </message>
+    <message>
+        <source>k: projected keys, with the zero key</source>
+        <translation>k：投影后的键，含零键</translation>
+    </message>
+    <message>
+        <source>k: projected keys, split into heads</source>
+        <translation>k：投影后的键，按头拆分</translation>
+    </message>
+    <message>
+        <source>v: projected values, with bias_v</source>
+        <translation>v：投影后的值，含 bias_v</translation>
+    </message>
+    <message>
+        <source>v: projected values, with the zero value</source>
+        <translation>v：投影后的值，含零值</translation>
+    </message>
+    <message>
+        <source>v: projected values, split into heads</source>
+        <translation>v：投影后的值，按头拆分</translation>
+    </message>
+    <message>
         <source>Values are projected with W_v (the third block of in_proj_weight) and split into heads. bias_v and the zero value are appended exactly where bias_k and the zero key are, so key column j always pairs with value row j.</source>
         <translation>值用 W_v（in_proj_weight 的第三个块）投影并拆分到各个头。bias_v 和零值追加的位置与 bias_k 和零键完全相同，因此键的第 j 列总是与值的第 j 行对应。</translation>
     </message>
@@ -1335,6 +1359,10 @@
 <context>
     <name>mhaviz::ui::Computation</name>
     <message>
+        <source>Computing the new settings: the picture still shows the previous ones</source>
+        <translation>正在计算新设置：图中仍是之前设置的结果</translation>
+    </message>
+    <message>
         <source> (The window&apos;s limit is %1; mhaviz-cli run --max-memory SIZE computes larger configurations.)</source>
         <translation>（窗口的内存上限为 %1；更大的配置可用 mhaviz-cli run --max-memory SIZE 计算。）</translation>
     </message>
@@ -1623,8 +1651,12 @@
         <translation>尚无结果。</translation>
     </message>
     <message>
-        <source>This result has no head measures; recompute it.</source>
-        <translation>此结果没有注意力头度量；请重新计算。</translation>
+        <source>This result has no head measures; recompute it (F5).</source>
+        <translation>此结果没有注意力头度量；请重新计算（F5）。</translation>
+    </message>
+    <message>
+        <source>No head measures in the reduced view: they need every weight of every query. Make L and S small enough for the maps to fit the memory limit to see them.</source>
+        <translation>缩减视图中没有注意力头度量：它们需要每个查询的全部权重。请把 L 和 S 调小到注意力图能放进内存上限，才能看到它们。</translation>
     </message>
     <message>
         <source>Batch element %1 does not exist.</source>
@@ -2407,6 +2439,18 @@
         <translation>模型“%1”：%2</translation>
     </message>
     <message>
+        <source>reverses its input</source>
+        <translation>反转输入</translation>
+    </message>
+    <message>
+        <source>a copy head continues a repeated sequence</source>
+        <translation>复制头延续重复的序列</translation>
+    </message>
+    <message>
+        <source>generates step by step with a KV cache</source>
+        <translation>借助 KV 缓存逐步生成</translation>
+    </message>
+    <message>
         <source>%1 of %2, all heads</source>
         <translation>%2：%1，全部头</translation>
     </message>
@@ -2949,6 +2993,14 @@
     <message>
         <source>Open session, configuration or model</source>
         <translation>打开会话、配置或模型</translation>
+    </message>
+    <message>
+        <source>Sessions, configurations and models (*.json);;mhaviz session (*.mhaviz.json)</source>
+        <translation>会话、配置和模型 (*.json);;mhaviz 会话 (*.mhaviz.json)</translation>
+    </message>
+    <message>
+        <source>Opened the example “%1”</source>
+        <translation>已打开示例“%1”</translation>
     </message>
     <message>
         <source>New session with the defaults of a configuration file: L = %1, S = %2, N = %3, E = %4, H = %5, weights as PyTorch initialises them, random inputs.</source>

@@ -169,7 +169,8 @@ const QStringList kDocsShots = {
     QStringLiteral("model_reverse"),     QStringLiteral("model_flow"),
     QStringLiteral("model_step"),        QStringLiteral("model_sink_rate"),
     QStringLiteral("head_view"),         QStringLiteral("text_view_cross"),
-    QStringLiteral("model_selected")};
+    QStringLiteral("model_selected"),    QStringLiteral("ws_explore"),
+    QStringLiteral("ws_tokens"),         QStringLiteral("ws_compare_1280x720")};
 
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
 /// The head view's state: bias_k and zero keys, a causal mask, token labels.

@@ -14,13 +14,17 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "compute/computation.hpp"
 #include "compute/compute_worker.hpp"
 #include "document/document.hpp"
+#include "render/colormaps.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/image_export.hpp"
 
@@ -57,9 +61,23 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   m_gridA->setObjectName(QStringLiteral("compareGridA"));
   m_gridB->setObjectName(QStringLiteral("compareGridB"));
   m_gridDiff->setObjectName(QStringLiteral("compareGridDiff"));
-  // A, B and B - A side by side in a short dock: every map of each in view, so that the three
-  // show the same heads (a map scrolled away in one would not be beside its partners).
-  for (HeatmapGrid* grid : {m_gridA, m_gridB, m_gridDiff}) grid->setScrollWhenSmall(false);
+  // A, B and B - A side by side: where every map in view would be too small to read (8 heads
+  // at 1280x720), each grid scrolls, and the three scroll together, so that the maps in view
+  // are the same heads' in each.
+  for (HeatmapGrid* grid : {m_gridA, m_gridB, m_gridDiff}) {
+    QScrollBar* bar = grid->scrollArea()->verticalScrollBar();
+    for (HeatmapGrid* other : {m_gridA, m_gridB, m_gridDiff}) {
+      if (other == grid) continue;
+      QScrollBar* follower = other->scrollArea()->verticalScrollBar();
+      connect(bar, &QScrollBar::valueChanged, follower, [bar, follower](int value) {
+        // Same share of the way down: the grids' heights may differ by a title line.
+        if (bar->maximum() <= 0) return;
+        const int wanted = static_cast<int>(
+            std::lround(static_cast<double>(value) / bar->maximum() * follower->maximum()));
+        if (follower->value() != wanted) follower->setValue(wanted);
+      });
+    }
+  }
   auto* layout = new QVBoxLayout(this);
   auto* buttons = new QHBoxLayout;
   m_swap = new QPushButton(tr("Swap A and B"));
@@ -233,6 +251,10 @@ void ComparePanel::present(quint64 generation, CompareData data) {
   m_titleA->setText(title(QStringLiteral("A"), m_a->config, m_b->config));
   m_titleB->setText(title(QStringLiteral("B"), m_b->config, m_a->config));
 
+  // One masked colour for the three grids, though B - A is drawn with the diverging colormap.
+  for (HeatmapGrid* grid : {m_gridA, m_gridB, m_gridDiff}) {
+    grid->setMaskedColor(maskedColorBesideDiverging(view.colormap));
+  }
   if (m_data.a.maps.empty()) {
     m_gridA->clear();
   } else {

@@ -1,6 +1,7 @@
 #include "compute/computation.hpp"
 
 #include <QStringList>
+#include <QTimer>
 #include <algorithm>
 #include <exception>
 
@@ -11,6 +12,11 @@
 
 namespace mhaviz::ui {
 
+namespace {
+// After this long a computation marks the picture before it as out of date.
+constexpr int kSlowMs = 700;
+}  // namespace
+
 Computation::Computation(Document* document, QObject* parent)
     : QObject(parent),
       m_document(document),
@@ -18,6 +24,15 @@ Computation::Computation(Document* document, QObject* parent)
       m_view(document->view()),
       m_memoryLimit(mhaviz::kDefaultMemoryLimit) {
   registerComputeMetaTypes();
+  m_slow = new QTimer(this);
+  m_slow->setSingleShot(true);
+  m_slow->setInterval(kSlowMs);
+  connect(m_slow, &QTimer::timeout, this, [this] {
+    if (isBusy() && m_result != nullptr && !m_outOfDate) {
+      setOutOfDate(true, tr("Computing the new settings: the picture still shows the previous "
+                            "ones"));
+    }
+  });
   ComputeWorker* w = &m_worker;
   // The worker emits on the GUI thread (its tasks post there); typed functor connections only.
   connect(w, &ComputeWorker::resultReady, this, &Computation::onResult);
@@ -174,6 +189,7 @@ void Computation::submitCurrent() {
   m_measuring = false;  // the measures of an older result are no longer wanted
   m_worker.submit(request);
   if (!wasBusy) emit busyChanged(true);
+  if (!m_slow->isActive()) m_slow->start();
 }
 
 void Computation::setError(const QString& message) {
@@ -190,6 +206,7 @@ void Computation::setOutOfDate(bool outOfDate, const QString& why) {
 void Computation::finishGeneration(quint64 generation) {
   if (generation != m_awaiting) return;
   m_awaiting = 0;
+  m_slow->stop();
   emit busyChanged(false);
 }
 

@@ -19,6 +19,8 @@
 #include "mhaviz/core/spec/config.hpp"
 #include "stages/view_options.hpp"
 
+class QTimer;
+
 namespace mhaviz::ui {
 
 class Document;
@@ -126,6 +128,9 @@ class Computation : public QObject {
   QSize m_zoomValues;  // values per map of a zoomed region (empty: the default)
   ReducedRegion m_shownRegion{0, 0, 0, 0, 0, 0, 0, 0};
   bool m_outOfDate = false;
+  // A computation still running after a moment marks the picture of the settings before as
+  // out of date (a 32768-token result takes seconds).
+  QTimer* m_slow = nullptr;
   bool m_measuring = false;  // the current result's measures are still to come
   quint64 m_generation = 0;
   quint64 m_awaiting = 0;  // generation whose end (result, error, cancel) we wait for; 0: none

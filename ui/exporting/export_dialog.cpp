@@ -252,6 +252,19 @@ QString ExportDialog::sizeUnit() const {
   return extension() == QLatin1String("png") ? tr("px") : tr("pt");
 }
 
+QSize ExportDialog::fileSize() const {
+  const ExportOptions options = exportOptions();
+  const int chosen = picture();
+  if (chosen >= 0 && m_pictures[chosen].fileSize) {
+    try {
+      return m_pictures[chosen].fileSize(options);
+    } catch (const std::exception&) {
+      // No picture to write: Export will say why.
+    }
+  }
+  return {options.width, options.height};
+}
+
 void ExportDialog::updateControls() {
   const bool png = extension() == QLatin1String("png");
   m_scale->setEnabled(png);
@@ -261,14 +274,16 @@ void ExportDialog::updateControls() {
   m_width->setSuffix(suffix);
   m_height->setSuffix(suffix);
   m_sizeLabel->setText(png ? tr("Size (px):") : tr("Size (pt):"));
+  // What the file will be, which a token view's content may make taller or wider.
+  const QSize file = fileSize();
   m_pixels->setText(png ? tr("→ %1 × %2 px in the file")
-                              .arg(std::lround(m_width->value() * m_scale->value()))
-                              .arg(std::lround(m_height->value() * m_scale->value()))
+                              .arg(std::lround(file.width() * m_scale->value()))
+                              .arg(std::lround(file.height() * m_scale->value()))
                         : tr("vector: %1 × %2 pt = %3 × %4 cm")
-                              .arg(m_width->value())
-                              .arg(m_height->value())
-                              .arg(m_width->value() * 2.54 / 72.0, 0, 'f', 1)
-                              .arg(m_height->value() * 2.54 / 72.0, 0, 'f', 1));
+                              .arg(file.width())
+                              .arg(file.height())
+                              .arg(file.width() * 2.54 / 72.0, 0, 'f', 1)
+                              .arg(file.height() * 2.54 / 72.0, 0, 'f', 1));
   m_transparent->setEnabled(extension() != QLatin1String("pdf"));
   // A token view is exported as shown: its head, stage and colours are the view's own.
   const bool grid = picture() < 0;

@@ -37,6 +37,9 @@ struct ExportPicture {
   /// Writes the picture as shown to `path` with `options` (an empty title: the view's own);
   /// empty on success, else the message.
   std::function<QString(const QString& path, const ExportOptions& options)> write;
+  /// The size of the file written with `options` (logical pixels or points), which its content
+  /// may make taller or wider than options'; empty: options' own.
+  std::function<QSize(const ExportOptions& options)> fileSize;
 };
 
 class ExportDialog : public QDialog {
@@ -69,6 +72,9 @@ class ExportDialog : public QDialog {
   void setScale(double scale);
   /// The file name the dialog suggests for the current stage, head, batch and format.
   [[nodiscard]] QString suggestedFileName() const;
+  /// The size of the file Export writes (logical pixels or points): the picture's own where
+  /// its content decides it (a token view's height), else the fields'.
+  [[nodiscard]] QSize fileSize() const;
   /// The unit of the size fields: "px" for PNG, "pt" for SVG and PDF (translated).
   [[nodiscard]] QString sizeUnit() const;
   /// The file path in the dialog.

@@ -253,7 +253,16 @@ void ModelPages::addExamples(QMenu* examples) {
   if (models.isEmpty()) return;
   examples->addSeparator();
   for (const ModelExample& m : models) {
-    QAction* a = examples->addAction(tr("Model \u201c%1\u201d: %2").arg(m.name, m.caption));
+    // A short title in the menu's language (the model's own caption, English and a sentence
+    // long, ran off a 1280-pixel screen): the caption is the entry's status tip and tooltip.
+    const QString title =
+        m.name == QLatin1String("reverse")    ? tr("reverses its input")
+        : m.name == QLatin1String("copy")     ? tr("a copy head continues a repeated sequence")
+        : m.name == QLatin1String("generate") ? tr("generates step by step with a KV cache")
+                                              : m.caption;
+    QAction* a = examples->addAction(tr("Model \u201c%1\u201d: %2").arg(m.name, title));
+    a->setStatusTip(m.caption);
+    a->setToolTip(m.caption);
     a->setObjectName(QStringLiteral("modelExample_") + m.name);
     a->setData(m.name);
     connect(a, &QAction::triggered, this, [this, name = m.name] { openModelExample(name); });

@@ -147,6 +147,13 @@ QColor maskedColor(Colormap map) {
   return QColor(210, 210, 210);
 }
 
+QColor maskedColorBesideDiverging(Colormap map) {
+  // Neither viridis nor magma nor RdBu has a mid grey; cividis and grayscale do, and a green is
+  // in neither of them nor in RdBu.
+  return map == Colormap::cividis || map == Colormap::grayscale ? QColor(110, 180, 110)
+                                                                : QColor(150, 150, 150);
+}
+
 QColor extraKeyColor() { return QColor(214, 96, 0); }
 
 QList<Colormap> allColormaps() {

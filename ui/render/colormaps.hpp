@@ -24,6 +24,9 @@ QCPColorGradient makeGradient(Colormap map);
 QColor nanColor(Colormap map);
 /// Masked cells (-inf in the merged mask): a neutral colour far from the gradient.
 QColor maskedColor(Colormap map);
+/// The masked colour of maps shown beside maps of the diverging colormap (compare's A, B and
+/// B − A share it): in neither `map` nor the diverging map.
+QColor maskedColorBesideDiverging(Colormap map);
 /// Tick labels and separator of the key columns/rows appended by add_bias_kv / add_zero_attn.
 QColor extraKeyColor();
 

@@ -128,7 +128,7 @@ GridLayout::Fit GridLayout::fit(const StageData& data, int columns, QSize room,
   // The titles wrap to their map's width, which depends on the room the titles leave: start from
   // the column's width, then take the map's own.
   int titleWidth = slot;
-  for (int pass = 0; pass < 2; ++pass) {
+  for (int pass = 0; pass < 4; ++pass) {  // narrower titles may wrap, leaving less height
     const int titles = titleHeight(data, titleWidth);
     for (const bool notes : {false, true}) {
       a.notes = notes;

@@ -95,7 +95,10 @@ QSize MapText::minimumOuterSizeHint() const {
   // maps. As tall as its lines at the width it wraps to.
   const QFontMetrics metrics(mFont);
   const int ellipsis = metrics.horizontalAdvance(QStringLiteral("W\u2026"));
-  const int wrap = std::max(1, m_wrapWidth - mMargins.left() - mMargins.right());
+  // The width it was given last, where that is narrower than the layout foresaw (a map column
+  // squeezed by its labels): the lines it will draw there.
+  int wrap = std::max(1, m_wrapWidth - mMargins.left() - mMargins.right());
+  if (mRect.width() > 0) wrap = std::min(wrap, mRect.width());
   const auto lines = static_cast<int>(fitLines(mText, mFont, wrap, kMaxTitleLines).size());
   return QSize(ellipsis + mMargins.left() + mMargins.right(),
                lines * metrics.lineSpacing() + mMargins.top() + mMargins.bottom());

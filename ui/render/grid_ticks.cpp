@@ -4,6 +4,7 @@
 
 #include <QFont>
 #include <QFontMetrics>
+#include <QStringList>
 #include <QHash>
 #include <algorithm>
 #include <cmath>
@@ -142,6 +143,14 @@ void updateColumnTicks(MapView& v, const MapData& m, const ViewOptions& view) {
   setTextTicks(x, colTicks);
   if (v.extraX != nullptr) {
     const bool collide = extraLabelsCollide(extraColTicks, pxPerCol, metrics);
+    // Columns narrower than a line: even upright, neighbouring labels would be drawn over each
+    // other; one label between them names them all ("bias_k / zero").
+    if ((rotate || collide) && extraColTicks.size() > 1 && pxPerCol < metrics.height() + 2) {
+      const double middle = (extraColTicks.firstKey() + extraColTicks.lastKey()) / 2;
+      const QString all = QStringList(extraColTicks.values()).join(QStringLiteral(" / "));
+      extraColTicks.clear();
+      extraColTicks.insert(middle, all);
+    }
     v.extraX->setTickLabelRotation(rotate || collide ? 90 : 0);
     setTextTicks(v.extraX, extraColTicks);
   }

@@ -50,8 +50,14 @@ void HeadMeasuresView::rebuild() {
   if (!m_result) {
     m_message = tr("No result yet.");
   } else if (!m_resultMeasures) {
+    // A reduced result (a long context folded into blocks) never has them: recomputing would
+    // not help, making the sequences shorter does.
     m_message = m_measuring ? tr("Computing the head measures of this result…")
-                            : tr("This result has no head measures; recompute it.");
+                : m_result->is_reduced()
+                    ? tr("No head measures in the reduced view: they need every weight of "
+                         "every query. Make L and S small enough for the maps to fit the "
+                         "memory limit to see them.")
+                    : tr("This result has no head measures; recompute it (F5).");
   } else if (m_batch < 0 || m_batch >= m_result->N) {
     m_message = tr("Batch element %1 does not exist.").arg(m_batch);
   } else {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "render/colormaps.hpp"
 #include "render/grid_input.hpp"
 #include "render/grid_layout.hpp"
 #include "render/grid_preparation.hpp"
@@ -171,6 +172,12 @@ QStringList HeatmapGrid::captionLines() const {
 void HeatmapGrid::setAxisTitles(bool on) { m_layout->setAxisTitles(on); }
 
 void HeatmapGrid::setScrollWhenSmall(bool on) { m_layout->setScrollWhenSmall(on); }
+
+void HeatmapGrid::setMaskedColor(std::optional<QColor> colour) { m_maskedColor = colour; }
+
+QColor HeatmapGrid::maskedCellColor() const {
+  return m_maskedColor.value_or(maskedColor(m_state->colormap));
+}
 
 void HeatmapGrid::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);

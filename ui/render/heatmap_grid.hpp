@@ -88,6 +88,10 @@ class HeatmapGrid : public QWidget {
   /// On (default, the window): when the maps would fall under a readable size the plot grows
   /// taller than the widget and scrolls. Off (image export): everything fits the widget.
   void setScrollWhenSmall(bool on);
+  /// The colour of masked cells and of the legend's "masked" swatch: `colour`, or with none
+  /// (the default) the colormap's own (maskedColor). Compare's three grids share one.
+  void setMaskedColor(std::optional<QColor> colour);
+  [[nodiscard]] QColor maskedCellColor() const;
   /// Map `map`'s title as drawn (elided when the map is narrower than its full title).
   QString shownMapTitle(int map) const;
   /// Full title of map `map` (its tooltip when the drawn title is elided).
@@ -152,6 +156,7 @@ class HeatmapGrid : public QWidget {
   std::unique_ptr<GridPreparation> m_preparation;
   GridInput* m_input = nullptr;  // child QObject
   bool m_followPalette = true;
+  std::optional<QColor> m_maskedColor;
   bool m_restyleQueued = false;  // a rebuild after a font or palette change is pending
   bool m_outOfDate = false;
   QString m_outOfDateWhy;

@@ -342,7 +342,7 @@ void HeatmapGrid::buildLegend(QCPLayoutGrid* legend, const QColor& text, const Q
     // A reduced view knows the mask from its blocks of zeros only (stages/reduced_result.hpp).
     const bool reduced = m_data.result != nullptr && m_data.result->is_reduced();
     groups[0].push_back(new LegendKey(
-        m_plot, maskedColor(s.colormap), LegendKey::Swatch::fill,
+        m_plot, maskedCellColor(), LegendKey::Swatch::fill,
         reduced ? tr("masked: every weight of the block is 0") : tr("masked (-inf in the mask)"),
         legendText));
   }

@@ -251,7 +251,7 @@ void HeatmapGrid::fillMap(int index) {
   if (v.maskOverlay != nullptr) {
     QImage image(g.cols, g.rows, QImage::Format_ARGB32);
     image.fill(Qt::transparent);
-    const QRgb masked = maskedColor(m_state->colormap).rgba();
+    const QRgb masked = maskedCellColor().rgba();
     bool any = false;
     for (int bi = 0; bi < g.rows; ++bi) {
       auto* line = reinterpret_cast<QRgb*>(image.scanLine(bi));

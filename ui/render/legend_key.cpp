@@ -18,7 +18,8 @@ LegendKey::LegendKey(QCustomPlot* plot, const QColor& color, Swatch swatch, cons
   setMargins(QMargins(8, 2, 8, 2));
 }
 
-QSize LegendKey::minimumOuterSizeHint() const {
+QSize LegendKey::maximumOuterSizeHint() const {
+  // The whole text: a row of keys stays packed instead of spreading over the width.
   const QFontMetrics metrics(mParentPlot->font());
   const int width = kSwatch + kGap + metrics.horizontalAdvance(m_text);
   const int height = std::max(kSwatch, metrics.height());
@@ -26,9 +27,13 @@ QSize LegendKey::minimumOuterSizeHint() const {
                height + mMargins.top() + mMargins.bottom());
 }
 
-QSize LegendKey::maximumOuterSizeHint() const {
-  // Fixed size so that a row of keys stays packed instead of spreading over the width.
-  return minimumOuterSizeHint();
+QSize LegendKey::minimumOuterSizeHint() const {
+  // The whole text, unless the plot is narrower (compare's three grids side by side): then as
+  // wide as the plot, the text shortened with "…" rather than drawn past the plot's edge.
+  QSize size = maximumOuterSizeHint();
+  size.setWidth(std::max(kSwatch + kGap + mMargins.left() + mMargins.right(),
+                         std::min(size.width(), mParentPlot->width() - 16)));
+  return size;
 }
 
 void LegendKey::draw(QCPPainter* painter) {
@@ -47,8 +52,10 @@ void LegendKey::draw(QCPPainter* painter) {
     painter->drawLine(QPointF(x, swatch.top()), QPointF(x, swatch.bottom()));
   }
   painter->setPen(m_textColor);
-  painter->drawText(QRectF(swatch.right() + kGap, r.top(), r.width() - kSwatch - kGap, r.height()),
-                    Qt::AlignLeft | Qt::AlignVCenter, m_text);
+  const QRectF text(swatch.right() + kGap, r.top(), r.width() - kSwatch - kGap, r.height());
+  painter->drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
+                    QFontMetrics(mParentPlot->font())
+                        .elidedText(m_text, Qt::ElideRight, static_cast<int>(text.width())));
 }
 
 }  // namespace mhaviz::ui

@@ -121,7 +121,14 @@ SessionFiles::SessionFiles(QMainWindow* window, Document* document, Computation*
   window->installEventFilter(this);
   QUndoStack* undo = document->undoStack();
   connect(undo, &QUndoStack::cleanChanged, this, [this] { onChanged(); });
-  connect(document, &Document::configChanged, this, [this] { onChanged(); });
+  connect(document, &Document::configChanged, this, [this] {
+    // The sizes New announced are stale once the settings change (issue 40: "H = 2" stayed
+    // up after H became 8).
+    if (!m_sizesMessage.isEmpty() && m_window->statusBar()->currentMessage() == m_sizesMessage) {
+      m_window->statusBar()->clearMessage();
+    }
+    onChanged();
+  });
   connect(computation, &Computation::resultReady, this, [this] {
     if (!m_pendingView) return;
     const ViewOptions view = *m_pendingView;
@@ -311,10 +318,22 @@ bool SessionFiles::loadTensors(const QString& path) {
   return true;
 }
 
+bool SessionFiles::openExample(const QString& title, const mhaviz::Config& config) {
+  if (!maybeSave()) return false;
+  Session session;
+  session.config = config;
+  applySession(session, QString(), true);
+  m_untitledName = title;  // the window's title names the example, unmodified
+  updateTitle();
+  m_window->statusBar()->showMessage(tr("Opened the example \u201c%1\u201d").arg(title), 5000);
+  return true;
+}
+
 void SessionFiles::newSession() {
   if (!maybeSave()) return;
   applySession(Session{}, QString(), true);
-  m_window->statusBar()->showMessage(newSessionText(), 15000);
+  m_sizesMessage = newSessionText();
+  m_window->statusBar()->showMessage(m_sizesMessage, 15000);
 }
 
 QString SessionFiles::newSessionText() {
@@ -358,10 +377,14 @@ QStringList SessionFiles::recentFiles() const { return m_recent->files(); }
 
 void SessionFiles::rememberRecent(const QString& path) { m_recent->remember(path); }
 
+QString SessionFiles::openFilter() {
+  return tr("Sessions, configurations and models (*.json);;mhaviz session (*.mhaviz.json)");
+}
+
 void SessionFiles::openDialog() {
   const QString path = QFileDialog::getOpenFileName(
       m_window, tr("Open session, configuration or model"),
-      m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath(), sessionFilter());
+      m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath(), openFilter());
   if (!path.isEmpty()) open(path);
 }
 

@@ -67,6 +67,11 @@ class SessionFiles : public QObject {
   /// user cancelled. Errors go to Prompts::error. A model index (docs/capture-and-models.md) is
   /// not opened here: it is handed on through modelRequested, and the session stays as it is.
   bool open(const QString& path);
+  /// Opens a bundled example (File > Examples) as a file is opened: after maybeSave, as an
+  /// unmodified untitled session named `title`; false when the user cancelled.
+  bool openExample(const QString& title, const mhaviz::Config& config);
+  /// File > Open's filter: every .json first (sessions, configurations, model indexes).
+  [[nodiscard]] static QString openFilter();
   /// Saves to the current file (Save As when there is none). False on failure or cancel.
   bool save();
   bool saveAs();
@@ -129,6 +134,7 @@ class SessionFiles : public QObject {
   Autosave m_autosave;
   QString m_path;
   QString m_untitledName;
+  QString m_sizesMessage;  // what New said of the sizes (cleared from the status bar when stale)
   QString m_tensorsFile;
   bool m_embedTensors = false;
   bool m_tensorsDirty = false;

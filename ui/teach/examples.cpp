@@ -6,7 +6,6 @@
 #include <QMessageBox>
 #include <exception>
 
-#include "document/document.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 
@@ -45,7 +44,9 @@ mhaviz::Config loadExample(const QString& resource) {
       resource.toStdString());
 }
 
-QMenu* addExamplesMenu(QMenu* file, Document* document, QWidget* parent) {
+QMenu* addExamplesMenu(QMenu* file,
+                       std::function<void(const QString& title, const mhaviz::Config&)> open,
+                       QWidget* parent) {
   QMenu* menu = new QMenu(tr("E&xamples"), file);
   menu->setObjectName(QStringLiteral("examplesMenu"));
   // Before the first separator-delimited group's end: keep Quit last.
@@ -54,17 +55,9 @@ QMenu* addExamplesMenu(QMenu* file, Document* document, QWidget* parent) {
   for (const ExampleSession& example : exampleSessions()) {
     QAction* a = menu->addAction(example.title);
     a->setData(example.resource);
-    QObject::connect(a, &QAction::triggered, document, [example, document, parent] {
+    QObject::connect(a, &QAction::triggered, menu, [example, open, parent] {
       try {
-        const mhaviz::Config config = loadExample(example.resource);
-        // An example is a configuration alone: nothing of what was open before stays (the
-        // tensors of a file or of a model's layer, and with them the model view).
-        if (document->tensors() != nullptr) {
-          document->setTensors(nullptr);
-        } else {
-          document->setOrigin({});
-        }
-        document->changeConfig(config, tr("Open example \u201c%1\u201d").arg(example.title));
+        open(example.title, loadExample(example.resource));
       } catch (const std::exception& e) {
         QMessageBox::warning(parent, tr("Examples"), QString::fromUtf8(e.what()));
       }

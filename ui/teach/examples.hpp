@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QString>
+#include <functional>
 
 #include "mhaviz/core/spec/config.hpp"
 
@@ -11,8 +12,6 @@ class QMenu;
 class QWidget;
 
 namespace mhaviz::ui {
-
-class Document;
 
 struct ExampleSession {
   QString title;     // menu entry (translated)
@@ -30,8 +29,11 @@ mhaviz::Config loadExample(const QString& resource);
 /// near the diagonal, low-frequency heads broadly) instead of showing weights near 1/S.
 inline constexpr char kFirstPictureResource[] = ":/examples/first_picture.json";
 
-/// Adds File > Examples; choosing one replaces the settings through
-/// Document::changeConfig (undoable). Errors are shown in a message box.
-QMenu* addExamplesMenu(QMenu* file, Document* document, QWidget* parent);
+/// Adds File > Examples; choosing one calls `open` with its title and configuration (the
+/// window opens it as it opens a file: SessionFiles::openExample). Errors are shown in a
+/// message box.
+QMenu* addExamplesMenu(QMenu* file,
+                       std::function<void(const QString& title, const mhaviz::Config&)> open,
+                       QWidget* parent);
 
 }  // namespace mhaviz::ui

@@ -116,9 +116,26 @@ QList<GuideStep> guideSteps() {
   };
 }
 
-GuideStep guideStep(Stage stage) {
-  for (const GuideStep& step : guideSteps()) {
-    if (step.stage == stage) return step;
+GuideStep guideStep(Stage stage, const mhaviz::ForwardResult* result) {
+  for (GuideStep step : guideSteps()) {
+    if (step.stage != stage) continue;
+    // The k and v titles name the rows appended only where the result has them.
+    if (result != nullptr && (stage == Stage::k || stage == Stage::v)) {
+      const bool bias = result->config.add_bias_kv;
+      const bool zero = result->config.add_zero_attn;
+      if (stage == Stage::k) {
+        step.title = bias && zero ? step.title
+                     : bias       ? tr("k: projected keys, with bias_k")
+                     : zero       ? tr("k: projected keys, with the zero key")
+                                  : tr("k: projected keys, split into heads");
+      } else {
+        step.title = bias && zero ? step.title
+                     : bias       ? tr("v: projected values, with bias_v")
+                     : zero       ? tr("v: projected values, with the zero value")
+                                  : tr("v: projected values, split into heads");
+      }
+    }
+    return step;
   }
   return {stage, stageName(stage), {}, {}};
 }

@@ -24,8 +24,9 @@ struct GuideStep {
 /// dropout, weights, head outputs, merged, output; then the value norms (an analysis).
 QList<GuideStep> guideSteps();
 
-/// The step shown for `stage` (its explanation and code line).
-GuideStep guideStep(Stage stage);
+/// The step shown for `stage` (its explanation and code line); with a result, the k and v
+/// titles name only the appended rows (bias_k, the zero key) it has.
+GuideStep guideStep(Stage stage, const mhaviz::ForwardResult* result = nullptr);
 
 /// The stages the walk-through visits for `result` (null: all): weights_before_dropout only when
 /// dropout was applied.

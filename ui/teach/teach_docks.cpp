@@ -75,7 +75,7 @@ void WalkthroughDock::step(int delta) {
 
 void WalkthroughDock::showStage(Stage stage) {
   const ResultPtr result = m_computation->result();
-  GuideStep step = guideStep(stage);
+  GuideStep step = guideStep(stage, result.get());
   // Without dropout the weights are the softmax itself: explain the softmax.
   if (stage == Stage::weights && result && !result->weights_before_dropout) {
     const GuideStep softmax = guideStep(Stage::weights_before_dropout);

@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QScreen>
 #include <QTimer>
+#include <QToolTip>
 #include <QStatusBar>
 #include <QStringList>
 #include <QTextEdit>
@@ -67,7 +68,16 @@ TeachingTools::TeachingTools(QMainWindow* window, Document* document, Computatio
   grid->setFocusPolicy(Qt::StrongFocus);
   qApp->installEventFilter(this);  // Left/Right anywhere in the window (see eventFilter)
 
-  m_examples = addExamplesMenu(file, document, window);
+  m_examples = addExamplesMenu(
+      file,
+      [this, document](const QString& title, const mhaviz::Config& config) {
+        if (m_openExample) {
+          m_openExample(title, config);
+        } else {
+          document->changeConfig(config, tr("Open example \u201c%1\u201d").arg(title));
+        }
+      },
+      window);
 
   view->addSeparator();
   QAction* walkToggle = m_walk->toggleViewAction();
@@ -98,6 +108,8 @@ void TeachingTools::setPresentation(bool on) {
   if (on == m_presenting) return;
   m_presenting = on;
   if (m_presentation->isChecked() != on) m_presentation->setChecked(on);
+  // A tooltip describes what was under the pointer in the layout that is going away.
+  QToolTip::hideText();
   if (on) {
     m_wasFullScreen = m_window->isFullScreen();
     m_wasMaximized = m_window->isMaximized();

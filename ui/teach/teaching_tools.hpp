@@ -6,6 +6,10 @@
 #include <QFont>
 #include <QObject>
 #include <QPalette>
+#include <functional>
+#include <utility>
+
+#include "mhaviz/core/spec/config.hpp"
 
 class QAction;
 class QMainWindow;
@@ -33,6 +37,11 @@ class TeachingTools : public QObject {
   [[nodiscard]] ShapeFlowDock* shapeFlow() const { return m_shapes; }
   /// File > Examples (the bundled configurations; the window adds the bundled models).
   [[nodiscard]] QMenu* examplesMenu() const { return m_examples; }
+  /// What choosing an example does (the window: open it as a file is opened, after asking
+  /// about unsaved work); until set, the example's configuration becomes the document's.
+  void setExampleOpener(std::function<void(const QString& title, const mhaviz::Config&)> open) {
+    m_openExample = std::move(open);
+  }
   [[nodiscard]] QAction* presentationAction() const { return m_presentation; }
   [[nodiscard]] QAction* highContrastAction() const { return m_highContrast; }
   [[nodiscard]] bool inPresentation() const { return m_presenting; }
@@ -59,6 +68,7 @@ class TeachingTools : public QObject {
   BreakdownDock* m_breakdown;
   ShapeFlowDock* m_shapes;
   QMenu* m_examples = nullptr;
+  std::function<void(const QString& title, const mhaviz::Config&)> m_openExample;
   QAction* m_presentation = nullptr;
   QAction* m_highContrast = nullptr;
   bool m_presenting = false;

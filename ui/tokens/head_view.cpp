@@ -14,6 +14,7 @@
 #include <cmath>
 #include <exception>
 
+#include "mhaviz/core/base/errors.hpp"
 #include "tokens/token_canvas.hpp"
 
 namespace mhaviz::ui {
@@ -373,6 +374,11 @@ void HeadView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
 QString HeadView::exportTo(const QString& path, ExportOptions options) const {
   if (!m_result) return message();
   return exportHeadView(*m_result, m_view, m_choice, options, path, m_measures.get());
+}
+
+PictureSource HeadView::picture(const ExportOptions& options) const {
+  if (!m_result) throw mhaviz::InvalidInput(message().toStdString());
+  return headViewPicture(*m_result, m_view, m_choice, options, m_measures.get());
 }
 
 void HeadView::changeEvent(QEvent* event) {

@@ -81,6 +81,9 @@ class HeadView : public QWidget {
   /// Writes the picture as shown (hovered or pinned token included) to PNG/SVG/PDF; empty on
   /// success, else the message.
   [[nodiscard]] QString exportTo(const QString& path, ExportOptions options = {}) const;
+  /// The picture exportTo writes with `options` (its size is the file's); throws InvalidInput
+  /// when there is none (no result, too many tokens).
+  [[nodiscard]] PictureSource picture(const ExportOptions& options) const;
 
   /// Paints the current picture in the widget's colours, the rows meeting `exposed` (the canvas
   /// calls it).

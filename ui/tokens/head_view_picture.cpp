@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <exception>
+#include <memory>
 
 #include "mhaviz/core/analysis/measures.hpp"
 #include "mhaviz/core/base/errors.hpp"
@@ -29,11 +30,17 @@ constexpr double kFaint = 0.25;
 }  // namespace
 
 QColor headColor(int head) {
-  // Okabe & Ito (2008), "Color Universal Design": blue, orange, bluish green, reddish purple,
-  // sky blue, vermillion, yellow.
-  static const std::array<QColor, 7> palette = {
-      QColor(0, 114, 178),  QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
-      QColor(86, 180, 233), QColor(213, 94, 0),  QColor(240, 228, 66)};
+  // Okabe & Ito (2008), "Color Universal Design" (black left out): blue, orange, bluish green,
+  // reddish purple, sky blue, vermillion, yellow; then nine chosen from Paul Tol's and IBM's
+  // colour-blind-safe sets, each as far (CIELAB) from those before it as the set allows, seen
+  // with normal vision and simulated protanopia and deuteranopia (Viénot 1999): every two of
+  // the sixteen differ by at least 12 there. Past sixteen heads the colours repeat: head h has
+  // head h mod 16's colour (the chips and the hover text give the head's number).
+  static const std::array<QColor, kDistinctHeadColors> palette = {
+      QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),  QColor(204, 121, 167),
+      QColor(86, 180, 233),  QColor(213, 94, 0),   QColor(240, 228, 66), QColor(26, 133, 255),
+      QColor(136, 34, 85),   QColor(128, 186, 90), QColor(17, 119, 51),  QColor(238, 102, 119),
+      QColor(187, 187, 187), QColor(127, 60, 141), QColor(0, 108, 209),  QColor(153, 79, 0)};
   return palette[static_cast<std::size_t>(std::max(head, 0)) % palette.size()];
 }
 
@@ -330,68 +337,101 @@ QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
   return parts.join(QStringLiteral(", "));
 }
 
+HeadViewPictureLayout headViewPictureLayout(const mhaviz::ForwardResult& result,
+                                            const ViewOptions& view, const HeadViewChoice& choice,
+                                            const ExportOptions& options,
+                                            const mhaviz::ResultMeasures* measures) {
+  const StageData data = headViewData(result, view, measures);
+  const std::vector<int> heads = headsShown(view, static_cast<int>(result.H), choice.chosen);
+  HeadViewPictureLayout out;
+  out.font = pictureFont();
+  out.titleFont = out.font;
+  out.titleFont.setBold(true);
+  const double margin = 8;
+  const auto layout = [&](double top) {
+    const HeadLinesOptions lineOptions = headLinesOptions(
+        data, view.queryLabels, heads, choice, headViewStage(result, view, measures), out.font,
+        QSizeF(options.width, options.height), top);
+    out.size = lineOptions.size;
+    return layoutHeadLines(data, view.queryLabels, lineOptions);
+  };
+  // The caption's hidden-line count does not depend on where the columns start: one layout
+  // finds the title, which wraps onto as many lines as it needs, the second places the columns
+  // below it.
+  out.title = options.title.isEmpty()
+                  ? describeConfig(result.config, view.batch) + QStringLiteral(" \u2014 ") +
+                        QCoreApplication::translate("mhaviz::ui::HeadView", "head view") +
+                        QStringLiteral(", ") +
+                        headViewCaption(result, view, heads, choice, layout(32), measures)
+                  : options.title;
+  const double titleHeight =
+      std::ceil(QFontMetricsF(out.titleFont)
+                    .boundingRect(QRectF(0, 0, options.width - 2 * margin, 1e6),
+                                  Qt::AlignLeft | Qt::TextWordWrap, out.title)
+                    .height());
+  out.lines = layout(titleHeight + 2 * margin);
+  out.titleBox = QRectF(margin, margin, options.width - 2 * margin, titleHeight);
+  return out;
+}
+
+PictureSource headViewPicture(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                              const HeadViewChoice& choice, const ExportOptions& options,
+                              const mhaviz::ResultMeasures* measures) {
+  HeadViewPictureLayout laidOut = headViewPictureLayout(result, view, choice, options, measures);
+  auto look = std::make_shared<HeadViewLook>();  // light, whatever the window's theme
+  look->colormap = view.colormap;
+  look->font = laidOut.font;
+  auto lines = std::make_shared<const HeadLines>(std::move(laidOut.lines));
+  // Rows no taller than the font allows: a short sentence leaves no empty half picture.
+  double bottom = 0;
+  for (const TokenSlot& t : lines->queries) bottom = std::max(bottom, t.box.bottom());
+  for (const TokenSlot& t : lines->keys) bottom = std::max(bottom, t.box.bottom());
+  PictureSource source;
+  source.width = static_cast<int>(std::ceil(laidOut.size.width()));
+  source.height = static_cast<int>(std::ceil(std::min(lines->height, bottom + 12)));
+  source.title = laidOut.title;
+  source.description = QStringLiteral("mhaviz head view");
+  source.background = look->background;
+  source.raster = [lines](QImage& image) {
+    rasterLines(image, headRasterLines(*lines), QPointF(0, 0), image.devicePixelRatio());
+  };
+  source.paint = [lines, look, title = laidOut.title, titleFont = laidOut.titleFont,
+                  titleBox = laidOut.titleBox](QPainter& painter, bool rasterDone) {
+    painter.setPen(look->ink);
+    painter.setFont(titleFont);
+    painter.drawText(titleBox, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, title);
+    if (rasterDone) {
+      paintHeadTokens(painter, *lines, *look);
+    } else {
+      paintHeadLines(painter, *lines, *look);
+    }
+  };
+  return source;
+}
+
 QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const HeadViewChoice& choice, const ExportOptions& options,
                        const QString& path, const mhaviz::ResultMeasures* measures) {
   try {
     if (QString bad = checkPicturePath(path); !bad.isEmpty()) return bad;
-    if (options.width < 200 || options.height < 100 || options.width > 20000 ||
-        options.height > 20000) {
-      return QCoreApplication::translate(
-                 "mhaviz::ui::HeadView",
-                 "cannot export a %1x%2 head view: the width must be 200 to 20000 pixels and the "
-                 "height 100 to 20000")
-          .arg(options.width)
-          .arg(options.height);
-    }
-    const StageData data = headViewData(result, view, measures);
-    const std::vector<int> heads = headsShown(view, static_cast<int>(result.H), choice.chosen);
-    HeadViewLook look;  // light, whatever the window's theme: a picture for paper and slides
-    look.colormap = view.colormap;
-    look.font = QApplication::font();
-    const double top = 32;  // the title
-    const HeadLinesOptions lineOptions = headLinesOptions(
-        data, view.queryLabels, heads, choice, headViewStage(result, view, measures), look.font,
-        QSizeF(options.width, options.height), top);
-    const HeadLines lines = layoutHeadLines(data, view.queryLabels, lineOptions);
-    const QString title =
-        options.title.isEmpty()
-            ? describeConfig(result.config, view.batch) + QStringLiteral(" \u2014 ") +
-                  QCoreApplication::translate("mhaviz::ui::HeadView", "head view") +
-                  QStringLiteral(", ") +
-                  headViewCaption(result, view, heads, choice, lines, measures)
-            : options.title;
-    // Rows no taller than the font allows: a short sentence leaves no empty half picture.
-    double bottom = 0;
-    for (const TokenSlot& t : lines.queries) bottom = std::max(bottom, t.box.bottom());
-    for (const TokenSlot& t : lines.keys) bottom = std::max(bottom, t.box.bottom());
-    PictureSource source;
-    source.width = static_cast<int>(std::ceil(lineOptions.size.width()));
-    source.height = static_cast<int>(std::ceil(std::min(lines.height, bottom + 12)));
-    source.title = title;
-    source.description = QStringLiteral("mhaviz head view");
-    source.background = look.background;
-    const QRectF whole(0, 0, source.width, source.height);
-    source.raster = [&](QImage& image) {
-      rasterLines(image, headRasterLines(lines), QPointF(0, 0), image.devicePixelRatio());
-    };
-    source.paint = [&](QPainter& painter, bool rasterDone) {
-      painter.setPen(look.ink);
-      QFont titleFont = look.font;
-      titleFont.setBold(true);
-      painter.setFont(titleFont);
-      painter.drawText(QRectF(8, 4, whole.width() - 16, 24), Qt::AlignLeft | Qt::AlignVCenter,
-                       title);
-      if (rasterDone) {
-        paintHeadTokens(painter, lines, look);
-      } else {
-        paintHeadLines(painter, lines, look);
-      }
-    };
-    return writePicture(path, source, options);
+    if (QString bad = checkHeadViewSize(options); !bad.isEmpty()) return bad;
+    return writePicture(path, headViewPicture(result, view, choice, options, measures), options);
   } catch (const std::exception& e) {
     return QString::fromUtf8(e.what());
   }
+}
+
+QString checkHeadViewSize(const ExportOptions& options) {
+  if (options.width < 200 || options.height < 100 || options.width > 20000 ||
+      options.height > 20000) {
+    return QCoreApplication::translate(
+               "mhaviz::ui::HeadView",
+               "cannot export a %1x%2 head view: the width must be 200 to 20000 pixels and the "
+               "height 100 to 20000")
+        .arg(options.width)
+        .arg(options.height);
+  }
+  return {};
 }
 
 }  // namespace mhaviz::ui

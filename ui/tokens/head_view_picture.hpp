@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QFont>
 #include <QImage>
+#include <QRectF>
 #include <QString>
 #include <atomic>
 #include <vector>
@@ -17,13 +18,18 @@
 #include "stages/view_options.hpp"
 #include "tokens/head_lines.hpp"
 #include "tokens/line_raster.hpp"
+#include "tokens/picture_file.hpp"
 
 class QPainter;
 
 namespace mhaviz::ui {
 
-/// Head h's colour: Okabe and Ito's colour-blind-safe palette (black left out), repeating after
-/// seven heads.
+/// How many heads have colours of their own.
+inline constexpr int kDistinctHeadColors = 16;
+
+/// Head h's colour: sixteen colour-blind-safe colours, Okabe and Ito's first (black left out),
+/// distinct with normal vision and with protanopia and deuteranopia; past sixteen heads they
+/// repeat (head h mod 16).
 QColor headColor(int head);
 
 /// The stage the head view draws for the grid's `view`: value norms when the grid shows them
@@ -95,6 +101,31 @@ QString headTokenText(TokenHit hit, const HeadLines& lines);
 QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& view,
                         const std::vector<int>& heads, const HeadViewChoice& choice,
                         const HeadLines& lines, const mhaviz::ResultMeasures* measures = nullptr);
+
+/// Where an exported head view puts things: the title (options.title; empty: describeConfig +
+/// caption) wrapped in titleBox, the columns and lines below it, in `font`.
+struct HeadViewPictureLayout {
+  HeadLines lines;
+  QString title;
+  QRectF titleBox;
+  QFont font, titleFont;
+  QSizeF size;  // as wide as the columns need, at least options.width
+};
+HeadViewPictureLayout headViewPictureLayout(const mhaviz::ForwardResult& result,
+                                            const ViewOptions& view, const HeadViewChoice& choice,
+                                            const ExportOptions& options,
+                                            const mhaviz::ResultMeasures* measures = nullptr);
+
+/// The head view of `result` as `view` and `choice` say, as a picture `options.width` wide (or
+/// wider, when its columns need more) and as tall as its rows (at most options.height unless
+/// they need more): the title (options.title; empty: describeConfig + caption) wrapped above.
+/// Its width and height are the file's. Throws InvalidInput as headViewData does.
+PictureSource headViewPicture(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                              const HeadViewChoice& choice, const ExportOptions& options,
+                              const mhaviz::ResultMeasures* measures = nullptr);
+
+/// Empty when options' size is one a head view can be exported at, else the message.
+QString checkHeadViewSize(const ExportOptions& options);
 
 /// Writes the head view of `result` as `view` and `choice` say to PNG/SVG/PDF (by the
 /// extension of `path`); options.title above it (empty: describeConfig + caption). Returns an

@@ -6,10 +6,13 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QFontInfo>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <algorithm>
+#include <cmath>
 #include <exception>
 #include <filesystem>
 
@@ -37,6 +40,22 @@ QString checkPicturePath(const QString& path) {
         .arg(path, dir.path());
   }
   return {};
+}
+
+QFont pictureFont() {
+  QFont font = QApplication::font();
+  const QFontInfo shown(font);
+  font.setPixelSize(std::max(1, shown.pixelSize()));
+  return font;
+}
+
+QImage pictureCanvas(const PictureSource& source, const ExportOptions& options) {
+  QImage image(QSize(static_cast<int>(std::lround(source.width * options.scale)),
+                     static_cast<int>(std::lround(source.height * options.scale))),
+               QImage::Format_ARGB32_Premultiplied);
+  image.setDevicePixelRatio(options.scale);
+  image.fill(options.transparent ? QColor(Qt::transparent) : source.background);
+  return image;
 }
 
 QString writePicture(const QString& path, const PictureSource& source,
@@ -71,17 +90,14 @@ QString writePicture(const QString& path, const PictureSource& source,
           const QString part = QFile::decodeName(tmp.c_str());
           bool ok = true;
           if (ext == QLatin1String("png")) {
-            QImage image(QSize(static_cast<int>(width * options.scale),
-                               static_cast<int>(height * options.scale)),
-                         QImage::Format_ARGB32_Premultiplied);
-            image.setDevicePixelRatio(options.scale);
-            image.fill(options.transparent ? QColor(Qt::transparent) : source.background);
-            image.setDotsPerMeterX(static_cast<int>(96 * options.scale / 0.0254));
-            image.setDotsPerMeterY(static_cast<int>(96 * options.scale / 0.0254));
+            QImage image = pictureCanvas(source, options);
             if (source.raster) source.raster(image);
             QPainter painter(&image);
             source.paint(painter, static_cast<bool>(source.raster));
             painter.end();
+            // The file says its DPI; painting used the screen's, as the layout measured.
+            image.setDotsPerMeterX(static_cast<int>(96 * options.scale / 0.0254));
+            image.setDotsPerMeterY(static_cast<int>(96 * options.scale / 0.0254));
             ok = image.save(part, "PNG");
           } else if (ext == QLatin1String("svg")) {
             QSvgGenerator generator;  // text stays text

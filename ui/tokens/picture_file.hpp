@@ -4,6 +4,7 @@
 // PDF keep text as text (selectable in a viewer). GUI thread (needs a QApplication).
 
 #include <QColor>
+#include <QFont>
 #include <QImage>
 #include <QString>
 #include <functional>
@@ -26,6 +27,16 @@ struct PictureSource {
   /// Paints the picture; `rasterDone` says that `raster` already drew its part.
   std::function<void(QPainter& painter, bool rasterDone)> paint;
 };
+
+/// The application's font sized in pixels (as QFontMetricsF measures it on screen): a picture's
+/// text then has the size its layout measured on every device — a PNG at DPI scale 2 (whose
+/// painter scales logical pixels, not points), an SVG (whose units are logical pixels).
+QFont pictureFont();
+
+/// The PNG's image before `source` is painted on it: width x height times the scale, its
+/// device pixel ratio the scale, filled with the background (or transparent). The layout audit
+/// paints on a device with its metrics.
+QImage pictureCanvas(const PictureSource& source, const ExportOptions& options);
 
 /// Checks `path`'s extension (png, svg, pdf) and folder; empty when fine, else the message.
 QString checkPicturePath(const QString& path);

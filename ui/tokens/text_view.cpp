@@ -13,6 +13,7 @@
 #include <cmath>
 #include <exception>
 
+#include "mhaviz/core/base/errors.hpp"
 #include "tokens/token_canvas.hpp"
 
 namespace mhaviz::ui {
@@ -259,6 +260,11 @@ void TextView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
 QString TextView::exportTo(const QString& path, ExportOptions options) const {
   if (!m_result) return message();
   return exportTextView(*m_result, m_view, choice(), options, path, m_measures.get());
+}
+
+PictureSource TextView::picture(const ExportOptions& options) const {
+  if (!m_result) throw mhaviz::InvalidInput(message().toStdString());
+  return textViewPicture(*m_result, m_view, choice(), options, m_measures.get());
 }
 
 void TextView::changeEvent(QEvent* event) {

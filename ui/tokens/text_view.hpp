@@ -64,6 +64,9 @@ class TextView : public QWidget {
   /// Writes the picture as shown (the query shown included) to PNG/SVG/PDF; empty on
   /// success, else the message.
   [[nodiscard]] QString exportTo(const QString& path, ExportOptions options = {}) const;
+  /// The picture exportTo writes with `options` (its size is the file's); throws InvalidInput
+  /// when there is none (no result, too many tokens).
+  [[nodiscard]] PictureSource picture(const ExportOptions& options) const;
 
   /// Paints the text in the widget's colours, what meets `exposed` (the canvas calls it).
   void paintCanvas(QPainter& painter, const QRectF& exposed) const;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <memory>
 
 #include "render/colormaps.hpp"
 #include "tokens/head_view_picture.hpp"
@@ -161,56 +162,72 @@ QString textViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
   return parts.join(QStringLiteral(", "));
 }
 
+PictureSource textViewPicture(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                              const TextViewChoice& choice, const ExportOptions& options,
+                              const mhaviz::ResultMeasures* measures) {
+  const StageData data = textViewData(result, view, measures);
+  const int map = textViewMap(view, choice, data);
+  auto look = std::make_shared<TextViewLook>();  // light, whatever the window's theme
+  look->font = pictureFont();
+  look->shade = textShadeColor(map < static_cast<int>(data.maps.size()) - 1 ? map : -1);
+  QFont titleFont = look->font;
+  titleFont.setBold(true);
+  const double margin = 12;
+  const double w = options.width - 2 * margin;
+  const TextShadeOptions shadeOptions = textShadeOptions(data, view, choice, look->font, w, 0);
+  auto shades =
+      std::make_shared<const TextShades>(layoutTextShades(data, view.queryLabels, shadeOptions));
+  const QString caption =
+      textViewCaption(result, view, data, map, *shades, view.queryLabels, measures);
+  const QString title = options.title.isEmpty()
+                            ? describeConfig(result.config, view.batch) +
+                                  QStringLiteral(" \u2014 ") +
+                                  QCoreApplication::translate("mhaviz::ui::TextView", "text view")
+                            : options.title;
+  // The title and the caption wrap onto as many lines as they need.
+  const auto wrapped = [w](const QFont& font, const QString& text) {
+    return std::ceil(QFontMetricsF(font)
+                         .boundingRect(QRectF(0, 0, w, 1e6), Qt::AlignLeft | Qt::TextWordWrap, text)
+                         .height());
+  };
+  const QRectF titleBox(margin, margin / 2, w, wrapped(titleFont, title));
+  const QRectF captionBox(margin, titleBox.bottom() + 4, w, wrapped(look->font, caption));
+  const double shadesTop = captionBox.bottom() + margin / 2;
+  PictureSource source;
+  source.width = options.width;
+  source.height = static_cast<int>(std::ceil(shadesTop + shades->height + margin));
+  source.title = title + QStringLiteral(", ") + caption;
+  source.description = QStringLiteral("mhaviz text view");
+  source.background = look->background;
+  source.paint = [=](QPainter& painter, bool) {
+    painter.setFont(titleFont);
+    painter.setPen(look->ink);
+    painter.drawText(titleBox, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
+    painter.setFont(look->font);
+    painter.drawText(captionBox, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, caption);
+    painter.translate(margin, shadesTop);
+    paintTextShades(painter, *shades, *look);
+  };
+  return source;
+}
+
+QString checkTextViewSize(const ExportOptions& options) {
+  if (options.width < 200 || options.width > 20000) {
+    return QCoreApplication::translate(
+               "mhaviz::ui::TextView",
+               "cannot export a text view %1 pixels wide: the width must be 200 to 20000")
+        .arg(options.width);
+  }
+  return {};
+}
+
 QString exportTextView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const TextViewChoice& choice, const ExportOptions& options,
                        const QString& path, const mhaviz::ResultMeasures* measures) {
   try {
     if (QString bad = checkPicturePath(path); !bad.isEmpty()) return bad;
-    if (options.width < 200 || options.width > 20000) {
-      return QCoreApplication::translate(
-                 "mhaviz::ui::TextView",
-                 "cannot export a text view %1 pixels wide: the width must be 200 to 20000")
-          .arg(options.width);
-    }
-    const StageData data = textViewData(result, view, measures);
-    const int map = textViewMap(view, choice, data);
-    TextViewLook look;  // light, whatever the window's theme: a picture for paper and slides
-    look.font = QApplication::font();
-    look.shade = textShadeColor(map < static_cast<int>(data.maps.size()) - 1 ? map : -1);
-    const QFontMetricsF metrics(look.font);
-    const double titleHeight = metrics.height() * 2 + 12;  // title and caption
-    const double margin = 12;
-    const TextShadeOptions shadeOptions =
-        textShadeOptions(data, view, choice, look.font, options.width - 2 * margin, 0);
-    const TextShades shades = layoutTextShades(data, view.queryLabels, shadeOptions);
-    const QString caption =
-        textViewCaption(result, view, data, map, shades, view.queryLabels, measures);
-    const QString title = options.title.isEmpty()
-                              ? describeConfig(result.config, view.batch) +
-                                    QStringLiteral(" \u2014 ") +
-                                    QCoreApplication::translate("mhaviz::ui::TextView", "text view")
-                              : options.title;
-    PictureSource source;
-    source.width = options.width;
-    source.height = static_cast<int>(std::ceil(titleHeight + shades.height + margin));
-    source.title = title + QStringLiteral(", ") + caption;
-    source.description = QStringLiteral("mhaviz text view");
-    source.background = look.background;
-    source.paint = [&](QPainter& painter, bool) {
-      QFont titleFont = look.font;
-      titleFont.setBold(true);
-      painter.setFont(titleFont);
-      painter.setPen(look.ink);
-      const double w = options.width - 2 * margin;
-      painter.drawText(QRectF(margin, 4, w, metrics.height() + 4), Qt::AlignLeft | Qt::AlignVCenter,
-                       title);
-      painter.setFont(look.font);
-      painter.drawText(QRectF(margin, 8 + metrics.height(), w, metrics.height() + 4),
-                       Qt::AlignLeft | Qt::AlignVCenter, caption);
-      painter.translate(margin, titleHeight);
-      paintTextShades(painter, shades, look);
-    };
-    return writePicture(path, source, options);
+    if (QString bad = checkTextViewSize(options); !bad.isEmpty()) return bad;
+    return writePicture(path, textViewPicture(result, view, choice, options, measures), options);
   } catch (const std::exception& e) {
     return QString::fromUtf8(e.what());
   }

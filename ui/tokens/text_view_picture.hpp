@@ -13,6 +13,7 @@
 #include "render/image_export.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
+#include "tokens/picture_file.hpp"
 #include "tokens/text_shades.hpp"
 
 class QPainter;
@@ -68,6 +69,16 @@ QString textViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
                         const StageData& data, int map, const TextShades& shades,
                         const QStringList& queryLabels,
                         const mhaviz::ResultMeasures* measures = nullptr);
+
+/// The text view of `result` as `view` and `choice` say, options.width wide and as tall as its
+/// text: the title (options.title; empty: describeConfig + "text view") and the caption wrapped
+/// above. Its width and height are the file's. Throws InvalidInput as textViewData does.
+PictureSource textViewPicture(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                              const TextViewChoice& choice, const ExportOptions& options,
+                              const mhaviz::ResultMeasures* measures = nullptr);
+
+/// Empty when options' width is one a text view can be exported at, else the message.
+QString checkTextViewSize(const ExportOptions& options);
 
 /// Writes the text view of `result` as `view` and `choice` say to PNG/SVG/PDF (by the
 /// extension of `path`), options.width wide, as tall as its text; options.title above it

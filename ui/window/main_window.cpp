@@ -227,6 +227,9 @@ void MainWindow::buildMenus() {
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   m_teaching = installTeaching(this, m_document, m_computation, m_grid, file, view, help);
   m_pages->addExamples(m_teaching->examplesMenu());
+  m_teaching->setExampleOpener([this](const QString& title, const mhaviz::Config& config) {
+    m_session->openExample(title, config);
+  });
   connect(m_teaching->presentationAction(), &QAction::toggled, m_pages,
           &ModelPages::setPresentation);  // the bar above a model's layer is no slide
   m_compare =
@@ -251,11 +254,19 @@ void MainWindow::addTokenPictures(const TokenDocks& tokens) {
   m_exports->addPicture({tr("Head view"), QStringLiteral("head_view"), true, onScreen(m_headView),
                          [this](const QString& path, const ExportOptions& options) {
                            return m_headView->exportTo(path, options);
+                         },
+                         [this](const ExportOptions& options) {
+                           const PictureSource p = m_headView->picture(options);
+                           return QSize(p.width, p.height);
                          }},
                         [dock = tokens.headDock] { return dock->isVisible(); });
   m_exports->addPicture({tr("Text view"), QStringLiteral("text_view"), false, onScreen(m_textView),
                          [this](const QString& path, const ExportOptions& options) {
                            return m_textView->exportTo(path, options);
+                         },
+                         [this](const ExportOptions& options) {
+                           const PictureSource p = m_textView->picture(options);
+                           return QSize(p.width, p.height);
                          }},
                         [dock = tokens.textDock] { return dock->isVisible(); });
   m_exports->setActivePicture([this] { return m_activePicture; });
@@ -366,14 +377,21 @@ void MainWindow::installWorkspaces() {
 void MainWindow::restoreLayout() {
   QSettings settings;
   const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
-  if (geometry.isEmpty() || !restoreGeometry(geometry)) {
-    // First run: 1400x900, or the whole screen where that is smaller (a 1280x720 projector).
-    QSize size(1400, 900);
-    if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size());
-    resize(size);
-  }
+  if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1400, 900);  // first run
   // The workspace the window was closed in, with the arrangement each workspace had.
   m_workspaces->restore();
+  // The window fits the screen it opens on, its title bar and borders included (unknown before
+  // it is shown: room is left for them): a size remembered from a larger screen, or the first
+  // run's on a 1280x720 projector, shrinks to the screen instead of running off it.
+  if (const QScreen* s = screen()) {
+    const QRect room = s->availableGeometry();
+    const QSize decorations(16, 48);
+    resize(size().boundedTo(room.size() - decorations));  // (not below the docks' minimum)
+    if (!room.contains(QRect(pos(), size() + decorations))) {
+      move(room.left() + std::max(0, (room.width() - width() - decorations.width()) / 2),
+           room.top() + std::max(0, (room.height() - height() - decorations.height()) / 2));
+    }
+  }
 }
 
 void MainWindow::saveLayout() const {

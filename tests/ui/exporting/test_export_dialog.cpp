@@ -106,6 +106,42 @@ class TestExportDialog : public QObject {
     QVERIFY(dialog.path().endsWith(QStringLiteral(".svg")));
   }
 
+  // Issue 40 defect 10: switching the picture (grid, head view, text view) kept the name of
+  // the one chosen before; and a token view's announced size is the file's (its own height).
+  void suggestedNameAndSizeFollowThePicture() {
+    QSettings().clear();
+    const auto picture = [](const char* name, const char* base, QSize file) {
+      ExportPicture p;
+      p.name = QString::fromLatin1(name);
+      p.fileBase = QString::fromLatin1(base);
+      p.size = [] { return QSize(500, 400); };
+      p.write = [](const QString&, const ExportOptions&) { return QString(); };
+      p.fileSize = [file](const ExportOptions& o) { return QSize(o.width, file.height()); };
+      return p;
+    };
+    ExportDialog dialog(makeResult(), ViewOptions{}, nullptr,
+                        {picture("Head view", "head_view", {500, 260}),
+                         picture("Text view", "text_view", {500, 90})},
+                        -1);
+    const auto name = [&] { return QFileInfo(dialog.path()).fileName(); };
+    QVERIFY2(!name().contains(QStringLiteral("view")), qPrintable(name()));
+    const auto note = [&] {
+      QStringList texts;
+      for (QLabel* l : dialog.findChildren<QLabel*>()) texts << l->text();
+      return texts.join(QLatin1Char('|'));
+    };
+    dialog.setPicture(0);
+    QVERIFY2(name().startsWith(QStringLiteral("head_view")), qPrintable(name()));
+    dialog.setScale(2);
+    QVERIFY2(note().contains(QStringLiteral("1000 × 520 px")), qPrintable(note()));
+    dialog.setPicture(1);
+    QVERIFY2(name().startsWith(QStringLiteral("text_view")), qPrintable(name()));
+    QVERIFY2(note().contains(QStringLiteral("1000 × 180 px")), qPrintable(note()));
+    dialog.setPicture(-1);
+    QCOMPARE(name(), dialog.suggestedFileName());
+    QVERIFY2(!name().contains(QStringLiteral("view")), qPrintable(name()));
+  }
+
   void aNameOfTheUsersOwnStays() {
     ExportDialog dialog(makeResult(), ViewOptions{});
     const QString mine = QDir(QDir::tempPath()).filePath(QStringLiteral("lecture3.png"));

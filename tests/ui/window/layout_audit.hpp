@@ -12,6 +12,9 @@
 //     fields squeezed, as the head measures were beside the head view);
 //   - a tab (of tabbed docks, of a tab widget) whose text is elided for want of room;
 //   - a visible toolbar whose widgets do not all fit (tabs moved into the extension menu).
+// Text a view draws itself (a heatmap grid's titles, ticks and legend) and exported pictures are
+// audited by picture_audit.hpp: each text inside its canvas, uncut by its box, not drawn over
+// another.
 // Docks that are tabs behind another are not looked at. Everything inside a scroll area's
 // content counts where the content is laid out, not where
 // the viewport cuts it (scrolling reaches it). Tolerance: one pixel.
@@ -124,7 +127,7 @@ inline QStringList auditLayout(const QMainWindow& window, const QList<const QWid
     const QScrollBar* sideways = area->horizontalScrollBar();
     if (sideways == nullptr || !sideways->isVisible()) continue;
     for (const QWidget* p = area; p != nullptr; p = p->parentWidget()) {
-      if (const auto* dock = qobject_cast<const QDockWidget*>(p)) {
+      if (qobject_cast<const QDockWidget*>(p) != nullptr) {
         problems << QStringLiteral("%1 scrolls sideways (%2 px more than its %3)")
                         .arg(describeWidget(area, QString()))
                         .arg(sideways->maximum())

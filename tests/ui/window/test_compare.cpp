@@ -21,6 +21,7 @@
 #include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/plan/problem.hpp"
 #include "prompted_window.hpp"
+#include "render/colormaps.hpp"
 #include "render/heatmap_grid.hpp"
 #include "session/session_files.hpp"
 #include "stages/compare_stage.hpp"
@@ -255,6 +256,12 @@ class TestCompare : public QObject {
     QCOMPARE(data.diff.lo, -data.diff.hi);
     QVERIFY(data.diff.shownUnit.contains(QStringLiteral("symmetric")));
     QCOMPARE(panel->gridDiff()->mapCount(), int(a->H + 1));
+    // Issue 40: the "masked" swatch was dark grey in B - A (the diverging map's), light grey in
+    // A and B. One colour for the three, in none of their colormaps.
+    QCOMPARE(panel->gridA()->maskedCellColor(), panel->gridDiff()->maskedCellColor());
+    QCOMPARE(panel->gridB()->maskedCellColor(), panel->gridDiff()->maskedCellColor());
+    QCOMPARE(panel->gridDiff()->maskedCellColor(),
+             mhaviz::ui::maskedColorBesideDiverging(document()->view().colormap));
 
     // Swap: A is now the zero-key settings, the current settings are A's old ones.
     panel->swap();

@@ -3,6 +3,7 @@
 // coverage slider hides lines and says how many, and its export writes the picture shown.
 
 #include <QAction>
+#include <QColor>
 #include <QDockWidget>
 #include <QImage>
 #include <QLabel>
@@ -12,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
+#include <array>
+#include <cmath>
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
@@ -36,6 +39,51 @@ class TestHeadView : public QObject {
   Q_OBJECT
 
  private slots:
+  // Issue 40: with 8 heads, heads 0 and 7 shared a colour. Sixteen heads have colours of their
+  // own, told apart with normal vision and with simulated protanopia and deuteranopia (Viénot,
+  // Brettel and Mollon 1999): CIELAB distance at least 12 between any two; past 16 they repeat.
+  void sixteenHeadsHaveDistinctColourBlindSafeColours() {
+    using mhaviz::ui::headColor;
+    using mhaviz::ui::kDistinctHeadColors;
+    const auto linear = [](double c) {
+      c /= 255;
+      return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const auto lab = [](std::array<double, 3> rgb) {  // linear sRGB -> CIELAB (D65)
+      const double x = (0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2]) / 0.95047;
+      const double y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+      const double z = (0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2]) / 1.08883;
+      const auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+      return std::array<double, 3>{116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+    };
+    using Matrix = std::array<std::array<double, 3>, 3>;
+    const Matrix normal = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    const Matrix protan = {{{0.11238, 0.88762, 0}, {0.11238, 0.88762, 0}, {0.00401, -0.00401, 1}}};
+    const Matrix deutan = {{{0.29275, 0.70725, 0}, {0.29275, 0.70725, 0}, {-0.02234, 0.02234, 1}}};
+    for (const Matrix& seen : {normal, protan, deutan}) {
+      const auto shown = [&](const QColor& c) {
+        const std::array<double, 3> l = {linear(c.red()), linear(c.green()), linear(c.blue())};
+        std::array<double, 3> out{};
+        for (int i = 0; i < 3; ++i) {
+          for (int j = 0; j < 3; ++j) out[i] += seen[i][j] * l[j];
+          out[i] = std::clamp(out[i], 0.0, 1.0);
+        }
+        return lab(out);
+      };
+      for (int a = 0; a < kDistinctHeadColors; ++a) {
+        for (int b = a + 1; b < kDistinctHeadColors; ++b) {
+          const auto p = shown(headColor(a));
+          const auto q = shown(headColor(b));
+          const double distance = std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+          QVERIFY2(distance >= 12,
+                   qPrintable(QStringLiteral("heads %1 and %2: %3").arg(a).arg(b).arg(distance)));
+        }
+      }
+    }
+    QCOMPARE(headColor(kDistinctHeadColors), headColor(0));  // the stated rule past 16
+    QCOMPARE(headColor(kDistinctHeadColors + 7), headColor(7));
+  }
+
   void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-head-view-tests"); }
 
   void init() {
@@ -273,11 +321,8 @@ class TestHeadView : public QObject {
     // The same layout as the export's: recomputed here for its geometry.
     const auto result = m_window->computation()->result();
     const auto fitted = mhaviz::ui::fitViewToResult(m_window->document()->view(), *result);
-    const auto data = mhaviz::ui::headViewData(*result, fitted);
-    const auto options2 = mhaviz::ui::headLinesOptions(data, fitted.queryLabels, {0},
-                                                       view->choice(), mhaviz::ui::Stage::weights,
-                                                       QApplication::font(), QSizeF(800, 500), 32);
-    const auto lines = mhaviz::ui::layoutHeadLines(data, fitted.queryLabels, options2);
+    const auto lines =
+        mhaviz::ui::headViewPictureLayout(*result, fitted, view->choice(), options).lines;
     QVERIFY(!lines.lines.empty());
     const HeadLine& strongest = lines.lines.back();
     const QPointF a = lines.queries[static_cast<std::size_t>(strongest.query)].anchor;

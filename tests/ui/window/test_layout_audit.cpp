@@ -1,7 +1,8 @@
-// The layout audit (issue 40; layout_audit.hpp says what it checks): every workspace at
-// 1280x720, 1600x1000 and 1920x1080, in English and Simplified Chinese, light and dark, on
-// representative states, and each workspace's main picture given the room the workspace
-// promises.
+// The layout audit (issue 40; layout_audit.hpp and picture_audit.hpp say what it checks): every
+// workspace at 1280x720, 1600x1000 and 1920x1080, in English and Simplified Chinese, light and
+// dark, on representative states, the text the grids draw themselves, each workspace's main
+// picture given the room the workspace promises; and every exported picture (grid, one head,
+// head view, text view, compare's B - A) at DPI scale 1, 2 and 3 and as SVG.
 //
 // The states (chosen for what they put on screen, not every combination of everything, to keep
 // the run short): 8 heads with add_bias_kv + add_zero_attn and token labels, A pinned and B
@@ -11,25 +12,33 @@
 // head view of the selected layer). The light/dark pass changes only the palette, so it runs at
 // the middle size; the three sizes run in both languages.
 
+#include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTabBar>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
 #include "compare/compare_panel.hpp"
 #include "desktop/language.hpp"
 #include "desktop/theme.hpp"
+#include "exporting/export_dialog.hpp"
 #include "layout_audit.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
+#include "picture_audit.hpp"
 #include "prompted_window.hpp"
 #include "render/head_measures_view.hpp"
+#include "render/heatmap_grid.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
 #include "tokens/head_view.hpp"
@@ -121,6 +130,41 @@ class TestLayoutAudit : public QObject {
     QVERIFY2(!found.contains(QStringLiteral("blocks.0")), qPrintable(found));
   }
 
+  // The picture audit finds a text cut by its box, one leaving the canvas and one drawn over
+  // another (legend ticks), and a PNG or SVG whose size is not the one announced.
+  void thePictureAuditFindsWhatItIsFor() {
+    PictureSource planted;
+    planted.width = 200;
+    planted.height = 100;
+    planted.paint = [](QPainter& painter, bool) {
+      painter.setFont(pictureFont());
+      painter.drawText(QRectF(8, 4, 40, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                       QStringLiteral("a title far wider than its box"));
+      painter.drawText(QPointF(180, 60), QStringLiteral("bias_k"));
+      painter.drawText(QPointF(20, 80), QStringLiteral("0.75"));
+      painter.drawText(QPointF(24, 82), QStringLiteral("1"));
+    };
+    ExportOptions options;
+    options.scale = 2;
+    const QString found = testing::auditPictureLayout(planted, options, QStringLiteral("planted"))
+                              .join(QLatin1Char('\n'));
+    for (const char* expected :
+         {"\"a title far wider than its box\"", "cut by its box", "\"bias_k\"",
+          "leaves the 200x100 canvas", "\"1\"", "drawn over \"0.75\""}) {
+      QVERIFY2(found.contains(QLatin1String(expected)), qPrintable(expected + ("\nin:\n" + found)));
+    }
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("p.png"));
+    const QString svg = dir.filePath(QStringLiteral("p.svg"));
+    QCOMPARE(writePicture(png, planted, options), QString());
+    QCOMPARE(writePicture(svg, planted, options), QString());
+    QVERIFY(testing::auditPngFile(png, {200, 100}, 2, QStringLiteral("p")).isEmpty());
+    QVERIFY(!testing::auditPngFile(png, {200, 150}, 2, QStringLiteral("p")).isEmpty());
+    QVERIFY(!testing::auditSvgFile(svg, {200, 150}, QStringLiteral("p")).isEmpty());
+    const QString svgFound = testing::auditSvgFile(svg, {200, 100}, QStringLiteral("p")).join('\n');
+    QVERIFY2(svgFound.contains(QStringLiteral("SVG text \"bias_k\"")), qPrintable(svgFound));
+  }
+
   void everyWorkspaceAtEverySize_data() {
     QTest::addColumn<QString>("language");
     QTest::newRow("English") << QStringLiteral("en_US");
@@ -184,11 +228,145 @@ class TestLayoutAudit : public QObject {
     audit(w, kModel, kSizes[1], QStringLiteral("model, dark"));
     applyTheme(ThemeChoice::light);
 
+    report(m_problems);
     QVERIFY2(m_problems.isEmpty(), qPrintable(QStringLiteral("\n") + m_problems.join('\n')));
     qInfo("%s: audited in %lld ms", qPrintable(language), clock.elapsed());
   }
 
+  // The exported pictures (picture_audit.hpp): the grid, one head, the head view and the text
+  // view, each written through the export dialog as PNG at DPI scale 1, 2 and 3 and as SVG:
+  // every text inside the canvas and uncut, and the size the dialog announced the file's.
+  void everyExportedPicture_data() { everyWorkspaceAtEverySize_data(); }
+
+  void everyExportedPicture() {
+    QFETCH(QString, language);
+    QElapsedTimer clock;
+    clock.start();
+    QSettings().clear();
+    QVERIFY(installTranslations(QLocale(language)) || language == QStringLiteral("en_US"));
+    applyTheme(ThemeChoice::light);
+    testing::PromptedWindow w;
+    MainWindow& window = w.window;
+    window.resize(kSizes[0]);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    setConfig(w, kEightHeads);
+    window.workspaces()->setCurrent(kTokens);  // the head and text views shown
+    QTRY_VERIFY(window.workspaces()->isSettled());
+    QVERIFY(window.headViewDock()->isVisible() && window.textViewDock()->isVisible());
+    window.textView()->setPinnedQuery(5);
+    QVERIFY(QTest::qWaitFor([&] { return !window.headView()->isDrawing(); }, kTimeout));
+    QTemporaryDir dir;
+    dir.setAutoRemove(!qEnvironmentVariableIsSet("AUDIT_KEEP_PICTURES"));  // to look at them
+    if (!dir.autoRemove()) qInfo("pictures in %s", qPrintable(dir.path()));
+    QStringList problems;
+    // The dialog's pictures with both token views shown: the grid, the head view, the text view.
+    constexpr int kGridPicture = -1, kHeadPicture = 0, kTextPicture = 1;
+    struct Picture {
+      const char* name;
+      int picture;  // the dialog's: -1 the grid
+      int head;     // the grid's head, -1: all
+    };
+    for (const Picture& p :
+         {Picture{"grid", kGridPicture, -1}, Picture{"one_head", kGridPicture, 0},
+          Picture{"head_view", kHeadPicture, -1}, Picture{"text_view", kTextPicture, -1}}) {
+      for (const QString& format : {QStringLiteral("png"), QStringLiteral("svg")}) {
+        for (double scale : {1.0, 2.0, 3.0}) {
+          if (format == QLatin1String("svg") && scale > 1) break;  // the scale is PNG's
+          const QString what = QStringLiteral("%1 %2 at scale %3 (%4)")
+                                   .arg(QLatin1String(p.name), format)
+                                   .arg(scale)
+                                   .arg(language);
+          const QString path = dir.filePath(
+              QStringLiteral("%1_%2.%3").arg(QLatin1String(p.name)).arg(scale).arg(format));
+          QSize announced;
+          ExportOptions options;
+          QTimer::singleShot(0, &window, [&] {
+            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+            if (dialog == nullptr) return;
+            dialog->setPicture(p.picture);
+            if (p.picture == kGridPicture) {
+              dialog->setHead(p.head);
+              dialog->setPixelSize(900, 560);
+            }
+            dialog->setFormat(format);
+            dialog->setScale(scale);
+            dialog->setPath(path);
+            announced = dialog->fileSize();
+            options = dialog->exportOptions();
+            for (QAbstractButton* b : dialog->findChild<QDialogButtonBox*>()->buttons()) {
+              if (dialog->findChild<QDialogButtonBox*>()->buttonRole(b) ==
+                  QDialogButtonBox::AcceptRole) {
+                b->click();
+              }
+            }
+          });
+          emit window.headView()->exportRequested();
+          if (announced.isEmpty()) {
+            problems << what + QStringLiteral(": the export dialog did not open");
+            continue;
+          }
+          problems << (format == QLatin1String("png")
+                           ? testing::auditPngFile(path, announced, scale, what)
+                           : testing::auditSvgFile(path, announced, what));
+          if (format == QLatin1String("png") && p.picture == kHeadPicture) {
+            problems << testing::auditPictureLayout(window.headView()->picture(options), options,
+                                                    what);
+          } else if (format == QLatin1String("png") && p.picture == kTextPicture) {
+            problems << testing::auditPictureLayout(window.textView()->picture(options), options,
+                                                    what);
+          }
+        }
+      }
+    }
+    // Compare's B - A, titled as its Export button titles it (both sides described).
+    window.comparePanel()->pin();
+    mhaviz::Config b = w.document()->config();
+    b.add_zero_attn = false;
+    w.document()->changeConfig(b, QStringLiteral("audit"));
+    QVERIFY(w.idle());
+    QTRY_VERIFY_WITH_TIMEOUT(window.comparePanel()->isUpToDate(), kTimeout);
+    const CompareData& compared = window.comparePanel()->data();
+    QVERIFY(compared.ok());
+    const ViewOptions view = w.document()->view();
+    for (const QString& format : {QStringLiteral("png"), QStringLiteral("svg")}) {
+      for (double scale : {1.0, 2.0, 3.0}) {
+        if (format == QLatin1String("svg") && scale > 1) break;
+        ExportOptions options;
+        options.width = 1200;
+        options.height = 500;
+        options.scale = scale;
+        options.title = ComparePanel::tr("B \u2212 A, %1 \u2014 A: %2; B: %3")
+                            .arg(shownStageName(view.stage),
+                                 describeConfig(window.comparePanel()->resultA()->config, 0),
+                                 describeConfig(window.comparePanel()->resultB()->config, 0));
+        const QString what =
+            QStringLiteral("B - A %1 at scale %2 (%3)").arg(format).arg(scale).arg(language);
+        const QString path = dir.filePath(QStringLiteral("diff_%1.%2").arg(scale).arg(format));
+        QCOMPARE(exportStageImage(compared.diff, view, options, path), QString());
+        problems << (format == QLatin1String("png")
+                         ? testing::auditPngFile(path, {options.width, options.height}, scale, what)
+                         : testing::auditSvgFile(path, {options.width, options.height}, what));
+      }
+    }
+    window.comparePanel()->unpin();
+    report(problems);
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("\n") + problems.join('\n')));
+    qInfo("%s: pictures audited in %lld ms", qPrintable(language), clock.elapsed());
+  }
+
  private:
+  // AUDIT_REPORT=FILE: every problem found, one a line, appended to FILE (QTest's message is
+  // cut short).
+  static void report(const QStringList& problems) {
+    const QString path = qEnvironmentVariable("AUDIT_REPORT");
+    if (path.isEmpty()) return;
+    QFile file(path);
+    if (file.open(QIODevice::Append | QIODevice::Text)) {
+      for (const QString& p : problems) file.write((p + QLatin1Char('\n')).toUtf8());
+    }
+  }
+
   static bool onScreenTab(const QMainWindow& window, const QDockWidget* dock) {
     return dock->isVisible() && window.rect().intersects(dock->geometry());
   }
@@ -241,6 +419,20 @@ class TestLayoutAudit : public QObject {
                                    window.headMeasures(),
                                    window.comparePanel()->gridB()};
     for (const QString& p : testing::auditLayout(window, views)) m_problems << where + p;
+    // AUDIT_SHOTS=DIR: each state's picture, to look at.
+    if (const QString shots = qEnvironmentVariable("AUDIT_SHOTS"); !shots.isEmpty()) {
+      QString name = where;
+      name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("_"));
+      window.grab().save(QDir(shots).filePath(name + QStringLiteral(".png")));
+    }
+    // The grids' own text (titles, ticks, legend), drawn by the plot rather than by widgets.
+    for (HeatmapGrid* grid : {window.grid(), window.comparePanel()->gridA(),
+                              window.comparePanel()->gridB(), window.comparePanel()->gridDiff()}) {
+      if (!grid->isVisible() || !testing::onScreen(grid, window) || grid->mapCount() == 0) continue;
+      for (const QString& p : testing::auditPlotTexts(grid->plot(), grid->objectName())) {
+        m_problems << where + p;
+      }
+    }
     // The tabs behind: Masks and inputs, the shape flow, the parameters in Teach.
     for (QDockWidget* behind : QList<QDockWidget*>{
              window.maskDock(), window.teaching()->shapeFlow(), window.parameterDock()}) {

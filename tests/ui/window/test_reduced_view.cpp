@@ -20,6 +20,7 @@
 #include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/plan/problem.hpp"
 #include "prompted_window.hpp"
+#include "render/head_measures_view.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/result_maps.hpp"
 #include "stages/reduced_result.hpp"
@@ -113,6 +114,14 @@ class ReducedViewTest : public QObject {
     QCOMPARE(result->weights.shape(), (mhaviz::Shape{2, 2, 367, 367}));
     QCOMPARE(result->config.query_labels.at(2), std::string("6"));
     QVERIFY(result->is_reduced());  // the cell breakdown says it is reduced
+    // Issue 40 defect 5: the head measures said "recompute it", which cannot help a reduced
+    // result; they say what would.
+    mhaviz::ui::HeadMeasuresView measures;
+    measures.setResult(result, nullptr, 0);
+    QVERIFY2(!measures.message().contains(QStringLiteral("recompute")),
+             qPrintable(measures.message()));
+    QVERIFY2(measures.message().contains(QStringLiteral("L and S")),
+             qPrintable(measures.message()));
 
     const mhaviz::Problem p = mhaviz::make_problem(longConfig());
     const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);

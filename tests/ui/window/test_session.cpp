@@ -8,7 +8,9 @@
 #include <QFileInfo>
 #include <QLockFile>
 #include <QMainWindow>
+#include <QMenu>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -29,6 +31,7 @@
 #include "session/session_files.hpp"
 #include "session/unsaved_changes.hpp"
 #include "stages/stage_data.hpp"
+#include "teach/teaching_tools.hpp"
 #include "window/main_window.hpp"
 
 using namespace mhaviz::ui;
@@ -201,6 +204,59 @@ class TestSession : public QObject {
     QVERIFY(w.session()->filePath().isEmpty());  // Save must not overwrite the config
   }
 
+  // Issue 40 defect 10: an untouched example marked the session modified ("Untitled*", so New
+  // asked to save), and an example opened over edited work did not ask. An example opens as a
+  // file does.
+  void anExampleOpensAsAFileDoes() {
+    TestWindow w;
+    QVERIFY(w.idle());
+    QMenu* examples = w.window.teaching()->examplesMenu();
+    const auto open = [&](const char* resource) {
+      for (QAction* a : examples->actions()) {
+        if (a->data().toString().contains(QLatin1String(resource))) a->trigger();
+      }
+    };
+    open("bias_kv_and_zero_attn");
+    QVERIFY(w.idle());
+    QVERIFY(w.document()->config().add_bias_kv);
+    QVERIFY(!w.session()->isModified());
+    QVERIFY2(!w.window.windowTitle().contains(QStringLiteral("Untitled")),
+             qPrintable(w.window.windowTitle()));
+    w.session()->newSession();  // nothing to save: no question
+    QCOMPARE(w.unsavedAsked, 0);
+    QVERIFY(w.idle());
+    mhaviz::Config edited = w.document()->config();
+    edited.num_heads = 4;
+    w.document()->changeConfig(edited, QStringLiteral("edit"));
+    QVERIFY(w.idle());
+    QVERIFY(w.session()->isModified());
+    w.answer = UnsavedAnswer::cancel;
+    open("causal_self_attention");
+    QCOMPARE(w.unsavedAsked, 1);
+    QCOMPARE(w.document()->config().num_heads, 4);  // cancelled: the edited work stays
+    w.answer = UnsavedAnswer::discard;
+    open("causal_self_attention");
+    QCOMPARE(w.unsavedAsked, 2);
+    QVERIFY(w.idle());
+    QVERIFY(!w.session()->isModified());
+  }
+
+  // Issue 40 defect 10: File > Open offered *.mhaviz.json first, hiding configurations and
+  // model indexes (plain .json files).
+  void openFiltersOnEveryJsonFirst() {
+    const QString first = SessionFiles::openFilter().split(QStringLiteral(";;")).front();
+    const QString patterns = first.section(QLatin1Char('('), 1).section(QLatin1Char(')'), 0, 0);
+    for (const char* file : {"model.json", "config.json", "lecture.mhaviz.json"}) {
+      bool matched = false;
+      for (const QString& pattern : patterns.split(QLatin1Char(' '))) {
+        matched =
+            matched ||
+            QRegularExpression::fromWildcard(pattern).match(QString::fromLatin1(file)).hasMatch();
+      }
+      QVERIFY2(matched, qPrintable(QString::fromLatin1(file) + QStringLiteral(" in ") + first));
+    }
+  }
+
   // Issue 28 item 13: the first picture has 4 heads, File > New gave 2 without a word. New says
   // which defaults it uses, in the status bar and in the action's status tip.
   void newSaysWhichDefaultsItUses() {
@@ -220,6 +276,14 @@ class TestSession : public QObject {
       QVERIFY2(message.contains(fact), qPrintable(fact + QStringLiteral(" in ") + message));
     }
     QVERIFY(message.contains(QStringLiteral("defaults")));
+    // Issue 40 defect 8: the message stayed up ("H = 2") after H became 8.
+    mhaviz::Config eight = w.document()->config();
+    eight.embed_dim = 32;
+    eight.num_heads = 8;
+    w.document()->changeConfig(eight, QStringLiteral("8 heads"));
+    QVERIFY(w.idle());
+    QVERIFY2(!w.window.statusBar()->currentMessage().contains(QStringLiteral("H = ")),
+             qPrintable(w.window.statusBar()->currentMessage()));
   }
 
   void interruptedSaveLeavesTheOldFile() {

@@ -3,6 +3,10 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QLabel>
+#include <QLayout>
+#include <QMainWindow>
+#include <QScreen>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -28,13 +32,68 @@ using mhaviz::ui::testing::WorkerGate;
 
 namespace {
 constexpr int kTimeout = 30000;
-}
+QSize screenSize() { return QGuiApplication::primaryScreen()->availableGeometry().size(); }
+}  // namespace
 
 class TestWindow : public QObject {
   Q_OBJECT
 
  private slots:
   void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-window-tests"); }
+
+  // Issue 40 defect 8: during a long computation the previous result's maps stayed up with
+  // nothing saying they were out of date. After a moment they are marked, until the result.
+  void aLongComputationMarksThePictureOutOfDate() {
+    QVERIFY(idle());
+    QVERIFY(!computation()->isOutOfDate());
+    {
+      WorkerGate gate(computation()->worker());
+      spin("num_heads")->setValue(8);
+      QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
+      QTRY_VERIFY_WITH_TIMEOUT(computation()->isOutOfDate(), kTimeout);
+      gate.release();
+      QVERIFY(idle());
+    }
+    QVERIFY(!computation()->isOutOfDate());
+  }
+
+  // Issue 40 defect 4: a size remembered from a larger screen reopened partly off screen, and
+  // the first run's size filled a small screen's height with the title bar on top, the status
+  // bar below the edge. The window, its title bar and borders fit the screen it opens on.
+  void theWindowFitsTheScreenItOpensOn() {
+    const auto fits = [](const MainWindow& w) {
+      const QRect room = w.screen()->availableGeometry();
+      // As large as the screen leaves room for, unless the docks' minimum is larger (the test
+      // platform's screen is 800x600), and its top left corner on the screen.
+      const QSize most = (room.size() - QSize(16, 48))
+                             .expandedTo(w.minimumSizeHint())
+                             .expandedTo(w.layout()->totalMinimumSize());
+      return w.width() <= most.width() && w.height() <= most.height() &&
+             room.contains(w.pos()) && room.contains(QRect(w.pos(), w.size() + QSize(16, 48))) ==
+                                           (w.width() + 16 <= room.width() &&
+                                            w.height() + 48 <= room.height());
+    };
+    QSettings settings;
+    {
+      QMainWindow big;
+      big.resize(screenSize() + QSize(400, 300));
+      settings.setValue(QStringLiteral("window/geometry"), big.saveGeometry());
+    }
+    {
+      MainWindow remembered;
+      QVERIFY2(fits(remembered), qPrintable(QStringLiteral("%1,%2 %3x%4, least %5x%6")
+                                                .arg(remembered.x())
+                                                .arg(remembered.y())
+                                                .arg(remembered.width())
+                                                .arg(remembered.height())
+                                                .arg(remembered.layout()->totalMinimumSize().width())
+                                                .arg(remembered.layout()->totalMinimumSize().height())));
+    }
+    settings.remove(QStringLiteral("window/geometry"));  // a fresh profile
+    MainWindow fresh;
+    QVERIFY(fits(fresh));
+    settings.remove(QStringLiteral("window/geometry"));
+  }
 
   void init() {
     m_window = new MainWindow;

@@ -1,0 +1,275 @@
+#pragma once
+// The layout audit of exported pictures (issue 40): every text's box lies inside the canvas
+// and is not cut by the box it was drawn in, and the size the export announced is the file's.
+//   - A picture drawn by a PictureSource (the head view, the text view) is audited by the
+//     layout that drew it: its paint function runs on a device with the PNG canvas's metrics
+//     (size, device pixel ratio, DPI), which records each text item drawn — its box (from the
+//     font as resolved for that device, so a font drawn twice too large shows) and the clip it
+//     was drawn under (QPainter::drawText clips to its rectangle what does not fit).
+//   - An SVG file is audited by its text elements: each <text>'s box from its position, font
+//     family, size and weight under its group's transform, against the viewBox; its declared
+//     width and height (in mm) against the announced size in points.
+//   - A PNG file's pixel size against the announced size times the DPI scale.
+
+#include <qcustomplot.h>
+
+#include <QFile>
+#include <QFontMetricsF>
+#include <QImage>
+#include <QPaintDevice>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QStringList>
+#include <QTextItem>
+#include <QTransform>
+#include <QXmlStreamReader>
+#include <cmath>
+#include <vector>
+
+#include "tokens/picture_file.hpp"
+
+namespace mhaviz::ui::testing {
+
+struct DrawnText {
+  QString text;
+  QRectF box;   // logical units of the picture
+  QRectF clip;  // where the painter clipped it (null: no clip)
+};
+
+/// A paint device that draws nothing and records the text items painted on it, with the
+/// metrics of the device `like` (a PNG canvas).
+class TextRecorder : public QPaintDevice {
+ public:
+  explicit TextRecorder(const QPaintDevice& like) : m_like(like) {}
+  ~TextRecorder() override = default;
+  [[nodiscard]] QPaintEngine* paintEngine() const override { return &m_engine; }
+  [[nodiscard]] const std::vector<DrawnText>& texts() const { return m_engine.texts; }
+
+ protected:
+  [[nodiscard]] int metric(PaintDeviceMetric m) const override {
+    switch (m) {
+      case PdmWidth:
+        return m_like.width();
+      case PdmHeight:
+        return m_like.height();
+      case PdmWidthMM:
+        return m_like.widthMM();
+      case PdmHeightMM:
+        return m_like.heightMM();
+      case PdmNumColors:
+        return m_like.colorCount();
+      case PdmDepth:
+        return m_like.depth();
+      case PdmDpiX:
+        return m_like.logicalDpiX();
+      case PdmDpiY:
+        return m_like.logicalDpiY();
+      case PdmPhysicalDpiX:
+        return m_like.physicalDpiX();
+      case PdmPhysicalDpiY:
+        return m_like.physicalDpiY();
+      case PdmDevicePixelRatio:
+        return static_cast<int>(m_like.devicePixelRatio());
+      case PdmDevicePixelRatioScaled:
+        return static_cast<int>(m_like.devicePixelRatioF() * devicePixelRatioFScale());
+    }
+    return 0;
+  }
+
+ private:
+  class Engine : public QPaintEngine {
+   public:
+    Engine() : QPaintEngine(QPaintEngine::AllFeatures) {}
+    bool begin(QPaintDevice*) override { return true; }
+    bool end() override { return true; }
+    void updateState(const QPaintEngineState&) override {}
+    void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override {}
+    void drawImage(const QRectF&, const QImage&, const QRectF&, Qt::ImageConversionFlags) override {
+    }
+    void drawPath(const QPainterPath&) override {}
+    void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
+    void drawLines(const QLineF*, int) override {}
+    void drawRects(const QRectF*, int) override {}
+    void drawEllipse(const QRectF&) override {}
+    void drawTextItem(const QPointF& p, const QTextItem& item) override {
+      // The painter's transform holds the device pixel ratio: back to logical units.
+      const qreal dpr = painter()->device()->devicePixelRatioF();
+      const QTransform t = painter()->combinedTransform() * QTransform::fromScale(1 / dpr, 1 / dpr);
+      const QRectF box(p.x(), p.y() - item.ascent(), item.width(), item.ascent() + item.descent());
+      DrawnText drawn{item.text(), t.mapRect(box), {}};
+      if (painter()->hasClipping()) drawn.clip = t.mapRect(painter()->clipBoundingRect());
+      texts.push_back(drawn);
+    }
+    [[nodiscard]] Type type() const override { return QPaintEngine::User; }
+    std::vector<DrawnText> texts;
+  };
+  const QPaintDevice& m_like;
+  mutable Engine m_engine;
+};
+
+inline QString sizeText(QSizeF s) { return QStringLiteral("%1x%2").arg(s.width()).arg(s.height()); }
+
+/// The recorded `texts` whose boxes leave `canvas` or their clip (one pixel of tolerance), and
+/// those drawn over another (overlapping by more than two pixels each way: legend ticks one over
+/// the other); `what` names the picture.
+inline QStringList auditDrawnTexts(const std::vector<DrawnText>& texts, QSizeF canvas,
+                                   const QString& what) {
+  QStringList problems;
+  const QRectF whole = QRectF(QPointF(0, 0), canvas).adjusted(-1, -1, 1, 1);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const DrawnText& t = texts[i];
+    const auto box = QStringLiteral("(%1,%2 %3x%4)")
+                         .arg(t.box.x(), 0, 'f', 0)
+                         .arg(t.box.y(), 0, 'f', 0)
+                         .arg(t.box.width(), 0, 'f', 0)
+                         .arg(t.box.height(), 0, 'f', 0);
+    if (!whole.contains(t.box)) {
+      problems << QStringLiteral("%1: text \"%2\" %3 leaves the %4 canvas")
+                      .arg(what, t.text.left(50), box, sizeText(canvas));
+    } else if (!t.clip.isNull() && !t.clip.adjusted(-1, -1, 1, 1).contains(t.box)) {
+      problems << QStringLiteral("%1: text \"%2\" %3 cut by its box (%4,%5 %6x%7)")
+                      .arg(what, t.text.left(50), box)
+                      .arg(t.clip.x(), 0, 'f', 0)
+                      .arg(t.clip.y(), 0, 'f', 0)
+                      .arg(t.clip.width(), 0, 'f', 0)
+                      .arg(t.clip.height(), 0, 'f', 0);
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      const QRectF both = t.box.intersected(texts[j].box);
+      // Pieces of one line (a change of script) only touch; the same text drawn twice (bold
+      // over plain) is one text.
+      if (both.width() > 2 && both.height() > 2 && t.text.trimmed() != texts[j].text.trimmed()) {
+        problems << QStringLiteral("%1: text \"%2\" %3 drawn over \"%4\"")
+                        .arg(what, t.text.left(50), box, texts[j].text.left(50));
+      }
+    }
+  }
+  if (texts.empty()) problems << what + QStringLiteral(": no text drawn");
+  return problems;
+}
+
+/// The texts of `source` drawn as its PNG at `options` draws them (auditDrawnTexts).
+inline QStringList auditPictureLayout(const PictureSource& source, const ExportOptions& options,
+                                      const QString& what) {
+  const QImage canvas = pictureCanvas(source, options);
+  TextRecorder recorder(canvas);
+  {
+    QPainter painter(&recorder);
+    source.paint(painter, static_cast<bool>(source.raster));
+  }
+  return auditDrawnTexts(recorder.texts(), QSizeF(source.width, source.height), what);
+}
+
+/// The texts a heatmap grid's plot draws as it is on screen (its map titles, axis labels and
+/// ticks, legend and colour scale: auditDrawnTexts).
+inline QStringList auditPlotTexts(QCustomPlot* plot, const QString& what) {
+  QImage like(plot->size(), QImage::Format_ARGB32_Premultiplied);
+  TextRecorder recorder(like);
+  {
+    QCPPainter painter(&recorder);
+    plot->toPainter(&painter, plot->width(), plot->height());
+  }
+  return auditDrawnTexts(recorder.texts(), plot->size(), what);
+}
+
+/// A PNG file whose pixel size is not `announced` (logical) times `scale`.
+inline QStringList auditPngFile(const QString& path, QSize announced, double scale,
+                                const QString& what) {
+  const QImage image(path);
+  if (image.isNull()) return {what + QStringLiteral(": no PNG written")};
+  const QSize expected(static_cast<int>(std::lround(announced.width() * scale)),
+                       static_cast<int>(std::lround(announced.height() * scale)));
+  if (image.size() != expected) {
+    return {QStringLiteral("%1: announced %2 px, the file is %3 px")
+                .arg(what, sizeText(expected), sizeText(image.size()))};
+  }
+  return {};
+}
+
+/// An SVG file's text elements that leave its viewBox, and its declared size (mm) against
+/// `announced` (points).
+inline QStringList auditSvgFile(const QString& path, QSize announced, const QString& what) {
+  QStringList problems;
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return {what + QStringLiteral(": no SVG written")};
+  QXmlStreamReader xml(&file);
+  QRectF viewBox;
+  struct Group {
+    QTransform transform;
+    QString family, size, weight;
+  };
+  std::vector<Group> groups{Group{}};
+  const auto parseMatrix = [](const QString& text) {
+    static const QRegularExpression number(QStringLiteral("-?[0-9.eE+-]+"));
+    QList<double> m;
+    for (auto it = number.globalMatch(text); it.hasNext();) m << it.next().captured().toDouble();
+    return m.size() == 6 ? QTransform(m[0], m[1], m[2], m[3], m[4], m[5]) : QTransform();
+  };
+  int texts = 0;
+  while (!xml.atEnd()) {
+    xml.readNext();
+    if (xml.isEndElement() && xml.name() == QLatin1String("g") && groups.size() > 1) {
+      groups.pop_back();
+    }
+    if (!xml.isStartElement()) continue;
+    const QXmlStreamAttributes a = xml.attributes();
+    if (xml.name() == QLatin1String("svg")) {
+      const QStringList vb = a.value(QLatin1String("viewBox")).toString().split(QLatin1Char(' '));
+      if (vb.size() == 4)
+        viewBox = QRectF(vb[0].toDouble(), vb[1].toDouble(), vb[2].toDouble(), vb[3].toDouble());
+      const auto points = [&](QLatin1String key) {
+        QString v = a.value(key).toString();
+        if (v.endsWith(QLatin1String("mm"))) return v.chopped(2).toDouble() / 25.4 * 72;
+        if (v.endsWith(QLatin1String("pt"))) return v.chopped(2).toDouble();
+        return v.toDouble() * 0.75;  // CSS pixels
+      };
+      const QSizeF declared(points(QLatin1String("width")), points(QLatin1String("height")));
+      if (std::abs(declared.width() - announced.width()) > 0.5 ||
+          std::abs(declared.height() - announced.height()) > 0.5) {
+        problems << QStringLiteral("%1: announced %2 pt, the SVG declares %3 pt")
+                        .arg(what, sizeText(announced),
+                             sizeText(QSizeF(std::round(declared.width() * 10) / 10,
+                                             std::round(declared.height() * 10) / 10)));
+      }
+    }
+    Group here = groups.back();
+    if (a.hasAttribute(QLatin1String("transform")))
+      here.transform = parseMatrix(a.value(QLatin1String("transform")).toString());
+    if (a.hasAttribute(QLatin1String("font-family")))
+      here.family = a.value(QLatin1String("font-family")).toString();
+    if (a.hasAttribute(QLatin1String("font-size")))
+      here.size = a.value(QLatin1String("font-size")).toString();
+    if (a.hasAttribute(QLatin1String("font-weight")))
+      here.weight = a.value(QLatin1String("font-weight")).toString();
+    if (xml.name() == QLatin1String("g")) {
+      groups.push_back(here);
+    } else if (xml.name() == QLatin1String("text")) {
+      const QPointF at(a.value(QLatin1String("x")).toDouble(),
+                       a.value(QLatin1String("y")).toDouble());
+      const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+      QFont font(here.family);
+      font.setPixelSize(std::max(1, static_cast<int>(std::lround(here.size.toDouble()))));
+      font.setWeight(
+          static_cast<QFont::Weight>(here.weight.toInt() > 0 ? here.weight.toInt() : 400));
+      const QFontMetricsF metrics(font);
+      const QRectF box = here.transform.mapRect(QRectF(at.x(), at.y() - metrics.ascent(),
+                                                       metrics.horizontalAdvance(text),
+                                                       metrics.ascent() + metrics.descent()));
+      ++texts;
+      if (!viewBox.adjusted(-1, -1, 1, 1).contains(box)) {
+        problems << QStringLiteral("%1: SVG text \"%2\" (%3,%4 %5x%6) leaves the %7 viewBox")
+                        .arg(what, text.left(50))
+                        .arg(box.x(), 0, 'f', 0)
+                        .arg(box.y(), 0, 'f', 0)
+                        .arg(box.width(), 0, 'f', 0)
+                        .arg(box.height(), 0, 'f', 0)
+                        .arg(sizeText(viewBox.size()));
+      }
+    }
+  }
+  if (texts == 0) problems << what + QStringLiteral(": no SVG text");
+  return problems;
+}
+
+}  // namespace mhaviz::ui::testing
