@@ -55,7 +55,7 @@ void paintMap(QPainter& p, const ImageScene& s, const ImageMap& map, const QRect
               const ImagePictureColors& colors, int gridAlpha) {
   p.save();
   p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-  p.drawImage(rect, map.image());
+  p.drawImage(rect, map.picture);
   const auto rows = static_cast<int>(s.grid.rows);
   const auto cols = static_cast<int>(s.grid.cols);
   const double cw = rect.width() / static_cast<double>(cols);

@@ -46,6 +46,12 @@ ImageMap makeMap(QString title, model::PatchWeights weights, const model::ImageG
   o.scale = map.scale;
   o.lut = lut;
   map.overlay = model::overlay(base, map.pixels, o);
+  map.picture = QImage(static_cast<int>(base.width), static_cast<int>(base.height),
+                       QImage::Format_RGB888);
+  for (int y = 0; y < map.picture.height(); ++y) {
+    std::copy_n(map.overlay.rgb.data() + static_cast<std::size_t>(y) * base.width * 3,
+                base.width * 3, map.picture.scanLine(y));
+  }
   return map;
 }
 
@@ -54,15 +60,6 @@ ImageMap makeMap(QString title, model::PatchWeights weights, const model::ImageG
 }
 
 }  // namespace
-
-QImage ImageMap::image() const {
-  QImage out(static_cast<int>(overlay.width), static_cast<int>(overlay.height),
-             QImage::Format_RGB888);
-  for (int y = 0; y < out.height(); ++y)
-    std::copy_n(overlay.rgb.data() + static_cast<std::size_t>(y) * overlay.width * 3,
-                overlay.width * 3, out.scanLine(y));
-  return out;
-}
 
 std::pair<int, int> ImageScene::queryPatch() const {
   const auto prefix = static_cast<int>(grid.prefix.size());

@@ -42,7 +42,7 @@ struct ImageMap {
   double scale = 1;               // the top of the colour scale: the largest patch weight
   std::vector<double> pixels;     // weights at each pixel of `overlay` (row-major)
   model::RgbImage overlay;        // the picture with the weights laid over it
-  [[nodiscard]] QImage image() const;
+  QImage picture;                 // the same as an image, to draw
 };
 
 struct ImageScene {

@@ -26,7 +26,7 @@ int share(int total, double fraction, int low, int high) {
 void takeAll(const WorkspaceParts& parts) {
   for (QDockWidget* dock :
        {parts.parameters, parts.masks, parts.measures, parts.headView, parts.textView,
-        parts.compare, parts.walkthrough, parts.breakdown, parts.shapeFlow}) {
+        parts.compare, parts.walkthrough, parts.breakdown, parts.shapeFlow, parts.image}) {
     if (dock == nullptr) continue;
     dock->setFloating(false);
     parts.window->removeDockWidget(dock);
@@ -38,7 +38,7 @@ void takeAll(const WorkspaceParts& parts) {
 void showAll(const WorkspaceParts& parts, const QList<QDockWidget*>& shown) {
   for (QDockWidget* dock : {parts.parameters, parts.masks, parts.measures, parts.headView,
                             parts.textView, parts.compare, parts.walkthrough, parts.breakdown,
-                            parts.shapeFlow}) {
+                            parts.shapeFlow, parts.image}) {
     if (dock == nullptr) continue;
     if (shown.contains(dock)) {
       dock->show();
@@ -154,15 +154,22 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
       [=] {
         // One column on the right: the selected layer's head measures (its parameters,
         // read-only, and masks as tabs behind them) above its head view.
-        const QList<QDockWidget*> shown = {parts.measures, parts.parameters, parts.masks,
-                                           parts.headView};
+        // A vision transformer's Image view is a tab beside the head view, in front.
+        QList<QDockWidget*> shown = {parts.measures, parts.parameters, parts.masks,
+                                     parts.headView};
+        if (parts.image != nullptr) shown.append(parts.image);
         takeAll(parts);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.measures);
         window->tabifyDockWidget(parts.measures, parts.parameters);
         window->tabifyDockWidget(parts.measures, parts.masks);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.headView, Qt::Vertical);
+        if (parts.image != nullptr) window->tabifyDockWidget(parts.headView, parts.image);
         showAll(parts, shown);
         parts.measures->raise();
+        if (parts.image != nullptr && parts.imageWanted && parts.imageWanted())
+          parts.image->raise();
+        else
+          parts.headView->raise();
       },
       [=] {
         // The head view's key column and head chips without scrolling sideways.
