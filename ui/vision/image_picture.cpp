@@ -14,10 +14,6 @@ namespace mhaviz::ui {
 
 namespace {
 
-QString tr(const char* text) {
-  return QCoreApplication::translate("mhaviz::ui::ImagePicture", text);
-}
-
 constexpr int kMargin = 8;
 constexpr int kGap = 10;
 
@@ -42,13 +38,13 @@ QRect fit(const QRect& box, double aspect) {
 
 /// "[CLS] 0.12" or "prefix 0.40: [CLS] 0.10, reg0 0.30".
 QString prefixText(const ImageScene& s, const model::PatchWeights& w) {
-  if (w.prefix.empty()) return tr("no prefix tokens");
+  if (w.prefix.empty()) return QCoreApplication::translate("mhaviz::ui::ImagePicture", "no prefix tokens");
   if (w.prefix.size() == 1)
-    return tr("to %1: %2").arg(s.labels[0], number(w.prefix[0]));
+    return QCoreApplication::translate("mhaviz::ui::ImagePicture", "to %1: %2").arg(s.labels[0], number(w.prefix[0]));
   QStringList parts;
   for (std::size_t i = 0; i < w.prefix.size(); ++i)
     parts << QStringLiteral("%1 %2").arg(s.labels[static_cast<int>(i)], number(w.prefix[i]));
-  return tr("to prefix %1: %2").arg(number(w.prefix_total()), parts.join(QStringLiteral(", ")));
+  return QCoreApplication::translate("mhaviz::ui::ImagePicture", "to prefix %1: %2").arg(number(w.prefix_total()), parts.join(QStringLiteral(", ")));
 }
 
 void paintMap(QPainter& p, const ImageScene& s, const ImageMap& map, const QRect& rect,
@@ -177,7 +173,7 @@ QString imageHitText(const ImageScene& s, const ImageHit& hit) {
   const ImageMap& map = hit.map < 0 ? s.main : s.heads[static_cast<std::size_t>(hit.map)];
   const auto patch = static_cast<std::size_t>(hit.token - static_cast<int>(s.grid.prefix.size()));
   const double w = map.weights.grid[patch];
-  return tr("%1 (token %2): weight %3 from query %4 in %5 (%6 of the map's largest)")
+  return QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 (token %2): weight %3 from query %4 in %5 (%6 of the map's largest)")
       .arg(s.labels[hit.token])
       .arg(hit.token)
       .arg(QString::number(w, 'g', 3), s.labels[s.request.query], map.title)
@@ -218,15 +214,15 @@ void paintImagePicture(QPainter& p, const ImageScene& s, QSize size,
     p.drawText(QPoint(l.scale.right() + 4, l.scale.bottom()), QStringLiteral("0"));
   }
   paintCaption(p, l.mainCaption,
-               {tr("%1 \u00b7 largest patch weight %2 (top of the colours)")
+               {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 largest patch weight %2 (top of the colours)")
                     .arg(s.main.title, number(s.main.scale)),
-                tr("weight %1").arg(prefixText(s, s.main.weights))},
+                QCoreApplication::translate("mhaviz::ui::ImagePicture", "weight %1").arg(prefixText(s, s.main.weights))},
                big, colors.ink);
   for (std::size_t h = 0; h < l.heads.size(); ++h) {
     const ImageMap& map = s.heads[h];
     paintMap(p, s, map, l.heads[h], colors, 45);
     paintCaption(p, l.headCaptions[h],
-                 {tr("%1 \u00b7 max %2").arg(map.title, number(map.scale)),
+                 {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2").arg(map.title, number(map.scale)),
                   prefixText(s, map.weights)},
                  small, colors.ink);
   }

@@ -103,23 +103,33 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     l->setBuddy(buddy);
     return l;
   };
+  // Two pairs of label and control a row: the view fits the Model workspace's right column.
   controls->addWidget(label(tr("&Show"), m_source), 0, 0);
   controls->addWidget(m_source, 0, 1);
   controls->addWidget(label(tr("H&ead"), m_head), 0, 2);
   controls->addWidget(m_head, 0, 3);
-  controls->addWidget(label(tr("&Layer"), m_layer), 0, 4);
-  controls->addWidget(m_layer, 0, 5);
-  controls->addWidget(m_layerLabel, 0, 6);
-  controls->addWidget(label(tr("I&mage"), m_batch), 0, 7);
-  controls->addWidget(m_batch, 0, 8);
-  controls->addWidget(label(tr("O&verlay"), m_style), 1, 0);
-  controls->addWidget(m_style, 1, 1);
-  controls->addWidget(label(tr("&Opacity"), m_opacity), 1, 2);
-  controls->addWidget(m_opacity, 1, 3);
-  controls->addWidget(label(tr("&Upsampling"), m_upsampling), 1, 4);
-  controls->addWidget(m_upsampling, 1, 5, 1, 2);
-  controls->addWidget(m_classToken, 1, 7, 1, 2);
-  controls->setColumnStretch(5, 1);
+  auto* layerRow = new QHBoxLayout;
+  layerRow->addWidget(m_layer, 1);
+  layerRow->addWidget(m_layerLabel);
+  controls->addWidget(label(tr("&Layer"), m_layer), 1, 0);
+  controls->addLayout(layerRow, 1, 1);
+  controls->addWidget(label(tr("I&mage"), m_batch), 1, 2);
+  controls->addWidget(m_batch, 1, 3);
+  controls->addWidget(label(tr("O&verlay"), m_style), 2, 0);
+  controls->addWidget(m_style, 2, 1);
+  controls->addWidget(label(tr("&Opacity"), m_opacity), 2, 2);
+  controls->addWidget(m_opacity, 2, 3);
+  controls->addWidget(label(tr("&Upsampling"), m_upsampling), 3, 0);
+  controls->addWidget(m_upsampling, 3, 1);
+  controls->addWidget(m_classToken, 3, 2, 1, 2);
+  controls->setColumnStretch(1, 2);
+  controls->setColumnStretch(3, 1);
+  for (QComboBox* box : {m_source, m_style, m_upsampling}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(8);
+  }
+  m_opacity->setMinimumWidth(60);
+  m_query->setWordWrap(true);
   auto* status = new QHBoxLayout;
   status->addWidget(m_query, 1);
   status->addWidget(m_export);

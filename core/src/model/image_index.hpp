@@ -17,10 +17,6 @@ namespace mhaviz::model {
 /// naming `source`, the key or the layer, and the fix.
 void parse_image_index(const nlohmann::json& doc, const std::string& source, ModelIndex& index);
 
-/// The layers whose queries and keys are the image's tokens (self-attention, length
-/// grid.tokens()), in call order.
-std::vector<std::size_t> image_layers(const ModelIndex& index);
-
 /// Moves "image/input" and "image/picture" out of `all` and checks their shapes and types
 /// against the grid and the layers' batch. Throws InvalidInput naming the member and the fix.
 ModelImage take_image(io::TensorMap& all, const ModelIndex& index, const std::string& file);

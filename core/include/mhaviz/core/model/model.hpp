@@ -60,6 +60,10 @@ struct ModelIndex {
   std::optional<ImageGrid> image;
 };
 
+/// The layers whose queries and keys are the image's tokens (self-attention, length
+/// image->tokens()), in call order; none without an image.
+std::vector<std::size_t> image_layers(const ModelIndex& index);
+
 /// Most steps a generation capture may have.
 inline constexpr std::int64_t kMaxSteps = 4096;
 
