@@ -3626,8 +3626,8 @@
         <translation>%1（token %2）：查询 %4 在 %5 中的权重 %3（为该图最大值的 %6）</translation>
     </message>
     <message>
-        <source>%1 · largest patch weight %2 (top of the colours)</source>
-        <translation>%1 · 最大图块权重 %2（色标顶端）</translation>
+        <source>%1 · largest patch weight %2</source>
+        <translation>%1 · 最大图块权重 %2</translation>
     </message>
     <message>
         <source>weight %1</source>
