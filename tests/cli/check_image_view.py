@@ -100,10 +100,11 @@ def main():
     weights = [layer_weights(tensors, i, heads) for i in range(len(index["layers"]))]
     pictures = tensors["image/picture"]
     w1 = weights[1]
-    check("head0", w1[0, 0, 0], (rows, cols), pictures[0], False, "colormap", 0.6, "--head", "0")
+    # the defaults: the first layer over the image, head 0, the class token
+    check("head0", weights[0][0, 0, 0], (rows, cols), pictures[0], False, "colormap", 0.6)
     check("mean_r1c2_smooth_brighten", w1[1].mean(0)[1 + 1 * cols + 2], (rows, cols),
-          pictures[1], True, "brighten", 0, "--head", "mean", "--query", "r1c2", "--batch", "1",
-          "--upsampling", "smooth", "--overlay", "brighten")
+          pictures[1], True, "brighten", 0, "--layer", "1", "--head", "mean", "--query", "r1c2",
+          "--batch", "1", "--upsampling", "smooth", "--overlay", "brighten")
     check("layer0_head1", weights[0][0, 1, 5], (rows, cols), pictures[0], True, "colormap",
           0.3, "--layer", "0", "--head", "1", "--query", "5", "--upsampling", "smooth",
           "--opacity", "0.3")

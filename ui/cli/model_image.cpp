@@ -59,7 +59,7 @@ void addModelImageOptions(QCommandLineParser& parser) {
                       "PDF) and write its numbers to --out."),
        QStringLiteral("image")},
       {QStringLiteral("layer"),
-       QStringLiteral("With --view image: the layer shown (default: the last one over the "
+       QStringLiteral("With --view image: the layer shown (default: the first one over the "
                       "image)."),
        QStringLiteral("l")},
       {QStringLiteral("head"),

@@ -97,7 +97,7 @@ ImageScene buildImageScene(const model::Model& m, const model::ComputedModel& co
   const auto batches = static_cast<int>(m.image.input.size(0));
   if (r.batch < 0 || r.batch >= batches)
     refuse("--batch", QCoreApplication::translate("mhaviz::ui::ImageScene", "image %1 does not exist (0 to %2)").arg(r.batch).arg(batches - 1));
-  if (r.layer == -1) r.layer = static_cast<int>(s.layers.back());
+  if (r.layer == -1) r.layer = static_cast<int>(s.layers.front());
   const auto at = std::find(s.layers.begin(), s.layers.end(), static_cast<std::size_t>(r.layer));
   if (at == s.layers.end()) {
     QStringList names;

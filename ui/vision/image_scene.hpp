@@ -25,7 +25,7 @@ enum class ImageSource : std::uint8_t { head, rollout, flow };
 /// What the user asked for.
 struct ImageRequest {
   int batch = 0;
-  int layer = -1;  // a model layer that attends over the image; -1: the last one
+  int layer = -1;  // a model layer that attends over the image; -1: the first one
   int head = 0;    // -1: the mean of the layer's heads
   int query = 0;   // a token: the class token (0) by default
   ImageSource source = ImageSource::head;

@@ -202,7 +202,7 @@ void ImageView::setModel(std::shared_ptr<const LoadedModel> loaded) {
                 false);
   } else {
     showMessage(QString(), false);
-    m_request.layer = static_cast<int>(model::image_layers(m_loaded->model.index).back());
+    m_request.layer = static_cast<int>(model::image_layers(m_loaded->model.index).front());
   }
   syncControls();
   m_canvas->update();
@@ -353,9 +353,17 @@ ImageDock installImageView(QMainWindow* window, ModelView* models) {
       "Show the image view: a vision transformer's attention over its image"));
   ImageView* view = out.view;
   QDockWidget* dock = out.dock;
-  QObject::connect(models, &ModelView::modelLoaded, view, [view, dock, models] {
+  QObject::connect(models, &ModelView::modelLoaded, view, [view, dock, models, window] {
+    const bool had = view->hasImage();
     view->setModel(models->loaded());
-    if (view->hasImage() && !dock->isHidden()) dock->raise();
+    if (!view->hasImage() || dock->isHidden()) return;
+    dock->raise();
+    // The first model with an image gets the picture room (the workspace's column is narrow
+    // for a head view); later ones keep what the user made of it.
+    if (!had && !dock->isFloating()) {
+      window->resizeDocks({dock}, {window->width() * 40 / 100}, Qt::Horizontal);
+      window->resizeDocks({dock}, {window->height() * 62 / 100}, Qt::Vertical);
+    }
   });
   QObject::connect(models, &ModelView::modelClosed, view, [view] { view->setModel(nullptr); });
   return out;

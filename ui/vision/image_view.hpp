@@ -37,7 +37,7 @@ class ImageView : public QWidget {
   ~ImageView() override;
 
   /// Shows `loaded` (null: nothing). A model without an image says so; the request starts
-  /// over: the last layer over the image, head 0, the first prefix token as the query.
+  /// over: the first layer over the image, head 0, the first prefix token as the query.
   void setModel(std::shared_ptr<const LoadedModel> loaded);
   [[nodiscard]] bool hasImage() const;
   /// What is asked; setRequest changes it (the controls follow) and rebuilds.

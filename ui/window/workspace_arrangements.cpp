@@ -176,7 +176,9 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
         const int right = share(window->width(), 0.24, 340, 440);
         window->resizeDocks({parts.measures}, {right}, Qt::Horizontal);
         const int h = parts.measures->height() + parts.headView->height();
-        window->resizeDocks({parts.measures, parts.headView}, {h * 45 / 100, h * 55 / 100},
+        // a vision transformer's Image view (in front of the head view) takes more of it
+        const int below = parts.imageWanted && parts.imageWanted() ? 68 : 55;
+        window->resizeDocks({parts.measures, parts.headView}, {h * (100 - below) / 100, h * below / 100},
                             Qt::Vertical);
       }});
   list.append(Workspace{

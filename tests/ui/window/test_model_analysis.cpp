@@ -235,20 +235,20 @@ class TestModelAnalysis : public QObject {
     const auto loaded = w.window.pages()->modelView()->loaded();
     const model::ImageGrid& grid = *loaded->model.index.image;
     const auto scene = image->scene();
-    QCOMPARE(scene->request.layer, 1);  // the last layer over the image
+    QCOMPARE(scene->request.layer, 0);  // the first layer over the image
     QCOMPARE(scene->request.query, 0);  // the class token
-    const auto want = model::head_patch_weights(grid, loaded->computed.weights[1], 0, 0, 0);
+    const auto want = model::head_patch_weights(grid, loaded->computed.weights[0], 0, 0, 0);
     QCOMPARE(scene->main.weights.grid, want.grid);
     QCOMPARE(scene->main.weights.prefix, want.prefix);
     QCOMPARE(scene->heads.size(), std::size_t{2});
-    // the mean of the heads of layer 0, smooth, from the controls' request
+    // the mean of the heads of layer 1, smooth, from the controls' request
     ImageRequest r = image->request();
-    r.layer = 0;
+    r.layer = 1;
     r.head = -1;
     r.upsampling = model::Upsampling::smooth;
     image->setRequest(r);
-    QVERIFY(QTest::qWaitFor([&] { return image->scene()->request.layer == 0; }, kTimeout));
-    const auto mean = model::head_patch_weights(grid, loaded->computed.weights[0], -1, 0, 0);
+    QVERIFY(QTest::qWaitFor([&] { return image->scene()->request.layer == 1; }, kTimeout));
+    const auto mean = model::head_patch_weights(grid, loaded->computed.weights[1], -1, 0, 0);
     QCOMPARE(image->scene()->main.weights.grid, mean.grid);
     QVERIFY(image->scene()->upsamplingNote.contains(QStringLiteral("smooth")));
     // attention flow, computed in the background
