@@ -3626,10 +3626,6 @@
         <translation>%1（token %2）：查询 %4 在 %5 中的权重 %3（为该图最大值的 %6）</translation>
     </message>
     <message>
-        <source>%1 · largest patch weight %2</source>
-        <translation>%1 · 最大图块权重 %2</translation>
-    </message>
-    <message>
         <source>weight %1</source>
         <translation>权重 %1</translation>
     </message>
@@ -3760,8 +3756,8 @@
         <translation>从图块到像素：每个图块一种颜色，或在图块中心之间双线性插值</translation>
     </message>
     <message>
-        <source>Query: first token</source>
-        <translation>查询：第一个 token</translation>
+        <source>First token</source>
+        <translation>第一个 token</translation>
     </message>
     <message>
         <source>Make the first prefix token (the class token) the query again; click a patch to make it the query</source>
@@ -3822,10 +3818,6 @@
     <message>
         <source>Computing the attention flow…</source>
         <translation>正在计算注意力流…</translation>
-    </message>
-    <message>
-        <source>Query: %1 (click a patch to make it the query)</source>
-        <translation>查询：%1（点击图块将其设为查询）</translation>
     </message>
     <message>
         <source>nothing to export: no image is shown</source>

@@ -214,7 +214,7 @@ void paintImagePicture(QPainter& p, const ImageScene& s, QSize size,
     p.drawText(QPoint(l.scale.right() + 4, l.scale.bottom()), QStringLiteral("0"));
   }
   paintCaption(p, l.mainCaption,
-               {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 largest patch weight %2")
+               {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
                     .arg(s.main.title, number(s.main.scale)),
                 QCoreApplication::translate("mhaviz::ui::ImagePicture", "weight %1").arg(prefixText(s, s.main.weights))},
                big, colors.ink);

@@ -92,8 +92,7 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
   m_upsampling->addItem(tr("Smooth (bilinear)"));
   m_upsampling->setToolTip(tr("From patches to pixels: each patch one colour, or bilinear "
                               "between patch centres"));
-  m_query = new QLabel;
-  m_classToken = new QPushButton(tr("Query: first token"));
+  m_classToken = new QPushButton(tr("First token"));
   m_classToken->setToolTip(tr("Make the first prefix token (the class token) the query again; "
                               "click a patch to make it the query"));
   m_export = new QPushButton(tr("Export\u2026"));
@@ -121,7 +120,10 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(m_opacity, 2, 3);
   controls->addWidget(label(tr("&Upsampling"), m_upsampling), 3, 0);
   controls->addWidget(m_upsampling, 3, 1);
-  controls->addWidget(m_classToken, 3, 2, 1, 2);
+  auto* queryRow = new QHBoxLayout;
+  queryRow->addWidget(m_classToken);
+  queryRow->addWidget(m_export);
+  controls->addLayout(queryRow, 3, 2, 1, 2);
   controls->setColumnStretch(1, 2);
   controls->setColumnStretch(3, 1);
   for (QComboBox* box : {m_source, m_style, m_upsampling}) {
@@ -129,11 +131,6 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     box->setMinimumContentsLength(8);
   }
   m_opacity->setMinimumWidth(60);
-  m_query->setWordWrap(true);
-  auto* status = new QHBoxLayout;
-  status->addWidget(m_query, 1);
-  status->addWidget(m_export);
-  top->addLayout(status);
   m_message = new QLabel;
   m_message->setWordWrap(true);
   top->addWidget(m_message);
@@ -302,8 +299,6 @@ void ImageView::rebuild() {
       if (scene) {
         m_scene = scene;
         showMessage(QString(), false);
-        m_query->setText(tr("Query: %1 (click a patch to make it the query)")
-                             .arg(scene->labels[scene->request.query]));
       } else {
         showMessage(problem, true);
       }

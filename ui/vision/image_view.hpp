@@ -85,7 +85,6 @@ class ImageView : public QWidget {
   QComboBox* m_style;
   QSlider* m_opacity;
   QComboBox* m_upsampling;
-  QLabel* m_query;
   QPushButton* m_classToken;
   QPushButton* m_export;
   QLabel* m_message;
