@@ -604,10 +604,12 @@ TEST(CaptureHelper, VisionTransformerCaptureOpensInTheImageViewAndMatches) {
   REQUIRE_TORCH();
   const ScratchDir dir;
   std::ofstream(dir.file("snippet.py")) << kVisionSnippet;
-  const ProcessResult py = runProcess(kPython, {dir.file("snippet.py"), MHAVIZ_CAPTURE_DIR, dir.file(".")});
+  const ProcessResult py =
+      runProcess(kPython, {dir.file("snippet.py"), MHAVIZ_CAPTURE_DIR, dir.file(".")});
   ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
   if (py.out.find("NO TORCHVISION") != std::string::npos) {
-    if (ciRequiresTorch()) FAIL() << "CI=true and /usr/bin/python3 has no torchvision (python3-torchvision)";
+    if (ciRequiresTorch())
+      FAIL() << "CI=true and /usr/bin/python3 has no torchvision (python3-torchvision)";
     GTEST_SKIP() << "/usr/bin/python3 has no torchvision; install python3-torchvision";
   }
   EXPECT_NE(py.out.find("size refused: capture_model: the image is 30x32 pixels, which 8x8 patches "

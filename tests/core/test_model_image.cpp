@@ -97,8 +97,7 @@ TEST(ModelImage, BadGridsAreRefusedWithTheFix) {
   ASSERT_EQ(refusal(good), "");
   json doc = good;
   doc["image"]["size"] = {17, 16};
-  EXPECT_NE(refusal(doc).find("the image is 17\u00d716 pixels"), std::string::npos)
-      << refusal(doc);
+  EXPECT_NE(refusal(doc).find("the image is 17\u00d716 pixels"), std::string::npos) << refusal(doc);
   doc = good;
   doc["image"]["grid"] = {1, 1};
   doc["image"]["size"] = {4, 4};
@@ -150,14 +149,17 @@ TEST_F(ModelImageFiles, MissingOrCorruptImageMembersAreRefused) {
   EXPECT_NE(why.find("uint8"), std::string::npos) << why;
   why = refusal([](io::TensorMap& t) { t.erase("image/picture"); });
   EXPECT_NE(why.find("member \"image/picture\" is missing"), std::string::npos) << why;
-  why = refusal([](io::TensorMap& t) { t["image/picture"] = Tensor(ElemType::f32, {2, 16, 16, 3}); });
+  why = refusal([](io::TensorMap& t) {
+    t["image/picture"] = Tensor(ElemType::f32, {2, 16, 16, 3});
+  });
   EXPECT_NE(why.find("uint8"), std::string::npos) << why;
 }
 
 TEST(ModelImage, HeadWeightsSplitIntoPrefixAndGridAndTheMeanIsTheMeanOfHeads) {
   const model::Model m = model::read_model(kModels / "vit.json");
   const model::Layer& layer = m.layers[1];
-  const Tensor w = forward(layer.problem.config, layer.problem.params, layer.problem.inputs).weights;
+  const Tensor w =
+      forward(layer.problem.config, layer.problem.params, layer.problem.inputs).weights;
   const model::ImageGrid& g = *m.index.image;
   const auto h0 = model::head_patch_weights(g, w, 0, 0, 1);
   const auto h1 = model::head_patch_weights(g, w, 1, 0, 1);
@@ -166,9 +168,10 @@ TEST(ModelImage, HeadWeightsSplitIntoPrefixAndGridAndTheMeanIsTheMeanOfHeads) {
   ASSERT_EQ(h0.prefix.size(), 1U);
   double total = h0.prefix_total();
   for (const double v : h0.grid) total += v;
-  EXPECT_NEAR(total, 1.0, 1e-6);  // a softmax row
+  EXPECT_NEAR(total, 1.0, 1e-6);                                           // a softmax row
   EXPECT_DOUBLE_EQ(h0.grid[5], w.value(((1 * 2 + 0) * 17 + 0) * 17 + 6));  // r1c1 = token 6
-  for (std::size_t i = 0; i < 16; ++i) EXPECT_NEAR(mean.grid[i], (h0.grid[i] + h1.grid[i]) / 2, 1e-12);
+  for (std::size_t i = 0; i < 16; ++i)
+    EXPECT_NEAR(mean.grid[i], (h0.grid[i] + h1.grid[i]) / 2, 1e-12);
   EXPECT_THROW((void)model::head_patch_weights(g, w, 2, 0, 0), InvalidInput);
   EXPECT_THROW((void)model::head_patch_weights(g, w, 0, 17, 0), InvalidInput);
 }
@@ -203,9 +206,9 @@ TEST(ModelImage, SmoothUpsamplingIsBilinearBetweenPatchCentres) {
   const model::ImageGrid g = grid(1, 2, 3);
   const std::vector<double> w{0, 1};
   const auto px = model::upsample(g, w, 3, 6, model::Upsampling::smooth);
-  EXPECT_DOUBLE_EQ(px[1], 0);     // centre of patch 0
-  EXPECT_DOUBLE_EQ(px[4], 1);     // centre of patch 1
-  EXPECT_DOUBLE_EQ(px[0], 0);     // outside the centres: clamped
+  EXPECT_DOUBLE_EQ(px[1], 0);  // centre of patch 0
+  EXPECT_DOUBLE_EQ(px[4], 1);  // centre of patch 1
+  EXPECT_DOUBLE_EQ(px[0], 0);  // outside the centres: clamped
   EXPECT_DOUBLE_EQ(px[5], 1);
   EXPECT_NEAR(px[2], 1.0 / 3, 1e-12);  // 1 pixel of the 3 from centre 0 to centre 1
   EXPECT_NEAR(px[3], 2.0 / 3, 1e-12);

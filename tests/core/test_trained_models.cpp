@@ -133,14 +133,15 @@ TEST(TrainedModels, VisionHeadFindsTheSmallSquare) {
     for (std::int64_t i = 0; i < h * w; ++i) {
       std::array<float, 3> rgb{};
       for (std::size_t ch = 0; ch < 3; ++ch)
-        rgb[ch] = pixels[static_cast<std::size_t>((b * 3 + static_cast<std::int64_t>(ch)) * h * w + i)];
+        rgb[ch] =
+            pixels[static_cast<std::size_t>((b * 3 + static_cast<std::int64_t>(ch)) * h * w + i)];
       for (const auto& [name, colour] : palette)
         if (rgb == colour) squares[name].push_back(i);
     }
     ASSERT_EQ(squares.size(), 2U) << "image " << b << " holds two coloured squares";
-    const auto small = std::min_element(squares.begin(), squares.end(), [](const auto& x, const auto& y) {
-      return x.second.size() < y.second.size();
-    });
+    const auto small = std::min_element(
+        squares.begin(), squares.end(),
+        [](const auto& x, const auto& y) { return x.second.size() < y.second.size(); });
     std::set<std::int64_t> patches;
     for (const std::int64_t i : small->second)
       patches.insert(g.token((i / w) / g.patch_height, (i % w) / g.patch_width));

@@ -141,10 +141,12 @@ int modelCommand(const QCommandLineParser& parser) {
   const bool imageView = imageViewAsked(parser);
   if (!imageView) refuseImageOptionsWithoutView(parser);
   if (imageView && (steps || parser.isSet(QStringLiteral("step")))) {
-    throw UsageError("--view image shows one forward pass over an image; --steps and --step "
-                     "belong to generation captures");
+    throw UsageError(
+        "--view image shows one forward pass over an image; --steps and --step "
+        "belong to generation captures");
   }
-  if (!imageView && !check && !rollout && !flow && !stats && !steps && image.isEmpty() && out.isEmpty()) {
+  if (!imageView && !check && !rollout && !flow && !stats && !steps && image.isEmpty() &&
+      out.isEmpty()) {
     throw UsageError(
         "model needs --check, --stats, --image OUT.png, --rollout, --flow, --steps or --out "
         "(what to do with the model)");
@@ -158,7 +160,8 @@ int modelCommand(const QCommandLineParser& parser) {
   if (rollout && flow && !image.isEmpty() && !imageView)
     throw UsageError("--image draws one picture: give --rollout or --flow, not both");
   const double eps = sinkEps(parser);
-  if (!image.isEmpty() && !imageView) requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
+  if (!image.isEmpty() && !imageView)
+    requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
   double tolerance = model::kDefaultTolerance;
   if (parser.isSet(QStringLiteral("tolerance"))) {
     bool ok = false;

@@ -100,8 +100,7 @@ bool imageViewAsked(const QCommandLineParser& parser) {
 void refuseImageOptionsWithoutView(const QCommandLineParser& parser) {
   for (const char* option : kImageOptions) {
     if (parser.isSet(QString::fromLatin1(option))) {
-      throw UsageError(std::string("--") + option +
-                       " belongs to the image view; add --view image");
+      throw UsageError(std::string("--") + option + " belongs to the image view; add --view image");
     }
   }
 }
@@ -147,17 +146,15 @@ void modelImageCommand(const QCommandLineParser& parser, const model::Model& m,
   if (up == QLatin1String("smooth")) {
     r.upsampling = model::Upsampling::smooth;
   } else if (!up.isEmpty() && up != QLatin1String("nearest")) {
-    throw UsageError(QStringLiteral("--upsampling \"%1\" must be nearest or smooth")
-                         .arg(up)
-                         .toStdString());
+    throw UsageError(
+        QStringLiteral("--upsampling \"%1\" must be nearest or smooth").arg(up).toStdString());
   }
   const QString style = parser.value(QStringLiteral("overlay"));
   if (style == QLatin1String("brighten")) {
     r.style = model::OverlayStyle::brighten;
   } else if (!style.isEmpty() && style != QLatin1String("colormap")) {
-    throw UsageError(QStringLiteral("--overlay \"%1\" must be colormap or brighten")
-                         .arg(style)
-                         .toStdString());
+    throw UsageError(
+        QStringLiteral("--overlay \"%1\" must be colormap or brighten").arg(style).toStdString());
   }
   std::optional<model::AttentionFlow> flowMap;
   if (rollout) r.source = ui::ImageSource::rollout;
@@ -165,8 +162,7 @@ void modelImageCommand(const QCommandLineParser& parser, const model::Model& m,
     r.source = ui::ImageSource::flow;
     flowMap = model::attention_flow(m, computed.weights, batch, -1, "--flow");
   }
-  const ui::ImageScene scene =
-      ui::buildImageScene(m, computed, r, flowMap ? &*flowMap : nullptr);
+  const ui::ImageScene scene = ui::buildImageScene(m, computed, r, flowMap ? &*flowMap : nullptr);
   if (!image.isEmpty()) {
     const QString error = ui::writeImagePicture(image, scene, size);
     if (!error.isEmpty()) throw InvalidInput(error.toStdString());

@@ -38,13 +38,16 @@ QRect fit(const QRect& box, double aspect) {
 
 /// "[CLS] 0.12" or "prefix 0.40: [CLS] 0.10, reg0 0.30".
 QString prefixText(const ImageScene& s, const model::PatchWeights& w) {
-  if (w.prefix.empty()) return QCoreApplication::translate("mhaviz::ui::ImagePicture", "no prefix tokens");
+  if (w.prefix.empty())
+    return QCoreApplication::translate("mhaviz::ui::ImagePicture", "no prefix tokens");
   if (w.prefix.size() == 1)
-    return QCoreApplication::translate("mhaviz::ui::ImagePicture", "to %1: %2").arg(s.labels[0], number(w.prefix[0]));
+    return QCoreApplication::translate("mhaviz::ui::ImagePicture", "to %1: %2")
+        .arg(s.labels[0], number(w.prefix[0]));
   QStringList parts;
   for (std::size_t i = 0; i < w.prefix.size(); ++i)
     parts << QStringLiteral("%1 %2").arg(s.labels[static_cast<int>(i)], number(w.prefix[i]));
-  return QCoreApplication::translate("mhaviz::ui::ImagePicture", "to prefix %1: %2").arg(number(w.prefix_total()), parts.join(QStringLiteral(", ")));
+  return QCoreApplication::translate("mhaviz::ui::ImagePicture", "to prefix %1: %2")
+      .arg(number(w.prefix_total()), parts.join(QStringLiteral(", ")));
 }
 
 void paintMap(QPainter& p, const ImageScene& s, const ImageMap& map, const QRect& rect,
@@ -61,9 +64,11 @@ void paintMap(QPainter& p, const ImageScene& s, const ImageMap& map, const QRect
     line.setAlpha(gridAlpha);
     p.setPen(QPen(line, 0));
     for (int c = 1; c < cols; ++c)
-      p.drawLine(QPointF(rect.x() + c * cw, rect.top()), QPointF(rect.x() + c * cw, rect.bottom() + 1));
+      p.drawLine(QPointF(rect.x() + c * cw, rect.top()),
+                 QPointF(rect.x() + c * cw, rect.bottom() + 1));
     for (int r = 1; r < rows; ++r)
-      p.drawLine(QPointF(rect.left(), rect.y() + r * ch), QPointF(rect.right() + 1, rect.y() + r * ch));
+      p.drawLine(QPointF(rect.left(), rect.y() + r * ch),
+                 QPointF(rect.right() + 1, rect.y() + r * ch));
   }
   const auto [qr, qc] = s.queryPatch();
   if (qr >= 0) {
@@ -102,7 +107,9 @@ ImagePictureLayout layoutImagePicture(const ImageScene& s, QSize size) {
                    size.height() - l.heading.bottom() - kGap - kMargin);
   const int mainCaptionH = 2 * big.height();
   const int headCaptionH = 2 * small.height();
-  const int scaleW = s.request.style == model::OverlayStyle::colormap ? 14 + big.horizontalAdvance(QStringLiteral("0.00")) + 8 : 0;
+  const int scaleW = s.request.style == model::OverlayStyle::colormap
+                         ? 14 + big.horizontalAdvance(QStringLiteral("0.00")) + 8
+                         : 0;
   const bool wide = body.width() >= body.height() * 1.25;
   QRect mainBox;
   QRect restBox;
@@ -121,8 +128,8 @@ ImagePictureLayout layoutImagePicture(const ImageScene& s, QSize size) {
   }
   l.main = fit(mainBox, aspect);
   if (!wide) l.main.moveLeft(body.x());
-  l.mainCaption = QRect(l.main.x(), l.main.bottom() + 2, std::max(l.main.width() + scaleW, 200),
-                        mainCaptionH);
+  l.mainCaption =
+      QRect(l.main.x(), l.main.bottom() + 2, std::max(l.main.width() + scaleW, 200), mainCaptionH);
   if (scaleW > 0) l.scale = QRect(l.main.right() + 8, l.main.y(), 14, l.main.height());
   // the heads: the number of columns that gives each the largest picture
   const int n = static_cast<int>(s.heads.size());
@@ -145,8 +152,8 @@ ImagePictureLayout layoutImagePicture(const ImageScene& s, QSize size) {
     for (int h = 0; h < n; ++h) {
       const int r = h / bestCols;
       const int c = h % bestCols;
-      const QRect pic(restBox.x() + c * (cellW + kGap), restBox.y() + r * (pictureH + headCaptionH + kGap),
-                      pictureW, pictureH);
+      const QRect pic(restBox.x() + c * (cellW + kGap),
+                      restBox.y() + r * (pictureH + headCaptionH + kGap), pictureW, pictureH);
       l.heads.push_back(pic);
       l.headCaptions.emplace_back(pic.x(), pic.bottom() + 1, cellW, headCaptionH);
     }
@@ -173,7 +180,9 @@ QString imageHitText(const ImageScene& s, const ImageHit& hit) {
   const ImageMap& map = hit.map < 0 ? s.main : s.heads[static_cast<std::size_t>(hit.map)];
   const auto patch = static_cast<std::size_t>(hit.token - static_cast<int>(s.grid.prefix.size()));
   const double w = map.weights.grid[patch];
-  return QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 (token %2): weight %3 from query %4 in %5 (%6 of the map's largest)")
+  return QCoreApplication::translate(
+             "mhaviz::ui::ImagePicture",
+             "%1 (token %2): weight %3 from query %4 in %5 (%6 of the map's largest)")
       .arg(s.labels[hit.token])
       .arg(hit.token)
       .arg(QString::number(w, 'g', 3), s.labels[s.request.query], map.title)
@@ -216,13 +225,15 @@ void paintImagePicture(QPainter& p, const ImageScene& s, QSize size,
   paintCaption(p, l.mainCaption,
                {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
                     .arg(s.main.title, number(s.main.scale)),
-                QCoreApplication::translate("mhaviz::ui::ImagePicture", "weight %1").arg(prefixText(s, s.main.weights))},
+                QCoreApplication::translate("mhaviz::ui::ImagePicture", "weight %1")
+                    .arg(prefixText(s, s.main.weights))},
                big, colors.ink);
   for (std::size_t h = 0; h < l.heads.size(); ++h) {
     const ImageMap& map = s.heads[h];
     paintMap(p, s, map, l.heads[h], colors, 45);
     paintCaption(p, l.headCaptions[h],
-                 {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2").arg(map.title, number(map.scale)),
+                 {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
+                      .arg(map.title, number(map.scale)),
                   prefixText(s, map.weights)},
                  small, colors.ink);
   }

@@ -26,9 +26,9 @@ struct ImagePictureColors {
 /// Where things go in a picture of `size`.
 struct ImagePictureLayout {
   QRect heading;
-  QRect main;               // the main map's picture
-  QRect mainCaption;        // two lines under it
-  QRect scale;              // the colour bar beside the main map (colormap style)
+  QRect main;                // the main map's picture
+  QRect mainCaption;         // two lines under it
+  QRect scale;               // the colour bar beside the main map (colormap style)
   std::vector<QRect> heads;  // each head's picture
   std::vector<QRect> headCaptions;
   int captionLines = 2;
@@ -52,8 +52,7 @@ void paintImagePicture(QPainter& painter, const ImageScene& scene, QSize size,
                        const ImagePictureColors& colors = {});
 
 /// The picture as an image (the CLI's PNG goes through writeImagePicture).
-QImage drawImagePicture(const ImageScene& scene, QSize size,
-                        const ImagePictureColors& colors = {});
+QImage drawImagePicture(const ImageScene& scene, QSize size, const ImagePictureColors& colors = {});
 
 /// Writes the picture to `path` (.png, .svg or .pdf) of `size` logical pixels, atomically.
 /// Returns an empty string on success, else the message.

@@ -44,8 +44,8 @@ ImageMap makeMap(QString title, model::PatchWeights weights, const model::ImageG
   o.scale = map.scale;
   o.lut = lut;
   map.overlay = model::overlay(base, map.pixels, o);
-  map.picture = QImage(static_cast<int>(base.width), static_cast<int>(base.height),
-                       QImage::Format_RGB888);
+  map.picture =
+      QImage(static_cast<int>(base.width), static_cast<int>(base.height), QImage::Format_RGB888);
   for (int y = 0; y < map.picture.height(); ++y) {
     std::copy_n(map.overlay.rgb.data() + static_cast<std::size_t>(y) * base.width * 3,
                 base.width * 3, map.picture.scanLine(y));
@@ -87,8 +87,10 @@ ImageScene buildImageScene(const model::Model& m, const model::ComputedModel& co
                            ImageRequest r, const model::AttentionFlow* flow) {
   if (!m.index.image) {
     throw InvalidInput(
-        QCoreApplication::translate("mhaviz::ui::ImageScene", "this model file has no image (it is not format version 3); capture a vision "
-           "transformer with mhaviz_capture.capture_model(model, name, image=...)")
+        QCoreApplication::translate(
+            "mhaviz::ui::ImageScene",
+            "this model file has no image (it is not format version 3); capture a vision "
+            "transformer with mhaviz_capture.capture_model(model, name, image=...)")
             .toStdString());
   }
   ImageScene s;
@@ -96,26 +98,39 @@ ImageScene buildImageScene(const model::Model& m, const model::ComputedModel& co
   s.layers = model::image_layers(m.index);
   const auto batches = static_cast<int>(m.image.input.size(0));
   if (r.batch < 0 || r.batch >= batches)
-    refuse("--batch", QCoreApplication::translate("mhaviz::ui::ImageScene", "image %1 does not exist (0 to %2)").arg(r.batch).arg(batches - 1));
+    refuse("--batch", QCoreApplication::translate("mhaviz::ui::ImageScene",
+                                                  "image %1 does not exist (0 to %2)")
+                          .arg(r.batch)
+                          .arg(batches - 1));
   if (r.layer == -1) r.layer = static_cast<int>(s.layers.front());
   const auto at = std::find(s.layers.begin(), s.layers.end(), static_cast<std::size_t>(r.layer));
   if (at == s.layers.end()) {
     QStringList names;
     for (const std::size_t l : s.layers) names << QString::number(l);
-    refuse("--layer", QCoreApplication::translate("mhaviz::ui::ImageScene", "layer %1 does not attend over the image; these do: %2")
-                          .arg(r.layer)
-                          .arg(names.join(QStringLiteral(", "))));
+    refuse("--layer",
+           QCoreApplication::translate("mhaviz::ui::ImageScene",
+                                       "layer %1 does not attend over the image; these do: %2")
+               .arg(r.layer)
+               .arg(names.join(QStringLiteral(", "))));
   }
   s.layerPosition = static_cast<int>(at - s.layers.begin());
   const Tensor& w = computed.weights.at(static_cast<std::size_t>(r.layer));
   const auto heads = static_cast<int>(w.size(1));
   if (r.head < -1 || r.head >= heads)
-    refuse("--head", QCoreApplication::translate("mhaviz::ui::ImageScene", "head %1 does not exist (0 to %2, or mean)").arg(r.head).arg(heads - 1));
+    refuse("--head", QCoreApplication::translate("mhaviz::ui::ImageScene",
+                                                 "head %1 does not exist (0 to %2, or mean)")
+                         .arg(r.head)
+                         .arg(heads - 1));
   const auto tokens = static_cast<int>(s.grid.tokens());
   if (r.query < 0 || r.query >= tokens)
-    refuse("--query", QCoreApplication::translate("mhaviz::ui::ImageScene", "token %1 does not exist (0 to %2)").arg(r.query).arg(tokens - 1));
+    refuse("--query", QCoreApplication::translate("mhaviz::ui::ImageScene",
+                                                  "token %1 does not exist (0 to %2)")
+                          .arg(r.query)
+                          .arg(tokens - 1));
   if (!(r.opacity >= 0 && r.opacity <= 1))
-    refuse("--opacity", QCoreApplication::translate("mhaviz::ui::ImageScene", "%1 is not between 0 and 1").arg(r.opacity));
+    refuse("--opacity",
+           QCoreApplication::translate("mhaviz::ui::ImageScene", "%1 is not between 0 and 1")
+               .arg(r.opacity));
   s.request = r;
   for (const std::string& label : model::image_token_labels(s.grid))
     s.labels << QString::fromStdString(label);
@@ -124,39 +139,47 @@ ImageScene buildImageScene(const model::Model& m, const model::ComputedModel& co
   s.pixelFactor = overlayFactor(shown);
   const model::RgbImage base = enlarge(shown, s.pixelFactor);
   const model::LayerInfo& info = m.index.layers[static_cast<std::size_t>(r.layer)];
-  s.heading = QCoreApplication::translate("mhaviz::ui::ImageScene", "%1 \u00b7 query %2 \u00b7 image %3")
-                  .arg(QString::fromStdString(model::layer_title(info, static_cast<std::size_t>(
-                                                                             r.layer))))
-                  .arg(s.labels[r.query])
-                  .arg(r.batch);
-  s.upsamplingNote = r.upsampling == model::Upsampling::nearest
-                         ? QCoreApplication::translate("mhaviz::ui::ImageScene", "nearest: exact patches")
-                         : QCoreApplication::translate("mhaviz::ui::ImageScene", "smooth: bilinear between patch centres");
+  s.heading =
+      QCoreApplication::translate("mhaviz::ui::ImageScene", "%1 \u00b7 query %2 \u00b7 image %3")
+          .arg(QString::fromStdString(model::layer_title(info, static_cast<std::size_t>(r.layer))))
+          .arg(s.labels[r.query])
+          .arg(r.batch);
+  s.upsamplingNote =
+      r.upsampling == model::Upsampling::nearest
+          ? QCoreApplication::translate("mhaviz::ui::ImageScene", "nearest: exact patches")
+          : QCoreApplication::translate("mhaviz::ui::ImageScene",
+                                        "smooth: bilinear between patch centres");
   switch (r.source) {
     case ImageSource::head:
-      s.main = makeMap(r.head == -1 ? QCoreApplication::translate("mhaviz::ui::ImageScene", "mean of %1 heads").arg(heads)
-                                    : QCoreApplication::translate("mhaviz::ui::ImageScene", "head %1").arg(r.head),
-                       model::head_patch_weights(s.grid, w, r.head, r.query, r.batch), s.grid,
-                       base, r, s.lut);
+      s.main = makeMap(
+          r.head == -1
+              ? QCoreApplication::translate("mhaviz::ui::ImageScene", "mean of %1 heads").arg(heads)
+              : QCoreApplication::translate("mhaviz::ui::ImageScene", "head %1").arg(r.head),
+          model::head_patch_weights(s.grid, w, r.head, r.query, r.batch), s.grid, base, r, s.lut);
       break;
     case ImageSource::rollout: {
       const model::Rollout ro = model::attention_rollout(m, computed.weights, r.batch);
-      s.main = makeMap(QCoreApplication::translate("mhaviz::ui::ImageScene", "attention rollout over %1 layers").arg(ro.layers.size()),
-                       model::map_patch_weights(s.grid, ro.map, ro.tokens, r.query), s.grid,
-                       base, r, s.lut);
+      s.main = makeMap(
+          QCoreApplication::translate("mhaviz::ui::ImageScene", "attention rollout over %1 layers")
+              .arg(ro.layers.size()),
+          model::map_patch_weights(s.grid, ro.map, ro.tokens, r.query), s.grid, base, r, s.lut);
       break;
     }
     case ImageSource::flow:
-      if (flow == nullptr) refuse("--flow", QCoreApplication::translate("mhaviz::ui::ImageScene", "the attention flow is not computed yet"));
-      s.main = makeMap(QCoreApplication::translate("mhaviz::ui::ImageScene", "attention flow over %1 layers").arg(flow->layers.size()),
-                       model::map_patch_weights(s.grid, flow->map, flow->tokens, r.query),
-                       s.grid, base, r, s.lut);
+      if (flow == nullptr)
+        refuse("--flow", QCoreApplication::translate("mhaviz::ui::ImageScene",
+                                                     "the attention flow is not computed yet"));
+      s.main = makeMap(
+          QCoreApplication::translate("mhaviz::ui::ImageScene", "attention flow over %1 layers")
+              .arg(flow->layers.size()),
+          model::map_patch_weights(s.grid, flow->map, flow->tokens, r.query), s.grid, base, r,
+          s.lut);
       break;
   }
   for (int h = 0; h < heads; ++h) {
-    s.heads.push_back(makeMap(QCoreApplication::translate("mhaviz::ui::ImageScene", "head %1").arg(h),
-                              model::head_patch_weights(s.grid, w, h, r.query, r.batch), s.grid,
-                              base, r, s.lut));
+    s.heads.push_back(
+        makeMap(QCoreApplication::translate("mhaviz::ui::ImageScene", "head %1").arg(h),
+                model::head_patch_weights(s.grid, w, h, r.query, r.batch), s.grid, base, r, s.lut));
   }
   return s;
 }

@@ -37,25 +37,25 @@ struct ImageRequest {
 
 /// One map: the overlay drawn and the numbers behind it.
 struct ImageMap {
-  QString title;                  // "head 3", "mean of 4 heads", "attention rollout"
-  model::PatchWeights weights;    // the query's weights split by the grid
-  double scale = 1;               // the top of the colour scale: the largest patch weight
-  std::vector<double> pixels;     // weights at each pixel of `overlay` (row-major)
-  model::RgbImage overlay;        // the picture with the weights laid over it
-  QImage picture;                 // the same as an image, to draw
+  QString title;                // "head 3", "mean of 4 heads", "attention rollout"
+  model::PatchWeights weights;  // the query's weights split by the grid
+  double scale = 1;             // the top of the colour scale: the largest patch weight
+  std::vector<double> pixels;   // weights at each pixel of `overlay` (row-major)
+  model::RgbImage overlay;      // the picture with the weights laid over it
+  QImage picture;               // the same as an image, to draw
 };
 
 struct ImageScene {
   model::ImageGrid grid;
-  ImageRequest request;           // as resolved (layer, query in range)
+  ImageRequest request;             // as resolved (layer, query in range)
   std::vector<std::size_t> layers;  // the model's layers over the image, in call order
-  int layerPosition = 0;          // request.layer's place in `layers`
-  QStringList labels;             // every token's label ("[CLS]", "r0c0", …)
-  QString heading;                // "layer 1 (…) · query [CLS] · batch element 0"
-  QString upsamplingNote;         // "nearest: exact patches" / "smooth: bilinear"
-  int pixelFactor = 1;            // the overlays are the picture enlarged this many times
+  int layerPosition = 0;            // request.layer's place in `layers`
+  QStringList labels;               // every token's label ("[CLS]", "r0c0", …)
+  QString heading;                  // "layer 1 (…) · query [CLS] · batch element 0"
+  QString upsamplingNote;           // "nearest: exact patches" / "smooth: bilinear"
+  int pixelFactor = 1;              // the overlays are the picture enlarged this many times
   ImageMap main;
-  std::vector<ImageMap> heads;    // every head of the layer, same query
+  std::vector<ImageMap> heads;                         // every head of the layer, same query
   std::array<std::array<std::uint8_t, 3>, 256> lut{};  // the colour map used
   /// The patch (row, col) of the query, or (-1, -1) for a prefix token.
   [[nodiscard]] std::pair<int, int> queryPatch() const;

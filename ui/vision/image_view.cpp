@@ -40,8 +40,8 @@ class ImageCanvas : public QWidget {
   void mouseMoveEvent(QMouseEvent* event) override {
     const auto scene = m_view->scene();
     if (!scene) return;
-    const QString text =
-        imageHitText(*scene, imageHitAt(*scene, m_view->pictureLayout(), event->position().toPoint()));
+    const QString text = imageHitText(
+        *scene, imageHitAt(*scene, m_view->pictureLayout(), event->position().toPoint()));
     setToolTip(text);
     emit m_view->hovered(text);
   }
@@ -69,8 +69,9 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
   m_source->addItem(tr("Mean of heads"));
   m_source->addItem(tr("Attention rollout"));
   m_source->addItem(tr("Attention flow"));
-  m_source->setToolTip(tr("What the large picture shows; the small ones are always the heads of "
-                          "the layer"));
+  m_source->setToolTip(
+      tr("What the large picture shows; the small ones are always the heads of "
+         "the layer"));
   m_head = new QSpinBox;
   m_head->setToolTip(tr("The head shown large"));
   m_layer = new QSlider(Qt::Horizontal);
@@ -82,19 +83,22 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
   m_style = new QComboBox;
   m_style->addItem(tr("Colour map"));
   m_style->addItem(tr("Brighten"));
-  m_style->setToolTip(tr("Colour map: the weights' colours over the picture at the opacity; "
-                         "Brighten: the picture as bright as the weight"));
+  m_style->setToolTip(
+      tr("Colour map: the weights' colours over the picture at the opacity; "
+         "Brighten: the picture as bright as the weight"));
   m_opacity = new QSlider(Qt::Horizontal);
   m_opacity->setRange(0, 100);
   m_opacity->setToolTip(tr("Opacity of the colour map over the picture"));
   m_upsampling = new QComboBox;
   m_upsampling->addItem(tr("Nearest (exact patches)"));
   m_upsampling->addItem(tr("Smooth (bilinear)"));
-  m_upsampling->setToolTip(tr("From patches to pixels: each patch one colour, or bilinear "
-                              "between patch centres"));
+  m_upsampling->setToolTip(
+      tr("From patches to pixels: each patch one colour, or bilinear "
+         "between patch centres"));
   m_classToken = new QPushButton(tr("First token"));
-  m_classToken->setToolTip(tr("Make the first prefix token (the class token) the query again; "
-                              "click a patch to make it the query"));
+  m_classToken->setToolTip(
+      tr("Make the first prefix token (the class token) the query again; "
+         "click a patch to make it the query"));
   m_export = new QPushButton(tr("Export\u2026"));
   m_export->setToolTip(tr("Save the picture as PNG, SVG or PDF"));
   const auto label = [](const QString& text, QWidget* buddy) {
@@ -161,7 +165,9 @@ ImageView::~ImageView() = default;
 
 QWidget* ImageView::canvas() const { return m_canvas; }
 
-QString ImageView::message() const { return m_message->isVisible() ? m_message->text() : QString(); }
+QString ImageView::message() const {
+  return m_message->isVisible() ? m_message->text() : QString();
+}
 
 bool ImageView::hasImage() const { return m_loaded && m_loaded->model.index.image.has_value(); }
 
@@ -183,9 +189,9 @@ void ImageView::setModel(std::shared_ptr<const LoadedModel> loaded) {
   m_flowBatch = -1;
   m_request = ImageRequest{};
   const bool image = hasImage();
-  for (QWidget* w : std::initializer_list<QWidget*>{m_source, m_head, m_layer, m_batch, m_style,
-                                                    m_opacity, m_upsampling, m_classToken,
-                                                    m_export})
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{m_source, m_head, m_layer, m_batch, m_style, m_opacity,
+                                       m_upsampling, m_classToken, m_export})
     w->setEnabled(image);
   if (!m_loaded) {
     showMessage(tr("Open a model file with an image (File > Examples > squares, or a capture "
@@ -216,9 +222,12 @@ void ImageView::syncControls() {
   m_syncing = true;
   const ImageRequest& r = m_request;
   int index = 0;
-  if (r.source == ImageSource::rollout) index = 2;
-  else if (r.source == ImageSource::flow) index = 3;
-  else if (r.head == -1) index = 1;
+  if (r.source == ImageSource::rollout)
+    index = 2;
+  else if (r.source == ImageSource::flow)
+    index = 3;
+  else if (r.head == -1)
+    index = 1;
   m_source->setCurrentIndex(index);
   if (hasImage()) {
     const model::Model& m = m_loaded->model;
@@ -229,8 +238,8 @@ void ImageView::syncControls() {
                                             : static_cast<int>(at - layers.begin());
     m_layer->setValue(position);
     m_layerLabel->setText(tr("layer %1").arg(layers[static_cast<std::size_t>(position)]));
-    const int heads = static_cast<int>(m.layers[layers[static_cast<std::size_t>(position)]]
-                                           .problem.config.num_heads);
+    const int heads = static_cast<int>(
+        m.layers[layers[static_cast<std::size_t>(position)]].problem.config.num_heads);
     m_head->setRange(0, heads - 1);
     m_batch->setRange(0, static_cast<int>(m.image.input.size(0)) - 1);
   }
@@ -255,57 +264,57 @@ void ImageView::readControls() {
         std::clamp(m_layer->value(), 0, static_cast<int>(layers.size()) - 1))]);
   }
   r.batch = m_batch->value();
-  r.style = m_style->currentIndex() == 1 ? model::OverlayStyle::brighten
-                                         : model::OverlayStyle::colormap;
+  r.style =
+      m_style->currentIndex() == 1 ? model::OverlayStyle::brighten : model::OverlayStyle::colormap;
   r.opacity = m_opacity->value() / 100.0;
-  r.upsampling = m_upsampling->currentIndex() == 1 ? model::Upsampling::smooth
-                                                   : model::Upsampling::nearest;
+  r.upsampling =
+      m_upsampling->currentIndex() == 1 ? model::Upsampling::smooth : model::Upsampling::nearest;
   syncControls();  // the head range of another layer, the opacity's use
 }
 
 void ImageView::rebuild() {
   if (!hasImage()) return;
   const ImageRequest request = m_request;
-  const bool needFlow = request.source == ImageSource::flow &&
-                        (!m_flow || m_flowBatch != request.batch);
+  const bool needFlow =
+      request.source == ImageSource::flow && (!m_flow || m_flowBatch != request.batch);
   std::shared_ptr<const model::AttentionFlow> flow =
       request.source == ImageSource::flow && !needFlow ? m_flow : nullptr;
   const QString flowWhat = tr("the Image view's attention flow");
   if (needFlow) showMessage(tr("Computing the attention flow\u2026"), false);
-  m_build.start([this, loaded = m_loaded, request, needFlow, flow,
-                 flowWhat](const TaskScope& scope) mutable {
-    std::shared_ptr<const ImageScene> scene;
-    QString problem;
-    try {
-      if (needFlow) {
-        RunControl control;
-        control.cancel = scope.cancelFlag();
-        flow = std::make_shared<const model::AttentionFlow>(model::attention_flow(
-            loaded->model, loaded->computed.weights, request.batch, -1,
-            flowWhat.toUtf8().constData(), control));
-      }
-      scene = std::make_shared<const ImageScene>(
-          buildImageScene(loaded->model, loaded->computed, request, flow.get()));
-    } catch (const Cancelled&) {
-      return;
-    } catch (const std::exception& e) {
-      problem = QString::fromUtf8(e.what());
-    }
-    scope.post([this, scene, problem, flow, needFlow, batch = request.batch] {
-      if (needFlow && flow) {
-        m_flow = flow;
-        m_flowBatch = batch;
-      }
-      if (scene) {
-        m_scene = scene;
-        showMessage(QString(), false);
-      } else {
-        showMessage(problem, true);
-      }
-      m_canvas->update();
-      emit sceneReady();
-    });
-  });
+  m_build.start(
+      [this, loaded = m_loaded, request, needFlow, flow, flowWhat](const TaskScope& scope) mutable {
+        std::shared_ptr<const ImageScene> scene;
+        QString problem;
+        try {
+          if (needFlow) {
+            RunControl control;
+            control.cancel = scope.cancelFlag();
+            flow = std::make_shared<const model::AttentionFlow>(
+                model::attention_flow(loaded->model, loaded->computed.weights, request.batch, -1,
+                                      flowWhat.toUtf8().constData(), control));
+          }
+          scene = std::make_shared<const ImageScene>(
+              buildImageScene(loaded->model, loaded->computed, request, flow.get()));
+        } catch (const Cancelled&) {
+          return;
+        } catch (const std::exception& e) {
+          problem = QString::fromUtf8(e.what());
+        }
+        scope.post([this, scene, problem, flow, needFlow, batch = request.batch] {
+          if (needFlow && flow) {
+            m_flow = flow;
+            m_flowBatch = batch;
+          }
+          if (scene) {
+            m_scene = scene;
+            showMessage(QString(), false);
+          } else {
+            showMessage(problem, true);
+          }
+          m_canvas->update();
+          emit sceneReady();
+        });
+      });
 }
 
 void ImageView::clickedAt(QPoint point) {
@@ -333,8 +342,8 @@ void ImageView::exportDialog() {
 ImageDock installImageView(QMainWindow* window, ModelView* models) {
   ImageDock out;
   out.view = new ImageView;
-  out.dock = new QDockWidget(QCoreApplication::translate("mhaviz::ui::ImageView", "Image view"),
-                             window);
+  out.dock =
+      new QDockWidget(QCoreApplication::translate("mhaviz::ui::ImageView", "Image view"), window);
   out.dock->setObjectName(QStringLiteral("imageDock"));
   out.dock->setWidget(out.view);
   out.dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |

@@ -155,8 +155,7 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
         // One column on the right: the selected layer's head measures (its parameters,
         // read-only, and masks as tabs behind them) above its head view.
         // A vision transformer's Image view is a tab beside the head view, in front.
-        QList<QDockWidget*> shown = {parts.measures, parts.parameters, parts.masks,
-                                     parts.headView};
+        QList<QDockWidget*> shown = {parts.measures, parts.parameters, parts.masks, parts.headView};
         if (parts.image != nullptr) shown.append(parts.image);
         takeAll(parts);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.measures);
@@ -178,8 +177,8 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
         const int h = parts.measures->height() + parts.headView->height();
         // a vision transformer's Image view (in front of the head view) takes more of it
         const int below = parts.imageWanted && parts.imageWanted() ? 68 : 55;
-        window->resizeDocks({parts.measures, parts.headView}, {h * (100 - below) / 100, h * below / 100},
-                            Qt::Vertical);
+        window->resizeDocks({parts.measures, parts.headView},
+                            {h * (100 - below) / 100, h * below / 100}, Qt::Vertical);
       }});
   list.append(Workspace{
       QStringLiteral("teach"), QCoreApplication::translate("mhaviz::ui::Workspaces", "Teach"),

@@ -30,8 +30,9 @@ void check_image_grid(const ImageGrid& g, const std::string& where) {
   };
   if (g.rows < 1 || g.cols < 1 || g.patch_height < 1 || g.patch_width < 1 || g.height < 1 ||
       g.width < 1) {
-    fail("the image's size, patch size and grid must be positive (\"size\": [H, W], "
-         "\"patch_size\": [h, w], \"grid\": [rows, cols])");
+    fail(
+        "the image's size, patch size and grid must be positive (\"size\": [H, W], "
+        "\"patch_size\": [h, w], \"grid\": [rows, cols])");
   }
   if (g.rows > kMaxPatches || g.cols > kMaxPatches || g.rows * g.cols > kMaxPatches) {
     fail("the image has " + std::to_string(g.rows) + "\u00d7" + std::to_string(g.cols) + " = " +
@@ -39,8 +40,9 @@ void check_image_grid(const ImageGrid& g, const std::string& where) {
          std::to_string(kMaxPatches) + " (64\u00d764): capture a smaller image or larger patches");
   }
   if (g.rows * g.cols < 2) {
-    fail("the image is one patch (a 1\u00d71 grid): there is nothing to show over it; capture an "
-         "image larger than one patch");
+    fail(
+        "the image is one patch (a 1\u00d71 grid): there is nothing to show over it; capture an "
+        "image larger than one patch");
   }
   if (g.height != g.rows * g.patch_height || g.width != g.cols * g.patch_width) {
     fail("the image is " + px(g.height, g.width) + " pixels, but " + std::to_string(g.rows) +

@@ -35,8 +35,9 @@ std::string dims(const Shape& s) { return shape_str(s); }
 void parse_image_index(const json& doc, const std::string& source, ModelIndex& index) {
   const auto it = doc.find("image");
   if (it == doc.end()) {
-    fail(source, "model file version 3 describes an image, but key \"image\" is missing; "
-                 "re-capture with mhaviz_capture.capture_model(model, name, image=...)");
+    fail(source,
+         "model file version 3 describes an image, but key \"image\" is missing; "
+         "re-capture with mhaviz_capture.capture_model(model, name, image=...)");
   }
   const json& image = *it;
   if (!image.is_object())
@@ -73,8 +74,8 @@ void parse_image_index(const json& doc, const std::string& source, ModelIndex& i
     if (c.tgt_len != g.tokens() || c.src_len != g.tokens()) {
       fail(source + ": " + layer_title(layer, i),
            "has " + std::to_string(c.tgt_len) + " tokens, but the image's grid gives " +
-               std::to_string(g.prefix.size()) + " prefix + " + std::to_string(g.rows) +
-               "\u00d7" + std::to_string(g.cols) + " patches = " + std::to_string(g.tokens()) +
+               std::to_string(g.prefix.size()) + " prefix + " + std::to_string(g.rows) + "\u00d7" +
+               std::to_string(g.cols) + " patches = " + std::to_string(g.tokens()) +
                "; give capture_model the prefix tokens and patch size the model uses");
     }
     if (batch >= 0 && c.batch() != batch) {
@@ -129,8 +130,10 @@ ModelImage take_image(io::TensorMap& all, const ModelIndex& index, const std::st
   }
   const auto picture = all.find("image/picture");
   if (g.picture && picture == all.end()) {
-    fail(tensors, "member \"image/picture\" is missing (the index says the file has a picture "
-                  "for display)" + refix);
+    fail(tensors,
+         "member \"image/picture\" is missing (the index says the file has a picture "
+         "for display)" +
+             refix);
   }
   if (picture != all.end()) {
     out.picture = std::move(picture->second);
@@ -140,8 +143,8 @@ ModelImage take_image(io::TensorMap& all, const ModelIndex& index, const std::st
         s[1] < 1 || s[2] < 1 || s[1] > 8192 || s[2] > 8192) {
       fail(tensors, "member \"image/picture\" is " + std::string(to_string(out.picture.type())) +
                         " " + dims(s) + "; a picture for display is uint8 (" +
-                        std::to_string(batch) +
-                        ", height, width, 3), each side 1 to 8192 pixels" + refix);
+                        std::to_string(batch) + ", height, width, 3), each side 1 to 8192 pixels" +
+                        refix);
     }
   }
   return out;

@@ -137,8 +137,8 @@ RgbImage overlay(const RgbImage& picture, std::span<const double> pixel_weights,
     throw InvalidInput("overlay: one weight per pixel of the picture is needed");
   RgbImage out = picture;
   for (std::int64_t i = 0; i < n; ++i) {
-    const double w = std::clamp(finite(pixel_weights[static_cast<std::size_t>(i)]) / o.scale, 0.0,
-                                1.0);
+    const double w =
+        std::clamp(finite(pixel_weights[static_cast<std::size_t>(i)]) / o.scale, 0.0, 1.0);
     for (std::int64_t ch = 0; ch < 3; ++ch) {
       const auto k = static_cast<std::size_t>(i * 3 + ch);
       const double p = picture.rgb[k];

@@ -4,11 +4,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "image_index.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/model/model.hpp"
-#include "image_index.hpp"
 #include "model_steps.hpp"
 
 namespace mhaviz::model {

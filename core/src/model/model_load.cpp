@@ -3,13 +3,13 @@
 #include <string>
 #include <utility>
 
+#include "image_index.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
 #include "mhaviz/core/spec/params.hpp"
-#include "image_index.hpp"
 
 namespace mhaviz::model {
 

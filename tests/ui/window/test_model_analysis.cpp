@@ -77,8 +77,7 @@ ImageView* openImageModel(testing::PromptedWindow& w, const char* path) {
   if (!QTest::qWaitFor([view] { return view->loaded() != nullptr && !view->isBusy(); }, kTimeout))
     return nullptr;
   ImageView* image = w.window.imageView();
-  if (!QTest::qWaitFor([image] { return image->scene() != nullptr && !image->isBusy(); },
-                       kTimeout))
+  if (!QTest::qWaitFor([image] { return image->scene() != nullptr && !image->isBusy(); }, kTimeout))
     return nullptr;
   return w.idle() ? image : nullptr;
 }
@@ -254,9 +253,10 @@ class TestModelAnalysis : public QObject {
     // attention flow, computed in the background
     r.source = ImageSource::flow;
     image->setRequest(r);
-    QVERIFY(QTest::qWaitFor(
-        [&] { return image->scene()->request.source == ImageSource::flow; }, kTimeout));
-    const model::AttentionFlow flow = model::attention_flow(loaded->model, loaded->computed.weights);
+    QVERIFY(QTest::qWaitFor([&] { return image->scene()->request.source == ImageSource::flow; },
+                            kTimeout));
+    const model::AttentionFlow flow =
+        model::attention_flow(loaded->model, loaded->computed.weights);
     QCOMPARE(image->scene()->main.weights.grid,
              model::map_patch_weights(grid, flow.map, flow.tokens, 0).grid);
   }
@@ -291,10 +291,12 @@ class TestModelAnalysis : public QObject {
       QCOMPARE(image->exportTo(path), QString());
       QVERIFY(QFileInfo(path).size() > 1000);
     }
-    QVERIFY(image->exportTo(dir.filePath(QStringLiteral("view.bmp"))).contains(QStringLiteral(".png")));
+    QVERIFY(
+        image->exportTo(dir.filePath(QStringLiteral("view.bmp"))).contains(QStringLiteral(".png")));
     QVERIFY(openExample(w, "reverse") != nullptr);
     QVERIFY(QTest::qWaitFor([&] { return !image->hasImage(); }, kTimeout));
-    QVERIFY2(image->message().contains(QStringLiteral("has no image")), qPrintable(image->message()));
+    QVERIFY2(image->message().contains(QStringLiteral("has no image")),
+             qPrintable(image->message()));
     QVERIFY(image->scene() == nullptr);
   }
 
