@@ -95,6 +95,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/__init__.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/__main__.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/generation.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/torch_path.py
+              ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/vision.py
         DESTINATION ${MHAVIZ_INSTALL_PYTHONDIR}/mhaviz_capture)
 
 # The Debian package (cpack in the build folder; scripts/package). cpack installs what is

@@ -582,6 +582,76 @@ TEST(CaptureHelper, ModelCaptureRecordsEveryCallAndMhavizMatches) {
   EXPECT_NE(r.out.find("all 4 layers match PyTorch"), std::string::npos) << r.out;
 }
 
+/// A torchvision VisionTransformer captured as a new user would (eval, no_grad, image=...): the
+/// grid and the class token recognised without arguments; the capture's refusals of bad images.
+constexpr const char* kVisionSnippet = R"PY(
+import sys
+sys.path.insert(0, sys.argv[1])
+d = sys.argv[2]
+import torch
+try:
+    from torchvision.models import VisionTransformer
+except ImportError:
+    print("NO TORCHVISION")
+    sys.exit(0)
+import mhaviz_capture
+torch.manual_seed(1)
+vit = VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=16,
+                        mlp_dim=32, num_classes=3).eval()
+x = torch.randn(3, 3, 32, 32)
+with torch.no_grad(), mhaviz_capture.capture_model(vit, d + "/vit", image=x):
+    vit(x)
+for name, call in [("size", lambda: mhaviz_capture.capture_model(vit, d + "/bad", image=torch.randn(1, 3, 30, 32))),
+                   ("patch", lambda: mhaviz_capture.capture_model(torch.nn.Sequential(vit), d + "/bad", image=x)),
+                   ("one", lambda: mhaviz_capture.capture_model(vit, d + "/bad", image=x[:, :, :8, :8], patch_size=8))]:
+    try:
+        call()
+        print(name, "accepted")
+    except ValueError as e:
+        print(name, "refused:", e)
+try:
+    with torch.no_grad(), mhaviz_capture.capture_model(vit, d + "/bad", image=x, prefix_tokens=["[CLS]", "reg0"]):
+        vit(x)
+except ValueError as e:
+    print("tokens refused:", e)
+)PY";
+
+TEST(CaptureHelper, VisionTransformerCaptureOpensInTheImageViewAndMatches) {
+  REQUIRE_TORCH();
+  const ScratchDir dir;
+  std::ofstream(dir.file("snippet.py")) << kVisionSnippet;
+  const ProcessResult py =
+      runProcess(kPython, {dir.file("snippet.py"), MHAVIZ_CAPTURE_DIR, dir.file(".")});
+  ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
+  if (py.out.find("NO TORCHVISION") != std::string::npos) {
+    if (ciRequiresTorch())
+      FAIL() << "CI=true and /usr/bin/python3 has no torchvision (python3-torchvision)";
+    GTEST_SKIP() << "/usr/bin/python3 has no torchvision; install python3-torchvision";
+  }
+  EXPECT_NE(py.out.find("size refused: capture_model: the image is 30x32 pixels, which 8x8 patches "
+                        "do not tile"),
+            std::string::npos)
+      << py.out;
+  EXPECT_NE(py.out.find("patch refused: capture_model: Sequential is not torchvision's "
+                        "VisionTransformer; say how its tokens are patches with patch_size="),
+            std::string::npos)
+      << py.out;
+  EXPECT_NE(py.out.find("one refused: capture_model: the image is one patch"), std::string::npos)
+      << py.out;
+  EXPECT_NE(py.out.find("tokens refused: capture_model: layer 0 (encoder.layers.encoder_layer_0."
+                        "self_attention) has 17 tokens, but the image gives 2 prefix + 4x4 "
+                        "patches = 18"),
+            std::string::npos)
+      << py.out;
+  const ProcessResult check = runCli({"model", "--model", dir.file("vit.json"), "--check"});
+  EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("all 2 layers match PyTorch"), std::string::npos) << check.out;
+  const ProcessResult view = runCli({"model", "--model", dir.file("vit.json"), "--view", "image",
+                                     "--batch", "2", "--image", dir.file("view.png")});
+  EXPECT_EQ(view.exitCode, 0) << view.out << view.err;
+  EXPECT_NE(view.out.find("query [CLS] \xc2\xb7 image 2"), std::string::npos) << view.out;
+}
+
 /// mhaviz_capture.show() starts `mhaviz` from PATH on what a capture wrote (a fake mhaviz here
 /// records its arguments), and without one says how to install it.
 constexpr const char* kShowSnippet = R"PY(

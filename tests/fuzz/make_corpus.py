@@ -136,6 +136,17 @@ def main():
         write("fuzz_pipeline", case + ".bin", cfg + b"\0" + tensors)
     for name, cfg in CONFIGS.items():
         write("fuzz_pipeline", "gen_" + name + ".bin", json.dumps(cfg).encode())
+    # The model-file reader: index, NUL, tensors file (its "tensors" key is TENSORS, which
+    # fuzz_model replaces by its scratch file's name). vit and vit_gray hold format version 3's
+    # image members (image/input, image/picture).
+    for name in ("vit", "vit_gray", "extras"):
+        index = json.loads((FIX / "models" / (name + ".json")).read_text(encoding="utf-8"))
+        index["tensors"] = "TENSORS"
+        write("fuzz_model", name + ".bin", json.dumps(index).encode() + b"\0"
+              + (FIX / "models" / (name + ".npz")).read_bytes())
+    with np.load(FIX / "models" / "vit.npz") as z:
+        image = {k: z[k] for k in ("image/input", "image/picture")}
+    write("fuzz_npz", "vit_image.npz", npz_bytes(image, True))
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@
 #include "teach/teaching_tools.hpp"
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
+#include "vision/image_view.hpp"
 #include "window/main_window.hpp"
 #include "window/workspace_arrangements.hpp"
 #include "window/workspaces.hpp"
@@ -86,7 +87,8 @@ struct Shot {
     step,
     layer,
     layerThenBack,
-    selected
+    selected,
+    image  // the Image view of a vision transformer (the Model workspace's tab, in front)
   } modelShows = ModelShows::grid;
   /// The head view shown (View > Head view); headQuery >= 0: that query pinned.
   bool headView = false;
@@ -134,6 +136,13 @@ QString showModel(MainWindow& window, const Shot& shot) {
     pages->showModelView();
   }
   if (shot.modelShows == Shot::ModelShows::selected) pages->selectLayer(1, 3);
+  if (shot.modelShows == Shot::ModelShows::image) {
+    mhaviz::ui::ImageView* image = window.imageView();
+    window.imageViewDock()->raise();
+    if (!QTest::qWaitFor([image] { return image->scene() != nullptr && !image->isBusy(); },
+                         kTimeoutMs))
+      return QStringLiteral("%1: the image view never came: %2").arg(shot.name, image->message());
+  }
   QTest::qWait(500);  // the picture redrawn at the canvas's final size
   return {};
 }
@@ -170,7 +179,8 @@ const QStringList kDocsShots = {
     QStringLiteral("model_step"),        QStringLiteral("model_sink_rate"),
     QStringLiteral("head_view"),         QStringLiteral("text_view_cross"),
     QStringLiteral("model_selected"),    QStringLiteral("ws_explore"),
-    QStringLiteral("ws_tokens"),         QStringLiteral("ws_compare_1280x720")};
+    QStringLiteral("ws_tokens"),         QStringLiteral("ws_compare_1280x720"),
+    QStringLiteral("image_view")};
 
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
 /// The head view's state: bias_k and zero keys, a causal mask, token labels.
@@ -728,6 +738,31 @@ int main(int argc, char* argv[]) {
        .size = QSize(1280, 720),
        .textView = true,
        .textQuery = 5},
+      // The Image view of the bundled vision transformer (squares): the class token's attention
+      // over the first image, the heads of the layer beside it.
+      {.name = "image_view",
+       .configJson = nullptr,
+       .view = {},
+       .model = "squares",
+       .modelShows = Shot::ModelShows::image},
+      {.name = "image_view_dark",
+       .configJson = nullptr,
+       .view = {},
+       .dark = true,
+       .model = "squares",
+       .modelShows = Shot::ModelShows::image},
+      {.name = "image_view_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .model = "squares",
+       .modelShows = Shot::ModelShows::image},
+      {.name = "image_view_1280x720",
+       .configJson = nullptr,
+       .view = {},
+       .model = "squares",
+       .modelShows = Shot::ModelShows::image,
+       .size = QSize(1280, 720)},
       {.name = "ws_compare_1280x720",
        .configJson = kWorkspaceJson,
        .view = {},

@@ -452,8 +452,15 @@ class ModelCapture:
     """Records every nn.MultiheadAttention call of a model, in call order, and writes them as
     one model file (see capture_model())."""
 
-    def __init__(self, model, path_prefix, tokens=None, layer_labels=None, caption=None):
+    def __init__(self, model, path_prefix, tokens=None, layer_labels=None, caption=None,
+                 image=None, picture=None, patch_size=None, prefix_tokens=None):
         self.model = model
+        self.image = None
+        if image is not None:
+            from .vision import ImageSpec
+            self.image = ImageSpec(model, image, picture, patch_size, prefix_tokens)
+            if tokens is None:
+                tokens = self.image.labels()
         self.path_prefix = path_prefix
         self.tokens = list(tokens) if tokens is not None else None
         self.layer_labels = dict(layer_labels or {})
@@ -526,6 +533,9 @@ class ModelCapture:
         for i, layer in enumerate(self.layers):
             for n, a in layer["arrays"].items():
                 arrays[f"{i}/{n}"] = a
+        if self.image is not None:
+            self.image.check_layers(self.layers)
+            arrays.update(self.image.arrays())
         index = self._index(tensors_name)
         np.savez_compressed(f"{self.path_prefix}.npz", **arrays)
         with open(f"{self.path_prefix}.json", "w", encoding="utf-8") as f:
@@ -541,6 +551,9 @@ class ModelCapture:
             index["caption"] = self.caption
         if self.tokens is not None:
             index["tokens"] = self.tokens
+        if self.image is not None:
+            index["version"] = 3
+            index["image"] = self.image.index()
         index["layers"] = [dict(name=layer["name"], call=layer["call"],
                                 self_attention=layer["self_attention"], fused=layer["fused"],
                                 config=layer["config"]) for layer in self.layers]
@@ -556,7 +569,8 @@ class ModelCapture:
         return False
 
 
-def capture_model(model, path_prefix="model", tokens=None, layer_labels=None, caption=None):
+def capture_model(model, path_prefix="model", tokens=None, layer_labels=None, caption=None,
+                  image=None, picture=None, patch_size=None, prefix_tokens=None):
     """Records every nn.MultiheadAttention call of one forward pass of `model`, in call order,
     under the modules' names (model.named_modules(), e.g. "encoder.layers.3.self_attn"), also
     when PyTorch's fast path runs a TransformerEncoderLayer in its fused kernel (see capture()).
@@ -568,8 +582,18 @@ def capture_model(model, path_prefix="model", tokens=None, layer_labels=None, ca
 
     `tokens` labels every layer whose query (key) length equals len(tokens); `layer_labels`
     ({module name: (query labels, key labels)}) labels given layers instead; `caption` is a
-    line the window shows with the model. The format is described in docs/capture-and-models.md."""
-    return ModelCapture(model, path_prefix, tokens, layer_labels, caption)
+    line the window shows with the model. The format is described in docs/capture-and-models.md.
+
+    For a vision transformer, `image` is the tensor the model is called with, (N, C, H, W):
+    it is stored with the patch grid and the prefix tokens (format version 3), and the window's
+    Image view lays each head's attention over it. torchvision's VisionTransformer is
+    recognised (its patch_size, one class token "[CLS]"); for another model give
+    `patch_size` (int or (h, w)) and `prefix_tokens` (names of the tokens before the patches,
+    e.g. ["[CLS]", "reg0"], or their count). `picture` is an optional uint8 (H, W, 3) picture
+    per image for display (the image before normalisation). The image's tokens are labelled
+    "[CLS]", "r0c0", "r0c1", … unless `tokens` is given."""
+    return ModelCapture(model, path_prefix, tokens, layer_labels, caption, image, picture,
+                        patch_size, prefix_tokens)
 
 
 from .generation import GenerationCapture, capture_generation  # noqa: E402 (uses ModelCapture)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/model_image.hpp"
 #include "cli/model_steps.hpp"
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
@@ -126,6 +127,7 @@ void addModelOptions(QCommandLineParser& parser) {
        QStringLiteral("Refuse a model needing more than this (default 4GiB)."),
        QStringLiteral("size")},
   });
+  addModelImageOptions(parser);
 }
 
 int modelCommand(const QCommandLineParser& parser) {
@@ -137,21 +139,30 @@ int modelCommand(const QCommandLineParser& parser) {
   const bool steps = parser.isSet(QStringLiteral("steps"));
   const QString image = parser.value(QStringLiteral("image"));
   const QString out = parser.value(QStringLiteral("out"));
-  if (!check && !rollout && !flow && !stats && !steps && image.isEmpty() && out.isEmpty()) {
+  const bool imageView = imageViewAsked(parser);
+  if (!imageView) refuseImageOptionsWithoutView(parser);
+  if (imageView && (steps || parser.isSet(QStringLiteral("step")))) {
+    throw UsageError(
+        "--view image shows one forward pass over an image; --steps and --step "
+        "belong to generation captures");
+  }
+  if (!imageView && !check && !rollout && !flow && !stats && !steps && image.isEmpty() &&
+      out.isEmpty()) {
     throw UsageError(
         "model needs --check, --stats, --image OUT.png, --rollout, --flow, --steps or --out "
         "(what to do with the model)");
   }
   const int step = positiveInt(parser, QStringLiteral("step"), -1, 0);
-  if (!out.isEmpty()) {
+  if (!out.isEmpty() && !imageView) {
     if (step < 0) throw UsageError("--out writes one generation step's weights: give --step k");
     requireSuffix(QStringLiteral("out"), out,
                   {QStringLiteral(".npz"), QStringLiteral(".safetensors")});
   }
-  if (rollout && flow && !image.isEmpty())
+  if (rollout && flow && !image.isEmpty() && !imageView)
     throw UsageError("--image draws one picture: give --rollout or --flow, not both");
   const double eps = sinkEps(parser);
-  if (!image.isEmpty()) requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
+  if (!image.isEmpty() && !imageView)
+    requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
   double tolerance = model::kDefaultTolerance;
   if (parser.isSet(QStringLiteral("tolerance"))) {
     bool ok = false;
@@ -206,6 +217,10 @@ int modelCommand(const QCommandLineParser& parser) {
     }
   }
   if (stats) printSinkRates(m, computed, eps, batch);
+  if (imageView) {
+    modelImageCommand(parser, m, computed, batch, size);
+    return exitCode;
+  }
   if (steps) printSteps(m, computed, batch);
   if (!out.isEmpty()) {
     writeStepRows(model::step_rows(m, computed.weights, step, batch, "--step"), out.toStdString());

@@ -34,8 +34,8 @@ QString resourcePath(const QString& name, const char* suffix) {
 
 QList<ModelExample> modelExamples() {
   QList<ModelExample> out;
-  for (const QString& name :
-       {QStringLiteral("reverse"), QStringLiteral("copy"), QStringLiteral("generate")}) {
+  for (const QString& name : {QStringLiteral("reverse"), QStringLiteral("copy"),
+                              QStringLiteral("generate"), QStringLiteral("squares")}) {
     QFile file(resourcePath(name, ".json"));
     if (!file.open(QIODevice::ReadOnly)) continue;  // built without the models
     const QByteArray text = file.readAll();

@@ -192,6 +192,7 @@ void ModelView::closeModel() {
   m_loaded.reset();
   m_retired.reset();
   showSummary();
+  emit modelClosed();
 }
 
 void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error) {

@@ -89,6 +89,8 @@ class ModelView : public QWidget {
   void modelLoaded();
   /// A model is read, computed and drawn (or failed: then error() is set).
   void modelFinished();
+  /// closeModel() forgot the model.
+  void modelClosed();
 
  private:
   friend class ModelCanvas;

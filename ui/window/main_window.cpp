@@ -37,6 +37,7 @@
 #include "teach/teaching_tools.hpp"
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
+#include "vision/image_view.hpp"
 #include "window/app_info.hpp"
 #include "window/dock_subject.hpp"
 #include "compare/compare_panel.hpp"
@@ -210,6 +211,11 @@ void MainWindow::buildMenus() {
   connect(m_headView, &HeadView::hovered, m_status, &StatusWidgets::showHover);
   connect(m_textView, &TextView::hovered, m_status, &StatusWidgets::showHover);
   connect(m_pages->modelView(), &ModelView::hovered, m_status, &StatusWidgets::showHover);
+  const ImageDock image = installImageView(this, m_pages->modelView());
+  m_imageView = image.view;
+  m_imageViewDock = image.dock;
+  view->addAction(image.toggle);
+  connect(m_imageView, &ImageView::hovered, m_status, &StatusWidgets::showHover);
   addTokenPictures(tokens);
   installDesktopMenus(view, this);  // View > Language, View > Theme
 
@@ -312,6 +318,8 @@ void MainWindow::installWorkspaces() {
   parts.measures = m_measuresDock;
   parts.headView = m_headViewDock;
   parts.textView = m_textViewDock;
+  parts.image = m_imageViewDock;
+  parts.imageWanted = [this] { return m_imageView->hasImage(); };
   parts.compare = m_compare->dock();
   parts.walkthrough = m_teaching->walkthrough();
   parts.breakdown = m_teaching->breakdown();

@@ -27,6 +27,7 @@ class SessionFiles;
 class StatusWidgets;
 class TeachingTools;
 class TextView;
+class ImageView;
 class Workspaces;
 
 class MainWindow : public QMainWindow {
@@ -55,6 +56,10 @@ class MainWindow : public QMainWindow {
   /// The docks that hold headView() and textView().
   [[nodiscard]] QDockWidget* headViewDock() const { return m_headViewDock; }
   [[nodiscard]] QDockWidget* textViewDock() const { return m_textViewDock; }
+  /// The image view (View > Image view, its own dock): a vision transformer's attention over
+  /// its image, following the model view.
+  [[nodiscard]] ImageView* imageView() const { return m_imageView; }
+  [[nodiscard]] QDockWidget* imageViewDock() const { return m_imageViewDock; }
   [[nodiscard]] ParameterPanel* panel() const { return m_panel; }
   /// The "Parameters" dock that holds panel().
   [[nodiscard]] QDockWidget* parameterDock() const { return m_dock; }
@@ -97,6 +102,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_maskDock = nullptr;
   QDockWidget* m_headViewDock = nullptr;
   QDockWidget* m_textViewDock = nullptr;
+  ImageView* m_imageView = nullptr;
+  QDockWidget* m_imageViewDock = nullptr;
   HeadMeasuresView* m_measures = nullptr;
   QDockWidget* m_measuresDock = nullptr;
   HeadView* m_headView = nullptr;

@@ -26,7 +26,7 @@ int share(int total, double fraction, int low, int high) {
 void takeAll(const WorkspaceParts& parts) {
   for (QDockWidget* dock :
        {parts.parameters, parts.masks, parts.measures, parts.headView, parts.textView,
-        parts.compare, parts.walkthrough, parts.breakdown, parts.shapeFlow}) {
+        parts.compare, parts.walkthrough, parts.breakdown, parts.shapeFlow, parts.image}) {
     if (dock == nullptr) continue;
     dock->setFloating(false);
     parts.window->removeDockWidget(dock);
@@ -38,7 +38,7 @@ void takeAll(const WorkspaceParts& parts) {
 void showAll(const WorkspaceParts& parts, const QList<QDockWidget*>& shown) {
   for (QDockWidget* dock : {parts.parameters, parts.masks, parts.measures, parts.headView,
                             parts.textView, parts.compare, parts.walkthrough, parts.breakdown,
-                            parts.shapeFlow}) {
+                            parts.shapeFlow, parts.image}) {
     if (dock == nullptr) continue;
     if (shown.contains(dock)) {
       dock->show();
@@ -154,23 +154,31 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
       [=] {
         // One column on the right: the selected layer's head measures (its parameters,
         // read-only, and masks as tabs behind them) above its head view.
-        const QList<QDockWidget*> shown = {parts.measures, parts.parameters, parts.masks,
-                                           parts.headView};
+        // A vision transformer's Image view is a tab beside the head view, in front.
+        QList<QDockWidget*> shown = {parts.measures, parts.parameters, parts.masks, parts.headView};
+        if (parts.image != nullptr) shown.append(parts.image);
         takeAll(parts);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.measures);
         window->tabifyDockWidget(parts.measures, parts.parameters);
         window->tabifyDockWidget(parts.measures, parts.masks);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.headView, Qt::Vertical);
+        if (parts.image != nullptr) window->tabifyDockWidget(parts.headView, parts.image);
         showAll(parts, shown);
         parts.measures->raise();
+        if (parts.image != nullptr && parts.imageWanted && parts.imageWanted())
+          parts.image->raise();
+        else
+          parts.headView->raise();
       },
       [=] {
         // The head view's key column and head chips without scrolling sideways.
         const int right = share(window->width(), 0.24, 340, 440);
         window->resizeDocks({parts.measures}, {right}, Qt::Horizontal);
         const int h = parts.measures->height() + parts.headView->height();
-        window->resizeDocks({parts.measures, parts.headView}, {h * 45 / 100, h * 55 / 100},
-                            Qt::Vertical);
+        // a vision transformer's Image view (in front of the head view) takes more of it
+        const int below = parts.imageWanted && parts.imageWanted() ? 68 : 55;
+        window->resizeDocks({parts.measures, parts.headView},
+                            {h * (100 - below) / 100, h * below / 100}, Qt::Vertical);
       }});
   list.append(Workspace{
       QStringLiteral("teach"), QCoreApplication::translate("mhaviz::ui::Workspaces", "Teach"),

@@ -16,6 +16,7 @@
 // every default fits 1280x720 to 1920x1080. GUI thread only.
 
 #include <QList>
+#include <functional>
 #include <memory>
 
 #include "window/workspaces.hpp"
@@ -42,6 +43,8 @@ struct WorkspaceParts {
   QDockWidget* walkthrough = nullptr;
   QDockWidget* breakdown = nullptr;
   QDockWidget* shapeFlow = nullptr;
+  QDockWidget* image = nullptr;  // the Image view (a vision transformer's attention over its image)
+  std::function<bool()> imageWanted;  // the model shown has an image: the Model workspace shows it
 };
 
 /// The five workspaces, in WorkspaceIndex order, arranging `parts`.

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "image_index.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
@@ -132,9 +133,9 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
          "with --config instead)");
   }
   const json& version = member(doc, "version", source, "add \"version\": 1");
-  if (version != 1 && version != 2) {
+  if (version != 1 && version != 2 && version != 3) {
     fail(source, "model file version " + version.dump() +
-                     " is not supported; this mhaviz reads versions 1 and 2 (re-capture the "
+                     " is not supported; this mhaviz reads versions 1 to 3 (re-capture the "
                      "model with this mhaviz's mhaviz_capture module)");
   }
   ModelIndex index;
@@ -178,6 +179,7 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
   for (std::size_t i = 0; i < layers.size(); ++i)
     index.layers.push_back(parse_layer(layers[i], i, source));
   check_steps(index, source);
+  if (version == 3) parse_image_index(doc, source, index);
   return index;
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "image_index.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
@@ -92,6 +93,7 @@ Model read_model(const fs::path& index_path, std::uint64_t memory_limit) {
                        ". Capture fewer layers or shorter inputs, or raise the memory limit.");
   }
   io::TensorMap all = io::read_tensor_file(model.index.tensors);
+  if (model.index.image) model.image = take_image(all, model.index, file);
   model.layers.reserve(model.index.layers.size());
   for (std::size_t i = 0; i < model.index.layers.size(); ++i) {
     model.layers.push_back(build_layer(model.index.layers[i], i, take_layer(all, i), file));

@@ -3,11 +3,15 @@
 // with the keyboard and shows the core's step_rows of each step; the sink rate follows ε and a
 // bad ε is refused beside the field; in the step view the session (so the text view) follows the
 // slider, keeping the selected layer's place in its step and its head. Pictures are compared with
-// the picture functions fed the core's numbers, pixel for pixel.
+// the picture functions fed the core's numbers, pixel for pixel. The Image view (ui/vision) of a
+// vision transformer shows the core's weights of the head, layer and query asked for, clicking a
+// patch makes it the query, hovering names it, and it exports PNG, SVG and PDF.
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QSlider>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <functional>
 
@@ -20,6 +24,7 @@
 #include "model/step_picture.hpp"
 #include "prompted_window.hpp"
 #include "tokens/text_view.hpp"
+#include "vision/image_view.hpp"
 #include "window/main_window.hpp"
 
 using namespace mhaviz::ui;
@@ -61,6 +66,20 @@ bool shows(ModelView* view, const std::function<QImage(QSize)>& want) {
         return !shown.isNull() && shown == want(shown.size());
       },
       kTimeout);
+}
+
+/// Opens a model file with an image and waits until the Image view shows its first scene.
+ImageView* openImageModel(testing::PromptedWindow& w, const char* path) {
+  w.window.resize(1300, 900);
+  w.window.show();
+  ModelView* view = w.window.pages()->modelView();
+  if (!w.session()->open(QString::fromUtf8(path))) return nullptr;
+  if (!QTest::qWaitFor([view] { return view->loaded() != nullptr && !view->isBusy(); }, kTimeout))
+    return nullptr;
+  ImageView* image = w.window.imageView();
+  if (!QTest::qWaitFor([image] { return image->scene() != nullptr && !image->isBusy(); }, kTimeout))
+    return nullptr;
+  return w.idle() ? image : nullptr;
 }
 
 }  // namespace
@@ -203,6 +222,104 @@ class TestModelAnalysis : public QObject {
     modes->enterSinkEps(QStringLiteral("1"));  // (0, 1]: 1 is allowed
     QVERIFY(modes->sinkEpsError().isEmpty());
     QVERIFY(view->error().isEmpty());
+  }
+
+  // --- The Image view (ui/vision): a vision transformer's attention over its image ---
+
+  void imageViewShowsTheCoresWeightsOverTheImage() {
+    testing::PromptedWindow w;
+    ImageView* image = openImageModel(w, MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.json");
+    QVERIFY(image != nullptr);
+    QVERIFY(w.window.imageViewDock()->isVisible());  // the Model workspace shows it in front
+    const auto loaded = w.window.pages()->modelView()->loaded();
+    const model::ImageGrid& grid = *loaded->model.index.image;
+    const auto scene = image->scene();
+    QCOMPARE(scene->request.layer, 0);  // the first layer over the image
+    QCOMPARE(scene->request.query, 0);  // the class token
+    const auto want = model::head_patch_weights(grid, loaded->computed.weights[0], 0, 0, 0);
+    QCOMPARE(scene->main.weights.grid, want.grid);
+    QCOMPARE(scene->main.weights.prefix, want.prefix);
+    QCOMPARE(scene->heads.size(), std::size_t{2});
+    // the mean of the heads of layer 1, smooth, from the controls' request
+    ImageRequest r = image->request();
+    r.layer = 1;
+    r.head = -1;
+    r.upsampling = model::Upsampling::smooth;
+    image->setRequest(r);
+    QVERIFY(QTest::qWaitFor([&] { return image->scene()->request.layer == 1; }, kTimeout));
+    const auto mean = model::head_patch_weights(grid, loaded->computed.weights[1], -1, 0, 0);
+    QCOMPARE(image->scene()->main.weights.grid, mean.grid);
+    QVERIFY(image->scene()->upsamplingNote.contains(QStringLiteral("smooth")));
+    // attention flow, computed in the background
+    r.source = ImageSource::flow;
+    image->setRequest(r);
+    QVERIFY(QTest::qWaitFor([&] { return image->scene()->request.source == ImageSource::flow; },
+                            kTimeout));
+    const model::AttentionFlow flow =
+        model::attention_flow(loaded->model, loaded->computed.weights);
+    QCOMPARE(image->scene()->main.weights.grid,
+             model::map_patch_weights(grid, flow.map, flow.tokens, 0).grid);
+  }
+
+  void clickingAPatchMakesItTheQueryAndHoverNamesIt() {
+    testing::PromptedWindow w;
+    ImageView* image = openImageModel(w, MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.json");
+    QVERIFY(image != nullptr);
+    const ImagePictureLayout layout = image->pictureLayout();
+    QVERIFY(!layout.main.isEmpty());
+    const model::ImageGrid& grid = image->scene()->grid;
+    const QPoint r1c2(layout.main.x() + layout.main.width() * 5 / 8,
+                      layout.main.y() + layout.main.height() * 3 / 8);
+    QSignalSpy hovered(image, &ImageView::hovered);
+    QTest::mouseMove(image->canvas(), r1c2);
+    QVERIFY(!hovered.isEmpty());
+    QVERIFY2(hovered.last().at(0).toString().startsWith(QStringLiteral("r1c2 (token 7)")),
+             qPrintable(hovered.last().at(0).toString()));
+    QTest::mouseClick(image->canvas(), Qt::LeftButton, {}, r1c2);
+    QVERIFY(QTest::qWaitFor([&] { return image->scene()->request.query == grid.token(1, 2); },
+                            kTimeout));
+    QCOMPARE(image->scene()->queryPatch(), std::make_pair(1, 2));
+  }
+
+  void imageViewExportsAndAModelWithoutAnImageSaysSo() {
+    testing::PromptedWindow w;
+    ImageView* image = openImageModel(w, MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.json");
+    QVERIFY(image != nullptr);
+    QTemporaryDir dir;
+    for (const char* ext : {"png", "svg", "pdf"}) {
+      const QString path = dir.filePath(QStringLiteral("view.") + QLatin1String(ext));
+      QCOMPARE(image->exportTo(path), QString());
+      QVERIFY(QFileInfo(path).size() > 1000);
+    }
+    QVERIFY(
+        image->exportTo(dir.filePath(QStringLiteral("view.bmp"))).contains(QStringLiteral(".png")));
+    QVERIFY(openExample(w, "reverse") != nullptr);
+    QVERIFY(QTest::qWaitFor([&] { return !image->hasImage(); }, kTimeout));
+    QVERIFY2(image->message().contains(QStringLiteral("has no image")),
+             qPrintable(image->message()));
+    QVERIFY(image->scene() == nullptr);
+  }
+
+  void aBrokenImageIsRefusedInlineInTheModelView() {
+    testing::PromptedWindow w;
+    QTemporaryDir dir;
+    QFile in(QStringLiteral(MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QByteArray text = in.readAll();
+    text.replace("\"grid\": [\n   4,\n   4\n  ]", "\"grid\": [\n   4,\n   3\n  ]");
+    QFile out(dir.filePath(QStringLiteral("vit.json")));
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(text);
+    out.close();
+    QVERIFY(QFile::copy(QStringLiteral(MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.npz"),
+                        dir.filePath(QStringLiteral("vit.npz"))));
+    w.window.resize(1300, 900);
+    w.window.show();
+    ModelView* view = w.window.pages()->modelView();
+    QVERIFY(w.session()->open(dir.filePath(QStringLiteral("vit.json"))));
+    QVERIFY(QTest::qWaitFor([view] { return !view->isBusy(); }, kTimeout));
+    QVERIFY2(view->error().contains(QStringLiteral("the image is 16\u00d716 pixels")),
+             qPrintable(view->error()));
   }
 };
 

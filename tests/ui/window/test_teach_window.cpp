@@ -182,8 +182,8 @@ class TestTeachWindow : public QObject {
   void examplesMenuOpensAConfig() {
     auto* menu = m_tools->examplesMenu();
     QVERIFY(menu != nullptr);
-    // Six configurations, a separator, then the three bundled models (ModelPages::addExamples).
-    QCOMPARE(menu->actions().size(), 6 + 1 + 3);
+    // Six configurations, a separator, then the four bundled models (ModelPages::addExamples).
+    QCOMPARE(menu->actions().size(), 6 + 1 + 4);
     const mhaviz::Config before = document()->config();
     for (QAction* a : menu->actions()) {
       if (a->data().toString().contains(QStringLiteral("bias_kv_and_zero_attn"))) a->trigger();

@@ -20,6 +20,7 @@
 #include "mhaviz/core/base/tensor.hpp"
 #include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/forward/result.hpp"
+#include "mhaviz/core/model/image_grid.hpp"
 #include "mhaviz/core/plan/memory.hpp"
 #include "mhaviz/core/plan/problem.hpp"
 #include "mhaviz/core/spec/config.hpp"
@@ -54,7 +55,14 @@ struct ModelIndex {
   /// layer then names its step; the steps come in order, each holds the same modules called in
   /// the same order with the same sizes (checked by parse_model_index).
   std::int64_t steps = 0;
+  /// A vision transformer's image (format version 3): the patch grid and the prefix tokens.
+  /// The self-attention layers then have grid.tokens() tokens, labelled "[CLS]", "r0c0", ….
+  std::optional<ImageGrid> image;
 };
+
+/// The layers whose queries and keys are the image's tokens (self-attention, length
+/// image->tokens()), in call order; none without an image.
+std::vector<std::size_t> image_layers(const ModelIndex& index);
 
 /// Most steps a generation capture may have.
 inline constexpr std::int64_t kMaxSteps = 4096;
@@ -63,7 +71,7 @@ inline constexpr std::int64_t kMaxSteps = 4096;
 /// so a file chooser can tell it from a configuration file. Never throws.
 bool is_model_index(std::string_view text);
 
-/// Parses an index (versions 1 and 2). `path` is where it came from (messages name it; the
+/// Parses an index (versions 1 to 3). `path` is where it came from (messages name it; the
 /// tensors file is resolved against its folder). Throws InvalidInput naming the key, the layer
 /// and the fix for malformed JSON, a missing or mistyped key, more than kMaxLayers layers, a
 /// layer configuration PyTorch would reject, or steps that do not fit (none, a layer without
@@ -92,6 +100,7 @@ struct Layer {
 struct Model {
   ModelIndex index;
   std::vector<Layer> layers;
+  ModelImage image;  ///< the image members when index.image is set
 };
 
 /// Reads the index, checks the memory estimate (and the tensors file's size) against

@@ -1,0 +1,266 @@
+// Drawing the image view (image_picture.hpp).
+
+#include "vision/image_picture.hpp"
+
+#include <QCoreApplication>
+#include <QFont>
+#include <QFontMetrics>
+#include <algorithm>
+#include <cmath>
+
+#include "tokens/picture_file.hpp"
+
+namespace mhaviz::ui {
+
+namespace {
+
+constexpr int kMargin = 8;
+constexpr int kGap = 10;
+
+QFont pictureFont(int pixels) {
+  QFont font;
+  font.setPixelSize(pixels);
+  return font;
+}
+
+QString number(double v) { return QString::number(v, 'g', 2); }
+
+/// The largest rect of the image's aspect inside `box`, centred horizontally, at its top.
+QRect fit(const QRect& box, double aspect) {
+  int w = box.width();
+  int h = static_cast<int>(std::lround(w / aspect));
+  if (h > box.height()) {
+    h = box.height();
+    w = static_cast<int>(std::lround(h * aspect));
+  }
+  return {box.x() + (box.width() - w) / 2, box.y(), std::max(w, 1), std::max(h, 1)};
+}
+
+/// "[CLS] 0.12" or "prefix 0.40: [CLS] 0.10, reg0 0.30".
+QString prefixText(const ImageScene& s, const model::PatchWeights& w) {
+  if (w.prefix.empty())
+    return QCoreApplication::translate("mhaviz::ui::ImagePicture", "no prefix tokens");
+  if (w.prefix.size() == 1)
+    return QCoreApplication::translate("mhaviz::ui::ImagePicture", "to %1: %2")
+        .arg(s.labels[0], number(w.prefix[0]));
+  QStringList parts;
+  for (std::size_t i = 0; i < w.prefix.size(); ++i)
+    parts << QStringLiteral("%1 %2").arg(s.labels[static_cast<int>(i)], number(w.prefix[i]));
+  return QCoreApplication::translate("mhaviz::ui::ImagePicture", "to prefix %1: %2")
+      .arg(number(w.prefix_total()), parts.join(QStringLiteral(", ")));
+}
+
+void paintMap(QPainter& p, const ImageScene& s, const ImageMap& map, const QRect& rect,
+              const ImagePictureColors& colors, int gridAlpha) {
+  p.save();
+  p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+  p.drawImage(rect, map.picture);
+  const auto rows = static_cast<int>(s.grid.rows);
+  const auto cols = static_cast<int>(s.grid.cols);
+  const double cw = rect.width() / static_cast<double>(cols);
+  const double ch = rect.height() / static_cast<double>(rows);
+  if (cw >= 5 && ch >= 5) {
+    QColor line = colors.ink;
+    line.setAlpha(gridAlpha);
+    p.setPen(QPen(line, 0));
+    for (int c = 1; c < cols; ++c)
+      p.drawLine(QPointF(rect.x() + c * cw, rect.top()),
+                 QPointF(rect.x() + c * cw, rect.bottom() + 1));
+    for (int r = 1; r < rows; ++r)
+      p.drawLine(QPointF(rect.left(), rect.y() + r * ch),
+                 QPointF(rect.right() + 1, rect.y() + r * ch));
+  }
+  const auto [qr, qc] = s.queryPatch();
+  if (qr >= 0) {
+    const QRectF cell(rect.x() + qc * cw, rect.y() + qr * ch, cw, ch);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(Qt::black, 3));
+    p.drawRect(cell);
+    p.setPen(QPen(Qt::white, 1.5));
+    p.drawRect(cell);
+  }
+  p.restore();
+}
+
+void paintCaption(QPainter& p, const QRect& box, const QStringList& lines, const QFont& font,
+                  const QColor& ink) {
+  p.setFont(font);
+  p.setPen(ink);
+  const QFontMetrics fm(font);
+  int y = box.y();
+  for (const QString& line : lines) {
+    p.drawText(QRect(box.x(), y, box.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(line, Qt::ElideRight, box.width()));
+    y += fm.height();
+  }
+}
+
+}  // namespace
+
+ImagePictureLayout layoutImagePicture(const ImageScene& s, QSize size) {
+  ImagePictureLayout l;
+  const QFontMetrics big(pictureFont(13));
+  const QFontMetrics small(pictureFont(11));
+  const double aspect = static_cast<double>(s.grid.width) / static_cast<double>(s.grid.height);
+  l.heading = QRect(kMargin, kMargin, size.width() - 2 * kMargin, big.height());
+  const QRect body(kMargin, l.heading.bottom() + kGap, size.width() - 2 * kMargin,
+                   size.height() - l.heading.bottom() - kGap - kMargin);
+  const int mainCaptionH = 2 * big.height();
+  const int headCaptionH = 2 * small.height();
+  const int scaleW = s.request.style == model::OverlayStyle::colormap
+                         ? 14 + big.horizontalAdvance(QStringLiteral("0.00")) + 8
+                         : 0;
+  const bool wide = body.width() >= body.height() * 1.25;
+  QRect mainBox;
+  QRect restBox;
+  if (wide) {
+    const int mainW = std::min(body.width() * 55 / 100 - scaleW,
+                               static_cast<int>((body.height() - mainCaptionH) * aspect));
+    mainBox = QRect(body.x(), body.y(), std::max(mainW, 16), body.height() - mainCaptionH);
+    const int restX = mainBox.right() + scaleW + 2 * kGap;
+    restBox = QRect(restX, body.y(), body.right() - restX, body.height());
+  } else {
+    const int mainH = std::min(body.height() * 58 / 100 - mainCaptionH,
+                               static_cast<int>((body.width() - scaleW) / aspect));
+    mainBox = QRect(body.x(), body.y(), body.width() - scaleW, std::max(mainH, 16));
+    const int restY = mainBox.bottom() + mainCaptionH + kGap;
+    restBox = QRect(body.x(), restY, body.width(), body.bottom() - restY);
+  }
+  l.main = fit(mainBox, aspect);
+  if (!wide) l.main.moveLeft(body.x());
+  l.mainCaption =
+      QRect(l.main.x(), l.main.bottom() + 2, std::max(l.main.width() + scaleW, 200), mainCaptionH);
+  if (scaleW > 0) l.scale = QRect(l.main.right() + 8, l.main.y(), 14, l.main.height());
+  // the heads: the number of columns that gives each the largest picture
+  const int n = static_cast<int>(s.heads.size());
+  int bestSide = 0;
+  int bestCols = 1;
+  for (int cols = 1; cols <= n; ++cols) {
+    const int rows = (n + cols - 1) / cols;
+    const int cellW = (restBox.width() - (cols - 1) * kGap) / cols;
+    const int cellH = (restBox.height() - (rows - 1) * kGap) / rows - headCaptionH;
+    const int side = std::min(static_cast<int>(cellW / aspect), cellH);
+    if (side > bestSide) {
+      bestSide = side;
+      bestCols = cols;
+    }
+  }
+  if (bestSide >= 8) {
+    const int cellW = (restBox.width() - (bestCols - 1) * kGap) / bestCols;
+    const int pictureH = bestSide;
+    const int pictureW = std::min(cellW, static_cast<int>(std::lround(pictureH * aspect)));
+    for (int h = 0; h < n; ++h) {
+      const int r = h / bestCols;
+      const int c = h % bestCols;
+      const QRect pic(restBox.x() + c * (cellW + kGap),
+                      restBox.y() + r * (pictureH + headCaptionH + kGap), pictureW, pictureH);
+      l.heads.push_back(pic);
+      l.headCaptions.emplace_back(pic.x(), pic.bottom() + 1, cellW, headCaptionH);
+    }
+  }
+  return l;
+}
+
+ImageHit imageHitAt(const ImageScene& s, const ImagePictureLayout& l, QPoint point) {
+  const auto tokenAt = [&](const QRect& r) {
+    if (!r.contains(point)) return -1;
+    const auto col = static_cast<int>((point.x() - r.x()) * s.grid.cols / r.width());
+    const auto row = static_cast<int>((point.y() - r.y()) * s.grid.rows / r.height());
+    return static_cast<int>(s.grid.token(std::min<std::int64_t>(row, s.grid.rows - 1),
+                                         std::min<std::int64_t>(col, s.grid.cols - 1)));
+  };
+  if (const int t = tokenAt(l.main); t >= 0) return {-1, t};
+  for (std::size_t h = 0; h < l.heads.size(); ++h)
+    if (const int t = tokenAt(l.heads[h]); t >= 0) return {static_cast<int>(h), t};
+  return {};
+}
+
+QString imageHitText(const ImageScene& s, const ImageHit& hit) {
+  if (hit.token < 0) return {};
+  const ImageMap& map = hit.map < 0 ? s.main : s.heads[static_cast<std::size_t>(hit.map)];
+  const auto patch = static_cast<std::size_t>(hit.token - static_cast<int>(s.grid.prefix.size()));
+  const double w = map.weights.grid[patch];
+  return QCoreApplication::translate(
+             "mhaviz::ui::ImagePicture",
+             "%1 (token %2): weight %3 from query %4 in %5 (%6 of the map's largest)")
+      .arg(s.labels[hit.token])
+      .arg(hit.token)
+      .arg(QString::number(w, 'g', 3), s.labels[s.request.query], map.title)
+      .arg(QString::number(w / map.scale, 'f', 2));
+}
+
+void paintImagePicture(QPainter& p, const ImageScene& s, QSize size,
+                       const ImagePictureColors& colors) {
+  const ImagePictureLayout l = layoutImagePicture(s, size);
+  const QFont big = pictureFont(13);
+  const QFont small = pictureFont(11);
+  paintCaption(p, l.heading, {s.heading}, big, colors.ink);
+  paintMap(p, s, s.main, l.main, colors, 70);
+  // the upsampling, stated on the picture
+  {
+    p.save();
+    p.setFont(small);
+    const QFontMetrics fm(small);
+    const QString note = fm.elidedText(s.upsamplingNote, Qt::ElideRight, l.main.width() - 8);
+    const QRect box(l.main.x() + 4, l.main.bottom() - fm.height() - 4,
+                    fm.horizontalAdvance(note) + 8, fm.height() + 2);
+    p.fillRect(box, QColor(0, 0, 0, 150));
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignCenter, note);
+    p.restore();
+  }
+  if (!l.scale.isEmpty()) {
+    for (int y = 0; y < l.scale.height(); ++y) {
+      const auto entry = static_cast<std::size_t>(
+          std::lround(255.0 * (l.scale.height() - 1 - y) / std::max(1, l.scale.height() - 1)));
+      const auto& c = s.lut[entry];
+      p.fillRect(QRect(l.scale.x(), l.scale.y() + y, l.scale.width(), 1), QColor(c[0], c[1], c[2]));
+    }
+    p.setFont(small);
+    p.setPen(colors.ink);
+    const QFontMetrics fm(small);
+    p.drawText(QPoint(l.scale.right() + 4, l.scale.top() + fm.ascent()), number(s.main.scale));
+    p.drawText(QPoint(l.scale.right() + 4, l.scale.bottom()), QStringLiteral("0"));
+  }
+  paintCaption(p, l.mainCaption,
+               {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
+                    .arg(s.main.title, number(s.main.scale)),
+                QCoreApplication::translate("mhaviz::ui::ImagePicture", "weight %1")
+                    .arg(prefixText(s, s.main.weights))},
+               big, colors.ink);
+  for (std::size_t h = 0; h < l.heads.size(); ++h) {
+    const ImageMap& map = s.heads[h];
+    paintMap(p, s, map, l.heads[h], colors, 45);
+    paintCaption(p, l.headCaptions[h],
+                 {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
+                      .arg(map.title, number(map.scale)),
+                  prefixText(s, map.weights)},
+                 small, colors.ink);
+  }
+}
+
+QImage drawImagePicture(const ImageScene& s, QSize size, const ImagePictureColors& colors) {
+  QImage image(size, QImage::Format_RGB32);
+  image.fill(colors.background);
+  QPainter p(&image);
+  paintImagePicture(p, s, size, colors);
+  return image;
+}
+
+QString writeImagePicture(const QString& path, const ImageScene& s, QSize size,
+                          const ImagePictureColors& colors, double scale) {
+  PictureSource source;
+  source.width = size.width();
+  source.height = size.height();
+  source.title = s.heading;
+  source.description = QStringLiteral("mhaviz image view");
+  source.background = colors.background;
+  source.paint = [&](QPainter& p, bool) { paintImagePicture(p, s, size, colors); };
+  ExportOptions options;
+  options.width = size.width();
+  options.height = size.height();
+  options.scale = scale;
+  return writePicture(path, source, options);
+}
+
+}  // namespace mhaviz::ui
