@@ -150,7 +150,7 @@ TEST(GenerationSteps, BadStepsAreNamedWithTheFix) {
   expect_bad_steps([](nlohmann::json& j) { j.erase("steps"); },
                    {"has key \"step\" but the index has no \"steps\""});
   expect_bad_steps([](nlohmann::json& j) { j["version"] = 3; },
-                   {"version 3 is not supported", "versions 1 and 2"});
+                   {"version 3 is not supported", "versions 1, 2 and 4"});
 }
 
 }  // namespace

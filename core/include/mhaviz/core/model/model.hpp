@@ -40,6 +40,13 @@ struct LayerInfo {
   bool self_attention = false;  ///< query, key and value were one tensor (enters the rollout)
   bool fused = false;           ///< rebuilt from PyTorch's fused encoder-layer kernel
   std::int64_t step = -1;       ///< its generation step; -1 in a capture without steps
+  /// Weights-only files (version 4): "encoder", "decoder", "cross" or "" (one stack).
+  std::string group;
+  /// Grouped-query attention: the key/value heads the layer's query heads share (query head h
+  /// uses key/value head h / (H / kv_heads)); 0 when every head has its own.
+  std::int64_t kv_heads = 0;
+  /// The configuration; in a weights-only file one made from the weights' shape (num_heads H,
+  /// tgt_len L, src_len S, batch_size N, embed_dim H) and the token labels.
   Config config;
 };
 
@@ -54,6 +61,10 @@ struct ModelIndex {
   /// layer then names its step; the steps come in order, each holds the same modules called in
   /// the same order with the same sizes (checked by parse_model_index).
   std::int64_t steps = 0;
+  /// A weights-only file (format version 4, or plain arrays read by read_weights_file): the
+  /// layers hold attention weights and tokens only, no parameters or inputs
+  /// (mhaviz/core/model/weights_only.hpp).
+  bool weights_only = false;
 };
 
 /// Most steps a generation capture may have.
@@ -63,7 +74,7 @@ inline constexpr std::int64_t kMaxSteps = 4096;
 /// so a file chooser can tell it from a configuration file. Never throws.
 bool is_model_index(std::string_view text);
 
-/// Parses an index (versions 1 and 2). `path` is where it came from (messages name it; the
+/// Parses an index (versions 1, 2 and 4; 4 is weights-only, weights_only.hpp). `path` is where it came from (messages name it; the
 /// tensors file is resolved against its folder). Throws InvalidInput naming the key, the layer
 /// and the fix for malformed JSON, a missing or mistyped key, more than kMaxLayers layers, a
 /// layer configuration PyTorch would reject, or steps that do not fit (none, a layer without
@@ -84,14 +95,19 @@ std::string layer_title(const LayerInfo& layer, std::size_t position);
 /// One call, ready to compute.
 struct Layer {
   LayerInfo info;
-  Problem problem;                      ///< config, state_dict and forward arguments
-  Tensor torch_output;                  ///< PyTorch's attn_output
-  std::optional<Tensor> torch_weights;  ///< PyTorch's attn_output_weights, when it returned them
+  Problem problem;  ///< config, state_dict and forward arguments (only config when weights-only)
+  Tensor torch_output;  ///< PyTorch's attn_output (empty when weights-only)
+  /// PyTorch's attn_output_weights, when it returned them; in a weights-only model the stored
+  /// weights, (N, H, L, S), float32 or float64, as the source gave them.
+  std::optional<Tensor> torch_weights;
 };
 
 struct Model {
   ModelIndex index;
   std::vector<Layer> layers;
+  /// Stated warnings found while reading (a weights-only layer whose rows do not sum to 1):
+  /// shown beside the model, never acted on (nothing is renormalised).
+  std::vector<std::string> warnings;
 };
 
 /// Reads the index, checks the memory estimate (and the tensors file's size) against
@@ -107,6 +123,8 @@ struct LayerCheck {
   double output_diff = 0.0;            ///< largest |mhaviz - PyTorch| over attn_output
   std::optional<double> weights_diff;  ///< the same over attn_output_weights, when stored
   bool ok = true;                      ///< both within the tolerance
+  /// False for a weights-only layer: nothing was recomputed, so nothing was compared.
+  bool checked = true;
   [[nodiscard]] double worst() const { return std::max(output_diff, weights_diff.value_or(0.0)); }
 };
 
@@ -124,7 +142,8 @@ struct ComputedModel {
   [[nodiscard]] std::size_t disagreeing() const;
 };
 
-/// Computes the layers one after another, keeping only each one's weights; `control` is
+/// Computes the layers one after another, keeping only each one's weights (a weights-only
+/// model's layers are not computed: their stored weights are taken as they are, unchecked); `control` is
 /// passed to each forward (its progress counts blocks within the current layer). Throws
 /// Cancelled when control.cancel is set.
 ComputedModel compute_model(const Model& model, double tolerance = kDefaultTolerance,
