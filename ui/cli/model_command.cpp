@@ -2,11 +2,15 @@
 // checked against PyTorch's stored outputs, and drawn as the layers × heads grid, the rollout or
 // the attention flow map; a generation capture's steps listed, drawn and written.
 
+#include <QFileInfo>
+#include <QPainter>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/model_sources.hpp"
 #include "cli/model_steps.hpp"
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
@@ -82,15 +86,18 @@ void addModelOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {QStringLiteral("model"),
        QStringLiteral(
-           "The model index written by mhaviz_capture.capture_model (docs/capture-and-models.md)."),
+           "The model index written by mhaviz_capture.capture_model or save_attentions "
+           "(docs/capture-and-models.md)."),
        QStringLiteral("M.json")},
       {QStringLiteral("check"),
        QStringLiteral("Print each layer's largest difference from PyTorch's stored outputs; exit "
                       "1 when one is above the tolerance.")},
       {QStringLiteral("tolerance"),
        QStringLiteral("Largest difference that still agrees (default 1e-4)."), QStringLiteral("x")},
-      {QStringLiteral("image"), QStringLiteral("Draw the layers x heads grid to this PNG."),
-       QStringLiteral("OUT.png")},
+      {QStringLiteral("image"),
+       QStringLiteral("Draw the layers x heads grid to this PNG or SVG (with --layer and --view, "
+                      "one layer; PDF too)."),
+       QStringLiteral("OUT.png|.svg")},
       {QStringLiteral("rollout"),
        QStringLiteral("With --image: draw the attention rollout instead; without it: print it.")},
       {QStringLiteral("flow"),
@@ -125,15 +132,16 @@ void addModelOptions(QCommandLineParser& parser) {
        QStringLiteral("Refuse a model needing more than this (default 4GiB)."),
        QStringLiteral("size")},
   });
+  addModelSourceOptions(parser);
 }
 
 int modelCommand(const QCommandLineParser& parser) {
-  const QString path = requiredValue(parser, QStringLiteral("model"));
   const bool check = parser.isSet(QStringLiteral("check"));
   const bool rollout = parser.isSet(QStringLiteral("rollout"));
   const bool flow = parser.isSet(QStringLiteral("flow"));
   const bool stats = parser.isSet(QStringLiteral("stats"));
   const bool steps = parser.isSet(QStringLiteral("steps"));
+  const bool layerView = parser.isSet(QStringLiteral("view"));
   const QString image = parser.value(QStringLiteral("image"));
   const QString out = parser.value(QStringLiteral("out"));
   if (!check && !rollout && !flow && !stats && !steps && image.isEmpty() && out.isEmpty()) {
@@ -149,8 +157,20 @@ int modelCommand(const QCommandLineParser& parser) {
   }
   if (rollout && flow && !image.isEmpty())
     throw UsageError("--image draws one picture: give --rollout or --flow, not both");
+  if (layerView && (image.isEmpty() || rollout || flow || step >= 0))
+    throw UsageError("--view draws one layer to --image, without --rollout, --flow or --step");
+  for (const char* option : {"layer", "query", "head"}) {
+    if (!layerView && parser.isSet(QString::fromLatin1(option)))
+      throw UsageError("--" + std::string(option) + " belongs to --view; add --view grid|head|text");
+  }
   const double eps = sinkEps(parser);
-  if (!image.isEmpty()) requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
+  if (!image.isEmpty()) {
+    QStringList suffixes = {QStringLiteral(".png"), QStringLiteral(".svg")};
+    if (layerView) suffixes << QStringLiteral(".pdf");
+    requireSuffix(QStringLiteral("image"), image, suffixes);
+    if (step >= 0 && image.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive))
+      throw UsageError("--step --image draws a PNG: give OUT.png");
+  }
   double tolerance = model::kDefaultTolerance;
   if (parser.isSet(QStringLiteral("tolerance"))) {
     bool ok = false;
@@ -165,7 +185,15 @@ int modelCommand(const QCommandLineParser& parser) {
   const QSize size(positiveInt(parser, QStringLiteral("width"), 1600, 64),
                    positiveInt(parser, QStringLiteral("height"), 1000, 64));
 
-  const model::Model m = model::read_model(path.toStdString(), memoryLimit(parser));
+  const model::Model m = loadModelSource(parser);
+  const QString path = parser.isSet(QStringLiteral("model")) ? parser.value(QStringLiteral("model"))
+                                                            : parser.value(QStringLiteral("weights"));
+  if (check && m.index.weights_only) {
+    throw InvalidInput("--check: " + path.toStdString() +
+                       " holds attention weights only: there are no parameters or inputs to "
+                       "recompute its layers from, so nothing to compare with PyTorch (its rows "
+                       "were checked on reading; use --stats, --image, --rollout or --flow)");
+  }
   const std::int64_t batches = m.layers.front().problem.config.batch();
   if (batch >= batches) {
     throw InvalidInput("--batch " + std::to_string(batch) + ": the model's inputs have " +
@@ -205,8 +233,17 @@ int modelCommand(const QCommandLineParser& parser) {
     writeStepRows(model::step_rows(m, computed.weights, step, batch, "--step"), out.toStdString());
     std::cout << "wrote " << out.toStdString() << '\n';
   }
-  const auto save = [&](const QImage& picture) {
-    const QString error = ui::saveModelPicture(picture, image);
+  if (layerView) {
+    exportModelLayer(parser, m, batch, size, image);
+    std::cout << "wrote " << image.toStdString() << '\n';
+    return exitCode;
+  }
+  const bool svg = image.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
+  // A picture as PNG (drawn) or SVG (painted, its text kept as text).
+  const auto save = [&](const std::function<QImage()>& draw,
+                        const std::function<void(QPainter&)>& paint) {
+    const QString error = svg ? ui::saveModelSvg(paint, size, image, QFileInfo(path).fileName())
+                              : ui::saveModelPicture(draw(), image);
     if (!error.isEmpty()) throw InvalidInput(error.toStdString());
     std::cout << "wrote " << image.toStdString() << '\n';
   };
@@ -216,7 +253,8 @@ int modelCommand(const QCommandLineParser& parser) {
       std::cout << "rollout over layers";
       printAcrossLayers(r, batch);
     } else {
-      save(ui::drawRollout(m, r, size));
+      save([&] { return ui::drawRollout(m, r, size); },
+           [&](QPainter& p) { ui::paintRollout(p, m, r, size); });
     }
   }
   if (flow) {
@@ -227,13 +265,19 @@ int modelCommand(const QCommandLineParser& parser) {
                 << " edges; rows normalised) over layers";
       printAcrossLayers(f, batch);
     } else {
-      save(ui::drawFlow(m, f, size));
+      save([&] { return ui::drawFlow(m, f, size); },
+           [&](QPainter& p) { ui::paintFlow(p, m, f, size); });
     }
   }
   if (!rollout && !flow && !image.isEmpty()) {
-    save(step >= 0 ? ui::drawStepRows(
-                         m, model::step_rows(m, computed.weights, step, batch, "--step"), size)
-                   : ui::drawModelGrid(m, computed, batch, size));
+    save(
+        [&] {
+          return step >= 0 ? ui::drawStepRows(
+                                 m, model::step_rows(m, computed.weights, step, batch, "--step"),
+                                 size)
+                           : ui::drawModelGrid(m, computed, batch, size);
+        },
+        [&](QPainter& p) { ui::paintModelGrid(p, m, computed, batch, size); });
   }
   return exitCode;
 }
