@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -32,6 +33,11 @@ std::string place(std::int64_t flat, std::int64_t H, std::int64_t L, std::int64_
   const std::int64_t k = flat % S, q = (flat / S) % L, h = (flat / S / L) % H, n = flat / S / L / H;
   return "batch " + std::to_string(n) + ", head " + std::to_string(h) + ", query " +
          std::to_string(q) + ", key " + std::to_string(k);
+}
+
+std::string row_place(std::int64_t row, std::int64_t H, std::int64_t L) {
+  return "batch " + std::to_string(row / L / H) + ", head " + std::to_string((row / L) % H) +
+         ", query " + std::to_string(row % L);
 }
 
 /// "attentions.10" sorts after "attentions.9": names compared with their digit runs as numbers.
@@ -101,7 +107,8 @@ Tensor checked_weights(const Tensor& weights, const std::string& where, std::str
   const std::int64_t H = w.size(1), L = w.size(2), S = w.size(3);
   const std::int64_t rows = w.numel() / S;
   std::int64_t off = 0;
-  double low = 1.0, high = 1.0;
+  double low = std::numeric_limits<double>::infinity();
+  double high = -low;
   std::int64_t worst_row = -1;
   double worst = 0.0;
   const bool f32 = w.type() == ElemType::f32;
@@ -138,7 +145,7 @@ Tensor checked_weights(const Tensor& weights, const std::string& where, std::str
   if (off > 0) {
     warning = where + ": " + std::to_string(off) + " of " + std::to_string(rows) +
               " rows do not sum to 1 (sums from " + number(low) + " to " + number(high) +
-              ", furthest at " + place(worst_row * S, H, L, S).substr(0) +
+              ", furthest at " + row_place(worst_row, H, L) +
               "); shown as stored, not renormalised (weights after dropout, or not a softmax)";
   }
   return w;
