@@ -17,6 +17,7 @@
 #include "document/document.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/model/weights_only.hpp"
 #include "model/layer_tensors.hpp"
 #include "model/model_view.hpp"
 #include "session/session_file.hpp"
@@ -89,6 +90,7 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
   connect(m_modelView, &ModelView::layerChosen, this, &ModelPages::openLayer);
   // The first layer as the session, so that every dock describes the model on screen.
   connect(m_modelView, &ModelView::modelLoaded, this, [this] {
+    if (showStoredLayer(0, -1)) return;
     applyLayer(0, -1);
     m_modelView->setSelected(0, -1);
     followStep();  // a generation capture opens at its last step
@@ -131,6 +133,8 @@ void ModelPages::followOrigin() {
 
 void ModelPages::closeModel() {
   m_modelOpen = false;
+  m_storedText.clear();
+  emit storedLayerShown(nullptr, ViewOptions{});
   m_modelView->closeModel();
   m_toModel->setEnabled(false);
   showLayerView();
@@ -176,7 +180,31 @@ bool ModelPages::openModelExample(const QString& name) {
   return true;
 }
 
+bool ModelPages::showStoredLayer(int layer, int head) {
+  const std::shared_ptr<const LoadedModel> loaded = m_modelView->loaded();
+  if (!loaded || !loaded->model.index.weights_only || layer < 0 ||
+      std::size_t(layer) >= loaded->model.layers.size()) {
+    return false;
+  }
+  const model::Layer& l = loaded->model.layers[std::size_t(layer)];
+  auto result = std::make_shared<const ForwardResult>(model::weights_result(l));
+  ViewOptions view;
+  view.stage = Stage::weights;
+  view.soloHead = head;
+  view.batch = std::min<int>(m_modelView->batch(), int(result->N) - 1);
+  for (const std::string& s : l.info.config.query_labels)
+    view.queryLabels << QString::fromStdString(s);
+  for (const std::string& s : l.info.config.key_labels) view.keyLabels << QString::fromStdString(s);
+  m_modelView->setSelected(layer, head);
+  m_storedText = tr("%1 of %2 (stored weights)")
+                     .arg(QString::fromStdString(model::layer_title(l.info, std::size_t(layer))),
+                          loaded->displayName);
+  emit storedLayerShown(std::move(result), view);
+  return true;
+}
+
 bool ModelPages::makeLayerTheSession(int layer, int head) {
+  if (showStoredLayer(layer, head)) return false;  // a weights-only layer: no session to open
   const SessionOrigin& origin = m_document->origin();
   if (m_modelOpen && origin.isModelLayer() && origin.layer == layer) {
     // Already the session (edited or not): only the head shown changes.

@@ -211,6 +211,11 @@ void MainWindow::buildMenus() {
   connect(m_textView, &TextView::hovered, m_status, &StatusWidgets::showHover);
   connect(m_pages->modelView(), &ModelView::hovered, m_status, &StatusWidgets::showHover);
   addTokenPictures(tokens);
+  // A weights-only model's selected layer in the token views (it never becomes the session).
+  connect(m_pages, &ModelPages::storedLayerShown, this,
+          [show = tokens.showStored](const ResultPtr& result, const ViewOptions& shown) {
+            show(result, shown);
+          });
   installDesktopMenus(view, this);  // View > Language, View > Theme
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));
