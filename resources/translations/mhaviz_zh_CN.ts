@@ -98,6 +98,14 @@
         <source>key → (columns)</source>
         <translation>键 →（列）</translation>
     </message>
+    <message>
+        <source>stored weights (weights-only file)</source>
+        <translation>存储的权重（仅权重文件）</translation>
+    </message>
+    <message>
+        <source>head %1 · kv %2</source>
+        <translation>头 %1 · kv %2</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1312,6 +1320,10 @@
         <source>Selected in the model view: %1.</source>
         <translation>模型视图中选中的：%1。</translation>
     </message>
+    <message>
+        <source>Selected in the model view: %1. The head view and the text view show it; the other docks still show the session open before the model: a weights-only layer has no parameters or inputs to compute or edit.</source>
+        <translation>在模型视图中选中：%1。头视图和文本视图显示它；其他面板仍显示打开模型之前的会话：仅权重的层没有可计算或编辑的参数和输入。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::ExportActions</name>
@@ -2335,6 +2347,10 @@
         <source> (edited)</source>
         <translation>（已修改）</translation>
     </message>
+    <message>
+        <source>%1 of %2 (stored weights)</source>
+        <translation>%2 的 %1（存储的权重）</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::ModelView</name>
@@ -2401,6 +2417,22 @@
     <message>
         <source>%1, head %2: query %3 &quot;%4&quot;, key %5 &quot;%6&quot;, weight %7</source>
         <translation>%1，头 %2：查询 %3“%4”，键 %5“%6”，权重 %7</translation>
+    </message>
+    <message>
+        <source>This file holds attention weights only, no queries, keys, values or parameters: cell arithmetic, value norms, value zeroing, the logit scale, recomputing a layer and the stage walk-through need them and are not available.</source>
+        <translation>此文件只含注意力权重，没有查询、键、值或参数：单元格算式、值范数、值置零、logit 缩放、重新计算层和阶段演示都需要它们，因此不可用。</translation>
+    </message>
+    <message>
+        <source>Click a map to show its layer in the head view and the text view. %1</source>
+        <translation>单击一张图，在头视图和文本视图中显示其层。%1</translation>
+    </message>
+    <message>
+        <source>%1 attention layers of stored weights (a weights-only file: nothing is recomputed or compared with PyTorch).</source>
+        <translation>%1 个注意力层的存储权重（仅权重文件：不重新计算，也不与 PyTorch 比较）。</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
     </message>
 </context>
 <context>
