@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -12,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
@@ -71,6 +74,20 @@ TEST_F(WeightsFiles, CapturedWeightsGiveTheRecomputedModelsViews) {
   const model::AttentionFlow fa = model::attention_flow(captured, computed.weights);
   const model::AttentionFlow fb = model::attention_flow(weights, stored.weights);
   EXPECT_EQ(fa.map, fb.map);
+  // The head measures that need only the weights are the recomputed pass's; the ablation,
+  // which needs the outputs, is not available (NaN).
+  const model::Layer& layer = captured.layers[1];
+  const ForwardResult pass =
+      forward(layer.problem.config, layer.problem.params, layer.problem.inputs);
+  const HeadMeasures full = head_measures(pass, layer.problem.inputs);
+  const HeadMeasures only = head_measures(model::weights_result(weights.layers[1]), Inputs{});
+  EXPECT_EQ(only.entropy, full.entropy);
+  EXPECT_EQ(only.confidence, full.confidence);
+  EXPECT_EQ(only.first_key, full.first_key);
+  EXPECT_TRUE(std::all_of(only.ablation.begin(), only.ablation.end(),
+                          [](double v) { return std::isnan(v); }));
+  EXPECT_TRUE(std::none_of(full.ablation.begin(), full.ablation.end(),
+                           [](double v) { return std::isnan(v); }));
 }
 
 TEST_F(WeightsFiles, VersionFourFileKeepsGroupsTokensAndKeyValueHeads) {

@@ -17,7 +17,9 @@
 #include "cli/sink_eps.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
 #include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/model/weights_only.hpp"
 #include "model/model_picture.hpp"
 #include "model/step_picture.hpp"
 
@@ -66,6 +68,24 @@ void printSinkRates(const model::Model& m, const model::ComputedModel& computed,
   }
   std::cout << "overall sink rate " << share(rates.overall) << " over " << m.layers.size()
             << " layer" << (m.layers.size() == 1 ? "" : "s") << '\n';
+  if (!m.index.weights_only) return;
+  // Stored weights: the head measures of docs/measures.md that need only the weights.
+  std::cout << "head measures of batch element " << batch
+            << " per head (mean over queries): entropy in nats, confidence (largest weight), "
+               "sink share (weight on the first key)\n";
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    const ForwardResult r = model::weights_result(m.layers[i]);
+    const HeadMeasures hm = head_measures(r, Inputs{});
+    std::string entropy, confidence, first;
+    for (std::int64_t h = 0; h < r.H; ++h) {
+      const HeadAverage a = head_average(hm, r, batch, h);
+      entropy += ' ' + difference(a.entropy);
+      confidence += ' ' + difference(a.confidence);
+      first += ' ' + difference(a.first_key);
+    }
+    std::cout << model::layer_title(m.layers[i].info, i) << ": entropy" << entropy
+              << "; confidence" << confidence << "; sink share" << first << '\n';
+  }
 }
 
 // --rollout or --flow without --image: the layers, each input token's mean share and each

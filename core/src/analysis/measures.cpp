@@ -228,6 +228,12 @@ HeadMeasures compute(const ForwardResult& r, const Inputs& in, const RunControl&
   m.has_zero = column_of(r, KeyKind::zero) >= 0;
   m.open_keys = open_keys<T>(r, in, control);
   attention_measures<T>(r, m, control);
+  // Weights without a pass (a weights-only model's layer): no head outputs or out_proj to
+  // ablate; the ablation is NaN (not available), the attention measures are the weights'.
+  if (r.head_output.dim() == 0 || r.output.dim() == 0) {
+    m.ablation.assign(static_cast<std::size_t>(r.N * r.H * r.L), kNaN);
+    return m;
+  }
   std::vector<double> delta, out;
   ablation_norms<T>(r, delta, out, control);
   m.ablation.resize(delta.size());
@@ -244,7 +250,8 @@ const Tensor& attention_distribution(const ForwardResult& result) {
 HeadMeasures head_measures(const ForwardResult& result, const Inputs& inputs,
                            const RunControl& control) {
   check_fit(result, inputs);
-  if (!result.params.out_proj_weight) {
+  // A pass's result has out_proj.weight; weights alone (no head outputs) need none.
+  if (!result.params.out_proj_weight && result.head_output.dim() != 0) {
     throw InvalidInput("measures: the result has no out_proj.weight");
   }
   if (result.weights.type() == ElemType::f64) return compute<double>(result, inputs, control);
