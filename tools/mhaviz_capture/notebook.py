@@ -146,13 +146,16 @@ def _layer_arguments(view, layer, query=None, head=None):
     return arguments
 
 
-def head_view(source, tokens=None, layer=0, *, query=None, batch=0, format="svg", width=900,
-              height=500, program=None, **options):
+def head_view(source, tokens=None, layer=0, *, query=None, coverage=None, batch=0, format="svg",
+              width=900, height=500, program=None, **options):
     """The head view of one layer: queries left, keys right, a line per head as strong as its
-    weight (only `query`'s lines when given). `source`: a model file or the attentions
+    weight (only `query`'s lines when given; per query and head only the strongest lines
+    carrying the share `coverage` of its weight). `source`: a model file or the attentions
     (save_attentions' input, its keyword options too)."""
-    return _draw(source, tokens, _layer_arguments("head", layer, query) + ["--batch", str(batch)],
-                 format, width, height, program, options)
+    arguments = _layer_arguments("head", layer, query) + ["--batch", str(batch)]
+    if coverage is not None:
+        arguments += ["--coverage", str(float(coverage))]
+    return _draw(source, tokens, arguments, format, width, height, program, options)
 
 
 def text_view(source, tokens=None, layer=0, *, query=None, head=None, batch=0, format="svg",

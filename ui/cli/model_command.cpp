@@ -179,7 +179,7 @@ int modelCommand(const QCommandLineParser& parser) {
     throw UsageError("--image draws one picture: give --rollout or --flow, not both");
   if (layerView && (image.isEmpty() || rollout || flow || step >= 0))
     throw UsageError("--view draws one layer to --image, without --rollout, --flow or --step");
-  for (const char* option : {"layer", "query", "head"}) {
+  for (const char* option : {"layer", "query", "head", "coverage"}) {
     if (!layerView && parser.isSet(QString::fromLatin1(option)))
       throw UsageError("--" + std::string(option) + " belongs to --view; add --view grid|head|text");
   }

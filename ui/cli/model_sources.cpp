@@ -102,6 +102,10 @@ void addModelSourceOptions(QCommandLineParser& parser) {
        QStringLiteral("With --view text: shade by this head (default: the heads' average); "
                       "with --view grid: show this head alone."),
        QStringLiteral("h")},
+      {QStringLiteral("coverage"),
+       QStringLiteral("With --view head: per query and head only the strongest lines carrying "
+                      "this share of its weight, in (0, 1] (default 1)."),
+       QStringLiteral("share")},
   });
 }
 
@@ -185,9 +189,19 @@ void exportModelLayer(const QCommandLineParser& parser, const model::Model& m, i
   options.height = size.height();
   options.title = QString::fromStdString(model::layer_title(layer.info, std::size_t(layerIndex)));
   QString error;
+  double coverage = 1.0;
+  if (parser.isSet(QStringLiteral("coverage"))) {
+    bool ok = false;
+    coverage = parser.value(QStringLiteral("coverage")).toDouble(&ok);
+    if (!ok || !(coverage > 0.0) || coverage > 1.0) {
+      throw InvalidInput("--coverage \"" + parser.value(QStringLiteral("coverage")).toStdString() +
+                         "\" must be a share above 0 and at most 1 (e.g. 0.9)");
+    }
+  }
   if (viewName == QLatin1String("head")) {
     ui::HeadViewChoice choice;
     choice.query = query;
+    choice.coverage = coverage;
     error = ui::exportHeadView(result, view, choice, options, image);
   } else if (viewName == QLatin1String("text")) {
     ui::TextViewChoice choice;

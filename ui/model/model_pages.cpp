@@ -134,6 +134,7 @@ void ModelPages::followOrigin() {
 void ModelPages::closeModel() {
   m_modelOpen = false;
   m_storedText.clear();
+  m_storedMeasures.cancel();
   emit storedLayerShown(nullptr, ViewOptions{});
   m_modelView->closeModel();
   m_toModel->setEnabled(false);
@@ -199,7 +200,18 @@ bool ModelPages::showStoredLayer(int layer, int head) {
   m_storedText = tr("%1 of %2 (stored weights)")
                      .arg(QString::fromStdString(model::layer_title(l.info, std::size_t(layer))),
                           loaded->displayName);
-  emit storedLayerShown(std::move(result), view);
+  emit storedLayerShown(result, view);
+  m_storedMeasures.start([this, result, batch = view.batch](const TaskScope& scope) {
+    RunControl control;
+    control.cancel = scope.cancelFlag();
+    std::shared_ptr<const ResultMeasures> measures;
+    try {
+      measures = std::make_shared<const ResultMeasures>(measure_result(*result, Inputs{}, control));
+    } catch (const std::exception&) {
+      return;  // cancelled (a newer layer was shown); stored weights are checked on reading
+    }
+    scope.post([this, result, measures, batch] { emit storedMeasuresReady(result, measures, batch); });
+  });
   return true;
 }
 

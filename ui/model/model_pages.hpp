@@ -14,7 +14,9 @@
 #include <QString>
 #include <memory>
 
+#include "mhaviz/core/analysis/measures.hpp"
 #include "mhaviz/core/forward/result.hpp"
+#include "tasks/latest_task.hpp"
 #include "stages/view_options.hpp"
 
 class QAction;
@@ -81,6 +83,10 @@ class ModelPages : public QStackedWidget {
   /// session (it has no parameters or inputs to compute with). Null when the model closes.
   void storedLayerShown(std::shared_ptr<const mhaviz::ForwardResult> result,
                         const mhaviz::ui::ViewOptions& view);
+  /// The head measures of the stored layer last shown (computed on a background thread after
+  /// storedLayerShown), for the Head measures dock.
+  void storedMeasuresReady(std::shared_ptr<const mhaviz::ForwardResult> result,
+                           std::shared_ptr<const mhaviz::ResultMeasures> measures, int batch);
 
  private:
   void applyLayer(int layer, int head);
@@ -105,6 +111,7 @@ class ModelPages : public QStackedWidget {
   bool m_applying = false;     // a layer of the model is being opened: its own origin change
   bool m_modelOpen = false;    // a model is shown or being read
   QString m_storedText;  // storedLayerText()
+  LatestTask m_storedMeasures{this};  // the head measures of the stored layer shown last
   bool m_presenting = false;
 };
 

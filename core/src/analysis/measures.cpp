@@ -324,6 +324,18 @@ ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
                               const RunControl& control) {
   ResultMeasures out;
   out.head = head_measures(result, inputs, control);
+  // Weights without a pass (model::weights_result): the attention measures and the sink scores
+  // only; the ablation (NaN), value norms, value zeroing and logit scale need the pass.
+  if (result.head_output.dim() == 0 || result.output.dim() == 0) {
+    out.averages.resize(static_cast<std::size_t>((result.N + 1) * result.H));
+    for_blocks((result.N + 1) * result.H, control, [&](std::int64_t k) {
+      const std::int64_t n = k / result.H, h = k % result.H;
+      out.averages[static_cast<std::size_t>(k)] =
+          average_of(out.head, result, n == result.N ? -1 : n, h, nullptr);
+    });
+    out.sinks = sink_scores(result, control);
+    return out;
+  }
   // The squares of the output rows once (every head's average reads them), then the averages
   // of every (n, h) and of every h over all n, in parallel: each is the same sum as
   // head_average's.

@@ -654,6 +654,16 @@ class TestModelView : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(sameTensor(head->result()->weights, tensors.at("1/weights")),
                              kTimeout);
     QCOMPARE(head->view().soloHead, 2);
+    // The Head measures dock: the stored layer's entropy, confidence and sink share per head;
+    // the ablation, which needs the outputs, says it is not available.
+    HeadMeasuresView* measures = w.window.headMeasures();
+    QTRY_VERIFY_WITH_TIMEOUT(!measures->sections().empty() &&
+                                 measures->sections().front().values.size() == std::size_t(H) &&
+                                 measures->sections().back().title.contains(
+                                     QStringLiteral("not available")),
+                             kTimeout);
+    const std::vector<double>& confidence = measures->sections()[1].values;
+    for (const double c : confidence) QVERIFY(std::abs(c - 0.6) < 1e-6);  // 0.6 on one key
     QVERIFY(w.document()->config() == before);
     QVERIFY(!w.document()->origin().isModelLayer());
     const QString subject =

@@ -117,7 +117,7 @@ struct ResultMeasures {
 inline constexpr std::int64_t kValueNormCellLimit = std::int64_t{1} << 24;
 
 /// head_measures, every head_average, sink_scores, value_norms and value_zeroing (within the
-/// limit) of
+/// limit; for weights without a pass, model::weights_result, only the first three) of
 /// `result`;
 /// `control` as head_measures's.
 ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
