@@ -1607,6 +1607,10 @@
         <source>logit scale ‖W_Qᵀ W_K‖₂ / √hd: large predicts low entropy</source>
         <translation>logit 尺度 ‖W_Qᵀ W_K‖₂ / √hd：值大预示熵低</translation>
     </message>
+    <message>
+        <source>ablation: not available, a weights-only layer has no outputs (needs the layer&apos;s values and parameters)</source>
+        <translation>消融：不可用，仅权重的层没有输出（需要该层的值和参数）</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::HeadView</name>

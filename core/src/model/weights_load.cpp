@@ -163,6 +163,11 @@ ForwardResult weights_result(const Layer& layer) {
   r.E = r.config.embed_dim;
   r.hd = r.config.head_dim();
   r.weights = w;
+  // q, k and v without columns: the pass's shapes with nothing in them, so that the result is not
+  // taken for a reduced one (whose colours and legend describe blocks of cells).
+  r.q = Tensor(w.type(), {r.N, r.H, r.L, 0});
+  r.k = Tensor(w.type(), {r.N, r.H, r.Sx, 0});
+  r.v = Tensor(w.type(), {r.N, r.H, r.Sx, 0});
   r.merged_mask = Tensor(w.type(), {0, 0, 0, 0});
   for (std::int64_t j = 0; j < r.Sx; ++j) r.columns.push_back({KeyKind::source, j});
   return r;

@@ -49,10 +49,10 @@ Tensor checked_weights(const Tensor& weights, const std::string& where, std::str
 /// "decoder" and "cross" groups) where the layer has none of its own. Throws InvalidInput.
 void check_weights_layers(ModelIndex& index, const std::vector<std::string>& target_tokens = {});
 
-/// A weights-only layer as a ForwardResult holding only the weights stage (and attn_output_weights,
-/// the same tensor averaged as PyTorch would not: left empty), so that the heatmap grid, the
-/// head view, the text view and the sink scores draw and compute it as a pass's result. It is
-/// not reduced; q, k, v and outputs are empty.
+/// A weights-only layer as a ForwardResult holding only the weights stage, so that the heatmap
+/// grid, the head view, the text view, the head measures (without ablation) and the sink scores
+/// draw and compute it as a pass's result. q, k and v have no columns ((N, H, L, 0), so that it
+/// is not a reduced result); the outputs are empty; there is no mask.
 ForwardResult weights_result(const Layer& layer);
 
 /// Options of read_weights_file.
