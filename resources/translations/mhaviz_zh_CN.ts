@@ -1722,6 +1722,10 @@
         <source>the token views draw up to %1 queries and %1 keys; this result has L=%2 and S=%3. Use the grid, or shorten the sequences</source>
         <translation>词元视图最多画 %1 个查询和 %1 个键；此结果有 L=%2、S=%3。请使用网格，或缩短序列</translation>
     </message>
+    <message>
+        <source>Shares key/value head %1 with heads %2 to %3</source>
+        <translation>与头 %2 至 %3 共享键/值头 %1</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::HeadViewDock</name>

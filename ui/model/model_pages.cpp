@@ -193,6 +193,7 @@ bool ModelPages::showStoredLayer(int layer, int head) {
   view.stage = Stage::weights;
   view.soloHead = head;
   view.batch = std::min<int>(m_modelView->batch(), int(result->N) - 1);
+  view.kvHeads = static_cast<int>(l.info.kv_heads);
   for (const std::string& s : l.info.config.query_labels)
     view.queryLabels << QString::fromStdString(s);
   for (const std::string& s : l.info.config.key_labels) view.keyLabels << QString::fromStdString(s);

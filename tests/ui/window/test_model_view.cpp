@@ -19,6 +19,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 #include <cmath>
 
@@ -647,6 +648,14 @@ class TestModelView : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(head->result() != nullptr && head->result()->H == H, kTimeout);
     QVERIFY(sameTensor(head->result()->weights, tensors.at("0/weights")));
     QCOMPARE(head->view().keyLabels.front(), QStringLiteral("the"));
+    // num_key_value_heads = 2: the head chips are grouped by the key/value head they share.
+    bool grouped = false;
+    for (const QToolButton* chip : head->findChildren<QToolButton*>()) {
+      if (chip->text() == QStringLiteral("h3")) {
+        grouped = chip->toolTip().contains(QStringLiteral("Shares key/value head 1 with heads 2 to 3"));
+      }
+    }
+    QVERIFY(grouped);
     // A click shows layer 1 and head 2 there; the session is not replaced (nothing to compute).
     QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 2).isEmpty(), kTimeout);
     QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 2).center());
