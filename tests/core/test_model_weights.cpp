@@ -216,5 +216,33 @@ TEST_F(WeightsFiles, BadVersionFourIndexIsRefusedWithTheFix) {
   EXPECT_EQ(model::read_model(dir_ / "t.json").layers.size(), 1u);
 }
 
+TEST_F(WeightsFiles, GenerationStepsLabelTheWholeSequence) {
+  // A generation with a KV cache as Hugging Face's generate() returns it: step 0 reads the
+  // 3-token prompt, step 1 one new token against 4 keys.
+  nlohmann::json index = {{"format", "mhaviz-model"}, {"version", 4}, {"tensors", "g.npz"},
+                          {"steps", 2}, {"tokens", {"a", "b", "c", "d", "e"}},
+                          {"layers",
+                           {{{"name", "attentions.0"}, {"step", 0}, {"shape", {1, 2, 3, 3}}},
+                            {{"name", "attentions.0"}, {"step", 1}, {"shape", {1, 2, 1, 4}}}}}};
+  std::ofstream(dir_ / "g.json") << index.dump();
+  io::write_npz(dir_ / "g.npz", {{"0/weights", rows_of_ones({1, 2, 3, 3})},
+                                 {"1/weights", rows_of_ones({1, 2, 1, 4})}});
+  const model::Model m = model::read_model(dir_ / "g.json");
+  EXPECT_EQ(m.layers[0].info.config.query_labels, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(m.layers[1].info.config.key_labels, (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(m.layers[1].info.config.query_labels, std::vector<std::string>{"d"});
+  const model::ComputedModel c = model::compute_model(m);
+  const model::StepRows rows = model::step_rows(m, c.weights, 1);
+  EXPECT_EQ(rows.query, "d");
+  EXPECT_EQ(rows.generated, "e");
+  ASSERT_EQ(rows.layers.size(), 1u);
+  EXPECT_EQ(rows.layers[0].weights.size(), 2u * 4u);
+  // More keys than tokens: the tokens must label the whole sequence.
+  index["tokens"] = {"a", "b", "c"};
+  std::ofstream(dir_ / "g.json") << index.dump();
+  expect_invalid([&] { (void)model::read_model(dir_ / "g.json"); },
+                 {"sees 4 keys but 3 tokens were given", "whole sequence"});
+}
+
 }  // namespace
 }  // namespace mhaviz

@@ -157,29 +157,36 @@ void check_weights_layers(ModelIndex& index, const std::vector<std::string>& tar
         decoder_side && !target_tokens.empty() ? target_tokens : index.tokens;
     const std::vector<std::string>& keys =
         info.group == "decoder" && !target_tokens.empty() ? target_tokens : index.tokens;
-    const auto label = [&](std::vector<std::string>& own, std::int64_t length,
-                           const std::vector<std::string>& tokens, const char* side,
-                           bool in_steps) {
-      if (!own.empty()) {
-        if (std::int64_t(own.size()) != length) {
-          fail(where, std::string("has ") + std::to_string(length) + " " + side + " but " +
-                          join_tokens(own.size()) + " of its own; give one label per " +
-                          (side[0] == 'q' ? "query" : "key"));
-        }
-        return;
+    // The layer's own labels must fit it.
+    const auto own = [&](const std::vector<std::string>& labels, std::int64_t length,
+                         const char* side, const char* one) {
+      if (!labels.empty() && std::int64_t(labels.size()) != length) {
+        fail(where, std::string("has ") + std::to_string(length) + " " + side + " but " +
+                        join_tokens(labels.size()) + " of its own; give one label per " + one);
       }
-      if (tokens.empty()) return;
-      const auto n = static_cast<std::int64_t>(tokens.size());
-      if (in_steps) {  // generation: the tokens label the whole sequence
-        if (length > n) {
-          fail(where, std::string("sees ") + std::to_string(length) + " " + side + " but " +
-                          join_tokens(tokens.size()) +
-                          " were given; in a generation the tokens label the whole sequence, "
-                          "prompt and generated tokens");
-        }
-        return;
+    };
+    own(c.query_labels, c.tgt_len, "queries", "query");
+    own(c.key_labels, c.src_len, "keys", "key");
+    if (index.steps > 0) {
+      // A generation: the tokens label the whole sequence; a step's keys are its first S
+      // positions, its queries the last L of them.
+      if (keys.empty() || !c.key_labels.empty()) continue;
+      if (c.src_len > std::int64_t(keys.size())) {
+        fail(where, "sees " + std::to_string(c.src_len) + " keys but " +
+                        join_tokens(keys.size()) +
+                        " were given; in a generation the tokens label the whole sequence, "
+                        "prompt and generated tokens");
       }
-      if (length != n) {
+      c.key_labels.assign(keys.begin(), keys.begin() + c.src_len);
+      if (c.query_labels.empty() && c.tgt_len <= c.src_len)
+        c.query_labels.assign(c.key_labels.end() - c.tgt_len, c.key_labels.end());
+      continue;
+    }
+    // One pass: each length is the number of tokens of its side.
+    const auto fill = [&](std::vector<std::string>& labels, std::int64_t length,
+                          const std::vector<std::string>& tokens, const char* side) {
+      if (!labels.empty() || tokens.empty()) return;
+      if (length != std::int64_t(tokens.size())) {
         fail(where, std::string("has ") + std::to_string(length) + " " + side + " but " +
                         join_tokens(tokens.size()) + " were given" +
                         (decoder_side && target_tokens.empty()
@@ -187,19 +194,10 @@ void check_weights_layers(ModelIndex& index, const std::vector<std::string>& tar
                              : "; give one token per position of the input the weights "
                                "were computed from"));
       }
-      own = tokens;
+      labels = tokens;
     };
-    if (index.steps > 0 && !keys.empty() && c.key_labels.empty()) {
-      label(c.key_labels, c.src_len, keys, "keys", true);
-      if (std::int64_t(keys.size()) >= c.src_len && c.tgt_len <= c.src_len) {
-        c.key_labels.assign(keys.begin(), keys.begin() + c.src_len);
-        if (c.query_labels.empty())
-          c.query_labels.assign(c.key_labels.end() - c.tgt_len, c.key_labels.end());
-      }
-    } else {
-      label(c.query_labels, c.tgt_len, queries, "queries", false);
-      label(c.key_labels, c.src_len, keys, "keys", false);
-    }
+    fill(c.query_labels, c.tgt_len, queries, "queries");
+    fill(c.key_labels, c.src_len, keys, "keys");
   }
 }
 
