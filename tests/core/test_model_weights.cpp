@@ -46,7 +46,7 @@ Tensor rows_of_ones(const Shape& shape) {
 
 std::vector<std::string> words(std::size_t n) {
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < n; ++i) out.push_back("w" + std::to_string(i));
+  for (std::size_t i = 0; i < n; ++i) out.push_back(std::string("w").append(std::to_string(i)));
   return out;
 }
 
@@ -56,7 +56,7 @@ TEST_F(WeightsFiles, CapturedWeightsGiveTheRecomputedModelsViews) {
   const model::ComputedModel computed = model::compute_model(captured);
   io::TensorMap arrays;
   for (std::size_t i = 0; i < computed.weights.size(); ++i)
-    arrays.emplace("attentions." + std::to_string(i), computed.weights[i]);
+    arrays.emplace(std::string("attentions.").append(std::to_string(i)), computed.weights[i]);
   io::write_npz(dir_ / "w.npz", arrays);
   const model::Model weights = model::read_weights_file(dir_ / "w.npz", {});
   EXPECT_TRUE(weights.index.weights_only);
