@@ -244,5 +244,32 @@ TEST_F(WeightsFiles, GenerationStepsLabelTheWholeSequence) {
                  {"sees 4 keys but 3 tokens were given", "whole sequence"});
 }
 
+TEST_F(WeightsFiles, DifferenceOfTwoModelsPerLayerAndHead) {
+  const Tensor a0 = rows_of_ones({1, 2, 3, 3});
+  Tensor b0 = a0;
+  b0.data<float>()[9 + 4] += 0.25F;  // head 1, query 1, key 1
+  io::write_npz(dir_ / "a.npz", {{"attentions.0", a0}, {"attentions.1", a0}});
+  io::write_npz(dir_ / "b.npz", {{"attentions.0", a0}, {"attentions.1", b0}});
+  const model::Model a = model::read_weights_file(dir_ / "a.npz", {});
+  const model::Model b = model::read_weights_file(dir_ / "b.npz", {});
+  const model::ComputedModel ca = model::compute_model(a), cb = model::compute_model(b);
+  const model::WeightsDifference d =
+      model::weights_difference(a, ca.weights, b, cb.weights, 0, "--compare-with a.npz");
+  EXPECT_EQ(d.largest[0], (std::vector<double>{0.0, 0.0}));
+  EXPECT_EQ(d.largest[1][0], 0.0);
+  EXPECT_NEAR(d.largest[1][1], 0.25, 1e-7);
+  EXPECT_NEAR(d.mean[1][1], 0.25 / 9, 1e-7);
+  EXPECT_EQ(d.worst_layer, 1u);
+  EXPECT_EQ(d.worst_head, 1);
+  io::write_npz(dir_ / "c.npz", {{"attentions.0", a0}, {"attentions.1", rows_of_ones({1, 2, 3, 4})}});
+  const model::Model c = model::read_weights_file(dir_ / "c.npz", {});
+  const model::ComputedModel cc = model::compute_model(c);
+  expect_invalid([&] { (void)model::weights_difference(a, ca.weights, c, cc.weights, 0, "--compare-with a.npz"); },
+                 {"--compare-with a.npz", "layer 1 (attentions.1) has shape (1, 2, 3, 3)",
+                  "(1, 2, 3, 4)", "same layers, heads and lengths"});
+  expect_invalid([&] { (void)model::weights_difference(a, ca.weights, b, {cb.weights.data(), 1}, 0, "x"); },
+                 {"2 layers", "compared with it 1"});
+}
+
 }  // namespace
 }  // namespace mhaviz

@@ -162,9 +162,11 @@ int modelCommand(const QCommandLineParser& parser) {
   const bool stats = parser.isSet(QStringLiteral("stats"));
   const bool steps = parser.isSet(QStringLiteral("steps"));
   const bool layerView = parser.isSet(QStringLiteral("view"));
+  const bool compare = parser.isSet(QStringLiteral("compare-with"));
   const QString image = parser.value(QStringLiteral("image"));
   const QString out = parser.value(QStringLiteral("out"));
-  if (!check && !rollout && !flow && !stats && !steps && image.isEmpty() && out.isEmpty()) {
+  if (!check && !rollout && !flow && !stats && !steps && !compare && image.isEmpty() &&
+      out.isEmpty()) {
     throw UsageError(
         "model needs --check, --stats, --image OUT.png, --rollout, --flow, --steps or --out "
         "(what to do with the model)");
@@ -248,6 +250,7 @@ int modelCommand(const QCommandLineParser& parser) {
     }
   }
   if (stats) printSinkRates(m, computed, eps, batch);
+  if (compare) printComparison(parser, m, computed, batch);
   if (steps) printSteps(m, computed, batch);
   if (!out.isEmpty()) {
     writeStepRows(model::step_rows(m, computed.weights, step, batch, "--step"), out.toStdString());

@@ -1,5 +1,6 @@
 #include "cli/model_sources.hpp"
 
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -87,6 +88,11 @@ void addModelSourceOptions(QCommandLineParser& parser) {
       {QStringLiteral("caption"),
        QStringLiteral("With --weights: one line saying what to look for."),
        QStringLiteral("text")},
+      {QStringLiteral("compare-with"),
+       QStringLiteral("Compare the weights with those of model A (a model file, or plain "
+                      "weights read with the same --tokens options): the largest and mean "
+                      "|B - A| per layer and head."),
+       QStringLiteral("A.json|A.npz")},
       {QStringLiteral("layer"),
        QStringLiteral("With --view and --image: the layer drawn (its position, from 0)."),
        QStringLiteral("l")},
@@ -109,6 +115,25 @@ void addModelSourceOptions(QCommandLineParser& parser) {
   });
 }
 
+namespace {
+
+model::WeightsFileOptions weightsOptions(const QCommandLineParser& parser) {
+  model::WeightsFileOptions options;
+  options.tokens = readTokens(parser, QStringLiteral("tokens"));
+  options.target_tokens = readTokens(parser, QStringLiteral("target-tokens"));
+  options.kv_heads = intValue(parser, QStringLiteral("kv-heads"), 0, 1);
+  options.caption = parser.value(QStringLiteral("caption")).toStdString();
+  return options;
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
+}  // namespace
+
 model::Model loadModelSource(const QCommandLineParser& parser) {
   const bool fromModel = parser.isSet(QStringLiteral("model"));
   const bool fromWeights = parser.isSet(QStringLiteral("weights"));
@@ -129,16 +154,37 @@ model::Model loadModelSource(const QCommandLineParser& parser) {
     m = model::read_model(parser.value(QStringLiteral("model")).toStdString(),
                           memoryLimit(parser));
   } else {
-    model::WeightsFileOptions options;
-    options.tokens = readTokens(parser, QStringLiteral("tokens"));
-    options.target_tokens = readTokens(parser, QStringLiteral("target-tokens"));
-    options.kv_heads = intValue(parser, QStringLiteral("kv-heads"), 0, 1);
-    options.caption = parser.value(QStringLiteral("caption")).toStdString();
-    m = model::read_weights_file(parser.value(QStringLiteral("weights")).toStdString(), options,
-                                 memoryLimit(parser));
+    m = model::read_weights_file(parser.value(QStringLiteral("weights")).toStdString(),
+                                 weightsOptions(parser), memoryLimit(parser));
   }
   for (const std::string& w : m.warnings) std::cerr << "warning: " << w << '\n';
   return m;
+}
+
+void printComparison(const QCommandLineParser& parser, const model::Model& m,
+                     const model::ComputedModel& computed, int batch) {
+  const QString path = parser.value(QStringLiteral("compare-with"));
+  const std::string what = "--compare-with " + path.toStdString();
+  const model::Model a =
+      path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
+          ? model::read_model(path.toStdString(), memoryLimit(parser))
+          : model::read_weights_file(path.toStdString(), weightsOptions(parser),
+                                     memoryLimit(parser));
+  for (const std::string& w : a.warnings) std::cerr << "warning: " << w << '\n';
+  const model::ComputedModel ca = model::compute_model(a);
+  const model::WeightsDifference d =
+      model::weights_difference(a, ca.weights, m, computed.weights, batch, what);
+  std::cout << "compare: B - A of the weights, batch element " << batch
+            << "; per layer, each head's largest |B - A| (and its mean)\n";
+  for (std::size_t l = 0; l < d.largest.size(); ++l) {
+    std::cout << model::layer_title(m.layers[l].info, l) << ':';
+    for (std::size_t h = 0; h < d.largest[l].size(); ++h)
+      std::cout << ' ' << number(d.largest[l][h]) << " (" << number(d.mean[l][h]) << ')';
+    std::cout << '\n';
+  }
+  std::cout << "largest difference " << number(d.worst) << " at "
+            << model::layer_title(m.layers[d.worst_layer].info, d.worst_layer) << ", head "
+            << d.worst_head << '\n';
 }
 
 void exportModelLayer(const QCommandLineParser& parser, const model::Model& m, int batch,

@@ -19,6 +19,13 @@ void addModelSourceOptions(QCommandLineParser& parser);
 /// stderr ("warning: ..."). Throws UsageError for neither or both, InvalidInput for a bad file.
 model::Model loadModelSource(const QCommandLineParser& parser);
 
+/// --compare-with A.json|W.npz: reads model A (a model file, or plain weights with the same
+/// --tokens options), computes it, and prints how the weights of `m` (B) differ from A's, layer
+/// by layer and head by head, for batch element `batch`. Throws InvalidInput when they do not
+/// have the same layers and shapes.
+void printComparison(const QCommandLineParser& parser, const model::Model& m,
+                     const model::ComputedModel& computed, int batch);
+
 /// --layer l --view grid|head|text --image OUT.png|.svg|.pdf: one layer of `m` (batch element
 /// `batch`) drawn by the window's export (a weights-only layer from its stored weights, a
 /// captured one recomputed). Throws UsageError / InvalidInput.

@@ -313,4 +313,53 @@ Model read_weights_file(const fs::path& path, const WeightsFileOptions& options,
   return weights_model(io::read_tensor_file(path), options, path, memory_limit);
 }
 
+WeightsDifference weights_difference(const Model& ma, std::span<const Tensor> a, const Model& mb,
+                                     std::span<const Tensor> b, std::int64_t batch,
+                                     const std::string& what) {
+  if (a.size() != b.size()) {
+    throw InvalidInput(what + ": it has " + std::to_string(a.size()) + " layers and the model " +
+                       "compared with it " + std::to_string(b.size()) +
+                       "; compare the attentions of one model (the same layers) on two inputs "
+                       "of the same length");
+  }
+  WeightsDifference out;
+  out.batch = batch;
+  double worst = -1.0;
+  for (std::size_t l = 0; l < a.size(); ++l) {
+    if (a[l].shape() != b[l].shape()) {
+      throw InvalidInput(what + ": " + layer_title(ma.layers[l].info, l) + " has shape " +
+                         shape_str(a[l].shape()) + " and " + layer_title(mb.layers[l].info, l) +
+                         " of the model compared with it " + shape_str(b[l].shape()) +
+                         "; compare models of the same layers, heads and lengths");
+    }
+    const std::int64_t N = a[l].size(0), H = a[l].size(1);
+    if (batch < 0 || batch >= N) {
+      throw InvalidInput(what + ": batch element " + std::to_string(batch) + " does not exist (" +
+                         std::to_string(N) + " batch elements)");
+    }
+    const std::int64_t cells = a[l].size(2) * a[l].size(3);
+    std::vector<double> largest(static_cast<std::size_t>(H)), mean(static_cast<std::size_t>(H));
+    for (std::int64_t h = 0; h < H; ++h) {
+      const std::int64_t base = (batch * H + h) * cells;
+      double most = 0.0, sum = 0.0;
+      for (std::int64_t i = 0; i < cells; ++i) {
+        const double d = std::abs(b[l].value(base + i) - a[l].value(base + i));
+        if (!(d <= most)) most = d;  // NaN counts as the largest
+        sum += d;
+      }
+      largest[static_cast<std::size_t>(h)] = most;
+      mean[static_cast<std::size_t>(h)] = sum / static_cast<double>(cells);
+      if (!(most <= worst)) {
+        worst = most;
+        out.worst_layer = l;
+        out.worst_head = h;
+      }
+    }
+    out.largest.push_back(std::move(largest));
+    out.mean.push_back(std::move(mean));
+  }
+  out.worst = std::max(worst, 0.0);
+  return out;
+}
+
 }  // namespace mhaviz::model

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,25 @@ void check_weights_layers(ModelIndex& index, const std::vector<std::string>& tar
 /// draw and compute it as a pass's result. q, k and v have no columns ((N, H, L, 0), so that it
 /// is not a reduced result); the outputs are empty; there is no mask.
 ForwardResult weights_result(const Layer& layer);
+
+/// How the weights of two models differ, layer by layer and head by head (compare B with A):
+/// the largest and the mean |B − A| over the queries and keys of one batch element.
+struct WeightsDifference {
+  std::int64_t batch = 0;
+  std::vector<std::vector<double>> largest;  ///< [layer][head]
+  std::vector<std::vector<double>> mean;     ///< [layer][head]
+  double worst = 0.0;                        ///< the largest of all
+  std::size_t worst_layer = 0;
+  std::int64_t worst_head = 0;
+};
+
+/// Compares the weights `b` of model `mb` with the weights `a` of model `ma` (compute_model's,
+/// one per layer; stored or computed alike) for batch element `batch`. Throws InvalidInput,
+/// naming `what` (e.g. "--compare-with A.json"), when the layer counts or a layer's shape differ
+/// or the batch element does not exist.
+WeightsDifference weights_difference(const Model& ma, std::span<const Tensor> a, const Model& mb,
+                                     std::span<const Tensor> b, std::int64_t batch,
+                                     const std::string& what);
 
 /// Options of read_weights_file.
 struct WeightsFileOptions {
