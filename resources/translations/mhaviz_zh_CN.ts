@@ -2442,6 +2442,10 @@
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
+    <message>
+        <source>… and %1 more layers whose rows do not sum to 1 (mhaviz-cli model --stats lists them all).</source>
+        <translation>……另有 %1 个层的行之和不为 1（mhaviz-cli model --stats 会全部列出）。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::ParameterPanel</name>

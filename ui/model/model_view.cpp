@@ -268,8 +268,16 @@ void ModelView::showSummary() {
     QString text = tr("%1 attention layers of stored weights (a weights-only file: nothing is "
                       "recomputed or compared with PyTorch).")
                        .arg(m.layers.size());
-    for (const std::string& warning : m.warnings)
-      text += QStringLiteral("\n") + tr("Warning: %1").arg(QString::fromStdString(warning));
+    // A few warnings in full (one per layer could fill the view), then how many more.
+    constexpr std::size_t kShown = 3;
+    for (std::size_t i = 0; i < std::min(kShown, m.warnings.size()); ++i)
+      text += QStringLiteral("\n") + tr("Warning: %1").arg(QString::fromStdString(m.warnings[i]));
+    if (m.warnings.size() > kShown) {
+      text += QStringLiteral("\n") +
+              tr("… and %1 more layers whose rows do not sum to 1 (mhaviz-cli model --stats "
+                 "lists them all).")
+                  .arg(m.warnings.size() - kShown);
+    }
     m_summary->setStyleSheet(m.warnings.empty() ? QString()
                                                 : QStringLiteral("color: #b35900;"));
     m_summary->setText(text);
