@@ -96,6 +96,11 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
     followStep();  // a generation capture opens at its last step
   });
   connect(m_modelView->modes(), &ModelModeBar::viewChanged, this, [this] { followStep(); });
+  // A weights-only layer's token views and measures follow the batch element shown.
+  connect(m_modelView, &ModelView::batchChanged, this, [this] {
+    const auto [layer, head] = m_modelView->selected();
+    showStoredLayer(layer, head);
+  });
   connect(document, &Document::originChanged, this, [this] { followOrigin(); });
   connect(document, &Document::configChanged, this, [this] { updateBar(); });
   connect(document, &Document::viewChanged, this, [this] { updateBar(); });

@@ -105,6 +105,7 @@ ModelView::ModelView(QWidget* parent)
   connect(m_batch, &QSpinBox::valueChanged, this, [this](int b) {
     m_batchValue = b;
     redraw();
+    emit batchChanged(b);
   });
   showSummary();
 }
