@@ -93,7 +93,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/examples/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/mhaviz/examples)
 install(FILES ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/__init__.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/__main__.py
+              ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/attentions.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/generation.py
+              ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/notebook.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/torch_path.py
               ${PROJECT_SOURCE_DIR}/tools/mhaviz_capture/vision.py
         DESTINATION ${MHAVIZ_INSTALL_PYTHONDIR}/mhaviz_capture)

@@ -98,6 +98,14 @@
         <source>key → (columns)</source>
         <translation>键 →（列）</translation>
     </message>
+    <message>
+        <source>stored weights (weights-only file)</source>
+        <translation>存储的权重（仅权重文件）</translation>
+    </message>
+    <message>
+        <source>head %1 · kv %2</source>
+        <translation>头 %1 · kv %2</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1419,6 +1427,10 @@
         <source>Selected in the model view: %1.</source>
         <translation>模型视图中选中的：%1。</translation>
     </message>
+    <message>
+        <source>Selected in the model view: %1. The head view and the text view show it; the other docks still show the session open before the model: a weights-only layer has no parameters or inputs to compute or edit.</source>
+        <translation>在模型视图中选中：%1。头视图和文本视图显示它；其他面板仍显示打开模型之前的会话：仅权重的层没有可计算或编辑的参数和输入。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::ExportActions</name>
@@ -1706,6 +1718,10 @@
         <source>logit scale ‖W_Qᵀ W_K‖₂ / √hd: large predicts low entropy</source>
         <translation>logit 尺度 ‖W_Qᵀ W_K‖₂ / √hd：值大预示熵低</translation>
     </message>
+    <message>
+        <source>ablation: not available, a weights-only layer has no outputs (needs the layer&apos;s values and parameters)</source>
+        <translation>消融：不可用，仅权重的层没有输出（需要该层的值和参数）</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::HeadView</name>
@@ -1816,6 +1832,10 @@
     <message>
         <source>the token views draw up to %1 queries and %1 keys; this result has L=%2 and S=%3. Use the grid, or shorten the sequences</source>
         <translation>词元视图最多画 %1 个查询和 %1 个键；此结果有 L=%2、S=%3。请使用网格，或缩短序列</translation>
+    </message>
+    <message>
+        <source>Shares key/value head %1 with heads %2 to %3</source>
+        <translation>与头 %2 至 %3 共享键/值头 %1</translation>
     </message>
 </context>
 <context>
@@ -2458,6 +2478,10 @@
         <source> (edited)</source>
         <translation>（已修改）</translation>
     </message>
+    <message>
+        <source>%1 of %2 (stored weights)</source>
+        <translation>%2 的 %1（存储的权重）</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::ModelView</name>
@@ -2524,6 +2548,26 @@
     <message>
         <source>%1, head %2: query %3 &quot;%4&quot;, key %5 &quot;%6&quot;, weight %7</source>
         <translation>%1，头 %2：查询 %3“%4”，键 %5“%6”，权重 %7</translation>
+    </message>
+    <message>
+        <source>This file holds attention weights only, no queries, keys, values or parameters: cell arithmetic, value norms, value zeroing, the logit scale, recomputing a layer and the stage walk-through need them and are not available.</source>
+        <translation>此文件只含注意力权重，没有查询、键、值或参数：单元格算式、值范数、值置零、logit 缩放、重新计算层和阶段演示都需要它们，因此不可用。</translation>
+    </message>
+    <message>
+        <source>Click a map to show its layer in the head view and the text view. %1</source>
+        <translation>单击一张图，在头视图和文本视图中显示其层。%1</translation>
+    </message>
+    <message>
+        <source>%1 attention layers of stored weights (a weights-only file: nothing is recomputed or compared with PyTorch).</source>
+        <translation>%1 个注意力层的存储权重（仅权重文件：不重新计算，也不与 PyTorch 比较）。</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>… and %1 more layers whose rows do not sum to 1 (mhaviz-cli model --stats lists them all).</source>
+        <translation>……另有 %1 个层的行之和不为 1（mhaviz-cli model --stats 会全部列出）。</translation>
     </message>
 </context>
 <context>

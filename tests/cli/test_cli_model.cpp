@@ -9,12 +9,14 @@
 #include <QSet>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli_process.hpp"
 #include "mhaviz/core/io/npz.hpp"
+#include "mhaviz/core/model/model.hpp"
 
 namespace mhaviz::cli::test {
 namespace {
@@ -192,6 +194,60 @@ TEST(ModelCommand, BatchOutOfRange) {
   EXPECT_NE(r.err.find("--batch 2: the model's inputs have 2 batch elements (0 to 1)"),
             std::string::npos)
       << r.err;
+}
+
+// --weights: the encoder fixture's recomputed weights as plain arrays give the model file's sink
+// rates; --layer --view draws one layer's head view and text view with the tokens as SVG text;
+// --kv-heads labels the grouped heads in the grid's SVG.
+TEST(ModelCommand, PlainWeightsGiveTheModelsSinkRatesAndPictures) {
+  const ScratchDir dir;
+  const model::Model m = model::read_model(model("encoder"));
+  const model::ComputedModel computed = model::compute_model(m);
+  io::TensorMap arrays;
+  for (std::size_t i = 0; i < computed.weights.size(); ++i)
+    arrays.emplace("attentions." + std::to_string(i), computed.weights[i]);
+  io::write_npz(dir.file("w.npz"), arrays);
+  const auto sinkLines = [](const std::string& out) {
+    std::vector<std::string> lines;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) {
+      const auto at = line.find("): sink rate ");
+      if (at != std::string::npos) lines.push_back(line.substr(at));
+    }
+    return lines;
+  };
+  const ProcessResult captured = runCli({"model", "--model", model("encoder"), "--stats"});
+  const ProcessResult stored = runCli({"model", "--weights", dir.file("w.npz"), "--stats"});
+  ASSERT_EQ(stored.exitCode, 0) << stored.err;
+  EXPECT_EQ(sinkLines(stored.out), sinkLines(captured.out));
+  EXPECT_EQ(sinkLines(stored.out).size(), 4U);
+  EXPECT_NE(stored.out.find("attentions.3): entropy "), std::string::npos) << stored.out;
+
+  const std::int64_t L = computed.weights[0].size(2);
+  std::string tokens;
+  for (std::int64_t i = 0; i < L; ++i) tokens += "tok" + std::to_string(i) + "\n";
+  {
+    std::ofstream(dir.file("t.txt")) << tokens;
+  }
+  for (const std::string view : {"head", "text"}) {
+    const std::string image = dir.file(view + ".svg");
+    const ProcessResult r = runCli({"model", "--weights", dir.file("w.npz"), "--tokens",
+                                    dir.file("t.txt"), "--layer", "2", "--view", view,
+                                    "--image", image});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream in(image);
+    const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::int64_t i = 0; i < L; ++i) {
+      EXPECT_NE(svg.find(">tok" + std::to_string(i) + "<"), std::string::npos) << view << " " << i;
+    }
+  }
+  const ProcessResult grid = runCli({"model", "--weights", dir.file("w.npz"), "--kv-heads", "2",
+                                     "--image", dir.file("grid.svg")});
+  ASSERT_EQ(grid.exitCode, 0) << grid.err;
+  std::ifstream in(dir.file("grid.svg"));
+  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(svg.find(">head 3 \u00b7 kv 1<"), std::string::npos);
+  EXPECT_NE(svg.find("stored weights (weights-only file)"), std::string::npos);
 }
 
 }  // namespace

@@ -150,7 +150,7 @@ TEST(GenerationSteps, BadStepsAreNamedWithTheFix) {
   expect_bad_steps([](nlohmann::json& j) { j.erase("steps"); },
                    {"has key \"step\" but the index has no \"steps\""});
   expect_bad_steps([](nlohmann::json& j) { j["version"] = 99; },
-                   {"version 99 is not supported", "versions 1 to 3"});
+                   {"version 99 is not supported", "versions 1 to 4"});
 }
 
 }  // namespace

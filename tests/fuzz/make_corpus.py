@@ -147,6 +147,21 @@ def main():
     with np.load(FIX / "models" / "vit.npz") as z:
         image = {k: z[k] for k in ("image/input", "image/picture")}
     write("fuzz_npz", "vit_image.npz", npz_bytes(image, True))
+    weights_corpus(rng)
+
+
+def weights_corpus(rng):
+    """Plain attention weights for fuzz_weights: a stack, per-layer arrays, an encoder-decoder."""
+    def softmax(shape):
+        x = np.exp(rng.standard_normal(shape))
+        return (x / x.sum(-1, keepdims=True)).astype(np.float32)
+    write("fuzz_weights", "layers.npz",
+          npz_bytes({f"attentions.{i}": softmax((1, 2, 4, 4)) for i in range(3)}, False))
+    write("fuzz_weights", "stacked.npz", npz_bytes({"attentions": softmax((2, 1, 2, 3, 3))}, True))
+    write("fuzz_weights", "encoder_decoder.npz",
+          npz_bytes({"encoder_attentions.0": softmax((2, 4, 4)),
+                     "decoder_attentions.0": softmax((2, 3, 3)),
+                     "cross_attentions.0": softmax((2, 3, 4))}, False))
 
 
 if __name__ == "__main__":

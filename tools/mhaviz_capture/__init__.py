@@ -23,6 +23,10 @@ Only numpy and torch are needed (PyTorch 1.13 or 2.x). Use as a module:
 
     mhaviz_capture.show("layer0")          # opens layer0.json/.npz in the mhaviz window
 
+    # attention weights computed elsewhere (a Hugging Face output's attentions, arrays):
+    mhaviz_capture.save_attentions(outputs.attentions, tokens, "bert")   # bert.json/.npz
+    mhaviz_capture.head_view(outputs.attentions, tokens, layer=2)  # inline in a notebook
+
 or from the shell:
 
     python3 -m mhaviz_capture example demo      # a small random layer -> demo.json/.npz
@@ -62,7 +66,8 @@ except ImportError as e:
 from .torch_path import PathSpy, grad_mode  # noqa: E402  (needs torch, imported above)
 
 __all__ = ["save_mha", "capture", "Capture", "compare_files", "capture_model", "ModelCapture",
-           "capture_generation", "GenerationCapture", "show"]
+           "capture_generation", "GenerationCapture", "show", "save_attentions", "Picture",
+           "head_view", "text_view", "heatmaps", "model_view", "rollout", "find_cli"]
 
 # The mhaviz release this module belongs to: project(VERSION) in CMakeLists.txt
 # (tests/package/check_package.sh compares them) and the version pip reads (tools/pyproject.toml).
@@ -597,6 +602,9 @@ def capture_model(model, path_prefix="model", tokens=None, layer_labels=None, ca
 
 
 from .generation import GenerationCapture, capture_generation  # noqa: E402 (uses ModelCapture)
+from .attentions import save_attentions  # noqa: E402
+from .notebook import (Picture, find_cli, head_view, heatmaps, model_view,  # noqa: E402
+                       rollout, text_view)
 
 
 def _window_arguments(path):

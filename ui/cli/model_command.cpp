@@ -2,20 +2,26 @@
 // checked against PyTorch's stored outputs, and drawn as the layers × heads grid, the rollout or
 // the attention flow map; a generation capture's steps listed, drawn and written.
 
+#include <QFileInfo>
+#include <QPainter>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <string>
 
 #include "cli/commands.hpp"
 #include "cli/model_image.hpp"
+#include "cli/model_sources.hpp"
 #include "cli/model_steps.hpp"
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
 #include "cli/sink_eps.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/analysis/measures.hpp"
 #include "mhaviz/core/model/model.hpp"
 #include "mhaviz/core/spec/torch_path.hpp"
+#include "mhaviz/core/model/weights_only.hpp"
 #include "model/model_picture.hpp"
 #include "model/step_picture.hpp"
 
@@ -64,6 +70,24 @@ void printSinkRates(const model::Model& m, const model::ComputedModel& computed,
   }
   std::cout << "overall sink rate " << share(rates.overall) << " over " << m.layers.size()
             << " layer" << (m.layers.size() == 1 ? "" : "s") << '\n';
+  if (!m.index.weights_only) return;
+  // Stored weights: the head measures of docs/measures.md that need only the weights.
+  std::cout << "head measures of batch element " << batch
+            << " per head (mean over queries): entropy in nats, confidence (largest weight), "
+               "sink share (weight on the first key)\n";
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    const ForwardResult r = model::weights_result(m.layers[i]);
+    const HeadMeasures hm = head_measures(r, Inputs{});
+    std::string entropy, confidence, first;
+    for (std::int64_t h = 0; h < r.H; ++h) {
+      const HeadAverage a = head_average(hm, r, batch, h);
+      entropy += ' ' + difference(a.entropy);
+      confidence += ' ' + difference(a.confidence);
+      first += ' ' + difference(a.first_key);
+    }
+    std::cout << model::layer_title(m.layers[i].info, i) << ": entropy" << entropy
+              << "; confidence" << confidence << "; sink share" << first << '\n';
+  }
 }
 
 // --rollout or --flow without --image: the layers, each input token's mean share and each
@@ -84,15 +108,18 @@ void addModelOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {QStringLiteral("model"),
        QStringLiteral(
-           "The model index written by mhaviz_capture.capture_model (docs/capture-and-models.md)."),
+           "The model index written by mhaviz_capture.capture_model or save_attentions "
+           "(docs/capture-and-models.md)."),
        QStringLiteral("M.json")},
       {QStringLiteral("check"),
        QStringLiteral("Print each layer's largest difference from PyTorch's stored outputs; exit "
                       "1 when one is above the tolerance.")},
       {QStringLiteral("tolerance"),
        QStringLiteral("Largest difference that still agrees (default 1e-4)."), QStringLiteral("x")},
-      {QStringLiteral("image"), QStringLiteral("Draw the layers x heads grid to this PNG."),
-       QStringLiteral("OUT.png")},
+      {QStringLiteral("image"),
+       QStringLiteral("Draw the layers x heads grid to this PNG or SVG (with --layer and --view, "
+                      "one layer; PDF too)."),
+       QStringLiteral("OUT.png|.svg")},
       {QStringLiteral("rollout"),
        QStringLiteral("With --image: draw the attention rollout instead; without it: print it.")},
       {QStringLiteral("flow"),
@@ -127,27 +154,38 @@ void addModelOptions(QCommandLineParser& parser) {
        QStringLiteral("Refuse a model needing more than this (default 4GiB)."),
        QStringLiteral("size")},
   });
+  addModelSourceOptions(parser);
   addModelImageOptions(parser);
 }
 
 int modelCommand(const QCommandLineParser& parser) {
-  const QString path = requiredValue(parser, QStringLiteral("model"));
   const bool check = parser.isSet(QStringLiteral("check"));
   const bool rollout = parser.isSet(QStringLiteral("rollout"));
   const bool flow = parser.isSet(QStringLiteral("flow"));
   const bool stats = parser.isSet(QStringLiteral("stats"));
   const bool steps = parser.isSet(QStringLiteral("steps"));
+  const bool compare = parser.isSet(QStringLiteral("compare-with"));
   const QString image = parser.value(QStringLiteral("image"));
   const QString out = parser.value(QStringLiteral("out"));
   const bool imageView = imageViewAsked(parser);
+  const bool layerView = parser.isSet(QStringLiteral("view")) && !imageView;
+  if (const QString v = parser.value(QStringLiteral("view"));
+      layerView && v != QLatin1String("grid") && v != QLatin1String("head") &&
+      v != QLatin1String("text")) {
+    throw UsageError(QStringLiteral("--view \"%1\" is not a view of model: use grid, head or "
+                                    "text (one layer), or image (a vision transformer's "
+                                    "attention over its image)")
+                         .arg(v)
+                         .toStdString());
+  }
   if (!imageView) refuseImageOptionsWithoutView(parser);
   if (imageView && (steps || parser.isSet(QStringLiteral("step")))) {
     throw UsageError(
         "--view image shows one forward pass over an image; --steps and --step "
         "belong to generation captures");
   }
-  if (!imageView && !check && !rollout && !flow && !stats && !steps && image.isEmpty() &&
-      out.isEmpty()) {
+  if (!imageView && !check && !rollout && !flow && !stats && !steps && !compare &&
+      image.isEmpty() && out.isEmpty()) {
     throw UsageError(
         "model needs --check, --stats, --image OUT.png, --rollout, --flow, --steps or --out "
         "(what to do with the model)");
@@ -160,9 +198,24 @@ int modelCommand(const QCommandLineParser& parser) {
   }
   if (rollout && flow && !image.isEmpty() && !imageView)
     throw UsageError("--image draws one picture: give --rollout or --flow, not both");
+  if (layerView && (image.isEmpty() || rollout || flow || step >= 0))
+    throw UsageError("--view draws one layer to --image, without --rollout, --flow or --step");
+  for (const char* option : {"layer", "query", "head"}) {
+    if (!parser.isSet(QStringLiteral("view")) && parser.isSet(QString::fromLatin1(option))) {
+      throw UsageError("--" + std::string(option) +
+                       " belongs to --view; add --view grid|head|text|image");
+    }
+  }
+  if (!layerView && parser.isSet(QStringLiteral("coverage")))
+    throw UsageError("--coverage belongs to --view head; add --view head");
   const double eps = sinkEps(parser);
-  if (!image.isEmpty() && !imageView)
-    requireSuffix(QStringLiteral("image"), image, {QStringLiteral(".png")});
+  if (!image.isEmpty() && !imageView) {
+    QStringList suffixes = {QStringLiteral(".png"), QStringLiteral(".svg")};
+    if (layerView) suffixes << QStringLiteral(".pdf");
+    requireSuffix(QStringLiteral("image"), image, suffixes);
+    if (step >= 0 && image.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive))
+      throw UsageError("--step --image draws a PNG: give OUT.png");
+  }
   double tolerance = model::kDefaultTolerance;
   if (parser.isSet(QStringLiteral("tolerance"))) {
     bool ok = false;
@@ -177,7 +230,15 @@ int modelCommand(const QCommandLineParser& parser) {
   const QSize size(positiveInt(parser, QStringLiteral("width"), 1600, 64),
                    positiveInt(parser, QStringLiteral("height"), 1000, 64));
 
-  const model::Model m = model::read_model(path.toStdString(), memoryLimit(parser));
+  const model::Model m = loadModelSource(parser);
+  const QString path = parser.isSet(QStringLiteral("model")) ? parser.value(QStringLiteral("model"))
+                                                            : parser.value(QStringLiteral("weights"));
+  if (check && m.index.weights_only) {
+    throw InvalidInput("--check: " + path.toStdString() +
+                       " holds attention weights only: there are no parameters or inputs to "
+                       "recompute its layers from, so nothing to compare with PyTorch (its rows "
+                       "were checked on reading; use --stats, --image, --rollout or --flow)");
+  }
   const std::int64_t batches = m.layers.front().problem.config.batch();
   if (batch >= batches) {
     throw InvalidInput("--batch " + std::to_string(batch) + ": the model's inputs have " +
@@ -217,6 +278,7 @@ int modelCommand(const QCommandLineParser& parser) {
     }
   }
   if (stats) printSinkRates(m, computed, eps, batch);
+  if (compare) printComparison(parser, m, computed, batch);
   if (imageView) {
     modelImageCommand(parser, m, computed, batch, size);
     return exitCode;
@@ -226,8 +288,17 @@ int modelCommand(const QCommandLineParser& parser) {
     writeStepRows(model::step_rows(m, computed.weights, step, batch, "--step"), out.toStdString());
     std::cout << "wrote " << out.toStdString() << '\n';
   }
-  const auto save = [&](const QImage& picture) {
-    const QString error = ui::saveModelPicture(picture, image);
+  if (layerView) {
+    exportModelLayer(parser, m, batch, size, image);
+    std::cout << "wrote " << image.toStdString() << '\n';
+    return exitCode;
+  }
+  const bool svg = image.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
+  // A picture as PNG (drawn) or SVG (painted, its text kept as text).
+  const auto save = [&](const std::function<QImage()>& draw,
+                        const std::function<void(QPainter&)>& paint) {
+    const QString error = svg ? ui::saveModelSvg(paint, size, image, QFileInfo(path).fileName())
+                              : ui::saveModelPicture(draw(), image);
     if (!error.isEmpty()) throw InvalidInput(error.toStdString());
     std::cout << "wrote " << image.toStdString() << '\n';
   };
@@ -237,7 +308,8 @@ int modelCommand(const QCommandLineParser& parser) {
       std::cout << "rollout over layers";
       printAcrossLayers(r, batch);
     } else {
-      save(ui::drawRollout(m, r, size));
+      save([&] { return ui::drawRollout(m, r, size); },
+           [&](QPainter& p) { ui::paintRollout(p, m, r, size); });
     }
   }
   if (flow) {
@@ -248,13 +320,19 @@ int modelCommand(const QCommandLineParser& parser) {
                 << " edges; rows normalised) over layers";
       printAcrossLayers(f, batch);
     } else {
-      save(ui::drawFlow(m, f, size));
+      save([&] { return ui::drawFlow(m, f, size); },
+           [&](QPainter& p) { ui::paintFlow(p, m, f, size); });
     }
   }
   if (!rollout && !flow && !image.isEmpty()) {
-    save(step >= 0 ? ui::drawStepRows(
-                         m, model::step_rows(m, computed.weights, step, batch, "--step"), size)
-                   : ui::drawModelGrid(m, computed, batch, size));
+    save(
+        [&] {
+          return step >= 0 ? ui::drawStepRows(
+                                 m, model::step_rows(m, computed.weights, step, batch, "--step"),
+                                 size)
+                           : ui::drawModelGrid(m, computed, batch, size);
+        },
+        [&](QPainter& p) { ui::paintModelGrid(p, m, computed, batch, size); });
   }
   return exitCode;
 }

@@ -16,7 +16,7 @@ namespace mhaviz::cli {
 
 namespace {
 
-const char* const kImageOptions[] = {"layer", "head", "query", "opacity", "upsampling", "overlay"};
+const char* const kImageOptions[] = {"opacity", "upsampling", "overlay"};
 
 int integer(const QCommandLineParser& parser, const char* option, int fallback) {
   const QString name = QString::fromLatin1(option);
@@ -53,23 +53,6 @@ int queryToken(const QCommandLineParser& parser, const model::ImageGrid& grid) {
 
 void addModelImageOptions(QCommandLineParser& parser) {
   parser.addOptions({
-      {QStringLiteral("view"),
-       QStringLiteral("image: draw a vision transformer's attention over its image (a model "
-                      "file with an image, capture_model(image=...)) to --image (PNG, SVG or "
-                      "PDF) and write its numbers to --out."),
-       QStringLiteral("image")},
-      {QStringLiteral("layer"),
-       QStringLiteral("With --view image: the layer shown (default: the first one over the "
-                      "image)."),
-       QStringLiteral("l")},
-      {QStringLiteral("head"),
-       QStringLiteral("With --view image: the head shown large, or mean for the mean of the "
-                      "layer's heads (default 0); --rollout or --flow show those instead."),
-       QStringLiteral("h|mean")},
-      {QStringLiteral("query"),
-       QStringLiteral("With --view image: the query token, by index or label (default 0, the "
-                      "class token)."),
-       QStringLiteral("q")},
       {QStringLiteral("opacity"),
        QStringLiteral("With --view image: the colour map's opacity over the picture, 0 to 1 "
                       "(default 0.6)."),
@@ -86,15 +69,7 @@ void addModelImageOptions(QCommandLineParser& parser) {
 }
 
 bool imageViewAsked(const QCommandLineParser& parser) {
-  if (!parser.isSet(QStringLiteral("view"))) return false;
-  const QString v = parser.value(QStringLiteral("view"));
-  if (v != QLatin1String("image")) {
-    throw UsageError(QStringLiteral("--view \"%1\" is not a view of model: use --view image (a "
-                                    "vision transformer's attention over its image)")
-                         .arg(v)
-                         .toStdString());
-  }
-  return true;
+  return parser.value(QStringLiteral("view")) == QLatin1String("image");
 }
 
 void refuseImageOptionsWithoutView(const QCommandLineParser& parser) {

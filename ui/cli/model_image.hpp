@@ -10,10 +10,11 @@
 
 namespace mhaviz::cli {
 
-/// The options of --view image (--layer, --head, --query, --opacity, --upsampling, --overlay).
+/// The options of --view image alone (--opacity, --upsampling, --overlay); --view, --layer,
+/// --head and --query are model_sources.hpp's, shared with the layer views.
 void addModelImageOptions(QCommandLineParser& parser);
 
-/// True when --view image was given; throws UsageError for another --view.
+/// True when --view image was given.
 bool imageViewAsked(const QCommandLineParser& parser);
 
 /// Throws UsageError when an image-view option is given without --view image.

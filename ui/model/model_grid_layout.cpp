@@ -79,6 +79,8 @@ QString modelLayerName(const model::Model& model, int layer) {
 
 QString modelLayerCheck(const model::ComputedModel& computed, int layer) {
   const model::LayerCheck& check = computed.checks[static_cast<std::size_t>(layer)];
+  if (!check.checked)  // weights-only: nothing was recomputed, nothing compared
+    return QCoreApplication::translate("ModelPicture", "stored weights (weights-only file)");
   return check.ok ? QCoreApplication::translate("ModelPicture",
                                                 "matches PyTorch (largest difference %1)")
                         .arg(difference(check.worst()))

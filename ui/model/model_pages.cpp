@@ -17,6 +17,7 @@
 #include "document/document.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/model/weights_only.hpp"
 #include "model/layer_tensors.hpp"
 #include "model/model_view.hpp"
 #include "session/session_file.hpp"
@@ -89,11 +90,17 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
   connect(m_modelView, &ModelView::layerChosen, this, &ModelPages::openLayer);
   // The first layer as the session, so that every dock describes the model on screen.
   connect(m_modelView, &ModelView::modelLoaded, this, [this] {
+    if (showStoredLayer(0, -1)) return;
     applyLayer(0, -1);
     m_modelView->setSelected(0, -1);
     followStep();  // a generation capture opens at its last step
   });
   connect(m_modelView->modes(), &ModelModeBar::viewChanged, this, [this] { followStep(); });
+  // A weights-only layer's token views and measures follow the batch element shown.
+  connect(m_modelView, &ModelView::batchChanged, this, [this] {
+    const auto [layer, head] = m_modelView->selected();
+    showStoredLayer(layer, head);
+  });
   connect(document, &Document::originChanged, this, [this] { followOrigin(); });
   connect(document, &Document::configChanged, this, [this] { updateBar(); });
   connect(document, &Document::viewChanged, this, [this] { updateBar(); });
@@ -131,6 +138,9 @@ void ModelPages::followOrigin() {
 
 void ModelPages::closeModel() {
   m_modelOpen = false;
+  m_storedText.clear();
+  m_storedMeasures.cancel();
+  emit storedLayerShown(nullptr, ViewOptions{});
   m_modelView->closeModel();
   m_toModel->setEnabled(false);
   showLayerView();
@@ -176,7 +186,43 @@ bool ModelPages::openModelExample(const QString& name) {
   return true;
 }
 
+bool ModelPages::showStoredLayer(int layer, int head) {
+  const std::shared_ptr<const LoadedModel> loaded = m_modelView->loaded();
+  if (!loaded || !loaded->model.index.weights_only || layer < 0 ||
+      std::size_t(layer) >= loaded->model.layers.size()) {
+    return false;
+  }
+  const model::Layer& l = loaded->model.layers[std::size_t(layer)];
+  auto result = std::make_shared<const ForwardResult>(model::weights_result(l));
+  ViewOptions view;
+  view.stage = Stage::weights;
+  view.soloHead = head;
+  view.batch = std::min<int>(m_modelView->batch(), int(result->N) - 1);
+  view.kvHeads = static_cast<int>(l.info.kv_heads);
+  for (const std::string& s : l.info.config.query_labels)
+    view.queryLabels << QString::fromStdString(s);
+  for (const std::string& s : l.info.config.key_labels) view.keyLabels << QString::fromStdString(s);
+  m_modelView->setSelected(layer, head);
+  m_storedText = tr("%1 of %2 (stored weights)")
+                     .arg(QString::fromStdString(model::layer_title(l.info, std::size_t(layer))),
+                          loaded->displayName);
+  emit storedLayerShown(result, view);
+  m_storedMeasures.start([this, result, batch = view.batch](const TaskScope& scope) {
+    RunControl control;
+    control.cancel = scope.cancelFlag();
+    std::shared_ptr<const ResultMeasures> measures;
+    try {
+      measures = std::make_shared<const ResultMeasures>(measure_result(*result, Inputs{}, control));
+    } catch (const std::exception&) {
+      return;  // cancelled (a newer layer was shown); stored weights are checked on reading
+    }
+    scope.post([this, result, measures, batch] { emit storedMeasuresReady(result, measures, batch); });
+  });
+  return true;
+}
+
 bool ModelPages::makeLayerTheSession(int layer, int head) {
+  if (showStoredLayer(layer, head)) return false;  // a weights-only layer: no session to open
   const SessionOrigin& origin = m_document->origin();
   if (m_modelOpen && origin.isModelLayer() && origin.layer == layer) {
     // Already the session (edited or not): only the head shown changes.

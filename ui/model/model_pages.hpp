@@ -14,6 +14,11 @@
 #include <QString>
 #include <memory>
 
+#include "mhaviz/core/analysis/measures.hpp"
+#include "mhaviz/core/forward/result.hpp"
+#include "tasks/latest_task.hpp"
+#include "stages/view_options.hpp"
+
 class QAction;
 class QLabel;
 class QMenu;
@@ -65,12 +70,29 @@ class ModelPages : public QStackedWidget {
   void setPresentation(bool on);
   /// The bar's text: "layer 2 (layers.2.self_attn) of enc4.json, head 2"; empty without a model.
   [[nodiscard]] QString layerText() const;
+  /// The weights-only layer shown in the token views ("layer 0 (attentions.0) of gqa.json");
+  /// empty when none is (a model with parameters, or no model).
+  [[nodiscard]] QString storedLayerText() const { return m_storedText; }
   /// Adds the bundled models, with their captions, to File > Examples.
   void addExamples(QMenu* examples);
+
+ signals:
+  /// A weights-only model's layer was selected (or the model opened: its first layer): its
+  /// stored weights, as a result of the weights stage (model::weights_result), and the view to
+  /// draw them with, for the head view and the text view. Such a layer never becomes the
+  /// session (it has no parameters or inputs to compute with). Null when the model closes.
+  void storedLayerShown(std::shared_ptr<const mhaviz::ForwardResult> result,
+                        const mhaviz::ui::ViewOptions& view);
+  /// The head measures of the stored layer last shown (computed on a background thread after
+  /// storedLayerShown), for the Head measures dock.
+  void storedMeasuresReady(std::shared_ptr<const mhaviz::ForwardResult> result,
+                           std::shared_ptr<const mhaviz::ResultMeasures> measures, int batch);
 
  private:
   void applyLayer(int layer, int head);
   bool makeLayerTheSession(int layer, int head);
+  /// For a weights-only model: selects the layer and emits storedLayerShown; false otherwise.
+  bool showStoredLayer(int layer, int head);
   /// In the generation step view, the session follows the step slider: the layer that has, in
   /// the step shown, the place the session's layer has in its own step (so the text view and
   /// the head view show the newest token's weights). Not while the session has unsaved changes.
@@ -88,6 +110,8 @@ class ModelPages : public QStackedWidget {
   std::unique_ptr<QTemporaryDir> m_examplesDir;  // the bundled models, copied out once
   bool m_applying = false;     // a layer of the model is being opened: its own origin change
   bool m_modelOpen = false;    // a model is shown or being read
+  QString m_storedText;  // storedLayerText()
+  LatestTask m_storedMeasures{this};  // the head measures of the stored layer shown last
   bool m_presenting = false;
 };
 

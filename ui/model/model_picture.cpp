@@ -8,6 +8,8 @@
 #include <QFontMetrics>
 #include <QImageWriter>
 #include <QPainter>
+#include <QSvgGenerator>
+#include <functional>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -26,14 +28,21 @@ namespace {
 
 QColor alarm() { return QColor(200, 30, 30); }
 
-}  // namespace
-
-QImage drawModelGrid(const model::Model& model, const model::ComputedModel& computed, int batch,
-                     QSize size, Colormap colormap, const ModelPictureColors& colors,
-                     bool withTitle) {
+/// A picture of `size` painted by `paint` onto an image of the background colour.
+QImage paintedImage(QSize size, const ModelPictureColors& colors,
+                    const std::function<void(QPainter&)>& paint) {
   QImage image(size, QImage::Format_RGB32);
   image.fill(colors.background);
   QPainter p(&image);
+  paint(p);
+  return image;
+}
+
+}  // namespace
+
+void paintModelGrid(QPainter& p, const model::Model& model, const model::ComputedModel& computed,
+                    int batch, QSize size, Colormap colormap, const ModelPictureColors& colors,
+                    bool withTitle) {
   p.setRenderHint(QPainter::Antialiasing, false);
   const ModelGridLayout g(model, computed, batch, size, withTitle);
   p.setFont(g.font);
@@ -42,9 +51,25 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
 
   p.setPen(colors.ink);
   if (withTitle) p.drawText(g.title, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, g.titleText);
+  // Grouped-query attention: the heads sharing a key/value head share a colour band (and say
+  // which one) over their column.
+  std::int64_t kvHeads = 0;
+  for (const model::Layer& layer : model.layers) kvHeads = std::max(kvHeads, layer.info.kv_heads);
   for (int h = 0; h < g.heads; ++h) {
-    p.drawText(QRect(g.left + h * g.cellW, g.gridTop - g.lineH, g.cellW - g.gap, g.lineH),
-               Qt::AlignCenter, QCoreApplication::translate("ModelPicture", "head %1").arg(h));
+    const QRect label(g.left + h * g.cellW, g.gridTop - g.lineH, g.cellW - g.gap, g.lineH);
+    if (kvHeads > 0 && g.heads % kvHeads == 0) {
+      const auto group = static_cast<int>(h / (g.heads / kvHeads));
+      p.fillRect(QRect(label.left(), label.bottom() - 2, label.width(), 3),
+                 kvGroupColor(group));
+      p.drawText(label, Qt::AlignCenter,
+                 fm.elidedText(QCoreApplication::translate("ModelPicture", "head %1 · kv %2")
+                                   .arg(h)
+                                   .arg(group),
+                               Qt::ElideRight, label.width()));
+    } else {
+      p.drawText(label, Qt::AlignCenter,
+                 QCoreApplication::translate("ModelPicture", "head %1").arg(h));
+    }
   }
   // The axis names: "query" upwards left of the labels, "key" under the last row's labels.
   p.save();
@@ -100,7 +125,7 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
     for (std::int64_t h = 0; h < H; ++h) {
       const QImage& cells = maps[static_cast<std::size_t>(h)];
       const QRect target = g.mapRect(li, static_cast<int>(h));
-      p.drawImage(target, cells);
+      drawCells(p, target, cells);
       if (Sx > S) {  // the appended bias_k / zero columns start here
         const int x = target.left() + static_cast<int>(target.width() * S / Sx);
         p.setPen(extraKeyColor());
@@ -119,7 +144,14 @@ QImage drawModelGrid(const model::Model& model, const model::ComputedModel& comp
       }
     }
   }
-  return image;
+}
+
+QImage drawModelGrid(const model::Model& model, const model::ComputedModel& computed, int batch,
+                     QSize size, Colormap colormap, const ModelPictureColors& colors,
+                     bool withTitle) {
+  return paintedImage(size, colors, [&](QPainter& p) {
+    paintModelGrid(p, model, computed, batch, size, colormap, colors, withTitle);
+  });
 }
 
 QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& computed, int batch,
@@ -132,12 +164,9 @@ namespace {
 /// A tokens × tokens map across the layers (model::Rollout or model::AttentionFlow: rows the
 /// positions after the last layer, columns the input positions), its per-token means under it.
 template <typename TokenMap>
-QImage drawTokenMap(const model::Model& model, const TokenMap& rollout, QSize size,
-                    Colormap colormap, const ModelPictureColors& colors, const char* titleText,
-                    const char* scaleText) {
-  QImage image(size, QImage::Format_RGB32);
-  image.fill(colors.background);
-  QPainter p(&image);
+void paintTokenMap(QPainter& p, const model::Model& model, const TokenMap& rollout, QSize size,
+                   Colormap colormap, const ModelPictureColors& colors, const char* titleText,
+                   const char* scaleText) {
   QFont font = p.font();
   font.setPixelSize(12);
   p.setFont(font);
@@ -188,7 +217,7 @@ QImage drawTokenMap(const model::Model& model, const TokenMap& rollout, QSize si
     return rollout.map[std::size_t(r) * su + std::size_t(c)];
   });
   const QRect target(left, top, side, side);
-  p.drawImage(target, cells);
+  drawCells(p, target, cells);
   drawScale(p, QRect(target.right() + margin, top + lineH, 14, std::max(0, side - lineH)), gradient,
             colormap, colors.ink, QCoreApplication::translate("ModelPicture", scaleText));
   double most = 0;
@@ -197,7 +226,7 @@ QImage drawTokenMap(const model::Model& model, const TokenMap& rollout, QSize si
     return most > 0 ? rollout.per_token[std::size_t(c)] / most : 0.0;
   });
   const QRect barRect(left, top + side + 4, side, barH);
-  p.drawImage(barRect, bar);
+  drawCells(p, barRect, bar);
   p.setPen(colors.ink);
   p.drawText(QRect(margin, barRect.bottom() + 2, size.width() - 2 * margin, lineH), Qt::AlignLeft,
              QCoreApplication::translate("ModelPicture",
@@ -216,27 +245,70 @@ QImage drawTokenMap(const model::Model& model, const TokenMap& rollout, QSize si
       p.restore();
     }
   }
-  return image;
 }
 
 }  // namespace
 
-QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
-                   Colormap colormap, const ModelPictureColors& colors) {
-  return drawTokenMap(
-      model, rollout, size, colormap, colors,
+void paintRollout(QPainter& p, const model::Model& model, const model::Rollout& rollout,
+                  QSize size, Colormap colormap, const ModelPictureColors& colors) {
+  paintTokenMap(
+      p, model, rollout, size, colormap, colors,
       QT_TRANSLATE_NOOP("ModelPicture",
                         "Attention rollout over the self-attention layers %1, batch element %2"),
       QT_TRANSLATE_NOOP("ModelPicture", "rollout"));
 }
 
-QImage drawFlow(const model::Model& model, const model::AttentionFlow& flow, QSize size,
-                Colormap colormap, const ModelPictureColors& colors) {
-  return drawTokenMap(model, flow, size, colormap, colors,
+QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
+                   Colormap colormap, const ModelPictureColors& colors) {
+  return paintedImage(size, colors, [&](QPainter& p) {
+    paintRollout(p, model, rollout, size, colormap, colors);
+  });
+}
+
+void paintFlow(QPainter& p, const model::Model& model, const model::AttentionFlow& flow,
+               QSize size, Colormap colormap, const ModelPictureColors& colors) {
+  paintTokenMap(p, model, flow, size, colormap, colors,
                       QT_TRANSLATE_NOOP("ModelPicture",
                                         "Attention flow (maximum flow, rows normalised) over the "
                                         "self-attention layers %1, batch element %2"),
                       QT_TRANSLATE_NOOP("ModelPicture", "flow"));
+}
+
+QImage drawFlow(const model::Model& model, const model::AttentionFlow& flow, QSize size,
+                Colormap colormap, const ModelPictureColors& colors) {
+  return paintedImage(size, colors,
+                      [&](QPainter& p) { paintFlow(p, model, flow, size, colormap, colors); });
+}
+
+QString saveModelSvg(const std::function<void(QPainter&)>& paint, QSize size,
+                     const QString& path, const QString& title) {
+  // Written to a buffer first, then to the file atomically (a failed save leaves no file).
+  QByteArray svg;
+  QBuffer buffer(&svg);
+  buffer.open(QIODevice::WriteOnly);
+  QSvgGenerator generator;
+  generator.setOutputDevice(&buffer);
+  generator.setSize(size);
+  generator.setResolution(96);  // a CSS pixel per picture pixel
+  generator.setViewBox(QRect(QPoint(0, 0), size));
+  generator.setTitle(title);
+  generator.setDescription(QStringLiteral("mhaviz"));
+  {
+    QPainter p;
+    if (!p.begin(&generator)) {
+      return QCoreApplication::translate("ModelPicture", "%1: cannot draw the SVG picture")
+          .arg(path);
+    }
+    p.fillRect(QRect(QPoint(0, 0), size), ModelPictureColors().background);
+    paint(p);
+  }
+  try {
+    io::write_file_atomic(std::filesystem::path(path.toStdString()),
+                          std::as_bytes(std::span(svg.constData(), std::size_t(svg.size()))));
+  } catch (const InvalidInput& e) {
+    return QString::fromStdString(e.what());
+  }
+  return {};
 }
 
 QString saveModelPicture(const QImage& image, const QString& path) {

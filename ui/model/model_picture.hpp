@@ -9,6 +9,9 @@
 #include <QRect>
 #include <QSize>
 #include <QString>
+#include <functional>
+
+class QPainter;
 
 #include "mhaviz/core/model/model.hpp"
 #include "stages/view_options.hpp"
@@ -47,6 +50,23 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
 /// Attention flow's map (each row divided by its sum) drawn as drawRollout draws rollout.
 QImage drawFlow(const model::Model& model, const model::AttentionFlow& flow, QSize size,
                 Colormap colormap = Colormap::viridis, const ModelPictureColors& colors = {});
+
+/// The same pictures painted onto any painter (an SVG generator): drawModelGrid, drawRollout
+/// and drawFlow paint through these.
+void paintModelGrid(QPainter& p, const model::Model& model, const model::ComputedModel& computed,
+                    int batch, QSize size, Colormap colormap = Colormap::viridis,
+                    const ModelPictureColors& colors = {}, bool withTitle = true);
+void paintRollout(QPainter& p, const model::Model& model, const model::Rollout& rollout,
+                  QSize size, Colormap colormap = Colormap::viridis,
+                  const ModelPictureColors& colors = {});
+void paintFlow(QPainter& p, const model::Model& model, const model::AttentionFlow& flow,
+               QSize size, Colormap colormap = Colormap::viridis,
+               const ModelPictureColors& colors = {});
+
+/// Saves what `paint` paints on a white page of `size` as an SVG file (text stays text), atomically;
+/// returns an error message naming the file, or an empty string.
+QString saveModelSvg(const std::function<void(QPainter&)>& paint, QSize size,
+                     const QString& path, const QString& title);
 
 /// Saves a picture as PNG; returns an error message naming the file, or an empty string.
 QString saveModelPicture(const QImage& image, const QString& path);

@@ -30,6 +30,23 @@ QString gridHint() {
       "full view.");
 }
 
+/// Why a weights-only model's layers cannot be opened (the Open button's tooltip and the hint).
+QString storedWeightsReason() {
+  return ModelView::tr(
+      "This file holds attention weights only, no queries, keys, values or parameters: cell "
+      "arithmetic, value norms, value zeroing, the logit scale, recomputing a layer and the stage "
+      "walk-through need them and are not available.");
+}
+
+QString storedGridHint() {
+  return ModelView::tr("Click a map to show its layer in the head view and the text view. %1")
+      .arg(storedWeightsReason());
+}
+
+bool storedWeights(const std::shared_ptr<const LoadedModel>& loaded) {
+  return loaded != nullptr && loaded->model.index.weights_only;
+}
+
 }  // namespace
 
 ModelView::ModelView(QWidget* parent)
@@ -88,6 +105,7 @@ ModelView::ModelView(QWidget* parent)
   connect(m_batch, &QSpinBox::valueChanged, this, [this](int b) {
     m_batchValue = b;
     redraw();
+    emit batchChanged(b);
   });
   showSummary();
 }
@@ -105,7 +123,10 @@ QRect ModelView::mapRect(int layer, int head) const {
 
 void ModelView::setSelected(int layer, int head) {
   m_selected = {layer, head};
-  m_open->setEnabled(layer >= 0 && m_loaded != nullptr);
+  const bool stored = storedWeights(m_loaded);
+  m_open->setEnabled(layer >= 0 && m_loaded != nullptr && !stored);
+  m_open->setToolTip(stored ? storedWeightsReason()
+                            : tr("Open the selected layer in the full view, to work on it"));
   m_open->setText(layer >= 0 ? tr("&Open layer %1").arg(layer) : tr("&Open the layer"));
   m_canvas->update();
 }
@@ -245,6 +266,25 @@ void ModelView::showSummary() {
   m_caption->setText(m.index.caption.empty() ? m_loaded->displayName
                                              : m_loaded->displayName + QStringLiteral(" — ") +
                                                    QString::fromStdString(m.index.caption));
+  if (m.index.weights_only) {
+    QString text = tr("%1 attention layers of stored weights (a weights-only file: nothing is "
+                      "recomputed or compared with PyTorch).")
+                       .arg(m.layers.size());
+    // A few warnings in full (one per layer could fill the view), then how many more.
+    constexpr std::size_t kShown = 3;
+    for (std::size_t i = 0; i < std::min(kShown, m.warnings.size()); ++i)
+      text += QStringLiteral("\n") + tr("Warning: %1").arg(QString::fromStdString(m.warnings[i]));
+    if (m.warnings.size() > kShown) {
+      text += QStringLiteral("\n") +
+              tr("… and %1 more layers whose rows do not sum to 1 (mhaviz-cli model --stats "
+                 "lists them all).")
+                  .arg(m.warnings.size() - kShown);
+    }
+    m_summary->setStyleSheet(m.warnings.empty() ? QString()
+                                                : QStringLiteral("color: #b35900;"));
+    m_summary->setText(text);
+    return;
+  }
   double worst = 0;
   QStringList differing;
   for (std::size_t i = 0; i < c.checks.size(); ++i) {
@@ -281,7 +321,9 @@ bool ModelView::redraw() {
   const ModelMode mode = m_modes->mode();
   const int batch = m_batchValue;
   const int step = m_modes->step();
-  m_hint->setText(mode == ModelMode::grid ? gridHint() : QString());
+  m_hint->setText(mode != ModelMode::grid ? QString()
+                  : storedWeights(m_loaded) ? storedGridHint()
+                                            : gridHint());
   m_hint->setVisible(mode == ModelMode::grid);
   std::shared_ptr<const model::AttentionFlow> flow;
   if (mode == ModelMode::flow) {

@@ -81,6 +81,8 @@ class ModelView : public QWidget {
   void layerSelected(int layer, int head);
   /// A map was double-clicked (or "Open layer N" pressed): open that layer.
   void layerChosen(int layer, int head);
+  /// The Batch element control changed (the grid is redrawn for it).
+  void batchChanged(int batch);
   /// The cell under the pointer, for the status bar (empty when the pointer leaves).
   void hovered(const QString& text);
   /// A model is read, computed and its first picture drawn (loaded() is it; modelFinished

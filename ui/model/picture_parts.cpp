@@ -66,4 +66,14 @@ void drawLabels(QPainter& p, const QFontMetrics& fm, const QRect& map, const QSt
   }
 }
 
+void drawCells(QPainter& p, const QRect& target, const QImage& cells) {
+  const QPaintDevice* device = p.device();
+  if (device != nullptr && device->devType() != QInternal::Image &&
+      device->devType() != QInternal::Widget && device->devType() != QInternal::Pixmap) {
+    p.drawImage(target, cells.scaled(target.size(), Qt::IgnoreAspectRatio, Qt::FastTransformation));
+    return;
+  }
+  p.drawImage(target, cells);
+}
+
 }  // namespace mhaviz::ui

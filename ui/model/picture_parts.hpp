@@ -36,6 +36,11 @@ QImage cellImage(std::int64_t rows, std::int64_t cols, const QCPColorGradient& g
   return image;
 }
 
+/// Draws a map's cells (one pixel per cell) into `target`, each cell a sharp block: an SVG
+/// viewer would smooth a small image stretched over the target, so for a painter that is not an
+/// image's the cells are enlarged first (nearest neighbour).
+void drawCells(QPainter& p, const QRect& target, const QImage& cells);
+
 /// Width of a colour scale beside a picture: its bar, a gap, a tick and the widest label.
 int colourScaleWidth(const QFontMetrics& fm);
 

@@ -4,7 +4,9 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <array>
+#include <iterator>
 #include <cstddef>
 
 namespace mhaviz::ui {
@@ -155,6 +157,14 @@ QColor maskedColorBesideDiverging(Colormap map) {
 }
 
 QColor extraKeyColor() { return QColor(214, 96, 0); }
+
+QColor kvGroupColor(int group) {
+  static const QColor kColors[] = {QColor(0, 114, 178),  QColor(230, 159, 0),
+                                   QColor(0, 158, 115),  QColor(204, 121, 167),
+                                   QColor(86, 180, 233), QColor(213, 94, 0),
+                                   QColor(240, 228, 66), QColor(0, 0, 0)};
+  return kColors[static_cast<std::size_t>(std::max(0, group)) % std::size(kColors)];
+}
 
 QList<Colormap> allColormaps() {
   return {Colormap::viridis, Colormap::magma, Colormap::cividis, Colormap::grayscale,

@@ -29,6 +29,10 @@ QColor maskedColor(Colormap map);
 QColor maskedColorBesideDiverging(Colormap map);
 /// Tick labels and separator of the key columns/rows appended by add_bias_kv / add_zero_attn.
 QColor extraKeyColor();
+/// The colour of key/value head `group` under grouped-query attention (num_key_value_heads):
+/// the query heads sharing it are marked with it wherever heads are listed. Eight colours that
+/// stay apart for colour-blind eyes (Okabe & Ito), repeating.
+QColor kvGroupColor(int group);
 
 /// Every colormap, in the order the selectors list them, and its name as shown.
 QList<Colormap> allColormaps();

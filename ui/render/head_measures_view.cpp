@@ -31,10 +31,30 @@ HeadMeasuresView::HeadMeasuresView(QWidget* parent) : QWidget(parent) {
 void HeadMeasuresView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
                                  std::shared_ptr<const mhaviz::ResultMeasures> measures, int batch,
                                  bool measuring) {
-  m_result = std::move(result);
-  m_resultMeasures = std::move(measures);
+  m_session = {std::move(result), std::move(measures), batch, measuring};
+  if (m_storedShown) return;  // a stored layer is shown; the session's comes back after it
+  m_result = m_session.result;
+  m_resultMeasures = m_session.measures;
   m_batch = batch;
   m_measuring = measuring;
+  rebuild();
+}
+
+void HeadMeasuresView::showStored(std::shared_ptr<const mhaviz::ForwardResult> result,
+                                  std::shared_ptr<const mhaviz::ResultMeasures> measures,
+                                  int batch) {
+  m_storedShown = result != nullptr;
+  if (m_storedShown) {
+    m_result = std::move(result);
+    m_resultMeasures = std::move(measures);
+    m_batch = batch;
+    m_measuring = m_resultMeasures == nullptr;
+  } else {
+    m_result = m_session.result;
+    m_resultMeasures = m_session.measures;
+    m_batch = m_session.batch;
+    m_measuring = m_session.measuring;
+  }
   rebuild();
 }
 
@@ -87,6 +107,12 @@ void HeadMeasuresView::rebuild() {
     }
     m_sections = {entropy, confidence, first};
     if (m.head.has_bias_k || m.head.has_zero) m_sections.push_back(extra);
+    // Weights without a pass (a weights-only model's layer) have no outputs to ablate: said,
+    // not left blank.
+    if (m_result->output.dim() == 0) {
+      ablation.title = tr("ablation: not available, a weights-only layer has no outputs (needs "
+                          "the layer's values and parameters)");
+    }
     m_sections.push_back(ablation);
     if (!scale.values.empty()) m_sections.push_back(scale);
   }

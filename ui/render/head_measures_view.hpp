@@ -27,6 +27,12 @@ class HeadMeasuresView : public QWidget {
                  std::shared_ptr<const mhaviz::ResultMeasures> measures, int batch,
                  bool measuring = false);
 
+  /// Shows a stored result (a weights-only model's layer) and its measures (null: still being
+  /// computed) instead of the session's until called with a null result; setResult meanwhile
+  /// keeps the session's for then.
+  void showStored(std::shared_ptr<const mhaviz::ForwardResult> result,
+                  std::shared_ptr<const mhaviz::ResultMeasures> measures, int batch);
+
   /// One section per measure: its title and one value per head (NaN: undefined).
   struct Section {
     QString title;
@@ -47,6 +53,14 @@ class HeadMeasuresView : public QWidget {
  private:
   void rebuild();
 
+  struct Shown {
+    std::shared_ptr<const mhaviz::ForwardResult> result;
+    std::shared_ptr<const mhaviz::ResultMeasures> measures;
+    int batch = 0;
+    bool measuring = false;
+  };
+  Shown m_session;             // the last setResult
+  bool m_storedShown = false;  // showStored's result is shown instead
   std::shared_ptr<const mhaviz::ForwardResult> m_result;
   std::shared_ptr<const mhaviz::ResultMeasures> m_resultMeasures;
   int m_batch = 0;

@@ -52,6 +52,9 @@ struct ViewOptions {
   bool showAverage = true;  // add the head-average map (PyTorch's average_attn_weights)
   Reduce reduce = Reduce::mean;
   QStringList queryLabels, keyLabels;  // token labels; empty = indices
+  // Grouped-query attention (a weights-only model's num_key_value_heads): the key/value heads
+  // the heads share, grouped where heads are listed; 0: every head has its own.
+  int kvHeads = 0;
   bool operator==(const ViewOptions&) const = default;
 };
 

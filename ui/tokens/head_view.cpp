@@ -15,6 +15,7 @@
 #include <exception>
 
 #include "mhaviz/core/base/errors.hpp"
+#include "render/colormaps.hpp"
 #include "tokens/token_canvas.hpp"
 
 namespace mhaviz::ui {
@@ -135,8 +136,9 @@ void HeadView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
     }
   }
   const int heads = m_result ? static_cast<int>(m_result->H) : 0;
-  if (static_cast<int>(m_choice.chosen.size()) != heads) {
+  if (static_cast<int>(m_choice.chosen.size()) != heads || m_chipKvHeads != view.kvHeads) {
     m_choice.chosen.assign(static_cast<std::size_t>(heads), true);
+    m_chipKvHeads = view.kvHeads;
     rebuildChips();
   }
   const auto fits = [this](TokenHit hit) {
@@ -154,19 +156,37 @@ void HeadView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
 void HeadView::rebuildChips() {
   for (QToolButton* chip : m_chips) delete chip;
   m_chips.clear();
-  for (std::size_t h = 0; h < m_choice.chosen.size(); ++h) {
+  while (QLayoutItem* gap = m_chipRow->takeAt(0)) delete gap;  // the groups' spacing
+  const auto heads = static_cast<int>(m_choice.chosen.size());
+  // Grouped-query attention: the heads sharing a key/value head side by side, a gap between
+  // groups, each underlined in its key/value head's colour.
+  const int perGroup =
+      m_chipKvHeads > 0 && heads % m_chipKvHeads == 0 ? heads / m_chipKvHeads : 0;
+  for (int head = 0; head < heads; ++head) {
     auto* chip = new QToolButton;
-    const int head = static_cast<int>(h);
     chip->setText(tr("h%1").arg(head));
     chip->setCheckable(true);
-    chip->setChecked(m_choice.chosen[h]);
-    chip->setToolTip(tr("Draw the lines of head %1 (its colour)").arg(head));
+    chip->setChecked(m_choice.chosen[std::size_t(head)]);
+    QString tip = tr("Draw the lines of head %1 (its colour)").arg(head);
+    QString group;
+    if (perGroup > 0) {
+      const int kv = head / perGroup;
+      tip += QLatin1Char('\n') + tr("Shares key/value head %1 with heads %2 to %3")
+                                     .arg(kv)
+                                     .arg(kv * perGroup)
+                                     .arg(kv * perGroup + perGroup - 1);
+      group = QStringLiteral("border-bottom: 4px solid %1;").arg(kvGroupColor(kv).name());
+      if (head > 0 && head % perGroup == 0) m_chipRow->addSpacing(8);
+    }
+    chip->setToolTip(tip);
     const QColor c = headColor(head);
     chip->setStyleSheet(
-        QStringLiteral("QToolButton { border: 2px solid %1; border-radius: 4px; padding: 1px 5px; }"
+        QStringLiteral("QToolButton { border: 2px solid %1; border-radius: 4px; padding: 1px 5px; "
+                       "%3 }"
                        "QToolButton:checked { background: %1; color: %2; }")
             .arg(c.name(),
-                 c.lightnessF() > 0.55 ? QStringLiteral("black") : QStringLiteral("white")));
+                 c.lightnessF() > 0.55 ? QStringLiteral("black") : QStringLiteral("white"),
+                 group));
     connect(chip, &QToolButton::toggled, this, [this, head](bool on) { setHeadChosen(head, on); });
     m_chipRow->addWidget(chip);
     m_chips.push_back(chip);

@@ -134,6 +134,7 @@ class HeadView : public QWidget {
   LatestTask m_draw{this};
   QHBoxLayout* m_chipRow;
   std::vector<QToolButton*> m_chips;
+  int m_chipKvHeads = 0;  // the view's kvHeads the chips were grouped for
   QSlider* m_coverage;
   QLabel* m_coverageText;
   QLabel* m_hidden;

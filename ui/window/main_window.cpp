@@ -217,6 +217,15 @@ void MainWindow::buildMenus() {
   view->addAction(image.toggle);
   connect(m_imageView, &ImageView::hovered, m_status, &StatusWidgets::showHover);
   addTokenPictures(tokens);
+  // A weights-only model's selected layer in the token views (it never becomes the session).
+  connect(m_pages, &ModelPages::storedLayerShown, this,
+          [this, show = tokens.showStored](const ResultPtr& result, const ViewOptions& shown) {
+            show(result, shown);
+            m_measures->showStored(result, nullptr, shown.batch);  // null: the session's again
+          });
+  connect(m_pages, &ModelPages::storedMeasuresReady, m_measures,
+          [this](const ResultPtr& result, const std::shared_ptr<const ResultMeasures>& measures,
+                 int batch) { m_measures->showStored(result, measures, batch); });
   installDesktopMenus(view, this);  // View > Language, View > Theme
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));

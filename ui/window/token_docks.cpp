@@ -29,12 +29,24 @@ QDockWidget* tokenDock(QMainWindow* window, QWidget* view, const QString& title,
   return dock;
 }
 
+// A weights-only model's layer shown instead of the computation's result (null: none).
+struct StoredResult {
+  ResultPtr result;
+  ViewOptions view;
+};
+
 // Keeps `view` drawing the current result with the document's view fitted to it, as the grid
-// draws it; only while `dock` is shown (it catches up on the way back).
+// draws it (or the stored result, while there is one); only while `dock` is shown (it catches
+// up on the way back). Returns the update, for a new stored result.
 template <typename View>
-void follow(View* view, QDockWidget* dock, Document* document, Computation* computation) {
-  const auto update = [view, dock, document, computation] {
+std::function<void()> follow(View* view, QDockWidget* dock, Document* document,
+                             Computation* computation, std::shared_ptr<const StoredResult> stored) {
+  const auto update = [view, dock, document, computation, stored] {
     if (!dock->isVisible()) return;
+    if (stored->result) {
+      view->setResult(stored->result, stored->view);
+      return;
+    }
     const ResultPtr result = computation->result();
     view->setResult(result, result ? fitViewToResult(document->view(), *result) : ViewOptions{},
                     computation->measures());
@@ -45,17 +57,20 @@ void follow(View* view, QDockWidget* dock, Document* document, Computation* comp
   QObject::connect(dock, &QDockWidget::visibilityChanged, view, [update](bool shown) {
     if (shown) update();
   });
+  return update;
 }
 
 }  // namespace
 
 TokenDocks installTokenViews(QMainWindow* window, Document* document, Computation* computation) {
   TokenDocks out;
+  auto stored = std::make_shared<StoredResult>();
   out.head = new HeadView;
   out.headDock = tokenDock(window, out.head,
                            QCoreApplication::translate("mhaviz::ui::HeadViewDock", "Head view"),
                            QStringLiteral("headViewDock"));
-  follow(out.head, out.headDock, document, computation);
+  const std::function<void()> updateHead =
+      follow(out.head, out.headDock, document, computation, stored);
   out.headToggle = out.headDock->toggleViewAction();
   out.headToggle->setText(QCoreApplication::translate("mhaviz::ui::HeadViewDock", "H&ead view"));
   out.headToggle->setToolTip(
@@ -67,7 +82,14 @@ TokenDocks installTokenViews(QMainWindow* window, Document* document, Computatio
   out.textDock = tokenDock(window, out.text,
                            QCoreApplication::translate("mhaviz::ui::HeadViewDock", "Text view"),
                            QStringLiteral("textViewDock"));
-  follow(out.text, out.textDock, document, computation);
+  const std::function<void()> updateText =
+      follow(out.text, out.textDock, document, computation, stored);
+  out.showStored = [stored, updateHead, updateText](ResultPtr result, const ViewOptions& view) {
+    stored->result = std::move(result);
+    stored->view = view;
+    updateHead();
+    updateText();
+  };
   // Beside the head view, in a column of its own.
   window->splitDockWidget(out.headDock, out.textDock, Qt::Horizontal);
   out.textToggle = out.textDock->toggleViewAction();

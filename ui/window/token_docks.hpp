@@ -3,6 +3,12 @@
 // fed from the computation's current result and the document's view, the same place the grid
 // is drawn from. GUI thread.
 
+#include <functional>
+#include <memory>
+
+#include "mhaviz/core/forward/result.hpp"
+#include "stages/view_options.hpp"
+
 class QAction;
 class QDockWidget;
 class QMainWindow;
@@ -21,6 +27,9 @@ struct TokenDocks {
   TextView* text = nullptr;
   QDockWidget* textDock = nullptr;
   QAction* textToggle = nullptr;  // View > Text view and the toolbar's toggle
+  /// Shows a stored result (a weights-only model's layer, ModelPages::storedLayerShown) in both
+  /// views instead of the computation's, until called with null.
+  std::function<void(std::shared_ptr<const mhaviz::ForwardResult>, const ViewOptions&)> showStored;
 };
 
 /// Creates the "Head view" and "Text view" docks (right, side by side; hidden until asked for;

@@ -214,6 +214,12 @@ HeadMeasures compute(const ForwardResult& r, const RunControl& control) {
   m.has_zero = column_of(r, KeyKind::zero) >= 0;
   m.open_keys = open_keys<T>(r, control);
   attention_measures<T>(r, m, control);
+  // Weights without a pass (a weights-only model's layer): no head outputs or out_proj to
+  // ablate; the ablation is NaN (not available), the attention measures are the weights'.
+  if (r.head_output.dim() == 0 || r.output.dim() == 0) {
+    m.ablation.assign(static_cast<std::size_t>(r.N * r.H * r.L), kNaN);
+    return m;
+  }
   std::vector<double> delta, out;
   ablation_norms<T>(r, delta, out, control);
   m.ablation.resize(delta.size());
@@ -230,7 +236,8 @@ const Tensor& attention_distribution(const ForwardResult& result) {
 HeadMeasures head_measures(const ForwardResult& result, const Inputs& inputs,
                            const RunControl& control) {
   check_fit(result, inputs);
-  if (!result.params.out_proj_weight) {
+  // A pass's result has out_proj.weight; weights alone (no head outputs) need none.
+  if (!result.params.out_proj_weight && result.head_output.dim() != 0) {
     throw InvalidInput("measures: the result has no out_proj.weight");
   }
   if (result.weights.type() == ElemType::f64) return compute<double>(result, control);
@@ -303,6 +310,18 @@ ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,
                               const RunControl& control) {
   ResultMeasures out;
   out.head = head_measures(result, inputs, control);
+  // Weights without a pass (model::weights_result): the attention measures and the sink scores
+  // only; the ablation (NaN), value norms, value zeroing and logit scale need the pass.
+  if (result.head_output.dim() == 0 || result.output.dim() == 0) {
+    out.averages.resize(static_cast<std::size_t>((result.N + 1) * result.H));
+    for_blocks((result.N + 1) * result.H, control, [&](std::int64_t k) {
+      const std::int64_t n = k / result.H, h = k % result.H;
+      out.averages[static_cast<std::size_t>(k)] =
+          average_of(out.head, result, n == result.N ? -1 : n, h, nullptr);
+    });
+    out.sinks = sink_scores(result, control);
+    return out;
+  }
   // The squares of the output rows once (every head's average reads them), then the averages
   // of every (n, h) and of every h over all n, in parallel: each is the same sum as
   // head_average's.

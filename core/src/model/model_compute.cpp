@@ -9,6 +9,7 @@
 
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/model/weights_only.hpp"
 #include "residual_attention.hpp"
 
 namespace mhaviz::model {
@@ -65,6 +66,16 @@ ComputedModel compute_model(const Model& model, double tolerance, const RunContr
   out.weights.reserve(model.layers.size());
   out.checks.reserve(model.layers.size());
   for (const Layer& layer : model.layers) {
+    if (model.index.weights_only) {  // nothing to recompute or check: the stored weights
+      if (control.cancel != nullptr && control.cancel->load(std::memory_order_relaxed))
+        throw Cancelled();
+      LayerCheck unchecked;
+      unchecked.checked = false;
+      out.checks.push_back(unchecked);
+      out.weights.push_back(*layer.torch_weights);
+      out.sinks.push_back(sink_scores(weights_result(layer)));
+      continue;
+    }
     const ForwardResult r =
         forward(layer.problem.config, layer.problem.params, layer.problem.inputs, control);
     out.checks.push_back(check_layer(layer, r, tolerance));

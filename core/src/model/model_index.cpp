@@ -9,7 +9,9 @@
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 #include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/model/weights_only.hpp"
 #include "model_steps.hpp"
+#include "weights_index.hpp"
 
 namespace mhaviz::model {
 
@@ -133,13 +135,14 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
          "with --config instead)");
   }
   const json& version = member(doc, "version", source, "add \"version\": 1");
-  if (version != 1 && version != 2 && version != 3) {
+  if (version != 1 && version != 2 && version != 3 && version != 4) {
     fail(source, "model file version " + version.dump() +
-                     " is not supported; this mhaviz reads versions 1 to 3 (re-capture the "
+                     " is not supported; this mhaviz reads versions 1 to 4 (re-capture the "
                      "model with this mhaviz's mhaviz_capture module)");
   }
   ModelIndex index;
   index.path = path;
+  index.weights_only = version == 4;
   const json& tensors =
       member(doc, "tensors", source, "name the tensors file, e.g. \"tensors\": \"model.npz\"");
   if (!tensors.is_string() || tensors.get<std::string>().empty())
@@ -176,6 +179,22 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
     index.steps = steps;
   }
   index.layers.reserve(layers.size());
+  if (index.weights_only) {
+    std::int64_t kv_heads = 0;
+    if (const auto it = doc.find("num_key_value_heads"); it != doc.end()) {
+      if (!it->is_number_integer() || it->get<std::int64_t>() < 1)
+        fail(source, "key \"num_key_value_heads\" must be a positive integer");
+      kv_heads = it->get<std::int64_t>();
+    }
+    std::vector<std::string> target_tokens;
+    if (const auto it = doc.find("target_tokens"); it != doc.end())
+      target_tokens = string_list(*it, source, "target_tokens");
+    for (std::size_t i = 0; i < layers.size(); ++i)
+      index.layers.push_back(parse_weights_layer(layers[i], i, source, kv_heads));
+    check_steps(index, source);
+    check_weights_layers(index, target_tokens);
+    return index;
+  }
   for (std::size_t i = 0; i < layers.size(); ++i)
     index.layers.push_back(parse_layer(layers[i], i, source));
   check_steps(index, source);
@@ -202,6 +221,10 @@ std::uint64_t estimate_model_memory(const ModelIndex& index) {
   double total = 0;
   double peak = 0;
   for (const LayerInfo& layer : index.layers) {
+    if (index.weights_only) {
+      total += weights_layer_bytes(layer.config);
+      continue;
+    }
     total += layer_bytes(layer.config);
     peak = std::max(peak, static_cast<double>(estimate_memory(layer.config)));
   }

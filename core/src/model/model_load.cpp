@@ -10,6 +10,7 @@
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
 #include "mhaviz/core/spec/params.hpp"
+#include "weights_index.hpp"
 
 namespace mhaviz::model {
 
@@ -94,6 +95,10 @@ Model read_model(const fs::path& index_path, std::uint64_t memory_limit) {
   }
   io::TensorMap all = io::read_tensor_file(model.index.tensors);
   if (model.index.image) model.image = take_image(all, model.index, file);
+  if (model.index.weights_only) {
+    build_weights_layers(model, std::move(all), file);
+    return model;
+  }
   model.layers.reserve(model.index.layers.size());
   for (std::size_t i = 0; i < model.index.layers.size(); ++i) {
     model.layers.push_back(build_layer(model.index.layers[i], i, take_layer(all, i), file));

@@ -22,6 +22,8 @@ std::int64_t used_layers(const Model& model, std::int64_t batch, std::int64_t st
   for (std::size_t i = 0; i < model.layers.size(); ++i) {
     const LayerInfo& info = model.layers[i].info;
     if (!info.self_attention || info.step != (model.index.steps > 0 ? step : -1)) continue;
+    // An encoder-decoder (weights-only groups): the first group's layers, the encoder's.
+    if (!out.empty() && info.group != model.layers[out.front()].info.group) continue;
     const Config& c = info.config;
     if (out.empty()) {
       tokens = c.src_len;

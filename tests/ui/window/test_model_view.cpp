@@ -19,6 +19,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 #include <cmath>
 
@@ -592,6 +593,101 @@ class TestModelView : public QObject {
     const model::Model m = model::read_model(modelPath("copy").toStdString());
     QCOMPARE(view->loaded()->model.layers.size(), m.layers.size());
     QCOMPARE(view->loaded()->model.index.caption, m.index.caption);
+  }
+  // A weights-only model file (version 4: stored attention weights and tokens, no parameters or
+  // inputs): the model view draws its layers, says that nothing is recomputed and states the
+  // rows that do not sum to 1; a click shows the layer's stored weights in the head view and
+  // the text view without making it the session; what needs Q, K, V or the parameters (opening
+  // the layer, cell arithmetic, value norms, ...) is disabled with the reason, never blank.
+  void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::int64_t H = 4, L = 5;
+    mhaviz::io::TensorMap tensors;
+    for (int layer = 0; layer < 2; ++layer) {
+      std::vector<float> w(static_cast<std::size_t>(H * L * L));
+      for (std::size_t row = 0; row < w.size() / L; ++row) {
+        const auto key = static_cast<std::size_t>((row + std::size_t(layer)) % L);
+        for (std::size_t k = 0; k < std::size_t(L); ++k) w[row * L + k] = k == key ? 0.6F : 0.1F;
+      }
+      if (layer == 1) w[0] = 0.3F;  // one row sums to 0.7: stated, not renormalised
+      tensors.emplace(std::to_string(layer) + "/weights",
+                      mhaviz::Tensor::from({1, H, L, L}, std::move(w)));
+    }
+    mhaviz::io::write_tensor_file((dir.path() + QStringLiteral("/w.npz")).toStdString(), tensors);
+    QFile index(dir.filePath(QStringLiteral("w.json")));
+    QVERIFY(index.open(QIODevice::WriteOnly));
+    index.write(R"({"format": "mhaviz-model", "version": 4, "tensors": "w.npz",
+      "tokens": ["the", "cat", "sat", "on", "mats"], "num_key_value_heads": 2,
+      "layers": [{"name": "attentions.0", "shape": [1, 4, 5, 5]},
+                 {"name": "attentions.1", "shape": [1, 4, 5, 5]}]})");
+    index.close();
+
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    const mhaviz::Config before = w.document()->config();
+    openAndWait(w, index.fileName());
+    ModelView* view = w.window.pages()->modelView();
+    QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
+    const QString summary = view->findChild<QLabel*>(QStringLiteral("modelSummary"))->text();
+    QVERIFY2(summary.contains(QStringLiteral("weights-only")), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("1 of 20 rows do not sum to 1")) &&
+                 summary.contains(QStringLiteral("not renormalised")),
+             qPrintable(summary));
+    // Disabled, with the reason.
+    auto* open = view->findChild<QPushButton*>(QStringLiteral("modelOpenLayer"));
+    QVERIFY(!open->isEnabled());
+    for (const char* needs : {"cell arithmetic", "value norms", "value zeroing", "logit scale",
+                              "recomputing a layer", "walk-through"}) {
+      QVERIFY2(open->toolTip().contains(QLatin1String(needs)), qPrintable(open->toolTip()));
+    }
+    const QString hint = view->findChild<QLabel*>(QStringLiteral("modelHint"))->text();
+    QVERIFY2(hint.contains(QStringLiteral("not available")), qPrintable(hint));
+    for (int layer = 0; layer < 2; ++layer) {
+      QVERIFY(view->layerText(layer).contains(QStringLiteral("stored weights")));
+    }
+    // The first layer's stored weights in the head view, with the file's tokens.
+    HeadView* head = w.window.headView();
+    QVERIFY(w.window.headViewDock()->isVisible());  // the Model workspace shows it
+    QTRY_VERIFY_WITH_TIMEOUT(head->result() != nullptr && head->result()->H == H, kTimeout);
+    QVERIFY(sameTensor(head->result()->weights, tensors.at("0/weights")));
+    QCOMPARE(head->view().keyLabels.front(), QStringLiteral("the"));
+    // num_key_value_heads = 2: the head chips are grouped by the key/value head they share.
+    bool grouped = false;
+    for (const QToolButton* chip : head->findChildren<QToolButton*>()) {
+      if (chip->text() == QStringLiteral("h3")) {
+        grouped = chip->toolTip().contains(QStringLiteral("Shares key/value head 1 with heads 2 to 3"));
+      }
+    }
+    QVERIFY(grouped);
+    // A click shows layer 1 and head 2 there; the session is not replaced (nothing to compute).
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 2).isEmpty(), kTimeout);
+    QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 2).center());
+    QCOMPARE(view->selected(), std::make_pair(1, 2));
+    QTRY_VERIFY_WITH_TIMEOUT(sameTensor(head->result()->weights, tensors.at("1/weights")),
+                             kTimeout);
+    QCOMPARE(head->view().soloHead, 2);
+    // The Head measures dock: the stored layer's entropy, confidence and sink share per head;
+    // the ablation, which needs the outputs, says it is not available.
+    HeadMeasuresView* measures = w.window.headMeasures();
+    QTRY_VERIFY_WITH_TIMEOUT(!measures->sections().empty() &&
+                                 measures->sections().front().values.size() == std::size_t(H) &&
+                                 measures->sections().back().title.contains(
+                                     QStringLiteral("not available")),
+                             kTimeout);
+    const std::vector<double>& confidence = measures->sections()[1].values;
+    for (const double c : confidence) QVERIFY(std::abs(c - 0.6) < 1e-6);  // 0.6 on one key
+    QVERIFY(w.document()->config() == before);
+    QVERIFY(!w.document()->origin().isModelLayer());
+    const QString subject =
+        w.window.findChildren<QLabel*>(QStringLiteral("dockSubject")).front()->text();
+    QVERIFY2(subject.contains(QStringLiteral("layer 1 (attentions.1) of w.json (stored weights)")) &&
+                 subject.contains(QStringLiteral("no parameters or inputs")),
+             qPrintable(subject));
+    // A double click does not open the layer: the model view stays.
+    QTest::mouseDClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 2).center());
+    QVERIFY(w.window.pages()->showingModel());
+    QVERIFY(!open->isEnabled());
   }
 };
 

@@ -66,7 +66,9 @@ struct HeadAverage {
 const Tensor& attention_distribution(const ForwardResult& result);
 
 /// Computes the measures of `result`, which forward() computed from `inputs` (used only for
-/// the masks, to count the open keys). Throws InvalidInput when the two do not fit.
+/// the masks, to count the open keys). Throws InvalidInput when the two do not fit. A result of
+/// the weights stage only (model::weights_result, with empty `inputs`) gets its attention
+/// measures and a NaN ablation (there is no output to ablate).
 /// `control`: its threads share blocks of a few query rows of one (batch element, head) (the
 /// numbers do not depend on them, bit for bit); its cancel flag, read before each block, throws
 /// Cancelled, so a cancel is seen within about a millisecond; its progress, when set, is called
@@ -115,7 +117,7 @@ struct ResultMeasures {
 inline constexpr std::int64_t kValueNormCellLimit = std::int64_t{1} << 24;
 
 /// head_measures, every head_average, sink_scores, value_norms and value_zeroing (within the
-/// limit) of
+/// limit; for weights without a pass, model::weights_result, only the first three) of
 /// `result`;
 /// `control` as head_measures's.
 ResultMeasures measure_result(const ForwardResult& result, const Inputs& inputs,

@@ -41,6 +41,13 @@ struct LayerInfo {
   bool self_attention = false;  ///< query, key and value were one tensor (enters the rollout)
   bool fused = false;           ///< rebuilt from PyTorch's fused encoder-layer kernel
   std::int64_t step = -1;       ///< its generation step; -1 in a capture without steps
+  /// Weights-only files (version 4): "encoder", "decoder", "cross" or "" (one stack).
+  std::string group;
+  /// Grouped-query attention: the key/value heads the layer's query heads share (query head h
+  /// uses key/value head h / (H / kv_heads)); 0 when every head has its own.
+  std::int64_t kv_heads = 0;
+  /// The configuration; in a weights-only file one made from the weights' shape (num_heads H,
+  /// tgt_len L, src_len S, batch_size N, embed_dim H) and the token labels.
   Config config;
 };
 
@@ -58,6 +65,10 @@ struct ModelIndex {
   /// A vision transformer's image (format version 3): the patch grid and the prefix tokens.
   /// The self-attention layers then have grid.tokens() tokens, labelled "[CLS]", "r0c0", ….
   std::optional<ImageGrid> image;
+  /// A weights-only file (format version 4, or plain arrays read by read_weights_file): the
+  /// layers hold attention weights and tokens only, no parameters or inputs
+  /// (mhaviz/core/model/weights_only.hpp).
+  bool weights_only = false;
 };
 
 /// The layers whose queries and keys are the image's tokens (self-attention, length
@@ -71,11 +82,12 @@ inline constexpr std::int64_t kMaxSteps = 4096;
 /// so a file chooser can tell it from a configuration file. Never throws.
 bool is_model_index(std::string_view text);
 
-/// Parses an index (versions 1 to 3). `path` is where it came from (messages name it; the
-/// tensors file is resolved against its folder). Throws InvalidInput naming the key, the layer
-/// and the fix for malformed JSON, a missing or mistyped key, more than kMaxLayers layers, a
-/// layer configuration PyTorch would reject, or steps that do not fit (none, a layer without
-/// one, out of order, or a step whose calls differ from step 0's in module or sizes).
+/// Parses an index (versions 1 to 4; 3 adds an image, 4 is weights-only: weights_only.hpp).
+/// `path` is where it came from (messages name it; the tensors file is resolved against its
+/// folder). Throws InvalidInput naming the key, the layer and the fix for malformed JSON, a
+/// missing or mistyped key, more than kMaxLayers layers, a layer configuration PyTorch would
+/// reject, or steps that do not fit (none, a layer without one, out of order, or a step whose
+/// calls differ from step 0's in module or sizes).
 ModelIndex parse_model_index(std::string_view text, const std::filesystem::path& path);
 
 /// Reads and parses an index file (at most kMaxIndexBytes).
@@ -92,15 +104,20 @@ std::string layer_title(const LayerInfo& layer, std::size_t position);
 /// One call, ready to compute.
 struct Layer {
   LayerInfo info;
-  Problem problem;                      ///< config, state_dict and forward arguments
-  Tensor torch_output;                  ///< PyTorch's attn_output
-  std::optional<Tensor> torch_weights;  ///< PyTorch's attn_output_weights, when it returned them
+  Problem problem;  ///< config, state_dict and forward arguments (only config when weights-only)
+  Tensor torch_output;  ///< PyTorch's attn_output (empty when weights-only)
+  /// PyTorch's attn_output_weights, when it returned them; in a weights-only model the stored
+  /// weights, (N, H, L, S), float32 or float64, as the source gave them.
+  std::optional<Tensor> torch_weights;
 };
 
 struct Model {
   ModelIndex index;
   std::vector<Layer> layers;
   ModelImage image;  ///< the image members when index.image is set
+  /// Stated warnings found while reading (a weights-only layer whose rows do not sum to 1):
+  /// shown beside the model, never acted on (nothing is renormalised).
+  std::vector<std::string> warnings;
 };
 
 /// Reads the index, checks the memory estimate (and the tensors file's size) against
@@ -120,6 +137,8 @@ struct LayerCheck {
   TorchPath path = TorchPath::general;
   std::optional<TorchPath> recorded_path;
   bool ok = true;  ///< both within the tolerance, and the path the one PyTorch took
+  /// False for a weights-only layer: nothing was recomputed, so nothing was compared.
+  bool checked = true;
   [[nodiscard]] double worst() const { return std::max(output_diff, weights_diff.value_or(0.0)); }
   [[nodiscard]] bool path_agrees() const { return !recorded_path || *recorded_path == path; }
 };
@@ -138,7 +157,8 @@ struct ComputedModel {
   [[nodiscard]] std::size_t disagreeing() const;
 };
 
-/// Computes the layers one after another, keeping only each one's weights; `control` is
+/// Computes the layers one after another, keeping only each one's weights (a weights-only
+/// model's layers are not computed: their stored weights are taken as they are, unchecked); `control` is
 /// passed to each forward (its progress counts blocks within the current layer). Throws
 /// Cancelled when control.cancel is set.
 ComputedModel compute_model(const Model& model, double tolerance = kDefaultTolerance,
