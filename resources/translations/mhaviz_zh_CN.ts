@@ -106,6 +106,10 @@
         <source>head %1 · kv %2</source>
         <translation>头 %1 · kv %2</translation>
     </message>
+    <message>
+        <source>%1: cannot draw the SVG picture</source>
+        <translation>%1：无法绘制 SVG 图片</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -720,10 +724,6 @@
     <message>
         <source>E&amp;xamples</source>
         <translation>示例(&amp;X)</translation>
-    </message>
-    <message>
-        <source>Open example “%1”</source>
-        <translation>打开示例“%1”</translation>
     </message>
     <message>
         <source>Examples</source>
@@ -2010,6 +2010,243 @@
     </message>
 </context>
 <context>
+    <name>mhaviz::ui::ImagePicture</name>
+    <message>
+        <source>no prefix tokens</source>
+        <translation>没有前缀 token</translation>
+    </message>
+    <message>
+        <source>to %1: %2</source>
+        <translation>给 %1：%2</translation>
+    </message>
+    <message>
+        <source>to prefix %1: %2</source>
+        <translation>给前缀 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (token %2): weight %3 from query %4 in %5 (%6 of the map&apos;s largest)</source>
+        <translation>%1（token %2）：查询 %4 在 %5 中的权重 %3（为该图最大值的 %6）</translation>
+    </message>
+    <message>
+        <source>weight %1</source>
+        <translation>权重 %1</translation>
+    </message>
+    <message>
+        <source>%1 · max %2</source>
+        <translation>%1 · 最大 %2</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ImageScene</name>
+    <message>
+        <source>this model file has no image (it is not format version 3); capture a vision transformer with mhaviz_capture.capture_model(model, name, image=...)</source>
+        <translation>此模型文件没有图像（不是格式版本 3）；请用 mhaviz_capture.capture_model(model, name, image=...) 捕获视觉 Transformer</translation>
+    </message>
+    <message>
+        <source>image %1 does not exist (0 to %2)</source>
+        <translation>图像 %1 不存在（0 到 %2）</translation>
+    </message>
+    <message>
+        <source>layer %1 does not attend over the image; these do: %2</source>
+        <translation>第 %1 层不在图像上做注意力；以下层是：%2</translation>
+    </message>
+    <message>
+        <source>head %1 does not exist (0 to %2, or mean)</source>
+        <translation>头 %1 不存在（0 到 %2，或 mean）</translation>
+    </message>
+    <message>
+        <source>token %1 does not exist (0 to %2)</source>
+        <translation>token %1 不存在（0 到 %2）</translation>
+    </message>
+    <message>
+        <source>%1 is not between 0 and 1</source>
+        <translation>%1 不在 0 到 1 之间</translation>
+    </message>
+    <message>
+        <source>%1 · query %2 · image %3</source>
+        <translation>%1 · 查询 %2 · 图像 %3</translation>
+    </message>
+    <message>
+        <source>nearest: exact patches</source>
+        <translation>最近邻：精确图块</translation>
+    </message>
+    <message>
+        <source>smooth: bilinear between patch centres</source>
+        <translation>平滑：图块中心之间双线性插值</translation>
+    </message>
+    <message>
+        <source>mean of %1 heads</source>
+        <translation>%1 个头的平均</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>attention rollout over %1 layers</source>
+        <translation>%1 层上的注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>the attention flow is not computed yet</source>
+        <translation>注意力流尚未计算</translation>
+    </message>
+    <message>
+        <source>attention flow over %1 layers</source>
+        <translation>%1 层上的注意力流</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ImageView</name>
+    <message>
+        <source>One head</source>
+        <translation>单个头</translation>
+    </message>
+    <message>
+        <source>Mean of heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>Attention flow</source>
+        <translation>注意力流</translation>
+    </message>
+    <message>
+        <source>What the large picture shows; the small ones are always the heads of the layer</source>
+        <translation>大图显示的内容；小图始终是该层的各个头</translation>
+    </message>
+    <message>
+        <source>The head shown large</source>
+        <translation>放大显示的头</translation>
+    </message>
+    <message>
+        <source>The layer: its heads are the small pictures</source>
+        <translation>层：其各个头即为小图</translation>
+    </message>
+    <message>
+        <source>The image (batch element) of the capture</source>
+        <translation>捕获中的图像（批次元素）</translation>
+    </message>
+    <message>
+        <source>Colour map</source>
+        <translation>色彩映射</translation>
+    </message>
+    <message>
+        <source>Brighten</source>
+        <translation>亮度</translation>
+    </message>
+    <message>
+        <source>Colour map: the weights&apos; colours over the picture at the opacity; Brighten: the picture as bright as the weight</source>
+        <translation>色彩映射：按不透明度将权重的颜色叠加在图像上；亮度：图像亮度与权重成正比</translation>
+    </message>
+    <message>
+        <source>Opacity of the colour map over the picture</source>
+        <translation>色彩映射叠加在图像上的不透明度</translation>
+    </message>
+    <message>
+        <source>Nearest (exact patches)</source>
+        <translation>最近邻（精确图块）</translation>
+    </message>
+    <message>
+        <source>Smooth (bilinear)</source>
+        <translation>平滑（双线性）</translation>
+    </message>
+    <message>
+        <source>From patches to pixels: each patch one colour, or bilinear between patch centres</source>
+        <translation>从图块到像素：每个图块一种颜色，或在图块中心之间双线性插值</translation>
+    </message>
+    <message>
+        <source>First token</source>
+        <translation>第一个 token</translation>
+    </message>
+    <message>
+        <source>Make the first prefix token (the class token) the query again; click a patch to make it the query</source>
+        <translation>重新以第一个前缀 token（类别 token）作为查询；点击图块可将其设为查询</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the picture as PNG, SVG or PDF</source>
+        <translation>将图片保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>&amp;Show</source>
+        <translation>显示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>H&amp;ead</source>
+        <translation>头(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Layer</source>
+        <translation>层(&amp;L)</translation>
+    </message>
+    <message>
+        <source>I&amp;mage</source>
+        <translation>图像(&amp;M)</translation>
+    </message>
+    <message>
+        <source>O&amp;verlay</source>
+        <translation>叠加(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Opacity</source>
+        <translation>不透明度(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Upsampling</source>
+        <translation>上采样(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Open a model file with an image (File &gt; Examples &gt; squares, or a capture made with capture_model(model, name, image=...)) to see its attention over the image.</source>
+        <translation>打开带图像的模型文件（文件 &gt; 示例 &gt; squares，或用 capture_model(model, name, image=...) 捕获的文件），即可查看其在图像上的注意力。</translation>
+    </message>
+    <message>
+        <source>%1 has no image: the Image view shows vision transformers captured with mhaviz_capture.capture_model(model, name, image=...).</source>
+        <translation>%1 没有图像：图像视图显示用 mhaviz_capture.capture_model(model, name, image=...) 捕获的视觉 Transformer。</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>the Image view&apos;s attention flow</source>
+        <translation>图像视图的注意力流</translation>
+    </message>
+    <message>
+        <source>Computing the attention flow…</source>
+        <translation>正在计算注意力流…</translation>
+    </message>
+    <message>
+        <source>nothing to export: no image is shown</source>
+        <translation>无可导出内容：未显示图像</translation>
+    </message>
+    <message>
+        <source>Export the image view</source>
+        <translation>导出图像视图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 绘图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Image view</source>
+        <translation>图像视图</translation>
+    </message>
+    <message>
+        <source>&amp;Image view</source>
+        <translation>图像视图(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Show the image view: a vision transformer&apos;s attention over its image</source>
+        <translation>显示图像视图：视觉 Transformer 在其图像上的注意力</translation>
+    </message>
+</context>
+<context>
     <name>mhaviz::ui::InputsEditor</name>
     <message>
         <source>Inputs and weights</source>
@@ -2469,6 +2706,10 @@
     <message>
         <source>generates step by step with a KV cache</source>
         <translation>借助 KV 缓存逐步生成</translation>
+    </message>
+    <message>
+        <source>a vision transformer finds the small square</source>
+        <translation>视觉 Transformer 找到小方块</translation>
     </message>
     <message>
         <source>%1 of %2, all heads</source>
@@ -3509,6 +3750,10 @@
         <source>&amp;High contrast</source>
         <translation>高对比度(&amp;H)</translation>
     </message>
+    <message>
+        <source>Open example “%1”</source>
+        <translation>打开示例“%1”</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::TextView</name>
@@ -3780,243 +4025,6 @@
     <message>
         <source>&amp;Workspace</source>
         <translation>工作区(&amp;W)</translation>
-    </message>
-</context>
-<context>
-    <name>mhaviz::ui::ImagePicture</name>
-    <message>
-        <source>no prefix tokens</source>
-        <translation>没有前缀 token</translation>
-    </message>
-    <message>
-        <source>to %1: %2</source>
-        <translation>给 %1：%2</translation>
-    </message>
-    <message>
-        <source>to prefix %1: %2</source>
-        <translation>给前缀 %1：%2</translation>
-    </message>
-    <message>
-        <source>%1 (token %2): weight %3 from query %4 in %5 (%6 of the map&apos;s largest)</source>
-        <translation>%1（token %2）：查询 %4 在 %5 中的权重 %3（为该图最大值的 %6）</translation>
-    </message>
-    <message>
-        <source>weight %1</source>
-        <translation>权重 %1</translation>
-    </message>
-    <message>
-        <source>%1 · max %2</source>
-        <translation>%1 · 最大 %2</translation>
-    </message>
-</context>
-<context>
-    <name>mhaviz::ui::ImageScene</name>
-    <message>
-        <source>this model file has no image (it is not format version 3); capture a vision transformer with mhaviz_capture.capture_model(model, name, image=...)</source>
-        <translation>此模型文件没有图像（不是格式版本 3）；请用 mhaviz_capture.capture_model(model, name, image=...) 捕获视觉 Transformer</translation>
-    </message>
-    <message>
-        <source>image %1 does not exist (0 to %2)</source>
-        <translation>图像 %1 不存在（0 到 %2）</translation>
-    </message>
-    <message>
-        <source>layer %1 does not attend over the image; these do: %2</source>
-        <translation>第 %1 层不在图像上做注意力；以下层是：%2</translation>
-    </message>
-    <message>
-        <source>head %1 does not exist (0 to %2, or mean)</source>
-        <translation>头 %1 不存在（0 到 %2，或 mean）</translation>
-    </message>
-    <message>
-        <source>token %1 does not exist (0 to %2)</source>
-        <translation>token %1 不存在（0 到 %2）</translation>
-    </message>
-    <message>
-        <source>%1 is not between 0 and 1</source>
-        <translation>%1 不在 0 到 1 之间</translation>
-    </message>
-    <message>
-        <source>%1 · query %2 · image %3</source>
-        <translation>%1 · 查询 %2 · 图像 %3</translation>
-    </message>
-    <message>
-        <source>nearest: exact patches</source>
-        <translation>最近邻：精确图块</translation>
-    </message>
-    <message>
-        <source>smooth: bilinear between patch centres</source>
-        <translation>平滑：图块中心之间双线性插值</translation>
-    </message>
-    <message>
-        <source>mean of %1 heads</source>
-        <translation>%1 个头的平均</translation>
-    </message>
-    <message>
-        <source>head %1</source>
-        <translation>头 %1</translation>
-    </message>
-    <message>
-        <source>attention rollout over %1 layers</source>
-        <translation>%1 层上的注意力展开（rollout）</translation>
-    </message>
-    <message>
-        <source>the attention flow is not computed yet</source>
-        <translation>注意力流尚未计算</translation>
-    </message>
-    <message>
-        <source>attention flow over %1 layers</source>
-        <translation>%1 层上的注意力流</translation>
-    </message>
-</context>
-<context>
-    <name>mhaviz::ui::ImageView</name>
-    <message>
-        <source>One head</source>
-        <translation>单个头</translation>
-    </message>
-    <message>
-        <source>Mean of heads</source>
-        <translation>各头平均</translation>
-    </message>
-    <message>
-        <source>Attention rollout</source>
-        <translation>注意力展开（rollout）</translation>
-    </message>
-    <message>
-        <source>Attention flow</source>
-        <translation>注意力流</translation>
-    </message>
-    <message>
-        <source>What the large picture shows; the small ones are always the heads of the layer</source>
-        <translation>大图显示的内容；小图始终是该层的各个头</translation>
-    </message>
-    <message>
-        <source>The head shown large</source>
-        <translation>放大显示的头</translation>
-    </message>
-    <message>
-        <source>The layer: its heads are the small pictures</source>
-        <translation>层：其各个头即为小图</translation>
-    </message>
-    <message>
-        <source>The image (batch element) of the capture</source>
-        <translation>捕获中的图像（批次元素）</translation>
-    </message>
-    <message>
-        <source>Colour map</source>
-        <translation>色彩映射</translation>
-    </message>
-    <message>
-        <source>Brighten</source>
-        <translation>亮度</translation>
-    </message>
-    <message>
-        <source>Colour map: the weights&apos; colours over the picture at the opacity; Brighten: the picture as bright as the weight</source>
-        <translation>色彩映射：按不透明度将权重的颜色叠加在图像上；亮度：图像亮度与权重成正比</translation>
-    </message>
-    <message>
-        <source>Opacity of the colour map over the picture</source>
-        <translation>色彩映射叠加在图像上的不透明度</translation>
-    </message>
-    <message>
-        <source>Nearest (exact patches)</source>
-        <translation>最近邻（精确图块）</translation>
-    </message>
-    <message>
-        <source>Smooth (bilinear)</source>
-        <translation>平滑（双线性）</translation>
-    </message>
-    <message>
-        <source>From patches to pixels: each patch one colour, or bilinear between patch centres</source>
-        <translation>从图块到像素：每个图块一种颜色，或在图块中心之间双线性插值</translation>
-    </message>
-    <message>
-        <source>First token</source>
-        <translation>第一个 token</translation>
-    </message>
-    <message>
-        <source>Make the first prefix token (the class token) the query again; click a patch to make it the query</source>
-        <translation>重新以第一个前缀 token（类别 token）作为查询；点击图块可将其设为查询</translation>
-    </message>
-    <message>
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
-        <source>Save the picture as PNG, SVG or PDF</source>
-        <translation>将图片保存为 PNG、SVG 或 PDF</translation>
-    </message>
-    <message>
-        <source>&amp;Show</source>
-        <translation>显示(&amp;S)</translation>
-    </message>
-    <message>
-        <source>H&amp;ead</source>
-        <translation>头(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Layer</source>
-        <translation>层(&amp;L)</translation>
-    </message>
-    <message>
-        <source>I&amp;mage</source>
-        <translation>图像(&amp;M)</translation>
-    </message>
-    <message>
-        <source>O&amp;verlay</source>
-        <translation>叠加(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Opacity</source>
-        <translation>不透明度(&amp;O)</translation>
-    </message>
-    <message>
-        <source>&amp;Upsampling</source>
-        <translation>上采样(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Open a model file with an image (File &gt; Examples &gt; squares, or a capture made with capture_model(model, name, image=...)) to see its attention over the image.</source>
-        <translation>打开带图像的模型文件（文件 &gt; 示例 &gt; squares，或用 capture_model(model, name, image=...) 捕获的文件），即可查看其在图像上的注意力。</translation>
-    </message>
-    <message>
-        <source>%1 has no image: the Image view shows vision transformers captured with mhaviz_capture.capture_model(model, name, image=...).</source>
-        <translation>%1 没有图像：图像视图显示用 mhaviz_capture.capture_model(model, name, image=...) 捕获的视觉 Transformer。</translation>
-    </message>
-    <message>
-        <source>layer %1</source>
-        <translation>第 %1 层</translation>
-    </message>
-    <message>
-        <source>the Image view&apos;s attention flow</source>
-        <translation>图像视图的注意力流</translation>
-    </message>
-    <message>
-        <source>Computing the attention flow…</source>
-        <translation>正在计算注意力流…</translation>
-    </message>
-    <message>
-        <source>nothing to export: no image is shown</source>
-        <translation>无可导出内容：未显示图像</translation>
-    </message>
-    <message>
-        <source>Export the image view</source>
-        <translation>导出图像视图</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
-        <translation>PNG 图像 (*.png);;SVG 绘图 (*.svg);;PDF 文档 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Image view</source>
-        <translation>图像视图</translation>
-    </message>
-    <message>
-        <source>&amp;Image view</source>
-        <translation>图像视图(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Show the image view: a vision transformer&apos;s attention over its image</source>
-        <translation>显示图像视图：视觉 Transformer 在其图像上的注意力</translation>
     </message>
 </context>
 </TS>

@@ -305,6 +305,7 @@ void ModelPages::addExamples(QMenu* examples) {
         m.name == QLatin1String("reverse")    ? tr("reverses its input")
         : m.name == QLatin1String("copy")     ? tr("a copy head continues a repeated sequence")
         : m.name == QLatin1String("generate") ? tr("generates step by step with a KV cache")
+        : m.name == QLatin1String("squares")  ? tr("a vision transformer finds the small square")
                                               : m.caption;
     QAction* a = examples->addAction(tr("Model \u201c%1\u201d: %2").arg(m.name, title));
     a->setStatusTip(m.caption);
