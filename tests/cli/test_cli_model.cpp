@@ -196,6 +196,50 @@ TEST(ModelCommand, BatchOutOfRange) {
       << r.err;
 }
 
+// --view serves the layer views (grid, head, text) and a vision transformer's image view; --layer,
+// --head and --query belong to either, --coverage to the head view, --opacity to the image view.
+TEST(ModelCommand, ViewIsOneOptionForTheLayerViewsAndTheImageView) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "mhaviz_cli_views";
+  std::filesystem::create_directories(dir);
+  const std::string vit = model("vit");
+  const ProcessResult unknown =
+      runCli({"model", "--model", vit, "--view", "map", "--image", (dir / "m.png").string()});
+  EXPECT_EQ(unknown.exitCode, 2);
+  EXPECT_NE(unknown.err.find("--view \"map\" is not a view of model: use grid, head or text "
+                             "(one layer), or image"),
+            std::string::npos)
+      << unknown.err;
+  const ProcessResult layerAlone = runCli({"model", "--model", vit, "--layer", "1"});
+  EXPECT_EQ(layerAlone.exitCode, 2);
+  EXPECT_NE(layerAlone.err.find("--layer belongs to --view; add --view grid|head|text|image"),
+            std::string::npos)
+      << layerAlone.err;
+  const ProcessResult coverage = runCli({"model", "--model", vit, "--view", "image", "--coverage",
+                                         "0.5", "--image", (dir / "c.png").string()});
+  EXPECT_EQ(coverage.exitCode, 2);
+  EXPECT_NE(coverage.err.find("--coverage belongs to --view head"), std::string::npos)
+      << coverage.err;
+  const ProcessResult opacity = runCli({"model", "--model", vit, "--layer", "0", "--view", "grid",
+                                        "--opacity", "0.5", "--image", (dir / "o.png").string()});
+  EXPECT_EQ(opacity.exitCode, 2);
+  EXPECT_NE(opacity.err.find("--opacity belongs to the image view; add --view image"),
+            std::string::npos)
+      << opacity.err;
+  // The same options draw both: layer 1's head view and its image view, query and head given.
+  const ProcessResult head =
+      runCli({"model", "--model", vit, "--layer", "1", "--view", "head", "--query", "2",
+              "--image", (dir / "head.svg").string()});
+  ASSERT_EQ(head.exitCode, 0) << head.err;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir / "head.svg"));
+  const ProcessResult image =
+      runCli({"model", "--model", vit, "--layer", "1", "--view", "image", "--query", "r0c1",
+              "--head", "mean", "--image", (dir / "image.png").string()});
+  ASSERT_EQ(image.exitCode, 0) << image.err;
+  EXPECT_NE(image.out.find("query r0c1"), std::string::npos) << image.out;
+  EXPECT_FALSE(QImage(QString::fromStdString((dir / "image.png").string())).isNull());
+  std::filesystem::remove_all(dir);
+}
+
 // --weights: the encoder fixture's recomputed weights as plain arrays give the model file's sink
 // rates; --layer --view draws one layer's head view and text view with the tokens as SVG text;
 // --kv-heads labels the grouped heads in the grid's SVG.

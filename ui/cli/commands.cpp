@@ -27,9 +27,13 @@ std::span<const Command> commands() {
        "--config C.json [--tensors T] --format csv|json [--out F.csv|.json] [--max-memory 4GiB]",
        &addStatsOptions, &statsCommand, false},
       {"model",
-       "Check a whole captured model against PyTorch, draw or print its layers, rollout or flow.",
-       "--model M.json (--check | --stats | --steps | --rollout | --flow | --image OUT.png "
-       "[--rollout | --flow] [--step k] | --step k --out F.npz) [options]",
+       "Check a whole captured model against PyTorch, draw or print its layers, rollout or flow, "
+       "a layer's views, a vision transformer's attention over its image; plain attention "
+       "weights with --weights.",
+       "(--model M.json | --weights W.npz [--tokens T.txt]) (--check | --stats | --steps | "
+       "--rollout | --flow | --image OUT.png [--rollout | --flow] [--step k] | --step k --out "
+       "F.npz | --layer l --view grid|head|text --image OUT | --view image --image OUT | "
+       "--compare-with A.json) [options]",
        &addModelOptions, &modelCommand, true},
   }};
   return table;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/int_option.hpp"
 #include "cli/model_image.hpp"
 #include "cli/model_sources.hpp"
 #include "cli/model_steps.hpp"
@@ -28,19 +29,6 @@
 namespace mhaviz::cli {
 
 namespace {
-
-int positiveInt(const QCommandLineParser& parser, const QString& option, int fallback, int least) {
-  if (!parser.isSet(option)) return fallback;
-  bool ok = false;
-  const int v = parser.value(option).toInt(&ok);
-  if (!ok || v < least) {
-    throw UsageError(QStringLiteral("--%1 \"%2\" must be an integer of at least %3")
-                         .arg(option, parser.value(option))
-                         .arg(least)
-                         .toStdString());
-  }
-  return v;
-}
 
 std::string difference(double d) {
   char text[32];
@@ -179,6 +167,14 @@ int modelCommand(const QCommandLineParser& parser) {
                          .toStdString());
   }
   if (!imageView) refuseImageOptionsWithoutView(parser);
+  for (const char* option : {"layer", "query", "head"}) {
+    if (!parser.isSet(QStringLiteral("view")) && parser.isSet(QString::fromLatin1(option))) {
+      throw UsageError("--" + std::string(option) +
+                       " belongs to --view; add --view grid|head|text|image");
+    }
+  }
+  if (!layerView && parser.isSet(QStringLiteral("coverage")))
+    throw UsageError("--coverage belongs to --view head; add --view head");
   if (imageView && (steps || parser.isSet(QStringLiteral("step")))) {
     throw UsageError(
         "--view image shows one forward pass over an image; --steps and --step "
@@ -190,7 +186,7 @@ int modelCommand(const QCommandLineParser& parser) {
         "model needs --check, --stats, --image OUT.png, --rollout, --flow, --steps or --out "
         "(what to do with the model)");
   }
-  const int step = positiveInt(parser, QStringLiteral("step"), -1, 0);
+  const int step = intOption(parser, QStringLiteral("step"), -1, 0);
   if (!out.isEmpty() && !imageView) {
     if (step < 0) throw UsageError("--out writes one generation step's weights: give --step k");
     requireSuffix(QStringLiteral("out"), out,
@@ -200,14 +196,6 @@ int modelCommand(const QCommandLineParser& parser) {
     throw UsageError("--image draws one picture: give --rollout or --flow, not both");
   if (layerView && (image.isEmpty() || rollout || flow || step >= 0))
     throw UsageError("--view draws one layer to --image, without --rollout, --flow or --step");
-  for (const char* option : {"layer", "query", "head"}) {
-    if (!parser.isSet(QStringLiteral("view")) && parser.isSet(QString::fromLatin1(option))) {
-      throw UsageError("--" + std::string(option) +
-                       " belongs to --view; add --view grid|head|text|image");
-    }
-  }
-  if (!layerView && parser.isSet(QStringLiteral("coverage")))
-    throw UsageError("--coverage belongs to --view head; add --view head");
   const double eps = sinkEps(parser);
   if (!image.isEmpty() && !imageView) {
     QStringList suffixes = {QStringLiteral(".png"), QStringLiteral(".svg")};
@@ -226,9 +214,9 @@ int modelCommand(const QCommandLineParser& parser) {
                            .toStdString());
     }
   }
-  const int batch = positiveInt(parser, QStringLiteral("batch"), 0, 0);
-  const QSize size(positiveInt(parser, QStringLiteral("width"), 1600, 64),
-                   positiveInt(parser, QStringLiteral("height"), 1000, 64));
+  const int batch = intOption(parser, QStringLiteral("batch"), 0, 0);
+  const QSize size(intOption(parser, QStringLiteral("width"), 1600, 64),
+                   intOption(parser, QStringLiteral("height"), 1000, 64));
 
   const model::Model m = loadModelSource(parser);
   const QString path = parser.isSet(QStringLiteral("model")) ? parser.value(QStringLiteral("model"))

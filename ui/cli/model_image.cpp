@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli/int_option.hpp"
 #include "cli/output_path.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/base/errors.hpp"
@@ -17,19 +18,6 @@ namespace mhaviz::cli {
 namespace {
 
 const char* const kImageOptions[] = {"opacity", "upsampling", "overlay"};
-
-int integer(const QCommandLineParser& parser, const char* option, int fallback) {
-  const QString name = QString::fromLatin1(option);
-  if (!parser.isSet(name)) return fallback;
-  bool ok = false;
-  const int v = parser.value(name).toInt(&ok);
-  if (!ok || v < 0) {
-    throw UsageError(QStringLiteral("--%1 \"%2\" must be an integer of at least 0")
-                         .arg(name, parser.value(name))
-                         .toStdString());
-  }
-  return v;
-}
 
 /// --query: a token's index or its label ("[CLS]", "r2c3").
 int queryToken(const QCommandLineParser& parser, const model::ImageGrid& grid) {
@@ -102,11 +90,11 @@ void modelImageCommand(const QCommandLineParser& parser, const model::Model& m,
   if (rollout && flow) throw UsageError("--view image shows one map: give --rollout or --flow");
   ui::ImageRequest r;
   r.batch = batch;
-  r.layer = integer(parser, "layer", -1);
+  r.layer = intOption(parser, QStringLiteral("layer"), -1, 0);
   if (parser.value(QStringLiteral("head")) == QLatin1String("mean"))
     r.head = -1;
   else
-    r.head = integer(parser, "head", 0);
+    r.head = intOption(parser, QStringLiteral("head"), 0, 0);
   r.query = queryToken(parser, *m.index.image);
   if (parser.isSet(QStringLiteral("opacity"))) {
     bool ok = false;

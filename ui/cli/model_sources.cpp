@@ -1,3 +1,5 @@
+// mhaviz-cli model: where the model comes from and one layer's views (model_sources.hpp).
+
 #include "cli/model_sources.hpp"
 
 #include <cstdio>
@@ -5,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/int_option.hpp"
+#include "cli/problem_options.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/forward/forward.hpp"
@@ -14,7 +18,6 @@
 #include "stages/view_options.hpp"
 #include "tokens/head_view_picture.hpp"
 #include "tokens/text_view_picture.hpp"
-#include "cli/problem_options.hpp"
 
 namespace mhaviz::cli {
 
@@ -48,19 +51,6 @@ std::vector<std::string> readTokens(const QCommandLineParser& parser, const QStr
                        " holds no tokens; write one token per line");
   }
   return out;
-}
-
-int intValue(const QCommandLineParser& parser, const QString& option, int fallback, int least) {
-  if (!parser.isSet(option)) return fallback;
-  bool ok = false;
-  const int v = parser.value(option).toInt(&ok);
-  if (!ok || v < least) {
-    throw UsageError(QStringLiteral("--%1 \"%2\" must be an integer of at least %3")
-                         .arg(option, parser.value(option))
-                         .arg(least)
-                         .toStdString());
-  }
-  return v;
 }
 
 }  // namespace
@@ -127,7 +117,7 @@ model::WeightsFileOptions weightsOptions(const QCommandLineParser& parser) {
   model::WeightsFileOptions options;
   options.tokens = readTokens(parser, QStringLiteral("tokens"));
   options.target_tokens = readTokens(parser, QStringLiteral("target-tokens"));
-  options.kv_heads = intValue(parser, QStringLiteral("kv-heads"), 0, 1);
+  options.kv_heads = intOption(parser, QStringLiteral("kv-heads"), 0, 1);
   options.caption = parser.value(QStringLiteral("caption")).toStdString();
   return options;
 }
@@ -196,7 +186,7 @@ void printComparison(const QCommandLineParser& parser, const model::Model& m,
 void exportModelLayer(const QCommandLineParser& parser, const model::Model& m, int batch,
                       QSize size, const QString& image) {
   const QString viewName = parser.value(QStringLiteral("view"));
-  const int layerIndex = intValue(parser, QStringLiteral("layer"), -1, 0);
+  const int layerIndex = intOption(parser, QStringLiteral("layer"), -1, 0);
   if (layerIndex < 0) throw UsageError("--view draws one layer: give --layer l");
   if (std::size_t(layerIndex) >= m.layers.size()) {
     throw InvalidInput("--layer " + std::to_string(layerIndex) + ": the model has " +
@@ -212,12 +202,12 @@ void exportModelLayer(const QCommandLineParser& parser, const model::Model& m, i
     throw InvalidInput("--batch " + std::to_string(batch) + ": the layer has " +
                        std::to_string(result.N) + " batch element(s)");
   }
-  const int query = intValue(parser, QStringLiteral("query"), -1, 0);
+  const int query = intOption(parser, QStringLiteral("query"), -1, 0);
   if (query >= result.L) {
     throw InvalidInput("--query " + std::to_string(query) + " must be a query index from 0 to " +
                        std::to_string(result.L - 1));
   }
-  const int head = intValue(parser, QStringLiteral("head"), -1, 0);
+  const int head = intOption(parser, QStringLiteral("head"), -1, 0);
   if (head >= result.H) {
     throw InvalidInput("--head " + std::to_string(head) + " must be a head index from 0 to " +
                        std::to_string(result.H - 1));

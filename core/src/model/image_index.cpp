@@ -2,7 +2,7 @@
 
 #include "image_index.hpp"
 
-#include "mhaviz/core/base/errors.hpp"
+#include "index_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 
 namespace mhaviz::model {
@@ -10,10 +10,6 @@ namespace mhaviz::model {
 using nlohmann::json;
 
 namespace {
-
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw InvalidInput(where + ": " + what);
-}
 
 /// [a, b] of positive integers.
 std::pair<std::int64_t, std::int64_t> pair_of(const json& image, const char* key,

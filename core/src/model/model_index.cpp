@@ -5,6 +5,7 @@
 #include <string>
 
 #include "image_index.hpp"
+#include "index_json.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
@@ -20,25 +21,10 @@ using nlohmann::json;
 
 namespace {
 
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw InvalidInput(where + ": " + what);
-}
-
 const json& member(const json& object, const char* key, const std::string& where, const char* fix) {
   const auto it = object.find(key);
   if (it == object.end()) fail(where, std::string("key \"") + key + "\" is missing; " + fix);
   return *it;
-}
-
-std::vector<std::string> string_list(const json& v, const std::string& where, const char* key) {
-  if (!v.is_array()) fail(where, std::string("key \"") + key + "\" must be a list of strings");
-  std::vector<std::string> out;
-  for (const json& item : v) {
-    if (!item.is_string())
-      fail(where, std::string("key \"") + key + "\" must be a list of strings");
-    out.push_back(item.get<std::string>());
-  }
-  return out;
 }
 
 bool optional_bool(const json& layer, const char* key, const std::string& where) {

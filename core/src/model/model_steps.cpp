@@ -6,16 +6,13 @@
 #include <cmath>
 #include <string>
 
+#include "index_json.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/file_bytes.hpp"
 
 namespace mhaviz::model {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw InvalidInput(where + ": " + what);
-}
 
 /// The first size in which `c` differs from `first` ("num_heads=4" and "num_heads=2"), or "".
 std::pair<std::string, std::string> size_difference(const Config& c, const Config& first) {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "mhaviz/core/base/errors.hpp"
+#include "index_json.hpp"
 #include "mhaviz/core/model/weights_only.hpp"
 
 namespace mhaviz::model {
@@ -14,21 +14,6 @@ namespace mhaviz::model {
 using nlohmann::json;
 
 namespace {
-
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw InvalidInput(where + ": " + what);
-}
-
-std::vector<std::string> labels(const json& v, const std::string& where, const char* key) {
-  if (!v.is_array()) fail(where, std::string("key \"") + key + "\" must be a list of strings");
-  std::vector<std::string> out;
-  for (const json& item : v) {
-    if (!item.is_string())
-      fail(where, std::string("key \"") + key + "\" must be a list of strings");
-    out.push_back(item.get<std::string>());
-  }
-  return out;
-}
 
 std::string join_tokens(std::size_t count) {
   return std::to_string(count) + " token" + (count == 1 ? "" : "s");
@@ -119,9 +104,9 @@ LayerInfo parse_weights_layer(const json& entry, std::size_t position, const std
     }
   }
   if (const auto it = entry.find("query_tokens"); it != entry.end())
-    info.config.query_labels = labels(*it, where, "query_tokens");
+    info.config.query_labels = string_list(*it, where, "query_tokens");
   if (const auto it = entry.find("key_tokens"); it != entry.end())
-    info.config.key_labels = labels(*it, where, "key_tokens");
+    info.config.key_labels = string_list(*it, where, "key_tokens");
   return info;
 }
 
