@@ -249,6 +249,7 @@ void MainWindow::buildMenus() {
           &ModelPages::setPresentation);  // the bar above a model's layer is no slide
   m_compare =
       installCompare(this, m_document, m_computation);  // Compare menu and the A | B | B - A dock
+  menuBar()->addAction(help->menuAction());  // Help stays the last menu, after Compare
   if (m_session != nullptr) {
     m_session->setCompareHooks(
         [this] { return m_compare->savedA(); },

@@ -235,6 +235,13 @@ class TestL10n : public QObject {
     MainWindow window;
     QCOMPARE(fileMenuTitle(window), QStringLiteral("&File"));
     QVERIFY(groupTitles(window).contains(QStringLiteral("Sizes")));
+    // The menus in the order desktop applications keep, Help last (Compare, added after Help
+    // was, stood behind it).
+    QStringList menus;
+    for (const QAction* a : window.menuBar()->actions()) menus << a->text();
+    QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Edit"),
+                                 QStringLiteral("&View"), QStringLiteral("&Compute"),
+                                 QStringLiteral("Co&mpare"), QStringLiteral("&Help")}));
   }
 
   void untranslatedLocaleFallsBackToEnglish() {
