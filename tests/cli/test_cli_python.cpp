@@ -624,9 +624,12 @@ TEST(CaptureHelper, VisionTransformerCaptureOpensInTheImageViewAndMatches) {
       runProcess(kPython, {dir.file("snippet.py"), MHAVIZ_CAPTURE_DIR, dir.file(".")});
   ASSERT_EQ(py.exitCode, 0) << py.out << py.err;
   if (py.out.find("NO TORCHVISION") != std::string::npos) {
-    if (ciRequiresTorch())
-      FAIL() << "CI=true and /usr/bin/python3 has no torchvision (python3-torchvision)";
-    GTEST_SKIP() << "/usr/bin/python3 has no torchvision; install python3-torchvision";
+    if (ciRequiresTorch()) {
+      FAIL() << "CI=true and " << kPython << " has no torchvision: install python3-torchvision "
+             << "(scripts/install-deps; in the PyTorch 2.x chroot, "
+             << "tests/fixtures/make_torch2_fixtures.sh --bootstrap-only)";
+    }
+    GTEST_SKIP() << kPython << " has no torchvision; install python3-torchvision";
   }
   EXPECT_NE(py.out.find("size refused: capture_model: the image is 30x32 pixels, which 8x8 patches "
                         "do not tile"),
