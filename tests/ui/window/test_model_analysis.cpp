@@ -267,7 +267,7 @@ class TestModelAnalysis : public QObject {
     QVERIFY(image != nullptr);
     const ImagePictureLayout layout = image->pictureLayout();
     QVERIFY(!layout.main.isEmpty());
-    const model::ImageGrid& grid = image->scene()->grid;
+    const model::ImageGrid grid = image->scene()->grid;  // a copy: the click replaces the scene
     const QPoint r1c2(layout.main.x() + layout.main.width() * 5 / 8,
                       layout.main.y() + layout.main.height() * 3 / 8);
     QSignalSpy hovered(image, &ImageView::hovered);
