@@ -73,8 +73,7 @@ QString modelGridTitle(const model::Model& model, const model::ComputedModel& co
 }
 
 QString modelLayerName(const model::Model& model, int layer) {
-  return QString::fromStdString(model::layer_title(
-      model.layers[static_cast<std::size_t>(layer)].info, static_cast<std::size_t>(layer)));
+  return QString::fromStdString(model::layer_title(model.index, static_cast<std::size_t>(layer)));
 }
 
 QString modelLayerCheck(const model::ComputedModel& computed, int layer) {
@@ -156,7 +155,10 @@ ModelGridLayout::ModelGridLayout(const model::Model& model, const model::Compute
   // The weights' fixed 0..1 scale, right of the maps, as tall as a layer's maps (at most 300).
   const int scaleX = left + heads * cellW + margin;
   const int barTop = gridTop + rowTitleLines * lineH + fm.height();  // room for its title
-  const int barH = std::min(300, std::max(cellH - rowTitleLines * lineH - fm.height(), 60));
+  // Tall enough for its five labels to stand apart where the picture has the room (it may reach
+  // past the first layer's row: nothing else is drawn right of the maps).
+  const int barH =
+      std::max(std::min(300, cellH - rowTitleLines * lineH - fm.height()), scaleBarHeight(fm));
   scale = QRect(scaleX, barTop, 14, std::max(0, std::min(barH, size.height() - barTop - margin)));
 }
 

@@ -127,7 +127,11 @@ void ModelView::setSelected(int layer, int head) {
   m_open->setEnabled(layer >= 0 && m_loaded != nullptr && !stored);
   m_open->setToolTip(stored ? storedWeightsReason()
                             : tr("Open the selected layer in the full view, to work on it"));
-  m_open->setText(layer >= 0 ? tr("&Open layer %1").arg(layer) : tr("&Open the layer"));
+  // Numbered as the pictures and the caption number it (within its step in a generation capture).
+  m_open->setText(layer >= 0 && m_loaded != nullptr
+                      ? tr("&Open layer %1").arg(model::layer_number(m_loaded->model.index,
+                                                                     std::size_t(layer)))
+                      : tr("&Open the layer"));
   m_canvas->update();
 }
 
@@ -291,7 +295,7 @@ void ModelView::showSummary() {
     worst = std::max(worst, c.checks[i].worst());
     if (!c.checks[i].ok) {
       differing << tr("%1 by %2")
-                       .arg(QString::fromStdString(model::layer_title(m.layers[i].info, i)),
+                       .arg(QString::fromStdString(model::layer_title(m.index, i)),
                             plainDifference(c.checks[i].worst()));
     }
   }
