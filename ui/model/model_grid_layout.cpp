@@ -149,6 +149,7 @@ ModelGridLayout::ModelGridLayout(const model::Model& model, const model::Compute
   rowTitleLines = titleWidest <= rowWidth ? 1 : 2;
   if (cellH < (rowTitleLines + 2) * lineH) rowTitleLines = cellH >= 3 * lineH ? 1 : 0;
 
+  neededHeight = gridTop + layers * 7 * lineH + keyBand + keyAxisH + margin;
   const int gridBottom = gridTop + layers * cellH;
   queryAxis = QRect(margin, gridTop, axisW, layers * cellH);
   keyAxis = QRect(left, gridBottom + keyBand, heads * cellW - gap, keyAxisH);

@@ -67,6 +67,10 @@ class ModelGridLayout {
   QRect queryAxis;  // "query", written upwards, left of the labels
   QRect keyAxis;    // "key", under the key labels
   QRect scale;      // the colour scale's bar
+  /// The picture's height at which every layer's row has room for its title (two lines) and
+  /// maps five lines tall: the model view scrolls a picture this tall rather than drop the row
+  /// titles and shrink the maps (a generation capture has a row per call of every step).
+  int neededHeight = 0;
 
   /// Where the map of (layer, head) is; empty when there is none.
   [[nodiscard]] QRect mapRect(int layer, int head) const;

@@ -700,6 +700,51 @@ class TestModelView : public QObject {
     }
   }
 
+  // Issue 40 defect 7: a grid of many layers (a generation capture: a row per call of every
+  // step) keeps its row titles and maps of a readable size: the picture grows taller than the
+  // view and scrolls, rather than dropping the titles and shrinking the maps; a model whose
+  // rows fit does not scroll, and the other views fit the view's height.
+  void aGridOfManyLayersScrollsWithItsTitles() {
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    openAndWait(w, modelPath("generate"));
+    ModelView* view = w.window.pages()->modelView();
+    QScrollArea* scroll = view->scrollArea();
+    view->setMode(ModelMode::grid);
+    const int layers = int(view->loaded()->model.layers.size());
+    QVERIFY(layers >= 14);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(layers - 1, 0).isEmpty() && !view->isBusy() &&
+                                 view->picture().height() == view->canvas()->height(),
+                             kTimeout);
+    QVERIFY2(view->canvas()->height() > scroll->viewport()->height(),
+             qPrintable(QStringLiteral("the canvas is %1 px tall in a view of %2")
+                            .arg(view->canvas()->height())
+                            .arg(scroll->viewport()->height())));
+    QVERIFY(scroll->verticalScrollBar()->isVisible());
+    const auto& loaded = *view->loaded();
+    const ModelGridLayout g(loaded.model, loaded.computed, 0, view->picture().size(), false);
+    QVERIFY2(g.rowTitleLines >= 1, "the layers' row titles are dropped");
+    const QFontMetrics fm(g.font);
+    for (int li = 0; li < layers; ++li) {
+      QVERIFY(!g.rowTitle(li).isEmpty());
+      QVERIFY2(view->mapRect(li, 0).height() >= 5 * fm.height(),
+               qPrintable(QStringLiteral("layer %1's maps are %2 px tall")
+                              .arg(li)
+                              .arg(view->mapRect(li, 0).height())));
+    }
+    // A click on a row far down selects that layer (the canvas's coordinates scroll with it).
+    const QRect last = view->mapRect(layers - 1, 2);
+    scroll->ensureVisible(last.center().x(), last.center().y());
+    QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, last.center());
+    QCOMPARE(view->selected(), std::make_pair(layers - 1, 2));
+    // The step view fits the view again; a model of two layers does not scroll.
+    view->setMode(ModelMode::step);
+    QTRY_VERIFY_WITH_TIMEOUT(view->canvas()->height() <= scroll->viewport()->height(), kTimeout);
+    openAndWait(w, modelPath("reverse"));
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty() && !view->isBusy(), kTimeout);
+    QCOMPARE(view->canvas()->height(), scroll->viewport()->height());
+  }
+
   // Issue 40 defect 7: the step view's maps share the picture's height (they were held to 36 px
   // a head, with an empty band below them in a tall view).
   void theStepViewFillsItsPicture() {
