@@ -304,7 +304,7 @@ void ModelView::showSummary() {
     worst = std::max(worst, c.checks[i].worst());
     if (!c.checks[i].ok) {
       differing << tr("%1 by %2")
-                       .arg(QString::fromStdString(model::layer_title(m.index, i)),
+                       .arg(modelLayerName(m.index, i),
                             plainDifference(c.checks[i].worst()));
     }
   }

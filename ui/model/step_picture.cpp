@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/model_grid_layout.hpp"
 #include "model/picture_parts.hpp"
 
 namespace mhaviz::ui {
@@ -109,7 +110,7 @@ QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSiz
     const QString most =
         QCoreApplication::translate("StepPicture", "%1 — most weight (mean over heads): %2, %3")
             .arg(
-                QString::fromStdString(model::layer_title(model.index, row.layer)),
+                modelLayerName(model.index, row.layer),
                 key)
             .arg(row.head_mean(best), 0, 'f', 2);
     p.drawText(QRect(margin, y, textW, lineH), Qt::AlignLeft | Qt::AlignVCenter,

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -24,6 +25,7 @@
 #include <cmath>
 
 #include "compute/computation.hpp"
+#include "desktop/language.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
@@ -660,6 +662,36 @@ class TestModelView : public QObject {
     const TokenMapHeader header = rolloutHeader(m, rollout, QSize(1200, 800));
     QVERIFY2(header.titleText.contains(QStringLiteral("layers 0, 1,")),
              qPrintable(header.titleText));
+  }
+
+  // Issue 40 defect 11: in Chinese the layer's name is Chinese around the module path (which
+  // stays as the model names it): the docks' note said "layer 0 (encoder.layers.0.self_attn)"
+  // inside Chinese text.
+  void theLayerNameFollowsTheLanguage() {
+    QVERIFY(installTranslations(QLocale(QStringLiteral("zh_CN"))));
+    const auto english = qScopeGuard(
+        [] { installTranslations(QLocale(QLocale::English, QLocale::UnitedStates)); });
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    openAndWait(w, modelPath("copy"));
+    ModelView* view = w.window.pages()->modelView();
+    QVERIFY(w.idle());
+    const QString name = modelLayerName(view->loaded()->model, 1);
+    QCOMPARE(name, QStringLiteral("第 1 层（encoder.layers.1.self_attn）"));
+    QVERIFY(view->layerText(1).startsWith(name));
+    bool noted = false;
+    for (const QLabel* note : w.window.findChildren<QLabel*>(QStringLiteral("dockSubject"))) {
+      if (note->text().isEmpty()) continue;
+      noted = true;
+      QVERIFY2(!note->text().contains(QStringLiteral("layer ")), qPrintable(note->text()));
+      QVERIFY2(note->text().contains(QStringLiteral("encoder.layers.0.self_attn")),
+               qPrintable(note->text()));
+    }
+    QVERIFY(noted);
+    // A generation capture's call, step and number within the step, in Chinese.
+    const model::Model gen = model::read_model(modelPath("generate").toStdString());
+    QCOMPARE(modelLayerName(gen, int(gen.layers.size()) - 1),
+             QStringLiteral("第 1 层（attn.1，第 %1 步）").arg(gen.index.steps - 1));
   }
 
   // Issue 40 defect 7: the colour scale's labels never overlap ("1" drawn over "0.75" on a bar
