@@ -2,6 +2,9 @@
 // the window's docks, chosen by a tab, View > Workspace and Ctrl+1...Ctrl+5, by the window when
 // the user opens what a workspace shows, and by session files.
 
+#include <QToolTip>
+#include <qcustomplot.h>
+
 #include <QAction>
 #include <QDockWidget>
 #include <QKeySequence>
@@ -14,6 +17,8 @@
 #include "compare/compare_panel.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
+#include "document/document.hpp"
+#include "render/heatmap_grid.hpp"
 #include "prompted_window.hpp"
 #include "session/session_file.hpp"
 #include "teach/teach_docks.hpp"
@@ -251,6 +256,51 @@ class TestWorkspaces : public QObject {
     const QWidget* port = canvas->parentWidget();
     QVERIFY2(port->height() >= 3 * textView->fontMetrics().height(),
              qPrintable(QStringLiteral("the text view's keys have %1 px").arg(port->height())));
+  }
+
+  // Issue 40 defect 8: a hover tooltip does not outlive what it described: the bias_k column's
+  // is taken down when add_bias_kv goes (the column with it), and none floats over the docks of
+  // another workspace.
+  void aTooltipDoesNotOutliveWhatItDescribed() {
+    Workspaces* ws = window().workspaces();
+    ws->setCurrent(kExplore);
+    mhaviz::Config c = m_w->document()->config();
+    c.embed_dim = 8;
+    c.num_heads = 2;
+    c.tgt_len = 4;
+    c.src_len = 4;
+    c.add_bias_kv = true;
+    m_w->document()->changeConfig(c, QStringLiteral("bias_k"));
+    QVERIFY(m_w->idle());
+    HeatmapGrid* grid = window().grid();
+    QTRY_VERIFY(testing::pictureSettled(*grid));
+    const auto hoverBiasK = [&] {
+      grid->plot()->replot();
+      auto* colours = qobject_cast<QCPColorMap*>(grid->plot()->plottable(0));
+      const int rows = colours->data()->valueSize();
+      const int cols = colours->data()->keySize();
+      const QPoint p(static_cast<int>(colours->keyAxis()->coordToPixel(cols - 1)),
+                     static_cast<int>(colours->valueAxis()->coordToPixel(rows - 1)));
+      QMouseEvent move(QEvent::MouseMove, p, grid->plot()->mapToGlobal(p), Qt::NoButton,
+                       Qt::NoButton, Qt::NoModifier);
+      QApplication::sendEvent(grid->plot(), &move);
+    };
+    hoverBiasK();
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("bias_k")), qPrintable(QToolTip::text()));
+    c.add_bias_kv = false;
+    m_w->document()->changeConfig(c, QStringLiteral("no bias_k"));
+    QVERIFY(m_w->idle());
+    QTRY_VERIFY2(!QToolTip::isVisible(), qPrintable(QToolTip::text()));
+    // Shown again, then another workspace: taken down with the arrangement it belonged to.
+    c.add_bias_kv = true;
+    m_w->document()->changeConfig(c, QStringLiteral("bias_k"));
+    QVERIFY(m_w->idle());
+    QTRY_VERIFY(testing::pictureSettled(*grid));
+    hoverBiasK();
+    QTRY_VERIFY(QToolTip::isVisible());
+    ws->setCurrent(kModel);
+    QTRY_VERIFY2(!QToolTip::isVisible(), qPrintable(QToolTip::text()));
   }
 
   void openingAModelShowsModelAndTheFullViewGoesBack() {
