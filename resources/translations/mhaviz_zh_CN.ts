@@ -110,6 +110,18 @@
         <source>%1: cannot draw the SVG picture</source>
         <translation>%1：无法绘制 SVG 图片</translation>
     </message>
+    <message>
+        <source>, call %1</source>
+        <translation>，第 %1 次调用</translation>
+    </message>
+    <message>
+        <source>, step %1</source>
+        <translation>，第 %1 步</translation>
+    </message>
+    <message>
+        <source>layer %1 (%2)</source>
+        <translation>第 %1 层（%2）</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>

@@ -72,9 +72,22 @@ QString modelGridTitle(const model::Model& model, const model::ComputedModel& co
   return title;
 }
 
+QString modelLayerName(const model::ModelIndex& index, std::size_t layer) {
+  if (layer >= index.layers.size()) return QString::fromStdString(model::layer_title(index, layer));
+  const model::LayerInfo& info = index.layers[layer];
+  // The module path stays as the model names it; the words around it follow the language.
+  QString where = QString::fromStdString(info.name);
+  if (info.call > 0)
+    where += QCoreApplication::translate("ModelPicture", ", call %1").arg(info.call);
+  if (info.step >= 0)
+    where += QCoreApplication::translate("ModelPicture", ", step %1").arg(info.step);
+  return QCoreApplication::translate("ModelPicture", "layer %1 (%2)")
+      .arg(model::layer_number(index, layer))
+      .arg(where);
+}
+
 QString modelLayerName(const model::Model& model, int layer) {
-  return QString::fromStdString(model::layer_title(
-      model.layers[static_cast<std::size_t>(layer)].info, static_cast<std::size_t>(layer)));
+  return modelLayerName(model.index, static_cast<std::size_t>(layer));
 }
 
 QString modelLayerCheck(const model::ComputedModel& computed, int layer) {
@@ -150,13 +163,17 @@ ModelGridLayout::ModelGridLayout(const model::Model& model, const model::Compute
   rowTitleLines = titleWidest <= rowWidth ? 1 : 2;
   if (cellH < (rowTitleLines + 2) * lineH) rowTitleLines = cellH >= 3 * lineH ? 1 : 0;
 
+  neededHeight = gridTop + layers * 7 * lineH + keyBand + keyAxisH + margin;
   const int gridBottom = gridTop + layers * cellH;
   queryAxis = QRect(margin, gridTop, axisW, layers * cellH);
   keyAxis = QRect(left, gridBottom + keyBand, heads * cellW - gap, keyAxisH);
   // The weights' fixed 0..1 scale, right of the maps, as tall as a layer's maps (at most 300).
   const int scaleX = left + heads * cellW + margin;
   const int barTop = gridTop + rowTitleLines * lineH + fm.height();  // room for its title
-  const int barH = std::min(300, std::max(cellH - rowTitleLines * lineH - fm.height(), 60));
+  // Tall enough for its five labels to stand apart where the picture has the room (it may reach
+  // past the first layer's row: nothing else is drawn right of the maps).
+  const int barH =
+      std::max(std::min(300, cellH - rowTitleLines * lineH - fm.height()), scaleBarHeight(fm));
   scale = QRect(scaleX, barTop, 14, std::max(0, std::min(barH, size.height() - barTop - margin)));
 }
 

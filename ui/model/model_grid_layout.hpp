@@ -42,7 +42,10 @@ QStringList modelKeyLabels(const model::Layer& layer, std::int64_t columns);
 QString modelGridTitle(const model::Model& model, const model::ComputedModel& computed, int batch);
 
 /// A layer's title in two parts: its name, and its agreement with PyTorch.
+/// The name is layer_title's ("layer 0 (blocks.0.attn, step 6)", numbered within its step),
+/// its words in the window's language around the module path, which stays as the model has it.
 QString modelLayerName(const model::Model& model, int layer);
+QString modelLayerName(const model::ModelIndex& index, std::size_t layer);
 QString modelLayerCheck(const model::ComputedModel& computed, int layer);
 
 class ModelGridLayout {
@@ -67,6 +70,10 @@ class ModelGridLayout {
   QRect queryAxis;  // "query", written upwards, left of the labels
   QRect keyAxis;    // "key", under the key labels
   QRect scale;      // the colour scale's bar
+  /// The picture's height at which every layer's row has room for its title (two lines) and
+  /// maps five lines tall: the model view scrolls a picture this tall rather than drop the row
+  /// titles and shrink the maps (a generation capture has a row per call of every step).
+  int neededHeight = 0;
 
   /// Where the map of (layer, head) is; empty when there is none.
   [[nodiscard]] QRect mapRect(int layer, int head) const;

@@ -126,14 +126,12 @@ void ModelModeBar::setModel(const model::Model* model, const model::ComputedMode
   m_step->setValue(m_step->maximum());
   m_stepBox->setVisible(steps > 0);
   m_stepText->setVisible(steps > 0);
-  // The step view only for a generation capture.
+  // The step view only for a generation capture. A model opened starts at its default view
+  // (the step view of a generation capture, else the grid), whatever the one before showed: its
+  // caption speaks of its layers and heads, which rollout or flow would hide.
   if (auto* items = qobject_cast<QStandardItemModel*>(m_mode->model()))
     items->item(3)->setEnabled(steps > 0);
-  if (steps > 0) {
-    m_mode->setCurrentIndex(3);
-  } else if (mode() == ModelMode::step) {
-    m_mode->setCurrentIndex(0);
-  }
+  m_mode->setCurrentIndex(m_mode->findData(int(steps > 0 ? ModelMode::step : ModelMode::grid)));
   showStep();
   showSinkRates();
 }

@@ -26,7 +26,8 @@ class ModelModeBar : public QWidget {
   explicit ModelModeBar(QWidget* parent = nullptr);
 
   /// The model shown (both null: none). Kept by the caller while it is shown. A generation
-  /// capture gets the step slider (at its last step) and opens in the step view.
+  /// capture gets the step slider (at its last step) and opens in the step view, any other
+  /// model in the layers × heads grid (a view chosen for the model before is not kept).
   void setModel(const model::Model* model, const model::ComputedModel* computed);
   [[nodiscard]] ModelMode mode() const;
   void setMode(ModelMode mode);

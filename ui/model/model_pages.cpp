@@ -19,6 +19,7 @@
 #include "mhaviz/core/model/model.hpp"
 #include "mhaviz/core/model/weights_only.hpp"
 #include "model/layer_tensors.hpp"
+#include "model/model_grid_layout.hpp"
 #include "model/model_view.hpp"
 #include "session/session_file.hpp"
 #include "session/session_files.hpp"
@@ -204,7 +205,7 @@ bool ModelPages::showStoredLayer(int layer, int head) {
   for (const std::string& s : l.info.config.key_labels) view.keyLabels << QString::fromStdString(s);
   m_modelView->setSelected(layer, head);
   m_storedText = tr("%1 of %2 (stored weights)")
-                     .arg(QString::fromStdString(model::layer_title(l.info, std::size_t(layer))),
+                     .arg(modelLayerName(loaded->model.index, std::size_t(layer)),
                           loaded->displayName);
   emit storedLayerShown(result, view);
   m_storedMeasures.start([this, result, batch = view.batch](const TaskScope& scope) {
@@ -285,7 +286,7 @@ void ModelPages::applyLayer(int layer, int head) {
   session.view.batch = m_modelView->batch();
   session.origin.model = loaded->displayName;
   session.origin.layerTitle =
-      QString::fromStdString(model::layer_title(l.info, std::size_t(layer)));
+      modelLayerName(loaded->model.index, std::size_t(layer));
   session.origin.layer = layer;
   session.origin.config = l.problem.config;
   m_applying = true;

@@ -161,6 +161,52 @@ QRect modelGridMapRect(const model::Model& model, const model::ComputedModel& co
 
 namespace {
 
+constexpr const char* kRolloutTitle =
+    QT_TRANSLATE_NOOP("ModelPicture",
+                      "Attention rollout over the self-attention layers %1, batch element %2");
+constexpr const char* kFlowTitle =
+    QT_TRANSLATE_NOOP("ModelPicture",
+                      "Attention flow (maximum flow, rows normalised) over the self-attention "
+                      "layers %1, batch element %2");
+
+/// The title and the line on appended columns, each wrapped to the picture's width (up to
+/// three lines: never cut at its right edge, as a single line was in a narrow view).
+template <typename TokenMap>
+TokenMapHeader tokenMapHeader(const model::Model& model, const TokenMap& rollout, QSize size,
+                              const char* titleText) {
+  QFont font;
+  font.setPixelSize(12);
+  const QFontMetrics fm(font);
+  const int margin = 8;
+  const int width = std::max(40, size.width() - 2 * margin);
+  QString shares;
+  for (std::size_t i = 0; i < rollout.layers.size(); ++i) {
+    shares += (i == 0 ? QString() : QStringLiteral(", ")) +
+              QString::number(model::layer_number(model.index, rollout.layers[i])) +
+              QStringLiteral(": ") + QString::number(rollout.extra_share[i], 'f', 3);
+  }
+  QString used;
+  for (const std::size_t l : rollout.layers) {
+    used += (used.isEmpty() ? QString() : QStringLiteral(", ")) +
+            QString::number(model::layer_number(model.index, l));
+  }
+  TokenMapHeader header;
+  header.titleText =
+      QCoreApplication::translate("ModelPicture", titleText).arg(used).arg(rollout.batch);
+  header.extraText =
+      QCoreApplication::translate(
+          "ModelPicture", "Weight on appended bias_k / zero columns (dropped) per layer: %1")
+          .arg(shares);
+  const auto wrapped = [&](const QString& text) {
+    const QRect needed =
+        fm.boundingRect(QRect(0, 0, width, 100000), Qt::TextWordWrap | Qt::AlignLeft, text);
+    return std::min(needed.height(), 3 * fm.height()) + 2;
+  };
+  header.title = QRect(margin, margin, width, wrapped(header.titleText));
+  header.extra = QRect(margin, header.title.bottom() + 1, width, wrapped(header.extraText));
+  return header;
+}
+
 /// A tokens × tokens map across the layers (model::Rollout or model::AttentionFlow: rows the
 /// positions after the last layer, columns the input positions), its per-token means under it.
 template <typename TokenMap>
@@ -185,27 +231,13 @@ void paintTokenMap(QPainter& p, const model::Model& model, const TokenMap& rollo
   for (std::int64_t i = 0; i < S; ++i) labelW = std::max(labelW, fm.horizontalAdvance(label(i)));
   const int margin = 8;
   const int lineH = fm.height() + 4;
-  QString shares;
-  for (std::size_t i = 0; i < rollout.layers.size(); ++i) {
-    shares += (i == 0 ? QString() : QStringLiteral(", ")) + QString::number(rollout.layers[i]) +
-              QStringLiteral(": ") + QString::number(rollout.extra_share[i], 'f', 3);
-  }
-  QString used;
-  for (const std::size_t l : rollout.layers)
-    used += (used.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(l);
-  const QString title =
-      QCoreApplication::translate("ModelPicture", titleText).arg(used).arg(rollout.batch);
-  const QString extra =
-      QCoreApplication::translate(
-          "ModelPicture", "Weight on appended bias_k / zero columns (dropped) per layer: %1")
-          .arg(shares);
+  const TokenMapHeader header = tokenMapHeader(model, rollout, size, titleText);
   p.setPen(colors.ink);
-  p.drawText(QRect(margin, margin, size.width() - 2 * margin, lineH), Qt::AlignLeft, title);
-  p.drawText(QRect(margin, margin + lineH, size.width() - 2 * margin, lineH), Qt::AlignLeft,
-             fm.elidedText(extra, Qt::ElideRight, size.width() - 2 * margin));
+  p.drawText(header.title, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, header.titleText);
+  p.drawText(header.extra, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, header.extraText);
   const bool showLabels = S <= 64;
   const int left = margin + (showLabels ? labelW + 6 : 0);
-  const int top = margin + 2 * lineH + 4;
+  const int top = header.extra.bottom() + 1 + 4;
   const int barH = std::max(12, lineH);
   const int scaleW = colourScaleWidth(fm) + margin;  // the colour scale right of the map
   const int side = std::max(
@@ -218,7 +250,10 @@ void paintTokenMap(QPainter& p, const model::Model& model, const TokenMap& rollo
   });
   const QRect target(left, top, side, side);
   drawCells(p, target, cells);
-  drawScale(p, QRect(target.right() + margin, top + lineH, 14, std::max(0, side - lineH)), gradient,
+  // As tall as the map, and at least as tall as its five labels need where there is room.
+  const int scaleH = std::min(std::max(side - lineH, scaleBarHeight(fm)),
+                              size.height() - top - lineH - margin);
+  drawScale(p, QRect(target.right() + margin, top + lineH, 14, std::max(0, scaleH)), gradient,
             colormap, colors.ink, QCoreApplication::translate("ModelPicture", scaleText));
   double most = 0;
   for (const double v : rollout.per_token) most = std::max(most, v);
@@ -249,13 +284,20 @@ void paintTokenMap(QPainter& p, const model::Model& model, const TokenMap& rollo
 
 }  // namespace
 
+TokenMapHeader rolloutHeader(const model::Model& model, const model::Rollout& rollout,
+                             QSize size) {
+  return tokenMapHeader(model, rollout, size, kRolloutTitle);
+}
+
+TokenMapHeader flowHeader(const model::Model& model, const model::AttentionFlow& flow,
+                          QSize size) {
+  return tokenMapHeader(model, flow, size, kFlowTitle);
+}
+
 void paintRollout(QPainter& p, const model::Model& model, const model::Rollout& rollout,
                   QSize size, Colormap colormap, const ModelPictureColors& colors) {
-  paintTokenMap(
-      p, model, rollout, size, colormap, colors,
-      QT_TRANSLATE_NOOP("ModelPicture",
-                        "Attention rollout over the self-attention layers %1, batch element %2"),
-      QT_TRANSLATE_NOOP("ModelPicture", "rollout"));
+  paintTokenMap(p, model, rollout, size, colormap, colors, kRolloutTitle,
+                QT_TRANSLATE_NOOP("ModelPicture", "rollout"));
 }
 
 QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSize size,
@@ -267,11 +309,8 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
 
 void paintFlow(QPainter& p, const model::Model& model, const model::AttentionFlow& flow,
                QSize size, Colormap colormap, const ModelPictureColors& colors) {
-  paintTokenMap(p, model, flow, size, colormap, colors,
-                      QT_TRANSLATE_NOOP("ModelPicture",
-                                        "Attention flow (maximum flow, rows normalised) over the "
-                                        "self-attention layers %1, batch element %2"),
-                      QT_TRANSLATE_NOOP("ModelPicture", "flow"));
+  paintTokenMap(p, model, flow, size, colormap, colors, kFlowTitle,
+                QT_TRANSLATE_NOOP("ModelPicture", "flow"));
 }
 
 QImage drawFlow(const model::Model& model, const model::AttentionFlow& flow, QSize size,

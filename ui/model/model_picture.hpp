@@ -51,6 +51,18 @@ QImage drawRollout(const model::Model& model, const model::Rollout& rollout, QSi
 QImage drawFlow(const model::Model& model, const model::AttentionFlow& flow, QSize size,
                 Colormap colormap = Colormap::viridis, const ModelPictureColors& colors = {});
 
+/// The header of the rollout and flow pictures: the title and the line on the appended columns,
+/// each wrapped to the picture's width (the map starts under them).
+struct TokenMapHeader {
+  QString titleText;
+  QRect title;
+  QString extraText;
+  QRect extra;
+};
+TokenMapHeader rolloutHeader(const model::Model& model, const model::Rollout& rollout,
+                             QSize size);
+TokenMapHeader flowHeader(const model::Model& model, const model::AttentionFlow& flow, QSize size);
+
 /// The same pictures painted onto any painter (an SVG generator): drawModelGrid, drawRollout
 /// and drawFlow paint through these.
 void paintModelGrid(QPainter& p, const model::Model& model, const model::ComputedModel& computed,

@@ -6,6 +6,8 @@
 #include <QLabel>
 #include <QLayout>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <exception>
@@ -58,7 +60,8 @@ ModelView::ModelView(QWidget* parent)
       m_modes(new ModelModeBar),
       m_batch(new QSpinBox),
       m_open(new QPushButton(tr("&Open the layer"))),
-      m_canvas(new ModelCanvas(this)) {
+      m_canvas(new ModelCanvas(this)),
+      m_scroll(new QScrollArea) {
   setObjectName(QStringLiteral("modelView"));
   m_caption->setObjectName(QStringLiteral("modelCaption"));
   m_caption->setWordWrap(true);
@@ -99,7 +102,12 @@ ModelView::ModelView(QWidget* parent)
   hintRow->addWidget(m_hint, 1);
   hintRow->addWidget(m_open, 0, Qt::AlignRight | Qt::AlignVCenter);  // the hint may hide
   layout->addLayout(hintRow);
-  layout->addWidget(m_canvas, 1);
+  m_scroll->setObjectName(QStringLiteral("modelScroll"));
+  m_scroll->setWidget(m_canvas);
+  m_scroll->setWidgetResizable(true);  // the canvas fills it, and grows past it to scroll
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  layout->addWidget(m_scroll, 1);
 
   connect(m_modes, &ModelModeBar::viewChanged, this, [this] { redraw(); });
   connect(m_batch, &QSpinBox::valueChanged, this, [this](int b) {
@@ -127,7 +135,11 @@ void ModelView::setSelected(int layer, int head) {
   m_open->setEnabled(layer >= 0 && m_loaded != nullptr && !stored);
   m_open->setToolTip(stored ? storedWeightsReason()
                             : tr("Open the selected layer in the full view, to work on it"));
-  m_open->setText(layer >= 0 ? tr("&Open layer %1").arg(layer) : tr("&Open the layer"));
+  // Numbered as the pictures and the caption number it (within its step in a generation capture).
+  m_open->setText(layer >= 0 && m_loaded != nullptr
+                      ? tr("&Open layer %1").arg(model::layer_number(m_loaded->model.index,
+                                                                     std::size_t(layer)))
+                      : tr("&Open the layer"));
   m_canvas->update();
 }
 
@@ -201,6 +213,7 @@ void ModelView::closeModel() {
   m_canvas->image = QImage();
   m_canvas->gridShown = false;
   m_canvas->gridLayout.reset();
+  fitCanvas(0);
   m_modes->setModel(nullptr, nullptr);
   m_canvas->update();
   m_batch->blockSignals(true);
@@ -291,7 +304,7 @@ void ModelView::showSummary() {
     worst = std::max(worst, c.checks[i].worst());
     if (!c.checks[i].ok) {
       differing << tr("%1 by %2")
-                       .arg(QString::fromStdString(model::layer_title(m.layers[i].info, i)),
+                       .arg(modelLayerName(m.index, i),
                             plainDifference(c.checks[i].worst()));
     }
   }
@@ -319,6 +332,7 @@ bool ModelView::redraw() {
   ++m_drawsStarted;
   const QSize size = m_canvas->size();
   const ModelMode mode = m_modes->mode();
+  if (mode != ModelMode::grid) fitCanvas(0);  // the other views fit the view's height
   const int batch = m_batchValue;
   const int step = m_modes->step();
   m_hint->setText(mode != ModelMode::grid ? QString()
@@ -368,6 +382,9 @@ bool ModelView::redraw() {
       problem = QString::fromUtf8(e.what());
     }
     scope.post([this, image, problem, mode, batch, layout, of = loaded.get()] {
+      // A grid whose rows need more height than the view has: the canvas grows and scrolls
+      // (the resize draws again, at the new height).
+      if (mode == ModelMode::grid && layout && of == m_loaded.get()) fitCanvas(layout->neededHeight);
       m_canvas->gridShown = mode == ModelMode::grid;
       m_canvas->imageBatch = batch;
       m_canvas->gridLayout = of == m_loaded.get() ? layout : std::nullopt;
@@ -375,6 +392,21 @@ bool ModelView::redraw() {
     });
   });
   return true;
+}
+
+void ModelView::fitCanvas(int neededHeight) {
+  constexpr int kLeast = 160;       // the canvas's own minimum
+  constexpr int kMost = 16000;      // a picture of a thousand layers stays a few tens of MiB
+  const int room = m_scroll->viewport()->height();
+  int least = kLeast;
+  if (neededHeight > room) {
+    least = std::min(neededHeight, kMost);
+  } else if (m_canvas->minimumHeight() > kLeast && neededHeight > room - 2 * fontMetrics().height()) {
+    // Scrolling already, and the rows would only just fit without the scroll bar: stay (its
+    // width back would change the picture's height needed, and the two could take turns).
+    return;
+  }
+  if (m_canvas->minimumHeight() != least) m_canvas->setMinimumHeight(least);
 }
 
 void ModelView::startFlow(int batch, int step) {

@@ -22,6 +22,7 @@
 #include "tasks/latest_task.hpp"
 
 class QLabel;
+class QScrollArea;
 class QPushButton;
 class QSpinBox;
 
@@ -62,6 +63,9 @@ class ModelView : public QWidget {
   /// Where the map of (layer, head) is, in the canvas's coordinates; empty when not shown.
   [[nodiscard]] QRect mapRect(int layer, int head) const;
   [[nodiscard]] QWidget* canvas() const;
+  /// The scroll area around the canvas: the layers × heads grid scrolls where its rows would be
+  /// too short for their titles and readable maps (ModelGridLayout::neededHeight).
+  [[nodiscard]] QScrollArea* scrollArea() const { return m_scroll; }
   [[nodiscard]] int batch() const { return m_batchValue; }
   /// The map outlined as selected: (layer, head), head -1 for the whole layer; layer -1: none.
   void setSelected(int layer, int head);
@@ -104,6 +108,8 @@ class ModelView : public QWidget {
   void startFlow(int batch, int step);
   void showSummary();
   void finishOpening();
+  /// Makes the canvas as tall as the grid drawn at `neededHeight` needs (0: the view's height).
+  void fitCanvas(int neededHeight);
 
   LatestTask m_load{this};      // reads and computes the model asked for last
   LatestTask m_draw{this};      // draws the picture for the newest size, batch and colormap
@@ -127,6 +133,7 @@ class ModelView : public QWidget {
   QSpinBox* m_batch;
   QPushButton* m_open;
   ModelCanvas* m_canvas;
+  QScrollArea* m_scroll;
   std::pair<int, int> m_selected{-1, -1};
 };
 

@@ -1,11 +1,40 @@
 #include "model/picture_parts.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mhaviz::ui {
 
 int colourScaleWidth(const QFontMetrics& fm) {
   return 14 + 8 + fm.horizontalAdvance(QStringLiteral("0.75"));
+}
+
+int scaleBarHeight(const QFontMetrics& fm) {
+  // Four intervals, each at least one and a half labels (the top and bottom labels sit inside
+  // the bar, not centred on their ticks).
+  return 4 * (fm.height() * 3 / 2 + 2) + 1;
+}
+
+std::vector<ScaleTick> scaleTicks(const QRect& bar, const QFontMetrics& fm) {
+  std::vector<ScaleTick> ticks;
+  const int h = fm.height();
+  const int spanPx = bar.height() - 1;
+  int intervals = 4;
+  // The end labels lie inside the bar, the others centred on their ticks: an interval next to
+  // an end needs one and a half labels, a single interval two.
+  while (intervals > 0 && spanPx / intervals < (intervals == 1 ? 2 * h + 1 : h * 3 / 2 + 2))
+    intervals /= 2;
+  if (intervals == 0) return ticks;
+  const int labelW = fm.horizontalAdvance(QStringLiteral("0.75")) + 2;
+  for (int q = 0; q <= intervals; ++q) {
+    ScaleTick t;
+    t.value = 1.0 - double(q) / intervals;
+    t.y = bar.top() + int(std::lround(double(spanPx) * q / intervals));
+    const int top = std::clamp(t.y - h / 2, bar.top(), bar.bottom() + 1 - h);
+    t.label = QRect(bar.right() + 8, top, labelW, h);
+    ticks.push_back(t);
+  }
+  return ticks;
 }
 
 void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
@@ -19,14 +48,9 @@ void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, 
   p.setPen(ink);
   p.drawText(QRect(bar.left(), bar.top() - fm.height() - 4, bar.width() + 60, fm.height()),
              Qt::AlignLeft | Qt::AlignBottom, title);
-  for (int q = 0; q <= 4; ++q) {
-    const double v = 1.0 - q / 4.0;
-    const int y = bar.top() + int(std::lround((bar.height() - 1) * q / 4.0));
-    p.drawLine(bar.right() + 2, y, bar.right() + 5, y);
-    const int top = std::clamp(y - fm.height() / 2, bar.top() - 1, bar.bottom() + 1 - fm.height());
-    p.drawText(
-        QRect(bar.right() + 8, top, fm.horizontalAdvance(QStringLiteral("0.75")) + 2, fm.height()),
-        Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 2));
+  for (const ScaleTick& t : scaleTicks(bar, fm)) {
+    p.drawLine(bar.right() + 2, t.y, bar.right() + 5, t.y);
+    p.drawText(t.label, Qt::AlignLeft | Qt::AlignVCenter, QString::number(t.value, 'g', 2));
   }
 }
 

@@ -13,6 +13,7 @@
 #include <QStringList>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "render/colormaps.hpp"
 #include "stages/view_options.hpp"
@@ -44,9 +45,23 @@ void drawCells(QPainter& p, const QRect& target, const QImage& cells);
 /// Width of a colour scale beside a picture: its bar, a gap, a tick and the widest label.
 int colourScaleWidth(const QFontMetrics& fm);
 
-/// The 0..1 colour scale: `title` above a vertical bar in `bar` (1 at the top), ticks at
-/// quarters to its right, their labels clear of the bar and of the title (the top and bottom
-/// labels kept within the bar's height).
+/// Height a colour scale's bar needs for its five labels (0, 0.25, … 1) to stand apart.
+int scaleBarHeight(const QFontMetrics& fm);
+
+/// One labelled tick of the colour scale: its value, the y of its tick and its label's box.
+struct ScaleTick {
+  double value = 0;
+  int y = 0;
+  QRect label;
+};
+
+/// The ticks drawScale draws beside `bar`: at quarters where the bar is tall enough for five
+/// labels apart (scaleBarHeight), else at halves, else at 0 and 1 only, else none; no label
+/// overlaps another, each within the bar's height.
+std::vector<ScaleTick> scaleTicks(const QRect& bar, const QFontMetrics& fm);
+
+/// The 0..1 colour scale: `title` above a vertical bar in `bar` (1 at the top), the ticks of
+/// scaleTicks to its right, their labels clear of the bar and of the title.
 void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
                const QColor& ink, const QString& title);
 

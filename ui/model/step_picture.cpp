@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/model_grid_layout.hpp"
 #include "model/picture_parts.hpp"
 
 namespace mhaviz::ui {
@@ -91,8 +92,10 @@ QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSiz
   int labelRows = 0;
   for (std::size_t i = 0; i < labels.size(); ++i) labelRows += labelled(i) ? 1 : 0;
   const int fixed = static_cast<int>(rows.layers.size()) * lineH + labelRows * labelH;
+  // The rows share the height (a band of empty space under small maps read as a fault), up to
+  // 96 px a head.
   const int rowH = std::clamp(
-      (size.height() - top - margin - fixed) / int(std::max<std::int64_t>(1, heads)), 2, 36);
+      (size.height() - top - margin - fixed) / int(std::max<std::int64_t>(1, heads)), 2, 96);
   const QCPColorGradient gradient = makeGradient(colormap);
   int y = top;
   for (std::size_t i = 0; i < rows.layers.size(); ++i) {
@@ -107,7 +110,7 @@ QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSiz
     const QString most =
         QCoreApplication::translate("StepPicture", "%1 — most weight (mean over heads): %2, %3")
             .arg(
-                QString::fromStdString(model::layer_title(model.layers[row.layer].info, row.layer)),
+                modelLayerName(model.index, row.layer),
                 key)
             .arg(row.head_mean(best), 0, 'f', 2);
     p.drawText(QRect(margin, y, textW, lineH), Qt::AlignLeft | Qt::AlignVCenter,
@@ -157,7 +160,10 @@ QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSiz
       y += labelH;
     }
   }
-  drawScale(p, QRect(size.width() - scaleW, top + lineH, 14, std::max(0, y - top - 2 * lineH)),
+  // As tall as the rows, and at least as tall as its five labels need where the picture has room.
+  const int barH = std::min(std::max(y - top - 2 * lineH, scaleBarHeight(fm)),
+                            size.height() - top - lineH - margin);
+  drawScale(p, QRect(size.width() - scaleW, top + lineH, 14, std::max(0, barH)),
             gradient, colormap, colors.ink, QCoreApplication::translate("StepPicture", "weight"));
   return image;
 }

@@ -60,7 +60,15 @@ GridInput::GridInput(QCustomPlot* plot, QScrollArea* scroll, GridState& state,
   connect(m_plot, &QCustomPlot::mouseRelease, this, &GridInput::onMouseRelease);
 }
 
+void GridInput::forgetHover() {
+  if (!m_tip.isEmpty() && QToolTip::isVisible() && QToolTip::text() == m_tip) QToolTip::hideText();
+  m_tip.clear();
+  m_lastHoverMap = m_lastHoverRow = m_lastHoverCol = -1;
+}
+
 bool GridInput::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_plot && (event->type() == QEvent::Leave || event->type() == QEvent::Hide))
+    forgetHover();  // the pointer left the maps (or they left the screen): not left floating
   QPointF cell;
   if (watched == m_plot && event->type() == QEvent::Wheel &&
       wheelZoomsOutAtWhole(*static_cast<QWheelEvent*>(event), &cell)) {
@@ -224,7 +232,8 @@ void GridInput::onMouseMove(QMouseEvent* event) {
     for (const MapView& v : m_state.views) {
       for (const MapText* t : {v.title, v.note}) {
         if (t->outerRect().contains(event->position().toPoint()) && t->isShortened()) {
-          QToolTip::showText(event->globalPosition().toPoint(), t->text(), m_plot);
+          m_tip = t->text();
+          QToolTip::showText(event->globalPosition().toPoint(), m_tip, m_plot);
           return;
         }
       }
@@ -239,6 +248,7 @@ void GridInput::onMouseMove(QMouseEvent* event) {
   const double value = m.valueAt(row, col);
   const QString description = describeCell(map, row, col);
   emit cellHovered(map, row, col, value, description);
+  m_tip = description;
   QToolTip::showText(event->globalPosition().toPoint(), description, m_plot);
 }
 

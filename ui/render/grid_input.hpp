@@ -34,6 +34,10 @@ class GridInput : public QObject {
   QRectF visibleCells() const;
   /// Shows `cells` on every map (clamped to the maps), reporting them as a user's zoom would.
   void showCells(const QRectF& cells);
+  /// The maps changed under the pointer (a new result, view or none): the hover tooltip, which
+  /// described the cell as it was (a bias_k column that is gone), is taken down; the next move
+  /// describes the cell as it is.
+  void forgetHover();
 
  signals:
   void cellHovered(int map, int row, int col, double value, const QString& description);
@@ -61,6 +65,7 @@ class GridInput : public QObject {
   const ViewOptions& m_view;
   QPoint m_pressPos;
   int m_lastHoverMap = -1, m_lastHoverRow = -1, m_lastHoverCol = -1;
+  QString m_tip;  // the tooltip this grid showed last
 };
 
 }  // namespace mhaviz::ui

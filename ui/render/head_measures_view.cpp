@@ -118,19 +118,98 @@ void HeadMeasuresView::rebuild() {
   }
   updateGeometry();
   update();
+  emit contentChanged();
 }
 
-// As tall as every section, so that a scroll area around it scrolls instead of clipping.
-QSize HeadMeasuresView::minimumSizeHint() const { return {200, sizeHint().height()}; }
+HeadMeasuresView::Layout HeadMeasuresView::layoutAt(int viewWidth) const {
+  Layout out;
+  const QFontMetrics fm(font());
+  const int line = fm.height();
+  const int width = std::max(40, viewWidth - 2 * kMargin);
+  // A text wrapped to the width: as tall as its lines, never cut or elided.
+  const auto wrapped = [&](const QString& text, int y, bool bold) {
+    QFont f = font();
+    f.setBold(bold);
+    const QFontMetrics m(f);
+    const int h = m.boundingRect(QRect(0, 0, width, 100000), Qt::TextWordWrap, text).height();
+    out.texts.push_back({text, QRect(kMargin, y, width, std::max(h, line)),
+                         int(Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap), bold});
+    return y + std::max(h, line);
+  };
+  int y = kMargin;
+  if (!m_message.isEmpty()) {
+    y = wrapped(m_message, y, false);
+    out.height = y + kMargin;
+    out.firstSection = out.height;
+    return out;
+  }
+  y = wrapped(m_heading, y, true) + 6;
+  for (std::size_t si = 0; si < m_sections.size(); ++si) {
+    const Section& s = m_sections[si];
+    y = wrapped(s.title, y, false) + 4;
+    const auto heads = static_cast<int>(s.values.size());
+    if (heads > 0) {
+      double top = 1.0;
+      if (!s.unitRange) {
+        top = 0.0;
+        for (double v : s.values) top = std::isfinite(v) ? std::max(top, v) : top;
+        if (top <= 0.0) top = 1.0;
+      }
+      const int slot = std::max(4, width / heads);
+      const int barWidth = std::min(kMaxBar, std::max(2, slot - 6));
+      const bool values = slot >= fm.horizontalAdvance(QStringLiteral("0.00")) + 2;
+      // Head indices: every k-th where a slot is narrower than the widest index.
+      const int indexWidth = fm.horizontalAdvance(QString::number(heads - 1)) + 2;
+      const int every = std::max(1, (indexWidth + slot - 1) / slot);
+      const int base = y + line + kBarArea;  // the bars' baseline
+      out.baselines.push_back(base);
+      for (int h = 0; h < heads; ++h) {
+        const double v = s.values[static_cast<std::size_t>(h)];
+        const int x = kMargin + h * slot + (slot - barWidth) / 2;
+        const double frac = std::isfinite(v) ? std::clamp(v / top, 0.0, 1.0) : 0.0;
+        const int hgt = static_cast<int>(std::lround(frac * kBarArea));
+        out.bars.emplace_back(QRect(x, base - hgt, barWidth, hgt), int(si));
+        if (values) {
+          out.texts.push_back({valueText(v), QRect(kMargin + h * slot, base - hgt - line, slot, line),
+                               int(Qt::AlignHCenter | Qt::AlignBottom), false});
+        }
+        if (h % every == 0) {
+          const int w = std::max(slot, indexWidth);
+          out.texts.push_back({QString::number(h),
+                               QRect(kMargin + h * slot + slot / 2 - w / 2, base + 1, w, line),
+                               int(Qt::AlignHCenter | Qt::AlignTop), false, true});
+        }
+      }
+      y = base + line + kSectionGap;
+    }
+    if (si == 0) out.firstSection = y;
+  }
+  y = wrapped(tr("numbers under the bars: head index"), y, false);
+  out.texts.back().dim = true;
+  out.height = std::max(y + kMargin, 120);
+  if (out.firstSection == 0) out.firstSection = out.height;
+  return out;
+}
+
+// As tall as every section at the view's width (heightForWidth), so that a scroll area around
+// it scrolls instead of clipping; never narrower than kMinimumWidth (a scroll area holds it).
+QSize HeadMeasuresView::minimumSizeHint() const {
+  return {kMinimumWidth, heightForWidth(std::max(width(), kMinimumWidth))};
+}
 
 QSize HeadMeasuresView::sizeHint() const {
+  // Before the first result: as tall as the usual six sections, so the dock is laid out for them.
   const QFontMetrics fm(font());
   const int line = fm.height();
   const int section = line + 4 + line + kBarArea + line + kSectionGap;
-  // Before the first result: as tall as the usual six sections, so the dock is laid out for them.
   const int count = m_sections.empty() ? 6 : static_cast<int>(m_sections.size());
-  const int height = kMargin * 2 + line + 6 + count * section + line;
-  return {280, std::max(height, 120)};
+  return {280, std::max(kMargin * 2 + line + 6 + count * section + line,
+                        heightForWidth(std::max(width(), 280)))};
+}
+
+void HeadMeasuresView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  updateGeometry();  // its height follows its width (titles wrap)
 }
 
 void HeadMeasuresView::paintEvent(QPaintEvent* /*event*/) {
@@ -140,61 +219,26 @@ void HeadMeasuresView::paintEvent(QPaintEvent* /*event*/) {
   const QColor text = pal.color(QPalette::WindowText);
   const QColor dim = pal.color(QPalette::PlaceholderText);
   const QColor bar = pal.color(QPalette::Highlight);
-  const QFontMetrics fm(font());
-  const int line = fm.height();
-  const int width = this->width() - 2 * kMargin;
-  int y = kMargin;
-  p.setPen(text);
-  if (!m_message.isEmpty()) {
-    p.drawText(QRect(kMargin, y, width, height() - 2 * kMargin), Qt::TextWordWrap, m_message);
-    return;
-  }
-  QFont bold = font();
-  bold.setBold(true);
-  p.setFont(bold);
-  p.drawText(QRect(kMargin, y, width, line), Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(m_heading, Qt::ElideRight, width));
-  p.setFont(font());
-  y += line + 6;
-  for (const Section& s : m_sections) {
-    p.setPen(text);
-    p.drawText(QRect(kMargin, y, width, line), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(s.title, Qt::ElideRight, width));
-    y += line + 4;
-    const auto heads = static_cast<int>(s.values.size());
-    if (heads == 0) continue;
-    double top = 1.0;
-    if (!s.unitRange) {
-      top = 0.0;
-      for (double v : s.values) top = std::isfinite(v) ? std::max(top, v) : top;
-      if (top <= 0.0) top = 1.0;
-    }
-    const int slot = std::max(4, width / heads);
-    const int barWidth = std::min(kMaxBar, std::max(2, slot - 6));
-    const bool labels = slot >= fm.horizontalAdvance(QStringLiteral("0.00")) + 2;
-    const int base = y + line + kBarArea;  // the bars' baseline
-    for (int h = 0; h < heads; ++h) {
-      const double v = s.values[static_cast<std::size_t>(h)];
-      const int x = kMargin + h * slot + (slot - barWidth) / 2;
-      const double frac = std::isfinite(v) ? std::clamp(v / top, 0.0, 1.0) : 0.0;
-      const int hgt = static_cast<int>(std::lround(frac * kBarArea));
-      p.fillRect(QRect(x, base - hgt, barWidth, hgt), bar);
-      if (labels) {
-        p.setPen(text);
-        p.drawText(QRect(kMargin + h * slot, base - hgt - line, slot, line),
-                   Qt::AlignHCenter | Qt::AlignBottom, valueText(v));
-      }
-      p.setPen(dim);
-      p.drawText(QRect(kMargin + h * slot, base + 1, slot, line), Qt::AlignHCenter | Qt::AlignTop,
-                 QString::number(h));
-    }
-    p.setPen(dim);
-    p.drawLine(kMargin, base, kMargin + heads * slot, base);
-    y = base + line + kSectionGap;
-  }
+  const Layout layout = layoutAt(width());
+  for (const auto& [rect, section] : layout.bars) p.fillRect(rect, bar);
   p.setPen(dim);
-  p.drawText(QRect(kMargin, y, width, line), Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(tr("numbers under the bars: head index"), Qt::ElideRight, width));
+  if (!m_sections.empty()) {
+    std::size_t si = 0;
+    for (const int base : layout.baselines) {
+      while (si < m_sections.size() && m_sections[si].values.empty()) ++si;
+      if (si >= m_sections.size()) break;
+      const int slot = std::max(4, (width() - 2 * kMargin) / int(m_sections[si].values.size()));
+      p.drawLine(kMargin, base, kMargin + int(m_sections[si].values.size()) * slot, base);
+      ++si;
+    }
+  }
+  for (const TextBox& t : layout.texts) {
+    QFont f = font();
+    f.setBold(t.bold);
+    p.setFont(f);
+    p.setPen(t.dim ? dim : text);
+    p.drawText(t.rect, t.flags, t.text);
+  }
 }
 
 }  // namespace mhaviz::ui

@@ -4,6 +4,7 @@
 // the grid. Reads the result's measures, which the computation holds beside the result and which
 // arrive after the result itself; computes nothing. GUI thread.
 
+#include <QRect>
 #include <QString>
 #include <QWidget>
 #include <memory>
@@ -43,12 +44,42 @@ class HeadMeasuresView : public QWidget {
   /// What the view says instead of bars (no result, or no measures), else empty.
   [[nodiscard]] const QString& message() const { return m_message; }
 
+  /// One text the view draws: the heading, a section's title (wrapped, never cut), a bar's
+  /// value, a head's index (every k-th where the bars are too narrow for all), the footer, or
+  /// the message; `flags` as for QPainter::drawText.
+  struct TextBox {
+    QString text;
+    QRect rect;
+    int flags = 0;
+    bool bold = false;
+    bool dim = false;  // the head indices and the footer
+  };
+  /// Where the view puts its texts and bars when it is `width` wide.
+  struct Layout {
+    std::vector<TextBox> texts;
+    std::vector<std::pair<QRect, int>> bars;  // each bar and its section (for the colour)
+    std::vector<int> baselines;               // each section's baseline, its y
+    int height = 0;                           // everything, margins included
+    int firstSection = 0;  // the bottom of the first section (what the dock always shows)
+  };
+  [[nodiscard]] Layout layoutAt(int width) const;
+
   [[nodiscard]] QSize sizeHint() const override;
   [[nodiscard]] QSize minimumSizeHint() const override;
+  [[nodiscard]] bool hasHeightForWidth() const override { return true; }
+  [[nodiscard]] int heightForWidth(int width) const override { return layoutAt(width).height; }
+  /// The narrowest the view is laid out for (its bars and head indices readable).
+  static constexpr int kMinimumWidth = 200;
+
+ signals:
+  /// What the view shows changed (its height for a width with it): a scroll area around it
+  /// asks its own minimum again.
+  void contentChanged();
 
  protected:
   void paintEvent(QPaintEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void rebuild();

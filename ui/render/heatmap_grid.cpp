@@ -64,6 +64,7 @@ void HeatmapGrid::setStageData(StageData stage, const ViewOptions& view, const Q
   m_preparation->cancel();  // nothing made for the previous data arrives
   m_view = view;
   m_message = whyEmpty;
+  m_input->forgetHover();
   const std::size_t maps = m_data.maps.size();
   m_data = std::move(stage);
   // Without background preparation the maps to derive and the statistics are computed here (GUI
@@ -84,6 +85,7 @@ void HeatmapGrid::setStageData(StageData stage, const ViewOptions& view, const Q
 void HeatmapGrid::setView(const ViewOptions& view) {
   m_changeTimer.start();
   m_view = view;
+  m_input->forgetHover();
   rebuild();
   renderAll();
   m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;
@@ -111,6 +113,7 @@ void HeatmapGrid::setOutOfDate(bool outOfDate, const QString& why) {
 void HeatmapGrid::clear() {
   m_preparation->cancel();
   m_preparation->setAwaitingPicture(false);
+  m_input->forgetHover();
   m_data = StageData{};
   m_message.clear();
   rebuild();

@@ -10,6 +10,7 @@
 #include <QScrollBar>
 #include <QSlider>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <cmath>
 #include <exception>
@@ -119,6 +120,12 @@ QString HeadView::hiddenText() const { return m_hidden->text(); }
 void HeadView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
                          const ViewOptions& view,
                          std::shared_ptr<const mhaviz::ResultMeasures> measures) {
+  // A hover tooltip described a token of the result before (a bias_k key that may be gone).
+  if (QToolTip::isVisible() && !m_canvas->toolTip().isEmpty() &&
+      QToolTip::text() == m_canvas->toolTip()) {
+    QToolTip::hideText();
+  }
+  m_canvas->setToolTip({});
   m_result = std::move(result);
   m_measures = std::move(measures);
   m_view = view;

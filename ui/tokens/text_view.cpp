@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QScrollArea>
+#include <QToolTip>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
@@ -100,6 +101,12 @@ QString TextView::caption() const { return m_caption->text(); }
 void TextView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
                          const ViewOptions& view,
                          std::shared_ptr<const mhaviz::ResultMeasures> measures) {
+  // A hover tooltip described a token of the result before (a bias_k chip that may be gone).
+  if (QToolTip::isVisible() && !m_canvas->toolTip().isEmpty() &&
+      QToolTip::text() == m_canvas->toolTip()) {
+    QToolTip::hideText();
+  }
+  m_canvas->setToolTip({});
   m_result = std::move(result);
   m_measures = std::move(measures);
   m_view = view;

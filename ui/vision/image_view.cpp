@@ -13,6 +13,8 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -339,13 +341,39 @@ void ImageView::exportDialog() {
   showMessage(error, !error.isEmpty());
 }
 
+namespace {
+
+/// The Image view in its dock: it scrolls up and down in a short dock (its controls and the
+/// picture need ~380 px, and as a tab beside the head view that minimum held the whole right
+/// column of the Model workspace, squeezing the head measures above to a strip), never sideways.
+class ImageScroll : public QScrollArea {
+ public:
+  explicit ImageScroll(ImageView* view) : m_view(view) {
+    setObjectName(QStringLiteral("imageScroll"));
+    setWidget(view);
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  }
+  [[nodiscard]] QSize minimumSizeHint() const override {
+    const QSize view = m_view->minimumSizeHint();
+    return {view.width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth(),
+            std::min(view.height(), 160)};
+  }
+
+ private:
+  ImageView* m_view;
+};
+
+}  // namespace
+
 ImageDock installImageView(QMainWindow* window, ModelView* models) {
   ImageDock out;
   out.view = new ImageView;
   out.dock =
       new QDockWidget(QCoreApplication::translate("mhaviz::ui::ImageView", "Image view"), window);
   out.dock->setObjectName(QStringLiteral("imageDock"));
-  out.dock->setWidget(out.view);
+  out.dock->setWidget(new ImageScroll(out.view));
   out.dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                         QDockWidget::DockWidgetClosable);
   window->addDockWidget(Qt::RightDockWidgetArea, out.dock);

@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -54,6 +55,33 @@
 
 namespace mhaviz::ui {
 
+namespace {
+
+/// The Head measures dock's content: the bars scroll up and down, never sideways, and the dock
+/// keeps room for the heading and the first measure of every head (QMainWindow squeezed it to
+/// a strip of ~55 px, or narrower than the bars, beside the head view).
+class MeasuresScroll : public QScrollArea {
+ public:
+  explicit MeasuresScroll(HeadMeasuresView* view) : m_view(view) {
+    setWidget(view);
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    QObject::connect(view, &HeadMeasuresView::contentChanged, this, [this] { updateGeometry(); });
+  }
+  [[nodiscard]] QSize minimumSizeHint() const override {
+    const int frame = 2 * frameWidth();
+    const int width = HeadMeasuresView::kMinimumWidth + verticalScrollBar()->sizeHint().width();
+    const int inside = std::max(viewport()->width(), HeadMeasuresView::kMinimumWidth);
+    return {width + frame, m_view->layoutAt(inside).firstSection + frame};
+  }
+
+ private:
+  HeadMeasuresView* m_view;
+};
+
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       m_document(new Document(this)),
@@ -81,11 +109,8 @@ MainWindow::MainWindow(QWidget* parent)
   m_measures = new HeadMeasuresView;
   m_measuresDock = new QDockWidget(tr("Head measures"), this);
   m_measuresDock->setObjectName(QStringLiteral("headMeasuresDock"));
-  auto* measuresScroll = new QScrollArea;  // every section reachable in a short dock
-  measuresScroll->setWidget(m_measures);
-  measuresScroll->setWidgetResizable(true);
-  measuresScroll->setFrameShape(QFrame::NoFrame);
-  m_measuresDock->setWidget(measuresScroll);
+  // Every section reachable in a short dock, every head's bar in a narrow one.
+  m_measuresDock->setWidget(new MeasuresScroll(m_measures));
   m_measuresDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                               QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::RightDockWidgetArea, m_measuresDock);
@@ -360,8 +385,12 @@ void MainWindow::installWorkspaces() {
   });
   // Choosing the head view or the text view shows Tokens (Model has the head view already).
   for (QDockWidget* dock : {m_headViewDock, m_textViewDock}) {
-    connect(dock->toggleViewAction(), &QAction::triggered, this, [this, dock](bool on) {
+    connect(dock->toggleViewAction(), &QAction::triggered, this, [this, dock, parts](bool on) {
       const int current = m_workspaces->current();
+      if (on && current == kModel && dock == m_textViewDock) {
+        placeTextViewInModel(parts);  // the arrangement leaves it out
+        return;
+      }
       if (!on || current == kTokens || current == kModel) return;
       dock->hide();  // not part of the arrangement left
       m_workspaces->setCurrent(kTokens);

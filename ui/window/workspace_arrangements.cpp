@@ -164,6 +164,13 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
         window->addDockWidget(Qt::RightDockWidgetArea, parts.headView, Qt::Vertical);
         if (parts.image != nullptr) window->tabifyDockWidget(parts.headView, parts.image);
         showAll(parts, shown);
+        // The text view, hidden, waits as a tab beside the head view: shown, it comes back there
+        // (placeTextViewInModel then moves it under the head view where the column has room),
+        // never as a third dock squeezed into the column.
+        if (parts.textView != nullptr) {
+          window->tabifyDockWidget(parts.headView, parts.textView);
+          parts.textView->hide();
+        }
         parts.measures->raise();
         if (parts.image != nullptr && parts.imageWanted && parts.imageWanted())
           parts.image->raise();
@@ -215,6 +222,61 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
                             Qt::Vertical);
       }});
   return list;
+}
+
+void placeTextViewInModel(const WorkspaceParts& parts) {
+  QMainWindow* window = parts.window;
+  QDockWidget* text = parts.textView;
+  QDockWidget* head = parts.headView;
+  QDockWidget* measures = parts.measures;
+  if (text == nullptr || head == nullptr || measures == nullptr || text->isFloating()) return;
+  const auto inColumn = [window](QDockWidget* dock) {
+    return dock->isVisible() && !dock->isFloating() &&
+           window->dockWidgetArea(dock) == Qt::RightDockWidgetArea;
+  };
+  const auto least = [](const QDockWidget* dock) {
+    return dock->minimumSizeHint().expandedTo(dock->minimumSize()).height();
+  };
+  if (!inColumn(head)) {  // the column is the user's own now: where Qt put it is as good as any
+    text->raise();
+    return;
+  }
+  // The column: the head measures (when docked there) and the head view's tab group, each at
+  // least its minimum (the group's is its largest tab's, the Image view's among them).
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+  int column = head->height();
+  int needed = least(text);
+  int group = least(head);
+  for (QDockWidget* tab : window->tabifiedDockWidgets(head)) {
+    if (tab != text && tab->isVisible()) group = std::max(group, least(tab));
+  }
+  needed += group;
+  const bool withMeasures = inColumn(measures) && window->rect().intersects(measures->geometry());
+  if (withMeasures) {
+    column += measures->height();
+    needed += least(measures);
+  }
+  const int spare = text->fontMetrics().height() * 8;  // a few rows of tokens or bars more
+  if (column >= needed + spare) {
+    window->removeDockWidget(text);
+    window->addDockWidget(Qt::RightDockWidgetArea, text, Qt::Vertical);
+    text->show();
+    // Each at least its minimum, the rest shared: the text view a third of it.
+    const int rest = column - needed;
+    QList<QDockWidget*> docks;
+    QList<int> heights;
+    if (withMeasures) {
+      docks << measures;
+      heights << least(measures) + rest / 3;
+    }
+    docks << head << text;
+    heights << group + (withMeasures ? rest / 3 : rest * 2 / 3) << least(text) + rest / 3;
+    window->resizeDocks(docks, heights, Qt::Vertical);
+  } else if (!window->tabifiedDockWidgets(head).contains(text)) {
+    window->tabifyDockWidget(head, text);
+    text->show();
+  }
+  text->raise();
 }
 
 }  // namespace mhaviz::ui

@@ -50,4 +50,12 @@ struct WorkspaceParts {
 /// The five workspaces, in WorkspaceIndex order, arranging `parts`.
 QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts);
 
+/// Places the Text view, shown by the user in the Model workspace (whose arrangement leaves it
+/// out), where it has room: under the head view where the right column holds the head
+/// measures, the head view and the text view each at least at its minimum height (with room to
+/// spare), else as a tab beside the head view, in front. Stacked as a third dock in a column too
+/// short for three, it squeezed the head measures to a strip and itself below its minimum (the
+/// key chips under the dock's edge) and made the window taller than the screen.
+void placeTextViewInModel(const WorkspaceParts& parts);
+
 }  // namespace mhaviz::ui

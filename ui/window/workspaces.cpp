@@ -11,6 +11,7 @@
 #include <QTabBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolTip>
 #include <utility>
 
 namespace mhaviz::ui {
@@ -112,6 +113,8 @@ void Workspaces::resetLayout() {
 }
 
 void Workspaces::show(int index, bool useDefault) {
+  // A tooltip of the arrangement left would float over the docks of this one.
+  QToolTip::hideText();
   const Workspace& w = m_list.at(index);
   if (w.enter) w.enter();
   const QByteArray& state = m_states.at(index);

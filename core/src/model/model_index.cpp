@@ -95,6 +95,20 @@ std::string layer_title(const LayerInfo& layer, std::size_t position) {
   return "layer " + std::to_string(position) + " (" + layer.name + call + step + ")";
 }
 
+std::size_t layer_number(const ModelIndex& index, std::size_t position) {
+  if (position >= index.layers.size()) return position;
+  const std::int64_t step = index.layers[position].step;
+  if (index.steps <= 0 || step < 0) return position;
+  std::size_t first = position;  // the step's first call (its layers come together, in order)
+  while (first > 0 && index.layers[first - 1].step == step) --first;
+  return position - first;
+}
+
+std::string layer_title(const ModelIndex& index, std::size_t position) {
+  if (position >= index.layers.size()) return "layer " + std::to_string(position);
+  return layer_title(index.layers[position], layer_number(index, position));
+}
+
 bool is_model_index(std::string_view text) {
   const json doc = json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return false;

@@ -451,6 +451,63 @@ class TestLayoutAudit : public QObject {
       front->raise();
       QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     }
+    m_problems << measuresProblems(window, where);
+    // Issue 40 defects 5 and 6: hiding and showing a dock, as a user does (View menu, the
+    // toolbar's toggles), leaves every dock its minimum size: the head measures were squeezed to
+    // ~55 px after it.
+    // A dock the workspace hides (the text view in Model) shown, then hidden again, the same.
+    for (QDockWidget* dock : {window.headViewDock(), window.textViewDock(), window.measuresDock()}) {
+      if (dock->isVisible() && !testing::onScreen(dock, window)) continue;  // a tab behind
+      const bool shown = dock->isVisible();
+      // Showing a token view from Explore, Compare or Teach shows Tokens, audited on its own.
+      if (!shown && dock != window.measuresDock() && workspace != kModel && workspace != kTokens)
+        continue;
+      const QString toggled =
+          QStringLiteral("after %1 \"%2\": ")
+              .arg(shown ? QStringLiteral("hiding and showing") : QStringLiteral("showing"),
+                   dock->windowTitle());
+      const auto settle = [&] {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        QTest::qWait(50);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+      };
+      dock->toggleViewAction()->trigger();
+      settle();
+      if (shown) {
+        dock->toggleViewAction()->trigger();
+        settle();
+      }
+      QVERIFY(QTest::qWaitFor([&] { return !window.headView()->isDrawing(); }, kTimeout));
+      if (qEnvironmentVariableIsSet("AUDIT_GEOMETRY")) {
+        for (QDockWidget* d : window.findChildren<QDockWidget*>()) {
+          if (d->isVisible())
+            qInfo("toggled %s %d,%d %dx%d min %dx%d", qPrintable(d->windowTitle()), d->x(), d->y(),
+                  d->width(), d->height(), d->minimumSizeHint().width(),
+                  d->minimumSizeHint().height());
+        }
+      }
+      if (window.size() != size) {
+        m_problems << where + toggled +
+                          QStringLiteral("the window grew to %1x%2, past the screen's %3x%4")
+                              .arg(window.width())
+                              .arg(window.height())
+                              .arg(size.width())
+                              .arg(size.height());
+      }
+      for (const QString& p : testing::auditLayout(window, views)) {
+        m_problems << where + toggled + p;
+      }
+      for (const QString& p : measuresProblems(window, QString())) m_problems << where + toggled + p;
+      if (!shown) {
+        dock->toggleViewAction()->trigger();
+        settle();
+      }
+      window.resize(size);
+      ws->resetLayout();
+      QTRY_VERIFY(ws->isSettled());
+    }
     // The tabs all shown.
     QTabBar* tabs = ws->tabBar();
     if (tabs->width() + 1 < tabs->sizeHint().width()) {
@@ -491,6 +548,45 @@ class TestLayoutAudit : public QObject {
                                 .arg(qRound(picture * 100))
                                 .arg(qRound(wanted * 100));
     }
+  }
+
+  // The head measures draw their own text: each inside the view, none cut; the view as tall as
+  // its bars and texts need (its scroll area scrolls); the dock shows at least the heading and
+  // every head's bar of the first measure.
+  static QStringList measuresProblems(const MainWindow& window, const QString& where) {
+    QStringList problems;
+    const HeadMeasuresView* view = window.headMeasures();
+    if (!view->isVisible() || !testing::onScreen(view, window)) return problems;
+    const HeadMeasuresView::Layout layout = view->layoutAt(view->width());
+    if (view->height() + 1 < layout.height) {
+      problems << where + QStringLiteral("the head measures are %1 px tall, their content %2")
+                              .arg(view->height())
+                              .arg(layout.height);
+    }
+    for (const HeadMeasuresView::TextBox& t : layout.texts) {
+      QFont f = view->font();
+      f.setBold(t.bold);
+      const QRect needed =
+          QFontMetrics(f).boundingRect(QRect(0, 0, t.rect.width(), 100000), t.flags, t.text);
+      if (t.rect.left() < 0 || t.rect.right() >= view->width() ||
+          needed.width() > t.rect.width() + 1 || needed.height() > t.rect.height() + 1) {
+        problems << where + QStringLiteral("the head measures' \"%1\" is cut (%2x%3 in %4x%5)")
+                                .arg(t.text)
+                                .arg(needed.width())
+                                .arg(needed.height())
+                                .arg(t.rect.width())
+                                .arg(t.rect.height());
+      }
+    }
+    const auto* scroll = qobject_cast<const QScrollArea*>(window.measuresDock()->widget());
+    const QWidget* port = scroll != nullptr ? scroll->viewport() : view->parentWidget();
+    if (port->height() + 1 < layout.firstSection) {
+      problems << where + QStringLiteral("the head measures dock shows %1 px, less than the "
+                                         "heading and the first measure (%2 px)")
+                              .arg(port->height())
+                              .arg(layout.firstSection);
+    }
+    return problems;
   }
 
   QStringList m_problems;

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -24,6 +25,7 @@
 #include <cmath>
 
 #include "compute/computation.hpp"
+#include "desktop/language.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
@@ -33,6 +35,7 @@
 #include "model/model_picture.hpp"
 #include "model/model_view.hpp"
 #include "model/picture_parts.hpp"
+#include "model/step_picture.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"
 #include "render/head_measures_view.hpp"
@@ -593,6 +596,253 @@ class TestModelView : public QObject {
     const model::Model m = model::read_model(modelPath("copy").toStdString());
     QCOMPARE(view->loaded()->model.layers.size(), m.layers.size());
     QCOMPARE(view->loaded()->model.index.caption, m.index.caption);
+  }
+  // Issue 40 defect 7: a model opened starts at its default view (the layers x heads grid, the
+  // step view for a generation capture): rollout or flow chosen for the model before would hide
+  // the heads the new model's caption speaks of.
+  void aModelOpenedStartsAtItsDefaultView() {
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    openAndWait(w, modelPath("copy"));
+    ModelView* view = w.window.pages()->modelView();
+    view->setMode(ModelMode::rollout);
+    QTRY_VERIFY_WITH_TIMEOUT(view->mapRect(0, 0).isEmpty() && !view->isBusy(), kTimeout);
+    openAndWait(w, modelPath("reverse"));
+    QCOMPARE(view->modes()->mode(), ModelMode::grid);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
+    view->setMode(ModelMode::flow);
+    QTRY_VERIFY_WITH_TIMEOUT(view->mapRect(0, 0).isEmpty() && !view->isBusy(), kTimeout);
+    openAndWait(w, modelPath("generate"));
+    QCOMPARE(view->modes()->mode(), ModelMode::step);
+    openAndWait(w, modelPath("copy"));
+    QCOMPARE(view->modes()->mode(), ModelMode::grid);
+  }
+
+  // Issue 40 defect 7: a generation capture's layers are numbered as its caption numbers them
+  // ("layer 0 head 2"): the layer within its step, and the step; not the call's position among
+  // all the steps' calls ("layer 12").
+  void generationLayersAreNumberedWithinTheirStep() {
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    openAndWait(w, modelPath("generate"));
+    ModelView* view = w.window.pages()->modelView();
+    const model::ModelIndex& index = view->loaded()->model.index;
+    QVERIFY(index.steps > 1);
+    const std::size_t calls = index.layers.size() / std::size_t(index.steps);
+    QCOMPARE(calls, std::size_t(2));
+    for (std::size_t i = 0; i < index.layers.size(); ++i) {
+      const std::size_t within = i % calls;
+      const std::int64_t step = std::int64_t(i / calls);
+      QCOMPARE(index.layers[i].step, step);
+      const QString title = view->layerText(int(i));
+      const QString want = QStringLiteral("layer %1 (%2, step %3)")
+                               .arg(within)
+                               .arg(QString::fromStdString(index.layers[i].name))
+                               .arg(step);
+      QVERIFY2(title.startsWith(want), qPrintable(title + QStringLiteral(" != ") + want));
+    }
+    const std::size_t last = index.layers.size() - calls;  // layer 0 of the last step
+    QCOMPARE(QString::fromStdString(model::layer_title(index, last)),
+             QStringLiteral("layer 0 (attn.0, step %1)").arg(index.steps - 1));
+    ModelCellHit cell;
+    cell.layer = int(last);
+    cell.head = 2;
+    cell.query = 0;
+    cell.key = 0;
+    QVERIFY2(view->cellText(cell).startsWith(QStringLiteral("layer 0 (attn.0, step")),
+             qPrintable(view->cellText(cell)));
+    view->setSelected(int(last), 2);
+    auto* open = view->findChild<QPushButton*>(QStringLiteral("modelOpenLayer"));
+    QCOMPARE(open->text(), QStringLiteral("&Open layer 0"));
+    // The pictures across the layers name them so too: the step's layers 0 and 1 (the rollout
+    // of step 0, the only step that reads the prompt with self-attention).
+    const model::Model& m = view->loaded()->model;
+    const model::Rollout rollout =
+        model::attention_rollout(m, view->loaded()->computed.weights, 0, 0);
+    const TokenMapHeader header = rolloutHeader(m, rollout, QSize(1200, 800));
+    QVERIFY2(header.titleText.contains(QStringLiteral("layers 0, 1,")),
+             qPrintable(header.titleText));
+  }
+
+  // Issue 40 defect 11: in Chinese the layer's name is Chinese around the module path (which
+  // stays as the model names it): the docks' note said "layer 0 (encoder.layers.0.self_attn)"
+  // inside Chinese text.
+  void theLayerNameFollowsTheLanguage() {
+    QVERIFY(installTranslations(QLocale(QStringLiteral("zh_CN"))));
+    const auto english = qScopeGuard(
+        [] { installTranslations(QLocale(QLocale::English, QLocale::UnitedStates)); });
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    openAndWait(w, modelPath("copy"));
+    ModelView* view = w.window.pages()->modelView();
+    QVERIFY(w.idle());
+    const QString name = modelLayerName(view->loaded()->model, 1);
+    QCOMPARE(name, QStringLiteral("第 1 层（encoder.layers.1.self_attn）"));
+    QVERIFY(view->layerText(1).startsWith(name));
+    bool noted = false;
+    for (const QLabel* note : w.window.findChildren<QLabel*>(QStringLiteral("dockSubject"))) {
+      if (note->text().isEmpty()) continue;
+      noted = true;
+      QVERIFY2(!note->text().contains(QStringLiteral("layer ")), qPrintable(note->text()));
+      QVERIFY2(note->text().contains(QStringLiteral("encoder.layers.0.self_attn")),
+               qPrintable(note->text()));
+    }
+    QVERIFY(noted);
+    // A generation capture's call, step and number within the step, in Chinese.
+    const model::Model gen = model::read_model(modelPath("generate").toStdString());
+    QCOMPARE(modelLayerName(gen, int(gen.layers.size()) - 1),
+             QStringLiteral("第 1 层（attn.1，第 %1 步）").arg(gen.index.steps - 1));
+  }
+
+  // Issue 40 defect 7: the colour scale's labels never overlap ("1" drawn over "0.75" on a bar
+  // 55 px tall): fewer ticks where the bar is short, and the bars are tall enough for all five
+  // where the picture has the room.
+  void theColourScaleLabelsStandApart() {
+    QFont font;
+    font.setPixelSize(12);
+    const QFontMetrics fm(font);
+    for (int height = 0; height <= 400; ++height) {
+      const QRect bar(100, 50, 14, height);
+      const std::vector<ScaleTick> ticks = scaleTicks(bar, fm);
+      if (height >= scaleBarHeight(fm)) QCOMPARE(ticks.size(), std::size_t(5));
+      if (height >= 4 * fm.height()) QVERIFY(ticks.size() >= 2);
+      for (std::size_t i = 0; i < ticks.size(); ++i) {
+        QVERIFY(ticks[i].label.top() >= bar.top() && ticks[i].label.bottom() <= bar.bottom());
+        QVERIFY(ticks[i].y >= bar.top() && ticks[i].y <= bar.bottom());
+        if (i > 0) {
+          QVERIFY2(!ticks[i].label.intersects(ticks[i - 1].label),
+                   qPrintable(QStringLiteral("labels %1 and %2 overlap on a bar %3 px tall")
+                                  .arg(ticks[i - 1].value)
+                                  .arg(ticks[i].value)
+                                  .arg(height)));
+        }
+      }
+    }
+    // The grid of a model with many rows in a short view: the rows are short, the scale not.
+    const model::Model m = model::read_model(modelPath("generate").toStdString());
+    const model::ComputedModel computed = model::compute_model(m);
+    for (const QSize size : {QSize(860, 380), QSize(860, 560), QSize(1400, 900)}) {
+      const ModelGridLayout g(m, computed, 0, size, false);
+      QVERIFY2(g.scale.height() >= scaleBarHeight(fm),
+               qPrintable(QStringLiteral("the scale is %1 px tall at %2x%3")
+                              .arg(g.scale.height())
+                              .arg(size.width())
+                              .arg(size.height())));
+      QVERIFY(g.scale.bottom() < size.height());
+    }
+  }
+
+  // Issue 40 defect 7: a grid of many layers (a generation capture: a row per call of every
+  // step) keeps its row titles and maps of a readable size: the picture grows taller than the
+  // view and scrolls, rather than dropping the titles and shrinking the maps; a model whose
+  // rows fit does not scroll, and the other views fit the view's height.
+  void aGridOfManyLayersScrollsWithItsTitles() {
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    openAndWait(w, modelPath("generate"));
+    ModelView* view = w.window.pages()->modelView();
+    QScrollArea* scroll = view->scrollArea();
+    view->setMode(ModelMode::grid);
+    const int layers = int(view->loaded()->model.layers.size());
+    QVERIFY(layers >= 14);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(layers - 1, 0).isEmpty() && !view->isBusy() &&
+                                 view->picture().height() == view->canvas()->height(),
+                             kTimeout);
+    QVERIFY2(view->canvas()->height() > scroll->viewport()->height(),
+             qPrintable(QStringLiteral("the canvas is %1 px tall in a view of %2")
+                            .arg(view->canvas()->height())
+                            .arg(scroll->viewport()->height())));
+    QVERIFY(scroll->verticalScrollBar()->isVisible());
+    const auto& loaded = *view->loaded();
+    const ModelGridLayout g(loaded.model, loaded.computed, 0, view->picture().size(), false);
+    QVERIFY2(g.rowTitleLines >= 1, "the layers' row titles are dropped");
+    const QFontMetrics fm(g.font);
+    for (int li = 0; li < layers; ++li) {
+      QVERIFY(!g.rowTitle(li).isEmpty());
+      QVERIFY2(view->mapRect(li, 0).height() >= 5 * fm.height(),
+               qPrintable(QStringLiteral("layer %1's maps are %2 px tall")
+                              .arg(li)
+                              .arg(view->mapRect(li, 0).height())));
+    }
+    // A click on a row far down selects that layer (the canvas's coordinates scroll with it).
+    const QRect last = view->mapRect(layers - 1, 2);
+    scroll->ensureVisible(last.center().x(), last.center().y());
+    QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, last.center());
+    QCOMPARE(view->selected(), std::make_pair(layers - 1, 2));
+    // The step view fits the view again; a model of two layers does not scroll.
+    view->setMode(ModelMode::step);
+    QTRY_VERIFY_WITH_TIMEOUT(view->canvas()->height() <= scroll->viewport()->height(), kTimeout);
+    openAndWait(w, modelPath("reverse"));
+    QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty() && !view->isBusy(), kTimeout);
+    QCOMPARE(view->canvas()->height(), scroll->viewport()->height());
+  }
+
+  // Issue 40 defect 7: the step view's maps share the picture's height (they were held to 36 px
+  // a head, with an empty band below them in a tall view).
+  void theStepViewFillsItsPicture() {
+    const model::Model m = model::read_model(modelPath("generate").toStdString());
+    const model::ComputedModel computed = model::compute_model(m);
+    const model::StepRows rows = model::step_rows(m, computed.weights, 3, 0);
+    for (const QSize size : {QSize(1000, 560), QSize(1200, 900)}) {
+      const QImage picture = drawStepRows(m, rows, size);
+      const QColor paper = ModelPictureColors().background;
+      int lowest = 0;  // the lowest row with ink or colour
+      for (int y = 0; y < picture.height(); ++y) {
+        for (int x = 0; x < picture.width() - colourScaleWidth(QFontMetrics(QFont())) - 20; ++x) {
+          if (QColor(picture.pixel(x, y)) != paper) {
+            lowest = y;
+            break;
+          }
+        }
+      }
+      QVERIFY2(lowest > picture.height() * 85 / 100,
+               qPrintable(QStringLiteral("at %1x%2 the picture ends at y = %3")
+                              .arg(size.width())
+                              .arg(size.height())
+                              .arg(lowest)));
+    }
+  }
+
+  // Issue 40 defect 7: the attention flow's (and rollout's) title wraps to the picture's width
+  // instead of running off its right edge; the map starts below it.
+  void theFlowTitleWrapsInANarrowView() {
+    const model::Model m = model::read_model(modelPath("copy").toStdString());
+    const model::ComputedModel computed = model::compute_model(m);
+    const model::AttentionFlow flow = model::attention_flow(m, computed.weights, 0);
+    QFont font;
+    font.setPixelSize(12);
+    const QFontMetrics fm(font);
+    for (const int width : {420, 600, 860, 1400}) {
+      const QSize size(width, 600);
+      const TokenMapHeader header = flowHeader(m, flow, size);
+      for (const auto& [text, rect] : {std::pair(header.titleText, header.title),
+                                       std::pair(header.extraText, header.extra)}) {
+        QVERIFY(rect.left() >= 0 && rect.right() < width);
+        const QRect needed =
+            fm.boundingRect(QRect(0, 0, rect.width(), 100000), Qt::TextWordWrap, text);
+        QVERIFY2(needed.height() <= rect.height() && needed.width() <= rect.width(),
+                 qPrintable(QStringLiteral("\"%1\" needs %2x%3, has %4x%5 at width %6")
+                                .arg(text)
+                                .arg(needed.width())
+                                .arg(needed.height())
+                                .arg(rect.width())
+                                .arg(rect.height())
+                                .arg(width)));
+      }
+      QVERIFY(header.extra.top() > header.title.bottom() - 1);
+    }
+    // The picture draws it so (the title's second line has ink at a narrow width).
+    const QSize narrow(420, 600);
+    const TokenMapHeader header = flowHeader(m, flow, narrow);
+    QVERIFY(header.title.height() > 2 * fm.height());
+    const QImage picture = drawFlow(m, flow, narrow);
+    bool inked = false;
+    const int y0 = header.title.top() + fm.height() + 2;
+    for (int y = y0; y < header.title.bottom() && !inked; ++y) {
+      for (int x = header.title.left(); x < header.title.right() && !inked; ++x)
+        inked = QColor(picture.pixel(x, y)).lightness() < 128;
+    }
+    QVERIFY2(inked, "the title's second line is not drawn");
   }
   // A weights-only model file (version 4: stored attention weights and tokens, no parameters or
   // inputs): the model view draws its layers, says that nothing is recomputed and states the

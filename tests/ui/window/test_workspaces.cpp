@@ -2,6 +2,9 @@
 // the window's docks, chosen by a tab, View > Workspace and Ctrl+1...Ctrl+5, by the window when
 // the user opens what a workspace shows, and by session files.
 
+#include <QToolTip>
+#include <qcustomplot.h>
+
 #include <QAction>
 #include <QDockWidget>
 #include <QKeySequence>
@@ -14,10 +17,13 @@
 #include "compare/compare_panel.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
+#include "document/document.hpp"
+#include "render/heatmap_grid.hpp"
 #include "prompted_window.hpp"
 #include "session/session_file.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
+#include "tokens/text_view.hpp"
 #include "window/workspace_arrangements.hpp"
 #include "window/workspaces.hpp"
 
@@ -190,6 +196,111 @@ class TestWorkspaces : public QObject {
     window().textViewDock()->toggleViewAction()->trigger();
     QCOMPARE(ws->current(), int(kTokens));
     QVERIFY(window().textViewDock()->isVisible());
+  }
+
+  // Issue 40 defects 5 and 6: the Text view chosen in the Model workspace gets room: under the
+  // head view where the column has it, else a tab beside it in front; never a third dock
+  // squeezed into a short column (the head measures a strip of ~55 px, the key chips of a
+  // pinned query under the text view's edge, the window taller than the screen). Pinning a
+  // query keeps the keys in view.
+  void theTextViewShownInModelHasRoom_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+  }
+  void theTextViewShownInModelHasRoom() {
+    QFETCH(QSize, size);
+    window().resize(size);
+    QTRY_COMPARE(window().size(), size);
+    Workspaces* ws = window().workspaces();
+    ModelView* view = window().pages()->modelView();
+    QVERIFY(window().pages()->openModelExample(QStringLiteral("reverse")));
+    QTRY_VERIFY_WITH_TIMEOUT(view->loaded() != nullptr && !view->picture().isNull(), kTimeout);
+    QVERIFY(m_w->idle());
+    QCOMPARE(ws->current(), int(kModel));
+    ws->resetLayout();
+    QTRY_VERIFY(ws->isSettled());
+    QDockWidget* text = window().textViewDock();
+    QVERIFY(!text->isVisible());
+    text->toggleViewAction()->trigger();
+    QCOMPARE(ws->current(), int(kModel));
+    for (int round = 0; round < 2; ++round) {
+      QTest::qWait(50);
+      QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+      QCoreApplication::processEvents();
+      QCOMPARE(window().size(), size);
+      QVERIFY(text->isVisible());
+      QVERIFY2(window().rect().intersects(text->geometry()), "the text view is a tab behind");
+      for (QDockWidget* dock : {text, window().measuresDock(), window().headViewDock()}) {
+        if (!dock->isVisible() || !window().rect().intersects(dock->geometry())) continue;
+        const QSize least = dock->minimumSizeHint().expandedTo(dock->minimumSize());
+        QVERIFY2(dock->height() + 1 >= least.height(),
+                 qPrintable(QStringLiteral("%1 is %2 px tall, its minimum %3")
+                                .arg(dock->windowTitle())
+                                .arg(dock->height())
+                                .arg(least.height())));
+      }
+      // Hidden and shown again (the toolbar's toggle): the same.
+      text->toggleViewAction()->trigger();
+      QVERIFY(!text->isVisible());
+      text->toggleViewAction()->trigger();
+    }
+    // A pinned query: the keys stay in the text view's sight.
+    auto* textView = window().textView();
+    QTRY_VERIFY_WITH_TIMEOUT(!textView->shades().keys.empty(), kTimeout);
+    textView->setPinnedQuery(1);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
+    const QWidget* canvas = textView->canvas();
+    const QWidget* port = canvas->parentWidget();
+    QVERIFY2(port->height() >= 3 * textView->fontMetrics().height(),
+             qPrintable(QStringLiteral("the text view's keys have %1 px").arg(port->height())));
+  }
+
+  // Issue 40 defect 8: a hover tooltip does not outlive what it described: the bias_k column's
+  // is taken down when add_bias_kv goes (the column with it), and none floats over the docks of
+  // another workspace.
+  void aTooltipDoesNotOutliveWhatItDescribed() {
+    Workspaces* ws = window().workspaces();
+    ws->setCurrent(kExplore);
+    mhaviz::Config c = m_w->document()->config();
+    c.embed_dim = 8;
+    c.num_heads = 2;
+    c.tgt_len = 4;
+    c.src_len = 4;
+    c.add_bias_kv = true;
+    m_w->document()->changeConfig(c, QStringLiteral("bias_k"));
+    QVERIFY(m_w->idle());
+    HeatmapGrid* grid = window().grid();
+    QTRY_VERIFY(testing::pictureSettled(*grid));
+    const auto hoverBiasK = [&] {
+      grid->plot()->replot();
+      auto* colours = qobject_cast<QCPColorMap*>(grid->plot()->plottable(0));
+      const int rows = colours->data()->valueSize();
+      const int cols = colours->data()->keySize();
+      const QPoint p(static_cast<int>(colours->keyAxis()->coordToPixel(cols - 1)),
+                     static_cast<int>(colours->valueAxis()->coordToPixel(rows - 1)));
+      QMouseEvent move(QEvent::MouseMove, p, grid->plot()->mapToGlobal(p), Qt::NoButton,
+                       Qt::NoButton, Qt::NoModifier);
+      QApplication::sendEvent(grid->plot(), &move);
+    };
+    hoverBiasK();
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("bias_k")), qPrintable(QToolTip::text()));
+    c.add_bias_kv = false;
+    m_w->document()->changeConfig(c, QStringLiteral("no bias_k"));
+    QVERIFY(m_w->idle());
+    QTRY_VERIFY2(!QToolTip::isVisible(), qPrintable(QToolTip::text()));
+    // Shown again, then another workspace: taken down with the arrangement it belonged to.
+    c.add_bias_kv = true;
+    m_w->document()->changeConfig(c, QStringLiteral("bias_k"));
+    QVERIFY(m_w->idle());
+    QTRY_VERIFY(testing::pictureSettled(*grid));
+    hoverBiasK();
+    QTRY_VERIFY(QToolTip::isVisible());
+    ws->setCurrent(kModel);
+    QTRY_VERIFY2(!QToolTip::isVisible(), qPrintable(QToolTip::text()));
   }
 
   void openingAModelShowsModelAndTheFullViewGoesBack() {

@@ -101,6 +101,12 @@ std::uint64_t estimate_model_memory(const ModelIndex& index);
 /// ", step 2" in a generation capture: how messages and views name a layer.
 std::string layer_title(const LayerInfo& layer, std::size_t position);
 
+/// Layer `position` of `index` as its caption would number it: in a generation capture the
+/// layer within its step ("layer 0 (blocks.0.attn, step 6)", not the 13th call overall), else
+/// its position. layer_number gives the number alone.
+std::size_t layer_number(const ModelIndex& index, std::size_t position);
+std::string layer_title(const ModelIndex& index, std::size_t position);
+
 /// One call, ready to compute.
 struct Layer {
   LayerInfo info;
