@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli/colormap_option.hpp"
 #include "cli/output_path.hpp"
 #include "cli/usage_error.hpp"
 #include "mhaviz/core/base/errors.hpp"
@@ -16,7 +17,7 @@ namespace mhaviz::cli {
 
 namespace {
 
-const char* const kImageOptions[] = {"opacity", "upsampling", "overlay"};
+const char* const kImageOptions[] = {"opacity", "upsampling", "overlay", "colormap"};
 
 int integer(const QCommandLineParser& parser, const char* option, int fallback) {
   const QString name = QString::fromLatin1(option);
@@ -65,6 +66,10 @@ void addModelImageOptions(QCommandLineParser& parser) {
        QStringLiteral("With --view image: colormap (default) or brighten (the picture "
                       "brightened by weight)."),
        QStringLiteral("style")},
+      {QStringLiteral("colormap"),
+       QStringLiteral("With --view image: the overlay's colour map, as export's: ") +
+           colormapOptionNames(),
+       QStringLiteral("name")},
   });
 }
 
@@ -131,6 +136,7 @@ void modelImageCommand(const QCommandLineParser& parser, const model::Model& m,
     throw UsageError(
         QStringLiteral("--overlay \"%1\" must be colormap or brighten").arg(style).toStdString());
   }
+  r.colormap = colormapOption(parser, ui::Colormap::viridis);
   std::optional<model::AttentionFlow> flowMap;
   if (rollout) r.source = ui::ImageSource::rollout;
   if (flow) {
