@@ -142,9 +142,9 @@ std::filesystem::path writeBenchModel(const std::filesystem::path& dir, const Be
     std::vector<float> image(static_cast<std::size_t>(3 * side * side));
     for (std::int64_t c = 0; c < 3; ++c)
       for (std::int64_t y = 0; y < side; ++y)
-        for (std::int64_t x = 0; x < side; ++x)
-          image[static_cast<std::size_t>((c * side + y) * side + x)] = static_cast<float>(
-              std::sin(0.03 * static_cast<double>(x) * static_cast<double>(c + 1)) +
+        for (std::int64_t px = 0; px < side; ++px)
+          image[static_cast<std::size_t>((c * side + y) * side + px)] = static_cast<float>(
+              std::sin(0.03 * static_cast<double>(px) * static_cast<double>(c + 1)) +
               std::cos(0.02 * static_cast<double>(y) * static_cast<double>(3 - c)));
     tensors["image/input"] = Tensor::from<float>({1, 3, side, side}, std::move(image));
     const std::string s = std::to_string(side);
