@@ -2106,6 +2106,10 @@
         <source>attention flow over %1 layers</source>
         <translation>%1 层上的注意力流</translation>
     </message>
+    <message>
+        <source>%1 colour map</source>
+        <translation>%1 色彩映射</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::ImageView</name>

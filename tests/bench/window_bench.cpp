@@ -8,13 +8,16 @@
 //   - repaint time of the 8-head grid at L=S=2048 (a new stage of the same result): total time
 //     to the drawn picture and the longest GUI stall, with background preparation on (as in the
 //     window) and off (everything on the GUI thread, as export does);
-//   - the model view (window_bench_model.cpp);
+//   - the model view (window_bench_model.cpp), and the model view of a vision transformer's
+//     capture (version 3, with the Image view) and of a weights-only file (version 4);
 //   - the head view at 64 and 512 tokens x 8 heads (window_bench_tokens.cpp);
 //   - with --long alone: L = S = 32768, E = 512, H = 8, causal (the reduced view): the change ->
 //     repainted grid, the longest GUI stall while it computes, and the process's peak RSS.
 // Run: QT_QPA_PLATFORM=offscreen build/bin/mhaviz-window-bench [--smoke] [--model-only]
-//      [--big-only] [--head-view-only] [--repaint-only] [--warm=N] [--long]
-// --model-only measures the model view alone; --big-only the (1,2048,2048,512,8) changes (first
+//      [--big-only] [--head-view-only] [--repaint-only] [--vision-only] [--weights-only]
+//      [--warm=N] [--long]
+// --model-only measures the model views (all three kinds) alone; --vision-only the vision
+// transformer's alone; --weights-only the weights-only file's alone; --big-only the (1,2048,2048,512,8) changes (first
 // and N warm ones, default 3) and the zoom alone; --head-view-only the head view alone;
 // --repaint-only one (1,2048,2048,512,8) change, then the grid repaint with background on.
 // MHAVIZ_BENCH_TRACE=1 prints each GUI gap over 15 ms with the GUI thread's own CPU time in it,
@@ -221,8 +224,10 @@ void repaint(const mhaviz::ui::ResultPtr& result, const Size& size, bool backgro
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc >= 3 && std::string(argv[1]) == "--write-model") {  // the child of modelView()
-    return writeModelChild(argv[2], argc > 3 && std::string(argv[3]) == "--smoke");
+  if (argc >= 3 && std::string(argv[1]) == "--write-model") {  // the child of the model views
+    QStringList childArgs;
+    for (int i = 0; i < argc; ++i) childArgs << QString::fromLocal8Bit(argv[i]);
+    return writeModelChild(childArgs);
   }
   QApplication app(argc, argv);
   QStandardPaths::setTestModeEnabled(true);  // no user settings are read or written
@@ -235,6 +240,8 @@ int main(int argc, char** argv) {
   const bool longOnly = args.contains(QStringLiteral("--long"));
   const bool headOnly = args.contains(QStringLiteral("--head-view-only"));
   const bool repaintOnly = args.contains(QStringLiteral("--repaint-only"));
+  const bool visionOnly = args.contains(QStringLiteral("--vision-only"));
+  const bool weightsOnly = args.contains(QStringLiteral("--weights-only"));
   int warm = 3;
   for (const QString& a : args) {
     if (a.startsWith(QStringLiteral("--warm="))) warm = a.mid(7).toInt();
@@ -275,6 +282,13 @@ int main(int argc, char** argv) {
     printReport();
     return g_ok ? 0 : 1;
   }
+  if (visionOnly || weightsOnly) {
+    if (visionOnly) visionModelView(window, smoke);
+    if (weightsOnly) weightsModelView(window, smoke);
+    printReport();
+    if (!g_ok) std::printf("FAILED: a picture did not arrive (see above)\n");
+    return g_ok ? 0 : 1;
+  }
   if (headOnly) {
     headView(window, smoke);
     printReport();
@@ -283,6 +297,8 @@ int main(int argc, char** argv) {
   if (!bigOnly) {
     const ViewOptions startView = window.document()->view();
     modelView(window, smoke);  // first: the peak RSS it reports is the model view's
+    visionModelView(window, smoke);
+    weightsModelView(window, smoke);
     // Back to the window as it started: the opened layer's tensors, solo head and stage go.
     window.pages()->showLayerView();
     window.document()->setTensors(nullptr);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <QElapsedTimer>
+#include <QStringList>
 #include <QTimer>
 
 #include "mhaviz/core/spec/config.hpp"
@@ -78,7 +79,13 @@ double percentile(std::vector<double> v, double p);
 void modelView(mhaviz::ui::MainWindow& w, bool smoke);
 /// The head view at 64 and 512 tokens x 8 heads (window_bench_tokens.cpp).
 void headView(mhaviz::ui::MainWindow& w, bool smoke);
-/// The child process of modelView(): writes the model file into `dir`. Returns the exit code.
-int writeModelChild(const char* dir, bool smoke);
+/// A vision transformer's capture (version 3) at 24 x 24 patches + [CLS], 12 layers x 12 heads,
+/// E = 768, with the Image view (window_bench_model.cpp).
+void visionModelView(mhaviz::ui::MainWindow& w, bool smoke);
+/// A weights-only model file (version 4) at 12 layers x 12 heads x 512 tokens.
+void weightsModelView(mhaviz::ui::MainWindow& w, bool smoke);
+/// The child process of the model views: `args` are this binary's (--write-model DIR [--smoke]
+/// [--kind computed|vision|weights]); writes the model file into DIR. Returns the exit code.
+int writeModelChild(const QStringList& args);
 
 }  // namespace mhaviz::bench

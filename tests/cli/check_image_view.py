@@ -8,6 +8,9 @@ the class token and the 4x4 patches, upsamples it to the pixels of the picture (
 pixel its patch; smooth: bilinear between patch centres, clamped at the edges), and blends it
 over the stored picture (the colour map at the opacity, or the picture times the weight). The
 overlay mhaviz drew (--out: the same image the picture file holds) must equal it pixel for pixel.
+The colour map the overlay used (--out's lut) is checked against the published colours of
+viridis (the default) and of magma (--colormap magma, as export takes it) at 0, 1/4, 1/2, 3/4 and
+1 (matplotlib's listed colour maps, which mhaviz interpolates from 17 stops: within 4 of 255).
 Usage: check_image_view.py MHAVIZ_CLI FIXTURE_DIR WORK_DIR
 """
 
@@ -20,6 +23,23 @@ import numpy as np
 
 CLI, FIXTURES, WORK = sys.argv[1:4]
 INDEX = os.path.join(FIXTURES, "models", "vit.json")
+
+
+# matplotlib's viridis and magma (van der Walt, Smith and Firing; CC0) at 0, 0.25, 0.5, 0.75, 1
+ANCHORS = {
+    "viridis": ["#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"],
+    "magma": ["#000004", "#51127c", "#b73779", "#fc8961", "#fcfdbf"],
+}
+
+
+def check_lut(name, lut, colormap):
+    """The 256 colours mhaviz used are `colormap`'s published ones at the anchors."""
+    assert lut.shape == (256, 3), f"{name}: lut has shape {lut.shape}"
+    for position, colour in zip((0, 0.25, 0.5, 0.75, 1), ANCHORS[colormap]):
+        want = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+        got = lut[int(np.floor(position * 255 + 0.5))].astype(int)
+        assert np.abs(got - want).max() <= 4, \
+            f"{name}: colour map at {position} is {got}, {colormap} is {want} ({colour})"
 
 
 def softmax(x):
@@ -64,8 +84,10 @@ def run(name, *options):
     return np.load(out)
 
 
-def check(name, row, grid_shape, picture, smooth, style, opacity, *options):
+def check(name, row, grid_shape, picture, smooth, style, opacity, *options, colormap="viridis"):
     got = run(name, *options)
+    if style == "colormap":
+        check_lut(name, got["lut"], colormap)
     prefix, grid = row[:1], row[1:].reshape(grid_shape)
     assert np.allclose(got["weights"], grid, atol=1e-6), f"{name}: patch weights differ"
     assert np.allclose(got["prefix"], prefix, atol=1e-6), f"{name}: prefix weight differs"
@@ -108,6 +130,9 @@ def main():
     check("layer0_head1", weights[0][0, 1, 5], (rows, cols), pictures[0], True, "colormap",
           0.3, "--layer", "0", "--head", "1", "--query", "5", "--upsampling", "smooth",
           "--opacity", "0.3")
+    # another colour map, by export's option name: the overlay blends magma's colours
+    check("head1_magma", weights[0][0, 1, 0], (rows, cols), pictures[0], False, "colormap", 0.8,
+          "--head", "1", "--opacity", "0.8", "--colormap", "magma", colormap="magma")
     # rollout (Abnar & Zuidema 2020): head mean + identity, rows normalised, multiplied
     rollout = np.eye(rows * cols + 1)
     for w in weights:

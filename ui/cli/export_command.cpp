@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/colormap_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/output_path.hpp"
 #include "cli/problem_options.hpp"
@@ -52,14 +53,6 @@ const std::array<std::pair<const char*, Stage>, 15> kStages = {{
     {"value_norms", Stage::value_norms},
     {"value_zeroing", Stage::value_zeroing},
     {"sink_scores", Stage::sink_scores},
-}};
-
-const std::array<std::pair<const char*, Colormap>, 5> kColormaps = {{
-    {"viridis", Colormap::viridis},
-    {"magma", Colormap::magma},
-    {"cividis", Colormap::cividis},
-    {"grayscale", Colormap::grayscale},
-    {"diverging", Colormap::diverging},
 }};
 
 /// The enum value named by an option, or a UsageError listing the accepted names.
@@ -303,7 +296,7 @@ void addExportOptions(QCommandLineParser& parser) {
                       "head_output, merged, output, value_norms, value_zeroing, sink_scores."),
        QStringLiteral("stage")},
       {QStringLiteral("colormap"),
-       QStringLiteral("viridis (default), magma, cividis, grayscale or diverging."),
+       colormapOptionNames(),
        QStringLiteral("name")},
       {QStringLiteral("width"), QStringLiteral("Picture width in logical pixels (default 1600)."),
        QStringLiteral("px")},
@@ -363,7 +356,7 @@ int exportCommand(const QCommandLineParser& parser) {
   ui::ViewOptions view;
   view.batch = intOption(parser, QStringLiteral("batch"), 0, false);
   view.stage = choice(parser, QStringLiteral("stage"), kStages, Stage::weights);
-  view.colormap = choice(parser, QStringLiteral("colormap"), kColormaps, Colormap::viridis);
+  view.colormap = colormapOption(parser, Colormap::viridis);
   view.reduce = choice(parser, QStringLiteral("reduce"),
                        std::array<std::pair<const char*, ui::Reduce>, 2>{
                            {{"mean", ui::Reduce::mean}, {"max", ui::Reduce::max}}},

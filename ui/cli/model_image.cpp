@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli/colormap_option.hpp"
 #include "cli/int_option.hpp"
 #include "cli/output_path.hpp"
 #include "cli/usage_error.hpp"
@@ -17,7 +18,7 @@ namespace mhaviz::cli {
 
 namespace {
 
-const char* const kImageOptions[] = {"opacity", "upsampling", "overlay"};
+const char* const kImageOptions[] = {"opacity", "upsampling", "overlay", "colormap"};
 
 /// --query: a token's index or its label ("[CLS]", "r2c3").
 int queryToken(const QCommandLineParser& parser, const model::ImageGrid& grid) {
@@ -53,6 +54,10 @@ void addModelImageOptions(QCommandLineParser& parser) {
        QStringLiteral("With --view image: colormap (default) or brighten (the picture "
                       "brightened by weight)."),
        QStringLiteral("style")},
+      {QStringLiteral("colormap"),
+       QStringLiteral("With --view image: the overlay's colour map, as export's: ") +
+           colormapOptionNames(),
+       QStringLiteral("name")},
   });
 }
 
@@ -119,6 +124,7 @@ void modelImageCommand(const QCommandLineParser& parser, const model::Model& m,
     throw UsageError(
         QStringLiteral("--overlay \"%1\" must be colormap or brighten").arg(style).toStdString());
   }
+  r.colormap = colormapOption(parser, ui::Colormap::viridis);
   std::optional<model::AttentionFlow> flowMap;
   if (rollout) r.source = ui::ImageSource::rollout;
   if (flow) {

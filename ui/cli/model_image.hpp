@@ -10,7 +10,7 @@
 
 namespace mhaviz::cli {
 
-/// The options of --view image alone (--opacity, --upsampling, --overlay); --view, --layer,
+/// The options of --view image alone (--opacity, --upsampling, --overlay, --colormap); --view, --layer,
 /// --head and --query are model_sources.hpp's, shared with the layer views.
 void addModelImageOptions(QCommandLineParser& parser);
 

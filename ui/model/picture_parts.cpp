@@ -37,6 +37,17 @@ std::vector<ScaleTick> scaleTicks(const QRect& bar, const QFontMetrics& fm) {
   return ticks;
 }
 
+GradientTable::GradientTable(const QCPColorGradient& gradient) {
+  auto& g = const_cast<QCPColorGradient&>(gradient);  // color() fills its buffer on first use
+  const int levels = std::max(2, g.levelCount());
+  m_levels = levels;
+  m_top = levels - 1;
+  const QCPRange range(0.0, 1.0);
+  m_colors.reserve(static_cast<std::size_t>(levels));
+  // The middle of each level, which color() maps to that level.
+  for (int i = 0; i < levels; ++i) m_colors.push_back(g.color((i + 0.5) / m_top, range));
+}
+
 void drawScale(QPainter& p, const QRect& bar, const QCPColorGradient& gradient, Colormap map,
                const QColor& ink, const QString& title) {
   if (bar.height() < 8) return;

@@ -20,18 +20,38 @@
 
 namespace mhaviz::ui {
 
+/// A gradient's colours over 0..1 as a table: the colour of `v` is the one
+/// QCPColorGradient::color(v, QCPRange(0, 1)) gives (its level int(v · (levels − 1)), clamped),
+/// without a library call per cell (144 maps of 512 × 512 cells: that call was the largest part
+/// of colouring a model's grid). Not for NaN (the callers colour it themselves).
+class GradientTable {
+ public:
+  explicit GradientTable(const QCPColorGradient& gradient);
+  [[nodiscard]] QRgb operator()(double v) const {
+    const double x = v * m_top;
+    if (!(x < m_levels)) return m_colors.back();  // above the last level (and +inf)
+    if (!(x > 0)) return m_colors.front();       // int() of (-1, 0] is level 0 as well
+    return m_colors[static_cast<std::size_t>(x)];
+  }
+
+ private:
+  std::vector<QRgb> m_colors;
+  double m_top = 0;     // levels − 1
+  double m_levels = 0;  // levels
+};
+
 /// One (rows × cols) map of values in 0..1 as an image, one pixel per cell; `value(r, c)`.
 template <typename Value>
 QImage cellImage(std::int64_t rows, std::int64_t cols, const QCPColorGradient& gradient,
                  Colormap map, Value value) {
   QImage image(static_cast<int>(cols), static_cast<int>(rows), QImage::Format_RGB32);
-  const QCPRange range(0.0, 1.0);
+  const GradientTable table(gradient);
+  const QRgb nan = nanColor(map).rgb();
   for (std::int64_t r = 0; r < rows; ++r) {
     auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(r)));
     for (std::int64_t c = 0; c < cols; ++c) {
       const double v = value(r, c);
-      line[c] = std::isnan(v) ? nanColor(map).rgb()
-                              : const_cast<QCPColorGradient&>(gradient).color(v, range);
+      line[c] = std::isnan(v) ? nan : table(v);
     }
   }
   return image;

@@ -222,9 +222,11 @@ void paintImagePicture(QPainter& p, const ImageScene& s, QSize size,
     p.drawText(QPoint(l.scale.right() + 4, l.scale.top() + fm.ascent()), number(s.main.scale));
     p.drawText(QPoint(l.scale.right() + 4, l.scale.bottom()), QStringLiteral("0"));
   }
+  QString mainTitle = QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
+                          .arg(s.main.title, number(s.main.scale));
+  if (!s.colormapNote.isEmpty()) mainTitle += QStringLiteral(" \u00b7 ") + s.colormapNote;
   paintCaption(p, l.mainCaption,
-               {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
-                    .arg(s.main.title, number(s.main.scale)),
+               {mainTitle,
                 QCoreApplication::translate("mhaviz::ui::ImagePicture", "weight %1")
                     .arg(prefixText(s, s.main.weights))},
                big, colors.ink);

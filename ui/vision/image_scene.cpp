@@ -149,6 +149,9 @@ ImageScene buildImageScene(const model::Model& m, const model::ComputedModel& co
           ? QCoreApplication::translate("mhaviz::ui::ImageScene", "nearest: exact patches")
           : QCoreApplication::translate("mhaviz::ui::ImageScene",
                                         "smooth: bilinear between patch centres");
+  if (r.style == model::OverlayStyle::colormap)
+    s.colormapNote = QCoreApplication::translate("mhaviz::ui::ImageScene", "%1 colour map")
+                         .arg(colormapName(r.colormap));
   switch (r.source) {
     case ImageSource::head:
       s.main = makeMap(

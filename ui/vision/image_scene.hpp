@@ -53,6 +53,7 @@ struct ImageScene {
   QStringList labels;               // every token's label ("[CLS]", "r0c0", …)
   QString heading;                  // "layer 1 (…) · query [CLS] · batch element 0"
   QString upsamplingNote;           // "nearest: exact patches" / "smooth: bilinear"
+  QString colormapNote;             // "magma colour map" (colormap style), else empty
   int pixelFactor = 1;              // the overlays are the picture enlarged this many times
   ImageMap main;
   std::vector<ImageMap> heads;                         // every head of the layer, same query

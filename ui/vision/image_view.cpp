@@ -190,6 +190,7 @@ void ImageView::setModel(std::shared_ptr<const LoadedModel> loaded) {
   m_flow.reset();
   m_flowBatch = -1;
   m_request = ImageRequest{};
+  m_request.colormap = m_colormap;
   const bool image = hasImage();
   for (QWidget* w :
        std::initializer_list<QWidget*>{m_source, m_head, m_layer, m_batch, m_style, m_opacity,
@@ -216,7 +217,15 @@ void ImageView::setModel(std::shared_ptr<const LoadedModel> loaded) {
 
 void ImageView::setRequest(const ImageRequest& request) {
   m_request = request;
+  m_request.colormap = m_colormap;
   syncControls();
+  rebuild();
+}
+
+void ImageView::setColormap(Colormap colormap) {
+  if (colormap == m_colormap) return;
+  m_colormap = colormap;
+  m_request.colormap = colormap;
   rebuild();
 }
 

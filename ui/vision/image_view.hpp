@@ -4,8 +4,8 @@
 // rollout or attention flow — with every head of the layer as small multiples. The class token
 // is the query at first; clicking a patch makes it the query; hovering names the patch and its
 // weight. Controls: what is shown, the head, a layer slider, the image (batch element), the
-// overlay (colour map at an opacity, or brightened), the upsampling (nearest or smooth) and
-// Export (PNG, SVG, PDF). The scene is built as a LatestTask run (ui/tasks); the GUI thread
+// overlay (the window's colour map at an opacity, or brightened), the upsampling (nearest or
+// smooth) and Export (PNG, SVG, PDF). The scene is built as a LatestTask run (ui/tasks); the GUI thread
 // only paints the finished one.
 
 #include <QWidget>
@@ -40,6 +40,10 @@ class ImageView : public QWidget {
   /// over: the first layer over the image, head 0, the first prefix token as the query.
   void setModel(std::shared_ptr<const LoadedModel> loaded);
   [[nodiscard]] bool hasImage() const;
+  /// The colour map of the overlay: the window's (View > Colormap, as the heatmaps); rebuilds.
+  /// It is kept across models and requests (setRequest's colormap is replaced by it).
+  void setColormap(Colormap colormap);
+  [[nodiscard]] Colormap colormap() const { return m_colormap; }
   /// What is asked; setRequest changes it (the controls follow) and rebuilds.
   [[nodiscard]] ImageRequest request() const { return m_request; }
   void setRequest(const ImageRequest& request);
@@ -76,6 +80,7 @@ class ImageView : public QWidget {
   std::shared_ptr<const model::AttentionFlow> m_flow;  // of m_flowBatch
   int m_flowBatch = -1;
   ImageRequest m_request;
+  Colormap m_colormap = Colormap::viridis;
   bool m_syncing = false;
   QComboBox* m_source;
   QSpinBox* m_head;

@@ -241,6 +241,10 @@ void MainWindow::buildMenus() {
   m_imageViewDock = image.dock;
   view->addAction(image.toggle);
   connect(m_imageView, &ImageView::hovered, m_status, &StatusWidgets::showHover);
+  // The Image view's overlay in the colour map chosen for the heatmaps (View > Colormap).
+  m_imageView->setColormap(m_document->view().colormap);
+  connect(m_document, &Document::viewChanged, m_imageView,
+          [this](const ViewOptions& v) { m_imageView->setColormap(v.colormap); });
   addTokenPictures(tokens);
   // A weights-only model's selected layer in the token views (it never becomes the session).
   connect(m_pages, &ModelPages::storedLayerShown, this,

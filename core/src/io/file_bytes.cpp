@@ -11,6 +11,9 @@
 #include "mhaviz/core/base/errors.hpp"
 
 #if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -45,6 +48,40 @@ std::vector<std::byte> read_file_bytes(const fs::path& path) {
                        std::to_string(size) + " bytes");
   }
   return bytes;
+}
+
+MappedFile::MappedFile(const fs::path& path) {
+#if defined(__unix__) || defined(__APPLE__)
+  const std::string name = display_name(path);
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) throw InvalidInput(name + ": file not found");
+  if (fs::is_directory(status)) throw InvalidInput(name + ": is a directory, not a file");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InvalidInput(name + ": cannot open for reading: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p != MAP_FAILED) {
+      ::madvise(p, size, MADV_SEQUENTIAL);  // read ahead: the parser walks it once
+      data_ = static_cast<const std::byte*>(p);
+      size_ = size;
+      mapped_ = true;
+    }
+  }
+  ::close(fd);
+  if (mapped_) return;
+#endif
+  read_ = read_file_bytes(path);  // empty, not a regular file, or not mappable
+  data_ = read_.data();
+  size_ = read_.size();
+}
+
+MappedFile::~MappedFile() {
+#if defined(__unix__) || defined(__APPLE__)
+  if (mapped_) ::munmap(const_cast<std::byte*>(data_), size_);
+#endif
 }
 
 namespace {

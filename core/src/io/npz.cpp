@@ -80,9 +80,10 @@ std::vector<std::byte> read_member(zip_t* archive, zip_uint64_t index, const zip
 
 TensorMap read_npz(const std::filesystem::path& path) {
   // Read the bytes ourselves so that "missing" and "directory" get the common messages and
-  // libzip works on exactly the bytes we sized.
-  const std::vector<std::byte> bytes = read_file_bytes(path);
-  return parse_npz(bytes, display_name(path));
+  // libzip works on exactly the bytes we sized; mapped, not copied (a model's tensors file is
+  // hundreds of MB, each member is copied once into its tensor).
+  const MappedFile file(path);
+  return parse_npz(file.bytes(), display_name(path));
 }
 
 TensorMap parse_npz(std::span<const std::byte> bytes, std::string_view name) {

@@ -124,8 +124,8 @@ Entry parse_entry(const std::string& name, const json& info, const std::string& 
 }  // namespace
 
 TensorMap read_safetensors(const std::filesystem::path& path) {
-  const std::vector<std::byte> bytes = read_file_bytes(path);
-  return parse_safetensors(bytes, display_name(path));
+  const MappedFile file(path);  // mapped, not copied: each tensor is copied once from it
+  return parse_safetensors(file.bytes(), display_name(path));
 }
 
 TensorMap parse_safetensors(std::span<const std::byte> bytes, std::string_view source_name) {

@@ -7,6 +7,7 @@
 // vision transformer shows the core's weights of the head, layer and query asked for, clicking a
 // patch makes it the query, hovering names it, and it exports PNG, SVG and PDF.
 
+#include <QAction>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSignalSpy>
@@ -23,6 +24,7 @@
 #include "model/model_view.hpp"
 #include "model/step_picture.hpp"
 #include "prompted_window.hpp"
+#include "render/colormaps.hpp"
 #include "tokens/text_view.hpp"
 #include "vision/image_view.hpp"
 #include "window/main_window.hpp"
@@ -259,6 +261,70 @@ class TestModelAnalysis : public QObject {
         model::attention_flow(loaded->model, loaded->computed.weights);
     QCOMPARE(image->scene()->main.weights.grid,
              model::map_patch_weights(grid, flow.map, flow.tokens, 0).grid);
+  }
+
+  void imageViewOverlayFollowsTheWindowsColormap() {
+    testing::PromptedWindow w;
+    ImageView* image = openImageModel(w, MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.json");
+    QVERIFY(image != nullptr);
+    QCOMPARE(image->scene()->request.colormap, Colormap::viridis);  // the window's default
+    // The user picks magma in View > Colormap, as for the heatmaps.
+    QAction* magma = nullptr;
+    for (QAction* a : w.window.findChildren<QAction*>()) {
+      if (a->isCheckable() && a->data().toInt() == static_cast<int>(Colormap::magma) &&
+          a->text() == colormapName(Colormap::magma))
+        magma = a;
+    }
+    QVERIFY(magma != nullptr);
+    magma->trigger();
+    QCOMPARE(w.window.document()->view().colormap, Colormap::magma);
+    QVERIFY(QTest::qWaitFor(
+        [&] { return image->scene()->request.colormap == Colormap::magma && !image->isBusy(); },
+        kTimeout));
+    // Opaque, so that each patch's pixels are the colour map's colour of its weight alone; the
+    // colour map stays the window's through a new request.
+    ImageRequest r = image->request();
+    r.opacity = 1.0;
+    image->setRequest(r);
+    QVERIFY(QTest::qWaitFor(
+        [&] { return image->scene()->request.opacity == 1.0 && !image->isBusy(); }, kTimeout));
+    const auto scene = image->scene();
+    QCOMPARE(scene->request.colormap, Colormap::magma);
+    QVERIFY2(scene->colormapNote.contains(colormapName(Colormap::magma)),
+             qPrintable(scene->colormapNote));
+    QCPColorGradient want = makeGradient(Colormap::magma);
+    QCPColorGradient viridis = makeGradient(Colormap::viridis);
+    const QCPRange range(0.0, 1.0);
+    const ImageMap& map = scene->main;
+    const model::ImageGrid& grid = scene->grid;
+    int differ = 0;
+    for (std::int64_t row = 0; row < grid.rows; ++row) {
+      for (std::int64_t col = 0; col < grid.cols; ++col) {
+        // the middle pixel of the patch (nearest upsampling: the patch's weight)
+        const auto y = static_cast<int>((2 * row + 1) * map.picture.height() / (2 * grid.rows));
+        const auto x = static_cast<int>((2 * col + 1) * map.picture.width() / (2 * grid.cols));
+        const double weight = map.weights.grid[static_cast<std::size_t>(row * grid.cols + col)];
+        const double entry = std::floor(std::clamp(weight / map.scale, 0.0, 1.0) * 255 + 0.5);
+        const QColor expected = QColor::fromRgb(want.color(entry / 255.0, range));
+        const QColor got = map.picture.pixelColor(x, y);
+        QVERIFY2(got == expected, qPrintable(QStringLiteral("patch r%1c%2 weight %3: %4, magma %5")
+                                                 .arg(row)
+                                                 .arg(col)
+                                                 .arg(weight)
+                                                 .arg(got.name(), expected.name())));
+        if (QColor::fromRgb(viridis.color(entry / 255.0, range)) != expected) ++differ;
+      }
+    }
+    QVERIFY(differ > 0);  // viridis would have failed this
+    // and the small multiples too: the largest weight of head 0 is magma's top colour
+    const ImageMap& head0 = scene->heads.front();
+    const auto top = std::max_element(head0.weights.grid.begin(), head0.weights.grid.end()) -
+                     head0.weights.grid.begin();
+    const auto y = static_cast<int>((2 * (top / grid.cols) + 1) * head0.picture.height() /
+                                    (2 * grid.rows));
+    const auto x = static_cast<int>((2 * (top % grid.cols) + 1) * head0.picture.width() /
+                                    (2 * grid.cols));
+    QCOMPARE(head0.picture.pixelColor(x, y), QColor::fromRgb(want.color(1.0, range)));
   }
 
   void clickingAPatchMakesItTheQueryAndHoverNamesIt() {

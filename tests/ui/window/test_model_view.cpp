@@ -23,6 +23,8 @@
 #include <QToolButton>
 #include <QtTest>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 #include "compute/computation.hpp"
 #include "desktop/language.hpp"
@@ -122,6 +124,34 @@ class TestModelView : public QObject {
   Q_OBJECT
 
  private slots:
+  // The grid's colour table gives every cell the colour the gradient's own color() gives it:
+  // the levels' edges and middles, both ends, outside 0..1, for every colour map.
+  void gradientTableIsTheGradientsColours() {
+    const QCPRange range(0.0, 1.0);
+    for (const Colormap map : allColormaps()) {
+      QCPColorGradient gradient = makeGradient(map);
+      const GradientTable table(gradient);
+      const int top = gradient.levelCount() - 1;
+      // (not beyond int's range: color() converts v · levels to int, undefined there)
+      std::vector<double> values{-1000.0, -1.0, -1e-3, -0.0, 0.0, 1.0, 1.0 + 1e-12, 1.5, 1000.0};
+      for (int k = 0; k <= top; ++k) {
+        for (const double d : {-1e-9, 0.0, 1e-9, 0.5}) values.push_back((k + d) / top);
+        values.push_back(std::nextafter(double(k) / top, 0.0));
+        values.push_back(std::nextafter(double(k) / top, 2.0));
+      }
+      for (int i = 0; i <= 100000; ++i) values.push_back(i / 100000.0);
+      for (const double v : values) {
+        const QRgb want = gradient.color(v, range);
+        if (table(v) != want)
+          QFAIL(qPrintable(QStringLiteral("%1 at %2: table %3, gradient %4")
+                               .arg(colormapName(map))
+                               .arg(v, 0, 'g', 17)
+                               .arg(table(v), 0, 16)
+                               .arg(want, 0, 16)));
+      }
+    }
+  }
+
   void initTestCase() { testing::isolateSettings("mhaviz-model-view-tests"); }
 
   void openingAModelShowsLayersTimesHeadsMapsOfTheCoreWeights() {

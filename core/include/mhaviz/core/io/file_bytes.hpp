@@ -15,6 +15,27 @@ namespace mhaviz::io {
 /// directory or cannot be read.
 std::vector<std::byte> read_file_bytes(const std::filesystem::path& path);
 
+/// A whole file's bytes for reading, without copying them: the file mapped read-only where the
+/// system can map it (its pages come from the page cache, so a large tensors file is neither
+/// cleared nor copied into fresh memory before it is parsed), else read as read_file_bytes
+/// does. The file must not be truncated while it is mapped (mhaviz's writers replace files by
+/// renaming, which leaves a mapped file whole).
+class MappedFile {
+ public:
+  /// Throws InvalidInput as read_file_bytes does (missing, a directory, unreadable).
+  explicit MappedFile(const std::filesystem::path& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  [[nodiscard]] std::span<const std::byte> bytes() const { return {data_, size_}; }
+
+ private:
+  const std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  bool mapped_ = false;
+  std::vector<std::byte> read_;  // when the file could not be mapped
+};
+
 /// Writes `bytes` to a temporary file in the same directory as `path` and renames it over
 /// `path`, so readers see either the old file or the complete new one, never a partial file.
 /// Throws InvalidInput naming the file when the directory is not writable or the disk is full.
