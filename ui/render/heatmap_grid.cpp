@@ -4,6 +4,7 @@
 
 #include <QLabel>
 #include <QResizeEvent>
+#include <QShowEvent>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStyle>
@@ -180,6 +181,13 @@ void HeatmapGrid::setMaskedColor(std::optional<QColor> colour) { m_maskedColor =
 
 QColor HeatmapGrid::maskedCellColor() const {
   return m_maskedColor.value_or(maskedColor(m_state->colormap));
+}
+
+void HeatmapGrid::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (!m_state->replotWhenShown) return;
+  m_state->replotWhenShown = false;
+  m_plot->replot();
 }
 
 void HeatmapGrid::resizeEvent(QResizeEvent* event) {

@@ -123,6 +123,7 @@ class HeatmapGrid : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;  // draws a picture that arrived while hidden
   void changeEvent(QEvent* event) override;  // font and palette changes restyle the picture
 
  private:

@@ -41,7 +41,14 @@ void HeatmapGrid::applyPrepared(const PreparedMaps& prepared) {
     s.views[index].hasShown = true;
     fillMap(static_cast<int>(index));
   }
-  m_plot->replot();
+  // Hidden (the model view or another workspace in front), the picture is drawn when the grid
+  // is shown: colouring and painting every map on the GUI thread stalled the model view's
+  // opening, which makes a layer the session behind it, by tens of milliseconds.
+  if (isVisible()) {
+    m_plot->replot();
+  } else {
+    s.replotWhenShown = true;
+  }
   if (m_preparation->awaitingPicture()) {
     m_preparation->setAwaitingPicture(false);
     m_lastRenderMs = static_cast<double>(m_changeTimer.nsecsElapsed()) / 1e6;

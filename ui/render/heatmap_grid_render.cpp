@@ -167,7 +167,11 @@ void HeatmapGrid::queueRender() {
       renderMap(static_cast<int>(i));
     }
     if (m_preparation->hasJobs()) launchPreparation(false);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (isVisible()) {
+      m_plot->replot(QCustomPlot::rpQueuedReplot);
+    } else {
+      m_state->replotWhenShown = true;  // drawn by showEvent, as applyPrepared's maps
+    }
     m_lastRenderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   });
 }

@@ -51,6 +51,7 @@ struct GridState {
   GridArrangement arrangement;       // columns, map and plot sizes of the picture
   bool syncing = false;               // true while ranges are copied between maps
   bool renderQueued = false;          // a re-render after zoom/pan is pending
+  bool replotWhenShown = false;       // prepared maps arrived while the grid was hidden
   QLabel* badge = nullptr;            // out-of-date badge over the plot (child of the grid widget)
   class LegendKey* nanKey = nullptr;  // legend entry whose text says why NaN appears
 };

@@ -4,6 +4,7 @@
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QStackedWidget>
 #include <QtTest>
 #include <cmath>
 #include <functional>
@@ -391,6 +392,51 @@ class TestRender : public QObject {
   // Issue 15 item 1: a resize that changes the number of grid columns (a dock toggled, a
   // splitter dragged, presentation mode left) rebuilds the layout; the new colour maps and the
   // new colour scale must keep the rule's range (0..1 for weights), not QCustomPlot's default.
+  // A grid behind another page (the model view in front) takes its prepared maps without
+  // painting them on the GUI thread; shown, it draws them.
+  void hiddenGridDrawsItsPictureWhenShown() {
+    mhaviz::Config c;  // large enough for the background preparation (as backgroundStats...)
+    c.embed_dim = 32;
+    c.num_heads = 4;
+    c.tgt_len = 600;
+    c.src_len = 600;
+    c.batch_size = 1;
+    auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(c, true, true));
+    QStackedWidget pages;
+    auto* grid = new HeatmapGrid;
+    grid->setBackgroundPreparation(true);  // as in the window
+    auto* front = new QWidget;
+    pages.addWidget(grid);
+    pages.addWidget(front);
+    pages.resize(1000, 700);
+    pages.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pages));
+    pages.setCurrentWidget(front);
+    QVERIFY(!grid->isVisible());
+    QSignalSpy replots(grid->plot(), &QCustomPlot::afterReplot);
+    QSignalSpy shown(grid, &HeatmapGrid::pictureShown);
+    showResult(*grid, r, ViewOptions{});
+    QVERIFY(grid->isPreparing());  // the maps come from the background task
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !grid->isPreparing(), 30000);
+    QVERIFY2(replots.count() == 0, qPrintable(QString::number(replots.count())));  // hidden: nothing painted
+    QCPColorMap* map = nullptr;
+    for (int i = 0; i < grid->plot()->plottableCount() && map == nullptr; ++i)
+      map = qobject_cast<QCPColorMap*>(grid->plot()->plottable(i));
+    QVERIFY(map != nullptr);
+    QVERIFY(map->data()->keySize() > 0);  // the maps hold their cells
+    pages.setCurrentWidget(grid);
+    QTRY_VERIFY(replots.count() >= 1);  // drawn when shown
+    // and the picture on screen is the maps' colours, not an empty plot
+    const QImage picture = grid->grab().toImage();
+    const QRect r0 = map->keyAxis()->axisRect()->rect();
+    const QColor background = picture.pixelColor(2, 2);
+    int coloured = 0;
+    for (int y = r0.top() + 2; y < r0.bottom() - 2; y += 4)
+      for (int x = r0.left() + 2; x < r0.right() - 2; x += 4)
+        if (picture.pixelColor(x, y) != background) ++coloured;
+    QVERIFY2(coloured > 10, qPrintable(QString::number(coloured)));
+  }
+
   void colourRangeSurvivesResizes() {
     mhaviz::Config c = smallConfig(false, false);
     c.num_heads = 4;
