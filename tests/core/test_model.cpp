@@ -245,6 +245,15 @@ TEST_F(ModelBadInput, ConfigurationFileOpenedAsAModel) {
   EXPECT_TRUE(model::is_model_index(read_text(kModels / "encoder.json")));
 }
 
+// fuzz_model's finding: a number too large for a double (1e400) in a malformed index threw
+// nlohmann's out_of_range out of the reader, where every other bad JSON is InvalidInput.
+TEST_F(ModelBadInput, ANumberTooLargeIsNotValidJson) {
+  const auto path = dir_ / "c.json";
+  std::ofstream(path) << R"({"format": "mhaviz-model", "version": 1, "tokens": ["a",1e400 "b"]})";
+  test::expect_invalid([&] { (void)model::read_model(path); }, {"c.json: not valid JSON"});
+  EXPECT_FALSE(model::is_model_index(read_text(path)));
+}
+
 TEST_F(ModelBadInput, AMemberOfNoLayer) {
   const auto path = write_model(
       [](nlohmann::json&) {}, [](io::TensorMap& t) { t["9/query"] = Tensor(ElemType::f32, {1}); });

@@ -121,7 +121,7 @@ ModelIndex parse_model_index(std::string_view text, const fs::path& path) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e400
     fail(source, std::string("not valid JSON (") + e.what() + ")");
   }
   if (!doc.is_object())
