@@ -469,7 +469,9 @@ class TestLayoutAudit : public QObject {
       const auto settle = [&] {
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         QCoreApplication::processEvents();
-        QTest::qWait(50);
+        // A wrong arrangement shows as the window growing past the screen: wait for that, or
+        // 50 ms without it.
+        (void)QTest::qWaitFor([&] { return window.size() != size; }, 50);
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         QCoreApplication::processEvents();
       };

@@ -226,7 +226,8 @@ class TestWorkspaces : public QObject {
     text->toggleViewAction()->trigger();
     QCOMPARE(ws->current(), int(kModel));
     for (int round = 0; round < 2; ++round) {
-      QTest::qWait(50);
+      // The defect showed as the window growing: wait for that, or 50 ms without it.
+      (void)QTest::qWaitFor([&] { return window().size() != size; }, 50);
       QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
       QCoreApplication::processEvents();
       QCOMPARE(window().size(), size);
