@@ -256,5 +256,61 @@ TEST(ModelImage, DisplayImageStretchesTheTensorOrShowsThePicture) {
   EXPECT_EQ(picture.rgb[5], colour.image.picture.value(16 * 16 * 3 + 5));
 }
 
+TEST(ModelImage, PatchPixelsAreThePixelsNearestUpsamplingGivesThePatch) {
+  // Pictures the patches tile, and pictures they do not (a display picture of any size).
+  for (const auto& [rows, cols, height, width] : std::vector<std::array<std::int64_t, 4>>{
+           {4, 4, 32, 32}, {3, 5, 17, 23}, {2, 7, 100, 9}, {14, 14, 224, 224}, {4, 4, 3, 5}}) {
+    model::ImageGrid g;
+    g.rows = rows;
+    g.cols = cols;
+    g.prefix = {"[CLS]", "reg0"};
+    std::vector<std::int64_t> owner(static_cast<std::size_t>(height * width), -1);
+    for (std::int64_t p = 0; p < g.patches(); ++p) {
+      const model::PixelRect r = model::patch_pixels(g, std::ssize(g.prefix) + p, height, width);
+      std::vector<double> onehot(static_cast<std::size_t>(g.patches()), 0.0);
+      onehot[static_cast<std::size_t>(p)] = 1.0;
+      const std::vector<double> up =
+          model::upsample(g, onehot, height, width, model::Upsampling::nearest);
+      for (std::int64_t y = 0; y < height; ++y) {
+        for (std::int64_t x = 0; x < width; ++x) {
+          const bool inside = x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+          EXPECT_EQ(inside, up[static_cast<std::size_t>(y * width + x)] == 1.0)
+              << rows << "x" << cols << " over " << height << "x" << width << ", patch " << p
+              << ", pixel (" << y << ", " << x << ")";
+        }
+      }
+    }
+  }
+  model::ImageGrid g;
+  g.rows = g.cols = 2;
+  g.prefix = {"[CLS]"};
+  EXPECT_TRUE(model::patch_pixels(g, 0, 8, 8).empty());  // the class token has no patch
+  EXPECT_TRUE(model::patch_pixels(g, 5, 8, 8).empty());  // past the patches
+  EXPECT_EQ(model::patch_pixels(g, 4, 8, 8), (model::PixelRect{4, 4, 4, 4}));  // r1c1
+}
+
+TEST(ModelImage, PatchPicturesCutEachBatchElementsPicture) {
+  const model::Model m = model::read_model(kModels / "vit.json");
+  const model::PatchPictures pictures = model::patch_pictures(*m.index.image, m.image);
+  ASSERT_EQ(pictures.pictures.size(), 2U);  // one per image
+  EXPECT_EQ(pictures.grid.tokens(), 17);
+  const model::RgbImage& second = pictures.pictures[1];
+  EXPECT_EQ(second.rgb, model::display_image(m.image, 1).rgb);
+  // Token 7 = r1c2: rows 4..7, columns 8..11 of the 16 x 16 picture.
+  const model::RgbImage patch =
+      model::crop(second, model::patch_pixels(pictures.grid, 7, second.height, second.width));
+  ASSERT_EQ(patch.height, 4);
+  ASSERT_EQ(patch.width, 4);
+  for (std::int64_t y = 0; y < 4; ++y) {
+    for (std::int64_t x = 0; x < 4; ++x) {
+      for (std::int64_t c = 0; c < 3; ++c) {
+        EXPECT_EQ(patch.rgb[static_cast<std::size_t>((y * 4 + x) * 3 + c)],
+                  second.rgb[static_cast<std::size_t>(((4 + y) * 16 + 8 + x) * 3 + c)]);
+      }
+    }
+  }
+  EXPECT_EQ(model::crop(second, {14, 14, 8, 8}).width, 2);  // clipped to the picture
+}
+
 }  // namespace
 }  // namespace mhaviz

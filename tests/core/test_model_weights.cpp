@@ -271,5 +271,81 @@ TEST_F(WeightsFiles, DifferenceOfTwoModelsPerLayerAndHead) {
                  {"2 layers", "compared with it 1"});
 }
 
+// A shape that differs says which part differs and the fix; a cancel flag stops it.
+TEST_F(WeightsFiles, DifferenceNamesWhatDiffersInAShape) {
+  const Tensor a0 = rows_of_ones({2, 2, 3, 3});
+  io::write_npz(dir_ / "a.npz", {{"attentions.0", a0}});
+  const model::Model a = model::read_weights_file(dir_ / "a.npz", {});
+  const std::vector<Tensor> wa = model::compute_model(a).weights;
+  const auto against = [&](const Tensor& t) {
+    io::write_npz(dir_ / "b.npz", {{"attentions.0", t}});
+    const model::Model b = model::read_weights_file(dir_ / "b.npz", {});
+    const std::vector<Tensor> wb = model::compute_model(b).weights;
+    return [a, wa, b, wb] { (void)model::weights_difference(a, wa, b, wb, 0, "A (a.json)"); };
+  };
+  expect_invalid(against(rows_of_ones({1, 2, 3, 3})),
+                 {"A (a.json): layer 0 (attentions.0) has shape (2, 2, 3, 3)",
+                  "batch elements differ (A: 2, B: 1)", "same batch"});
+  expect_invalid(against(rows_of_ones({2, 4, 3, 3})),
+                 {"heads differ (A: 2, B: 4)", "two runs of one model"});
+  expect_invalid(against(rows_of_ones({2, 2, 3, 4})),
+                 {"inputs differ in length (A: 3 queries and 3 keys, B: 3 queries and 4 keys)",
+                  "two inputs of one length", "same layers, heads and lengths"});
+  // The batch element asked for must exist; a float64 B is compared with a float32 A.
+  io::write_npz(dir_ / "t.npz",
+                {{"attentions.0", Tensor::from({2, 2, 3, 3}, std::vector<float>(36, 1.0F / 3.0F))}});
+  const model::Model thirds = model::read_weights_file(dir_ / "t.npz", {});
+  const std::vector<Tensor> wt = model::compute_model(thirds).weights;
+  Tensor b64(ElemType::f64, {2, 2, 3, 3});
+  for (std::int64_t i = 0; i < b64.numel(); ++i) b64.data<double>()[i] = 1.0 / 3.0;
+  b64.data<double>()[18 + 9 + 1] = 0.5;  // batch 1, head 1, query 0, key 1
+  io::write_npz(dir_ / "b.npz", {{"attentions.0", b64}});
+  const model::Model b = model::read_weights_file(dir_ / "b.npz", {});
+  const std::vector<Tensor> wb = model::compute_model(b).weights;
+  const model::WeightsDifference d0 = model::weights_difference(thirds, wt, b, wb, 0, "A");
+  EXPECT_LT(d0.worst, 1e-7);  // float32 thirds against float64 ones
+  const model::WeightsDifference d1 = model::weights_difference(thirds, wt, b, wb, 1, "A");
+  EXPECT_NEAR(d1.largest[0][1], 0.5 - 1.0 / 3.0, 1e-7);
+  EXPECT_NEAR(d1.mean[0][1], (0.5 - 1.0 / 3.0) / 9, 1e-7);
+  EXPECT_EQ(d1.largest[0][0], d0.largest[0][0]);
+  EXPECT_EQ(d1.worst_head, 1);
+  expect_invalid([&] { (void)model::weights_difference(thirds, wt, b, wb, 2, "A"); },
+                 {"batch element 2 does not exist (2 batch elements)"});
+  std::atomic<bool> stop{true};
+  EXPECT_THROW((void)model::weights_difference(thirds, wt, b, wb, 0, "A", &stop), Cancelled);
+}
+
+// The notes of a comparison: tokens that differ where both have them, tokens on one side only,
+// layers whose names differ; none for two runs of one model on one input.
+TEST_F(WeightsFiles, ComparisonNotesNameTokensAndLayersThatDiffer) {
+  const Tensor t = rows_of_ones({1, 2, 3, 3});
+  io::write_npz(dir_ / "a.npz", {{"attentions.0", t}, {"attentions.1", t}});
+  io::write_npz(dir_ / "e.npz", {{"attentions.0", t}, {"attentions.7", t}});
+  model::WeightsFileOptions cat;
+  cat.tokens = {"the", "cat", "sat"};
+  model::WeightsFileOptions dog;
+  dog.tokens = {"the", "dog", "ran"};
+  const model::Model a = model::read_weights_file(dir_ / "a.npz", cat);
+  EXPECT_TRUE(model::comparison_notes(a, model::read_weights_file(dir_ / "a.npz", cat)).empty());
+  const std::vector<std::string> tokens =
+      model::comparison_notes(a, model::read_weights_file(dir_ / "a.npz", dog));
+  ASSERT_EQ(tokens.size(), 1U);
+  EXPECT_EQ(tokens[0],
+            "the tokens differ at 2 of 3 positions (first at position 1: \"cat\" in A, \"dog\" "
+            "in B); the maps are compared position by position");
+  const std::vector<std::string> none =
+      model::comparison_notes(model::read_weights_file(dir_ / "a.npz", {}), a);
+  ASSERT_EQ(none.size(), 1U);
+  EXPECT_NE(none[0].find("A has no tokens (its positions are numbered) and B has 3"),
+            std::string::npos);
+  const std::vector<std::string> names =
+      model::comparison_notes(a, model::read_weights_file(dir_ / "e.npz", cat));
+  ASSERT_EQ(names.size(), 1U);
+  EXPECT_NE(names[0].find("names differ at 1 of 2 layers (first: layer 1 is attentions.1 in A, "
+                          "attentions.7 in B); layers are compared by position"),
+            std::string::npos)
+      << names[0];
+}
+
 }  // namespace
 }  // namespace mhaviz

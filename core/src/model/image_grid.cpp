@@ -12,7 +12,12 @@
 namespace mhaviz::model {
 
 std::string patch_label(std::int64_t row, std::int64_t col) {
-  return "r" + std::to_string(row) + "c" + std::to_string(col);
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "r" + std::to_string(row).
+  std::string label = "r";
+  label += std::to_string(row);
+  label += 'c';
+  label += std::to_string(col);
+  return label;
 }
 
 std::vector<std::string> image_token_labels(const ImageGrid& grid) {
@@ -97,6 +102,62 @@ RgbImage display_image(const ModelImage& image, std::int64_t batch) {
       out.rgb[static_cast<std::size_t>(i * 3 + ch)] =
           static_cast<std::uint8_t>(std::lround(x * 255.0));
     }
+  }
+  return out;
+}
+
+namespace {
+
+// The first pixel of `part` of `parts` stretched over `pixels`: the least p with
+// ⌊(p + ½)·parts / pixels⌋ >= part, i.e. p >= part·pixels / parts − ½.
+std::int64_t firstPixel(std::int64_t part, std::int64_t parts, std::int64_t pixels) {
+  const std::int64_t numerator = 2 * part * pixels - parts;  // >= -parts
+  return std::max<std::int64_t>(0, (numerator + 2 * parts - 1) / (2 * parts));
+}
+
+}  // namespace
+
+PixelRect patch_pixels(const ImageGrid& grid, std::int64_t token, std::int64_t height,
+                       std::int64_t width) {
+  const auto prefix = static_cast<std::int64_t>(grid.prefix.size());
+  if (token < prefix || token >= grid.tokens() || grid.rows < 1 || grid.cols < 1 || height < 1 ||
+      width < 1) {
+    return {};
+  }
+  const std::int64_t row = (token - prefix) / grid.cols;
+  const std::int64_t col = (token - prefix) % grid.cols;
+  PixelRect out;
+  out.y = firstPixel(row, grid.rows, height);
+  out.x = firstPixel(col, grid.cols, width);
+  out.height = std::min(firstPixel(row + 1, grid.rows, height), height) - out.y;
+  out.width = std::min(firstPixel(col + 1, grid.cols, width), width) - out.x;
+  if (out.empty()) return {};
+  return out;
+}
+
+PatchPictures patch_pictures(const ImageGrid& grid, const ModelImage& image) {
+  PatchPictures out;
+  out.grid = grid;
+  const Tensor& shown = image.has_picture() ? image.picture : image.input;
+  const std::int64_t batches = shown.dim() == 4 ? shown.size(0) : 0;
+  out.pictures.reserve(static_cast<std::size_t>(batches));
+  for (std::int64_t n = 0; n < batches; ++n) out.pictures.push_back(display_image(image, n));
+  return out;
+}
+
+RgbImage crop(const RgbImage& picture, const PixelRect& rect) {
+  RgbImage out;
+  const std::int64_t x0 = std::clamp<std::int64_t>(rect.x, 0, picture.width);
+  const std::int64_t y0 = std::clamp<std::int64_t>(rect.y, 0, picture.height);
+  const std::int64_t x1 = std::clamp<std::int64_t>(rect.x + rect.width, x0, picture.width);
+  const std::int64_t y1 = std::clamp<std::int64_t>(rect.y + rect.height, y0, picture.height);
+  out.width = x1 - x0;
+  out.height = y1 - y0;
+  out.rgb.reserve(static_cast<std::size_t>(out.width * out.height * 3));
+  for (std::int64_t y = y0; y < y1; ++y) {
+    const auto row =
+        picture.rgb.begin() + static_cast<std::ptrdiff_t>((y * picture.width + x0) * 3);
+    out.rgb.insert(out.rgb.end(), row, row + static_cast<std::ptrdiff_t>(out.width * 3));
   }
   return out;
 }

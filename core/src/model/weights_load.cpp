@@ -313,9 +313,75 @@ Model read_weights_file(const fs::path& path, const WeightsFileOptions& options,
   return weights_model(io::read_tensor_file(path), options, path, memory_limit);
 }
 
+namespace {
+
+/// Which part of two layers' shapes (N, H, L, S) differs, and what to do about it.
+std::string shape_reason(const Tensor& a, const Tensor& b) {
+  const std::string fix = "compare models of the same layers, heads and lengths";
+  if (a.dim() != 4 || b.dim() != 4) return fix;
+  const auto sides = [](const std::string& x, const std::string& y) {
+    return "(A: " + x + ", B: " + y + ")";
+  };
+  if (a.size(0) != b.size(0)) {
+    return "the batch elements differ " +
+           sides(std::to_string(a.size(0)), std::to_string(b.size(0))) +
+           ": save the same batch of inputs; " + fix;
+  }
+  if (a.size(1) != b.size(1)) {
+    return "the heads differ " + sides(std::to_string(a.size(1)), std::to_string(b.size(1))) +
+           ": compare two runs of one model; " + fix;
+  }
+  const auto lengths = [](const Tensor& t) {
+    return std::to_string(t.size(2)) + " queries and " + std::to_string(t.size(3)) + " keys";
+  };
+  return "the inputs differ in length " + sides(lengths(a), lengths(b)) +
+         ": compare two inputs of one length (pad or cut them to it); " + fix;
+}
+
+/// Adds |b - a| over `cells` values from `base` to `sum` and returns the largest (NaN counts as
+/// the largest).
+template <typename A, typename B>
+double head_difference(const A* a, const B* b, std::int64_t base, std::int64_t cells,
+                       double& sum) {
+  double most = 0.0;
+  double total = 0.0;
+  for (std::int64_t i = base; i < base + cells; ++i) {
+    const double d = std::abs(static_cast<double>(b[i]) - static_cast<double>(a[i]));
+    if (!(d <= most)) most = d;
+    total += d;
+  }
+  sum = total;
+  return most;
+}
+
+double head_difference(const Tensor& a, const Tensor& b, std::int64_t base, std::int64_t cells,
+                       double& sum) {
+  const bool af = a.type() == ElemType::f32, bf = b.type() == ElemType::f32;
+  const bool ad = a.type() == ElemType::f64, bd = b.type() == ElemType::f64;
+  if (af && bf) return head_difference(a.data<float>().data(), b.data<float>().data(), base, cells, sum);
+  if (ad && bd) return head_difference(a.data<double>().data(), b.data<double>().data(), base, cells, sum);
+  if (af && bd) return head_difference(a.data<float>().data(), b.data<double>().data(), base, cells, sum);
+  if (ad && bf) return head_difference(a.data<double>().data(), b.data<float>().data(), base, cells, sum);
+  double most = 0.0;
+  sum = 0.0;
+  for (std::int64_t i = base; i < base + cells; ++i) {
+    const double d = std::abs(b.value(i) - a.value(i));
+    if (!(d <= most)) most = d;
+    sum += d;
+  }
+  return most;
+}
+
+/// The text of a token in a note: quoted, cut after 24 characters.
+std::string quoted(const std::string& token) {
+  return "\"" + (token.size() > 24 ? token.substr(0, 24) + "..." : token) + "\"";
+}
+
+}  // namespace
+
 WeightsDifference weights_difference(const Model& ma, std::span<const Tensor> a, const Model& mb,
                                      std::span<const Tensor> b, std::int64_t batch,
-                                     const std::string& what) {
+                                     const std::string& what, const std::atomic<bool>* cancel) {
   if (a.size() != b.size()) {
     throw InvalidInput(what + ": it has " + std::to_string(a.size()) + " layers and the model " +
                        "compared with it " + std::to_string(b.size()) +
@@ -329,8 +395,8 @@ WeightsDifference weights_difference(const Model& ma, std::span<const Tensor> a,
     if (a[l].shape() != b[l].shape()) {
       throw InvalidInput(what + ": " + layer_title(ma.layers[l].info, l) + " has shape " +
                          shape_str(a[l].shape()) + " and " + layer_title(mb.layers[l].info, l) +
-                         " of the model compared with it " + shape_str(b[l].shape()) +
-                         "; compare models of the same layers, heads and lengths");
+                         " of the model compared with it " + shape_str(b[l].shape()) + "; " +
+                         shape_reason(a[l], b[l]));
     }
     const std::int64_t N = a[l].size(0), H = a[l].size(1);
     if (batch < 0 || batch >= N) {
@@ -340,13 +406,9 @@ WeightsDifference weights_difference(const Model& ma, std::span<const Tensor> a,
     const std::int64_t cells = a[l].size(2) * a[l].size(3);
     std::vector<double> largest(static_cast<std::size_t>(H)), mean(static_cast<std::size_t>(H));
     for (std::int64_t h = 0; h < H; ++h) {
-      const std::int64_t base = (batch * H + h) * cells;
-      double most = 0.0, sum = 0.0;
-      for (std::int64_t i = 0; i < cells; ++i) {
-        const double d = std::abs(b[l].value(base + i) - a[l].value(base + i));
-        if (!(d <= most)) most = d;  // NaN counts as the largest
-        sum += d;
-      }
+      if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) throw Cancelled();
+      double sum = 0.0;
+      const double most = head_difference(a[l], b[l], (batch * H + h) * cells, cells, sum);
       largest[static_cast<std::size_t>(h)] = most;
       mean[static_cast<std::size_t>(h)] = sum / static_cast<double>(cells);
       if (!(most <= worst)) {
@@ -360,6 +422,50 @@ WeightsDifference weights_difference(const Model& ma, std::span<const Tensor> a,
   }
   out.worst = std::max(worst, 0.0);
   return out;
+}
+
+std::vector<std::string> comparison_notes(const Model& ma, const Model& mb) {
+  std::vector<std::string> notes;
+  const std::vector<std::string>& ta = ma.index.tokens;
+  const std::vector<std::string>& tb = mb.index.tokens;
+  if (!ta.empty() && !tb.empty()) {
+    const std::size_t both = std::min(ta.size(), tb.size());
+    std::size_t differ = 0, first = both;
+    for (std::size_t i = 0; i < both; ++i) {
+      if (ta[i] == tb[i]) continue;
+      ++differ;
+      first = std::min(first, i);
+    }
+    if (differ > 0) {
+      notes.push_back("the tokens differ at " + std::to_string(differ) + " of " +
+                      std::to_string(both) + " positions (first at position " +
+                      std::to_string(first) + ": " + quoted(ta[first]) + " in A, " +
+                      quoted(tb[first]) + " in B); the maps are compared position by position");
+    }
+  } else if (ta.empty() != tb.empty()) {
+    notes.push_back(std::string(ta.empty() ? "A" : "B") +
+                    " has no tokens (its positions are numbered) and " +
+                    (ta.empty() ? "B" : "A") + " has " +
+                    std::to_string(std::max(ta.size(), tb.size())) +
+                    "; the maps are compared position by position");
+  }
+  const std::size_t layers = std::min(ma.layers.size(), mb.layers.size());
+  std::size_t named = 0, first = layers;
+  for (std::size_t l = 0; l < layers; ++l) {
+    if (ma.layers[l].info.name == mb.layers[l].info.name &&
+        ma.layers[l].info.call == mb.layers[l].info.call) {
+      continue;
+    }
+    ++named;
+    first = std::min(first, l);
+  }
+  if (named > 0) {
+    notes.push_back("the layers' names differ at " + std::to_string(named) + " of " +
+                    std::to_string(layers) + " layers (first: layer " + std::to_string(first) +
+                    " is " + ma.layers[first].info.name + " in A, " +
+                    mb.layers[first].info.name + " in B); layers are compared by position");
+  }
+  return notes;
 }
 
 }  // namespace mhaviz::model

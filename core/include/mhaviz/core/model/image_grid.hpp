@@ -70,4 +70,34 @@ struct RgbImage {
 /// channels for more.
 RgbImage display_image(const ModelImage& image, std::int64_t batch);
 
+/// A rectangle of pixels: columns [x, x + width) and rows [y, y + height).
+struct PixelRect {
+  std::int64_t x = 0, y = 0, width = 0, height = 0;
+  [[nodiscard]] bool empty() const { return width <= 0 || height <= 0; }
+  bool operator==(const PixelRect&) const = default;
+};
+
+/// The pixels of a picture `height` × `width` pixels stretched over the image (the image
+/// itself, or a picture for display of any size) that the patch of token `token` covers: pixel
+/// (y, x) belongs to patch row ⌊(y + ½)·rows / height⌋ and column ⌊(x + ½)·cols / width⌋, as
+/// nearest upsampling of the patch weights maps them (image_overlay.hpp). Empty for a prefix
+/// token, a token past the patches, and a picture too small to give the patch a pixel.
+PixelRect patch_pixels(const ImageGrid& grid, std::int64_t token, std::int64_t height,
+                       std::int64_t width);
+
+/// The pictures of an image's patches, for the views that draw a patch token as its patch (the
+/// head view and the text view beside their labels): the grid and the picture shown of each
+/// batch element (display_image). Immutable once made; any thread.
+struct PatchPictures {
+  ImageGrid grid;
+  std::vector<RgbImage> pictures;  ///< pictures[n]: batch element n
+};
+
+/// The pictures of every batch element of `image` (the image members of a model file whose
+/// index has `grid`).
+PatchPictures patch_pictures(const ImageGrid& grid, const ModelImage& image);
+
+/// The pixels of `picture` inside `rect` (clipped to the picture), row-major RGB.
+RgbImage crop(const RgbImage& picture, const PixelRect& rect);
+
 }  // namespace mhaviz::model

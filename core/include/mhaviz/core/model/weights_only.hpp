@@ -9,6 +9,7 @@
 /// scores and the token views read the stored weights; what needs Q, K, V or the parameters is
 /// not available.
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -70,10 +71,19 @@ struct WeightsDifference {
 /// Compares the weights `b` of model `mb` with the weights `a` of model `ma` (compute_model's,
 /// one per layer; stored or computed alike) for batch element `batch`. Throws InvalidInput,
 /// naming `what` (e.g. "--compare-with A.json"), when the layer counts or a layer's shape differ
-/// or the batch element does not exist.
+/// (saying which part differs: the batch elements, the heads or the lengths, and the fix) or the
+/// batch element does not exist; Cancelled once `cancel` (may be null) reads true.
 WeightsDifference weights_difference(const Model& ma, std::span<const Tensor> a, const Model& mb,
                                      std::span<const Tensor> b, std::int64_t batch,
-                                     const std::string& what);
+                                     const std::string& what,
+                                     const std::atomic<bool>* cancel = nullptr);
+
+/// What a comparison of model B (`mb`) with model A (`ma`) says besides the numbers, one line
+/// each (none: empty): the tokens, where both have them at the same positions but they differ
+/// ("the tokens differ at 2 of 6 positions (first at position 3: \"cat\" in A, \"dog\" in B);
+/// the maps are compared position by position"), or where only one model has tokens; and the
+/// layers whose names differ (layers are compared by their position). Never throws.
+std::vector<std::string> comparison_notes(const Model& ma, const Model& mb);
 
 /// Options of read_weights_file.
 struct WeightsFileOptions {
