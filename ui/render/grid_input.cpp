@@ -51,9 +51,14 @@ QCPRange clampRange(QCPRange range, int count) {
 
 }  // namespace
 
-GridInput::GridInput(QCustomPlot* plot, QScrollArea* scroll, GridState& state,
-                     const StageData& data, const ViewOptions& view, QObject* parent)
-    : QObject(parent), m_plot(plot), m_scroll(scroll), m_state(state), m_data(data), m_view(view) {
+GridInput::GridInput(QCustomPlot* plot, QScrollArea* scroll, const GridState& state,
+                     const GridContent& content, QObject* parent)
+    : QObject(parent),
+      m_plot(plot),
+      m_scroll(scroll),
+      m_state(state),
+      m_data(content.data),
+      m_view(content.view) {
   m_plot->installEventFilter(this);
   connect(m_plot, &QCustomPlot::mouseMove, this, &GridInput::onMouseMove);
   connect(m_plot, &QCustomPlot::mousePress, this, &GridInput::onMousePress);
@@ -88,20 +93,20 @@ bool GridInput::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void GridInput::onAxisRangeChanged(int index, bool horizontal) {
-  GridState& s = m_state;
-  if (s.syncing || index >= static_cast<int>(s.views.size())) return;
-  s.syncing = true;
+  const GridState& s = m_state;
+  if (m_syncing || index >= static_cast<int>(s.views.size())) return;
+  m_syncing = true;
   const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
   const QCPAxis::AxisType type = horizontal ? QCPAxis::atBottom : QCPAxis::atLeft;
   QCPAxis* changed = s.views[static_cast<std::size_t>(index)].rect->axis(type);
   const QCPRange range = clampRange(changed->range(), horizontal ? m.cols : m.rows);
   // All maps of a stage have the same shape: zoom and pan them together.
-  for (MapView& v : s.views) {
+  for (const MapView& v : s.views) {
     v.rect->axis(type)->setRange(range);
     QCPAxis* extra = horizontal ? v.extraX : v.extraY;
     if (extra != nullptr) extra->setRange(range);
   }
-  s.syncing = false;
+  m_syncing = false;
   emit rangesChanged();
   emit visibleCellsChanged(visibleCells());
 }

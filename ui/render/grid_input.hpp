@@ -16,6 +16,7 @@ class QPointF;
 
 namespace mhaviz::ui {
 
+struct GridContent;
 struct GridState;
 struct StageData;
 struct ViewOptions;
@@ -23,10 +24,10 @@ struct ViewOptions;
 class GridInput : public QObject {
   Q_OBJECT
  public:
-  /// Watches `plot`'s mouse and wheel. `state`, `data` and `view` are the grid's (they outlive
-  /// this object, a child of the grid).
-  GridInput(QCustomPlot* plot, QScrollArea* scroll, GridState& state, const StageData& data,
-            const ViewOptions& view, QObject* parent);
+  /// Watches `plot`'s mouse and wheel. `state` and `content` are the grid's (they outlive this
+  /// object, a child of the grid).
+  GridInput(QCustomPlot* plot, QScrollArea* scroll, const GridState& state,
+            const GridContent& content, QObject* parent);
 
   /// Map `index`'s axis changed (zoom, pan): every map follows, the visible cells are reported.
   void onAxisRangeChanged(int index, bool horizontal);
@@ -60,9 +61,10 @@ class GridInput : public QObject {
 
   QCustomPlot* m_plot;
   QScrollArea* m_scroll;
-  GridState& m_state;
+  const GridState& m_state;
   const StageData& m_data;
   const ViewOptions& m_view;
+  bool m_syncing = false;  // true while a range is copied to every map
   QPoint m_pressPos;
   int m_lastHoverMap = -1, m_lastHoverRow = -1, m_lastHoverCol = -1;
   QString m_tip;  // the tooltip this grid showed last

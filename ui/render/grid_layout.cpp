@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "render/grid_ticks.hpp"
 #include "render/heatmap_grid_state.hpp"
 
 namespace mhaviz::ui {
@@ -102,8 +103,8 @@ int GridLayout::captionHeight(int width) const {
   return height;
 }
 
-GridLayout::Fit GridLayout::fit(const StageData& data, int columns, QSize room,
-                                bool allInView) const {
+GridLayout::Fit GridLayout::fit(const StageData& data, const ViewOptions& view, int columns,
+                                QSize room, bool allInView) const {
   const auto n = static_cast<int>(data.maps.size());
   const MapData& first = data.maps.front();
   const double cellRows = std::max(1, first.rows);
@@ -130,10 +131,12 @@ GridLayout::Fit GridLayout::fit(const StageData& data, int columns, QSize room,
   int titleWidth = slot;
   for (int pass = 0; pass < 4; ++pass) {  // narrower titles may wrap, leaving less height
     const int titles = titleHeight(data, titleWidth);
+    const int turned = turnedLabelsHeight(first, view, m_plot->font(), titleWidth - aside,
+                                          m_chrome.rect.left());
     for (const bool notes : {false, true}) {
       a.notes = notes;
       f.rowChrome = titles + (notes ? QFontMetrics(noteFont()).lineSpacing() + 2 * kMapTextMargin : 0) +
-                    m_chrome.rect.top() + m_chrome.rect.bottom();
+                    m_chrome.rect.top() + m_chrome.rect.bottom() - m_chrome.turned + turned;
       const int mapHeight = allInView ? (room.height() - fixedHeight -
                                          (f.gridRows - 1) * kMapRowSpacing) / f.gridRows -
                                             f.rowChrome
@@ -172,7 +175,8 @@ GridLayout::Fit GridLayout::fit(const StageData& data, int columns, QSize room,
   return f;
 }
 
-GridArrangement GridLayout::arrange(const StageData& data, QSize visible, int scrollBar) const {
+GridArrangement GridLayout::arrange(const StageData& data, const ViewOptions& view, QSize visible,
+                                    int scrollBar) const {
   const auto n = static_cast<int>(data.maps.size());
   if (n == 0) return GridArrangement{1, QSize(), visible.width(), visible, false};
   // Groups (W_q | W_k | W_v) take one column each; other maps any number of columns.
@@ -181,20 +185,20 @@ GridArrangement GridLayout::arrange(const StageData& data, QSize visible, int sc
   // Every map in view: the columns that give the maps the most room.
   Fit all;
   for (int c = lowest; c <= highest; ++c) {
-    const Fit f = fit(data, c, visible, true);
+    const Fit f = fit(data, view, c, visible, true);
     if (c == lowest || (f.readable && !all.readable) ||
         (f.readable == all.readable && f.area > all.area * 1.0001)) {
       all = f;
     }
   }
-  if (all.readable || !m_scrollWhenSmall) return all.arrangement;
+  if (all.readable || !m_scrollWhenSmall || n <= m_inViewUpTo) return all.arrangement;
   // Too many maps to read at once: as many columns as stay readable, each map as wide as its
   // column (square cells, a whole row in view), and the plot scrolls; when no number of columns
   // makes them readable, the fewest (the largest maps).
   const QSize room(std::max(1, visible.width() - scrollBar), visible.height());
   Fit scrolled;
   for (int c = highest; c >= lowest; --c) {
-    scrolled = fit(data, c, room, false);
+    scrolled = fit(data, view, c, room, false);
     if (scrolled.readable) break;
   }
   // Scrolling is worth it only when it makes the maps much larger (a short centre limits a map's
@@ -202,10 +206,13 @@ GridArrangement GridLayout::arrange(const StageData& data, QSize visible, int sc
   return scrolled.area >= kScrollGain * all.area ? scrolled.arrangement : all.arrangement;
 }
 
-bool GridLayout::measure(const GridState& state) {
-  if (state.views.empty() || state.scale == nullptr) return false;
+bool GridLayout::measure(const GridState& state, const StageData& data, const ViewOptions& view) {
+  if (state.views.empty() || state.scale == nullptr || data.maps.empty()) return false;
   GridChrome measured;
-  measured.rect = state.views.front().rect->margins();
+  const QCPAxisRect* rect = state.views.front().rect;
+  measured.rect = rect->margins();
+  measured.turned = turnedLabelsHeight(data.maps.front(), view, m_plot->font(), rect->width(),
+                                       measured.rect.left());
   measured.scaleWidth = state.scale->outerRect().width();
   measured.legendHeight = state.legend != nullptr ? state.legend->outerRect().height() : 0;
   if (measured == m_chrome) return false;

@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include "stages/stage_data.hpp"
+#include "stages/view_options.hpp"
 
 class QCustomPlot;
 class QLabel;
@@ -32,6 +33,7 @@ inline constexpr int kMaxTitleLines = 3;
 /// from the fonts before the first).
 struct GridChrome {
   QMargins rect;         // around every axis rect: tick labels, axis titles (one margin group)
+  int turned = 0;        // of rect's bottom: labels turned on their side (turnedLabelsHeight)
   int scaleWidth = 0;    // the colour scale with its tick labels and title
   int legendHeight = 0;  // the legend's rows under the maps
   bool operator==(const GridChrome&) const = default;
@@ -57,6 +59,9 @@ class GridLayout {
   void setAxisTitles(bool on) { m_axisTitles = on; }
   bool axisTitles() const { return m_axisTitles; }
   void setScrollWhenSmall(bool on) { m_scrollWhenSmall = on; }
+  /// Up to `maps` maps stay in view together, scaled down to fit, even where they fall under the
+  /// readable size (presentation mode: a projected picture does not scroll). 0: none.
+  void setInViewUpTo(int maps) { m_inViewUpTo = maps; }
   /// Titles end with the map's own colour range ("head 0   [0, 0.93]", a per-head scale).
   void setRangeInTitles(bool on) { m_rangeInTitles = on; }
 
@@ -64,13 +69,15 @@ class GridLayout {
   /// vertical scroll bar takes `scrollBar` pixels of the width). Every map in view at once when
   /// they stay readable, as large as the room allows; else as many columns as stay readable, each
   /// map as wide as its column, and the plot scrolls.
-  GridArrangement arrange(const StageData& data, QSize visible, int scrollBar) const;
+  GridArrangement arrange(const StageData& data, const ViewOptions& view, QSize visible,
+                          int scrollBar) const;
   /// Smallest map side (pixels) that counts as readable: the grid scrolls rather than go below.
   int readableSide() const;
 
-  /// Takes the room the built picture `state` needs around its maps; true when it differs from
-  /// what the last arrangement assumed.
-  bool measure(const GridState& state);
+  /// Takes the room the built picture `state` (of `data` in `view`) needs around its maps; true
+  /// when it differs from what the last arrangement assumed. Labels the picture turned on their
+  /// side are not counted in: each candidate arrangement adds those its own maps' width turns.
+  bool measure(const GridState& state, const StageData& data, const ViewOptions& view);
   const GridChrome& chrome() const { return m_chrome; }
 
   QFont titleFont() const;
@@ -88,13 +95,15 @@ class GridLayout {
 
  private:
   struct Fit;
-  Fit fit(const StageData& data, int columns, QSize room, bool allInView) const;
+  Fit fit(const StageData& data, const ViewOptions& view, int columns, QSize room,
+          bool allInView) const;
 
   const QCustomPlot* m_plot;
   QString m_caption;
   GridChrome m_chrome;
   bool m_axisTitles = false;
   bool m_scrollWhenSmall = true;
+  int m_inViewUpTo = 0;
   bool m_rangeInTitles = false;
 };
 

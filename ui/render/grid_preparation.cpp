@@ -68,6 +68,23 @@ std::shared_ptr<PreparedMaps> prepare(StageData data, const std::vector<PendingR
 
 }  // namespace
 
+bool takeStats(const PreparedMaps& prepared, StageData& data) {
+  if (prepared.stats.maps.size() != data.maps.size()) return false;
+  data.lo = prepared.stats.lo;
+  data.hi = prepared.stats.hi;
+  data.statsReady = true;
+  for (std::size_t i = 0; i < data.maps.size(); ++i) {
+    const MapData& from = prepared.stats.maps[i];
+    MapData& to = data.maps[i];
+    to.finiteLo = from.finiteLo;
+    to.finiteHi = from.finiteHi;
+    to.hasFinite = from.hasFinite;
+    to.hasNan = from.hasNan;
+    if (to.source.derive) to.source = from.source;  // derived by the task
+  }
+  return true;
+}
+
 GridPreparation::GridPreparation(QObject* context)
     : m_task(std::make_unique<LatestTask>(context)) {}
 

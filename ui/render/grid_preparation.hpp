@@ -29,10 +29,14 @@ struct PendingReduction {
 /// Output of one background preparation task (made on its thread, read on the GUI thread).
 struct PreparedMaps {
   bool withStats = false;
-  StageData stats;  // maps without values; statistics and derived maps when withStats
+  StageData stats;           // maps without values; statistics and derived maps when withStats
   std::vector<int> indices;  // map index of each grid
   std::vector<ReducedGrid> grids;
 };
+
+/// Copies the statistics (and the maps the task derived) of `prepared` into `data`, the data it
+/// was prepared for; false when they are for other maps.
+bool takeStats(const PreparedMaps& prepared, StageData& data);
 
 class GridPreparation {
  public:

@@ -115,44 +115,73 @@ void setTextTicks(QCPAxis* axis, const QMap<double, QString>& ticks) {
   axis->ticker().staticCast<QCPAxisTickerText>()->setTicks(ticks);
 }
 
-// Column tick labels of one map that fit its visible range: every colStep-th source column,
-// and all extra columns (bias_k, zero) on the map's second x axis.
+// How the column labels of one map are drawn in the columns [c0, c1] of a map `width` pixels
+// wide (`left` pixels of margin beside it) at `pxPerCol` pixels per column, its range ending at
+// `upper`.
+struct ColumnLabels {
+  int step = 1;        // every step-th source column is labelled
+  bool turned = false; // token labels on their side
+  int widest = 0;      // the widest of them
+  QMap<double, QString> extra;  // the bias_k / zero labels (or one naming them all)
+  bool extraTurned = false;
+};
+
+ColumnLabels planColumnLabels(const MapData& m, bool tokens, const QFont& font, int c0, int c1,
+                              double pxPerCol, double upper, int width, int left) {
+  const QFontMetrics metrics(font);
+  ColumnLabels p;
+  p.widest = widestColumnLabel(m, tokens, c0, c1, font, metrics);
+  p.step = niceStep((p.widest + 8) / pxPerCol);
+  if (tokens && p.widest + 8 > pxPerCol) {
+    p.turned = true;  // token labels read better vertically than thinned out
+    p.step = niceStep((metrics.height() + 2) / pxPerCol);
+  }
+  for (int c = c0; c <= c1; ++c) {
+    if (columnKind(m, c) != KeyKind::source) p.extra.insert(c, columnLabel(m, c));
+  }
+  const bool collide = extraLabelsCollide(p.extra, pxPerCol, metrics);
+  p.extraTurned = p.turned || collide;
+  // Columns narrower than a line: even upright, neighbouring labels would be drawn over each
+  // other; one label names them all ("bias_k / zero"), upright with its right end at the
+  // map's right edge where the map and the room left of it (its row holds no other label)
+  // are that wide, else on its side between them.
+  if (p.extraTurned && p.extra.size() > 1 && pxPerCol < metrics.height() + 2) {
+    const QString all = QStringList(p.extra.values()).join(QStringLiteral(" / "));
+    const int need = metrics.horizontalAdvance(all) + 4;
+    p.extraTurned = need > width + left;
+    const double at = p.extraTurned ? (p.extra.firstKey() + p.extra.lastKey()) / 2
+                                    : upper - need / 2.0 / pxPerCol;
+    p.extra.clear();
+    p.extra.insert(at, all);
+  }
+  return p;
+}
+
+bool tokenColumns(const MapData& m, const ViewOptions& view) {
+  return !view.keyLabels.isEmpty() && !m.columns.empty();
+}
+
+// Column tick labels of one map that fit its visible range: every step-th source column, and
+// all extra columns (bias_k, zero) on the map's second x axis.
 void updateColumnTicks(MapView& v, const MapData& m, const ViewOptions& view) {
   QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
-  const QFontMetrics metrics(x->tickLabelFont());
   int c0 = 0, c1 = 0;
   visibleCells(x->range(), m.cols, &c0, &c1);
   const double pxPerCol = std::max(1, v.rect->width()) / std::max(1e-9, x->range().size());
-  const bool tokens = !view.keyLabels.isEmpty() && !m.columns.empty();
-  const int widest = widestColumnLabel(m, tokens, c0, c1, x->tickLabelFont(), metrics);
-  int colStep = niceStep((widest + 8) / pxPerCol);
-  bool rotate = false;
-  if (tokens && widest + 8 > pxPerCol) {
-    rotate = true;  // token labels read better vertically than thinned out
-    colStep = niceStep((metrics.height() + 2) / pxPerCol);
-  }
-  x->setTickLabelRotation(rotate ? 90 : 0);
-  QMap<double, QString> colTicks, extraColTicks;
+  const ColumnLabels p =
+      planColumnLabels(m, tokenColumns(m, view), x->tickLabelFont(), c0, c1, pxPerCol,
+                       x->range().upper, v.rect->width(), v.rect->margins().left());
+  x->setTickLabelRotation(p.turned ? 90 : 0);
+  QMap<double, QString> colTicks;
   for (int c = c0; c <= c1; ++c) {
-    if (columnKind(m, c) != KeyKind::source) {
-      extraColTicks.insert(c, columnLabel(m, c));
-    } else if (c % colStep == 0) {
+    if (columnKind(m, c) == KeyKind::source && c % p.step == 0) {
       colTicks.insert(c, columnLabel(m, c));
     }
   }
   setTextTicks(x, colTicks);
   if (v.extraX != nullptr) {
-    const bool collide = extraLabelsCollide(extraColTicks, pxPerCol, metrics);
-    // Columns narrower than a line: even upright, neighbouring labels would be drawn over each
-    // other; one label between them names them all ("bias_k / zero").
-    if ((rotate || collide) && extraColTicks.size() > 1 && pxPerCol < metrics.height() + 2) {
-      const double middle = (extraColTicks.firstKey() + extraColTicks.lastKey()) / 2;
-      const QString all = QStringList(extraColTicks.values()).join(QStringLiteral(" / "));
-      extraColTicks.clear();
-      extraColTicks.insert(middle, all);
-    }
-    v.extraX->setTickLabelRotation(rotate || collide ? 90 : 0);
-    setTextTicks(v.extraX, extraColTicks);
+    v.extraX->setTickLabelRotation(p.extraTurned ? 90 : 0);
+    setTextTicks(v.extraX, p.extra);
   }
 }
 
@@ -174,10 +203,38 @@ void updateRowTicks(MapView& v, const MapData& m, const ViewOptions& view) {
     }
   }
   setTextTicks(y, rowTicks);
-  if (v.extraY != nullptr) setTextTicks(v.extraY, extraRowTicks);
+  if (v.extraY != nullptr) {
+    // Rows shorter than a line: "bias_k" and "zero" would be drawn over each other. Thinned as
+    // the token rows are, in row order: a label a line below the last one kept (the legend and
+    // the key columns name both; one label naming both would widen every map's margin).
+    QMap<double, QString> shown;
+    double last = 0;
+    const QList<double> at = extraRowTicks.keys();  // display order: the last row first
+    for (auto k = at.size() - 1; k >= 0; --k) {
+      if (shown.isEmpty() || (last - at[k]) * pxPerRow >= metrics.height() + 2) {
+        shown.insert(at[k], extraRowTicks.value(at[k]));
+        last = at[k];
+      }
+    }
+    setTextTicks(v.extraY, shown);
+  }
 }
 
 }  // namespace
+
+int turnedLabelsHeight(const MapData& m, const ViewOptions& view, const QFont& font, int width,
+                       int left) {
+  const double pxPerCol = std::max(1, width) / static_cast<double>(std::max(1, m.cols));
+  const ColumnLabels p = planColumnLabels(m, tokenColumns(m, view), font, 0, m.cols - 1, pxPerCol,
+                                          m.cols - 0.5, width, left);
+  const QFontMetrics metrics(font);
+  int longestExtra = 0;
+  for (const QString& label : p.extra) {
+    longestExtra = std::max(longestExtra, metrics.horizontalAdvance(label));
+  }
+  return (p.turned ? std::max(0, p.widest - metrics.height()) : 0) +
+         (p.extraTurned ? std::max(0, longestExtra - metrics.height()) : 0);
+}
 
 void updateMapTicks(MapView& v, const MapData& m, const ViewOptions& view) {
   updateColumnTicks(v, m, view);

@@ -7,6 +7,7 @@
 #include "stages/view_options.hpp"
 
 class QCPRange;
+class QFont;
 
 namespace mhaviz::ui {
 
@@ -15,6 +16,14 @@ struct MapView;
 /// Cell index range [first, last] of `count` cells visible in an axis range (cell i spans
 /// [i - 0.5, i + 0.5]).
 void visibleCells(const QCPRange& range, int count, int* first, int* last);
+
+/// Pixels the column labels of `m` (drawn in `font`) take under a map `width` pixels wide (with
+/// `left` pixels of margin beside it) beyond one line each: token labels turned on their side
+/// when wider than a column, the bias_k / zero label when it cannot stand upright. The grid's
+/// layout keeps that room under every map of a candidate arrangement (whether labels turn
+/// depends on the map's width, and the map's height on the room under it).
+int turnedLabelsHeight(const MapData& m, const ViewOptions& view, const QFont& font, int width,
+                       int left);
 
 /// Sets the tick labels of map `v` (showing `m`) for its current ranges and size.
 void updateMapTicks(MapView& v, const MapData& m, const ViewOptions& view);

@@ -59,11 +59,13 @@ void HeadMeasuresView::showStored(std::shared_ptr<const mhaviz::ForwardResult> r
 }
 
 void HeadMeasuresView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::FontChange) m_layouts.clear();
   if (event->type() == QEvent::LanguageChange) rebuild();
   QWidget::changeEvent(event);
 }
 
 void HeadMeasuresView::rebuild() {
+  m_layouts.clear();
   m_sections.clear();
   m_message.clear();
   m_heading.clear();
@@ -122,6 +124,15 @@ void HeadMeasuresView::rebuild() {
 }
 
 HeadMeasuresView::Layout HeadMeasuresView::layoutAt(int viewWidth) const {
+  for (const auto& [width, layout] : m_layouts) {
+    if (width == viewWidth) return layout;
+  }
+  if (m_layouts.size() >= 4) m_layouts.erase(m_layouts.begin());
+  m_layouts.emplace_back(viewWidth, computeLayout(viewWidth));
+  return m_layouts.back().second;
+}
+
+HeadMeasuresView::Layout HeadMeasuresView::computeLayout(int viewWidth) const {
   Layout out;
   const QFontMetrics fm(font());
   const int line = fm.height();

@@ -99,6 +99,11 @@ class HeadMeasuresView : public QWidget {
   std::vector<Section> m_sections;
   QString m_heading;
   QString m_message;
+  /// layoutAt's last few results, by width: a layout pass asks for the same widths many times
+  /// (size hints, height for width, paint), and each asked anew wrapped every title again.
+  /// Emptied when the content or the font changes.
+  mutable std::vector<std::pair<int, Layout>> m_layouts;
+  [[nodiscard]] Layout computeLayout(int width) const;
 };
 
 }  // namespace mhaviz::ui

@@ -2,36 +2,39 @@
 // The per-head heatmap grid: one QCustomPlot holding one QCPAxisRect + QCPColorMap per map of
 // the current stage, a shared QCPColorScale, bias_k/zero column marking, masked/NaN drawing and
 // screen-sized reduction of big maps. Data arrives only as StageData (render/result_maps.hpp
-// makes it from a result). Its helpers, each with one job: GridLayout (sizes, caption),
-// GridPreparation (background tasks), GridInput (hover, click, zoom, wheel). GUI thread only.
+// makes it from a result). The widget holds what it shows (GridContent) and composes parts that
+// each have one job: GridPicture builds the picture's elements from the content, GridGeometry
+// places them at the grid's size (GridLayout's arithmetic), GridColourScale gives the colours
+// and ranges, GridRenderer fills the colour maps (GridPreparation's background task for big
+// ones), GridViewport scrolls the plot and shows the out-of-date badge, GridInput answers hover,
+// click, zoom and wheel. GUI thread only.
 
-#include <QElapsedTimer>
+#include <QColor>
 #include <QRectF>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 #include <memory>
 #include <optional>
-#include <vector>
 
 #include "mhaviz/core/forward/result.hpp"
 #include "stages/stage_data.hpp"
 #include "stages/view_options.hpp"
 
-class QCPLayoutGrid;
 class QCustomPlot;
 class QScrollArea;
 
 namespace mhaviz::ui {
 
-struct GridState;  // axis rects, colour maps and overlays of the current picture
-struct MapView;    // one map of the grid: its axis rect, colour map and overlays
-struct MapStyle;   // what every map of one layout shares: colours, fonts, size limit
-struct PreparedMaps;
-struct GridArrangement;
+struct GridContent;  // what the grid shows: the stage's maps, the view, why there are none
+struct GridState;    // the QCustomPlot objects of the current picture
+class GridColourScale;
+class GridGeometry;
 class GridInput;
 class GridLayout;
-class GridPreparation;
+class GridPicture;
+class GridRenderer;
+class GridViewport;
 
 class HeatmapGrid : public QWidget {
   Q_OBJECT
@@ -53,7 +56,6 @@ class HeatmapGrid : public QWidget {
   /// re-reduces the visible window in the background while the coarser picture stays. Off
   /// (default, used by export and tests): setStageData/setView return with the picture drawn.
   void setBackgroundPreparation(bool on);
-  bool backgroundPreparation() const;
   /// True while a background task prepares the picture of the current data/view (not for a
   /// zoom's sharper re-reduction).
   bool isPreparing() const;
@@ -68,11 +70,11 @@ class HeatmapGrid : public QWidget {
   QCustomPlot* plot() const;  // for export and tests
   double lastRenderMs() const;
   /// Why no maps are shown (e.g. a batch element that does not exist), else empty.
-  QString message() const { return m_message; }
-  const ViewOptions& view() const { return m_view; }
+  QString message() const;
+  const ViewOptions& view() const;
   /// The result whose maps are shown (null for maps made elsewhere, or none).
-  const std::shared_ptr<const mhaviz::ForwardResult>& result() const { return m_data.result; }
-  const StageData& stageData() const { return m_data; }
+  const std::shared_ptr<const mhaviz::ForwardResult>& result() const;
+  const StageData& stageData() const;
 
   /// Title above the grid (image export, presentation mode); empty hides it. The first line is
   /// a bold heading, the rest a body; both wrap to the plot's width (never clipped).
@@ -84,10 +86,12 @@ class HeatmapGrid : public QWidget {
   /// On (default, the window): the plot background, axes and text take the widget palette's
   /// Base and Text colours and follow theme changes. Off (image export): black text, and the
   /// background the caller gives the plot.
-  void setFollowPalette(bool on) { m_followPalette = on; }
+  void setFollowPalette(bool on);
   /// On (default, the window): when the maps would fall under a readable size the plot grows
   /// taller than the widget and scrolls. Off (image export): everything fits the widget.
   void setScrollWhenSmall(bool on);
+  /// Up to `maps` maps stay in view together, scaled down to fit (presentation mode); 0: none.
+  void setInViewUpTo(int maps);
   /// The colour of masked cells and of the legend's "masked" swatch: `colour`, or with none
   /// (the default) the colormap's own (maskedColor). Compare's three grids share one.
   void setMaskedColor(std::optional<QColor> colour);
@@ -97,7 +101,7 @@ class HeatmapGrid : public QWidget {
   /// Full title of map `map` (its tooltip when the drawn title is elided).
   QString mapTitleToolTip(int map) const;
   /// The scroll area holding the plot (tests: is the picture scrolled?).
-  QScrollArea* scrollArea() const { return m_scroll; }
+  QScrollArea* scrollArea() const;
 
   /// The cells the maps show (zoomed and panned together): x across the columns, y down the
   /// rows, in cells from the maps' top-left corner (cell (c, r) spans [c, c+1) x [r, r+1)).
@@ -124,48 +128,25 @@ class HeatmapGrid : public QWidget {
  protected:
   void resizeEvent(QResizeEvent* event) override;
   void showEvent(QShowEvent* event) override;  // draws a picture that arrived while hidden
-  void changeEvent(QEvent* event) override;  // font and palette changes restyle the picture
+  void changeEvent(QEvent* event) override;    // font and palette changes restyle the picture
 
  private:
-  void applyRanges();       // colour ranges of the maps and the scale (needs statistics)
-  void fillMap(int index);  // colour map `index` from its reduced grid m_state->views[].shown
-  void launchPreparation(bool withStats);            // background task for the queued regions
-  void applyPrepared(const PreparedMaps& prepared);  // GUI thread: show a task's output
-  void rebuild();       // new layout for m_data (maps, scale, legend, labels)
-  void buildPicture();  // the elements of m_data for m_state->arrangement
-  MapView buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style);  // one map's cell
-  void buildLegend(QCPLayoutGrid* legend, const QColor& text, const QColor& background);
-  void renderAll();                     // fill every map for its visible range and size, replot
-  void renderMap(int index);            // fill one map (reduced to its pixel size when needed)
-  void updateTicks(int index);          // tick labels that fit the map's visible range
-  void layoutNow();                     // lay out the plot so axis rects have their pixel sizes
-  void queueRender();                   // coalesced re-render after zoom/pan
-  QSize visibleSize() const;            // what the plot may use without scrolling
-  GridArrangement arrangement() const;  // where the maps go at the grid's current size
-  void applyArrangement();   // m_state->arrangement's plot size, map sizes and title widths
-  bool placeScale();         // the colour scale in view when the maps scroll; true when it moved
-  bool fitScaleTitle();      // the scale's title wrapped to the bar's length; true when it changed
-  QColor textColor() const;  // palette Text when following the palette, else black
+  void redraw();  // a new picture of the same content (a palette or font change), drawn
 
-  QScrollArea* m_scroll = nullptr;
-  QCustomPlot* m_plot = nullptr;
-  ViewOptions m_view;
-  StageData m_data;
-  QString m_message;  // shown instead of maps (why there are none)
+  QCustomPlot* m_plot;
+  std::unique_ptr<GridContent> m_content;
   std::unique_ptr<GridState> m_state;
+  // The parts, each given the content, the picture and the parts it uses (built in this order;
+  // the layout's first estimates take the plot's font before the plot joins the scroll area).
   std::unique_ptr<GridLayout> m_layout;
-  std::unique_ptr<GridPreparation> m_preparation;
-  GridInput* m_input = nullptr;  // child QObject
-  bool m_followPalette = true;
-  std::optional<QColor> m_maskedColor;
-  bool m_restyleQueued = false;  // a rebuild after a font or palette change is pending
-  bool m_outOfDate = false;
-  QString m_outOfDateWhy;
+  std::unique_ptr<GridViewport> m_viewport;
+  std::unique_ptr<GridColourScale> m_colours;
+  std::unique_ptr<GridGeometry> m_geometry;
+  GridInput* m_input;  // child QObject
+  std::unique_ptr<GridPicture> m_picture;
+  std::unique_ptr<GridRenderer> m_renderer;
+  bool m_restyleQueued = false;          // a redraw after a font change is pending
   std::optional<QRectF> m_continueZoom;  // for the next setStageData
-  bool m_keepArrangement = false;        // rebuild keeps m_state->arrangement
-  double m_wheelZoomFactor = 0.85;
-  double m_lastRenderMs = 0;
-  QElapsedTimer m_changeTimer;  // since the last setStageData/setView
 };
 
 }  // namespace mhaviz::ui

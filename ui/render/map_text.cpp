@@ -1,12 +1,12 @@
-// Text of the grid that never clips: map titles and notes that wrap to the width they are given
-// (shortened with "…" only beyond kMaxTitleLines lines, the full text kept for a tooltip), and
-// captions wrapped to the plot's width.
+// MapText and the wrapping of the grid's texts (render/map_text.hpp).
+#include "render/map_text.hpp"
+
 #include <QFontMetrics>
 #include <QTextLayout>
 #include <QTextOption>
+#include <algorithm>
 
-#include "render/grid_layout.hpp"
-#include "render/heatmap_grid_state.hpp"
+#include "render/grid_layout.hpp"  // kMaxTitleLines
 
 namespace mhaviz::ui {
 namespace {
@@ -22,8 +22,8 @@ QString gluedSigns(const QString& text) {
     const bool starts = i == 0 || text.at(i - 1).isSpace() || text.at(i - 1) == QLatin1Char('(') ||
                         text.at(i - 1) == QLatin1Char('[');
     const QChar next = text.at(i + 1);
-    const bool number = next.isDigit() || next == QLatin1Char('.') ||
-                        text.mid(i + 1, 3) == QLatin1String("inf");
+    const bool number =
+        next.isDigit() || next == QLatin1Char('.') || text.mid(i + 1, 3) == QLatin1String("inf");
     if (starts && number) glued[i] = QChar(0x2011);  // non-breaking hyphen: glues both sides
   }
   return glued;
@@ -87,9 +87,9 @@ bool MapText::isShortened() const {
 QSize MapText::minimumOuterSizeHint() const {
   if (mText.isEmpty()) {
     // No note: no room, or the line kept for one.
-    return m_keepLine ? QSize(0, QFontMetrics(mFont).lineSpacing() + mMargins.top() +
-                                     mMargins.bottom())
-                      : QSize(0, 0);
+    return m_keepLine
+               ? QSize(0, QFontMetrics(mFont).lineSpacing() + mMargins.top() + mMargins.bottom())
+               : QSize(0, 0);
   }
   // Only as wide as an ellipsis asks: a long title wraps rather than widen (and so shrink) the
   // maps. As tall as its lines at the width it wraps to.
