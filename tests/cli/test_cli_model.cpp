@@ -294,5 +294,65 @@ TEST(ModelCommand, PlainWeightsGiveTheModelsSinkRatesAndPictures) {
   EXPECT_NE(svg.find("stored weights (weights-only file)"), std::string::npos);
 }
 
+// --compare-with: a weights-only model file compared with plain arrays read with the same
+// --tokens prints each layer's and head's largest |B - A| and where the largest is, a note where
+// the tokens differ, and refuses arrays of another length naming what differs and the fix.
+TEST(ModelCommand, CompareWithNamesTheLargestDifferenceNotesAndMismatches) {
+  const ScratchDir dir;
+  const auto thirds = [](const Shape& shape) {
+    return Tensor::from(shape, std::vector<float>(static_cast<std::size_t>(numel(shape)),
+                                                  1.0F / static_cast<float>(shape.back())));
+  };
+  Tensor changed = thirds({1, 2, 3, 3});
+  changed.data<float>()[9 + 3 + 0] = 0.5F;  // layer 1, head 1, query 1: 0.5 0.1667 0.3333
+  changed.data<float>()[9 + 3 + 1] = 1.0F / 6.0F;
+  io::write_npz(dir.file("a.npz"), {{"attentions.0", thirds({1, 2, 3, 3})},
+                                    {"attentions.1", thirds({1, 2, 3, 3})}});
+  io::write_npz(dir.file("b.npz"), {{"0/weights", thirds({1, 2, 3, 3})}, {"1/weights", changed}});
+  {
+    std::ofstream(dir.file("b.json"))
+        << R"({"format": "mhaviz-model", "version": 4, "tensors": "b.npz",
+               "tokens": ["the", "dog", "sat"],
+               "layers": [{"name": "attentions.0", "shape": [1, 2, 3, 3]},
+                          {"name": "attentions.1", "shape": [1, 2, 3, 3]}]})";
+    std::ofstream(dir.file("t.txt")) << "the\ncat\nsat\n";
+  }
+  const ProcessResult r = runCli({"model", "--model", dir.file("b.json"), "--compare-with",
+                                  dir.file("a.npz"), "--tokens", dir.file("t.txt")});
+  // --tokens belongs to --weights: with --model it is refused, so A is read without them.
+  EXPECT_NE(r.exitCode, 0);
+  const ProcessResult c =
+      runCli({"model", "--model", dir.file("b.json"), "--compare-with", dir.file("a.npz")});
+  ASSERT_EQ(c.exitCode, 0) << c.err;
+  EXPECT_NE(c.out.find("largest difference 0.167 at layer 1 (attentions.1), head 1"),
+            std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find("note: A has no tokens (its positions are numbered) and B has 3"),
+            std::string::npos)
+      << c.out;
+  // B read as plain arrays with other tokens, A the model file: the tokens that differ.
+  io::write_npz(dir.file("b2.npz"), {{"attentions.0", thirds({1, 2, 3, 3})}, {"attentions.1", changed}});
+  const ProcessResult n = runCli({"model", "--weights", dir.file("b2.npz"), "--tokens",
+                                  dir.file("t.txt"), "--compare-with", dir.file("b.json")});
+  ASSERT_EQ(n.exitCode, 0) << n.err;
+  EXPECT_NE(n.out.find("note: the tokens differ at 1 of 3 positions (first at position 1: "
+                       "\"dog\" in A, \"cat\" in B); the maps are compared position by position"),
+            std::string::npos)
+      << n.out;
+  EXPECT_NE(n.out.find("largest difference 0 at"), std::string::npos) << n.out;
+  // Another length: refused with what differs and the fix.
+  io::write_npz(dir.file("c.npz"), {{"attentions.0", thirds({1, 2, 4, 4})},
+                                    {"attentions.1", thirds({1, 2, 4, 4})}});
+  const ProcessResult m =
+      runCli({"model", "--model", dir.file("b.json"), "--compare-with", dir.file("c.npz")});
+  EXPECT_EQ(m.exitCode, 1);
+  for (const char* part : {"--compare-with", "layer 0 (attentions.0) has shape (1, 2, 4, 4)",
+                           "the inputs differ in length (A: 4 queries and 4 keys, B: 3 queries "
+                           "and 3 keys)",
+                           "compare two inputs of one length"}) {
+    EXPECT_NE(m.err.find(part), std::string::npos) << part << "\n" << m.err;
+  }
+}
+
 }  // namespace
 }  // namespace mhaviz::cli::test

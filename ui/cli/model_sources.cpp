@@ -2,8 +2,10 @@
 
 #include "cli/model_sources.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -172,6 +174,7 @@ void printComparison(const QCommandLineParser& parser, const model::Model& m,
       model::weights_difference(a, ca.weights, m, computed.weights, batch, what);
   std::cout << "compare: B - A of the weights, batch element " << batch
             << "; per layer, each head's largest |B - A| (and its mean)\n";
+  for (const std::string& note : model::comparison_notes(a, m)) std::cout << "note: " << note << '\n';
   for (std::size_t l = 0; l < d.largest.size(); ++l) {
     std::cout << model::layer_title(m.layers[l].info, l) << ':';
     for (std::size_t h = 0; h < d.largest[l].size(); ++h)
@@ -233,16 +236,24 @@ void exportModelLayer(const QCommandLineParser& parser, const model::Model& m, i
                          "\" must be a share above 0 and at most 1 (e.g. 0.9)");
     }
   }
+  // A layer over the model's image: its patch tokens drawn with their patches.
+  std::optional<model::PatchPictures> pictures;
+  const std::vector<std::size_t> overImage = model::image_layers(m.index);
+  if (m.index.image &&
+      std::find(overImage.begin(), overImage.end(), std::size_t(layerIndex)) != overImage.end()) {
+    pictures = model::patch_pictures(*m.index.image, m.image);
+  }
+  const model::PatchPictures* shownPictures = pictures ? &*pictures : nullptr;
   if (viewName == QLatin1String("head")) {
     ui::HeadViewChoice choice;
     choice.query = query;
     choice.coverage = coverage;
-    error = ui::exportHeadView(result, view, choice, options, image);
+    error = ui::exportHeadView(result, view, choice, options, image, nullptr, shownPictures);
   } else if (viewName == QLatin1String("text")) {
     ui::TextViewChoice choice;
     choice.head = head;
     choice.query = query;
-    error = ui::exportTextView(result, view, choice, options, image);
+    error = ui::exportTextView(result, view, choice, options, image, nullptr, shownPictures);
   } else {
     view.soloHead = head;
     error = ui::exportImage(result, view, options, image);

@@ -7,12 +7,15 @@
 #include <QStringList>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <exception>
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/spec/shapes.hpp"
+#include "render/token_pictures.hpp"
 #include "stages/param_stage.hpp"
 #include "teach/cell_breakdown.hpp"
 #include "teach/stage_guide.hpp"
@@ -108,8 +111,43 @@ BreakdownDock::BreakdownDock(QWidget* parent) : QDockWidget(tr("Cell breakdown")
   setWidget(m_text);
 }
 
+QString BreakdownDock::patchesHtml(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                                   int row, int col, const mhaviz::model::PatchPictures* pictures) {
+  m_patches = {};
+  if (!picturesFit(pictures, result, view.batch)) return {};
+  const bool sourceKey = col >= 0 && col < result.S;
+  m_patches.first = patchPicture(*pictures, view.batch, row);
+  if (sourceKey) m_patches.second = patchPicture(*pictures, view.batch, col);
+  if (m_patches.first.isNull() && m_patches.second.isNull()) return {};
+  const auto label = [](const QStringList& labels, int i) {
+    return i >= 0 && i < labels.size() && !labels[i].isEmpty() ? labels[i] : QString::number(i);
+  };
+  // Two patches a few text lines tall, each before its token's name.
+  const auto token = [this](const QImage& picture, const QString& name, const QString& text) {
+    QString html;
+    if (!picture.isNull()) {
+      const QUrl url(QStringLiteral("mhaviz-patch://") + name);
+      m_text->document()->addResource(QTextDocument::ImageResource, url, picture);
+      html +=
+          QStringLiteral("<img src='%1' width='48' height='48' style='vertical-align: middle'> ")
+              .arg(url.toString());
+    }
+    return html + text.toHtmlEscaped();
+  };
+  QString html = QStringLiteral("<p>") +
+                 token(m_patches.first, QStringLiteral("query"),
+                       tr("query %1 \u201c%2\u201d").arg(row).arg(label(view.queryLabels, row)));
+  if (sourceKey) {
+    html += QStringLiteral(" &nbsp;&nbsp; ") +
+            token(m_patches.second, QStringLiteral("key"),
+                  tr("key %1 \u201c%2\u201d").arg(col).arg(label(view.keyLabels, col)));
+  }
+  return html + QStringLiteral("</p>");
+}
+
 void BreakdownDock::showCell(const ResultPtr& result, const ViewOptions& view, int map, int row,
-                             int col) {
+                             int col, const mhaviz::model::PatchPictures* pictures) {
+  m_patches = {};
   if (!result) return;
   if (isParamStage(view.stage) && !result->is_reduced()) {
     // A weight entry: which output feature its row makes, which input feature it reads.
@@ -144,12 +182,15 @@ void BreakdownDock::showCell(const ResultPtr& result, const ViewOptions& view, i
   const bool solo = view.soloHead >= 0 && view.soloHead < result->H;
   const std::int64_t h = solo ? view.soloHead : map;
   try {
-    if (!solo && h >= result->H) {
-      m_text->setHtml(
-          averageHtml(*result, view.batch, row, col, view.stage == Stage::weights_before_dropout));
-    } else {
-      m_text->setHtml(breakdownHtml(breakdownCell(*result, view.batch, h, row, col)));
-    }
+    QString html = !solo && h >= result->H
+                       ? averageHtml(*result, view.batch, row, col,
+                                     view.stage == Stage::weights_before_dropout)
+                       : breakdownHtml(breakdownCell(*result, view.batch, h, row, col));
+    // The patches under the heading (a layer over an image).
+    const QString patches = patchesHtml(*result, view, row, col, pictures);
+    const qsizetype heading = html.indexOf(QStringLiteral("</h3>"));
+    html.insert(heading >= 0 ? heading + 5 : 0, patches);
+    m_text->setHtml(html);
   } catch (const std::exception& e) {
     m_text->setHtml(QStringLiteral("<p>%1</p>").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
   }

@@ -3,10 +3,13 @@
 // the cell breakdown and the shape-flow table. GUI thread only.
 
 #include <QDockWidget>
+#include <QImage>
 #include <QStringList>
 #include <cstdint>
+#include <utility>
 
 #include "compute/compute_request.hpp"
+#include "mhaviz/core/model/image_grid.hpp"
 #include "mhaviz/core/spec/config.hpp"
 #include "stages/view_options.hpp"
 
@@ -52,14 +55,25 @@ class BreakdownDock : public QDockWidget {
   Q_OBJECT
  public:
   explicit BreakdownDock(QWidget* parent = nullptr);
-  /// Shows cell (row, col) of grid map `map` of `result` drawn with `view`.
-  void showCell(const ResultPtr& result, const ViewOptions& view, int map, int row, int col);
+  /// Shows cell (row, col) of grid map `map` of `result` drawn with `view`. With `pictures` (the
+  /// session is a layer over a model's image, SessionOrigin) the query's and the key's patches
+  /// stand under the heading, beside their labels.
+  void showCell(const ResultPtr& result, const ViewOptions& view, int map, int row, int col,
+                const mhaviz::model::PatchPictures* pictures = nullptr);
+  /// The patches shown with the cell last shown (query, key; null where none): tests.
+  [[nodiscard]] std::pair<QImage, QImage> patches() const { return m_patches; }
   /// Back to the "click a cell" hint (a new result makes the shown cell stale).
   void clearCell();
   [[nodiscard]] QString html() const;
 
  private:
+  /// The paragraph naming the cell's query and key with their patches ("" without pictures),
+  /// the pictures registered with the text as resources.
+  QString patchesHtml(const mhaviz::ForwardResult& result, const ViewOptions& view, int row,
+                      int col, const mhaviz::model::PatchPictures* pictures);
+
   QTextBrowser* m_text = nullptr;
+  std::pair<QImage, QImage> m_patches;
 };
 
 /// mhaviz::shape_flow(config) as a table (step, tensor, symbolic, concrete).

@@ -160,11 +160,20 @@ HeadLines headLinesGeometry(const StageData& data, const QStringList& queryLabel
   out.noteWidth = options.noteWidth;
   out.headCount = static_cast<int>(options.heads.size());
   const double h = out.rowHeight;
+  // A picture as tall as the row allows (a pixel of room above and below), at most the room
+  // reserved, next to the lines: the queries' at the right of their cells, the keys' at the left.
+  const double side = std::min(options.pictureWidth, h - 2);
+  const auto picture = [&](const QRectF& box, bool atRight) {
+    if (options.pictureWidth <= 0 || side < 4) return QRectF();
+    const double x = atRight ? box.right() - 4 - side : box.left() + 4;
+    return QRectF(x, box.center().y() - side / 2, side, side);
+  };
   for (int i = 0; i < rows; ++i) {
     TokenSlot slot;
     slot.label = queryLabel(queryLabels, i);
     slot.box = QRectF(queryLabelX, options.top + i * h, options.labelWidth, h);
     slot.anchor = QPointF(queryLabelX + options.labelWidth + 4, slot.box.center().y());
+    slot.picture = picture(slot.box, true);
     out.queries.push_back(slot);
   }
   for (int j = 0; j < cols; ++j) {
@@ -172,6 +181,7 @@ HeadLines headLinesGeometry(const StageData& data, const QStringList& queryLabel
     const double gap = out.firstExtraKey >= 0 && j >= out.firstExtraKey ? gapRows * h : 0.0;
     slot.box = QRectF(keyLabelX, options.top + j * h + gap, options.labelWidth, h);
     slot.anchor = QPointF(keyLabelX - 4, slot.box.center().y());
+    slot.picture = picture(slot.box, false);
   }
   if (out.firstExtraKey >= 0) {
     out.separatorY = options.top + out.firstExtraKey * h + gapRows * h / 2;

@@ -35,6 +35,9 @@ struct TokenSlot {
   bool nan = false;
   QRectF box;      // the label's cell (text drawn inside, queries right-aligned)
   QPointF anchor;  // where its lines start (queries) or end (keys)
+  // Where the token's picture stands (a patch of an image: token_pictures.hpp), inside `box` at
+  // the side of the lines, the text beside it; empty when the view draws no pictures.
+  QRectF picture;
 };
 
 /// A drawn line from query `query` to key `key` of head `head` (the result's head index);
@@ -63,6 +66,7 @@ struct HeadLinesOptions {
   QSizeF size{800, 600};    // the picture
   double labelWidth = 100;  // each column of token labels
   double noteWidth = 40;    // each column of weights written on hover (outside the labels)
+  double pictureWidth = 0;  // room for a token's picture in its label's cell (0: no pictures)
   double top = 8;           // space above the first row (a caption)
   double maxRowHeight = 24;
   double minRowHeight = 12;  // below this the picture grows taller than `size` (it scrolls)

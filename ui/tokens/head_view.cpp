@@ -1,23 +1,18 @@
 // The head view widget (head_view.hpp): chips, coverage slider and the painted canvas.
 #include "tokens/head_view.hpp"
 
-#include <QEvent>
 #include <QHBoxLayout>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSlider>
 #include <QToolButton>
-#include <QToolTip>
-#include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
-#include <exception>
 
-#include "mhaviz/core/base/errors.hpp"
 #include "render/colormaps.hpp"
-#include "tokens/token_canvas.hpp"
+#include "tokens/flow_layout.hpp"
 
 namespace mhaviz::ui {
 
@@ -30,37 +25,17 @@ constexpr double kBandScreens = 0.25;
 }  // namespace
 
 HeadView::HeadView(QWidget* parent)
-    : QWidget(parent),
-      m_chipRow(new QHBoxLayout),
+    : TokenView(QStringLiteral("headView"), tr("Save the head view as shown to PNG, SVG or PDF"),
+                parent),
+      m_chipRow(new FlowLayout(2)),
       m_coverage(new QSlider(Qt::Horizontal)),
       m_coverageText(new QLabel),
-      m_hidden(new QLabel),
-      m_pinText(new QLabel),
-      m_message(new QLabel),
-      m_export(new QToolButton),
-      m_scroll(new QScrollArea) {
-  m_canvas = new TokenCanvas(
-      QStringLiteral("headViewCanvas"),
-      {[this](QPainter& painter, const QRectF& exposed) { paintCanvas(painter, exposed); },
-       [this] { relayout(); }, [this](QPointF at) { setHover(hitToken(lines(), at)); },
-       [this](QPointF at) {
-         // A click on the pinned token (or beside the tokens) releases it.
-         const TokenHit hit = hitToken(lines(), at);
-         setPinned(hit == m_pinned ? TokenHit{} : hit);
-       },
-       [this] { setHover({}); }});
-  setObjectName(QStringLiteral("headView"));
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
+      m_hidden(new QLabel) {
   // Two rows, so that a narrow dock keeps them: the heads and Export…, then the coverage.
   auto* heads = new QHBoxLayout;
-  m_chipRow->setSpacing(2);
-  heads->addLayout(m_chipRow);
-  heads->addStretch(1);
-  m_export->setText(tr("Export\u2026"));
-  m_export->setToolTip(tr("Save the head view as shown to PNG, SVG or PDF"));
-  heads->addWidget(m_export);
-  layout->addLayout(heads);
+  heads->addLayout(m_chipRow, 1);  // as many rows of chips as the width needs
+  heads->addWidget(exportButton(), 0, Qt::AlignTop);
+  addControls(heads);
   auto* controls = new QHBoxLayout;
   auto* coverageLabel = new QLabel(tr("Coverage"));
   coverageLabel->setToolTip(
@@ -78,24 +53,13 @@ HeadView::HeadView(QWidget* parent)
   m_hidden->setObjectName(QStringLiteral("headViewHidden"));
   controls->addWidget(m_hidden);
   controls->addStretch(1);
-  layout->addLayout(controls);
-  m_pinText->setObjectName(QStringLiteral("headViewPin"));
-  m_pinText->setWordWrap(true);
-  m_pinText->hide();
-  layout->addWidget(m_pinText);
-  m_message->setWordWrap(true);
-  m_message->hide();
-  layout->addWidget(m_message);
-  m_scroll->setWidget(m_canvas);
-  m_scroll->setWidgetResizable(true);
-  m_scroll->setFrameShape(QFrame::NoFrame);
-  layout->addWidget(m_scroll, 1);
+  addControls(controls);
+  addCanvas();
 
   connect(m_coverage, &QSlider::valueChanged, this,
           [this](int percent) { setCoverage(percent / 100.0); });
-  connect(m_export, &QToolButton::clicked, this, &HeadView::exportRequested);
   // Scrolled beyond the lines drawn: draw the lines of the tokens now in sight.
-  connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
+  connect(scroll()->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
     if (!m_requestedBand.contains(wantedBand())) requestPicture();
   });
   updateControls();
@@ -103,49 +67,26 @@ HeadView::HeadView(QWidget* parent)
 
 HeadView::~HeadView() = default;
 
-QWidget* HeadView::canvas() const { return m_canvas; }
-
 const HeadLines& HeadView::lines() const { return m_shown ? *m_shown : m_geometry; }
 
 bool HeadView::isDrawing() const { return m_draw.isBusy(); }
 
-QString HeadView::message() const {
-  if (!m_error.isEmpty()) return m_error;
-  if (!m_result) return tr("No result yet.");
-  return {};
-}
-
 QString HeadView::hiddenText() const { return m_hidden->text(); }
 
-void HeadView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
-                         const ViewOptions& view,
-                         std::shared_ptr<const mhaviz::ResultMeasures> measures) {
-  // A hover tooltip described a token of the result before (a bias_k key that may be gone).
-  if (QToolTip::isVisible() && !m_canvas->toolTip().isEmpty() &&
-      QToolTip::text() == m_canvas->toolTip()) {
-    QToolTip::hideText();
-  }
-  m_canvas->setToolTip({});
-  m_result = std::move(result);
-  m_measures = std::move(measures);
-  m_view = view;
-  m_data = {};
-  m_error.clear();
-  m_selection.reset();
-  m_picked.reset();
-  m_pickedAll.reset();
-  if (m_result) {
-    try {
-      m_data = headViewData(*m_result, view, m_measures.get());
-      m_data.measures = m_measures;  // described value norms read them
-    } catch (const std::exception& e) {
-      m_error = QString::fromUtf8(e.what());
-    }
-  }
+StageData HeadView::readData(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                             const mhaviz::ResultMeasures* measures) const {
+  return headViewData(result, view, measures);
+}
+
+void HeadView::resultChanged() {
+  m_labelsWidth = -1;
+  retire(m_selection);
+  retire(m_picked);
+  retire(m_pickedAll);
   const int heads = m_result ? static_cast<int>(m_result->H) : 0;
-  if (static_cast<int>(m_choice.chosen.size()) != heads || m_chipKvHeads != view.kvHeads) {
+  if (static_cast<int>(m_choice.chosen.size()) != heads || m_chipKvHeads != m_view.kvHeads) {
     m_choice.chosen.assign(static_cast<std::size_t>(heads), true);
-    m_chipKvHeads = view.kvHeads;
+    m_chipKvHeads = m_view.kvHeads;
     rebuildChips();
   }
   const auto fits = [this](TokenHit hit) {
@@ -159,6 +100,16 @@ void HeadView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
   updateShownToken();
   relayout();
 }
+
+void HeadView::pointerMoved(QPointF at) { setHover(hitToken(lines(), at)); }
+
+void HeadView::pointerClicked(QPointF at) {
+  // A click on the pinned token (or beside the tokens) releases it.
+  const TokenHit hit = hitToken(lines(), at);
+  setPinned(hit == m_pinned ? TokenHit{} : hit);
+}
+
+void HeadView::pointerLeft() { setHover({}); }
 
 void HeadView::rebuildChips() {
   for (QToolButton* chip : m_chips) delete chip;
@@ -183,7 +134,7 @@ void HeadView::rebuildChips() {
                                      .arg(kv * perGroup)
                                      .arg(kv * perGroup + perGroup - 1);
       group = QStringLiteral("border-bottom: 4px solid %1;").arg(kvGroupColor(kv).name());
-      if (head > 0 && head % perGroup == 0) m_chipRow->addSpacing(8);
+      if (head > 0 && head % perGroup == 0) m_chipRow->addGap(8);
     }
     chip->setToolTip(tip);
     const QColor c = headColor(head);
@@ -242,12 +193,10 @@ void HeadView::updateShownToken() {
   m_choice.key = shown.side == TokenHit::Side::key ? shown.row : -1;
 }
 
-void HeadView::keyPressEvent(QKeyEvent* event) {
-  if (event->key() == Qt::Key_Escape && m_pinned.side != TokenHit::Side::none) {
-    setPinned({});
-    return;
-  }
-  QWidget::keyPressEvent(event);
+bool HeadView::releasePin() {
+  if (m_pinned.side == TokenHit::Side::none) return false;
+  setPinned({});
+  return true;
 }
 
 void HeadView::relayout() {
@@ -255,14 +204,16 @@ void HeadView::relayout() {
                      : std::vector<int>{};
   HeadLinesOptions options;
   if (m_result && m_error.isEmpty() && !m_data.maps.empty()) {
-    const QSizeF size(m_scroll->viewport()->width(), m_scroll->viewport()->height());
-    options = headLinesOptions(m_data, m_view.queryLabels, m_heads, m_choice,
-                               headViewStage(*m_result, m_view, m_measures.get()), font(), size, 4);
+    const QSizeF size(scroll()->viewport()->width(), scroll()->viewport()->height());
+    if (m_labelsWidth < 0) m_labelsWidth = headLabelsWidth(m_data, m_view.queryLabels, font());
+    options = headLinesOptions(m_labelsWidth, m_heads, m_choice,
+                               headViewStage(*m_result, m_view, m_measures.get()), font(), size, 4,
+                               !m_tokenPictures.empty());
   }
   // A dock narrower than the columns scrolls sideways rather than crossing them.
   const int narrowest = m_result ? static_cast<int>(std::ceil(options.size.width())) : 0;
-  const int wantedWidth = narrowest > m_scroll->viewport()->width() ? narrowest : 0;
-  if (m_canvas->minimumWidth() != wantedWidth) m_canvas->setMinimumWidth(wantedWidth);
+  const int wantedWidth = narrowest > scroll()->viewport()->width() ? narrowest : 0;
+  if (canvas()->minimumWidth() != wantedWidth) canvas()->setMinimumWidth(wantedWidth);
   // What the kept selection and picked lines were made for.
   const bool sameSelection = options.heads == m_options.heads &&
                              options.coverage == m_options.coverage &&
@@ -270,30 +221,31 @@ void HeadView::relayout() {
   HeadLinesOptions unhovered = options;
   HeadLinesOptions before = m_options;
   unhovered.hoverQuery = unhovered.hoverKey = before.hoverQuery = before.hoverKey = -1;
-  if (!sameSelection) m_selection.reset();
+  if (!sameSelection) retire(m_selection);
   if (!sameSelection || !(unhovered == before)) {
-    m_picked.reset();
-    m_pickedAll.reset();
+    retire(m_picked);
+    retire(m_pickedAll);
   } else if (!(options == m_options)) {
-    m_picked.reset();
+    retire(m_picked);
   }
   m_options = options;
   m_geometry = headLinesGeometry(m_data, m_view.queryLabels, options);
-  if (m_data.maps.empty()) m_shown.reset();
+  if (m_data.maps.empty()) retire(m_shown);
   const int height = static_cast<int>(std::ceil(m_geometry.height));
-  const int viewport = m_scroll->viewport()->height();
+  const int viewport = scroll()->viewport()->height();
   const int wanted = height > viewport + 1 ? height : 0;
-  if (m_canvas->minimumHeight() != wanted) m_canvas->setMinimumHeight(wanted);
+  if (canvas()->minimumHeight() != wanted) canvas()->setMinimumHeight(wanted);
   updateControls();
   requestPicture();
+  releaseRetired();
 }
 
 QRectF HeadView::wantedBand() const {
-  const double width = std::max<double>(m_canvas->width(), m_options.size.width());
-  const double height = std::max<double>(m_canvas->height(), m_geometry.height);
-  const double screen = m_scroll->viewport()->height();
+  const double width = std::max<double>(canvas()->width(), m_options.size.width());
+  const double height = std::max<double>(canvas()->height(), m_geometry.height);
+  const double screen = scroll()->viewport()->height();
   if (height <= screen * (1 + 2 * kBandScreens)) return {0, 0, width, height};
-  const double top = std::max(0.0, m_scroll->verticalScrollBar()->value() - screen * kBandScreens);
+  const double top = std::max(0.0, scroll()->verticalScrollBar()->value() - screen * kBandScreens);
   const double bottom = std::min(height, top + screen * (1 + 2 * kBandScreens));
   return {0, top, width, bottom - top};
 }
@@ -301,10 +253,11 @@ QRectF HeadView::wantedBand() const {
 void HeadView::requestPicture() {
   if (m_data.maps.empty() || !m_result) {
     m_draw.cancel();
-    m_shown.reset();
+    retire(m_shown);
+    releaseRetired();
     m_image = {};
     m_requestedBand = {};
-    m_canvas->update();
+    canvas()->update();
     return;
   }
   const QRectF band = wantedBand();
@@ -313,11 +266,11 @@ void HeadView::requestPicture() {
   if (all && m_pickedAll) m_picked = m_pickedAll;  // every line, as picked before the hover
   if (m_picked && m_shown == m_picked && m_band.contains(band)) {
     m_requestedBand = m_band;
-    m_canvas->update();
+    canvas()->update();
     return;
   }
   m_requestedBand = band;
-  const double scale = m_canvas->devicePixelRatioF();
+  const double scale = canvas()->devicePixelRatioF();
   // Everything the run reads is its own copy or shared and immutable (the result too).
   m_draw.start([this, result = m_result, data = m_data, options = m_options,
                 geometry = m_picked ? HeadLines{} : m_geometry, selection = m_selection,
@@ -340,22 +293,29 @@ void HeadView::requestPicture() {
     if (image.isNull()) return;
     scope.post([this, sel, lines, image = std::move(image), band, shownToken, all] {
       const bool newLines = m_shown != lines;
-      m_selection = sel;
-      m_picked = lines;
-      if (all) m_pickedAll = lines;
-      m_shown = lines;
+      m_retired.push_back(std::exchange(m_selection, sel));
+      m_retired.push_back(std::exchange(m_picked, lines));
+      if (all) m_retired.push_back(std::exchange(m_pickedAll, lines));
+      m_retired.push_back(std::exchange(m_shown, lines));
+      releaseRetired();
       m_image = image;
       m_band = band;
       updateControls();
-      m_canvas->update();
+      canvas()->update();
       if (newLines && shownToken == m_hover && m_hover.side != TokenHit::Side::none) {
         const QString text = headTokenText(m_hover, *lines);
-        m_canvas->setToolTip(text);
+        canvas()->setToolTip(text);
         emit hovered(text);
       }
       emit pictureShown();
     });
   });
+}
+
+void HeadView::releaseRetired() {
+  std::erase(m_retired, nullptr);
+  if (m_retired.empty()) return;
+  m_release.start([held = std::exchange(m_retired, {})](const TaskScope&) {});
 }
 
 void HeadView::updateControls() {
@@ -372,16 +332,11 @@ void HeadView::updateControls() {
   m_hidden->setText(hidden > 0 ? tr("hidden lines: %1").arg(hidden) : QString());
   QString pin;
   if (m_pinned.side == TokenHit::Side::query) {
-    pin = tr("Pinned: query %1. Click it again or press Esc to release.").arg(m_pinned.row);
+    pin = pinnedQueryText(m_pinned.row);
   } else if (m_pinned.side == TokenHit::Side::key) {
     pin = tr("Pinned: key %1. Click it again or press Esc to release.").arg(m_pinned.row);
   }
-  m_pinText->setText(pin);
-  m_pinText->setVisible(!pin.isEmpty());
-  const QString message = this->message();
-  m_message->setText(message);
-  m_message->setVisible(!message.isEmpty());
-  m_export->setEnabled(message.isEmpty());
+  showPinAndMessage(pin);
 }
 
 void HeadView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
@@ -390,31 +345,29 @@ void HeadView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
   if (shown.queries.empty()) return;
   if (!m_image.isNull()) painter.drawImage(m_band.topLeft(), m_image);
   HeadViewLook look;
-  look.background = palette().color(QPalette::Base);
-  look.ink = palette().color(QPalette::Text);
-  look.faint = palette().color(QPalette::PlaceholderText);
-  look.font = font();
+  fillLook(look);
   look.colormap = m_view.colormap;
   paintHeadTokens(painter, shown, look, exposed);
 }
 
-QString HeadView::exportTo(const QString& path, ExportOptions options) const {
-  if (!m_result) return message();
-  return exportHeadView(*m_result, m_view, m_choice, options, path, m_measures.get());
+QString HeadView::checkSize(const ExportOptions& options) const {
+  return checkHeadViewSize(options);
 }
 
-PictureSource HeadView::picture(const ExportOptions& options) const {
-  if (!m_result) throw mhaviz::InvalidInput(message().toStdString());
-  return headViewPicture(*m_result, m_view, m_choice, options, m_measures.get());
+PictureSource HeadView::makePicture(const ExportOptions& options) const {
+  return headViewPicture(*m_result, m_view, m_choice, options, m_measures.get(), m_pictures.get());
+}
+
+void HeadView::retranslate() {
+  rebuildChips();
+  updateControls();
 }
 
 void HeadView::changeEvent(QEvent* event) {
-  if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) relayout();
-  if (event->type() == QEvent::LanguageChange) {
-    rebuildChips();
-    updateControls();
-  }
-  QWidget::changeEvent(event);
+  // The labels measured again in the new font, or with the heading "query" in the new language.
+  if (event->type() == QEvent::FontChange || event->type() == QEvent::LanguageChange)
+    m_labelsWidth = -1;
+  TokenView::changeEvent(event);
 }
 
 }  // namespace mhaviz::ui

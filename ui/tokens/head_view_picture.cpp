@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QSet>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -87,9 +88,57 @@ std::vector<int> headsShown(const ViewOptions& view, int heads, const std::vecto
   return out;
 }
 
+namespace {
+
+// The label column is at most this wide (longer labels are elided); 24 px are the NaN mark's.
+constexpr double kMaxLabelColumn = 180.0;
+constexpr double kLabelMark = 24.0;
+
+}  // namespace
+
+double headLabelsWidth(const StageData& data, const QStringList& queryLabels, const QFont& font) {
+  const QFontMetricsF metrics(font);
+  const double enough = kMaxLabelColumn - kLabelMark;  // wider labels give the same column
+  double widest =
+      metrics.horizontalAdvance(QCoreApplication::translate("mhaviz::ui::HeadView", "query"));
+  QSet<QString> measured;
+  const auto measure = [&](const QString& label) {
+    if (widest >= enough || measured.contains(label)) return;
+    measured.insert(label);
+    widest = std::max(widest, metrics.horizontalAdvance(label));
+  };
+  for (const QString& label : queryLabels) measure(label);
+  if (!data.maps.empty()) {
+    for (const ColumnInfo& c : data.maps.front().columns) measure(c.label);
+    // Row numbers: the widest has the most digits; each digit is measured once.
+    const int rows = data.maps.front().rows;
+    if (rows > 0 && widest < enough) {
+      double digit[10];
+      for (int d = 0; d < 10; ++d) digit[d] = metrics.horizontalAdvance(QChar(u'0' + d));
+      for (int i = 0; i < rows; ++i) {
+        double w = 0;
+        for (int n = i;; n /= 10) {
+          w += digit[n % 10];
+          if (n < 10) break;
+        }
+        widest = std::max(widest, w);
+      }
+    }
+  }
+  return widest;
+}
+
 HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& queryLabels,
                                   const std::vector<int>& heads, const HeadViewChoice& choice,
-                                  Stage stage, const QFont& font, QSizeF size, double top) {
+                                  Stage stage, const QFont& font, QSizeF size, double top,
+                                  bool pictures) {
+  return headLinesOptions(headLabelsWidth(data, queryLabels, font), heads, choice, stage, font,
+                          size, top, pictures);
+}
+
+HeadLinesOptions headLinesOptions(double labelsWidth, const std::vector<int>& heads,
+                                  const HeadViewChoice& choice, Stage stage, const QFont& font,
+                                  QSizeF size, double top, bool pictures) {
   HeadLinesOptions options;
   options.heads = heads;
   options.coverage = choice.coverage;
@@ -99,19 +148,11 @@ HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& quer
   options.size = size;
   options.top = top + kHeadingHeight;
   const QFontMetricsF metrics(font);
-  double widest =
-      metrics.horizontalAdvance(QCoreApplication::translate("mhaviz::ui::HeadView", "query"));
-  for (const QString& label : queryLabels)
-    widest = std::max(widest, metrics.horizontalAdvance(label));
-  if (!data.maps.empty()) {
-    for (const ColumnInfo& c : data.maps.front().columns) {
-      widest = std::max(widest, metrics.horizontalAdvance(c.label));
-    }
-    for (int i = 0; i < data.maps.front().rows; ++i) {
-      widest = std::max(widest, metrics.horizontalAdvance(QString::number(i)));
-    }
+  options.labelWidth = std::min(labelsWidth + kLabelMark, kMaxLabelColumn);  // the NaN mark's room
+  if (pictures) {
+    options.pictureWidth = std::round(metrics.height() * 2);
+    options.labelWidth += options.pictureWidth + 4;
   }
-  options.labelWidth = std::min(widest + 24, 180.0);  // room for the NaN mark
   // Notes: a column per head where the width allows, else one (the strongest head's weight).
   const double note = metrics.horizontalAdvance(QStringLiteral("0.00 "));
   const double perHead = note * static_cast<double>(std::max<std::size_t>(heads.size(), 1)) + 8;
@@ -166,11 +207,18 @@ void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLo
   for (std::size_t i = 0; i < lines.queries.size(); ++i) {
     const TokenSlot& q = lines.queries[i];
     if (!shown(q.box)) continue;
-    QRectF text = q.box.adjusted(0, 0, -4, 0);
+    // The picture next to the lines, the text (and the NaN mark) before it.
+    const double right = q.picture.isEmpty() ? q.box.right() : q.picture.left() - 4;
+    QRectF text = q.box;
+    text.setRight(right - 4);
+    if (!q.picture.isEmpty()) {
+      paintTokenPicture(painter, q.picture, tokenPicture(look.pictures, static_cast<int>(i)),
+                        look.faint);
+    }
     if (q.nan) {
       // The grid's NaN colour: every key of this query is masked.
       const double side = std::min(q.box.height() - 6, 10.0);
-      const QRectF mark(q.box.right() - side - 2, q.box.center().y() - side / 2, side, side);
+      const QRectF mark(right - side - 2, q.box.center().y() - side / 2, side, side);
       painter.fillRect(mark, nanColor(look.colormap));
       text.setRight(mark.left() - 4);
     }
@@ -182,8 +230,15 @@ void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLo
   for (std::size_t j = 0; j < lines.keys.size(); ++j) {
     const TokenSlot& k = lines.keys[j];
     if (!shown(k.box)) continue;
+    QRectF text = k.box.adjusted(4, 0, 0, 0);
+    if (!k.picture.isEmpty()) {
+      if (k.kind == mhaviz::KeyKind::source) {
+        paintTokenPicture(painter, k.picture, tokenPicture(look.pictures, static_cast<int>(j)),
+                          look.faint);
+      }
+      text.setLeft(k.picture.right() + 4);
+    }
     painter.setPen(k.kind == mhaviz::KeyKind::source ? look.ink : extraKeyColor());
-    const QRectF text = k.box.adjusted(4, 0, 0, 0);
     painter.setFont(static_cast<int>(j) == lines.hoveredKey ? bold : look.font);
     painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(k.label, Qt::ElideRight, text.width()));
@@ -340,7 +395,7 @@ QString headViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
 HeadViewPictureLayout headViewPictureLayout(const mhaviz::ForwardResult& result,
                                             const ViewOptions& view, const HeadViewChoice& choice,
                                             const ExportOptions& options,
-                                            const mhaviz::ResultMeasures* measures) {
+                                            const mhaviz::ResultMeasures* measures, bool pictures) {
   const StageData data = headViewData(result, view, measures);
   const std::vector<int> heads = headsShown(view, static_cast<int>(result.H), choice.chosen);
   HeadViewPictureLayout out;
@@ -351,7 +406,7 @@ HeadViewPictureLayout headViewPictureLayout(const mhaviz::ForwardResult& result,
   const auto layout = [&](double top) {
     const HeadLinesOptions lineOptions = headLinesOptions(
         data, view.queryLabels, heads, choice, headViewStage(result, view, measures), out.font,
-        QSizeF(options.width, options.height), top);
+        QSizeF(options.width, options.height), top, pictures);
     out.size = lineOptions.size;
     return layoutHeadLines(data, view.queryLabels, lineOptions);
   };
@@ -364,11 +419,7 @@ HeadViewPictureLayout headViewPictureLayout(const mhaviz::ForwardResult& result,
                         QStringLiteral(", ") +
                         headViewCaption(result, view, heads, choice, layout(32), measures)
                   : options.title;
-  const double titleHeight =
-      std::ceil(QFontMetricsF(out.titleFont)
-                    .boundingRect(QRectF(0, 0, options.width - 2 * margin, 1e6),
-                                  Qt::AlignLeft | Qt::TextWordWrap, out.title)
-                    .height());
+  const double titleHeight = wrappedHeight(out.titleFont, out.title, options.width - 2 * margin);
   out.lines = layout(titleHeight + 2 * margin);
   out.titleBox = QRectF(margin, margin, options.width - 2 * margin, titleHeight);
   return out;
@@ -376,9 +427,12 @@ HeadViewPictureLayout headViewPictureLayout(const mhaviz::ForwardResult& result,
 
 PictureSource headViewPicture(const mhaviz::ForwardResult& result, const ViewOptions& view,
                               const HeadViewChoice& choice, const ExportOptions& options,
-                              const mhaviz::ResultMeasures* measures) {
-  HeadViewPictureLayout laidOut = headViewPictureLayout(result, view, choice, options, measures);
+                              const mhaviz::ResultMeasures* measures,
+                              const mhaviz::model::PatchPictures* pictures) {
+  HeadViewPictureLayout laidOut = headViewPictureLayout(result, view, choice, options, measures,
+                                                        picturesFit(pictures, result, view.batch));
   auto look = std::make_shared<HeadViewLook>();  // light, whatever the window's theme
+  look->pictures = tokenPictures(pictures, result, view.batch);  // within the views' limit now
   look->colormap = view.colormap;
   look->font = laidOut.font;
   auto lines = std::make_shared<const HeadLines>(std::move(laidOut.lines));
@@ -411,14 +465,11 @@ PictureSource headViewPicture(const mhaviz::ForwardResult& result, const ViewOpt
 
 QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const HeadViewChoice& choice, const ExportOptions& options,
-                       const QString& path, const mhaviz::ResultMeasures* measures) {
-  try {
-    if (QString bad = checkPicturePath(path); !bad.isEmpty()) return bad;
-    if (QString bad = checkHeadViewSize(options); !bad.isEmpty()) return bad;
-    return writePicture(path, headViewPicture(result, view, choice, options, measures), options);
-  } catch (const std::exception& e) {
-    return QString::fromUtf8(e.what());
-  }
+                       const QString& path, const mhaviz::ResultMeasures* measures,
+                       const mhaviz::model::PatchPictures* pictures) {
+  return exportPicture(path, options, checkHeadViewSize, [&] {
+    return headViewPicture(result, view, choice, options, measures, pictures);
+  });
 }
 
 QString checkHeadViewSize(const ExportOptions& options) {

@@ -58,28 +58,39 @@ struct HeadViewChoice {
 };
 
 /// Colours and font of a painted head view.
-struct HeadViewLook {
-  QColor background = Qt::white;
-  QColor ink = Qt::black;
-  QColor faint = QColor(128, 128, 128);
-  QFont font;
+struct HeadViewLook : TokenLook {
   Colormap colormap = Colormap::viridis;  // the NaN mark's colour is the grid's (nanColor)
 };
 
 /// Label and note column widths for `data`'s tokens in `font`, and the rest of the options. The
 /// notes columns take a column per head where the width allows, else one (the strongest head's
 /// weight); `size` grows to the narrowest picture the columns fit in with room for the lines
-/// (a narrower dock scrolls sideways; an export comes out that wide).
+/// (a narrower dock scrolls sideways; an export comes out that wide). With `pictures` (the
+/// tokens are an image's patches: token_pictures.hpp) each label's cell has room for a picture
+/// two lines of text tall beside the text.
 HeadLinesOptions headLinesOptions(const StageData& data, const QStringList& queryLabels,
                                   const std::vector<int>& heads, const HeadViewChoice& choice,
-                                  Stage stage, const QFont& font, QSizeF size, double top);
+                                  Stage stage, const QFont& font, QSizeF size, double top,
+                                  bool pictures = false);
+/// The same with the widest label already measured (headLabelsWidth of the same data, labels
+/// and font): the head view lays out again on every resize, hover and choice, and measuring
+/// 512 query and key labels each time held the GUI thread up.
+HeadLinesOptions headLinesOptions(double labelsWidth, const std::vector<int>& heads,
+                                  const HeadViewChoice& choice, Stage stage, const QFont& font,
+                                  QSizeF size, double top, bool pictures = false);
+/// The width of the widest token label of `data` in `font`: the query labels (or row numbers),
+/// the key columns' labels and the heading "query". Each distinct label is measured once, and
+/// not at all where it cannot be wider than the widest so far, nor after the label column's
+/// largest width is reached.
+double headLabelsWidth(const StageData& data, const QStringList& queryLabels, const QFont& font);
 
 /// Paints `lines` with QPainter's vector lines (SVG, PDF), then paintHeadTokens over them.
 void paintHeadLines(QPainter& painter, const HeadLines& lines, const HeadViewLook& look);
 
 /// Everything but the lines: the column headings (above at y = top - heading height), the
-/// hovered token's band, the tokens, the NaN marks, the extra keys' separator and the notes;
-/// only the rows that meet `visible` (null: all).
+/// hovered token's band, the tokens (with their pictures, look.pictures, where the layout has
+/// room for them), the NaN marks, the extra keys' separator and the notes; only the rows that
+/// meet `visible` (null: all).
 void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLook& look,
                      const QRectF& visible = {});
 
@@ -114,15 +125,18 @@ struct HeadViewPictureLayout {
 HeadViewPictureLayout headViewPictureLayout(const mhaviz::ForwardResult& result,
                                             const ViewOptions& view, const HeadViewChoice& choice,
                                             const ExportOptions& options,
-                                            const mhaviz::ResultMeasures* measures = nullptr);
+                                            const mhaviz::ResultMeasures* measures = nullptr,
+                                            bool pictures = false);
 
 /// The head view of `result` as `view` and `choice` say, as a picture `options.width` wide (or
 /// wider, when its columns need more) and as tall as its rows (at most options.height unless
 /// they need more): the title (options.title; empty: describeConfig + caption) wrapped above.
-/// Its width and height are the file's. Throws InvalidInput as headViewData does.
+/// Its width and height are the file's. Throws InvalidInput as headViewData does. `pictures`:
+/// the image whose patches the tokens are (null: none), drawn beside their labels.
 PictureSource headViewPicture(const mhaviz::ForwardResult& result, const ViewOptions& view,
                               const HeadViewChoice& choice, const ExportOptions& options,
-                              const mhaviz::ResultMeasures* measures = nullptr);
+                              const mhaviz::ResultMeasures* measures = nullptr,
+                              const mhaviz::model::PatchPictures* pictures = nullptr);
 
 /// Empty when options' size is one a head view can be exported at, else the message.
 QString checkHeadViewSize(const ExportOptions& options);
@@ -130,9 +144,10 @@ QString checkHeadViewSize(const ExportOptions& options);
 /// Writes the head view of `result` as `view` and `choice` say to PNG/SVG/PDF (by the
 /// extension of `path`); options.title above it (empty: describeConfig + caption). Returns an
 /// empty string on success, else a user-readable error (never throws). `measures`: the
-/// result's, for the value norms stage (null: none).
+/// result's, for the value norms stage (null: none); `pictures` as headViewPicture's.
 QString exportHeadView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const HeadViewChoice& choice, const ExportOptions& options,
-                       const QString& path, const mhaviz::ResultMeasures* measures = nullptr);
+                       const QString& path, const mhaviz::ResultMeasures* measures = nullptr,
+                       const mhaviz::model::PatchPictures* pictures = nullptr);
 
 }  // namespace mhaviz::ui

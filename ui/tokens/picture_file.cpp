@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFontInfo>
+#include <QFontMetricsF>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
@@ -40,6 +41,13 @@ QString checkPicturePath(const QString& path) {
         .arg(path, dir.path());
   }
   return {};
+}
+
+double wrappedHeight(const QFont& font, const QString& text, double width) {
+  return std::ceil(
+      QFontMetricsF(font)
+          .boundingRect(QRectF(0, 0, width, 1e6), Qt::AlignLeft | Qt::TextWordWrap, text)
+          .height());
 }
 
 QFont pictureFont() {
@@ -145,6 +153,18 @@ QString writePicture(const QString& path, const PictureSource& source,
     return QString::fromUtf8(e.what());
   }
   return {};
+}
+
+QString exportPicture(const QString& path, const ExportOptions& options,
+                      const std::function<QString(const ExportOptions&)>& checkSize,
+                      const std::function<PictureSource()>& make) {
+  try {
+    if (QString bad = checkPicturePath(path); !bad.isEmpty()) return bad;
+    if (QString bad = checkSize(options); !bad.isEmpty()) return bad;
+    return writePicture(path, make(), options);
+  } catch (const std::exception& e) {
+    return QString::fromUtf8(e.what());
+  }
 }
 
 }  // namespace mhaviz::ui

@@ -16,21 +16,34 @@ constexpr double kGapX = 3;       // between chips
 constexpr double kGapY = 5;       // between lines
 constexpr double kExtraGap = 16;  // before the first bias_k / zero chip
 constexpr double kHeadingGap = 10;
+constexpr double kPictureInset = 3;   // between a picture and its chip's left and its text
+constexpr double kPictureMargin = 2;  // above and below a picture in its chip
 
 QString positionLabel(const QStringList& labels, int i) {
   if (i < labels.size() && !labels[i].isEmpty()) return labels[i];
   return QString::number(i);
 }
 
-// Sets the boxes of `tokens` left to right from y, wrapping at `width` (a chip wider than the
-// width stands alone on its line); `firstExtra` starts after a wider gap. Returns the y below
-// the last line.
-double flow(std::vector<TextToken>& tokens, int firstExtra, const QFontMetricsF& metrics,
-            double width, double y) {
+// True when `pictures` puts a picture in the chip of token `token`.
+bool pictured(const std::vector<bool>& pictures, int token) {
+  return token >= 0 && static_cast<std::size_t>(token) < pictures.size() &&
+         pictures[static_cast<std::size_t>(token)];
+}
+
+// Sets the boxes of `tokens` (token k is the k-th query or key) left to right from y, wrapping
+// at `width` (a chip wider than the width stands alone on its line); `firstExtra` starts after
+// a wider gap. A source token that `pictures` gives a picture has one as tall as the chip allows
+// before its text. Returns the y below the last line.
+double flow(std::vector<TextToken>& tokens, int firstExtra, const std::vector<bool>& pictures,
+            const QFontMetricsF& metrics, double width, double y) {
   const double height = metrics.height() + 2 * kPadY;
+  const double side = height - 2 * kPictureMargin;
   double x = 0;
   for (std::size_t k = 0; k < tokens.size(); ++k) {
-    const double w = metrics.horizontalAdvance(tokens[k].text) + 2 * kPadX;
+    const bool picture =
+        tokens[k].kind == mhaviz::KeyKind::source && pictured(pictures, static_cast<int>(k));
+    const double w = metrics.horizontalAdvance(tokens[k].text) + 2 * kPadX +
+                     (picture ? kPictureInset + side : 0.0);
     double gap = k == 0 ? 0.0 : kGapX;
     if (static_cast<int>(k) == firstExtra && k > 0) gap = kExtraGap;
     if (x > 0 && x + gap + w > width) {
@@ -39,6 +52,8 @@ double flow(std::vector<TextToken>& tokens, int firstExtra, const QFontMetricsF&
       gap = 0;
     }
     tokens[k].box = QRectF(x + gap, y, w, height);
+    tokens[k].picture =
+        picture ? QRectF(x + gap + kPictureInset, y + kPictureMargin, side, side) : QRectF();
     x += gap + w;
   }
   return tokens.empty() ? y : y + height;
@@ -119,12 +134,12 @@ TextShades layoutTextShades(const StageData& data, const QStringList& queryLabel
       t.text = t.label;
       out.queries.push_back(t);
     }
-    y = flow(out.queries, -1, metrics, options.width, y) + kHeadingGap;
+    y = flow(out.queries, -1, options.pictures, metrics, options.width, y) + kHeadingGap;
     out.keyHeadingText = options.keyHeading;
     out.keyHeading = QRectF(0, y, options.width, headingHeight);
     y += headingHeight + 2;
   }
-  y = flow(out.keys, out.firstExtraKey, metrics, options.width, y);
+  y = flow(out.keys, out.firstExtraKey, options.pictures, metrics, options.width, y);
   out.height = y + 2;
   return out;
 }

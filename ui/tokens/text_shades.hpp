@@ -26,6 +26,7 @@ struct TextToken {
   QString text;  // what its chip says: the label, and a bias_k / zero chip's weight
   mhaviz::KeyKind kind = mhaviz::KeyKind::source;
   QRectF box;                                                // the token's chip (text drawn inside)
+  QRectF picture;  // where its picture stands in the chip, before the text; empty: none
   double weight = std::numeric_limits<double>::quiet_NaN();  // NaN: no query shown
   double shade = 0;     // 0..1: weight / the largest weight of the query's row
   bool masked = false;  // a masked key (weight exactly 0, no shade)
@@ -40,6 +41,10 @@ struct TextShadeOptions {
   QFont font;            // the tokens' font (its metrics size the chips)
   QString queryHeading;  // heading above the queries (two texts), translated by the caller
   QString keyHeading;    // heading above the keys (two texts)
+  /// Per token (query row i and source key column j are token i and j): true where a picture
+  /// stands in its chip before the text (a patch of an image, token_pictures.hpp), as tall as
+  /// the chip allows.
+  std::vector<bool> pictures;
 };
 
 struct TextShades {

@@ -2,20 +2,12 @@
 #include "tokens/text_view.hpp"
 
 #include <QComboBox>
-#include <QEvent>
 #include <QHBoxLayout>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QScrollArea>
-#include <QToolTip>
-#include <QToolButton>
-#include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
-#include <exception>
-
-#include "mhaviz/core/base/errors.hpp"
-#include "tokens/token_canvas.hpp"
 
 namespace mhaviz::ui {
 
@@ -26,26 +18,10 @@ constexpr double kMargin = 8;
 }  // namespace
 
 TextView::TextView(QWidget* parent)
-    : QWidget(parent),
+    : TokenView(QStringLiteral("textView"), tr("Save the text view as shown to PNG, SVG or PDF"),
+                parent),
       m_heads(new QComboBox),
-      m_caption(new QLabel),
-      m_pinText(new QLabel),
-      m_message(new QLabel),
-      m_export(new QToolButton),
-      m_scroll(new QScrollArea) {
-  m_canvas = new TokenCanvas(
-      QStringLiteral("textViewCanvas"),
-      {[this](QPainter& painter, const QRectF& exposed) { paintCanvas(painter, exposed); },
-       [this] { relayout(); }, [this](QPointF at) { setHover(hitText(m_shades, at)); },
-       [this](QPointF at) {
-         // A click on the pinned query (or beside the tokens) releases it.
-         const int query = queryOfHit(m_shades, hitText(m_shades, at));
-         setPinnedQuery(query == m_pinned ? -1 : query);
-       },
-       [this] { setHover({}); }});
-  setObjectName(QStringLiteral("textView"));
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
+      m_caption(new QLabel) {
   auto* controls = new QHBoxLayout;
   auto* headLabel = new QLabel(tr("&Shade by"));
   headLabel->setBuddy(m_heads);
@@ -56,41 +32,20 @@ TextView::TextView(QWidget* parent)
   controls->addWidget(headLabel);
   controls->addWidget(m_heads);
   controls->addStretch(1);
-  m_export->setText(tr("Export\u2026"));
-  m_export->setToolTip(tr("Save the text view as shown to PNG, SVG or PDF"));
-  controls->addWidget(m_export);
-  layout->addLayout(controls);
+  controls->addWidget(exportButton());
+  addControls(controls);
   m_caption->setObjectName(QStringLiteral("textViewCaption"));
   m_caption->setWordWrap(true);
-  layout->addWidget(m_caption);
-  m_pinText->setObjectName(QStringLiteral("textViewPin"));
-  m_pinText->setWordWrap(true);
-  m_pinText->hide();
-  layout->addWidget(m_pinText);
-  m_message->setWordWrap(true);
-  m_message->hide();
-  layout->addWidget(m_message);
-  m_scroll->setWidget(m_canvas);
-  m_scroll->setWidgetResizable(true);
-  m_scroll->setFrameShape(QFrame::NoFrame);
-  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  layout->addWidget(m_scroll, 1);
+  addControls(m_caption);
+  addCanvas();
+  scroll()->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
   connect(m_heads, &QComboBox::activated, this,
           [this](int index) { setHead(m_heads->itemData(index).toInt()); });
-  connect(m_export, &QToolButton::clicked, this, &TextView::exportRequested);
   updateControls();
 }
 
 TextView::~TextView() = default;
-
-QWidget* TextView::canvas() const { return m_canvas; }
-
-QString TextView::message() const {
-  if (!m_error.isEmpty()) return m_error;
-  if (!m_result) return tr("No result yet.");
-  return {};
-}
 
 TextViewChoice TextView::choice() const {
   return {m_head, m_hoverQuery >= 0 ? m_hoverQuery : m_pinned};
@@ -98,28 +53,12 @@ TextViewChoice TextView::choice() const {
 
 QString TextView::caption() const { return m_caption->text(); }
 
-void TextView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
-                         const ViewOptions& view,
-                         std::shared_ptr<const mhaviz::ResultMeasures> measures) {
-  // A hover tooltip described a token of the result before (a bias_k chip that may be gone).
-  if (QToolTip::isVisible() && !m_canvas->toolTip().isEmpty() &&
-      QToolTip::text() == m_canvas->toolTip()) {
-    QToolTip::hideText();
-  }
-  m_canvas->setToolTip({});
-  m_result = std::move(result);
-  m_measures = std::move(measures);
-  m_view = view;
-  m_data = {};
-  m_error.clear();
-  if (m_result) {
-    try {
-      m_data = textViewData(*m_result, view, m_measures.get());
-      m_data.measures = m_measures;  // described value norms read them
-    } catch (const std::exception& e) {
-      m_error = QString::fromUtf8(e.what());
-    }
-  }
+StageData TextView::readData(const mhaviz::ForwardResult& result, const ViewOptions& view,
+                             const mhaviz::ResultMeasures* measures) const {
+  return textViewData(result, view, measures);
+}
+
+void TextView::resultChanged() {
   const int rows = m_data.maps.empty() ? 0 : m_data.maps.front().rows;
   if (m_pinned >= rows) m_pinned = -1;
   if (m_hoverQuery >= rows) m_hoverQuery = -1;
@@ -127,6 +66,16 @@ void TextView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
   rebuildHeads();
   relayout();
 }
+
+void TextView::pointerMoved(QPointF at) { setHover(hitText(m_shades, at)); }
+
+void TextView::pointerClicked(QPointF at) {
+  // A click on the pinned query (or beside the tokens) releases it.
+  const int query = queryOfHit(m_shades, hitText(m_shades, at));
+  setPinnedQuery(query == m_pinned ? -1 : query);
+}
+
+void TextView::pointerLeft() { setHover({}); }
 
 void TextView::rebuildHeads() {
   const int heads = std::max(0, static_cast<int>(m_data.maps.size()) - 1);
@@ -156,7 +105,7 @@ void TextView::setHover(TextHit hit) {
   m_hover = hit;
   const int query = queryOfHit(m_shades, hit);
   const QString text = hoverText(hit);
-  m_canvas->setToolTip(text);
+  canvas()->setToolTip(text);
   emit hovered(text);
   if (query != m_hoverQuery) {
     m_hoverQuery = query;
@@ -172,12 +121,10 @@ void TextView::setPinnedQuery(int query) {
   relayout();
 }
 
-void TextView::keyPressEvent(QKeyEvent* event) {
-  if (event->key() == Qt::Key_Escape && m_pinned >= 0) {
-    setPinnedQuery(-1);
-    return;
-  }
-  QWidget::keyPressEvent(event);
+bool TextView::releasePin() {
+  if (m_pinned < 0) return false;
+  setPinnedQuery(-1);
+  return true;
 }
 
 QString TextView::hoverText(TextHit hit) const {
@@ -219,17 +166,17 @@ void TextView::relayout() {
   m_shades = {};
   m_map = -1;
   if (m_result && m_error.isEmpty() && !m_data.maps.empty()) {
-    const double width = std::max(120.0, m_scroll->viewport()->width() - 2 * kMargin);
+    const double width = std::max(120.0, scroll()->viewport()->width() - 2 * kMargin);
     const TextShadeOptions options =
-        textShadeOptions(m_data, m_view, choice(), font(), width, kMargin);
+        textShadeOptions(m_data, m_view, choice(), font(), width, kMargin, m_tokenPictures);
     m_map = options.map;
     m_shades = layoutTextShades(m_data, m_view.queryLabels, options);
     const int height = static_cast<int>(std::ceil(m_shades.height + kMargin));
-    const int wanted = height > m_scroll->viewport()->height() + 1 ? height : 0;
-    if (m_canvas->minimumHeight() != wanted) m_canvas->setMinimumHeight(wanted);
+    const int wanted = height > scroll()->viewport()->height() + 1 ? height : 0;
+    if (canvas()->minimumHeight() != wanted) canvas()->setMinimumHeight(wanted);
   }
   updateControls();
-  m_canvas->update();
+  canvas()->update();
 }
 
 void TextView::updateControls() {
@@ -238,24 +185,14 @@ void TextView::updateControls() {
                                            m_view.queryLabels, m_measures.get())
                          : QString());
   m_caption->setVisible(!m_caption->text().isEmpty());
-  m_pinText->setText(
-      m_pinned >= 0 ? tr("Pinned: query %1. Click it again or press Esc to release.").arg(m_pinned)
-                    : QString());
-  m_pinText->setVisible(m_pinned >= 0);
-  const QString message = this->message();
-  m_message->setText(message);
-  m_message->setVisible(!message.isEmpty());
-  m_export->setEnabled(message.isEmpty());
+  showPinAndMessage(m_pinned >= 0 ? pinnedQueryText(m_pinned) : QString());
 }
 
 void TextView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
   painter.fillRect(exposed, palette().base());
   if (m_shades.keys.empty()) return;
   TextViewLook look;
-  look.background = palette().color(QPalette::Base);
-  look.ink = palette().color(QPalette::Text);
-  look.faint = palette().color(QPalette::PlaceholderText);
-  look.font = font();
+  fillLook(look);
   const bool average = m_map >= static_cast<int>(m_data.maps.size()) - 1;
   look.shade = textShadeColor(average ? -1 : m_map);
   // On a dark background the average's grey is light: a stronger weight stands out brighter.
@@ -264,23 +201,17 @@ void TextView::paintCanvas(QPainter& painter, const QRectF& exposed) const {
   paintTextShades(painter, m_shades, look, exposed.translated(-kMargin, 0));
 }
 
-QString TextView::exportTo(const QString& path, ExportOptions options) const {
-  if (!m_result) return message();
-  return exportTextView(*m_result, m_view, choice(), options, path, m_measures.get());
+QString TextView::checkSize(const ExportOptions& options) const {
+  return checkTextViewSize(options);
 }
 
-PictureSource TextView::picture(const ExportOptions& options) const {
-  if (!m_result) throw mhaviz::InvalidInput(message().toStdString());
-  return textViewPicture(*m_result, m_view, choice(), options, m_measures.get());
+PictureSource TextView::makePicture(const ExportOptions& options) const {
+  return textViewPicture(*m_result, m_view, choice(), options, m_measures.get(), m_pictures.get());
 }
 
-void TextView::changeEvent(QEvent* event) {
-  if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) relayout();
-  if (event->type() == QEvent::LanguageChange) {
-    rebuildHeads();
-    relayout();
-  }
-  QWidget::changeEvent(event);
+void TextView::retranslate() {
+  rebuildHeads();
+  relayout();
 }
 
 }  // namespace mhaviz::ui

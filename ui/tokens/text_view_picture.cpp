@@ -56,7 +56,7 @@ QColor textShadeColor(int head) { return head >= 0 ? headColor(head) : QColor(80
 
 TextShadeOptions textShadeOptions(const StageData& data, const ViewOptions& view,
                                   const TextViewChoice& choice, const QFont& font, double width,
-                                  double top) {
+                                  double top, const TokenPictureList& pictures) {
   TextShadeOptions options;
   options.map = textViewMap(view, choice, data);
   options.query = textViewQuery(choice, data);
@@ -67,6 +67,8 @@ TextShadeOptions textShadeOptions(const StageData& data, const ViewOptions& view
   options.queryHeading = QCoreApplication::translate("mhaviz::ui::TextView", "Queries");
   options.keyHeading = QCoreApplication::translate(
       "mhaviz::ui::TextView", "Keys, shaded by the weight the query gives them");
+  options.pictures.reserve(pictures.size());
+  for (const QImage& picture : pictures) options.pictures.push_back(!picture.isNull());
   return options;
 }
 
@@ -96,9 +98,15 @@ void paintTextShades(QPainter& painter, const TextShades& shades, const TextView
     painter.setPen(QPen(frame, chosen ? 2.0 : 1.0));
     painter.setBrush(Qt::NoBrush);
     painter.drawRoundedRect(t.box.adjusted(1, 1, -1, -1), 3, 3);
+    QRectF text = t.box;
+    if (!t.picture.isEmpty()) {
+      paintTokenPicture(painter, t.picture, tokenPicture(look.pictures, static_cast<int>(i)),
+                        look.faint);
+      text.setLeft(t.picture.right());
+    }
     painter.setPen(look.ink);
     painter.setFont(chosen ? bold : look.font);
-    painter.drawText(t.box, Qt::AlignCenter, t.text);
+    painter.drawText(text, Qt::AlignCenter, t.text);
   }
   for (std::size_t j = 0; j < shades.keys.size(); ++j) {
     const TextToken& t = shades.keys[j];
@@ -124,9 +132,15 @@ void paintTextShades(QPainter& painter, const TextShades& shades, const TextView
     QColor ink = fill.lightnessF() < 0.5 ? QColor(Qt::white) : QColor(Qt::black);
     if (t.masked) ink = look.faint;
     if (fill == look.background && !t.masked) ink = look.ink;
+    QRectF text = t.box;
+    if (!t.picture.isEmpty()) {
+      paintTokenPicture(painter, t.picture, tokenPicture(look.pictures, static_cast<int>(j)),
+                        look.faint);
+      text.setLeft(t.picture.right());
+    }
     painter.setPen(ink);
     painter.setFont(chosen ? bold : look.font);
-    painter.drawText(t.box, Qt::AlignCenter, t.text);
+    painter.drawText(text, Qt::AlignCenter, t.text);
   }
   painter.restore();
 }
@@ -164,17 +178,20 @@ QString textViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
 
 PictureSource textViewPicture(const mhaviz::ForwardResult& result, const ViewOptions& view,
                               const TextViewChoice& choice, const ExportOptions& options,
-                              const mhaviz::ResultMeasures* measures) {
+                              const mhaviz::ResultMeasures* measures,
+                              const mhaviz::model::PatchPictures* pictures) {
   const StageData data = textViewData(result, view, measures);
   const int map = textViewMap(view, choice, data);
   auto look = std::make_shared<TextViewLook>();  // light, whatever the window's theme
   look->font = pictureFont();
+  look->pictures = tokenPictures(pictures, result, view.batch);
   look->shade = textShadeColor(map < static_cast<int>(data.maps.size()) - 1 ? map : -1);
   QFont titleFont = look->font;
   titleFont.setBold(true);
   const double margin = 12;
   const double w = options.width - 2 * margin;
-  const TextShadeOptions shadeOptions = textShadeOptions(data, view, choice, look->font, w, 0);
+  const TextShadeOptions shadeOptions =
+      textShadeOptions(data, view, choice, look->font, w, 0, look->pictures);
   auto shades =
       std::make_shared<const TextShades>(layoutTextShades(data, view.queryLabels, shadeOptions));
   const QString caption =
@@ -185,13 +202,8 @@ PictureSource textViewPicture(const mhaviz::ForwardResult& result, const ViewOpt
                                   QCoreApplication::translate("mhaviz::ui::TextView", "text view")
                             : options.title;
   // The title and the caption wrap onto as many lines as they need.
-  const auto wrapped = [w](const QFont& font, const QString& text) {
-    return std::ceil(QFontMetricsF(font)
-                         .boundingRect(QRectF(0, 0, w, 1e6), Qt::AlignLeft | Qt::TextWordWrap, text)
-                         .height());
-  };
-  const QRectF titleBox(margin, margin / 2, w, wrapped(titleFont, title));
-  const QRectF captionBox(margin, titleBox.bottom() + 4, w, wrapped(look->font, caption));
+  const QRectF titleBox(margin, margin / 2, w, wrappedHeight(titleFont, title, w));
+  const QRectF captionBox(margin, titleBox.bottom() + 4, w, wrappedHeight(look->font, caption, w));
   const double shadesTop = captionBox.bottom() + margin / 2;
   PictureSource source;
   source.width = options.width;
@@ -223,14 +235,11 @@ QString checkTextViewSize(const ExportOptions& options) {
 
 QString exportTextView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const TextViewChoice& choice, const ExportOptions& options,
-                       const QString& path, const mhaviz::ResultMeasures* measures) {
-  try {
-    if (QString bad = checkPicturePath(path); !bad.isEmpty()) return bad;
-    if (QString bad = checkTextViewSize(options); !bad.isEmpty()) return bad;
-    return writePicture(path, textViewPicture(result, view, choice, options, measures), options);
-  } catch (const std::exception& e) {
-    return QString::fromUtf8(e.what());
-  }
+                       const QString& path, const mhaviz::ResultMeasures* measures,
+                       const mhaviz::model::PatchPictures* pictures) {
+  return exportPicture(path, options, checkTextViewSize, [&] {
+    return textViewPicture(result, view, choice, options, measures, pictures);
+  });
 }
 
 }  // namespace mhaviz::ui

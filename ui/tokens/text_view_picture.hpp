@@ -45,22 +45,20 @@ int textViewQuery(const TextViewChoice& choice, const StageData& data);
 QColor textShadeColor(int head);
 
 /// Colours and font of a painted text view.
-struct TextViewLook {
-  QColor background = Qt::white;
-  QColor ink = Qt::black;
-  QColor faint = QColor(128, 128, 128);
-  QFont font;
+struct TextViewLook : TokenLook {
   QColor shade = QColor(80, 80, 80);  // the colour of a shade of 1
 };
 
-/// The layout options for `data` as `view` and `choice` say, in `font`, `width` wide.
+/// The layout options for `data` as `view` and `choice` say, in `font`, `width` wide, with a
+/// picture in the chip of each token that `pictures` has one for.
 TextShadeOptions textShadeOptions(const StageData& data, const ViewOptions& view,
                                   const TextViewChoice& choice, const QFont& font, double width,
-                                  double top);
+                                  double top, const TokenPictureList& pictures = {});
 
 /// Paints `shades`: the headings, the query tokens (the one shown outlined), the key tokens
-/// shaded, masked keys faint, the bias_k / zero chips framed in the grid's extra-key colour;
-/// only what meets `visible` (null: all).
+/// shaded, masked keys faint, the bias_k / zero chips framed in the grid's extra-key colour, the
+/// tokens' pictures (look.pictures) where the layout placed them; only what meets `visible`
+/// (null: all).
 void paintTextShades(QPainter& painter, const TextShades& shades, const TextViewLook& look,
                      const QRectF& visible = {});
 
@@ -73,19 +71,22 @@ QString textViewCaption(const mhaviz::ForwardResult& result, const ViewOptions& 
 /// The text view of `result` as `view` and `choice` say, options.width wide and as tall as its
 /// text: the title (options.title; empty: describeConfig + "text view") and the caption wrapped
 /// above. Its width and height are the file's. Throws InvalidInput as textViewData does.
+/// `pictures`: the image whose patches the tokens are (null: none), drawn in their chips.
 PictureSource textViewPicture(const mhaviz::ForwardResult& result, const ViewOptions& view,
                               const TextViewChoice& choice, const ExportOptions& options,
-                              const mhaviz::ResultMeasures* measures = nullptr);
+                              const mhaviz::ResultMeasures* measures = nullptr,
+                              const mhaviz::model::PatchPictures* pictures = nullptr);
 
 /// Empty when options' width is one a text view can be exported at, else the message.
 QString checkTextViewSize(const ExportOptions& options);
 
 /// Writes the text view of `result` as `view` and `choice` say to PNG/SVG/PDF (by the
 /// extension of `path`), options.width wide, as tall as its text; options.title above it
-/// (empty: describeConfig + caption). Empty on success, else a user-readable error (never
-/// throws).
+/// (empty: describeConfig + caption); `pictures` as textViewPicture's. Empty on success, else
+/// a user-readable error (never throws).
 QString exportTextView(const mhaviz::ForwardResult& result, const ViewOptions& view,
                        const TextViewChoice& choice, const ExportOptions& options,
-                       const QString& path, const mhaviz::ResultMeasures* measures = nullptr);
+                       const QString& path, const mhaviz::ResultMeasures* measures = nullptr,
+                       const mhaviz::model::PatchPictures* pictures = nullptr);
 
 }  // namespace mhaviz::ui

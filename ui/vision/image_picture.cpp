@@ -95,6 +95,24 @@ void paintCaption(QPainter& p, const QRect& box, const QStringList& lines, const
   }
 }
 
+// The lines under the main map: its title and largest weight, the colour map, the weight the
+// query gives the prefix tokens.
+QStringList mainCaption(const ImageScene& s) {
+  QStringList lines{QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
+                        .arg(s.main.title, number(s.main.scale))};
+  if (!s.colormapNote.isEmpty()) lines << s.colormapNote;
+  lines << QCoreApplication::translate("mhaviz::ui::ImagePicture", "weight %1")
+               .arg(prefixText(s, s.main.weights));
+  return lines;
+}
+
+// The two lines under a head's small map.
+QStringList headCaption(const ImageScene& s, const ImageMap& map) {
+  return {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
+              .arg(map.title, number(map.scale)),
+          prefixText(s, map.weights)};
+}
+
 }  // namespace
 
 ImagePictureLayout layoutImagePicture(const ImageScene& s, QSize size) {
@@ -105,7 +123,7 @@ ImagePictureLayout layoutImagePicture(const ImageScene& s, QSize size) {
   l.heading = QRect(kMargin, kMargin, size.width() - 2 * kMargin, big.height());
   const QRect body(kMargin, l.heading.bottom() + kGap, size.width() - 2 * kMargin,
                    size.height() - l.heading.bottom() - kGap - kMargin);
-  const int mainCaptionH = 2 * big.height();
+  const int mainCaptionH = static_cast<int>(mainCaption(s).size()) * big.height();
   const int headCaptionH = 2 * small.height();
   const int scaleW = s.request.style == model::OverlayStyle::colormap
                          ? 14 + big.horizontalAdvance(QStringLiteral("0.00")) + 8
@@ -131,18 +149,27 @@ ImagePictureLayout layoutImagePicture(const ImageScene& s, QSize size) {
   l.mainCaption =
       QRect(l.main.x(), l.main.bottom() + 2, std::max(l.main.width() + scaleW, 200), mainCaptionH);
   if (scaleW > 0) l.scale = QRect(l.main.right() + 8, l.main.y(), 14, l.main.height());
-  // the heads: the number of columns that gives each the largest picture
+  // the heads: the number of columns that gives each the largest picture, among those whose
+  // columns hold the captions whole (the weight on the prefix tokens, cut to "to [CLS]:…" in
+  // four narrow columns at 1280x720), else among all
   const int n = static_cast<int>(s.heads.size());
+  int captionW = 0;
+  for (const ImageMap& map : s.heads)
+    for (const QString& line : headCaption(s, map))
+      captionW = std::max(captionW, small.horizontalAdvance(line));
   int bestSide = 0;
   int bestCols = 1;
+  bool bestFits = false;
   for (int cols = 1; cols <= n; ++cols) {
     const int rows = (n + cols - 1) / cols;
     const int cellW = (restBox.width() - (cols - 1) * kGap) / cols;
     const int cellH = (restBox.height() - (rows - 1) * kGap) / rows - headCaptionH;
     const int side = std::min(static_cast<int>(cellW / aspect), cellH);
-    if (side > bestSide) {
+    const bool fits = cellW >= captionW && side >= 8;
+    if ((fits && !bestFits) || (fits == bestFits && side > bestSide)) {
       bestSide = side;
       bestCols = cols;
+      bestFits = fits;
     }
   }
   if (bestSide >= 8) {
@@ -201,12 +228,15 @@ void paintImagePicture(QPainter& p, const ImageScene& s, QSize size,
     p.save();
     p.setFont(small);
     const QFontMetrics fm(small);
-    const QString note = fm.elidedText(s.upsamplingNote, Qt::ElideRight, l.main.width() - 8);
-    const QRect box(l.main.x() + 4, l.main.bottom() - fm.height() - 4,
-                    fm.horizontalAdvance(note) + 8, fm.height() + 2);
+    // wrapped where the map is narrow (at 1280x720 it read "nearest: exact pat…")
+    const int flags = Qt::AlignCenter | Qt::TextWordWrap;
+    const QRect need = fm.boundingRect(QRect(0, 0, std::max(8, l.main.width() - 16), 1000), flags,
+                                       s.upsamplingNote);
+    const QRect box(l.main.x() + 4, l.main.bottom() - need.height() - 4, need.width() + 8,
+                    need.height() + 2);
     p.fillRect(box, QColor(0, 0, 0, 150));
     p.setPen(Qt::white);
-    p.drawText(box, Qt::AlignCenter, note);
+    p.drawText(box, flags, s.upsamplingNote);
     p.restore();
   }
   if (!l.scale.isEmpty()) {
@@ -222,22 +252,11 @@ void paintImagePicture(QPainter& p, const ImageScene& s, QSize size,
     p.drawText(QPoint(l.scale.right() + 4, l.scale.top() + fm.ascent()), number(s.main.scale));
     p.drawText(QPoint(l.scale.right() + 4, l.scale.bottom()), QStringLiteral("0"));
   }
-  QString mainTitle = QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
-                          .arg(s.main.title, number(s.main.scale));
-  if (!s.colormapNote.isEmpty()) mainTitle += QStringLiteral(" \u00b7 ") + s.colormapNote;
-  paintCaption(p, l.mainCaption,
-               {mainTitle,
-                QCoreApplication::translate("mhaviz::ui::ImagePicture", "weight %1")
-                    .arg(prefixText(s, s.main.weights))},
-               big, colors.ink);
+  paintCaption(p, l.mainCaption, mainCaption(s), big, colors.ink);
   for (std::size_t h = 0; h < l.heads.size(); ++h) {
     const ImageMap& map = s.heads[h];
     paintMap(p, s, map, l.heads[h], colors, 45);
-    paintCaption(p, l.headCaptions[h],
-                 {QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00b7 max %2")
-                      .arg(map.title, number(map.scale)),
-                  prefixText(s, map.weights)},
-                 small, colors.ink);
+    paintCaption(p, l.headCaptions[h], headCaption(s, map), small, colors.ink);
   }
 }
 

@@ -36,10 +36,11 @@ struct StoredResult {
 };
 
 // Keeps `view` drawing the current result with the document's view fitted to it, as the grid
-// draws it (or the stored result, while there is one); only while `dock` is shown (it catches
-// up on the way back). Returns the update, for a new stored result.
-template <typename View>
-std::function<void()> follow(View* view, QDockWidget* dock, Document* document,
+// draws it, and the pictures of the image the session's layer attends over (its origin's, a
+// vision transformer's layer; the origin changes with the tensors, and a result follows); or the
+// stored result, while there is one. Only while `dock` is shown (it catches up on the way back).
+// Returns the update, for a new stored result.
+std::function<void()> follow(TokenView* view, QDockWidget* dock, Document* document,
                              Computation* computation, std::shared_ptr<const StoredResult> stored) {
   const auto update = [view, dock, document, computation, stored] {
     if (!dock->isVisible()) return;
@@ -49,7 +50,7 @@ std::function<void()> follow(View* view, QDockWidget* dock, Document* document,
     }
     const ResultPtr result = computation->result();
     view->setResult(result, result ? fitViewToResult(document->view(), *result) : ViewOptions{},
-                    computation->measures());
+                    computation->measures(), document->origin().pictures);
   };
   QObject::connect(computation, &Computation::resultReady, view, update);
   QObject::connect(computation, &Computation::measuresReady, view, update);

@@ -3,10 +3,13 @@
 // hover; and the same against a real forward pass (tokens/head_view_picture.hpp).
 
 #include <QApplication>
+#include <QFontMetricsF>
+#include <QToolButton>
 #include <QImage>
 #include <QTest>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -15,6 +18,7 @@
 #include "mhaviz/core/spec/config.hpp"
 #include "stages/stage_data.hpp"
 #include "tokens/head_lines.hpp"
+#include "tokens/head_view.hpp"
 #include "tokens/head_view_picture.hpp"
 #include "tokens/line_raster.hpp"
 
@@ -402,6 +406,84 @@ class TestHeadLines : public QObject {
     QCOMPARE(drawn.size(), expected);
     for (const auto& d : drawn) QVERIFY(near(d.from.y()) || near(d.to.y()));
     QCOMPARE(mhaviz::ui::headRasterLines(lines).size(), lines.lines.size());
+  }
+
+  // The label column is as wide as the widest label — query labels, row numbers, key labels, the
+  // heading — measured once per distinct label (the head view keeps the width between layouts);
+  // a label past the column's largest width gives that width.
+  void theLabelColumnFitsTheWidestLabel() {
+    const QFont font = QApplication::font();
+    const QFontMetricsF metrics(font);
+    StageData data;
+    data.maps.push_back(makeMap(120, 3, std::vector<double>(360, 1.0 / 3)));
+    data.maps.front().columns[1].label = QStringLiteral("Wolkenkratzer");
+    QStringList queries;
+    for (int i = 0; i < 120; ++i) queries << (i % 2 == 0 ? QStringLiteral("the") : QStringLiteral("cat"));
+    const auto bruteForce = [&](const QStringList& labels) {
+      double widest = metrics.horizontalAdvance(QStringLiteral("query"));
+      for (const QString& l : labels) widest = std::max(widest, metrics.horizontalAdvance(l));
+      for (const auto& c : data.maps.front().columns)
+        widest = std::max(widest, metrics.horizontalAdvance(c.label));
+      for (int i = 0; i < data.maps.front().rows; ++i)
+        widest = std::max(widest, metrics.horizontalAdvance(QString::number(i)));
+      return widest;
+    };
+    const double measured = mhaviz::ui::headLabelsWidth(data, queries, font);
+    QVERIFY(std::abs(measured - bruteForce(queries)) < 0.5);
+    QVERIFY(measured >= metrics.horizontalAdvance(QStringLiteral("Wolkenkratzer")));
+    // The options made from the measured width are those made by measuring again.
+    const std::vector<int> heads{0};
+    const auto options = mhaviz::ui::headLinesOptions(measured, heads, {},
+                                                      mhaviz::ui::Stage::weights, font,
+                                                      QSizeF(600, 400), 4);
+    QCOMPARE(options.labelWidth,
+             mhaviz::ui::headLinesOptions(data, queries, heads, {}, mhaviz::ui::Stage::weights,
+                                          font, QSizeF(600, 400), 4)
+                 .labelWidth);
+    // A label wider than the column: the column's largest width, 180 px.
+    queries[7] = QString(60, QLatin1Char('W'));
+    const double wide = mhaviz::ui::headLabelsWidth(data, queries, font);
+    QVERIFY(wide >= 156);
+    QCOMPARE(mhaviz::ui::headLinesOptions(wide, heads, {}, mhaviz::ui::Stage::weights, font,
+                                          QSizeF(600, 400), 4)
+                 .labelWidth,
+             std::min(bruteForce(queries) + 24, 180.0));
+  }
+
+  // 32 heads (a LLaMA layer) in a 360-pixel dock: the head chips wrap onto as many rows as they
+  // need, every one in sight, and never make the head view wider than the dock (in one row they
+  // asked for more than a thousand pixels, and the window's docks moved to make room).
+  void manyHeadChipsWrapInsteadOfWideningTheView() {
+    mhaviz::Config config;
+    config.embed_dim = 32;
+    config.num_heads = 32;
+    config.tgt_len = 3;
+    config.src_len = 3;
+    auto result = std::make_shared<const mhaviz::ForwardResult>(
+        mhaviz::ui::test::computeResult(config, true));
+    mhaviz::ui::HeadView view;
+    view.resize(360, 500);
+    view.show();
+    view.setResult(result, mhaviz::ui::ViewOptions{});
+    // (chips added to a shown widget show at the next turn of the event loop)
+    QCoreApplication::processEvents();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QVERIFY2(view.minimumSizeHint().width() <= 360,
+             qPrintable(QString::number(view.minimumSizeHint().width())));
+    QList<QToolButton*> chips;
+    for (QToolButton* b : view.findChildren<QToolButton*>()) {
+      if (b->isCheckable()) chips << b;
+    }
+    QCOMPARE(chips.size(), 32);
+    std::set<int> rows;
+    for (QToolButton* chip : chips) {
+      QVERIFY(chip->isVisible());
+      const QRect at(chip->mapTo(&view, QPoint(0, 0)), chip->size());
+      QVERIFY2(view.rect().contains(at), qPrintable(chip->text()));
+      rows.insert(at.top());
+    }
+    QVERIFY(rows.size() >= 2);
+    QCOMPARE(view.width(), 360);
   }
 };
 
