@@ -46,7 +46,7 @@ std::filesystem::path writeFiles(const std::filesystem::path& dir, const std::st
 std::filesystem::path writeWeightsModel(const std::filesystem::path& dir, const BenchModel& m) {
   io::TensorMap tensors;
   std::string layers;
-  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+  std::uint64_t state = 0x9E3779B97F4A7C15ULL ^ (m.seed * 0xD1B54A32D192ED03ULL);
   const auto noise = [&state] {  // uniform in [0, 1)
     state ^= state << 13;
     state ^= state >> 7;

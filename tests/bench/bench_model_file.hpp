@@ -27,6 +27,8 @@ struct BenchModel {
   /// vision: the patch grid (grid x grid patches of patch x patch pixels); tokens is then
   /// 1 + grid * grid (the class token first).
   std::int64_t grid = 24, patch = 16;
+  /// weights: another seed gives another file of the same shape (0: the usual one).
+  std::uint64_t seed = 0;
 };
 
 /// Writes DIR/NAME.json and DIR/NAME.npz; returns the index's path. Throws on a write error.

@@ -9,7 +9,8 @@
 //     to the drawn picture and the longest GUI stall, with background preparation on (as in the
 //     window) and off (everything on the GUI thread, as export does);
 //   - the model view (window_bench_model.cpp), and the model view of a vision transformer's
-//     capture (version 3, with the Image view) and of a weights-only file (version 4);
+//     capture (version 3, with the Image view) and of a weights-only file (version 4), then
+//     that file compared with a second one (Compare > Compare the model with a file…);
 //   - the head view at 64 and 512 tokens x 8 heads (window_bench_tokens.cpp);
 //   - with --long alone: L = S = 32768, E = 512, H = 8, causal (the reduced view): the change ->
 //     repainted grid, the longest GUI stall while it computes, and the process's peak RSS.

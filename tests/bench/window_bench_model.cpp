@@ -6,7 +6,9 @@
 // Two more model kinds, open -> grid drawn (first and warm) with the longest GUI stall:
 //   - a vision transformer's capture (format version 3) at 24 x 24 patches + the class token,
 //     12 layers x 12 heads, E = 768, with the Image view open: also open -> its scene shown;
-//   - a weights-only file (format version 4) of 12 layers x 12 heads x 512 tokens.
+//   - a weights-only file (format version 4) of 12 layers x 12 heads x 512 tokens, then a second
+//     one of the same shape compared with it (Compare > Compare the model with a file...): to
+//     A | B | B - A of the largest difference and the table of every layer and head.
 
 #include <qcustomplot.h>
 
@@ -25,6 +27,8 @@
 #include <string>
 
 #include "bench_model_file.hpp"
+#include "compare/compare_panel.hpp"
+#include "compare/model_compare.hpp"
 #include "compute/computation.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
@@ -59,10 +63,13 @@ const char* kindName(BenchModelKind kind) {
   return "computed";
 }
 
-BenchModel benchModel(bool smoke, BenchModelKind kind = BenchModelKind::computed) {
+BenchModel benchModel(bool smoke, BenchModelKind kind = BenchModelKind::computed,
+                      std::uint64_t seed = 0) {
   BenchModel m;
   m.kind = kind;
+  m.seed = seed;
   m.name = std::string("bench_") + kindName(kind);
+  if (seed != 0) m.name.append("_").append(std::to_string(seed));
   if (smoke) {
     m.layers = 2;
     m.heads = 2;
@@ -84,10 +91,12 @@ std::string sizeText(const BenchModel& m) {
 
 // Writes the model file of `kind` by a child process into `dir`; returns its index ("" when it
 // failed) and reports the time and the tensors file's size.
-QString writeModel(const QTemporaryDir& dir, bool smoke, BenchModelKind kind, const char* what) {
-  const BenchModel m = benchModel(smoke, kind);
+QString writeModel(const QTemporaryDir& dir, bool smoke, BenchModelKind kind, const char* what,
+                   std::uint64_t seed = 0) {
+  const BenchModel m = benchModel(smoke, kind, seed);
   QStringList args{QStringLiteral("--write-model"), dir.path(), QStringLiteral("--kind"),
                    QString::fromLatin1(kindName(kind))};
+  if (seed != 0) args << QStringLiteral("--seed") << QString::number(seed);
   if (smoke) args << QStringLiteral("--smoke");
   QElapsedTimer written;
   written.start();
@@ -276,6 +285,33 @@ void weightsModelView(MainWindow& w, bool smoke) {
     report(std::string("longest GUI stall, weights-only read + drawn (") + when + ")", size,
            ms(stall));
   }
+  // Compare > Compare the model with a file…: a second file of the same shape read, compared
+  // (every layer and head) and its map of the largest difference drawn as A | B | B - A.
+  const QString other = writeModel(dir, smoke, BenchModelKind::weights, "second weights-only", 1);
+  if (other.isEmpty()) return;
+  mhaviz::ui::ModelCompare* compare = w.comparePanel()->modelCompare();
+  StallMeter meter;
+  meter.start();
+  QElapsedTimer t;
+  t.start();
+  compare->compareWith(other);
+  const bool shown = waitFor([&] {
+    return compare->isUpToDate() && compare->difference() != nullptr &&
+           compare->gridDiff()->mapCount() > 0;
+  });
+  QCoreApplication::processEvents();
+  const double compared = static_cast<double>(t.nsecsElapsed()) / 1e6;
+  waitFor([] { return false; }, 100);
+  const double stall = meter.stopMs();
+  if (!shown || compare->hasProblem()) {
+    std::fprintf(stderr, "weights only: no comparison (%s)\n", qPrintable(compare->message()));
+    g_ok = false;
+    return;
+  }
+  report("weights only: compare with a second file -> A | B | B - A and table", size,
+         ms(compared));
+  report("longest GUI stall, second file read + compared + drawn", size, ms(stall));
+  compare->close();
 }
 
 int writeModelChild(const QStringList& args) {
@@ -286,8 +322,11 @@ int writeModelChild(const QStringList& args) {
     if (args[at + 1] == QLatin1String("vision")) kind = BenchModelKind::vision;
     if (args[at + 1] == QLatin1String("weights")) kind = BenchModelKind::weights;
   }
+  std::uint64_t seed = 0;
+  const auto seedAt = args.indexOf(QStringLiteral("--seed"));
+  if (seedAt >= 0 && seedAt + 1 < args.size()) seed = args[seedAt + 1].toULongLong();
   try {
-    writeBenchModel(args[2].toStdString(), benchModel(smoke, kind));
+    writeBenchModel(args[2].toStdString(), benchModel(smoke, kind, seed));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cannot write the model: %s\n", e.what());
     return 1;

@@ -1,6 +1,7 @@
 // Compare mode's dock: A | B | B - A (compare_panel.hpp).
 #include "compare/compare_panel.hpp"
 #include "compare/config_difference.hpp"
+#include "compare/model_compare.hpp"
 
 #include <memory>
 
@@ -17,6 +18,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
@@ -32,7 +34,23 @@ namespace mhaviz::ui {
 
 namespace {
 
-QWidget* titled(QLabel* title, HeatmapGrid* grid) {
+/// The compare dock's content: the panel, or two model files compared. Its sizes are those of
+/// the page shown: the other one's buttons and grids never widen the dock (a QStackedWidget
+/// asks for the largest of its pages).
+class ComparePages : public QStackedWidget {
+ public:
+  [[nodiscard]] QSize sizeHint() const override {
+    return currentWidget() != nullptr ? currentWidget()->sizeHint() : QStackedWidget::sizeHint();
+  }
+  [[nodiscard]] QSize minimumSizeHint() const override {
+    return currentWidget() != nullptr ? currentWidget()->minimumSizeHint()
+                                      : QStackedWidget::minimumSizeHint();
+  }
+};
+
+}  // namespace
+
+QWidget* titledGrid(QLabel* title, HeatmapGrid* grid) {
   auto* box = new QWidget;
   auto* layout = new QVBoxLayout(box);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -41,8 +59,6 @@ QWidget* titled(QLabel* title, HeatmapGrid* grid) {
   layout->addWidget(grid, 1);
   return box;
 }
-
-}  // namespace
 
 ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget* parent)
     : QWidget(parent),
@@ -91,9 +107,9 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   m_status->setObjectName(QStringLiteral("compareMessage"));
   layout->addWidget(m_status);
   auto* split = new QSplitter(Qt::Horizontal);
-  split->addWidget(titled(m_titleA, m_gridA));
-  split->addWidget(titled(m_titleB, m_gridB));
-  split->addWidget(titled(new QLabel(tr("B \u2212 A: signed difference, diverging colours, range "
+  split->addWidget(titledGrid(m_titleA, m_gridA));
+  split->addWidget(titledGrid(m_titleB, m_gridB));
+  split->addWidget(titledGrid(new QLabel(tr("B \u2212 A: signed difference, diverging colours, range "
                                         "symmetric about 0")),
                           m_gridDiff));
   split->setChildrenCollapsible(false);
@@ -301,9 +317,14 @@ void ComparePanel::exportDifference() {
 
 ComparePanel* installCompare(QMainWindow* window, Document* document, Computation* computation) {
   auto* panel = new ComparePanel(document, computation);
+  auto* models = new ModelCompare(document);
+  auto* pages = new ComparePages;
+  pages->setObjectName(QStringLiteral("comparePages"));
+  pages->addWidget(panel);
+  pages->addWidget(models);
   auto* dock = new QDockWidget(QObject::tr("Compare: A | B | B \u2212 A"), window);
   dock->setObjectName(QStringLiteral("compareDock"));
-  dock->setWidget(panel);
+  dock->setWidget(pages);
   window->addDockWidget(Qt::RightDockWidgetArea, dock);
   dock->hide();
   QMenu* menu = window->menuBar()->addMenu(QObject::tr("Co&mpare"));
@@ -313,16 +334,47 @@ ComparePanel* installCompare(QMainWindow* window, Document* document, Computatio
   QAction* swap = menu->addAction(QObject::tr("&Swap A and B"));
   QAction* newA = menu->addAction(QObject::tr("Make &B the new A"));
   QAction* leave = menu->addAction(QObject::tr("&Leave compare mode"));
+  swap->setObjectName(QStringLiteral("compareSwap"));
+  leave->setObjectName(QStringLiteral("compareLeave"));
+  menu->addSeparator();
+  QAction* withFile = menu->addAction(QObject::tr("Compare the model with a &file\u2026"));
+  withFile->setObjectName(QStringLiteral("compareModelFile"));
+  withFile->setStatusTip(QObject::tr(
+      "Compare the model open in the model view with another model file of the same layers, "
+      "heads and lengths: A | B | B \u2212 A per layer and head"));
+  withFile->setEnabled(false);
   for (QAction* a : {swap, newA, leave}) a->setEnabled(false);
   QObject::connect(pin, &QAction::triggered, panel, &ComparePanel::pin);
-  QObject::connect(swap, &QAction::triggered, panel, &ComparePanel::swap);
-  QObject::connect(newA, &QAction::triggered, panel, &ComparePanel::pin);
-  QObject::connect(leave, &QAction::triggered, panel, &ComparePanel::unpin);
-  // Where the dock is and when it is shown is the window's (its Compare workspace).
-  QObject::connect(panel, &ComparePanel::pinnedChanged, dock, [=](bool pinned) {
-    for (QAction* a : {swap, newA, leave}) a->setEnabled(pinned);
+  QObject::connect(swap, &QAction::triggered, panel, [panel, models] {
+    if (models->isActive()) {
+      models->swap();
+    } else {
+      panel->swap();
+    }
   });
+  QObject::connect(newA, &QAction::triggered, panel, &ComparePanel::pin);
+  QObject::connect(leave, &QAction::triggered, panel, [panel, models] {
+    if (models->isActive()) {
+      models->close();  // the panel's A, pinned before, is shown again
+    } else {
+      panel->unpin();
+    }
+  });
+  QObject::connect(withFile, &QAction::triggered, models, &ModelCompare::chooseFile);
+  // Where the dock is and when it is shown is the window's (its Compare workspace).
+  const auto update = [=] {
+    const bool models_ = models->isActive();
+    pages->setCurrentWidget(models_ ? static_cast<QWidget*>(models) : panel);
+    pages->updateGeometry();  // the dock's smallest size is the page's shown
+    swap->setEnabled(models_ || panel->isPinned());
+    newA->setEnabled(!models_ && panel->isPinned());
+    leave->setEnabled(models_ || panel->isPinned());
+  };
+  QObject::connect(panel, &ComparePanel::pinnedChanged, dock, update);
+  QObject::connect(models, &ModelCompare::activeChanged, dock, update);
+  QObject::connect(models, &ModelCompare::openModelChanged, withFile, &QAction::setEnabled);
   panel->m_dock = dock;
+  panel->m_modelCompare = models;
   return panel;
 }
 

@@ -25,6 +25,7 @@ class Computation;
 class Document;
 class ComputeWorker;
 class HeatmapGrid;
+class ModelCompare;
 
 class ComparePanel : public QWidget {
   Q_OBJECT
@@ -68,6 +69,9 @@ class ComparePanel : public QWidget {
   [[nodiscard]] QString message() const;
   /// The "Compare: A | B | B - A" dock that holds the panel (the window places and shows it).
   [[nodiscard]] QDockWidget* dock() const { return m_dock; }
+  /// Two model files compared (compare/model_compare.hpp): shown in the dock instead of the
+  /// panel while a comparison is active.
+  [[nodiscard]] ModelCompare* modelCompare() const { return m_modelCompare; }
 
  signals:
   void pinnedChanged(bool pinned);
@@ -104,10 +108,16 @@ class ComparePanel : public QWidget {
   QPushButton* m_newA = nullptr;
   QPushButton* m_export = nullptr;
   QDockWidget* m_dock = nullptr;
+  ModelCompare* m_modelCompare = nullptr;
 };
 
+/// A grid under its title (A, B or B − A), for the compare dock's pages.
+QWidget* titledGrid(QLabel* title, HeatmapGrid* grid);
+
 /// Adds the compare dock (hidden; the window's Compare workspace shows it) and a Compare menu (Pin as A,
-/// Swap A and B, Make B the new A, Leave compare mode) to `window`. Returns the panel.
+/// Swap A and B, Make B the new A, Leave compare mode, Compare the model with a file…) to
+/// `window`. The dock holds the panel, or the comparison of two model files while one is active
+/// (Swap and Leave then act on it). Returns the panel.
 ComparePanel* installCompare(QMainWindow* window, Document* document, Computation* computation);
 
 }  // namespace mhaviz::ui

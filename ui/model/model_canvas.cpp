@@ -38,7 +38,8 @@ void ModelCanvas::paintEvent(QPaintEvent*) {
   p.drawRect(outline.adjusted(-2, 0, 1, 1));
 }
 
-void ModelCanvas::resizeEvent(QResizeEvent*) { m_view->redraw(); }
+// Resizes come in bursts (a dock shown, the scroll bar appearing): one redraw once they end.
+void ModelCanvas::resizeEvent(QResizeEvent*) { m_view->m_resized.start(); }
 
 void ModelCanvas::mouseMoveEvent(QMouseEvent* e) {
   const auto g = layout();

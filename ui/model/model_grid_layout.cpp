@@ -72,20 +72,6 @@ QString modelGridTitle(const model::Model& model, const model::ComputedModel& co
   return title;
 }
 
-QString modelLayerName(const model::ModelIndex& index, std::size_t layer) {
-  if (layer >= index.layers.size()) return QString::fromStdString(model::layer_title(index, layer));
-  const model::LayerInfo& info = index.layers[layer];
-  // The module path stays as the model names it; the words around it follow the language.
-  QString where = QString::fromStdString(info.name);
-  if (info.call > 0)
-    where += QCoreApplication::translate("ModelPicture", ", call %1").arg(info.call);
-  if (info.step >= 0)
-    where += QCoreApplication::translate("ModelPicture", ", step %1").arg(info.step);
-  return QCoreApplication::translate("ModelPicture", "layer %1 (%2)")
-      .arg(model::layer_number(index, layer))
-      .arg(where);
-}
-
 QString modelLayerName(const model::Model& model, int layer) {
   return modelLayerName(model.index, static_cast<std::size_t>(layer));
 }

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "mhaviz/core/model/model.hpp"
+#include "stages/layer_name.hpp"
 
 namespace mhaviz::ui {
 
@@ -44,8 +45,8 @@ QString modelGridTitle(const model::Model& model, const model::ComputedModel& co
 /// A layer's title in two parts: its name, and its agreement with PyTorch.
 /// The name is layer_title's ("layer 0 (blocks.0.attn, step 6)", numbered within its step),
 /// its words in the window's language around the module path, which stays as the model has it.
+/// (The ModelIndex overload is in stages/layer_name.hpp.)
 QString modelLayerName(const model::Model& model, int layer);
-QString modelLayerName(const model::ModelIndex& index, std::size_t layer);
 QString modelLayerCheck(const model::ComputedModel& computed, int layer);
 
 class ModelGridLayout {

@@ -289,6 +289,9 @@ void ModelPages::applyLayer(int layer, int head) {
       modelLayerName(loaded->model.index, std::size_t(layer));
   session.origin.layer = layer;
   session.origin.config = l.problem.config;
+  const std::vector<std::size_t> overImage = model::image_layers(loaded->model.index);
+  if (std::find(overImage.begin(), overImage.end(), std::size_t(layer)) != overImage.end())
+    session.origin.pictures = loaded->pictures;
   m_applying = true;
   m_session->applySession(session, QString(), true);
   m_applying = false;

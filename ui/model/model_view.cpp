@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QStyle>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <exception>
@@ -109,6 +110,11 @@ ModelView::ModelView(QWidget* parent)
   m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   layout->addWidget(m_scroll, 1);
 
+  // Resizes come in bursts (a dock shown, the scroll bar appearing): the picture is drawn for
+  // the size they end at.
+  m_resized.setSingleShot(true);
+  m_resized.setInterval(0);
+  connect(&m_resized, &QTimer::timeout, this, [this] { redraw(); });
   connect(m_modes, &ModelModeBar::viewChanged, this, [this] { redraw(); });
   connect(m_batch, &QSpinBox::valueChanged, this, [this](int b) {
     m_batchValue = b;
@@ -130,6 +136,7 @@ QRect ModelView::mapRect(int layer, int head) const {
 }
 
 void ModelView::setSelected(int layer, int head) {
+  const bool changed = m_selected != std::make_pair(layer, head);
   m_selected = {layer, head};
   const bool stored = storedWeights(m_loaded);
   m_open->setEnabled(layer >= 0 && m_loaded != nullptr && !stored);
@@ -141,6 +148,7 @@ void ModelView::setSelected(int layer, int head) {
                                                                      std::size_t(layer)))
                       : tr("&Open the layer"));
   m_canvas->update();
+  if (changed) emit selectionChanged(layer, head);
 }
 
 QString ModelView::layerText(int layer) const {
@@ -194,6 +202,10 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
       loaded->computed = model::compute_model(loaded->model, model::kDefaultTolerance, control);
       const Tensor& first = loaded->computed.weights.front();
       loaded->batchSize = first.dim() == 4 ? std::max<std::int64_t>(1, first.size(0)) : 1;
+      if (loaded->model.index.image) {
+        loaded->pictures = std::make_shared<const model::PatchPictures>(
+            model::patch_pictures(*loaded->model.index.image, loaded->model.image));
+      }
       done = std::move(loaded);
     } catch (const Cancelled&) {
       return;
@@ -213,6 +225,7 @@ void ModelView::closeModel() {
   m_canvas->image = QImage();
   m_canvas->gridShown = false;
   m_canvas->gridLayout.reset();
+  m_drawnKey = {};
   fitCanvas(0);
   m_modes->setModel(nullptr, nullptr);
   m_canvas->update();
@@ -255,9 +268,18 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   m_opening = true;
   // The new caption and summary may change the canvas's height: laid out now, the picture is
   // drawn once, at its final size (not a second time when the layout catches up).
-  const quint64 drawn = m_drawsStarted;
-  if (QLayout* l = layout()) l->activate();  // a resized canvas starts the drawing itself
-  if (m_drawsStarted == drawn && !redraw()) finishOpening();
+  // (the view's layout, then the scroll area's, which sizes the canvas, are pending events)
+  showHint(m_modes->mode());
+  if (QLayout* l = layout()) l->activate();
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+  if (!redraw()) finishOpening();
+}
+
+void ModelView::showHint(ModelMode mode) {
+  m_hint->setText(mode != ModelMode::grid ? QString()
+                  : storedWeights(m_loaded) ? storedGridHint()
+                                            : gridHint());
+  m_hint->setVisible(mode == ModelMode::grid);
 }
 
 void ModelView::finishOpening() {
@@ -325,88 +347,6 @@ void ModelView::showSummary() {
                            .arg(model::kDefaultTolerance)
                            .arg(differing.join(QStringLiteral("; "))));
   }
-}
-
-bool ModelView::redraw() {
-  if (!m_loaded || m_canvas->size().isEmpty()) return false;
-  ++m_drawsStarted;
-  const QSize size = m_canvas->size();
-  const ModelMode mode = m_modes->mode();
-  if (mode != ModelMode::grid) fitCanvas(0);  // the other views fit the view's height
-  const int batch = m_batchValue;
-  const int step = m_modes->step();
-  m_hint->setText(mode != ModelMode::grid ? QString()
-                  : storedWeights(m_loaded) ? storedGridHint()
-                                            : gridHint());
-  m_hint->setVisible(mode == ModelMode::grid);
-  std::shared_ptr<const model::AttentionFlow> flow;
-  if (mode == ModelMode::flow) {
-    if (!m_flow || m_flowBatch != batch || m_flowStep != step) {
-      startFlow(batch, step);  // draws when it is ready; the picture so far stays meanwhile
-      return true;
-    }
-    flow = m_flow;
-  }
-  const Colormap colormap = m_colormap;
-  ModelPictureColors colors;
-  colors.background = palette().color(QPalette::Base);
-  colors.ink = palette().color(QPalette::Text);
-  // The closure (and with it a retired model) is released on the task's thread.
-  m_draw.start([this, loaded = m_loaded, retired = std::move(m_retired), size, mode, batch, step,
-                flow, colormap, colors](const TaskScope& scope) {
-    QImage image;
-    QString problem;
-    std::optional<ModelGridLayout> layout;
-    try {
-      const model::Model& m = loaded->model;
-      const std::vector<Tensor>& weights = loaded->computed.weights;
-      switch (mode) {
-        case ModelMode::grid:
-          // The caption above the picture names the model: no figure title in it.
-          image = drawModelGrid(m, loaded->computed, batch, size, colormap, colors, false);
-          layout.emplace(m, loaded->computed, batch, size, false);  // the canvas's, as drawn
-          break;
-        case ModelMode::rollout:
-          image = drawRollout(m, model::attention_rollout(m, weights, batch, step), size, colormap,
-                              colors);
-          break;
-        case ModelMode::flow:
-          image = drawFlow(m, *flow, size, colormap, colors);
-          break;
-        case ModelMode::step:
-          image =
-              drawStepRows(m, model::step_rows(m, weights, step, batch), size, colormap, colors);
-          break;
-      }
-    } catch (const std::exception& e) {
-      problem = QString::fromUtf8(e.what());
-    }
-    scope.post([this, image, problem, mode, batch, layout, of = loaded.get()] {
-      // A grid whose rows need more height than the view has: the canvas grows and scrolls
-      // (the resize draws again, at the new height).
-      if (mode == ModelMode::grid && layout && of == m_loaded.get()) fitCanvas(layout->neededHeight);
-      m_canvas->gridShown = mode == ModelMode::grid;
-      m_canvas->imageBatch = batch;
-      m_canvas->gridLayout = of == m_loaded.get() ? layout : std::nullopt;
-      deliverPicture(image, problem);
-    });
-  });
-  return true;
-}
-
-void ModelView::fitCanvas(int neededHeight) {
-  constexpr int kLeast = 160;       // the canvas's own minimum
-  constexpr int kMost = 16000;      // a picture of a thousand layers stays a few tens of MiB
-  const int room = m_scroll->viewport()->height();
-  int least = kLeast;
-  if (neededHeight > room) {
-    least = std::min(neededHeight, kMost);
-  } else if (m_canvas->minimumHeight() > kLeast && neededHeight > room - 2 * fontMetrics().height()) {
-    // Scrolling already, and the rows would only just fit without the scroll bar: stay (its
-    // width back would change the picture's height needed, and the two could take turns).
-    return;
-  }
-  if (m_canvas->minimumHeight() != least) m_canvas->setMinimumHeight(least);
 }
 
 void ModelView::startFlow(int batch, int step) {

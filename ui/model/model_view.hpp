@@ -9,6 +9,7 @@
 
 #include <QImage>
 #include <QString>
+#include <QTimer>
 #include <QWidget>
 #include <atomic>
 #include <memory>
@@ -34,6 +35,8 @@ struct LoadedModel {
   model::Model model;
   model::ComputedModel computed;
   std::int64_t batchSize = 1;  // batch elements of the first layer
+  /// A model with an image: the pictures of its patches, one per batch element (null otherwise).
+  std::shared_ptr<const model::PatchPictures> pictures;
 };
 
 class ModelCanvas;
@@ -52,6 +55,8 @@ class ModelView : public QWidget {
   /// True while a model is read and computed, and then until its first picture is shown (and
   /// modelLoaded has made its first layer the session).
   [[nodiscard]] bool isBusy() const { return m_load.isBusy() || m_opening; }
+  /// A picture is being drawn (the grid, a rollout, a step) off the GUI thread.
+  [[nodiscard]] bool isDrawing() const { return m_draw.isBusy(); }
   /// Forgets the model (shown or being read): the view is empty again ("No model open").
   void closeModel();
   /// The model shown; null before the first one is ready.
@@ -87,6 +92,8 @@ class ModelView : public QWidget {
   void layerChosen(int layer, int head);
   /// The Batch element control changed (the grid is redrawn for it).
   void batchChanged(int batch);
+  /// setSelected chose another map (layer -1: none).
+  void selectionChanged(int layer, int head);
   /// The cell under the pointer, for the status bar (empty when the pointer leaves).
   void hovered(const QString& text);
   /// A model is read, computed and its first picture drawn (loaded() is it; modelFinished
@@ -107,10 +114,26 @@ class ModelView : public QWidget {
   bool redraw();
   void startFlow(int batch, int step);
   void showSummary();
+  /// The hint above the grid for `mode` (shown only there).
+  void showHint(ModelMode mode);
   void finishOpening();
   /// Makes the canvas as tall as the grid drawn at `neededHeight` needs (0: the view's height).
   void fitCanvas(int neededHeight);
 
+  /// What a picture was drawn for: a redraw for the same is not started again.
+  struct DrawKey {
+    const LoadedModel* model = nullptr;
+    ModelMode mode = ModelMode::grid;
+    int batch = -1;
+    int step = -1;
+    Colormap colormap = Colormap::viridis;
+    QRgb background = 0, ink = 0;
+    const model::AttentionFlow* flow = nullptr;
+    QSize size;  // the canvas's size once the picture is shown
+    bool operator==(const DrawKey&) const = default;
+  };
+  DrawKey m_drawnKey;  // the picture on screen, or being drawn
+  QTimer m_resized;    // the canvas was resized: redraw once the burst of resizes is over
   LatestTask m_load{this};      // reads and computes the model asked for last
   LatestTask m_draw{this};      // draws the picture for the newest size, batch and colormap
   LatestTask m_flowTask{this};  // attention flow of the newest (batch, step) asked for
@@ -119,7 +142,6 @@ class ModelView : public QWidget {
   int m_flowStep = -1;
   std::shared_ptr<const LoadedModel> m_loaded;
   bool m_opening = false;  // m_loaded's first picture is still to come (then: modelLoaded)
-  quint64 m_drawsStarted = 0;
   // The model replaced last: the next drawing task releases it (hundreds of MiB at 12 x 12 x
   // 512), so that returning its memory never holds up the GUI thread.
   std::shared_ptr<const LoadedModel> m_retired;

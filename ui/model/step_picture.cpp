@@ -29,6 +29,17 @@ std::vector<QString> keyLabels(const model::Model& model, const model::StepRows:
 
 }  // namespace
 
+QString stepRowsNote(const model::StepRows& rows) {
+  const bool appended = std::any_of(rows.layers.begin(), rows.layers.end(),
+                                    [](const model::StepRows::Layer& l) { return l.columns > l.keys; });
+  return appended ? QCoreApplication::translate(
+                        "StepPicture",
+                        "Each row: one head's weights from that position to the keys "
+                        "(appended bias_k / zero columns after the gap)")
+                  : QCoreApplication::translate(
+                        "StepPicture", "Each row: one head's weights from that position to the keys");
+}
+
 QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSize size,
                     Colormap colormap, const ModelPictureColors& colors) {
   QImage image(size, QImage::Format_RGB32);
@@ -59,11 +70,7 @@ QImage drawStepRows(const model::Model& model, const model::StepRows& rows, QSiz
   p.drawText(QRect(margin, margin, textW, lineH), Qt::AlignLeft,
              fm.elidedText(title, Qt::ElideRight, textW));
   p.drawText(QRect(margin, margin + lineH, textW, lineH), Qt::AlignLeft,
-             fm.elidedText(QCoreApplication::translate(
-                               "StepPicture",
-                               "Each row: one head's weights from that position to the keys "
-                               "(appended bias_k / zero columns after the gap)"),
-                           Qt::ElideRight, textW));
+             fm.elidedText(stepRowsNote(rows), Qt::ElideRight, textW));
   const int top = margin + 2 * lineH + 4;
   if (rows.layers.empty()) return image;
 

@@ -5,12 +5,17 @@
 
 #include <QImage>
 #include <QSize>
+#include <QString>
 
 #include "mhaviz/core/model/model.hpp"
 #include "model/model_picture.hpp"
 #include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
+
+/// The line under the step picture's title: what a row shows, and where the appended bias_k /
+/// zero columns are when some layer of the step has them.
+QString stepRowsNote(const model::StepRows& rows);
 
 /// Layers (blocks, top to bottom) × heads (rows) × keys (columns, the appended bias_k / zero
 /// columns after a gap), on a fixed 0..1 scale, with the step, the newest position and the

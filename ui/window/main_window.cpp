@@ -42,6 +42,7 @@
 #include "window/app_info.hpp"
 #include "window/dock_subject.hpp"
 #include "compare/compare_panel.hpp"
+#include "compare/model_compare.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
 #include "window/parameter_panel.hpp"
@@ -287,6 +288,7 @@ void MainWindow::buildMenus() {
   }
 }
 
+
 void MainWindow::addTokenPictures(const TokenDocks& tokens) {
   // File > Export image and Copy image write the token views as shown, the one worked in last
   // preselected; their Export… buttons open the dialog with them chosen.
@@ -296,40 +298,39 @@ void MainWindow::addTokenPictures(const TokenDocks& tokens) {
       return QSize(std::max(size.width(), 400), std::max(size.height(), 300));
     };
   };
-  m_exports->addPicture({tr("Head view"), QStringLiteral("head_view"), true, onScreen(m_headView),
-                         [this](const QString& path, const ExportOptions& options) {
-                           return m_headView->exportTo(path, options);
-                         },
-                         [this](const ExportOptions& options) {
-                           const PictureSource p = m_headView->picture(options);
-                           return QSize(p.width, p.height);
-                         }},
-                        [dock = tokens.headDock] { return dock->isVisible(); });
-  m_exports->addPicture({tr("Text view"), QStringLiteral("text_view"), false, onScreen(m_textView),
-                         [this](const QString& path, const ExportOptions& options) {
-                           return m_textView->exportTo(path, options);
-                         },
-                         [this](const ExportOptions& options) {
-                           const PictureSource p = m_textView->picture(options);
-                           return QSize(p.width, p.height);
-                         }},
-                        [dock = tokens.textDock] { return dock->isVisible(); });
+  struct Entry {
+    TokenView* view;
+    QDockWidget* dock;
+    QAction* toggle;
+    QString name, fileBase;
+    bool usesHeight;  // the text view is as tall as its text
+    int picture;
+  };
+  for (const Entry& e : {Entry{m_headView, tokens.headDock, tokens.headToggle, tr("Head view"),
+                               QStringLiteral("head_view"), true, kHeadPicture},
+                         Entry{m_textView, tokens.textDock, tokens.textToggle, tr("Text view"),
+                               QStringLiteral("text_view"), false, kTextPicture}}) {
+    TokenView* view = e.view;
+    m_exports->addPicture({e.name, e.fileBase, e.usesHeight, onScreen(view),
+                           [view](const QString& path, const ExportOptions& options) {
+                             return view->exportTo(path, options);
+                           },
+                           [view](const ExportOptions& options) {
+                             const PictureSource p = view->picture(options);
+                             return QSize(p.width, p.height);
+                           }},
+                          [dock = e.dock] { return dock->isVisible(); });
+    connect(view, &TokenView::exportRequested, this, [this, picture = e.picture] {
+      m_activePicture = picture;
+      m_exports->exportImageDialog(picture);
+    });
+    // The view worked in last: the one clicked last (eventFilter) or just shown.
+    view->canvas()->installEventFilter(this);
+    connect(e.toggle, &QAction::triggered, this, [this, picture = e.picture](bool on) {
+      m_activePicture = on ? picture : kGridPicture;
+    });
+  }
   m_exports->setActivePicture([this] { return m_activePicture; });
-  connect(m_headView, &HeadView::exportRequested, this, [this] {
-    m_activePicture = kHeadPicture;
-    m_exports->exportImageDialog(kHeadPicture);
-  });
-  connect(m_textView, &TextView::exportRequested, this, [this] {
-    m_activePicture = kTextPicture;
-    m_exports->exportImageDialog(kTextPicture);
-  });
-  // The view worked in last: the one clicked last (eventFilter) or just shown.
-  m_headView->canvas()->installEventFilter(this);
-  m_textView->canvas()->installEventFilter(this);
-  connect(tokens.headToggle, &QAction::triggered, this,
-          [this](bool on) { m_activePicture = on ? kHeadPicture : kGridPicture; });
-  connect(tokens.textToggle, &QAction::triggered, this,
-          [this](bool on) { m_activePicture = on ? kTextPicture : kGridPicture; });
 }
 
 void MainWindow::stepStage(int delta) {
@@ -410,6 +411,7 @@ void MainWindow::installWorkspaces() {
       m_workspaces->reenter();
     }
   });
+  installModelCompare();
   m_session->setWorkspaceHooks(
       [this] { return m_workspaces->currentKey(); },
       [this, back](const Session& session) {
@@ -419,7 +421,9 @@ void MainWindow::installWorkspaces() {
         } else if (session.compareA) {
           m_workspaces->setCurrent(kCompare);  // a version 1 file with A pinned
         } else {
-          back(kCompare);  // nothing pinned any more
+          // Nothing pinned any more (two model files compared stay: a layer of a captured model
+          // selected in the comparison is opened as a session too).
+          if (!m_compare->modelCompare()->isActive()) back(kCompare);
           if (!m_pages->modelViewAction()->isEnabled()) back(kModel);  // no model open
         }
       });

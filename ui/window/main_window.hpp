@@ -3,6 +3,8 @@
 // keyboard shortcuts, the docks arranged by workspaces (Explore, Tokens, Compare, Model, Teach);
 // window geometry and each workspace's layout remembered with QSettings. GUI thread only.
 
+#include <QByteArray>
+#include <QList>
 #include <QMainWindow>
 
 class QAction;
@@ -89,6 +91,9 @@ class MainWindow : public QMainWindow {
   void addTokenPictures(const TokenDocks& tokens);
   void installWorkspaces();
   void connectController();
+  /// Two model files compared (model_compare_window.cpp): the model view and the comparison
+  /// follow each other; comparing shows the Compare workspace. After installWorkspaces' own.
+  void installModelCompare();
   void stepStage(int delta);
   void restoreLayout();
   void saveLayout() const;
@@ -120,6 +125,9 @@ class MainWindow : public QMainWindow {
   QMenu* m_viewMenu = nullptr;
   QToolBar* m_viewToolBar = nullptr;
   Workspaces* m_workspaces = nullptr;
+  // The docks a comparison of two model files put aside, and the Compare arrangement before it.
+  QList<QDockWidget*> m_aside;
+  QByteArray m_asideFor;
 };
 
 }  // namespace mhaviz::ui

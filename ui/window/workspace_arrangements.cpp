@@ -28,7 +28,9 @@ void takeAll(const WorkspaceParts& parts) {
        {parts.parameters, parts.masks, parts.measures, parts.headView, parts.textView,
         parts.compare, parts.walkthrough, parts.breakdown, parts.shapeFlow, parts.image}) {
     if (dock == nullptr) continue;
-    dock->setFloating(false);
+    // (setFloating(false) on a docked dock still hides, re-flags and shows it again: about a
+    // millisecond of the GUI thread per dock on every default arrangement)
+    if (dock->isFloating()) dock->setFloating(false);
     parts.window->removeDockWidget(dock);
   }
 }

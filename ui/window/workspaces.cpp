@@ -112,6 +112,11 @@ void Workspaces::resetLayout() {
   show(m_current, true);
 }
 
+void Workspaces::setArrangement(int index, const QByteArray& state) {
+  if (index < 0 || index >= count() || index == m_current) return;
+  m_states[index] = state;
+}
+
 void Workspaces::show(int index, bool useDefault) {
   // A tooltip of the arrangement left would float over the docks of this one.
   QToolTip::hideText();

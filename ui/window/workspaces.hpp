@@ -62,6 +62,10 @@ class Workspaces : public QObject {
   void setCurrent(int index);
   /// Gives the current workspace its default arrangement back.
   void resetLayout();
+  /// The arrangement workspace `index` has (the window's as it is, for the current one; empty:
+  /// its default), and the one it gets the next time it is shown (not for the current one).
+  [[nodiscard]] QByteArray arrangement(int index) const { return stateOf(index); }
+  void setArrangement(int index, const QByteArray& state);
   /// Reads the remembered arrangements and the workspace to start with from QSettings and shows
   /// it (call once, when every dock exists).
   void restore();

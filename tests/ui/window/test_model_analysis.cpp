@@ -9,23 +9,30 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <functional>
 
 #include "document/document.hpp"
+#include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
 #include "model/model_mode_bar.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_picture.hpp"
 #include "model/model_view.hpp"
 #include "model/step_picture.hpp"
+#include "picture_audit.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"
+#include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
+#include "vision/image_picture.hpp"
 #include "vision/image_view.hpp"
 #include "window/main_window.hpp"
 
@@ -155,6 +162,23 @@ class TestModelAnalysis : public QObject {
              "not the rollout of step 0");
   }
 
+  // Issue 40: the step picture's note named "appended bias_k / zero columns after the gap" for
+  // models that have none (the generate example).
+  void theStepNoteNamesAppendedColumnsOnlyWhereTheyAre() {
+    testing::PromptedWindow w;
+    ModelView* view = openExample(w, "generate");
+    QVERIFY(view != nullptr);
+    const auto loaded = view->loaded();
+    model::StepRows rows = model::step_rows(loaded->model, loaded->computed.weights, 0);
+    QVERIFY(!rows.layers.empty());
+    QVERIFY(std::all_of(rows.layers.begin(), rows.layers.end(),
+                        [](const auto& l) { return l.columns == l.keys; }));
+    QVERIFY2(!stepRowsNote(rows).contains(QStringLiteral("bias_k")), qPrintable(stepRowsNote(rows)));
+    rows.layers.back().columns = rows.layers.back().keys + 1;  // a layer with add_zero_attn
+    QVERIFY2(stepRowsNote(rows).contains(QStringLiteral("bias_k / zero columns after the gap")),
+             qPrintable(stepRowsNote(rows)));
+  }
+
   void theSessionAndTheTextViewFollowTheStepSlider() {
     testing::PromptedWindow w;
     ModelView* view = openExample(w, "generate");
@@ -261,6 +285,68 @@ class TestModelAnalysis : public QObject {
         model::attention_flow(loaded->model, loaded->computed.weights);
     QCOMPARE(image->scene()->main.weights.grid,
              model::map_patch_weights(grid, flow.map, flow.tokens, 0).grid);
+  }
+
+  // Issue 40: at 1280x720 the Image view's picture is about 490x200; its four small maps stood
+  // in one row of narrow columns, their captions cut to "to [CLS]:…" (the weight on the prefix
+  // tokens, the register-token question), and the upsampling note to "nearest: exact pat…".
+  void imageViewCaptionsStayWholeWhenTheDockIsSmall() {
+    testing::PromptedWindow w;
+    ImageView* image =
+        openImageModel(w, MHAVIZ_SOURCE_DIR "/resources/examples/models/squares.json");
+    QVERIFY(image != nullptr);
+    const auto scene = image->scene();
+    QCOMPARE(scene->heads.size(), std::size_t{4});
+    for (const QSize size : {QSize(490, 200), QSize(620, 330)}) {
+      QImage like(size, QImage::Format_RGB32);
+      testing::TextRecorder recorder(like);
+      {
+        QPainter painter(&recorder);
+        paintImagePicture(painter, *scene, size);
+      }
+      const QString where = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+      const QStringList problems = testing::auditDrawnTexts(recorder.texts(), size, where);
+      QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+      int prefixLines = 0;
+      for (const testing::DrawnText& t : recorder.texts()) {
+        if (t.text.startsWith(scene->heading.left(8))) continue;  // the heading may shorten
+        QVERIFY2(!t.text.contains(QChar(0x2026)), qPrintable(where + QStringLiteral(": ") + t.text));
+        prefixLines += t.text.contains(QStringLiteral("[CLS]")) ? 1 : 0;
+      }
+      QVERIFY2(prefixLines >= 5, qPrintable(where));  // the main map's and every head's
+    }
+  }
+
+  // The head view and the text view draw a layer over the image with its patches beside the
+  // patch tokens (the session's origin carries them); a text model's layer with none.
+  void tokenViewsShowThePatchesOfALayerOverTheImage() {
+    testing::PromptedWindow w;
+    QVERIFY(openImageModel(w, MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.json") != nullptr);
+    for (QDockWidget* dock : {w.window.headViewDock(), w.window.textViewDock()})
+      if (!dock->isVisible()) dock->toggleViewAction()->trigger();
+    QVERIFY(w.idle());
+    const auto pictures = w.window.document()->origin().pictures;
+    QVERIFY(pictures != nullptr);
+    for (TokenView* view :
+         std::initializer_list<TokenView*>{w.window.headView(), w.window.textView()}) {
+      QVERIFY(QTest::qWaitFor([&] { return view->pictures() == pictures; }, kTimeout));
+      QCOMPARE(view->tokenPictureList().size(), std::size_t{17});  // [CLS] + 4 x 4 patches
+      QVERIFY(view->tokenPictureList()[0].isNull());
+      QVERIFY(!view->tokenPictureList()[5].isNull());
+    }
+    QVERIFY(!w.window.headView()->lines().keys[5].picture.isEmpty());
+    // A text model: nothing of the image stays.
+    QVERIFY(w.window.pages()->openModelExample(QStringLiteral("reverse")));
+    QVERIFY(QTest::qWaitFor(
+        [&] { return w.window.document()->origin().model == QStringLiteral("reverse.json"); },
+        kTimeout));
+    QVERIFY(w.idle());
+    QVERIFY(w.window.document()->origin().pictures == nullptr);
+    for (TokenView* view :
+         std::initializer_list<TokenView*>{w.window.headView(), w.window.textView()}) {
+      QVERIFY(QTest::qWaitFor([&] { return view->pictures() == nullptr; }, kTimeout));
+      QVERIFY(view->tokenPictureList().empty());
+    }
   }
 
   void imageViewOverlayFollowsTheWindowsColormap() {
@@ -386,6 +472,64 @@ class TestModelAnalysis : public QObject {
     QVERIFY(QTest::qWaitFor([view] { return !view->isBusy(); }, kTimeout));
     QVERIFY2(view->error().contains(QStringLiteral("the image is 16\u00d716 pixels")),
              qPrintable(view->error()));
+  }
+
+  // A model whose rows need more height than the view (12 layers): opening it draws one
+  // picture, at the size the canvas has once the scroll bar is there, and the resizes that
+  // showing it brings about draw nothing more (the view drew at the view's height, then at the
+  // rows' height, then narrower by the scroll bar: three drawings of every map per model).
+  void aScrollingGridIsDrawnOnceAtItsFinalSize() {
+    QTemporaryDir dir;
+    mhaviz::io::TensorMap tensors;
+    QStringList layers;
+    for (int l = 0; l < 12; ++l) {
+      std::vector<float> w(2 * 6 * 6, 1.0F / 6);
+      w[std::size_t(l % 6)] = 0.5F;  // head 0, query 0: a row that does not sum to 1, drawn as it is
+      tensors.emplace(std::to_string(l) + "/weights", mhaviz::Tensor::from({1, 2, 6, 6}, std::move(w)));
+      layers << QStringLiteral(R"({"name": "attentions.%1", "shape": [1, 2, 6, 6]})").arg(l);
+    }
+    mhaviz::io::write_tensor_file(dir.filePath(QStringLiteral("tall.npz")).toStdString(), tensors);
+    QFile index(dir.filePath(QStringLiteral("tall.json")));
+    QVERIFY(index.open(QIODevice::WriteOnly));
+    index.write(QStringLiteral(R"({"format": "mhaviz-model", "version": 4, "tensors": "tall.npz",
+        "layers": [%1]})").arg(layers.join(QStringLiteral(", "))).toUtf8());
+    index.close();
+    testing::PromptedWindow w;
+    w.answer = UnsavedAnswer::discard;
+    w.window.resize(1300, 700);
+    w.window.show();
+    ModelView* view = w.window.pages()->modelView();
+    QSignalSpy pictures(view, &ModelView::modelFinished);  // one per picture shown
+    QVERIFY(w.session()->open(index.fileName()));
+    QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && !view->picture().isNull(), kTimeout);
+    QVERIFY(w.idle());
+    // Drawn at the canvas's size once the resizes that follow (posted events) are delivered:
+    // three rounds, as delivering them can post more, and any drawing they start ends.
+    const auto settled = [view] {
+      for (int round = 0; round < 3; ++round) {
+        if (!QTest::qWaitFor(
+                [view] {
+                  return !view->isDrawing() && view->picture().size() == view->canvas()->size();
+                }, kTimeout))
+          return false;
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+      }
+      return true;
+    };
+    QVERIFY(settled());
+    QVERIFY2(view->canvas()->height() > view->scrollArea()->viewport()->height(),
+             "12 layers scroll in a 700-pixel window");
+    QCOMPARE(view->picture().size(), view->canvas()->size());
+    QCOMPARE(pictures.count(), 1);
+    // A resize (the window wider) draws again, once, at the new size.
+    w.window.resize(1500, 700);
+    QTRY_VERIFY_WITH_TIMEOUT(view->picture().size() == view->canvas()->size() &&
+                                 view->canvas()->width() > 1000,
+                             kTimeout);
+    QVERIFY(settled());
+    QCOMPARE(view->picture().size(), view->canvas()->size());
+    QCOMPARE(pictures.count(), 2);
   }
 };
 
