@@ -31,6 +31,9 @@ namespace mhaviz::ui {
 
 namespace {
 constexpr double kPresentationFontScale = 1.6;
+// Presentation mode keeps this many maps in view without scrolling (8 heads and their average
+// or sum), scaled down to fit the screen: a projected picture does not scroll.
+constexpr int kPresentedMaps = 9;
 }  // namespace
 
 TeachingTools::TeachingTools(QMainWindow* window, Document* document, Computation* computation,
@@ -58,8 +61,9 @@ TeachingTools::TeachingTools(QMainWindow* window, Document* document, Computatio
             m_stepText = text;
             if (m_presenting) updateCaption();
           });
-  connect(grid, &HeatmapGrid::cellClicked, this, [this](int map, int row, int col) {
-    m_breakdown->showCell(m_computation->result(), m_grid->view(), map, row, col);
+  connect(grid, &HeatmapGrid::cellClicked, this, [this, document](int map, int row, int col) {
+    m_breakdown->showCell(m_computation->result(), m_grid->view(), map, row, col,
+                          document->origin().pictures.get());
   });
   connect(computation, &Computation::resultReady, m_breakdown, &BreakdownDock::clearCell);
   connect(document, &Document::configChanged, m_shapes, &ShapeFlowDock::showConfig);
@@ -122,6 +126,7 @@ void TeachingTools::setPresentation(bool on) {
       if (dock->parentWidget() == m_window) dock->hide();
     }
     m_window->statusBar()->hide();
+    m_grid->setInViewUpTo(kPresentedMaps);
     QFont big = m_normalFont;
     if (big.pointSizeF() > 0) {
       big.setPointSizeF(big.pointSizeF() * kPresentationFontScale);
@@ -136,6 +141,7 @@ void TeachingTools::setPresentation(bool on) {
     if (QScreen* screen = m_window->screen()) m_window->setGeometry(screen->geometry());
     m_grid->setFocus();
   } else {
+    m_grid->setInViewUpTo(0);
     QApplication::setFont(m_normalFont);
     m_window->restoreState(m_normalState);
     m_window->statusBar()->setVisible(m_statusWasVisible);

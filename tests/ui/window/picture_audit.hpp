@@ -161,16 +161,21 @@ inline QStringList auditPictureLayout(const PictureSource& source, const ExportO
   return auditDrawnTexts(recorder.texts(), QSizeF(source.width, source.height), what);
 }
 
-/// The texts a heatmap grid's plot draws as it is on screen (its map titles, axis labels and
-/// ticks, legend and colour scale: auditDrawnTexts).
-inline QStringList auditPlotTexts(QCustomPlot* plot, const QString& what) {
+/// The texts a heatmap grid's plot draws as it is on screen: its map titles, axis labels and
+/// ticks, legend and colour scale.
+inline std::vector<DrawnText> plotTexts(QCustomPlot* plot) {
   QImage like(plot->size(), QImage::Format_ARGB32_Premultiplied);
   TextRecorder recorder(like);
   {
     QCPPainter painter(&recorder);
     plot->toPainter(&painter, plot->width(), plot->height());
   }
-  return auditDrawnTexts(recorder.texts(), plot->size(), what);
+  return recorder.texts();
+}
+
+/// The texts of plotTexts, audited (auditDrawnTexts).
+inline QStringList auditPlotTexts(QCustomPlot* plot, const QString& what) {
+  return auditDrawnTexts(plotTexts(plot), plot->size(), what);
 }
 
 /// A PNG file whose pixel size is not `announced` (logical) times `scale`.

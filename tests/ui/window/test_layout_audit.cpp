@@ -28,6 +28,7 @@
 #include <QVBoxLayout>
 
 #include "compare/compare_panel.hpp"
+#include "compare/model_compare.hpp"
 #include "desktop/language.hpp"
 #include "desktop/theme.hpp"
 #include "exporting/export_dialog.hpp"
@@ -227,6 +228,13 @@ class TestLayoutAudit : public QObject {
     applyTheme(ThemeChoice::dark);
     audit(w, kModel, kSizes[1], QStringLiteral("model, dark"));
     applyTheme(ThemeChoice::light);
+    // The model compared with a file (here its own): A | B | B - A and the table in Compare.
+    ModelCompare* files = window.comparePanel()->modelCompare();
+    files->compareWith(QString::fromStdString(model->loaded()->model.index.path.string()));
+    QTRY_VERIFY_WITH_TIMEOUT(files->isUpToDate() && files->difference() != nullptr, kTimeout);
+    QCOMPARE(ws->current(), int(kCompare));
+    auditAtEverySize(w, kCompare, QStringLiteral("two model files compared"));
+    files->close();
 
     report(m_problems);
     QVERIFY2(m_problems.isEmpty(), qPrintable(QStringLiteral("\n") + m_problems.join('\n')));
