@@ -325,6 +325,14 @@
         <source>The maps show batch element %1, whose padding the Masks dock edits</source>
         <translation>热图显示批次元素 %1，即“掩码与输入”面板正在编辑其填充的元素</translation>
     </message>
+    <message>
+        <source>Compare the model with a &amp;file…</source>
+        <translation>将模型与文件对比(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Compare the model open in the model view with another model file of the same layers, heads and lengths: A | B | B − A per layer and head</source>
+        <translation>将模型视图中打开的模型与另一个层数、头数和长度都相同的模型文件对比：逐层逐头显示 A | B | B − A</translation>
+    </message>
 </context>
 <context>
     <name>StepPicture</name>
@@ -339,6 +347,10 @@
     <message>
         <source>Each row: one head&apos;s weights from that position to the keys (appended bias_k / zero columns after the gap)</source>
         <translation>每行：一个头从该位置到各键的权重（附加的 bias_k / 零列在间隔之后）</translation>
+    </message>
+    <message>
+        <source>Each row: one head&apos;s weights from that position to the keys</source>
+        <translation>每行：一个头从该位置到各键的权重</translation>
     </message>
     <message>
         <source>weight</source>
@@ -1270,6 +1282,14 @@
         <source>&lt;p&gt;Click a cell of the weights, scores, raw scores or mask maps to see its arithmetic, or an entry of a weight matrix to see which features it connects.&lt;/p&gt;</source>
         <translation>&lt;p&gt;单击权重、分数、原始分数或掩码图中的单元格，查看它的计算过程；单击权重矩阵的元素，查看它连接哪些特征。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>query %1 “%2”</source>
+        <translation>查询 %1“%2”</translation>
+    </message>
+    <message>
+        <source>key %1 “%2”</source>
+        <translation>键 %1“%2”</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::CausalHint</name>
@@ -1746,16 +1766,8 @@
         <translation>对每个查询和头，只画出合计至少占其权重这一比例的最强连线</translation>
     </message>
     <message>
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
         <source>Save the head view as shown to PNG, SVG or PDF</source>
         <translation>将当前显示的注意力头视图保存为 PNG、SVG 或 PDF</translation>
-    </message>
-    <message>
-        <source>No result yet.</source>
-        <translation>尚无结果。</translation>
     </message>
     <message>
         <source>h%1</source>
@@ -1832,10 +1844,6 @@
     <message>
         <source>head view</source>
         <translation>注意力头视图</translation>
-    </message>
-    <message>
-        <source>Pinned: query %1. Click it again or press Esc to release.</source>
-        <translation>已固定：查询 %1。再次点击它或按 Esc 取消固定。</translation>
     </message>
     <message>
         <source>Pinned: key %1. Click it again or press Esc to release.</source>
@@ -2025,7 +2033,7 @@
     <name>mhaviz::ui::ImagePicture</name>
     <message>
         <source>no prefix tokens</source>
-        <translation>没有前缀 token</translation>
+        <translation>没有前缀词元</translation>
     </message>
     <message>
         <source>to %1: %2</source>
@@ -2175,11 +2183,11 @@
     </message>
     <message>
         <source>First token</source>
-        <translation>第一个 token</translation>
+        <translation>第一个词元</translation>
     </message>
     <message>
         <source>Make the first prefix token (the class token) the query again; click a patch to make it the query</source>
-        <translation>重新以第一个前缀 token（类别 token）作为查询；点击图块可将其设为查询</translation>
+        <translation>重新以第一个前缀词元（类别词元）作为查询；点击图块可将其设为查询</translation>
     </message>
     <message>
         <source>Export…</source>
@@ -2620,6 +2628,149 @@
     <message>
         <source>float (added to scores)</source>
         <translation>浮点（加到分数上）</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::ModelCompare</name>
+    <message>
+        <source>%1, head %2: largest |B − A| %3, mean %4</source>
+        <translation>%1，头 %2：最大 |B − A| %3，平均 %4</translation>
+    </message>
+    <message>
+        <source>h%1</source>
+        <translation>h%1</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>layer %1, step %2</source>
+        <translation>第 %1 层，第 %2 步</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Swap A and B</source>
+        <translation>交换 A 和 B</translation>
+    </message>
+    <message>
+        <source>Export B − A…</source>
+        <translation>导出 B − A…</translation>
+    </message>
+    <message>
+        <source>Compare with another file…</source>
+        <translation>与另一个文件对比…</translation>
+    </message>
+    <message>
+        <source>Close the comparison</source>
+        <translation>关闭对比</translation>
+    </message>
+    <message>
+        <source>A becomes B and B becomes A: the difference changes sign</source>
+        <translation>A 变为 B，B 变为 A：差值改变符号</translation>
+    </message>
+    <message>
+        <source>B − A: signed difference, diverging colours, range symmetric about 0</source>
+        <translation>B − A：带符号的差值，发散配色，范围关于 0 对称</translation>
+    </message>
+    <message>
+        <source>Largest |B − A| of each layer (rows) and head (columns), the largest in bold: click a cell to compare that map</source>
+        <translation>每层（行）每头（列）的最大 |B − A|，最大者加粗：单击单元格即对比该热图</translation>
+    </message>
+    <message>
+        <source>Compare the model with a file</source>
+        <translation>将模型与文件对比</translation>
+    </message>
+    <message>
+        <source>Model files and attention weights (*.json *.npz *.safetensors);;All files (*)</source>
+        <translation>模型文件和注意力权重 (*.json *.npz *.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot read %1 with the tokens of %2: %3</source>
+        <translation>无法用 %2 的词元读取 %1：%3</translation>
+    </message>
+    <message>
+        <source>Cannot compare with %1: %2</source>
+        <translation>无法与 %1 对比：%2</translation>
+    </message>
+    <message>
+        <source>A could not be read: see the line above</source>
+        <translation>无法读取 A：见上方说明</translation>
+    </message>
+    <message>
+        <source>No difference shown: %1</source>
+        <translation>不显示差值：%1</translation>
+    </message>
+    <message>
+        <source>Layer %1 is not in both: A has %2 layers, B %3</source>
+        <translation>第 %1 层并非两者都有：A 有 %2 层，B 有 %3 层</translation>
+    </message>
+    <message>
+        <source>No B − A: see the line above</source>
+        <translation>没有 B − A：见上方说明</translation>
+    </message>
+    <message>
+        <source>Compare &gt; Compare the model with a file… compares the model open in the model view (B) with another file of the same layers, heads and lengths (A).</source>
+        <translation>对比 &gt; 将模型与文件对比… 会把模型视图中打开的模型（B）与另一个层数、头数和长度都相同的文件（A）对比。</translation>
+    </message>
+    <message>
+        <source>Open a model first (File &gt; Open): its layers are then compared with another model file&apos;s.</source>
+        <translation>请先打开一个模型（文件 &gt; 打开）：然后即可将它的各层与另一个模型文件的各层对比。</translation>
+    </message>
+    <message>
+        <source>Reading %1 and comparing %2 with it…</source>
+        <translation>正在读取 %1 并将 %2 与之对比…</translation>
+    </message>
+    <message>
+        <source>Largest |B − A| %1, at %2, head %3 (batch element %4); the table below has each layer&apos;s and head&apos;s.</source>
+        <translation>最大 |B − A| 为 %1，位于%2的头 %3（批次元素 %4）；下表列出每层每头的最大值。</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>Left out of B − A: %1</source>
+        <translation>未计入 B − A：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2 (open in the model view)</source>
+        <translation>%1：%2（在模型视图中打开）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>%1, head %2, batch element %3</source>
+        <translation>%1，头 %2，批次元素 %3</translation>
+    </message>
+    <message>
+        <source>%1, every head, batch element %2</source>
+        <translation>%1，所有头，批次元素 %2</translation>
+    </message>
+    <message>
+        <source>Export B − A</source>
+        <translation>导出 B − A</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.svg *.pdf)</source>
+        <translation>图像 (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>B − A, %1 — A: %2; B: %3</source>
+        <translation>B − A，%1 — A：%2；B：%3</translation>
     </message>
 </context>
 <context>
@@ -3782,16 +3933,8 @@
         <translation>用谁的权重给键着色：某一个头，或各头平均</translation>
     </message>
     <message>
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
         <source>Save the text view as shown to PNG, SVG or PDF</source>
         <translation>将当前显示的文本视图保存为 PNG、SVG 或 PDF</translation>
-    </message>
-    <message>
-        <source>No result yet.</source>
-        <translation>尚无结果。</translation>
     </message>
     <message>
         <source>Average over heads</source>
@@ -3830,10 +3973,6 @@
         <translation>键 %1“%2”：权重 %3</translation>
     </message>
     <message>
-        <source>Pinned: query %1. Click it again or press Esc to release.</source>
-        <translation>已固定：查询 %1。再次点击它或按 Esc 取消固定。</translation>
-    </message>
-    <message>
         <source>Queries</source>
         <translation>查询</translation>
     </message>
@@ -3864,6 +4003,21 @@
     <message>
         <source>text view</source>
         <translation>文本视图</translation>
+    </message>
+</context>
+<context>
+    <name>mhaviz::ui::TokenView</name>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>No result yet.</source>
+        <translation>尚无结果。</translation>
+    </message>
+    <message>
+        <source>Pinned: query %1. Click it again or press Esc to release.</source>
+        <translation>已固定：查询 %1。再次点击它或按 Esc 取消固定。</translation>
     </message>
 </context>
 <context>

@@ -27,6 +27,8 @@
 #include <functional>
 #include <string_view>
 
+#include "gallery.hpp"
+
 #include "compare/compare_panel.hpp"
 #include "compute/computation.hpp"
 #include "desktop/language.hpp"
@@ -45,6 +47,8 @@
 #include "window/workspace_arrangements.hpp"
 #include "window/workspaces.hpp"
 
+namespace mhaviz::gallery {
+
 namespace {
 
 using mhaviz::ui::Computation;
@@ -52,56 +56,6 @@ using mhaviz::ui::Document;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::Stage;
 using mhaviz::ui::ViewOptions;
-
-constexpr int kWidth = 1600;
-constexpr int kHeight = 1000;
-// A guard against a state that never settles, not a speed check: the causal 32768-token state
-// takes about 15 s in a release build and over a minute under AddressSanitizer with another
-// test beside it (it failed at 60 s there).
-constexpr int kTimeoutMs = 300000;
-
-struct Shot {
-  const char* name;                        // file name without .png
-  const char* configJson;                  // nullptr: the window's start-up configuration
-  std::function<void(ViewOptions&)> view;  // changes to the view, or empty
-  bool chinese = false;
-  bool dark = false;
-  bool presentation = false;
-  bool masks = false;             // the "Masks and inputs" tab in front (mask editor, block grid)
-  std::uint64_t memoryLimit = 0;  // > 0: the window's limit (the reduced view of long contexts)
-  /// Compare mode: the state above is pinned as A, then this configuration becomes B.
-  const char* compareB = nullptr;
-  // rowEnd > 0: the reduced view zoomed into queries [row0, rowEnd) x keys [col0, colEnd),
-  // folded to the maps' pixels as the wheel's zoom is.
-  std::array<int, 4> zoom = {0, 0, 0, 0};
-  /// With a zoom: the whole reduced view before it is saved too, under this name.
-  const char* beforeZoom = nullptr;
-  const char* model = nullptr;  // a bundled model (File > Examples) shown in the model view
-  // layerThenBack: the model view again after a clicked layer (the docks say which they show);
-  // selected: layer 1 head 3 selected in the model view (the docks, head and text views show
-  // it); flow: the Attention flow view; step: the step view at step 3 (a generation capture)
-  enum class ModelShows {
-    grid,
-    rollout,
-    flow,
-    step,
-    layer,
-    layerThenBack,
-    selected,
-    image  // the Image view of a vision transformer (the Model workspace's tab, in front)
-  } modelShows = ModelShows::grid;
-  /// The head view shown (View > Head view); headQuery >= 0: that query pinned.
-  bool headView = false;
-  int headQuery = -1;
-  /// The window's size (the gallery's usual 1600x1000 unless said).
-  QSize size = QSize(kWidth, kHeight);
-  /// The text view shown (View > Text view); textQuery >= 0: that query pinned.
-  bool textView = false;
-  int textQuery = -1;
-  /// The workspace shown (window/workspace_arrangements.hpp); -1: the one the state chose
-  /// (Explore, or Tokens, Compare, Model for a token view, A pinned, a model).
-  int workspace = -1;
-};
 
 /// Opens the shot's bundled model and waits until the model view has drawn it; for `layer`,
 /// then clicks layer 1 head 3 open in the full view.
@@ -180,7 +134,8 @@ const QStringList kDocsShots = {
     QStringLiteral("head_view"),         QStringLiteral("text_view_cross"),
     QStringLiteral("model_selected"),    QStringLiteral("ws_explore"),
     QStringLiteral("ws_tokens"),         QStringLiteral("ws_compare_1280x720"),
-    QStringLiteral("image_view")};
+    QStringLiteral("image_view"),        QStringLiteral("tokens_vision"),
+    QStringLiteral("model_weights_gqa"), QStringLiteral("model_compare_files")};
 
 /// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
 /// The head view's state: bias_k and zero keys, a causal mask, token labels.
@@ -260,17 +215,6 @@ bool showDock(QDockWidget* dock) {
   return shown;
 }
 
-bool settle(MainWindow& window) {
-  const bool done = QTest::qWaitFor(
-      [&window] {
-        return !window.computation()->isBusy() && !window.computation()->isMeasuring() &&
-               window.computation()->result() != nullptr && !window.grid()->isPreparing();
-      },
-      kTimeoutMs);
-  QTest::qWait(300);  // layout, dock and caption updates after the picture
-  QCoreApplication::processEvents();
-  return done;
-}
 
 /// Not blank: the picture exists, has the window's size and many colours.
 QString checkPicture(const QString& path) {
@@ -366,6 +310,10 @@ QString render(const Shot& shot, const QDir& out) {
         !QTest::qWaitFor([&window] { return !window.headView()->isDrawing(); }, kTimeoutMs)) {
       return QStringLiteral("%1: the head view's lines never came").arg(shot.name);
     }
+    if (shot.steps) {
+      if (QString e = shot.steps(window); !e.isEmpty())
+        return QStringLiteral("%1: %2").arg(shot.name, e);
+    }
     if (!settle(window)) return QStringLiteral("%1: the computation did not finish").arg(shot.name);
     if (shot.compareB != nullptr) {
       mhaviz::ui::ComparePanel* panel = window.comparePanel();
@@ -407,7 +355,22 @@ QString render(const Shot& shot, const QDir& out) {
 
 }  // namespace
 
+bool settle(MainWindow& window) {
+  const bool done = QTest::qWaitFor(
+      [&window] {
+        return !window.computation()->isBusy() && !window.computation()->isMeasuring() &&
+               window.computation()->result() != nullptr && !window.grid()->isPreparing();
+      },
+      kTimeoutMs);
+  QTest::qWait(300);  // layout, dock and caption updates after the picture
+  QCoreApplication::processEvents();
+  return done;
+}
+
+}  // namespace mhaviz::gallery
+
 int main(int argc, char* argv[]) {
+  using namespace mhaviz::gallery;
   QApplication app(argc, argv);
   QStandardPaths::setTestModeEnabled(true);  // never the user's settings, recent files, autosave
   QCoreApplication::setOrganizationName(QStringLiteral("mhaviz-gallery"));
@@ -425,7 +388,7 @@ int main(int argc, char* argv[]) {
     return 1;
   }
 
-  const QList<Shot> shots = {
+  QList<Shot> shots = {
       {"default", nullptr, {}},
       {"bias_k_zero",
        R"({"embed_dim": 16, "num_heads": 2, "tgt_len": 6, "src_len": 6, "seed": 3,
@@ -521,6 +484,13 @@ int main(int argc, char* argv[]) {
       {.name = "presentation_value_norms_1280x720",
        .configJson = kValueNormsJson,
        .view = [](ViewOptions& v) { v.stage = Stage::value_norms; },
+       .presentation = true,
+       .size = QSize(1280, 720)},
+      // Presentation mode at 1280x720 with eight heads, bias_k and the zero key: every map on
+      // the screen, none scrolled off.
+      {.name = "presentation_8_heads_1280x720",
+       .configJson = kWorkspaceJson,
+       .view = {},
        .presentation = true,
        .size = QSize(1280, 720)},
       {"chinese", nullptr, {}, true},
@@ -847,6 +817,9 @@ int main(int argc, char* argv[]) {
        .textView = true,
        .textQuery = 5},
   };
+
+  shots += mhaviz::gallery::visionShots();
+  shots += mhaviz::gallery::weightsOnlyShots();
 
   // MHAVIZ_GALLERY_ONLY=name,name renders those states alone (while working on them).
   const QStringList only = qEnvironmentVariable("MHAVIZ_GALLERY_ONLY")
