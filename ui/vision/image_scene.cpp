@@ -10,6 +10,7 @@
 
 #include "mhaviz/core/base/errors.hpp"
 #include "render/colormaps.hpp"
+#include "stages/layer_name.hpp"
 
 namespace mhaviz::ui {
 
@@ -138,10 +139,9 @@ ImageScene buildImageScene(const model::Model& m, const model::ComputedModel& co
   const model::RgbImage shown = model::display_image(m.image, r.batch);
   s.pixelFactor = overlayFactor(shown);
   const model::RgbImage base = enlarge(shown, s.pixelFactor);
-  const model::LayerInfo& info = m.index.layers[static_cast<std::size_t>(r.layer)];
   s.heading =
       QCoreApplication::translate("mhaviz::ui::ImageScene", "%1 \u00b7 query %2 \u00b7 image %3")
-          .arg(QString::fromStdString(model::layer_title(info, static_cast<std::size_t>(r.layer))))
+          .arg(modelLayerName(m.index, static_cast<std::size_t>(r.layer)))
           .arg(s.labels[r.query])
           .arg(r.batch);
   s.upsamplingNote =

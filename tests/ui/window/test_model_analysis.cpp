@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "desktop/language.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
@@ -315,6 +316,23 @@ class TestModelAnalysis : public QObject {
       }
       QVERIFY2(prefixLines >= 5, qPrintable(where));  // the main map's and every head's
     }
+  }
+
+  // The Image view's heading names the layer in the window's language around the module path
+  // (it said "layer 0 (encoder.layers.encoder_layer_0.self_attention)" in the Chinese window).
+  void theImageViewNamesTheLayerInTheWindowsLanguage() {
+    QVERIFY(installTranslations(QLocale(QStringLiteral("zh_CN"))));
+    const auto english = qScopeGuard(
+        [] { installTranslations(QLocale(QLocale::English, QLocale::UnitedStates)); });
+    testing::PromptedWindow w;
+    ImageView* image =
+        openImageModel(w, MHAVIZ_SOURCE_DIR "/resources/examples/models/squares.json");
+    QVERIFY(image != nullptr);
+    const QString heading = image->scene()->heading;
+    QVERIFY2(heading.startsWith(
+                 QStringLiteral("第 0 层（encoder.layers.encoder_layer_0.self_attention）")),
+             qPrintable(heading));
+    QVERIFY2(!heading.contains(QStringLiteral("layer ")), qPrintable(heading));
   }
 
   // The head view and the text view draw a layer over the image with its patches beside the
