@@ -8,6 +8,7 @@
 #include <QWidget>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "render/grid_colour_scale.hpp"
 #include "render/grid_geometry.hpp"
@@ -119,10 +120,10 @@ void GridRenderer::queueRender() {
 
 void GridRenderer::launchPreparation(bool withStats) {
   m_preparation->launch(m_content.data, m_content.view.reduce, withStats,
-                        [this](const PreparedMaps& prepared) { applyPrepared(prepared); });
+                        [this](PreparedMaps& prepared) { applyPrepared(prepared); });
 }
 
-void GridRenderer::applyPrepared(const PreparedMaps& prepared) {
+void GridRenderer::applyPrepared(PreparedMaps& prepared) {
   GridState& s = m_state;
   if (s.views.empty()) return;
   if (prepared.withStats) {
@@ -133,7 +134,7 @@ void GridRenderer::applyPrepared(const PreparedMaps& prepared) {
   for (std::size_t k = 0; k < prepared.grids.size(); ++k) {
     const auto index = static_cast<std::size_t>(prepared.indices[k]);
     if (index >= s.views.size() || prepared.grids[k].rows == 0) continue;
-    s.views[index].shown = prepared.grids[k];
+    s.views[index].shown = std::move(prepared.grids[k]);
     s.views[index].hasShown = true;
     fillMap(static_cast<int>(index));
   }

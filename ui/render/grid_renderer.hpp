@@ -65,7 +65,7 @@ class GridRenderer : public QObject {
   void renderMap(int index);  // fill one map (reduced to its pixel size when needed)
   void fillMap(int index);    // colour map `index` from its reduced grid MapView::shown
   void launchPreparation(bool withStats);            // background task for the queued regions
-  void applyPrepared(const PreparedMaps& prepared);  // a task's output, on the GUI thread
+  void applyPrepared(PreparedMaps& prepared);  // a task's output (grids moved out), GUI thread
   void replotOrDefer(bool queued);  // replot now when visible, else when the grid is shown
 
   QWidget* m_grid;
