@@ -56,12 +56,17 @@ ComputeWorker::ComputeWorker(QObject* parent)
     const quint64 generation = m_requestOf.take(run);
     if (wasCancelled) emit cancelled(generation);
   });
+  // The result a measures run reads is let go with the run (a newer one may be far larger).
+  m_measures.onEnded([this](quint64 run, bool) {
+    if (run == m_measures.generation()) m_measuring = {};
+  });
 }
 
 ComputeWorker::~ComputeWorker() { cancelAll(); }
 
 void ComputeWorker::submit(const ComputeRequest& request) {
   m_measures.cancel();  // the measures of an older result are no longer wanted
+  m_held = {};
   const std::uint64_t limit = m_memoryLimit;
   const quint64 run = m_pass.start(
       [this, request, limit](const TaskScope& scope) { this->run(request, limit, scope); });
@@ -71,6 +76,23 @@ void ComputeWorker::submit(const ComputeRequest& request) {
 void ComputeWorker::cancelAll() {
   m_pass.cancel();
   m_measures.cancel();
+  m_held = {};
+}
+
+void ComputeWorker::holdMeasures() {
+  m_holding = true;
+  if (!m_measures.isBusy() || !m_measuring.result) return;
+  m_measures.cancel();
+  m_held = std::move(m_measuring);
+  m_measuring = {};
+}
+
+void ComputeWorker::resumeMeasures() {
+  m_holding = false;
+  if (!m_held.result) return;
+  MeasureRequest held = std::move(m_held);
+  m_held = {};
+  measure(held.generation, held.result, held.analyses, std::move(held.problem));
 }
 
 void ComputeWorker::run(const ComputeRequest& request, std::uint64_t limit,
@@ -144,6 +166,11 @@ void ComputeWorker::run(const ComputeRequest& request, std::uint64_t limit,
 void ComputeWorker::measure(quint64 generation, const ResultPtr& result,
                             const AnalysesPtr& analyses,
                             std::shared_ptr<const mhaviz::Problem> problem) {
+  if (m_holding) {
+    m_held = {generation, result, analyses, std::move(problem)};
+    return;
+  }
+  m_measuring = {generation, result, analyses, problem};
   m_measures.start([this, generation, result, analyses, problem](const TaskScope& scope) {
     mhaviz::RunControl control;
     control.cancel = scope.cancelFlag();

@@ -38,6 +38,13 @@ class ComputeWorker : public QObject {
   /// `cancelled` with its generation, so the caller learns when work has ended.
   void cancelAll();
 
+  /// GUI thread. Stops the head measures being computed, and starts none, until
+  /// resumeMeasures(): then the newest result's measures are computed (unless a cancel came).
+  /// For work about to replace the result (a model being opened: its first layer becomes the
+  /// session), which would share the cores with measures nobody is going to read.
+  void holdMeasures();
+  void resumeMeasures();
+
   /// Memory limit of the requests submitted from now on (mhaviz::plan_view), in bytes.
   void setMemoryLimit(std::uint64_t bytes) { m_memoryLimit = bytes; }
 
@@ -71,8 +78,18 @@ class ComputeWorker : public QObject {
   void measure(quint64 generation, const ResultPtr& result, const AnalysesPtr& analyses,
                std::shared_ptr<const mhaviz::Problem> problem);
 
+  struct MeasureRequest {
+    quint64 generation = 0;
+    ResultPtr result;
+    AnalysesPtr analyses;
+    std::shared_ptr<const mhaviz::Problem> problem;
+  };
+
   LatestTask m_pass;
   LatestTask m_measures;
+  MeasureRequest m_measuring;  // of the measures run going on (result null: none)
+  MeasureRequest m_held;       // stopped or not begun while holding (result null: none)
+  bool m_holding = false;      // between holdMeasures and resumeMeasures
   QHash<quint64, quint64> m_requestOf;  // the request generation of each pass run still going
   std::uint64_t m_memoryLimit;
 };

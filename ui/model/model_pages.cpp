@@ -125,6 +125,7 @@ void ModelPages::openModel(const QString& indexPath) {
   m_modelOpen = true;
   m_toModel->setEnabled(true);
   showModelView();
+  emit modelOpening();
   m_modelView->openModel(indexPath);
 }
 

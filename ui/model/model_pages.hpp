@@ -87,6 +87,10 @@ class ModelPages : public QStackedWidget {
   /// storedLayerShown), for the Head measures dock.
   void storedMeasuresReady(std::shared_ptr<const mhaviz::ForwardResult> result,
                            std::shared_ptr<const mhaviz::ResultMeasures> measures, int batch);
+  /// A model is being read and computed (openModel, past the unsaved-changes question): what is
+  /// computed for the session it is about to replace can wait (ModelView::modelFinished or
+  /// modelClosed follow).
+  void modelOpening();
 
  private:
   void applyLayer(int layer, int head);

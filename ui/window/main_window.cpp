@@ -177,6 +177,13 @@ void MainWindow::buildMenus() {
   m_session->addFileActions(file);  // New/Open/Save, Load tensors
   m_pages->setSession(m_session);
   connect(m_session, &SessionFiles::modelRequested, m_pages, &ModelPages::openModel);
+  // While a model is read and computed, the head measures of the session it is about to replace
+  // wait (they took a third of the cores from a warm open); they go on once the model is drawn
+  // (its first layer is the session by then), fails or is closed.
+  ComputeWorker* worker = m_computation->worker();
+  connect(m_pages, &ModelPages::modelOpening, worker, &ComputeWorker::holdMeasures);
+  connect(m_pages->modelView(), &ModelView::modelFinished, worker, &ComputeWorker::resumeMeasures);
+  connect(m_pages->modelView(), &ModelView::modelClosed, worker, &ComputeWorker::resumeMeasures);
   m_exports =
       new ExportActions(this, m_document, m_computation,
                         [this](const QString& t, const QString& m) { m_session->showError(t, m); });

@@ -37,7 +37,7 @@ ComputeRequest longRequest(quint64 generation) {
 /// What the worker reported, recorded on the GUI thread (queued connections), so that the test
 /// reads it without racing the worker thread. (QSignalSpy records on the emitting thread.)
 struct Record {
-  QList<quint64> started, cancelled, failed, results;
+  QList<quint64> started, cancelled, failed, results, measured;
   QStringList messages;
   QList<ResultPtr> resultPtrs;
   QList<double> computeMs;
@@ -62,6 +62,8 @@ void record(ComputeWorker* worker, QObject* context, Record& r) {
                      r.computeMs.append(ms);
                      r.arrivedNs.append(r.clock.nsecsElapsed());
                    });
+  QObject::connect(worker, &ComputeWorker::measuresReady, context,
+                   [&r](quint64 g, const AnalysesPtr&) { r.measured.append(g); });
   QObject::connect(worker, &ComputeWorker::progress, context,
                    [&r](quint64, qint64, qint64) { ++r.progress; });
 }
@@ -190,6 +192,37 @@ class TestWorker : public QObject {
     QVERIFY2(message.startsWith(QStringLiteral("embed_dim must be divisible by num_heads")),
              qPrintable(message));
     QVERIFY(m_record.results.isEmpty());
+  }
+
+  // A model being opened holds the session's head measures back (they would share the cores
+  // with it); resumed, the newest result's measures arrive, an older held one's never do.
+  void heldMeasuresBeginWhenResumed() {
+    m_worker->holdMeasures();
+    m_worker->submit(request(1, 16, 16));
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
+    m_worker->submit(request(2, 12, 12));
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 2, kTimeout);
+    QTest::qWait(200);  // measures of 16 tokens take well under a millisecond: none may come
+    QVERIFY(m_record.measured.isEmpty());
+    m_worker->resumeMeasures();
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.measured, QList<quint64>{2}, kTimeout);
+    // Not held any more: the next result's measures follow it as always.
+    m_worker->submit(request(3, 8, 8));
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.measured, (QList<quint64>{2, 3}), kTimeout);
+  }
+
+  void measuresRunningWhenHeldStopAndStartAgainWhenResumed() {
+    ComputeRequest big = request(1, 384, 384);
+    big.config.num_heads = 8;
+    big.config.embed_dim = 256;
+    m_worker->submit(big);
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.results.size(), 1, kTimeout);
+    m_worker->holdMeasures();  // the measures (value zeroing of 384 tokens) have just begun
+    QVERIFY(m_record.measured.isEmpty());
+    QTest::qWait(1000);  // ten times what they take unheld on two cores (under ASan too)
+    QVERIFY(m_record.measured.isEmpty());
+    m_worker->resumeMeasures();
+    QTRY_COMPARE_WITH_TIMEOUT(m_record.measured, QList<quint64>{1}, kTimeout);
   }
 
   void overTheMemoryLimitIsRefusedWithTheEstimate() {
