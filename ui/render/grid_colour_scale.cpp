@@ -32,7 +32,7 @@ GridColourScale::GridColourScale(GridState& state, const GridContent& content)
     : m_state(state), m_content(content) {}
 
 void GridColourScale::chooseColormap() {
-  m_colormap = effectiveColormap(m_content.view.colormap, m_content.data.isSigned);
+  m_colormap = effectiveColormap(m_content.view.colormap, m_content.data().isSigned);
   m_gradient = makeGradient(m_colormap);
 }
 
@@ -44,7 +44,7 @@ QColor GridColourScale::nanCellColor() const { return nanColor(m_colormap); }
 
 void GridColourScale::applyRanges() {
   GridState& s = m_state;
-  const StageData& data = m_content.data;
+  const StageData& data = m_content.data();
   const ViewOptions& view = m_content.view;
   // Colour ranges: one shared range, or one per map. Unsigned stages share 0..1, or with
   // autoRange 0..the largest finite value shown, so that the colormap's whole length is used.

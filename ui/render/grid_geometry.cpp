@@ -21,7 +21,7 @@ GridGeometry::GridGeometry(QCustomPlot* plot, GridLayout& layout, const GridView
 
 GridArrangement GridGeometry::fitting() {
   m_layout.setRangeInTitles(m_content.view.perHeadScale);
-  return m_layout.arrange(m_content.data, m_content.view, m_viewport.visibleSize(),
+  return m_layout.arrange(m_content.data(), m_content.view, m_viewport.visibleSize(),
                           m_viewport.scrollBarWidth());
 }
 
@@ -55,7 +55,7 @@ void GridGeometry::layoutNow() {
 
 void GridGeometry::updateTicks() {
   for (std::size_t i = 0; i < m_state.views.size(); ++i) {
-    updateMapTicks(m_state.views[i], m_content.data.maps[i], m_content.view);
+    updateMapTicks(m_state.views[i], m_content.data().maps[i], m_content.view);
   }
 }
 

@@ -57,7 +57,7 @@ GridInput::GridInput(QCustomPlot* plot, QScrollArea* scroll, const GridState& st
       m_plot(plot),
       m_scroll(scroll),
       m_state(state),
-      m_data(content.data),
+      m_content(content),
       m_view(content.view) {
   m_plot->installEventFilter(this);
   connect(m_plot, &QCustomPlot::mouseMove, this, &GridInput::onMouseMove);
@@ -96,7 +96,7 @@ void GridInput::onAxisRangeChanged(int index, bool horizontal) {
   const GridState& s = m_state;
   if (m_syncing || index >= static_cast<int>(s.views.size())) return;
   m_syncing = true;
-  const MapData& m = m_data.maps[static_cast<std::size_t>(index)];
+  const MapData& m = m_content.data().maps[static_cast<std::size_t>(index)];
   const QCPAxis::AxisType type = horizontal ? QCPAxis::atBottom : QCPAxis::atLeft;
   QCPAxis* changed = s.views[static_cast<std::size_t>(index)].rect->axis(type);
   const QCPRange range = clampRange(changed->range(), horizontal ? m.cols : m.rows);
@@ -112,29 +112,29 @@ void GridInput::onAxisRangeChanged(int index, bool horizontal) {
 }
 
 QRectF GridInput::visibleCells() const {
-  if (m_state.views.empty() || m_data.maps.empty()) return {};
+  if (m_state.views.empty() || m_content.data().maps.empty()) return {};
   // Cell i spans [i - 0.5, i + 0.5] on an axis; rows count down from the top, the y axis up.
   const MapView& v = m_state.views.front();
   const QCPRange xr = v.rect->axis(QCPAxis::atBottom)->range();
   const QCPRange yr = v.rect->axis(QCPAxis::atLeft)->range();
-  const double rows = m_data.maps.front().rows;
+  const double rows = m_content.data().maps.front().rows;
   return QRectF(QPointF(xr.lower + 0.5, rows - (yr.upper + 0.5)),
                 QPointF(xr.upper + 0.5, rows - (yr.lower + 0.5)));
 }
 
 void GridInput::showCells(const QRectF& cells) {
-  if (m_state.views.empty() || m_data.maps.empty()) return;
-  const double rows = m_data.maps.front().rows;
+  if (m_state.views.empty() || m_content.data().maps.empty()) return;
+  const double rows = m_content.data().maps.front().rows;
   QCPAxisRect* rect = m_state.views.front().rect;
   rect->axis(QCPAxis::atBottom)->setRange(cells.left() - 0.5, cells.right() - 0.5);
   rect->axis(QCPAxis::atLeft)->setRange(rows - cells.bottom() - 0.5, rows - cells.top() - 0.5);
 }
 
 bool GridInput::wheelZoomsOutAtWhole(const QWheelEvent& wheel, QPointF* cell) const {
-  if (wheel.angleDelta().y() >= 0 || m_state.views.empty() || m_data.maps.empty()) return false;
+  if (wheel.angleDelta().y() >= 0 || m_state.views.empty() || m_content.data().maps.empty()) return false;
   QCPAxisRect* over = m_plot->axisRectAt(wheel.position());
   if (over == nullptr) return false;
-  const MapData& m = m_data.maps.front();
+  const MapData& m = m_content.data().maps.front();
   const MapView& v = m_state.views.front();
   const QCPRange xr = v.rect->axis(QCPAxis::atBottom)->range();
   const QCPRange yr = v.rect->axis(QCPAxis::atLeft)->range();
@@ -151,7 +151,7 @@ bool GridInput::cellAt(const QPointF& pos, int* map, int* row, int* col) const {
   for (std::size_t i = 0; i < m_state.views.size(); ++i) {
     const MapView& v = m_state.views[i];
     if (!v.rect->rect().contains(pos.toPoint())) continue;
-    const MapData& m = m_data.maps[i];
+    const MapData& m = m_content.data().maps[i];
     const double kx = v.rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
     const double ky = v.rect->axis(QCPAxis::atLeft)->pixelToCoord(pos.y());
     const int c = static_cast<int>(std::lround(kx));
@@ -167,7 +167,7 @@ bool GridInput::cellAt(const QPointF& pos, int* map, int* row, int* col) const {
 }
 
 QString GridInput::describeCell(int map, int row, int col) const {
-  const MapData& m = m_data.maps[static_cast<std::size_t>(map)];
+  const MapData& m = m_content.data().maps[static_cast<std::size_t>(map)];
   const double value = m.valueAt(row, col);
   const bool tokens = !m_view.keyLabels.isEmpty();
   QStringList parts;
@@ -177,8 +177,8 @@ QString GridInput::describeCell(int map, int row, int col) const {
     //: hover text on a weight matrix: an axis name and a position ("output feature 11")
     return HeatmapGrid::tr("%1 %2").arg(axis).arg(position);
   };
-  if (!m_data.rowAxis.isEmpty()) {
-    parts << axisPosition(m_data.rowAxis, m.rowBase + row);
+  if (!m_content.data().rowAxis.isEmpty()) {
+    parts << axisPosition(m_content.data().rowAxis, m.rowBase + row);
   } else if (m.rowMeaning == RowMeaning::head) {
     parts << HeatmapGrid::tr("head %1").arg(row);
   } else if (m.rowMeaning == RowMeaning::all) {
@@ -196,8 +196,8 @@ QString GridInput::describeCell(int map, int row, int col) const {
                        m_view.stage == Stage::mask || m_view.stage == Stage::scores ||
                        m_view.stage == Stage::value_norms || m_view.stage == Stage::value_zeroing ||
                        m_view.stage == Stage::sink_scores;
-  if (!m_data.columnAxis.isEmpty()) {
-    parts << axisPosition(m_data.columnAxis, col);
+  if (!m_content.data().columnAxis.isEmpty()) {
+    parts << axisPosition(m_content.data().columnAxis, col);
   } else if (keyCols && static_cast<std::size_t>(col) < m.columns.size()) {
     parts << describeKey(m.columns[static_cast<std::size_t>(col)], col, tokens);
   } else if (m_view.stage == Stage::merged || m_view.stage == Stage::output) {
@@ -205,9 +205,9 @@ QString GridInput::describeCell(int map, int row, int col) const {
   } else {
     parts << HeatmapGrid::tr("dim %1").arg(col);
   }
-  parts << m_data.shownUnit + QLatin1Char(' ') + formatValue(value);
+  parts << m_content.data().shownUnit + QLatin1Char(' ') + formatValue(value);
   if (m.maskedAt(row, col)) {
-    const bool reduced = m_data.result != nullptr && m_data.result->is_reduced();
+    const bool reduced = m_content.data().result != nullptr && m_content.data().result->is_reduced();
     parts << (reduced ? HeatmapGrid::tr("masked: every weight of the block is 0")
                       : HeatmapGrid::tr("masked (-inf in the mask)"));
   }
@@ -249,7 +249,7 @@ void GridInput::onMouseMove(QMouseEvent* event) {
   m_lastHoverMap = map;
   m_lastHoverRow = row;
   m_lastHoverCol = col;
-  const MapData& m = m_data.maps[static_cast<std::size_t>(map)];
+  const MapData& m = m_content.data().maps[static_cast<std::size_t>(map)];
   const double value = m.valueAt(row, col);
   const QString description = describeCell(map, row, col);
   emit cellHovered(map, row, col, value, description);

@@ -62,7 +62,7 @@ class GridInput : public QObject {
   QCustomPlot* m_plot;
   QScrollArea* m_scroll;
   const GridState& m_state;
-  const StageData& m_data;
+  const GridContent& m_content;
   const ViewOptions& m_view;
   bool m_syncing = false;  // true while a range is copied to every map
   QPoint m_pressPos;

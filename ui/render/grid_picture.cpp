@@ -135,7 +135,7 @@ void GridPicture::rebuild(bool keepArrangement) {
   // What the built picture needs around its maps (tick labels, axis titles, colour scale,
   // legend) decides their size: measure it at this size and arrange again with it.
   m_geometry.layoutWithTicks();
-  if (!m_layout.measure(s, m_content.data, m_content.view)) return;
+  if (!m_layout.measure(s, m_content.data(), m_content.view)) return;
   const GridArrangement measured = m_geometry.fitting();
   if (measured == m_geometry.current()) return;
   if (measured.columns != m_geometry.current().columns) {
@@ -153,7 +153,7 @@ void GridPicture::rebuild(bool keepArrangement) {
 // (GridViewport::placeScale).
 void GridPicture::addColourScale(QCPLayoutGrid* body, const QColor& text, bool oneRow) {
   GridState& s = m_state;
-  const QString& unit = m_content.data.shownUnit;
+  const QString& unit = m_content.data().shownUnit;
   s.scale = new QCPColorScale(m_plot);
   s.scale->setType(QCPAxis::atRight);
   s.scale->setBarWidth(14);
@@ -185,7 +185,7 @@ void GridPicture::addColourScale(QCPLayoutGrid* body, const QColor& text, bool o
 
 void GridPicture::build() {
   GridState& s = m_state;
-  const StageData& data = m_content.data;
+  const StageData& data = m_content.data();
   const int n = static_cast<int>(data.maps.size());
   // The plot already has the arrangement's size: taller than the widget (scrolling) when maps
   // need it.
@@ -267,7 +267,7 @@ void GridPicture::build() {
 }
 
 MapView GridPicture::buildMap(int index, QCPLayoutGrid* cell, const MapStyle& style) {
-  const StageData& data = m_content.data;
+  const StageData& data = m_content.data();
   const Stage stage = m_content.view.stage;
   const MapData& m = data.maps[static_cast<std::size_t>(index)];
   const QColor& text = style.text;

@@ -2,7 +2,7 @@
 // The heatmap grid's background preparation: statistics and screen-sized reductions of big maps
 // made as a background task (tasks/latest_task.hpp), never on the GUI thread. Whatever a task
 // made for data the grid no longer shows is dropped: every new picture cancels the task.
-// GUI thread (the task's body runs on the task's thread over its own copies).
+// GUI thread (the task's body runs on the task's thread and reads the data shared with it).
 
 #include <functional>
 #include <memory>
@@ -64,9 +64,10 @@ class GridPreparation {
   bool hasJobs() const { return !m_jobs.empty(); }
 
   /// Starts a task for the queued regions of `data` (and, when `withStats`, its statistics);
-  /// starting one cancels the one before. The task keeps a copy of `data` (whose result keeps
-  /// the described maps' memory alive).
-  void launch(const StageData& data, Reduce rule, bool withStats, Deliver deliver);
+  /// starting one cancels the one before. The task reads `data` (whose result keeps the
+  /// described maps' memory alive), which must not change while it does (GridContent::edit).
+  void launch(std::shared_ptr<const StageData> data, Reduce rule, bool withStats,
+              Deliver deliver);
   /// Drops the running task and the queued regions: the data is about to change.
   void cancel();
 

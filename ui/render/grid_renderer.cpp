@@ -76,7 +76,7 @@ void GridRenderer::renderAll() {
     emit pictureShown();
     return;
   }
-  const bool ready = m_content.data.statsReady;
+  const bool ready = m_content.data().statsReady;
   if (ready) m_colours.applyRanges();
   for (MapView& v : s.views) v.hasShown = false;
   m_geometry.layoutWithTicks();
@@ -119,7 +119,7 @@ void GridRenderer::queueRender() {
 }
 
 void GridRenderer::launchPreparation(bool withStats) {
-  m_preparation->launch(m_content.data, m_content.view.reduce, withStats,
+  m_preparation->launch(m_content.shared(), m_content.view.reduce, withStats,
                         [this](PreparedMaps& prepared) { applyPrepared(prepared); });
 }
 
@@ -127,7 +127,7 @@ void GridRenderer::applyPrepared(PreparedMaps& prepared) {
   GridState& s = m_state;
   if (s.views.empty()) return;
   if (prepared.withStats) {
-    if (!takeStats(prepared, m_content.data)) return;
+    if (!takeStats(prepared, m_content.edit())) return;
     m_preparation->statsArrived();
     m_colours.applyRanges();
   }
@@ -149,7 +149,7 @@ void GridRenderer::applyPrepared(PreparedMaps& prepared) {
 
 void GridRenderer::renderMap(int index) {
   MapView& v = m_state.views[static_cast<std::size_t>(index)];
-  const MapData& m = m_content.data.maps[static_cast<std::size_t>(index)];
+  const MapData& m = m_content.data().maps[static_cast<std::size_t>(index)];
   if (m.rows <= 0 || m.cols <= 0) return;
   QCPAxis* x = v.rect->axis(QCPAxis::atBottom);
   QCPAxis* y = v.rect->axis(QCPAxis::atLeft);
@@ -173,7 +173,7 @@ void GridRenderer::renderMap(int index) {
       v.shown.sourceCols == nCols && v.shown.rowBlock == rowBlock && v.shown.colBlock == colBlock) {
     return;  // the colour map already holds this region at this resolution
   }
-  if (m_preparation->enabled() && (!m_content.data.statsReady || m.values.empty())) {
+  if (m_preparation->enabled() && (!m_content.data().statsReady || m.values.empty())) {
     // Described (big) map: reduce on a pool thread; the current picture stays meanwhile.
     m_preparation->addJob({index, r0, c0, nRows, nCols, rowBlock, colBlock});
     return;
@@ -185,7 +185,7 @@ void GridRenderer::renderMap(int index) {
 
 void GridRenderer::fillMap(int index) {
   MapView& v = m_state.views[static_cast<std::size_t>(index)];
-  const MapData& m = m_content.data.maps[static_cast<std::size_t>(index)];
+  const MapData& m = m_content.data().maps[static_cast<std::size_t>(index)];
   const ReducedGrid& g = v.shown;
   if (g.rows <= 0 || g.cols <= 0) return;
   const int r0 = g.row0;

@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include <QString>
+#include <memory>
 #include <vector>
 
 #include "render/map_text.hpp"
@@ -23,10 +24,24 @@ class LegendKey;
 inline constexpr int kCaptionPad = 24;
 
 /// What the grid shows: a stage's maps, the view they are drawn with, and why there are none.
+/// The stage is shared with the background tasks that read it (GridPreparation), never copied
+/// for them: a layer's maps made elsewhere hold tens of MB of cells (compare's A, B and B - A).
 struct GridContent {
-  StageData data;
+  const StageData& data() const { return *m_data; }
+  /// The stage to change (GUI thread): copied first while a task still reads it.
+  StageData& edit() {
+    if (m_data.use_count() > 1) m_data = std::make_shared<StageData>(*m_data);
+    return *m_data;
+  }
+  void set(StageData stage) { m_data = std::make_shared<StageData>(std::move(stage)); }
+  /// The stage as it is now, for a task to read.
+  std::shared_ptr<const StageData> shared() const { return m_data; }
+
   ViewOptions view;
   QString message;  // shown instead of maps (why there are none)
+
+ private:
+  std::shared_ptr<StageData> m_data = std::make_shared<StageData>();
 };
 
 /// One map of the picture.
