@@ -69,7 +69,7 @@ HeadView::~HeadView() = default;
 
 const HeadLines& HeadView::lines() const { return m_shown ? *m_shown : m_geometry; }
 
-bool HeadView::isDrawing() const { return m_draw.isBusy(); }
+bool HeadView::isDrawing() const { return m_select.isBusy() || m_draw.isBusy(); }
 
 QString HeadView::hiddenText() const { return m_hidden->text(); }
 
@@ -80,7 +80,7 @@ StageData HeadView::readData(const mhaviz::ForwardResult& result, const ViewOpti
 
 void HeadView::resultChanged() {
   m_labelsWidth = -1;
-  retire(m_selection);
+  dropSelection();
   retire(m_picked);
   retire(m_pickedAll);
   const int heads = m_result ? static_cast<int>(m_result->H) : 0;
@@ -221,7 +221,7 @@ void HeadView::relayout() {
   HeadLinesOptions unhovered = options;
   HeadLinesOptions before = m_options;
   unhovered.hoverQuery = unhovered.hoverKey = before.hoverQuery = before.hoverKey = -1;
-  if (!sameSelection) retire(m_selection);
+  if (!sameSelection) dropSelection();
   if (!sameSelection || !(unhovered == before)) {
     retire(m_picked);
     retire(m_pickedAll);
@@ -250,8 +250,31 @@ QRectF HeadView::wantedBand() const {
   return {0, top, width, bottom - top};
 }
 
+void HeadView::dropSelection() {
+  retire(m_selection);
+  ++m_selectionWanted;
+}
+
+void HeadView::requestSelection() {
+  if (m_select.isBusy() && m_selectionReading == m_selectionWanted) return;  // on its way
+  m_selectionReading = m_selectionWanted;
+  // The data's maps read the result's memory: the run holds the result (the data the measures).
+  m_select.start([this, result = m_result, data = m_data, options = m_options,
+                  wanted = m_selectionWanted](const TaskScope& scope) {
+    auto made = std::make_shared<const LineSelection>(
+        selectHeadLines(data, options, scope.cancelFlag()));
+    if (!made->complete) return;
+    scope.post([this, made, wanted] {
+      if (wanted != m_selectionWanted) return;
+      m_selection = made;
+      requestPicture();
+    });
+  });
+}
+
 void HeadView::requestPicture() {
   if (m_data.maps.empty() || !m_result) {
+    m_select.cancel();
     m_draw.cancel();
     retire(m_shown);
     releaseRetired();
@@ -270,18 +293,17 @@ void HeadView::requestPicture() {
     return;
   }
   m_requestedBand = band;
+  if (!m_selection) {
+    m_draw.cancel();  // lines of the selection before are no longer wanted
+    requestSelection();  // which asks for the picture again when it arrives
+    return;
+  }
   const double scale = canvas()->devicePixelRatioF();
   // Everything the run reads is its own copy or shared and immutable (the result too).
   m_draw.start([this, result = m_result, data = m_data, options = m_options,
-                geometry = m_picked ? HeadLines{} : m_geometry, selection = m_selection,
+                geometry = m_picked ? HeadLines{} : m_geometry, sel = m_selection,
                 picked = m_picked, band, scale, shownToken, all](const TaskScope& scope) {
     const std::atomic<bool>* cancelled = scope.cancelFlag();
-    std::shared_ptr<const LineSelection> sel = selection;
-    if (!sel) {
-      auto made = std::make_shared<LineSelection>(selectHeadLines(data, options, cancelled));
-      if (!made->complete) return;
-      sel = std::move(made);
-    }
     std::shared_ptr<const HeadLines> lines = picked;
     if (!lines) {
       auto made = std::make_shared<HeadLines>(geometry);
@@ -291,9 +313,8 @@ void HeadView::requestPicture() {
     if (scope.cancelled()) return;
     QImage image = rasterHeadLines(*lines, band, scale, cancelled);
     if (image.isNull()) return;
-    scope.post([this, sel, lines, image = std::move(image), band, shownToken, all] {
+    scope.post([this, lines, image = std::move(image), band, shownToken, all] {
       const bool newLines = m_shown != lines;
-      m_retired.push_back(std::exchange(m_selection, sel));
       m_retired.push_back(std::exchange(m_picked, lines));
       if (all) m_retired.push_back(std::exchange(m_pickedAll, lines));
       m_retired.push_back(std::exchange(m_shown, lines));

@@ -9,9 +9,10 @@
 // element, stage and solo head come with the grid's view. GUI thread only.
 //
 // The GUI thread only lays out the tokens and paints the finished picture: reading the weights
-// (the line selection), picking the hovered token's lines and drawing the lines of the visible
-// tokens run as one LatestTask (a selection is kept while only the hover or the scrolling
-// changes), so that 512 tokens x 8 heads never hold up the window.
+// (the line selection) runs as one LatestTask, picking the hovered token's lines and drawing the
+// lines of the visible tokens as another, so that 512 tokens x 8 heads never hold up the window.
+// The selection is kept while only the size, the hover or the scrolling changes, and one on its
+// way is not started again when they change meanwhile (a dock settling into its size).
 
 #include <QImage>
 #include <QRectF>
@@ -43,7 +44,7 @@ class HeadView : public TokenView {
   /// The layout as last drawn (lines, tokens, notes, hidden count); the tokens alone until the
   /// first picture is drawn.
   [[nodiscard]] const HeadLines& lines() const;
-  /// True while the picture on screen is not yet the one asked for (the task runs).
+  /// True while the picture on screen is not yet the one asked for (a task runs).
   [[nodiscard]] bool isDrawing() const;
   /// The heads drawn, in colour order.
   [[nodiscard]] const std::vector<int>& heads() const { return m_heads; }
@@ -87,6 +88,10 @@ class HeadView : public TokenView {
   void updateControls();
   void updateShownToken();
   void requestPicture();
+  /// Starts reading the selection of the current data and heads, unless it is on its way.
+  void requestSelection();
+  /// The selection no longer fits the data, heads or coverage.
+  void dropSelection();
   [[nodiscard]] QRectF wantedBand() const;
 
   /// headLabelsWidth of the data's labels in the widget's font; < 0: to be measured (after a new
@@ -101,6 +106,9 @@ class HeadView : public TokenView {
   // while the hover and the geometry stay too (every line, picked without a hover, while only
   // the hover changes). Null when they must be made again.
   std::shared_ptr<const LineSelection> m_selection;
+  // Counts dropSelection: the selection being read is wanted while it is the same.
+  quint64 m_selectionWanted = 0;
+  quint64 m_selectionReading = 0;
   std::shared_ptr<const HeadLines> m_picked;
   std::shared_ptr<const HeadLines> m_pickedAll;
   // The picture on screen: its layout, and its lines drawn over `m_band` of the canvas.
@@ -108,7 +116,8 @@ class HeadView : public TokenView {
   QImage m_image;
   QRectF m_band;
   QRectF m_requestedBand;  // the band of the newest drawing run
-  LatestTask m_draw{this};
+  LatestTask m_select{this};  // reads the selection
+  LatestTask m_draw{this};    // picks and draws the lines of a selection
   /// Selections and lines let go of (a selection of 512 tokens x 12 heads holds millions of
   /// lines): returned on a task's thread, not the GUI thread's (retire, then releaseRetired).
   std::vector<std::shared_ptr<const void>> m_retired;

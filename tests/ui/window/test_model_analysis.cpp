@@ -352,6 +352,7 @@ class TestModelAnalysis : public QObject {
       QVERIFY(view->tokenPictureList()[0].isNull());
       QVERIFY(!view->tokenPictureList()[5].isNull());
     }
+    QVERIFY(QTest::qWaitFor([&] { return !w.window.headView()->isDrawing(); }, kTimeout));
     QVERIFY(!w.window.headView()->lines().keys[5].picture.isEmpty());
     // A text model: nothing of the image stays.
     QVERIFY(w.window.pages()->openModelExample(QStringLiteral("reverse")));
