@@ -88,7 +88,7 @@ class ModelPages : public QStackedWidget {
   void storedMeasuresReady(std::shared_ptr<const mhaviz::ForwardResult> result,
                            std::shared_ptr<const mhaviz::ResultMeasures> measures, int batch);
   /// A model is being read and computed (openModel, past the unsaved-changes question): what is
-  /// computed for the session it is about to replace can wait (ModelView::modelFinished or
+  /// computed for the session it is about to replace can wait (ModelView::openEnded or
   /// modelClosed follow).
   void modelOpening();
 

@@ -247,6 +247,7 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
     m_error->setText(tr("Cannot open the model: %1").arg(error));
     m_error->show();
     showSummary();
+    emit openEnded();
     emit modelFinished();
     return;
   }
@@ -286,6 +287,7 @@ void ModelView::finishOpening() {
   if (!m_opening) return;
   m_opening = false;
   emit modelLoaded();
+  emit openEnded();
 }
 
 void ModelView::showSummary() {

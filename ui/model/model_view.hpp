@@ -100,8 +100,12 @@ class ModelView : public QWidget {
   /// follows at once). Its first layer is opened on this signal: after the picture, so that the
   /// layer's computation does not hold the picture up.
   void modelLoaded();
-  /// A model is read, computed and drawn (or failed: then error() is set).
+  /// A model is read, computed and drawn (or failed: then error() is set); again after every
+  /// picture drawn of it later (a resize, another batch element or mode).
   void modelFinished();
+  /// The model asked for last (openModel) is drawn, or could not be opened (error() says why):
+  /// once per opening, never for a later picture of it.
+  void openEnded();
   /// closeModel() forgot the model.
   void modelClosed();
 

@@ -182,7 +182,7 @@ void MainWindow::buildMenus() {
   // (its first layer is the session by then), fails or is closed.
   ComputeWorker* worker = m_computation->worker();
   connect(m_pages, &ModelPages::modelOpening, worker, &ComputeWorker::holdMeasures);
-  connect(m_pages->modelView(), &ModelView::modelFinished, worker, &ComputeWorker::resumeMeasures);
+  connect(m_pages->modelView(), &ModelView::openEnded, worker, &ComputeWorker::resumeMeasures);
   connect(m_pages->modelView(), &ModelView::modelClosed, worker, &ComputeWorker::resumeMeasures);
   m_exports =
       new ExportActions(this, m_document, m_computation,
