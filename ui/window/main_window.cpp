@@ -93,6 +93,11 @@ MainWindow::MainWindow(QWidget* parent)
       m_dock(new QDockWidget(tr("Parameters"), this)),
       m_status(nullptr) {
   setWindowTitle(QStringLiteral("mhaviz"));
+  // Docks move at once, not animated: a workspace switch or a comparison that shows and hides
+  // docks would otherwise lay out and redraw every grid beside them at each step of the slide
+  // (tens of ms of the GUI thread per step, the picture jumping meanwhile). Docks tab and
+  // nest as before.
+  setDockOptions(dockOptions() & ~QMainWindow::AnimatedDocks);
   m_grid->setObjectName(QStringLiteral("heatmapGrid"));
   m_grid->setBackgroundPreparation(true);  // big maps are reduced off the GUI thread
   m_grid->setAxisTitles(true);             // "query" down, "key" across
