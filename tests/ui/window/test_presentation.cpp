@@ -19,6 +19,7 @@
 #include "render/heatmap_grid.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
+#include "teaching_window.hpp"
 #include "window/main_window.hpp"
 #include "window/workspace_arrangements.hpp"
 #include "window/workspaces.hpp"
@@ -27,31 +28,18 @@ using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevi
 
 Q_DECLARE_METATYPE(mhaviz::ui::Stage)
 
-namespace {
-constexpr int kTimeout = 30000;
-}
-
-class TestPresentation : public QObject {
+class TestPresentation : public mhaviz::ui::testing::TeachingWindowTest {
   Q_OBJECT
 
  private slots:
   void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-presentation-tests"); }
 
-  void init() {
-    m_window = new MainWindow;
-    m_window->resize(1200, 800);
-    m_window->show();
-    QVERIFY(idle());
-    QVERIFY(computation()->result() != nullptr);
-    m_tools = m_window->teaching();
-    QVERIFY(m_tools != nullptr);
-  }
+  void init() { QVERIFY(openWindow()); }
 
   void cleanup() {
     // A failed test leaves presentation mode on, and its font would reach the next test's window.
     if (m_tools != nullptr && m_tools->inPresentation()) m_tools->setPresentation(false);
-    delete m_window;
-    m_window = nullptr;
+    closeWindow();
   }
 
   // Issue 40 defect 3: a tooltip of the normal layout stayed drawn over the slide.
@@ -309,22 +297,6 @@ class TestPresentation : public QObject {
     }
     m_tools->setPresentation(false);
   }
-
- private:
-  Document* document() const { return m_window->document(); }
-  Computation* computation() const { return m_window->computation(); }
-  HeatmapGrid* grid() const { return m_window->grid(); }
-  bool idle() const {
-    return QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
-  }
-  void setStage(Stage stage) {
-    ViewOptions v = document()->view();
-    v.stage = stage;
-    document()->setView(v);
-  }
-
-  MainWindow* m_window = nullptr;
-  TeachingTools* m_tools = nullptr;
 };
 
 QTEST_MAIN(TestPresentation)

@@ -30,6 +30,7 @@
 #include "teach/stage_guide.hpp"
 #include "teach/teach_docks.hpp"
 #include "teach/teaching_tools.hpp"
+#include "teaching_window.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/workspace_arrangements.hpp"
@@ -39,30 +40,15 @@ using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevi
 
 Q_DECLARE_METATYPE(mhaviz::ui::Stage)
 
-namespace {
-constexpr int kTimeout = 30000;
-}
-
-class TestTeachWindow : public QObject {
+class TestTeachWindow : public mhaviz::ui::testing::TeachingWindowTest {
   Q_OBJECT
 
  private slots:
   void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-teach-window-tests"); }
 
-  void init() {
-    m_window = new MainWindow;
-    m_window->resize(1200, 800);
-    m_window->show();
-    QVERIFY(idle());
-    QVERIFY(computation()->result() != nullptr);
-    m_tools = m_window->teaching();
-    QVERIFY(m_tools != nullptr);
-  }
+  void init() { QVERIFY(openWindow()); }
 
-  void cleanup() {
-    delete m_window;
-    m_window = nullptr;
-  }
+  void cleanup() { closeWindow(); }
 
   // The picture a first start shows: unmodified, and heads a class can tell apart at once
   // (not weights near 1/S everywhere, as random weights on random inputs give).
@@ -302,22 +288,6 @@ class TestTeachWindow : public QObject {
       QCOMPARE(shown.split(QLatin1Char('\n')).join(QLatin1Char(' ')), titles.at(i));
     }
   }
-
- private:
-  Document* document() const { return m_window->document(); }
-  Computation* computation() const { return m_window->computation(); }
-  HeatmapGrid* grid() const { return m_window->grid(); }
-  bool idle() const {
-    return QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
-  }
-  void setStage(Stage stage) {
-    ViewOptions v = document()->view();
-    v.stage = stage;
-    document()->setView(v);
-  }
-
-  MainWindow* m_window = nullptr;
-  TeachingTools* m_tools = nullptr;
 };
 
 QTEST_MAIN(TestTeachWindow)
