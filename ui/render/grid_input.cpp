@@ -131,7 +131,8 @@ void GridInput::showCells(const QRectF& cells) {
 }
 
 bool GridInput::wheelZoomsOutAtWhole(const QWheelEvent& wheel, QPointF* cell) const {
-  if (wheel.angleDelta().y() >= 0 || m_state.views.empty() || m_content.data().maps.empty()) return false;
+  if (wheel.angleDelta().y() >= 0 || m_state.views.empty() || m_content.data().maps.empty())
+    return false;
   QCPAxisRect* over = m_plot->axisRectAt(wheel.position());
   if (over == nullptr) return false;
   const MapData& m = m_content.data().maps.front();
@@ -207,7 +208,8 @@ QString GridInput::describeCell(int map, int row, int col) const {
   }
   parts << m_content.data().shownUnit + QLatin1Char(' ') + formatValue(value);
   if (m.maskedAt(row, col)) {
-    const bool reduced = m_content.data().result != nullptr && m_content.data().result->is_reduced();
+    const bool reduced =
+        m_content.data().result != nullptr && m_content.data().result->is_reduced();
     parts << (reduced ? HeatmapGrid::tr("masked: every weight of the block is 0")
                       : HeatmapGrid::tr("masked (-inf in the mask)"));
   }

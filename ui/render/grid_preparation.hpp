@@ -66,8 +66,7 @@ class GridPreparation {
   /// Starts a task for the queued regions of `data` (and, when `withStats`, its statistics);
   /// starting one cancels the one before. The task reads `data` (whose result keeps the
   /// described maps' memory alive), which must not change while it does (GridContent::edit).
-  void launch(std::shared_ptr<const StageData> data, Reduce rule, bool withStats,
-              Deliver deliver);
+  void launch(std::shared_ptr<const StageData> data, Reduce rule, bool withStats, Deliver deliver);
   /// Drops the running task and the queued regions: the data is about to change.
   void cancel();
 

@@ -261,8 +261,8 @@ void HeadView::requestSelection() {
   // The data's maps read the result's memory: the run holds the result (the data the measures).
   m_select.start([this, result = m_result, data = m_data, options = m_options,
                   wanted = m_selectionWanted](const TaskScope& scope) {
-    auto made = std::make_shared<const LineSelection>(
-        selectHeadLines(data, options, scope.cancelFlag()));
+    auto made =
+        std::make_shared<const LineSelection>(selectHeadLines(data, options, scope.cancelFlag()));
     if (!made->complete) return;
     scope.post([this, made, wanted] {
       if (wanted != m_selectionWanted) return;
@@ -294,7 +294,7 @@ void HeadView::requestPicture() {
   }
   m_requestedBand = band;
   if (!m_selection) {
-    m_draw.cancel();  // lines of the selection before are no longer wanted
+    m_draw.cancel();     // lines of the selection before are no longer wanted
     requestSelection();  // which asks for the picture again when it arrives
     return;
   }

@@ -46,7 +46,7 @@ class TestGridParts : public QObject {
     ViewOptions view;
     view.stage = Stage::in_proj_weight;
     showResult(grid, r, view);
-    QCOMPARE(grid.mapCount(), 6);  // W_q, W_k, W_v for each of the 2 heads (hd = 8)
+    QCOMPARE(grid.mapCount(), 6);   // W_q, W_k, W_v for each of the 2 heads (hd = 8)
     QString text = hover(1, 3, 6);  // W_q, head 1
     QVERIFY2(text.contains(QStringLiteral("output feature 11")) &&
                  text.contains(QStringLiteral("input feature 6")) && !text.contains("query") &&
@@ -110,8 +110,8 @@ class TestGridParts : public QObject {
     stage.rangeFromData = true;
     const double* cells = stage.maps[0].values.data();
     grid.setStageData(std::move(stage), ViewOptions{});
-    QVERIFY(QTest::qWaitFor([&] { return !grid.isPreparing() && grid.stageData().statsReady; },
-                            10000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return !grid.isPreparing() && grid.stageData().statsReady; }, 10000));
     QCOMPARE(grid.stageData().maps[0].values.data(), cells);
     QCOMPARE(grid.stageData().maps[0].finiteLo, 0.0);
     QCOMPARE(grid.stageData().maps[0].finiteHi, 200.0 * 300 - 1);

@@ -519,7 +519,7 @@ class TestModelAnalysis : public QObject {
     w.window.show();
     ModelView* view = w.window.pages()->modelView();
     QSignalSpy pictures(view, &ModelView::modelFinished);  // one per picture shown
-    QSignalSpy opened(view, &ModelView::openEnded);       // one per opening
+    QSignalSpy opened(view, &ModelView::openEnded);        // one per opening
     QVERIFY(w.session()->open(index.fileName()));
     QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && !view->picture().isNull(), kTimeout);
     QVERIFY(w.idle());
