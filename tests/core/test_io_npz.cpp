@@ -250,6 +250,29 @@ TEST_F(NpzFiles, LargeStoredArchiveRoundTrips) {
   for (std::size_t i = 0; i < got.size(); i += 4099) ASSERT_EQ(got[i], static_cast<float>(i));
 }
 
+TEST_F(NpzFiles, MembersOverAMiBAreReadStraightIntoTheirTensors) {
+  // A member's first MiB (the .npy header and the data's start) is read apart from the rest,
+  // which goes straight into the tensor: every value on both sides of the seam, stored and
+  // deflated, beside a small member and a bool one (read whole, then parsed).
+  Tensor t(ElemType::f32, Shape{3, 500, 700});
+  auto data = t.data<float>();
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i % 65521) * 0.5F;
+  Tensor flags(ElemType::boolean, Shape{2, 3});
+  flags.data<std::uint8_t>()[4] = 1;
+  TensorMap m;
+  m.emplace("big", t);
+  m.emplace("small", Tensor::from({2}, std::vector<float>{1.0F, -2.0F}));
+  m.emplace("flags", flags);
+  for (const bool compressed : {false, true}) {
+    SCOPED_TRACE(compressed);
+    const fs::path p = dir_ / (compressed ? "c.npz" : "s.npz");
+    mhaviz::io::write_npz(p, m, compressed);
+    const TensorMap back = mhaviz::io::read_npz(p);
+    ASSERT_EQ(back.size(), m.size());
+    for (const auto& [name, want] : m) EXPECT_TRUE(same(back.at(name), want)) << name;
+  }
+}
+
 TEST_F(NpzFiles, ChangedStoredByteFailsTheCrcCheck) {
   // libzip takes each member's CRC-32 as it writes; reading checks it, so a byte changed on
   // disk in a stored member is found.

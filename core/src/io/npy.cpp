@@ -77,8 +77,12 @@ void fortran_to_c(std::span<const std::byte> src, std::span<std::byte> dst, cons
 
 }  // namespace
 
-Tensor parse_npy(std::span<const std::byte> bytes, std::string_view name) {
+std::optional<NpyLayout> npy_layout(std::span<const std::byte> head, std::uint64_t total,
+                                    std::string_view name) {
   constexpr std::size_t kPrefix = 8;  // magic + major + minor
+  const bool more = total > head.size();  // bytes of the .npy that are not in `head`
+  if (head.size() < kPrefix && more) return std::nullopt;
+  const std::span<const std::byte> bytes = head;
   if (bytes.size() < kPrefix || std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0) {
     if (bytes.size() < kPrefix && bytes.size() > 0 &&
         std::memcmp(bytes.data(), kMagic.data(), std::min(bytes.size(), kMagic.size())) == 0) {
@@ -99,15 +103,17 @@ Tensor parse_npy(std::span<const std::byte> bytes, std::string_view name) {
                    std::to_string(minor) + " (versions 1.0, 2.0 and 3.0 are supported)");
   }
   if (bytes.size() < kPrefix + len_width) {
+    if (more) return std::nullopt;
     fail(name, "truncated .npy file: it ends inside the header length field");
   }
   const std::size_t header_len = read_le(bytes, kPrefix, len_width);
   const std::size_t header_start = kPrefix + len_width;
-  if (header_len > bytes.size() - header_start) {
+  if (header_len > total - header_start) {
     fail(name, "truncated or corrupt .npy file: the header claims " + std::to_string(header_len) +
-                   " bytes but only " + std::to_string(bytes.size() - header_start) +
+                   " bytes but only " + std::to_string(total - header_start) +
                    " bytes follow the preamble");
   }
+  if (header_len > bytes.size() - header_start) return std::nullopt;
   const std::string_view header_text(reinterpret_cast<const char*>(bytes.data() + header_start),
                                      header_len);
   const NpyHeader header = parse_npy_header(header_text, name);
@@ -115,7 +121,7 @@ Tensor parse_npy(std::span<const std::byte> bytes, std::string_view name) {
 
   // Element count and byte count with overflow checks, compared with the bytes really present.
   const std::size_t data_start = header_start + header_len;
-  const std::size_t available = bytes.size() - data_start;
+  const std::uint64_t available = total - data_start;
   const std::size_t elem = elem_size(type);
   std::uint64_t count = 1;
   for (const std::int64_t d : header.shape) {
@@ -137,16 +143,21 @@ Tensor parse_npy(std::span<const std::byte> bytes, std::string_view name) {
     fail(name,
          "corrupt .npy file: " + claim + std::to_string(available) + " bytes follow the header");
   }
+  return NpyLayout{type, header.shape, header.fortran_order, data_start,
+                   static_cast<std::size_t>(need)};
+}
 
-  Tensor tensor = Tensor::uninitialized(type, header.shape);  // every byte is written below
-  const auto src = bytes.subspan(data_start, static_cast<std::size_t>(need));
+Tensor parse_npy(std::span<const std::byte> bytes, std::string_view name) {
+  const NpyLayout layout = *npy_layout(bytes, bytes.size(), name);   // all of it is in `bytes`
+  Tensor tensor = Tensor::uninitialized(layout.type, layout.shape);  // every byte written below
+  const auto src = bytes.subspan(layout.data_start, layout.data_bytes);
   auto dst = tensor.bytes();
-  if (header.fortran_order) {
-    fortran_to_c(src, dst, header.shape, elem);
-  } else if (need > 0) {
+  if (layout.fortran_order) {
+    fortran_to_c(src, dst, layout.shape, elem_size(layout.type));
+  } else if (layout.data_bytes > 0) {
     std::memcpy(dst.data(), src.data(), src.size());
   }
-  if (type == ElemType::boolean) {
+  if (layout.type == ElemType::boolean) {
     for (auto& b : tensor.data<std::uint8_t>()) b = b != 0 ? 1 : 0;
   }
   return tensor;

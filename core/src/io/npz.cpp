@@ -2,9 +2,13 @@
 
 #include <zip.h>
 
+#include <algorithm>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <system_error>
 #include <variant>
@@ -45,35 +49,70 @@ struct ZipErrorGuard {
   ZipErrorGuard& operator=(const ZipErrorGuard&) = delete;
 };
 
-/// Reads one member into memory. The buffer grows with the bytes actually decompressed, so a
-/// lying size in the central directory cannot make us allocate more than the data really holds.
-std::vector<std::byte> read_member(zip_t* archive, zip_uint64_t index, const zip_stat_t& st,
-                                   const std::string& where) {
+/// Reads up to `out.size()` bytes of the member into `out`; the count read (short only at its
+/// end).
+std::size_t read_some(zip_file_t* file, std::span<std::byte> out, const std::string& where) {
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const auto want = static_cast<zip_uint64_t>(std::min<std::size_t>(out.size() - done, 1 << 30));
+    const zip_int64_t got = zip_fread(file, out.data() + done, want);
+    if (got < 0) throw InvalidInput(where + ": corrupt member: " + zip_file_strerror(file));
+    if (got == 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  return done;
+}
+
+[[noreturn]] void truncated(const std::string& where, std::uint64_t got, const zip_stat_t& st) {
+  throw InvalidInput(where + ": truncated member: " + std::to_string(got) + " of " +
+                     std::to_string(st.size) + " bytes");
+}
+
+/// Reads one member into its tensor. Its first MiB is read into a buffer for the .npy header;
+/// the data then goes straight into the tensor (one copy of a tensor of hundreds of MB, where a
+/// buffer of the whole member and a copy of that took two). The buffer is at most a MiB; the
+/// tensor's size is the header's, which must match the member's declared size, itself bounded
+/// before this (a stored member by the file's size, a deflated one by deflate's ratio), and its
+/// memory is touched only as the data arrives.
+Tensor read_member(zip_t* archive, zip_uint64_t index, const zip_stat_t& st,
+                   const std::string& where) {
   std::unique_ptr<zip_file_t, ZipFileCloser> file(zip_fopen_index(archive, index, 0));
   if (!file) {
     throw InvalidInput(where + ": cannot open the member: " + zip_strerror(archive));
   }
-  std::vector<std::byte> data;
-  data.reserve(static_cast<std::size_t>(std::min<zip_uint64_t>(st.size, 64ULL << 20)));
   constexpr std::size_t kChunk = 1 << 20;
-  std::vector<std::byte> chunk(kChunk);
-  for (;;) {
-    const zip_int64_t got = zip_fread(file.get(), chunk.data(), kChunk);
-    if (got < 0) {
-      throw InvalidInput(where + ": corrupt member: " + zip_file_strerror(file.get()));
+  std::vector<std::byte> data(static_cast<std::size_t>(std::min<zip_uint64_t>(st.size, kChunk)));
+  data.resize(read_some(file.get(), data, where));
+  if (data.size() < std::min<zip_uint64_t>(st.size, kChunk)) truncated(where, data.size(), st);
+  const std::optional<NpyLayout> layout = npy_layout(data, st.size, where);
+  std::byte extra{};
+  if (!layout || layout->fortran_order || layout->type == ElemType::boolean) {
+    // A header over a MiB, or data that needs more than a copy: the whole member, then parsed.
+    for (;;) {
+      const std::size_t have = data.size();
+      data.resize(have + kChunk);
+      const std::size_t got = read_some(file.get(), std::span(data).subspan(have), where);
+      data.resize(have + got);
+      if (data.size() > st.size) {
+        throw InvalidInput(where + ": corrupt member: it holds more than its declared " +
+                           std::to_string(st.size) + " bytes");
+      }
+      if (got < kChunk) break;
     }
-    if (got == 0) break;
-    if (data.size() + static_cast<std::size_t>(got) > st.size) {
-      throw InvalidInput(where + ": corrupt member: it holds more than its declared " +
-                         std::to_string(st.size) + " bytes");
-    }
-    data.insert(data.end(), chunk.begin(), chunk.begin() + got);
+    if (data.size() != st.size) truncated(where, data.size(), st);
+    return parse_npy(data, where);
   }
-  if (data.size() != st.size) {
-    throw InvalidInput(where + ": truncated member: " + std::to_string(data.size()) + " of " +
+  Tensor tensor = Tensor::uninitialized(layout->type, layout->shape);  // every byte written
+  const std::span<std::byte> dst = tensor.bytes();
+  const std::size_t first = data.size() - layout->data_start;  // data read with the header
+  if (first > 0) std::memcpy(dst.data(), data.data() + layout->data_start, first);
+  const std::size_t rest = read_some(file.get(), dst.subspan(first), where);
+  if (first + rest < dst.size()) truncated(where, data.size() + rest, st);
+  if (read_some(file.get(), std::span(&extra, 1), where) != 0) {
+    throw InvalidInput(where + ": corrupt member: it holds more than its declared " +
                        std::to_string(st.size) + " bytes");
   }
-  return data;
+  return tensor;
 }
 
 }  // namespace
@@ -159,8 +198,7 @@ TensorMap parse_npz(std::span<const std::byte> bytes, std::string_view name) {
     if (tensors.count(tensor_name) != 0) {
       throw InvalidInput(tensor_where + ": the archive holds this name twice");
     }
-    const std::vector<std::byte> data = read_member(archive.get(), index, st, tensor_where);
-    tensors.emplace(tensor_name, parse_npy(data, tensor_where));
+    tensors.emplace(tensor_name, read_member(archive.get(), index, st, tensor_where));
   }
   return tensors;
 }

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,22 @@ Tensor read_npy(const std::filesystem::path& path);
 /// `t.npz: "query"` for an npz member). Every size in the header is checked against
 /// bytes.size() before anything is allocated.
 Tensor parse_npy(std::span<const std::byte> bytes, std::string_view name);
+
+/// What a .npy holds and where its data starts, read from its first bytes.
+struct NpyLayout {
+  ElemType type = ElemType::f32;
+  Shape shape;
+  bool fortran_order = false;
+  std::size_t data_start = 0;  ///< offset of the data in the .npy
+  std::size_t data_bytes = 0;  ///< the data's size, which is everything after data_start
+};
+
+/// The layout of a .npy of `total` bytes whose first bytes are `head`: so that a reader can put
+/// the data straight into its tensor (an npz member decompressed into it). Throws InvalidInput
+/// as parse_npy does for the same bytes; std::nullopt when the preamble or the header goes on
+/// past `head` (then read more).
+std::optional<NpyLayout> npy_layout(std::span<const std::byte> head, std::uint64_t total,
+                                    std::string_view name);
 
 /// The bytes numpy's np.save would write for this tensor (format 1.0, or 2.0 for a header
 /// over 64 KiB; header padded so the data starts at a multiple of 64).
