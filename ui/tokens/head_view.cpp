@@ -265,7 +265,11 @@ void HeadView::requestSelection() {
         std::make_shared<const LineSelection>(selectHeadLines(data, options, scope.cancelFlag()));
     if (!made->complete) return;
     scope.post([this, made, wanted] {
-      if (wanted != m_selectionWanted) return;
+      if (wanted != m_selectionWanted) {  // data or heads changed meanwhile
+        m_retired.push_back(made);        // millions of lines: let go off the GUI thread
+        releaseRetired();
+        return;
+      }
       m_selection = made;
       requestPicture();
     });
