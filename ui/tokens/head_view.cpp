@@ -258,8 +258,8 @@ void HeadView::dropSelection() {
 void HeadView::requestSelection() {
   if (m_select.isBusy() && m_selectionReading == m_selectionWanted) return;  // on its way
   m_selectionReading = m_selectionWanted;
-  // The data's maps read the result's memory: the run holds the result (the data the measures).
-  m_select.start([this, result = m_result, data = m_data, options = m_options,
+  // The run's copy of the data keeps the result and measures its maps read alive.
+  m_select.start([this, data = m_data, options = m_options,
                   wanted = m_selectionWanted](const TaskScope& scope) {
     auto made =
         std::make_shared<const LineSelection>(selectHeadLines(data, options, scope.cancelFlag()));
@@ -303,8 +303,8 @@ void HeadView::requestPicture() {
     return;
   }
   const double scale = canvas()->devicePixelRatioF();
-  // Everything the run reads is its own copy or shared and immutable (the result too).
-  m_draw.start([this, result = m_result, data = m_data, options = m_options,
+  // Everything the run reads is its own copy or shared and immutable (the data's result too).
+  m_draw.start([this, data = m_data, options = m_options,
                 geometry = m_picked ? HeadLines{} : m_geometry, sel = m_selection,
                 picked = m_picked, band, scale, shownToken, all](const TaskScope& scope) {
     const std::atomic<bool>* cancelled = scope.cancelFlag();

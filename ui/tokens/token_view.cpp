@@ -81,6 +81,7 @@ void TokenView::setResult(std::shared_ptr<const mhaviz::ForwardResult> result,
   if (m_result) {
     try {
       m_data = readData(*m_result, view, m_measures.get());
+      m_data.result = m_result;      // the described maps read its memory: kept alive with them
       m_data.measures = m_measures;  // described value norms read them
     } catch (const std::exception& e) {
       m_error = QString::fromUtf8(e.what());

@@ -77,12 +77,11 @@ void fortran_to_c(std::span<const std::byte> src, std::span<std::byte> dst, cons
 
 }  // namespace
 
-std::optional<NpyLayout> npy_layout(std::span<const std::byte> head, std::uint64_t total,
+std::optional<NpyLayout> npy_layout(std::span<const std::byte> bytes, std::uint64_t total,
                                     std::string_view name) {
   constexpr std::size_t kPrefix = 8;  // magic + major + minor
-  const bool more = total > head.size();  // bytes of the .npy that are not in `head`
-  if (head.size() < kPrefix && more) return std::nullopt;
-  const std::span<const std::byte> bytes = head;
+  const bool more = total > bytes.size();  // bytes of the .npy that are not in `bytes`
+  if (bytes.size() < kPrefix && more) return std::nullopt;
   if (bytes.size() < kPrefix || std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0) {
     if (bytes.size() < kPrefix && bytes.size() > 0 &&
         std::memcmp(bytes.data(), kMagic.data(), std::min(bytes.size(), kMagic.size())) == 0) {

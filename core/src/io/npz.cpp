@@ -85,7 +85,6 @@ Tensor read_member(zip_t* archive, zip_uint64_t index, const zip_stat_t& st,
   data.resize(read_some(file.get(), data, where));
   if (data.size() < std::min<zip_uint64_t>(st.size, kChunk)) truncated(where, data.size(), st);
   const std::optional<NpyLayout> layout = npy_layout(data, st.size, where);
-  std::byte extra{};
   if (!layout || layout->fortran_order || layout->type == ElemType::boolean) {
     // A header over a MiB, or data that needs more than a copy: the whole member, then parsed.
     for (;;) {
@@ -108,6 +107,7 @@ Tensor read_member(zip_t* archive, zip_uint64_t index, const zip_stat_t& st,
   if (first > 0) std::memcpy(dst.data(), data.data() + layout->data_start, first);
   const std::size_t rest = read_some(file.get(), dst.subspan(first), where);
   if (first + rest < dst.size()) truncated(where, data.size() + rest, st);
+  std::byte extra{};
   if (read_some(file.get(), std::span(&extra, 1), where) != 0) {
     throw InvalidInput(where + ": corrupt member: it holds more than its declared " +
                        std::to_string(st.size) + " bytes");

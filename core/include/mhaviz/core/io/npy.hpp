@@ -36,11 +36,11 @@ struct NpyLayout {
   std::size_t data_bytes = 0;  ///< the data's size, which is everything after data_start
 };
 
-/// The layout of a .npy of `total` bytes whose first bytes are `head`: so that a reader can put
+/// The layout of a .npy of `total` bytes that starts with `bytes`: so that a reader can put
 /// the data straight into its tensor (an npz member decompressed into it). Throws InvalidInput
 /// as parse_npy does for the same bytes; std::nullopt when the preamble or the header goes on
-/// past `head` (then read more).
-std::optional<NpyLayout> npy_layout(std::span<const std::byte> head, std::uint64_t total,
+/// past `bytes` (then read more).
+std::optional<NpyLayout> npy_layout(std::span<const std::byte> bytes, std::uint64_t total,
                                     std::string_view name);
 
 /// The bytes numpy's np.save would write for this tensor (format 1.0, or 2.0 for a header
