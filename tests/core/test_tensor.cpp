@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
+#include "mhaviz/core/base/pages.hpp"
 #include "mhaviz/core/base/tensor.hpp"
 
 namespace mhaviz {
@@ -63,3 +66,23 @@ TEST(Tensor, CopiesShareUntilWritten) {
 
 }  // namespace
 }  // namespace mhaviz
+
+// Large page vectors live in blocks of their own, aligned for huge pages, and hold what is
+// written to them through growth and copies; small ones come from the ordinary heap.
+TEST(PageVector, LargeBlocksAreHugePageAlignedAndKeepTheirElements) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20U;
+  mhaviz::PageVector<std::uint32_t> large(3 * (kHuge / sizeof(std::uint32_t)) + 7);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(large.data()) % kHuge, 0U);
+  for (std::size_t i = 0; i < large.size(); ++i)
+    large[i] = static_cast<std::uint32_t>(i * 2654435761U);
+  large.resize(large.size() + kHuge);  // moved into a larger block
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(large.data()) % kHuge, 0U);
+  const mhaviz::PageVector<std::uint32_t> copy = large;
+  for (const std::size_t i : {std::size_t{0}, std::size_t{12345}, 3 * (kHuge / 4) + 6}) {
+    EXPECT_EQ(copy[i], static_cast<std::uint32_t>(i * 2654435761U));
+  }
+  EXPECT_EQ(copy.back(), 0U);  // the elements added by resize are value-initialised
+  mhaviz::PageVector<double> small = {1.5, 2.5};
+  small.push_back(3.5);
+  EXPECT_EQ(small, (mhaviz::PageVector<double>{1.5, 2.5, 3.5}));
+}

@@ -1,7 +1,5 @@
 #include "mhaviz/core/base/tensor.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -9,6 +7,8 @@
 #include <new>
 #include <stdexcept>
 #include <type_traits>
+
+#include "mhaviz/core/base/pages.hpp"
 
 namespace mhaviz {
 
@@ -68,35 +68,7 @@ std::string shape_str(const Shape& shape) {
 namespace detail {
 namespace {
 constexpr std::align_val_t kAlign{64};
-constexpr std::size_t kCachedFrom = std::size_t{1} << 20U;  // blocks of 1 MiB and more
 constexpr std::size_t kCacheLimit = std::size_t{1} << 30U;  // held at most while unused
-
-constexpr std::size_t kHugePage = std::size_t{2} << 20U;
-
-/// A large block of its own pages, 2 MiB aligned and marked for transparent huge pages
-/// (MADV_HUGEPAGE: honoured when the system's THP mode is "madvise" or "always", ignored
-/// otherwise): one fault per 2 MiB instead of per 4 KiB when it is first touched, and fewer
-/// TLB misses while the pass walks it (docs/architecture.md, the core's pass).
-std::size_t mapped_size(std::size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
-
-void* map_block(std::size_t bytes) {
-  const std::size_t size = mapped_size(bytes);
-  void* raw =
-      mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) throw std::bad_alloc();
-  const auto start = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = (start + kHugePage - 1) & ~std::uintptr_t{kHugePage - 1};
-  // Unmap the slack on either side of the aligned block.
-  if (aligned > start) munmap(raw, aligned - start);
-  if (const std::size_t tail = start + kHugePage - aligned; tail > 0) {
-    munmap(reinterpret_cast<void*>(aligned + size), tail);
-  }
-  void* p = reinterpret_cast<void*>(aligned);
-  madvise(p, size, MADV_HUGEPAGE);
-  return p;
-}
-
-void unmap_block(void* p, std::size_t bytes) { munmap(p, mapped_size(bytes)); }
 
 /// Large blocks freed by one forward pass are kept for the next one of the same shape: a
 /// window recomputing on every slider step would otherwise have the kernel fault in and
@@ -131,7 +103,7 @@ class BlockCache {
         }
       }
     }
-    for (const auto& [q, n] : evicted) unmap_block(q, n);
+    for (const auto& [q, n] : evicted) unmap_pages(q, n);
   }
 
  private:
@@ -147,15 +119,15 @@ BlockCache& cache() {
 }  // namespace
 
 void* allocate_storage(std::size_t bytes) {
-  if (bytes >= kCachedFrom) {
+  if (bytes >= kPagesFrom) {
     if (void* p = cache().take(bytes)) return p;
-    return map_block(bytes);
+    return map_pages(bytes);  // huge pages (pages.hpp)
   }
   return ::operator new(bytes, kAlign);
 }
 
 void free_storage(void* p, std::size_t bytes) {
-  if (bytes >= kCachedFrom) {
+  if (bytes >= kPagesFrom) {
     cache().give(p, bytes);
   } else {
     ::operator delete(p, kAlign);

@@ -26,7 +26,8 @@ std::size_t elem_size(ElemType type);
 using Shape = std::vector<std::int64_t>;
 
 namespace detail {
-/// Storage for tensors, 64-byte aligned. Freed blocks of 8 MiB and more are kept (up to
+/// Storage for tensors, 64-byte aligned; blocks of 1 MiB and more in pages of their own
+/// (pages.hpp). Freed blocks of 1 MiB and more are kept (up to
 /// 1 GiB in all) for reuse by the next tensor of the same size. Thread-safe.
 void* allocate_storage(std::size_t bytes);
 void free_storage(void* p, std::size_t bytes);
