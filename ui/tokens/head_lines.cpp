@@ -2,6 +2,7 @@
 #include "tokens/head_lines.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -42,7 +43,7 @@ struct RowBuffer {
 // strongest first until their sum reaches coverage x the row's sum. Appends to `out`; returns
 // the lines left out.
 int selectRow(const RowBuffer& row, int query, int head, int slot, double coverage,
-              double alphaScale, std::vector<HeadLine>& kept, std::vector<HeadLine>& out) {
+              double alphaScale, std::vector<HeadLine>& kept, HeadLineVector& out) {
   kept.clear();
   double sum = 0;
   for (std::size_t j = 0; j < row.values.size(); ++j) {
@@ -70,37 +71,38 @@ int selectRow(const RowBuffer& row, int query, int head, int slot, double covera
   return static_cast<int>(kept.size() - count);
 }
 
-// Weakest first (by alpha, ties in their order): a stable radix sort on the bits of alpha
-// (>= 0, so its IEEE bits order as the numbers do); a million lines in a few tens of
-// milliseconds.
-void sortWeakestFirst(std::vector<HeadLine>& lines) {
+// Sorts `lines` into drawing order: weakest first (by alpha, ties in their order). A stable
+// radix sort on the bits of alpha as a float (which order as alpha does, but for doubles that
+// round to one float) that moves the lines themselves, a pass per byte that the lines do not
+// all share; then each run of one float sorted by the doubles (a run of equal weights, as
+// weights from float tensors are, is already in order).
+void sortWeakestFirst(HeadLineVector& lines) {
+  const auto byAlpha = [](const HeadLine& a, const HeadLine& b) { return a.alpha < b.alpha; };
   if (lines.size() < 4096) {
-    std::stable_sort(lines.begin(), lines.end(),
-                     [](const HeadLine& a, const HeadLine& b) { return a.alpha < b.alpha; });
+    std::stable_sort(lines.begin(), lines.end(), byAlpha);
     return;
   }
-  struct Key {
-    std::uint64_t bits;
-    std::uint32_t index;
+  const auto key = [](const HeadLine& l) {
+    return std::bit_cast<std::uint32_t>(static_cast<float>(std::max(l.alpha, 0.0)));
   };
-  std::vector<Key> keys(lines.size()), other(lines.size());
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    keys[i] = {std::bit_cast<std::uint64_t>(std::max(lines[i].alpha, 0.0)),
-               static_cast<std::uint32_t>(i)};
-  }
-  std::vector<std::size_t> count(std::size_t{1} << 16);
-  for (int shift = 0; shift < 64; shift += 16) {
-    std::fill(count.begin(), count.end(), 0);
-    for (const Key& k : keys) ++count[(k.bits >> shift) & 0xffffU];
+  // Digits of 8 bits: the 256 places written to at once stay in the caches.
+  HeadLineVector other(lines.size());
+  std::array<std::size_t, 256> count{};
+  for (int shift = 0; shift < 32; shift += 8) {
+    count.fill(0);
+    for (const HeadLine& l : lines) ++count[(key(l) >> shift) & 0xffU];
+    if (std::find(count.begin(), count.end(), lines.size()) != count.end()) continue;
     std::size_t sum = 0;
     for (std::size_t& c : count) sum += std::exchange(c, sum);
-    for (const Key& k : keys) other[count[(k.bits >> shift) & 0xffffU]++] = k;
-    keys.swap(other);
+    for (const HeadLine& l : lines) other[count[(key(l) >> shift) & 0xffU]++] = l;
+    lines.swap(other);
   }
-  std::vector<HeadLine> sorted;
-  sorted.reserve(lines.size());
-  for (const Key& k : keys) sorted.push_back(lines[k.index]);
-  lines = std::move(sorted);
+  for (auto run = lines.begin(); run != lines.end();) {
+    const std::uint32_t k = key(*run);
+    const auto end = std::find_if(run, lines.end(), [&](const HeadLine& l) { return key(l) != k; });
+    if (!std::is_sorted(run, end, byAlpha)) std::stable_sort(run, end, byAlpha);
+    run = end;
+  }
 }
 
 bool validHead(const StageData& data, int m) {
@@ -202,6 +204,17 @@ LineSelection selectHeadLines(const StageData& data, const HeadLinesOptions& opt
   out.hiddenPerQuery.assign(static_cast<std::size_t>(rows), 0);
   const double alphaScale = options.unitWeights ? 1.0 : largestValue(data, options.heads);
   const double coverage = std::clamp(options.coverage, 0.0, 1.0);
+  // By query, then head, then key; room for every pair, so that millions of lines are not
+  // copied as the list grows.
+  HeadLineVector lines;
+  std::size_t pairs = 0;
+  for (int m : options.heads) {
+    if (!validHead(data, m)) continue;
+    const MapData& map = data.maps[static_cast<std::size_t>(m)];
+    pairs += static_cast<std::size_t>(std::min(map.rows, rows)) *
+             static_cast<std::size_t>(std::max(map.cols, 0));
+  }
+  lines.reserve(pairs);
   RowBuffer row;
   std::vector<HeadLine> kept;
   for (int i = 0; i < rows; ++i) {
@@ -216,15 +229,21 @@ LineSelection selectHeadLines(const StageData& data, const HeadLinesOptions& opt
         if (row.nan()) {
           out.nanQueries[qi] = 1;  // marked; this head draws nothing for it
         } else {
-          out.hiddenPerQuery[qi] +=
-              selectRow(row, i, m, slot, coverage, alphaScale, kept, out.lines);
+          out.hiddenPerQuery[qi] += selectRow(row, i, m, slot, coverage, alphaScale, kept, lines);
         }
       }
       ++slot;
     }
     out.hiddenLines += out.hiddenPerQuery[qi];
-    out.rowStart[qi + 1] = out.lines.size();
+    out.rowStart[qi + 1] = lines.size();
   }
+  // The drawing order, and each query's lines in it (a stable pass by query over that order).
+  sortWeakestFirst(lines);
+  std::vector<std::size_t> next(out.rowStart.begin(), out.rowStart.end() - 1);
+  out.byQuery.resize(lines.size());
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    out.byQuery[next[static_cast<std::size_t>(lines[k].query)]++] = static_cast<std::uint32_t>(k);
+  out.lines = HeadLineList(std::move(lines));
   out.complete = true;
   return out;
 }
@@ -243,21 +262,26 @@ void pickHeadLines(HeadLines& layout, const LineSelection& selection, const Stag
   layout.notesAtKeys = !keyHover;
   layout.hoveredQuery = queryHover ? options.hoverQuery : -1;
   layout.hoveredKey = keyHover ? options.hoverKey : -1;
-  layout.lines.clear();
   layout.notes.clear();
+  if (!queryHover && !keyHover) {
+    layout.lines = selection.lines;  // shared, already in drawing order
+    layout.hiddenLines = selection.hiddenLines;
+    return;
+  }
+  // The hovered token's lines, in the selection's drawing order; its notes by head and key (a
+  // query's) or by query and head (a key's).
+  HeadLineVector picked;
   if (queryHover) {
     const auto q = static_cast<std::size_t>(options.hoverQuery);
-    layout.lines.assign(
-        selection.lines.begin() + static_cast<std::ptrdiff_t>(selection.rowStart[q]),
-        selection.lines.begin() + static_cast<std::ptrdiff_t>(selection.rowStart[q + 1]));
-    for (const HeadLine& l : layout.lines)
-      layout.notes.push_back({l.head, l.slot, l.key, l.weight});
+    for (std::size_t k = selection.rowStart[q]; k < selection.rowStart[q + 1]; ++k)
+      picked.push_back(selection.lines[selection.byQuery[k]]);
+    for (const HeadLine& l : picked) layout.notes.push_back({l.head, l.slot, l.key, l.weight});
     layout.hiddenLines = selection.hiddenPerQuery[q];
-  } else if (keyHover) {
+  } else {
     const int key = options.hoverKey;
     for (const HeadLine& l : selection.lines) {
       if (l.key != key) continue;
-      layout.lines.push_back(l);
+      picked.push_back(l);
       layout.notes.push_back({l.head, l.slot, l.query, l.weight});
     }
     // Only the hovered key's lines count as hidden here: the pairs into it that could be drawn.
@@ -271,12 +295,14 @@ void pickHeadLines(HeadLines& layout, const LineSelection& selection, const Stag
         if (!row.nan() && row.drawable(static_cast<std::size_t>(key))) ++drawable;
       }
     }
-    layout.hiddenLines = drawable - static_cast<int>(layout.lines.size());
-  } else {
-    layout.lines = selection.lines;
-    layout.hiddenLines = selection.hiddenLines;
+    layout.hiddenLines = drawable - static_cast<int>(picked.size());
   }
-  sortWeakestFirst(layout.lines);
+  std::sort(layout.notes.begin(), layout.notes.end(),
+            [&](const WeightNote& a, const WeightNote& b) {
+              return queryHover ? std::pair(a.slot, a.row) < std::pair(b.slot, b.row)
+                                : std::pair(a.row, a.slot) < std::pair(b.row, b.slot);
+            });
+  layout.lines = HeadLineList(std::move(picked));
 }
 
 HeadLines layoutHeadLines(const StageData& data, const QStringList& queryLabels,

@@ -16,8 +16,12 @@
 #include <QStringList>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
+#include "mhaviz/core/base/pages.hpp"
 #include "mhaviz/core/forward/result.hpp"
 #include "stages/stage_data.hpp"
 
@@ -73,6 +77,27 @@ struct HeadLinesOptions {
   bool operator==(const HeadLinesOptions&) const = default;
 };
 
+/// Lines in pages of their own: a list of millions is mapped in huge pages (pages.hpp).
+using HeadLineVector = mhaviz::PageVector<HeadLine>;
+
+/// Lines shared, never copied, between the selection and the pictures picked from it (millions
+/// at 512 tokens x 8 heads); read like a vector.
+class HeadLineList {
+ public:
+  HeadLineList() = default;
+  explicit HeadLineList(HeadLineVector lines)
+      : m_lines(std::make_shared<const HeadLineVector>(std::move(lines))) {}
+  [[nodiscard]] std::size_t size() const { return m_lines ? m_lines->size() : 0; }
+  [[nodiscard]] bool empty() const { return size() == 0; }
+  [[nodiscard]] const HeadLine& operator[](std::size_t i) const { return (*m_lines)[i]; }
+  [[nodiscard]] const HeadLine& back() const { return m_lines->back(); }
+  [[nodiscard]] const HeadLine* begin() const { return m_lines ? m_lines->data() : nullptr; }
+  [[nodiscard]] const HeadLine* end() const { return begin() + size(); }
+
+ private:
+  std::shared_ptr<const HeadLineVector> m_lines;
+};
+
 struct HeadLines {
   std::vector<TokenSlot> queries, keys;
   int firstExtraKey = -1;  // index of the first bias_k / zero key, -1 without
@@ -82,7 +107,7 @@ struct HeadLines {
   double queryNoteX = 0, keyNoteX = 0;  // left edge of each notes column
   double noteWidth = 0;                 // width of each notes column
   int headCount = 0;                    // heads drawn (a column of notes each)
-  std::vector<HeadLine> lines;          // drawing order: weakest first, strongest on top
+  HeadLineList lines;                   // drawing order: weakest first, strongest on top
   std::vector<WeightNote> notes;
   int hoveredQuery = -1, hoveredKey = -1;  // the token hovered (highlighted), -1: none
   bool notesAtKeys = true;  // notes beside the keys (a query hovered), else beside the queries
@@ -91,9 +116,12 @@ struct HeadLines {
 
 /// The lines the coverage threshold keeps for every query (no hover yet), and what it left out.
 struct LineSelection {
-  /// By query, then head (in the order of options.heads), then key: query i's lines are
-  /// lines[rowStart[i] .. rowStart[i + 1]).
-  std::vector<HeadLine> lines;
+  /// Every query's lines in drawing order: weakest first (by alpha; ties by query, then head in
+  /// the order of options.heads, then key), so that the picture of all of them is this list.
+  HeadLineList lines;
+  /// Query i's lines are lines[byQuery[k]] for k in [rowStart[i], rowStart[i + 1]), in the order
+  /// of `lines`.
+  std::vector<std::uint32_t> byQuery;
   std::vector<std::size_t> rowStart;
   std::vector<unsigned char> nanQueries;  // per query: a head drawn has a NaN row there
   std::vector<int> hiddenPerQuery;        // per query: lines the threshold left out

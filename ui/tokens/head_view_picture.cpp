@@ -282,21 +282,38 @@ void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLo
   painter.restore();
 }
 
-std::vector<RasterLine> headRasterLines(const HeadLines& lines, const QRectF& band) {
-  std::vector<RasterLine> out;
-  out.reserve(band.isNull() ? lines.lines.size() : 0);
-  const double margin = lines.rowHeight;
-  const auto inBand = [&](double y) {
-    return y >= band.top() - margin && y <= band.bottom() + margin;
+mhaviz::PageVector<RasterLine> headRasterLines(const HeadLines& lines, const QRectF& band) {
+  // Which tokens stand in the band (their row within a row of it), and each head's colour:
+  // looked up, not worked out, for each of millions of lines.
+  const auto inBand = [&](const std::vector<TokenSlot>& tokens) {
+    std::vector<unsigned char> out(tokens.size(), 1);
+    if (band.isNull()) return out;
+    const double margin = lines.rowHeight;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      const double y = tokens[i].anchor.y();
+      out[i] = y >= band.top() - margin && y <= band.bottom() + margin ? 1 : 0;
+    }
+    return out;
   };
+  const std::vector<unsigned char> queryIn = inBand(lines.queries), keyIn = inBand(lines.keys);
+  const auto drawn = [&](const HeadLine& l) {
+    return queryIn[static_cast<std::size_t>(l.query)] != 0 ||
+           keyIn[static_cast<std::size_t>(l.key)] != 0;
+  };
+  std::vector<QColor> colours;
+  mhaviz::PageVector<RasterLine> out;
+  out.reserve(
+      static_cast<std::size_t>(std::count_if(lines.lines.begin(), lines.lines.end(), drawn)));
   for (const HeadLine& l : lines.lines) {
-    const QPointF a = lines.queries[static_cast<std::size_t>(l.query)].anchor;
-    const QPointF b = lines.keys[static_cast<std::size_t>(l.key)].anchor;
-    if (!band.isNull() && !inBand(a.y()) && !inBand(b.y())) continue;
-    QColor c = headColor(l.head);
+    if (!drawn(l)) continue;
+    const auto head = static_cast<std::size_t>(std::max(l.head, 0));
+    while (colours.size() <= head) colours.push_back(headColor(static_cast<int>(colours.size())));
+    QColor c = colours[head];
     c.setAlphaF(static_cast<float>(std::clamp(l.alpha, 0.0, 1.0)));
     // Width grows a little with the weight, opacity is the weight.
-    out.push_back({a, b, c.rgba(), 1.0 + 2.0 * l.alpha});
+    out.push_back({lines.queries[static_cast<std::size_t>(l.query)].anchor,
+                   lines.keys[static_cast<std::size_t>(l.key)].anchor, c.rgba(),
+                   1.0 + 2.0 * l.alpha});
   }
   if (out.size() > kManyLines) {
     for (RasterLine& l : out) {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <vector>
 
+#include "mhaviz/core/base/pages.hpp"
 #include "mhaviz/core/forward/result.hpp"
 #include "render/image_export.hpp"
 #include "stages/stage_data.hpp"
@@ -97,7 +98,7 @@ void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLo
 /// The lines of `lines` as the rasterizer draws them (head colour, opacity α, width 1 + 2α),
 /// in drawing order; with a non-null `band`, only the lines with an end in it (the lines of the
 /// visible tokens).
-std::vector<RasterLine> headRasterLines(const HeadLines& lines, const QRectF& band = {});
+mhaviz::PageVector<RasterLine> headRasterLines(const HeadLines& lines, const QRectF& band = {});
 
 /// The lines of `lines` with an end in `band` drawn on a transparent image of band's size times
 /// `scale` (device pixels; its device pixel ratio is `scale`). Null when `cancelled` became true.

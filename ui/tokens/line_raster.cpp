@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "mhaviz/core/base/pages.hpp"
 #include "mhaviz/core/base/parallel.hpp"
 
 namespace mhaviz::ui {
@@ -113,7 +114,7 @@ void drawLine(QImage& image, float x0, float y0, float x1, float y1, float width
 
 }  // namespace
 
-void rasterLines(QImage& image, const std::vector<RasterLine>& lines, QPointF origin, double scale,
+void rasterLines(QImage& image, std::span<const RasterLine> lines, QPointF origin, double scale,
                  const std::atomic<bool>* cancelled) {
   if (image.isNull() || image.format() != QImage::Format_ARGB32_Premultiplied) return;
   // In device pixels, with the rows each line meets.
@@ -122,7 +123,7 @@ void rasterLines(QImage& image, const std::vector<RasterLine>& lines, QPointF or
     std::uint32_t src;
     bool thin;
   };
-  std::vector<Device> device;
+  mhaviz::PageVector<Device> device;  // up to millions: in huge pages (pages.hpp)
   device.reserve(lines.size());
   for (const RasterLine& line : lines) {
     const std::uint32_t src = qPremultiply(line.colour);
@@ -142,7 +143,9 @@ void rasterLines(QImage& image, const std::vector<RasterLine>& lines, QPointF or
   }
   // Stripes of rows drawn side by side on every hardware thread; each draws every line that
   // meets it, in order, so that every pixel blends the lines in their order whatever the
-  // threads.
+  // threads. (Each line is set up anew in every stripe it crosses, where rounding may place its
+  // edge differently: stripes of 256 rows drew 512 tokens x 8 heads in 0.8 of the time but
+  // shaded a few edge pixels up to 2 % differently, so the stripes stay as they were.)
   constexpr int kStripeRows = 64;
   const int stripes = (image.height() + kStripeRows - 1) / kStripeRows;
   const qsizetype stride = image.bytesPerLine();

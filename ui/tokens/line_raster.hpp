@@ -9,7 +9,7 @@
 #include <QPointF>
 #include <QRgb>
 #include <atomic>
-#include <vector>
+#include <span>
 
 namespace mhaviz::ui {
 
@@ -24,7 +24,7 @@ struct RasterLine {
 /// transparent after rounding to 8 bits are skipped. Stripes of rows are drawn on every
 /// hardware thread (the same pixels whatever their number). Stops early when `cancelled`
 /// becomes true.
-void rasterLines(QImage& image, const std::vector<RasterLine>& lines, QPointF origin, double scale,
+void rasterLines(QImage& image, std::span<const RasterLine> lines, QPointF origin, double scale,
                  const std::atomic<bool>* cancelled = nullptr);
 
 }  // namespace mhaviz::ui

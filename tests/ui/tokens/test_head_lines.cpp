@@ -4,13 +4,15 @@
 
 #include <QApplication>
 #include <QFontMetricsF>
-#include <QToolButton>
 #include <QImage>
 #include <QTest>
+#include <QToolButton>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <set>
+#include <span>
 #include <utility>
 
 #include "../render/test_render_common.hpp"
@@ -127,6 +129,95 @@ class TestHeadLines : public QObject {
     lines = mhaviz::ui::layoutHeadLines(data, {}, options);
     QCOMPARE(lines.lines.size(), std::size_t{4});
     QCOMPARE(lines.hiddenLines, 0);
+  }
+
+  // Thousands of lines (the radix sort's path) drawn weakest first, ties in query, head, key
+  // order, exactly as a stable sort by alpha would: values that differ only below a float's
+  // precision among them; a hovered token's lines in that order, its notes by head and key (a
+  // query's) or by query and head (a key's); every line picked without a hover is the
+  // selection's own, not a copy.
+  void manyLinesAreDrawnWeakestFirstAsAStableSortWould() {
+    const int n = 48;
+    const std::array<double, 5> base = {0.25, 0.5, 0.125, 0.75, 0.3};
+    StageData data;
+    for (int h = 0; h < 2; ++h) {
+      std::vector<double> values;
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+          // Ties, and near ties that one float cannot tell apart, falling as the query rises.
+          values.push_back(base[static_cast<std::size_t>((i * 7 + j * 3 + h) % 5)] +
+                           ((n - i) % 3) * 1e-13);
+        }
+      }
+      data.maps.push_back(makeMap(n, n, values));
+    }
+    HeadLinesOptions options = allHeads(data);
+    options.unitWeights = false;  // alpha = value / largest, as for norms
+    struct Expected {
+      int head, query, key;
+      double alpha;
+    };
+    std::vector<Expected> expected;
+    const double largest = 0.75 + 2e-13;
+    for (int i = 0; i < n; ++i) {
+      for (int h = 0; h < 2; ++h) {
+        for (int j = 0; j < n; ++j) {
+          expected.push_back(
+              {h, i, j, data.maps[static_cast<std::size_t>(h)].valueAt(i, j) / largest});
+        }
+      }
+    }
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const Expected& a, const Expected& b) { return a.alpha < b.alpha; });
+    const mhaviz::ui::LineSelection selection = mhaviz::ui::selectHeadLines(data, options);
+    HeadLines all = mhaviz::ui::headLinesGeometry(data, {}, options);
+    mhaviz::ui::pickHeadLines(all, selection, data, options);
+    QCOMPARE(all.lines.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      const HeadLine& l = all.lines[k];
+      QVERIFY2(l.head == expected[k].head && l.query == expected[k].query &&
+                   l.key == expected[k].key && l.alpha == expected[k].alpha,
+               qPrintable(QStringLiteral("line %1").arg(k)));
+    }
+    HeadLines again = mhaviz::ui::headLinesGeometry(data, {}, options);
+    mhaviz::ui::pickHeadLines(again, selection, data, options);
+    QCOMPARE(&again.lines[0], &all.lines[0]);
+
+    options.hoverQuery = 5;
+    HeadLines query = mhaviz::ui::headLinesGeometry(data, {}, options);
+    mhaviz::ui::pickHeadLines(query, selection, data, options);
+    std::vector<HeadLine> wanted;
+    for (const HeadLine& l : all.lines) {
+      if (l.query == 5) wanted.push_back(l);
+    }
+    QCOMPARE(query.lines.size(), wanted.size());
+    for (std::size_t k = 0; k < wanted.size(); ++k) {
+      QCOMPARE(query.lines[k].head, wanted[k].head);
+      QCOMPARE(query.lines[k].key, wanted[k].key);
+    }
+    QCOMPARE(query.notes.size(), wanted.size());
+    for (std::size_t k = 0; k < query.notes.size(); ++k) {
+      QCOMPARE(query.notes[k].slot, static_cast<int>(k) / n);
+      QCOMPARE(query.notes[k].row, static_cast<int>(k) % n);
+    }
+
+    options.hoverQuery = -1;
+    options.hoverKey = 7;
+    HeadLines key = mhaviz::ui::headLinesGeometry(data, {}, options);
+    mhaviz::ui::pickHeadLines(key, selection, data, options);
+    wanted.clear();
+    for (const HeadLine& l : all.lines) {
+      if (l.key == 7) wanted.push_back(l);
+    }
+    QCOMPARE(key.lines.size(), wanted.size());
+    for (std::size_t k = 0; k < wanted.size(); ++k) {
+      QCOMPARE(key.lines[k].head, wanted[k].head);
+      QCOMPARE(key.lines[k].query, wanted[k].query);
+    }
+    for (std::size_t k = 0; k < key.notes.size(); ++k) {
+      QCOMPARE(key.notes[k].row, static_cast<int>(k) / 2);
+      QCOMPARE(key.notes[k].slot, static_cast<int>(k) % 2);
+    }
   }
 
   void maskedPairsDrawNoLine() {
@@ -369,12 +460,12 @@ class TestHeadLines : public QObject {
     // pixels.
     QImage big(200, 120, QImage::Format_ARGB32_Premultiplied);
     big.fill(Qt::white);
-    mhaviz::ui::rasterLines(big, {lines[0]}, QPointF(0, 0), 2.0);
+    mhaviz::ui::rasterLines(big, std::span(lines).first(1), QPointF(0, 0), 2.0);
     QCOMPARE(big.pixelColor(40, 58), QColor(Qt::red));
     QCOMPARE(big.pixelColor(40, 54), QColor(Qt::white));
     QImage shifted(100, 60, QImage::Format_ARGB32_Premultiplied);
     shifted.fill(Qt::white);
-    mhaviz::ui::rasterLines(shifted, {lines[0]}, QPointF(0, 20), 1.0);
+    mhaviz::ui::rasterLines(shifted, std::span(lines).first(1), QPointF(0, 20), 1.0);
     QCOMPARE(shifted.pixelColor(20, 9), QColor(Qt::red));
     QCOMPARE(shifted.pixelColor(20, 29), QColor(Qt::white));
   }
