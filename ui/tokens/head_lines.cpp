@@ -44,19 +44,23 @@ struct RowBuffer {
 // the lines left out.
 int selectRow(const RowBuffer& row, int query, int head, int slot, double coverage,
               double alphaScale, std::vector<HeadLine>& kept, HeadLineVector& out) {
+  // Every drawable key at full coverage, straight into the list; else the row's candidates.
+  const bool all = coverage >= 1.0;
   kept.clear();
   double sum = 0;
   for (std::size_t j = 0; j < row.values.size(); ++j) {
     if (!row.drawable(j)) continue;
     const double w = row.values[j];
     const double alpha = alphaScale > 0 ? std::min(1.0, w / alphaScale) : 0.0;
-    kept.push_back({head, slot, query, static_cast<int>(j), w, alpha});
+    const HeadLine line{head, slot, query, static_cast<int>(j), w, alpha};
+    if (all) {
+      out.push_back(line);
+    } else {
+      kept.push_back(line);
+    }
     sum += w;
   }
-  if (coverage >= 1.0) {
-    out.insert(out.end(), kept.begin(), kept.end());
-    return 0;
-  }
+  if (all) return 0;
   std::stable_sort(kept.begin(), kept.end(),
                    [](const HeadLine& a, const HeadLine& b) { return a.weight > b.weight; });
   // A share reached up to rounding counts as reached (0.5 + 0.3 of a row summing to 1 is 80 %).

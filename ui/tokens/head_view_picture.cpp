@@ -283,8 +283,7 @@ void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLo
 }
 
 mhaviz::PageVector<RasterLine> headRasterLines(const HeadLines& lines, const QRectF& band) {
-  // Which tokens stand in the band (their row within a row of it), and each head's colour:
-  // looked up, not worked out, for each of millions of lines.
+  // Which tokens stand in the band (their row within a row of it).
   const auto inBand = [&](const std::vector<TokenSlot>& tokens) {
     std::vector<unsigned char> out(tokens.size(), 1);
     if (band.isNull()) return out;
@@ -300,15 +299,12 @@ mhaviz::PageVector<RasterLine> headRasterLines(const HeadLines& lines, const QRe
     return queryIn[static_cast<std::size_t>(l.query)] != 0 ||
            keyIn[static_cast<std::size_t>(l.key)] != 0;
   };
-  std::vector<QColor> colours;
   mhaviz::PageVector<RasterLine> out;
   out.reserve(
       static_cast<std::size_t>(std::count_if(lines.lines.begin(), lines.lines.end(), drawn)));
   for (const HeadLine& l : lines.lines) {
     if (!drawn(l)) continue;
-    const auto head = static_cast<std::size_t>(std::max(l.head, 0));
-    while (colours.size() <= head) colours.push_back(headColor(static_cast<int>(colours.size())));
-    QColor c = colours[head];
+    QColor c = headColor(l.head);
     c.setAlphaF(static_cast<float>(std::clamp(l.alpha, 0.0, 1.0)));
     // Width grows a little with the weight, opacity is the weight.
     out.push_back({lines.queries[static_cast<std::size_t>(l.query)].anchor,
