@@ -394,9 +394,12 @@ ImageDock installImageView(QMainWindow* window, ModelView* models) {
       "Show the image view: a vision transformer's attention over its image"));
   ImageView* view = out.view;
   QDockWidget* dock = out.dock;
+  // The dock comes with a model that has an image and goes with it; between two models alike
+  // it stays as the user left it (closed, or opened to read why a text model has none).
   QObject::connect(models, &ModelView::modelLoaded, view, [view, dock, models, window] {
     const bool had = view->hasImage();
     view->setModel(models->loaded());
+    if (had != view->hasImage()) dock->setVisible(view->hasImage());
     if (!view->hasImage() || dock->isHidden()) return;
     dock->raise();
     // The first model with an image gets the picture room (the workspace's column is narrow
@@ -406,7 +409,10 @@ ImageDock installImageView(QMainWindow* window, ModelView* models) {
       window->resizeDocks({dock}, {window->height() * 62 / 100}, Qt::Vertical);
     }
   });
-  QObject::connect(models, &ModelView::modelClosed, view, [view] { view->setModel(nullptr); });
+  QObject::connect(models, &ModelView::modelClosed, view, [view, dock] {
+    if (view->hasImage()) dock->hide();
+    view->setModel(nullptr);
+  });
   return out;
 }
 

@@ -156,28 +156,29 @@ QList<Workspace> mhavizWorkspaces(const WorkspaceParts& parts) {
       [=] {
         // One column on the right: the selected layer's head measures (its parameters,
         // read-only, and masks as tabs behind them) above its head view.
-        // A vision transformer's Image view is a tab beside the head view, in front.
+        // A vision transformer's Image view is a tab beside the head view, in front; for a
+        // model without an image it waits there hidden (it comes with the next that has one).
+        const bool image = parts.image != nullptr && parts.imageWanted && parts.imageWanted();
         QList<QDockWidget*> shown = {parts.measures, parts.parameters, parts.masks, parts.headView};
-        if (parts.image != nullptr) shown.append(parts.image);
+        if (image) shown.append(parts.image);
         takeAll(parts);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.measures);
         window->tabifyDockWidget(parts.measures, parts.parameters);
         window->tabifyDockWidget(parts.measures, parts.masks);
         window->addDockWidget(Qt::RightDockWidgetArea, parts.headView, Qt::Vertical);
-        if (parts.image != nullptr) window->tabifyDockWidget(parts.headView, parts.image);
+        if (image) window->tabifyDockWidget(parts.headView, parts.image);
         showAll(parts, shown);
-        // The text view, hidden, waits as a tab beside the head view: shown, it comes back there
-        // (placeTextViewInModel then moves it under the head view where the column has room),
-        // never as a third dock squeezed into the column.
-        if (parts.textView != nullptr) {
-          window->tabifyDockWidget(parts.headView, parts.textView);
-          parts.textView->hide();
+        // Hidden docks wait as tabs beside the head view: shown, they come back there. The text
+        // view (placeTextViewInModel then moves it under the head view where the column has
+        // room), never as a third dock squeezed into the column; the Image view of a model
+        // without an image, for the next model that has one.
+        for (QDockWidget* tab : {image ? nullptr : parts.image, parts.textView}) {
+          if (tab == nullptr) continue;
+          window->tabifyDockWidget(parts.headView, tab);
+          tab->hide();
         }
         parts.measures->raise();
-        if (parts.image != nullptr && parts.imageWanted && parts.imageWanted())
-          parts.image->raise();
-        else
-          parts.headView->raise();
+        (image ? parts.image : parts.headView)->raise();
       },
       [=] {
         // The head view's key column and head chips without scrolling sideways.

@@ -466,6 +466,8 @@ class TestModelAnalysis : public QObject {
         image->exportTo(dir.filePath(QStringLiteral("view.bmp"))).contains(QStringLiteral(".png")));
     QVERIFY(openExample(w, "reverse") != nullptr);
     QVERIFY(QTest::qWaitFor([&] { return !image->hasImage(); }, kTimeout));
+    QVERIFY(w.window.imageViewDock()->isHidden());            // it went with the image
+    w.window.imageViewDock()->toggleViewAction()->trigger();  // View > Image view
     QVERIFY2(image->message().contains(QStringLiteral("has no image")),
              qPrintable(image->message()));
     QVERIFY(image->scene() == nullptr);

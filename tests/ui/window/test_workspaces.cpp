@@ -9,6 +9,7 @@
 #include <QDockWidget>
 #include <QKeySequence>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -319,6 +320,41 @@ class TestWorkspaces : public QObject {
     QCOMPARE(ws->current(), int(kModel));
   }
 
+  // The Image view comes with a model that has an image and goes with one that has none (no
+  // empty tab beside a text model's head view); between two models alike it stays as the user
+  // left it.
+  void theImageViewComesAndGoesWithTheModelsImage() {
+    QDockWidget* image = window().imageViewDock();
+    QDockWidget* head = window().headViewDock();
+    // (a tab behind another is moved out of sight, not hidden)
+    const auto inFront = [](QWidget* dock) {
+      return dock->isVisible() && !dock->visibleRegion().isEmpty();
+    };
+    QVERIFY(openExample(QStringLiteral("reverse")));
+    QCOMPARE(window().workspaces()->current(), int(kModel));
+    QVERIFY(image->isHidden());
+    QVERIFY(inFront(head));
+    QVERIFY(openExample(QStringLiteral("squares")));
+    QVERIFY(inFront(image));  // a tab beside the head view, in front of it
+    QVERIFY(window().tabifiedDockWidgets(head).contains(image));
+    QVERIFY(!inFront(head));
+    QVERIFY(openExample(QStringLiteral("reverse")));
+    QVERIFY(image->isHidden());
+    QVERIFY(inFront(head));
+    QVERIFY(openExample(QStringLiteral("squares")));
+    QVERIFY(inFront(image));
+    image->close();  // the user closes it: the next model with an image leaves it closed
+    QVERIFY(openExample(QStringLiteral("squares")));
+    QVERIFY(image->isHidden());
+    QVERIFY(inFront(head));
+    window().workspaces()->resetLayout();  // the default shows it for a model with an image
+    QVERIFY(inFront(image));
+    QVERIFY(openExample(QStringLiteral("reverse")));
+    window().workspaces()->resetLayout();  // and leaves it out for one without
+    QVERIFY(image->isHidden());
+    QVERIFY(inFront(head));
+  }
+
   void sessionFilesKnowTheWorkspace() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("s.mhaviz.json"));
@@ -385,6 +421,15 @@ class TestWorkspaces : public QObject {
     QTRY_VERIFY(window().measuresDock()->x() >= window().centralWidget()->geometry().right());
     QVERIFY(window().parameterDock()->geometry().right() <= window().centralWidget()->x());
     QVERIFY(window().measuresDock()->height() >= window().centralWidget()->height());
+  }
+
+  // Opens a bundled model (File > Examples) and waits until it is loaded and drawn.
+  bool openExample(const QString& name) {
+    ModelView* view = window().pages()->modelView();
+    QSignalSpy loaded(view, &ModelView::modelLoaded);
+    return window().pages()->openModelExample(name) &&
+           QTest::qWaitFor([&] { return !loaded.isEmpty() && !view->isBusy(); }, kTimeout) &&
+           m_w->idle();
   }
 
   testing::PromptedWindow* m_w = nullptr;
