@@ -1,0 +1,190 @@
+// The document layer alone (ui/document, linked without the computation or any widget): what
+// changeConfig pushes onto the undo history and announces, how consecutive edits merge, the
+// user's values that a smaller size cuts and a larger one brings back, the view fitter, the
+// order of originChanged and configChanged, and ConfigEdits' controls following the document.
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
+#include <memory>
+
+#include "document/config_edits.hpp"
+#include "document/document.hpp"
+#include "mhaviz/core/base/tensor_map.hpp"
+
+using namespace mhaviz::ui;
+
+namespace {
+
+mhaviz::Config withHeads(mhaviz::Config c, std::int64_t heads) {
+  c.num_heads = heads;
+  return c;
+}
+
+QStringList signalsIn(const QList<QByteArray>& order) {
+  QStringList out;
+  for (const QByteArray& s : order) out << QString::fromLatin1(s);
+  return out;
+}
+
+}  // namespace
+
+class TestDocument : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void aChangeIsOneUndoableCommandAnnouncedOnce() {
+    Document doc;
+    QSignalSpy changed(&doc, &Document::configChanged);
+    const mhaviz::Config start = doc.config();
+    doc.changeConfig(withHeads(start, 4), QStringLiteral("Set num_heads to 4"));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(doc.config().num_heads, 4);
+    QCOMPARE(changed.last().at(0).value<mhaviz::Config>().num_heads, 4);
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Set num_heads to 4"));
+    doc.undoStack()->undo();
+    QCOMPARE(changed.count(), 2);
+    QVERIFY(doc.config() == start);
+    doc.undoStack()->redo();
+    QCOMPARE(changed.count(), 3);
+    QCOMPARE(doc.config().num_heads, 4);
+    // The configuration it already has: no command, no signal.
+    doc.changeConfig(doc.config(), QStringLiteral("Set num_heads to 4"));
+    QCOMPARE(changed.count(), 3);
+    QCOMPARE(doc.undoStack()->count(), 1);
+  }
+
+  void editsWithOneMergeIdAreOneStepAndARoundTripIsNone() {
+    Document doc;
+    const mhaviz::Config start = doc.config();
+    constexpr int kSpin = 7;
+    doc.changeConfig(withHeads(start, 4), QStringLiteral("Set num_heads to 4"), kSpin);
+    doc.changeConfig(withHeads(start, 8), QStringLiteral("Set num_heads to 8"), kSpin);
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Set num_heads to 8"));
+    doc.undoStack()->undo();
+    QVERIFY(doc.config() == start);  // both edits, undone as one
+    doc.undoStack()->redo();
+    QCOMPARE(doc.config().num_heads, 8);
+    // Another id is another step; back where a run started leaves nothing of it to undo.
+    doc.changeConfig(withHeads(start, 1), QStringLiteral("Set num_heads to 1"), kSpin + 1);
+    doc.changeConfig(withHeads(start, 8), QStringLiteral("Set num_heads to 8"), kSpin + 1);
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.config().num_heads, 8);
+    // Without an id, never merged.
+    doc.changeConfig(withHeads(start, 4), QStringLiteral("a"));
+    doc.changeConfig(withHeads(start, 8), QStringLiteral("b"));
+    QCOMPARE(doc.undoStack()->count(), 3);
+  }
+
+  void labelsASmallerSizeCutComeBackWhenItGrows() {
+    Document doc;
+    mhaviz::Config c = doc.config();
+    c.tgt_len = 4;
+    c.query_labels = {"the", "cat", "sat", "down"};
+    doc.changeConfig(c, QStringLiteral("Set labels"));
+    QSignalSpy fitted(&doc, &Document::sizesFitted);
+    c = doc.config();
+    c.tgt_len = 2;
+    doc.changeConfig(c, QStringLiteral("Set tgt_len to 2"));
+    QCOMPARE(doc.config().query_labels, (std::vector<std::string>{"the", "cat"}));
+    QCOMPARE(fitted.count(), 1);  // what the size cut, said
+    QVERIFY(!fitted.last().at(0).toString().isEmpty());
+    QVERIFY(doc.lastFitNotes().isEmpty());  // only while the change is applied
+    c = doc.config();
+    c.tgt_len = 4;
+    doc.changeConfig(c, QStringLiteral("Set tgt_len to 4"));
+    QCOMPARE(doc.config().query_labels, (std::vector<std::string>{"the", "cat", "sat", "down"}));
+    // Undo brings its own values: what it restores is remembered from then on.
+    doc.undoStack()->undo();
+    QCOMPARE(doc.config().query_labels, (std::vector<std::string>{"the", "cat"}));
+  }
+
+  void theViewIsFittedAndAnnouncedOnlyWhenItChanges() {
+    Document doc;
+    QSignalSpy viewChanged(&doc, &Document::viewChanged);
+    ViewOptions v = doc.view();
+    v.batch = 3;
+    doc.setView(v);
+    QCOMPARE(viewChanged.count(), 1);
+    QCOMPARE(doc.view().batch, 3);
+    doc.setView(v);  // the same again: nothing to announce
+    QCOMPARE(viewChanged.count(), 1);
+    // A fitter (the computation's: batch element and head in range) has the last word.
+    doc.setViewFitter([](const ViewOptions& asked) {
+      ViewOptions out = asked;
+      out.batch = std::min(out.batch, 1);
+      return out;
+    });
+    v.batch = 5;
+    doc.setView(v);
+    QCOMPARE(viewChanged.count(), 2);
+    QCOMPARE(doc.view().batch, 1);
+    QCOMPARE(viewChanged.last().at(0).value<ViewOptions>().batch, 1);
+    // Adopted with a result that has arrived: taken without a signal.
+    v.batch = 0;
+    doc.adoptView(v);
+    QCOMPARE(doc.view().batch, 0);
+    QCOMPARE(viewChanged.count(), 2);
+  }
+
+  void newTensorsEndTheOriginThenApplyTheConfiguration() {
+    Document doc;
+    QList<QByteArray> order;
+    SessionOrigin seen;
+    connect(&doc, &Document::originChanged, this, [&](const SessionOrigin& o) {
+      order << "origin";
+      seen = o;
+    });
+    connect(&doc, &Document::configChanged, this, [&] { order << "config"; });
+    SessionOrigin layer;
+    layer.model = QStringLiteral("enc.json");
+    layer.layer = 2;
+    auto tensors = std::make_shared<mhaviz::io::TensorMap>();
+    doc.setTensors(tensors, layer);
+    QCOMPARE(signalsIn(order), (QStringList{"origin", "config"}));
+    QVERIFY(seen.isModelLayer());
+    QCOMPARE(doc.tensors().get(), tensors.get());
+    QCOMPARE(doc.undoStack()->count(), 0);  // not an edit
+    // Tensors from anywhere else are no model's layer.
+    doc.setTensors(nullptr);
+    QVERIFY(!doc.origin().isModelLayer());
+    QVERIFY(doc.tensors() == nullptr);
+    // setOrigin announces even an unchanged origin; reapply announces the configuration.
+    order.clear();
+    doc.setOrigin(doc.origin());
+    doc.reapply();
+    QCOMPARE(signalsIn(order), (QStringList{"origin", "config"}));
+  }
+
+  void controlsFollowTheDocumentAndTheirOwnMovesAreNoEdits() {
+    Document doc;
+    ConfigEdits edits(&doc);
+    QObject panel;
+    std::int64_t shownHeads = -1;
+    int shown = 0;
+    // The panel's "control": showing the configuration moves it, which fires its change signal
+    // as a user's edit would; ConfigEdits ignores the edit while it shows.
+    edits.follow(&panel, [&](const mhaviz::Config& c) {
+      ++shown;
+      shownHeads = c.num_heads;
+      QVERIFY(edits.showing());
+      edits.edit(QStringLiteral("echo"), [](mhaviz::Config& cfg) { cfg.num_heads = 1; });
+    });
+    QCOMPARE(shown, 1);  // shown at once
+    QCOMPARE(shownHeads, doc.config().num_heads);
+    QVERIFY(!edits.showing());
+    edits.edit(QStringLiteral("Set num_heads to 4"), [](mhaviz::Config& c) { c.num_heads = 4; });
+    QCOMPARE(doc.undoStack()->count(), 1);  // the echo was not pushed
+    QCOMPARE(shown, 2);
+    QCOMPARE(shownHeads, 4);
+    doc.undoStack()->undo();  // undo moves the controls too
+    QCOMPARE(shown, 3);
+    QCOMPARE(shownHeads, 2);
+    QCOMPARE(doc.undoStack()->count(), 1);
+  }
+};
+
+QTEST_MAIN(TestDocument)
+#include "test_document.moc"
