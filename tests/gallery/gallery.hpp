@@ -1,7 +1,8 @@
 #pragma once
-// mhaviz-gallery's states (gallery.cpp renders them): what one state is, and the states kept in
-// files of their own beside gallery.cpp (gallery_vision.cpp: a vision transformer's tokens;
-// gallery_weights.cpp: weights-only models).
+// mhaviz-gallery's states (gallery.cpp renders them): what one state is, the configurations
+// more than one group of states uses, and the groups, each in a file of its own beside
+// gallery.cpp (gallery_grid.cpp, gallery_views.cpp, gallery_workspaces.cpp, gallery_vision.cpp,
+// gallery_weights.cpp).
 
 #include <QList>
 #include <QSize>
@@ -72,10 +73,36 @@ struct Shot {
   std::function<QString(mhaviz::ui::MainWindow&)> steps = nullptr;
 };
 
+/// Value norms with both appended columns: the zero column's norm is 0 whatever its weight.
+inline constexpr const char* kValueNormsJson =
+    R"({"embed_dim": 16, "num_heads": 4, "tgt_len": 6, "src_len": 6, "seed": 3,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+// The workspaces' states (and presentation mode's eight heads): eight heads with bias_k, the
+// zero key and token labels.
+inline constexpr const char* kWorkspaceJson =
+    R"({"embed_dim": 32, "num_heads": 8, "tgt_len": 7, "src_len": 7, "seed": 3,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "query_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
 
 /// Waits until the window's computation has no work running and the grid has drawn its picture
 /// (then a short settling of the layout).
 bool settle(mhaviz::ui::MainWindow& window);
+
+/// The Explore grid's states: masks, stages, long contexts, presentation mode, patterns, and
+/// two configurations compared (gallery_grid.cpp).
+QList<Shot> gridShots();
+
+/// The head view, the text view and the bundled models' views (gallery_views.cpp).
+QList<Shot> viewShots();
+
+/// The workspaces at three sizes, with the Image view's states among them
+/// (gallery_workspaces.cpp).
+QList<Shot> workspaceShots();
 
 /// The token views of the bundled vision transformer (squares) with its patches beside their
 /// labels (gallery_vision.cpp).

@@ -1,0 +1,162 @@
+// mhaviz-gallery's states of the token views and the model view (gallery.hpp): the head view
+// and the text view of a pattern, and the bundled models' views (rollout, flow, steps, layers).
+
+#include "gallery.hpp"
+
+namespace mhaviz::gallery {
+
+namespace {
+
+using mhaviz::ui::ViewOptions;
+
+/// The head view's state: bias_k and zero keys, a causal mask, token labels.
+constexpr const char* kHeadViewJson =
+    R"({"embed_dim": 24, "num_heads": 3, "tgt_len": 7, "src_len": 7, "seed": 3,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "query_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+
+// The text view's states: cross-attention (French queries, English keys, bias_k and zero), and
+// a padded batch element of a causal sentence.
+constexpr const char* kCrossJson =
+    R"({"embed_dim": 24, "num_heads": 3, "tgt_len": 4, "src_len": 7, "seed": 5,
+        "add_bias_kv": true, "add_zero_attn": true,
+        "query_labels": ["le", "chat", "est", "assis"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "random", "scale": 2.0, "self_attention": false}})";
+constexpr const char* kPaddedJson =
+    R"({"embed_dim": 24, "num_heads": 3, "batch_size": 2, "tgt_len": 8, "src_len": 8, "seed": 3,
+        "attn_mask": {"kind": "causal", "dtype": "bool", "shape": "2d"},
+        "key_padding_mask": {"valid_lengths": [8, 5], "dtype": "bool"},
+        "query_labels": ["the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+
+}  // namespace
+
+QList<Shot> viewShots() {
+  return {
+      {.name = "head_view", .configJson = kHeadViewJson, .view = {}, .headView = true},
+      {.name = "head_view_hover",
+       .configJson = kHeadViewJson,
+       .view = {},
+       .headView = true,
+       .headQuery = 5},
+      {.name = "head_view_dark",
+       .configJson = kHeadViewJson,
+       .view = {},
+       .dark = true,
+       .headView = true,
+       .headQuery = 2},
+      {.name = "head_view_chinese",
+       .configJson = kHeadViewJson,
+       .view = {},
+       .chinese = true,
+       .headView = true,
+       .headQuery = 2},
+      {.name = "text_view_cross",
+       .configJson = kCrossJson,
+       .view = {},
+       .textView = true,
+       .textQuery = 1},
+      {.name = "text_view_cross_dark",
+       .configJson = kCrossJson,
+       .view = {},
+       .dark = true,
+       .textView = true,
+       .textQuery = 1},
+      {.name = "text_view_cross_chinese",
+       .configJson = kCrossJson,
+       .view = {},
+       .chinese = true,
+       .textView = true,
+       .textQuery = 1},
+      {.name = "text_view_padded",
+       .configJson = kPaddedJson,
+       .view = [](ViewOptions& v) { v.batch = 1; },
+       .headView = true,
+       .textView = true,
+       .textQuery = 4},
+      {.name = "text_view_padded_dark",
+       .configJson = kPaddedJson,
+       .view = [](ViewOptions& v) { v.batch = 1; },
+       .dark = true,
+       .headView = true,
+       .textView = true,
+       .textQuery = 4},
+      {.name = "text_view_padded_chinese",
+       .configJson = kPaddedJson,
+       .view = [](ViewOptions& v) { v.batch = 1; },
+       .chinese = true,
+       .headView = true,
+       .textView = true,
+       .textQuery = 4},
+      {.name = "model_reverse", .configJson = nullptr, .view = {}, .model = "reverse"},
+      {.name = "model_copy_dark", .configJson = nullptr, .view = {}, .dark = true, .model = "copy"},
+      {.name = "model_reverse_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .model = "reverse"},
+      {.name = "model_rollout",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::rollout},
+      {.name = "model_flow",
+       .configJson = nullptr,
+       .view = {},
+       .model = "copy",
+       .modelShows = Shot::ModelShows::flow},
+      {.name = "model_sink_rate", .configJson = nullptr, .view = {}, .model = "copy"},
+      {.name = "model_step",
+       .configJson = nullptr,
+       .view = {},
+       .model = "generate",
+       .modelShows = Shot::ModelShows::step},
+      // The text view follows the step slider: what the newest token (step 3) attended to.
+      {.name = "model_step_text",
+       .configJson = nullptr,
+       .view = {},
+       .model = "generate",
+       .modelShows = Shot::ModelShows::step,
+       .textView = true},
+      {.name = "model_step_chinese_dark",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .model = "generate",
+       .modelShows = Shot::ModelShows::step},
+      {.name = "model_layer",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::layer},
+      {.name = "model_after_layer",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::layerThenBack},
+      {.name = "model_selected",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .headView = true,
+       .textView = true},
+      {.name = "model_selected_dark_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .headView = true,
+       .textView = true},
+  };
+}
+
+}  // namespace mhaviz::gallery

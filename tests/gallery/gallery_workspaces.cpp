@@ -1,0 +1,148 @@
+// mhaviz-gallery's states of the workspaces (gallery.hpp): each at 1280x720, 1600x1000 and
+// 1920x1080, some dark and Chinese, with the vision transformer's Image view among them.
+
+#include "gallery.hpp"
+#include "window/workspace_arrangements.hpp"
+
+namespace mhaviz::gallery {
+
+namespace {
+
+using mhaviz::ui::Stage;
+using mhaviz::ui::ViewOptions;
+
+// B of the Compare workspace: kWorkspaceJson without the causal mask and the zero key.
+constexpr const char* kWorkspaceB =
+    R"({"embed_dim": 32, "num_heads": 8, "tgt_len": 7, "src_len": 7, "seed": 3,
+        "add_bias_kv": true,
+        "query_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "key_labels": ["the", "cat", "sat", "on", "the", "warm", "mat"],
+        "inputs": {"kind": "sinusoidal", "content_scale": 0.3, "self_attention": true}})";
+
+}  // namespace
+
+QList<Shot> workspaceShots() {
+  return {
+      // The workspaces (issue 40) at 1280x720, 1600x1000 and 1920x1080, some dark and Chinese.
+      {.name = "ws_explore_1280x720",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .size = QSize(1280, 720),
+       .workspace = mhaviz::ui::kExplore},
+      {.name = "ws_tokens_1280x720",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .headView = true,
+       .headQuery = 5,
+       .size = QSize(1280, 720),
+       .textView = true,
+       .textQuery = 5},
+      // The Image view of the bundled vision transformer (squares): the class token's attention
+      // over the first image, the heads of the layer beside it.
+      {.name = "image_view",
+       .configJson = nullptr,
+       .view = {},
+       .model = "squares",
+       .modelShows = Shot::ModelShows::image},
+      {.name = "image_view_dark",
+       .configJson = nullptr,
+       .view = {},
+       .dark = true,
+       .model = "squares",
+       .modelShows = Shot::ModelShows::image},
+      {.name = "image_view_chinese",
+       .configJson = nullptr,
+       .view = {},
+       .chinese = true,
+       .model = "squares",
+       .modelShows = Shot::ModelShows::image},
+      {.name = "image_view_1280x720",
+       .configJson = nullptr,
+       .view = {},
+       .model = "squares",
+       .modelShows = Shot::ModelShows::image,
+       .size = QSize(1280, 720)},
+      {.name = "ws_compare_1280x720",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .compareB = kWorkspaceB,
+       .size = QSize(1280, 720)},
+      {.name = "ws_model_1280x720",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .size = QSize(1280, 720)},
+      {.name = "ws_teach_1280x720",
+       .configJson = kValueNormsJson,
+       .view = [](ViewOptions& v) { v.stage = Stage::value_norms; },
+       .size = QSize(1280, 720),
+       .workspace = mhaviz::ui::kTeach},
+      {.name = "ws_explore",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .workspace = mhaviz::ui::kExplore},
+      {.name = "ws_tokens",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .headView = true,
+       .headQuery = 5,
+       .textView = true,
+       .textQuery = 5},
+      {.name = "ws_compare", .configJson = kWorkspaceJson, .view = {}, .compareB = kWorkspaceB},
+      {.name = "ws_model",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected},
+      {.name = "ws_teach",
+       .configJson = kValueNormsJson,
+       .view = [](ViewOptions& v) { v.stage = Stage::value_norms; },
+       .workspace = mhaviz::ui::kTeach},
+      {.name = "ws_explore_1920x1080",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .size = QSize(1920, 1080),
+       .workspace = mhaviz::ui::kExplore},
+      {.name = "ws_tokens_1920x1080",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .headView = true,
+       .headQuery = 5,
+       .size = QSize(1920, 1080),
+       .textView = true,
+       .textQuery = 5},
+      {.name = "ws_compare_1920x1080",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .compareB = kWorkspaceB,
+       .size = QSize(1920, 1080)},
+      {.name = "ws_model_1920x1080",
+       .configJson = nullptr,
+       .view = {},
+       .model = "reverse",
+       .modelShows = Shot::ModelShows::selected,
+       .size = QSize(1920, 1080)},
+      {.name = "ws_teach_1920x1080",
+       .configJson = kValueNormsJson,
+       .view = [](ViewOptions& v) { v.stage = Stage::value_norms; },
+       .size = QSize(1920, 1080),
+       .workspace = mhaviz::ui::kTeach},
+      {.name = "ws_explore_chinese_dark",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .chinese = true,
+       .dark = true,
+       .workspace = mhaviz::ui::kExplore},
+      {.name = "ws_tokens_chinese",
+       .configJson = kWorkspaceJson,
+       .view = {},
+       .chinese = true,
+       .headView = true,
+       .headQuery = 5,
+       .textView = true,
+       .textQuery = 5},
+  };
+}
+
+}  // namespace mhaviz::gallery
