@@ -1,8 +1,9 @@
 #pragma once
-// The PyTorch bridge tests' shared parts (test_cli_python.cpp, test_cli_generation.cpp): the
-// python they run, the count of those that ran, and REQUIRE_TORCH, which skips a test without
-// torch (or fails it when the environment says CI=true). The binary prints the count at the end
-// ("PyTorch bridge: N tests ran ..."); ctest runs them as the entry cli-pytorch.
+// The PyTorch bridge tests' shared parts (test_cli_python.cpp, test_cli_capture.cpp,
+// test_cli_generation.cpp): the python they run, the count of those that ran, and REQUIRE_TORCH,
+// which skips a test without torch (or fails it when the environment says CI=true). The binary
+// prints the count at the end ("PyTorch bridge: N tests ran ..."); ctest runs them as the entry
+// cli-pytorch.
 
 #include <gtest/gtest.h>
 
