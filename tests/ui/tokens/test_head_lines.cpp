@@ -1,28 +1,16 @@
-// The head view's layout without a window (tokens/head_lines.hpp): which lines are drawn with
-// which opacity, the coverage threshold, masked pairs, the bias_k / zero rows, NaN queries,
-// hover; and the same against a real forward pass (tokens/head_view_picture.hpp).
+// The head view's layout without a window (tokens/head_lines.hpp), on made-up maps: which lines
+// are drawn with which opacity, the coverage threshold, the drawing order, masked pairs, the
+// bias_k / zero rows, NaN queries, hover, norms (TestHeadLines, test_head_lines.hpp).
 
-#include <QApplication>
-#include <QFontMetricsF>
-#include <QImage>
 #include <QTest>
-#include <QToolButton>
 #include <array>
-#include <cmath>
 #include <limits>
-#include <memory>
 #include <set>
-#include <span>
 #include <utility>
 
-#include "../render/test_render_common.hpp"
-#include "mhaviz/core/base/errors.hpp"
-#include "mhaviz/core/spec/config.hpp"
 #include "stages/stage_data.hpp"
+#include "test_head_lines.hpp"
 #include "tokens/head_lines.hpp"
-#include "tokens/head_view.hpp"
-#include "tokens/head_view_picture.hpp"
-#include "tokens/line_raster.hpp"
 
 using mhaviz::KeyKind;
 using mhaviz::ui::HeadLine;
@@ -31,29 +19,10 @@ using mhaviz::ui::HeadLinesOptions;
 using mhaviz::ui::MapData;
 using mhaviz::ui::StageData;
 using mhaviz::ui::TokenHit;
+using mhaviz::ui::test::allHeads;
+using mhaviz::ui::test::makeMap;
 
 namespace {
-
-// One copied map of rows x cols values, keys labelled k0.. (kinds as given).
-MapData makeMap(int rows, int cols, std::vector<double> values, std::vector<KeyKind> kinds = {}) {
-  MapData map;
-  map.rows = rows;
-  map.cols = cols;
-  map.values = std::move(values);
-  for (int j = 0; j < cols; ++j) {
-    const KeyKind kind = static_cast<std::size_t>(j) < kinds.size()
-                             ? kinds[static_cast<std::size_t>(j)]
-                             : KeyKind::source;
-    map.columns.push_back({QStringLiteral("k%1").arg(j), kind});
-  }
-  return map;
-}
-
-HeadLinesOptions allHeads(const StageData& data) {
-  HeadLinesOptions options;
-  for (int h = 0; h < static_cast<int>(data.maps.size()); ++h) options.heads.push_back(h);
-  return options;
-}
 
 std::set<std::pair<int, int>> pairsOf(const HeadLines& lines, int head) {
   std::set<std::pair<int, int>> out;
@@ -65,518 +34,243 @@ std::set<std::pair<int, int>> pairsOf(const HeadLines& lines, int head) {
 
 }  // namespace
 
-class TestHeadLines : public QObject {
-  Q_OBJECT
-
- private slots:
-  void alphaIsTheWeightAndEveryPositivePairHasALine() {
-    StageData data;
-    data.maps.push_back(makeMap(2, 3, {0.5, 0.3, 0.2, 0.0, 0.9, 0.1}));
-    data.maps.push_back(makeMap(2, 3, {0.1, 0.1, 0.8, 0.6, 0.2, 0.2}));
-    const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));
-    QCOMPARE(lines.lines.size(), std::size_t{11});  // 12 pairs, one of weight 0
-    for (const HeadLine& l : lines.lines) {
-      const double w = data.maps[static_cast<std::size_t>(l.head)].valueAt(l.query, l.key);
-      QCOMPARE(l.weight, w);
-      QCOMPARE(l.alpha, w);
-      QVERIFY(w > 0);
-    }
-    QVERIFY(!pairsOf(lines, 0).contains({1, 0}));  // weight 0: no line
-    QCOMPARE(lines.hiddenLines, 0);
-    // Drawn weakest first, strongest on top.
-    for (std::size_t k = 1; k < lines.lines.size(); ++k) {
-      QVERIFY(lines.lines[k - 1].alpha <= lines.lines[k].alpha);
-    }
-    // Queries on the left, keys on the right, rows in order, labels positions by default.
-    QCOMPARE(lines.queries.size(), std::size_t{2});
-    QCOMPARE(lines.keys.size(), std::size_t{3});
-    QCOMPARE(lines.queries[1].label, QStringLiteral("1"));
-    QCOMPARE(lines.keys[2].label, QStringLiteral("k2"));
-    QVERIFY(lines.queries[0].anchor.x() < lines.keys[0].anchor.x());
-    QVERIFY(lines.queries[0].anchor.y() < lines.queries[1].anchor.y());
-    QVERIFY(lines.keys[1].anchor.y() < lines.keys[2].anchor.y());
-    QCOMPARE(lines.firstExtraKey, -1);
+void TestHeadLines::alphaIsTheWeightAndEveryPositivePairHasALine() {
+  StageData data;
+  data.maps.push_back(makeMap(2, 3, {0.5, 0.3, 0.2, 0.0, 0.9, 0.1}));
+  data.maps.push_back(makeMap(2, 3, {0.1, 0.1, 0.8, 0.6, 0.2, 0.2}));
+  const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));
+  QCOMPARE(lines.lines.size(), std::size_t{11});  // 12 pairs, one of weight 0
+  for (const HeadLine& l : lines.lines) {
+    const double w = data.maps[static_cast<std::size_t>(l.head)].valueAt(l.query, l.key);
+    QCOMPARE(l.weight, w);
+    QCOMPARE(l.alpha, w);
+    QVERIFY(w > 0);
   }
-
-  void onlyTheChosenHeadsAreDrawn() {
-    StageData data;
-    data.maps.push_back(makeMap(1, 2, {0.5, 0.5}));
-    data.maps.push_back(makeMap(1, 2, {0.25, 0.75}));
-    HeadLinesOptions options;
-    options.heads = {1};
-    const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-    QCOMPARE(lines.lines.size(), std::size_t{2});
-    for (const HeadLine& l : lines.lines) QCOMPARE(l.head, 1);
+  QVERIFY(!pairsOf(lines, 0).contains({1, 0}));  // weight 0: no line
+  QCOMPARE(lines.hiddenLines, 0);
+  // Drawn weakest first, strongest on top.
+  for (std::size_t k = 1; k < lines.lines.size(); ++k) {
+    QVERIFY(lines.lines[k - 1].alpha <= lines.lines[k].alpha);
   }
+  // Queries on the left, keys on the right, rows in order, labels positions by default.
+  QCOMPARE(lines.queries.size(), std::size_t{2});
+  QCOMPARE(lines.keys.size(), std::size_t{3});
+  QCOMPARE(lines.queries[1].label, QStringLiteral("1"));
+  QCOMPARE(lines.keys[2].label, QStringLiteral("k2"));
+  QVERIFY(lines.queries[0].anchor.x() < lines.keys[0].anchor.x());
+  QVERIFY(lines.queries[0].anchor.y() < lines.queries[1].anchor.y());
+  QVERIFY(lines.keys[1].anchor.y() < lines.keys[2].anchor.y());
+  QCOMPARE(lines.firstExtraKey, -1);
+}
 
-  void coverageKeepsTheFewestStrongestLines() {
-    StageData data;
-    data.maps.push_back(makeMap(1, 4, {0.15, 0.5, 0.05, 0.3}));
-    HeadLinesOptions options = allHeads(data);
-    options.coverage = 0.8;  // 0.5 + 0.3 reach it exactly
-    HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-    QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{0, 1}, {0, 3}}));
-    QCOMPARE(lines.hiddenLines, 2);
-    options.coverage = 0.81;  // needs the third strongest too
-    lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-    QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{0, 0}, {0, 1}, {0, 3}}));
-    QCOMPARE(lines.hiddenLines, 1);
-    options.coverage = 0.4;  // the strongest alone
-    lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-    QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{0, 1}}));
-    QCOMPARE(lines.hiddenLines, 3);
-    options.coverage = 1.0;
-    lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-    QCOMPARE(lines.lines.size(), std::size_t{4});
-    QCOMPARE(lines.hiddenLines, 0);
-  }
+void TestHeadLines::onlyTheChosenHeadsAreDrawn() {
+  StageData data;
+  data.maps.push_back(makeMap(1, 2, {0.5, 0.5}));
+  data.maps.push_back(makeMap(1, 2, {0.25, 0.75}));
+  HeadLinesOptions options;
+  options.heads = {1};
+  const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+  QCOMPARE(lines.lines.size(), std::size_t{2});
+  for (const HeadLine& l : lines.lines) QCOMPARE(l.head, 1);
+}
 
-  // Thousands of lines (the radix sort's path) drawn weakest first, ties in query, head, key
-  // order, exactly as a stable sort by alpha would: values that differ only below a float's
-  // precision among them; a hovered token's lines in that order, its notes by head and key (a
-  // query's) or by query and head (a key's); every line picked without a hover is the
-  // selection's own, not a copy.
-  void manyLinesAreDrawnWeakestFirstAsAStableSortWould() {
-    const int n = 48;
-    const std::array<double, 5> base = {0.25, 0.5, 0.125, 0.75, 0.3};
-    StageData data;
-    for (int h = 0; h < 2; ++h) {
-      std::vector<double> values;
-      for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) {
-          // Ties, and near ties that one float cannot tell apart, falling as the query rises.
-          values.push_back(base[static_cast<std::size_t>((i * 7 + j * 3 + h) % 5)] +
-                           ((n - i) % 3) * 1e-13);
-        }
-      }
-      data.maps.push_back(makeMap(n, n, values));
-    }
-    HeadLinesOptions options = allHeads(data);
-    options.unitWeights = false;  // alpha = value / largest, as for norms
-    struct Expected {
-      int head, query, key;
-      double alpha;
-    };
-    std::vector<Expected> expected;
-    const double largest = 0.75 + 2e-13;
+void TestHeadLines::coverageKeepsTheFewestStrongestLines() {
+  StageData data;
+  data.maps.push_back(makeMap(1, 4, {0.15, 0.5, 0.05, 0.3}));
+  HeadLinesOptions options = allHeads(data);
+  options.coverage = 0.8;  // 0.5 + 0.3 reach it exactly
+  HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+  QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{0, 1}, {0, 3}}));
+  QCOMPARE(lines.hiddenLines, 2);
+  options.coverage = 0.81;  // needs the third strongest too
+  lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+  QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{0, 0}, {0, 1}, {0, 3}}));
+  QCOMPARE(lines.hiddenLines, 1);
+  options.coverage = 0.4;  // the strongest alone
+  lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+  QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{0, 1}}));
+  QCOMPARE(lines.hiddenLines, 3);
+  options.coverage = 1.0;
+  lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+  QCOMPARE(lines.lines.size(), std::size_t{4});
+  QCOMPARE(lines.hiddenLines, 0);
+}
+
+// Thousands of lines (the radix sort's path) drawn weakest first, ties in query, head, key
+// order, exactly as a stable sort by alpha would: values that differ only below a float's
+// precision among them; a hovered token's lines in that order, its notes by head and key (a
+// query's) or by query and head (a key's); every line picked without a hover is the
+// selection's own, not a copy.
+void TestHeadLines::manyLinesAreDrawnWeakestFirstAsAStableSortWould() {
+  const int n = 48;
+  const std::array<double, 5> base = {0.25, 0.5, 0.125, 0.75, 0.3};
+  StageData data;
+  for (int h = 0; h < 2; ++h) {
+    std::vector<double> values;
     for (int i = 0; i < n; ++i) {
-      for (int h = 0; h < 2; ++h) {
-        for (int j = 0; j < n; ++j) {
-          expected.push_back(
-              {h, i, j, data.maps[static_cast<std::size_t>(h)].valueAt(i, j) / largest});
-        }
+      for (int j = 0; j < n; ++j) {
+        // Ties, and near ties that one float cannot tell apart, falling as the query rises.
+        values.push_back(base[static_cast<std::size_t>((i * 7 + j * 3 + h) % 5)] +
+                         ((n - i) % 3) * 1e-13);
       }
     }
-    std::stable_sort(expected.begin(), expected.end(),
-                     [](const Expected& a, const Expected& b) { return a.alpha < b.alpha; });
-    const mhaviz::ui::LineSelection selection = mhaviz::ui::selectHeadLines(data, options);
-    HeadLines all = mhaviz::ui::headLinesGeometry(data, {}, options);
-    mhaviz::ui::pickHeadLines(all, selection, data, options);
-    QCOMPARE(all.lines.size(), expected.size());
-    for (std::size_t k = 0; k < expected.size(); ++k) {
-      const HeadLine& l = all.lines[k];
-      QVERIFY2(l.head == expected[k].head && l.query == expected[k].query &&
-                   l.key == expected[k].key && l.alpha == expected[k].alpha,
-               qPrintable(QStringLiteral("line %1").arg(k)));
-    }
-    HeadLines again = mhaviz::ui::headLinesGeometry(data, {}, options);
-    mhaviz::ui::pickHeadLines(again, selection, data, options);
-    QCOMPARE(&again.lines[0], &all.lines[0]);
-
-    options.hoverQuery = 5;
-    HeadLines query = mhaviz::ui::headLinesGeometry(data, {}, options);
-    mhaviz::ui::pickHeadLines(query, selection, data, options);
-    std::vector<HeadLine> wanted;
-    for (const HeadLine& l : all.lines) {
-      if (l.query == 5) wanted.push_back(l);
-    }
-    QCOMPARE(query.lines.size(), wanted.size());
-    for (std::size_t k = 0; k < wanted.size(); ++k) {
-      QCOMPARE(query.lines[k].head, wanted[k].head);
-      QCOMPARE(query.lines[k].key, wanted[k].key);
-    }
-    QCOMPARE(query.notes.size(), wanted.size());
-    for (std::size_t k = 0; k < query.notes.size(); ++k) {
-      QCOMPARE(query.notes[k].slot, static_cast<int>(k) / n);
-      QCOMPARE(query.notes[k].row, static_cast<int>(k) % n);
-    }
-
-    options.hoverQuery = -1;
-    options.hoverKey = 7;
-    HeadLines key = mhaviz::ui::headLinesGeometry(data, {}, options);
-    mhaviz::ui::pickHeadLines(key, selection, data, options);
-    wanted.clear();
-    for (const HeadLine& l : all.lines) {
-      if (l.key == 7) wanted.push_back(l);
-    }
-    QCOMPARE(key.lines.size(), wanted.size());
-    for (std::size_t k = 0; k < wanted.size(); ++k) {
-      QCOMPARE(key.lines[k].head, wanted[k].head);
-      QCOMPARE(key.lines[k].query, wanted[k].query);
-    }
-    for (std::size_t k = 0; k < key.notes.size(); ++k) {
-      QCOMPARE(key.notes[k].row, static_cast<int>(k) / 2);
-      QCOMPARE(key.notes[k].slot, static_cast<int>(k) % 2);
-    }
-  }
-
-  void maskedPairsDrawNoLine() {
-    StageData data;
-    MapData map = makeMap(2, 2, {1.0, 0.0, 0.4, 0.6});
-    map.masked = {0, 1, 0, 0};
-    // A masked pair never draws, whatever value it holds.
-    map.values[1] = 0.2;
-    data.maps.push_back(map);
-    const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));
-    QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{0, 0}, {1, 0}, {1, 1}}));
-  }
-
-  void extraKeysAreRowsOfTheirOwnSetApart() {
-    StageData data;
-    data.maps.push_back(
-        makeMap(2, 4, {0.4, 0.2, 0.3, 0.1, 0.25, 0.25, 0.25, 0.25},
-                {KeyKind::source, KeyKind::source, KeyKind::bias_k, KeyKind::zero}));
-    data.maps[0].columns[2].label = QStringLiteral("bias_k");
-    data.maps[0].columns[3].label = QStringLiteral("zero");
-    const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));
-    QCOMPARE(lines.keys.size(), std::size_t{4});
-    QCOMPARE(lines.queries.size(), std::size_t{2});  // no query rows for them
-    QCOMPARE(lines.firstExtraKey, 2);
-    QCOMPARE(lines.keys[2].kind, KeyKind::bias_k);
-    QCOMPARE(lines.keys[3].kind, KeyKind::zero);
-    QCOMPARE(lines.keys[2].label, QStringLiteral("bias_k"));
-    // Set apart: the separator between the source keys and the extra ones, a larger step there.
-    QVERIFY(lines.separatorY > lines.keys[1].box.bottom());
-    QVERIFY(lines.separatorY < lines.keys[2].box.top());
-    const double step = lines.keys[1].anchor.y() - lines.keys[0].anchor.y();
-    QVERIFY(lines.keys[2].anchor.y() - lines.keys[1].anchor.y() > step * 1.2);
-    QVERIFY(pairsOf(lines, 0).contains({0, 2}));
-    QVERIFY(pairsOf(lines, 0).contains({1, 3}));
-  }
-
-  void aNanQueryIsMarkedAndDrawsNothing() {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    StageData data;
-    data.maps.push_back(makeMap(2, 2, {nan, nan, 0.5, 0.5}));
-    const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {"a", "b"}, allHeads(data));
-    QVERIFY(lines.queries[0].nan);
-    QVERIFY(!lines.queries[1].nan);
-    QCOMPARE(lines.queries[0].label, QStringLiteral("a"));
-    QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{1, 0}, {1, 1}}));
-  }
-
-  void hoverShowsOneTokensLinesWithTheirWeights() {
-    StageData data;
-    data.maps.push_back(makeMap(2, 3, {0.5, 0.3, 0.2, 0.1, 0.7, 0.2}));
-    data.maps.push_back(makeMap(2, 3, {0.2, 0.2, 0.6, 0.3, 0.3, 0.4}));
-    HeadLinesOptions options = allHeads(data);
-    options.hoverQuery = 1;
-    HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-    QCOMPARE(lines.lines.size(), std::size_t{6});
-    for (const HeadLine& l : lines.lines) QCOMPARE(l.query, 1);
-    QVERIFY(lines.notesAtKeys);
-    QCOMPARE(lines.notes.size(), std::size_t{6});
-    for (const auto& n : lines.notes) {
-      QCOMPARE(n.weight, data.maps[static_cast<std::size_t>(n.head)].valueAt(1, n.row));
-    }
-    options.hoverQuery = -1;
-    options.hoverKey = 2;
-    lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-    QCOMPARE(lines.lines.size(), std::size_t{4});
-    for (const HeadLine& l : lines.lines) QCOMPARE(l.key, 2);
-    QVERIFY(!lines.notesAtKeys);
-    QCOMPARE(lines.notes.size(), std::size_t{4});
-    // The points over the tokens say which one.
-    const TokenHit q = mhaviz::ui::hitToken(lines, lines.queries[1].box.center());
-    QCOMPARE(q.side, TokenHit::Side::query);
-    QCOMPARE(q.row, 1);
-    const TokenHit k = mhaviz::ui::hitToken(lines, lines.keys[2].box.center());
-    QCOMPARE(k.side, TokenHit::Side::key);
-    QCOMPARE(k.row, 2);
-    const QPointF middle((lines.queries[0].anchor.x() + lines.keys[0].anchor.x()) / 2,
-                         lines.keys[0].anchor.y());
-    QCOMPARE(mhaviz::ui::hitToken(lines, middle).side, TokenHit::Side::none);
-  }
-
-  void normsAreScaledToTheLargest() {
-    StageData data;
-    data.maps.push_back(makeMap(1, 2, {2.0, 4.0}));
-    HeadLinesOptions options = allHeads(data);
-    options.unitWeights = false;
-    const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-    QCOMPARE(lines.lines.size(), std::size_t{2});
-    QCOMPARE(lines.lines[0].alpha, 0.5);
-    QCOMPARE(lines.lines[1].alpha, 1.0);
-  }
-
-  void aForwardPassWithBiasKAndZeroDrawsItsWeights() {
-    mhaviz::Config config;
-    config.embed_dim = 8;
-    config.num_heads = 2;
-    config.tgt_len = 4;
-    config.src_len = 5;
-    config.add_bias_kv = true;
-    config.add_zero_attn = true;
-    const mhaviz::ForwardResult result = mhaviz::ui::test::computeResult(config, true);
-    mhaviz::ui::ViewOptions view;
-    const StageData data = mhaviz::ui::headViewData(result, view);
-    QCOMPARE(data.maps.size(), std::size_t{2});
-    const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));
-    QCOMPARE(lines.keys.size(), std::size_t{7});  // S + bias_k + zero
-    QCOMPARE(lines.firstExtraKey, 5);
-    QCOMPARE(lines.keys[5].kind, KeyKind::bias_k);
-    QCOMPARE(lines.keys[6].kind, KeyKind::zero);
-    // Every line's weight is the pass's weight; the causal mask's pairs (j > i) have none.
-    std::size_t expected = 0;
-    for (std::int64_t h = 0; h < 2; ++h) {
-      for (std::int64_t i = 0; i < 4; ++i) {
-        for (std::int64_t j = 0; j < 7; ++j) {
-          const double w = result.weights.value(((0 * 2 + h) * 4 + i) * 7 + j);
-          const bool maskedKey = j < 5 && j > i;
-          if (w > 0 && !maskedKey) ++expected;
-        }
-      }
-    }
-    QCOMPARE(lines.lines.size(), expected);
-    for (const HeadLine& l : lines.lines) {
-      QVERIFY(!(l.key < 5 && l.key > l.query));
-      QCOMPARE(l.alpha, result.weights.value(((0 * 2 + l.head) * 4 + l.query) * 7 + l.key));
-    }
-    // The grid's solo head is the head view's only head.
-    view.soloHead = 1;
-    QCOMPARE(mhaviz::ui::headsShown(view, 2, {}), std::vector<int>{1});
-    view.soloHead = -1;
-    QCOMPARE(mhaviz::ui::headsShown(view, 2, {false, true}), std::vector<int>{1});
-    QCOMPARE(mhaviz::ui::headsShown(view, 2, {}), (std::vector<int>{0, 1}));
-  }
-
-  // add_bias_kv alone appends exactly the bias_k row, add_zero_attn alone exactly the zero
-  // row, each set apart at the end of the key column; neither, no extra row.
-  void biasKAloneAndZeroAloneGiveExactlyTheirRows() {
-    for (const auto& [bias, zero] :
-         {std::pair{true, false}, std::pair{false, true}, std::pair{false, false}}) {
-      mhaviz::Config config;
-      config.embed_dim = 8;
-      config.num_heads = 2;
-      config.tgt_len = 3;
-      config.src_len = 4;
-      config.add_bias_kv = bias;
-      config.add_zero_attn = zero;
-      const mhaviz::ForwardResult result = mhaviz::ui::test::computeResult(config);
-      const StageData data = mhaviz::ui::headViewData(result, {});
-      const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));
-      const std::size_t extra = (bias ? 1 : 0) + (zero ? 1 : 0);
-      QCOMPARE(lines.keys.size(), 4 + extra);
-      QCOMPARE(lines.queries.size(), std::size_t{3});
-      QCOMPARE(lines.firstExtraKey, extra > 0 ? 4 : -1);
-      if (extra > 0) {
-        const KeyKind kind = bias ? KeyKind::bias_k : KeyKind::zero;
-        QCOMPARE(lines.keys[4].kind, kind);
-        QCOMPARE(lines.keys[4].label, bias ? QStringLiteral("bias_k") : QStringLiteral("zero"));
-        QVERIFY(lines.separatorY > lines.keys[3].box.bottom());
-        // Every query draws its line into the extra key (its weight is above 0 everywhere).
-        std::set<int> into;
-        for (const HeadLine& l : lines.lines) {
-          if (l.key == 4) into.insert(l.query * 2 + l.head);
-        }
-        QCOMPARE(into.size(), std::size_t{6});
-      }
-      for (const auto& k : lines.keys) {
-        if (&k - lines.keys.data() < 4) QCOMPARE(k.kind, KeyKind::source);
-      }
-    }
-  }
-
-  // In a narrow picture the columns never cross: the notes shrink to one column (the strongest
-  // head's weight), and below that the picture is made wider than asked (the dock scrolls).
-  void narrowPicturesKeepQueriesLeftOfKeys() {
-    StageData data;
-    for (int h = 0; h < 8; ++h) data.maps.push_back(makeMap(3, 3, std::vector<double>(9, 1.0 / 3)));
-    const std::vector<int> heads{0, 1, 2, 3, 4, 5, 6, 7};
-    for (const double width : {1200.0, 450.0, 150.0}) {
-      const HeadLinesOptions options =
-          mhaviz::ui::headLinesOptions(data, {}, heads, {}, mhaviz::ui::Stage::weights,
-                                       QApplication::font(), QSizeF(width, 400), 0);
-      QVERIFY(options.size.width() >= width);
-      const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-      QVERIFY(lines.queries[0].box.right() < lines.keys[0].box.left());
-      QVERIFY(lines.queries[0].anchor.x() + 60 < lines.keys[0].anchor.x());
-      QVERIFY(lines.queryNoteX + lines.noteWidth <= lines.queries[0].box.left() + 1e-9);
-      QVERIFY(lines.keys[0].box.right() <= lines.keyNoteX + 1e-9);
-    }
-  }
-
-  // The length limit counts the queries and the source keys: 512 tokens with add_bias_kv and
-  // add_zero_attn (S' = 514) are drawn, 513 queries or keys are not.
-  void theLimitCountsQueriesAndSourceKeys() {
-    mhaviz::Config config;
-    config.embed_dim = 4;
-    config.num_heads = 1;
-    config.tgt_len = 512;
-    config.src_len = 512;
-    config.add_bias_kv = true;
-    config.add_zero_attn = true;
-    const mhaviz::ForwardResult result = mhaviz::ui::test::computeResult(config, false);
-    QCOMPARE(result.Sx, std::int64_t{514});
-    const StageData data = mhaviz::ui::headViewData(result, {});
-    QCOMPARE(data.maps.front().cols, 514);
-    config.src_len = 513;
-    const mhaviz::ForwardResult longer = mhaviz::ui::test::computeResult(config, false);
-    QVERIFY_THROWS_EXCEPTION(mhaviz::InvalidInput, mhaviz::ui::headViewData(longer, {}));
-  }
-
-  // The rasterizer draws each line where it runs, as wide as it is, blended over what is there;
-  // a transparent line draws nothing, a thin one a single pixel across.
-  void rasterLinesDrawWhereTheyRun() {
-    QImage image(100, 60, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    std::vector<mhaviz::ui::RasterLine> lines;
-    lines.push_back({QPointF(10, 30), QPointF(90, 30), qRgba(255, 0, 0, 255), 2.0});
-    lines.push_back({QPointF(50, 5), QPointF(52, 55), qRgba(0, 0, 255, 128), 1.0});
-    lines.push_back({QPointF(10, 10), QPointF(90, 12), qRgba(0, 255, 0, 0), 4.0});
-    lines.push_back({QPointF(10, 50), QPointF(40, 50.5), qRgba(0, 0, 0, 255), 0.0});
-    mhaviz::ui::rasterLines(image, lines, QPointF(0, 0), 1.0);
-    // The red band covers rows 29 and 30 fully, not 27 or 32.
-    QCOMPARE(image.pixelColor(20, 29), QColor(Qt::red));
-    QCOMPARE(image.pixelColor(20, 30), QColor(Qt::red));
-    QCOMPARE(image.pixelColor(20, 27), QColor(Qt::white));
-    QCOMPARE(image.pixelColor(20, 32), QColor(Qt::white));
-    // The half-transparent blue line over white, on its own row 15, near column 50.
-    int bluest = 255;
-    for (int x = 48; x <= 53; ++x) bluest = std::min(bluest, image.pixelColor(x, 15).red());
-    QVERIFY2(bluest > 100 && bluest < 160, qPrintable(QString::number(bluest)));
-    // Crossing the red line, blue drawn later lies over it.
-    const QColor crossing = image.pixelColor(50, 30);
-    QVERIFY(crossing.blue() > 60 && crossing.red() > 100);
-    // The transparent line left nothing.
-    QCOMPARE(image.pixelColor(30, 11), QColor(Qt::white));
-    // The thin black line: one opaque pixel per column, white above and below it.
-    for (int x = 12; x < 38; x += 5) {
-      int dark = 0;
-      for (int y = 47; y <= 53; ++y) dark += image.pixelColor(x, y) == QColor(Qt::black) ? 1 : 0;
-      QCOMPARE(dark, 1);
-    }
-    // The same drawn at twice the scale, from another origin: the same places, twice as many
-    // pixels.
-    QImage big(200, 120, QImage::Format_ARGB32_Premultiplied);
-    big.fill(Qt::white);
-    mhaviz::ui::rasterLines(big, std::span(lines).first(1), QPointF(0, 0), 2.0);
-    QCOMPARE(big.pixelColor(40, 58), QColor(Qt::red));
-    QCOMPARE(big.pixelColor(40, 54), QColor(Qt::white));
-    QImage shifted(100, 60, QImage::Format_ARGB32_Premultiplied);
-    shifted.fill(Qt::white);
-    mhaviz::ui::rasterLines(shifted, std::span(lines).first(1), QPointF(0, 20), 1.0);
-    QCOMPARE(shifted.pixelColor(20, 9), QColor(Qt::red));
-    QCOMPARE(shifted.pixelColor(20, 29), QColor(Qt::white));
-  }
-
-  // Drawn in a band of the picture: exactly the lines with a query or key in it (the lines of
-  // the tokens in sight), strongest last.
-  void aBandDrawsTheLinesOfItsTokens() {
-    const int n = 40;
-    std::vector<double> values(static_cast<std::size_t>(n * n), 1.0 / n);
-    StageData data;
     data.maps.push_back(makeMap(n, n, values));
-    HeadLinesOptions options = allHeads(data);
-    options.size = QSizeF(400, 300);
-    options.minRowHeight = 20;  // taller than the picture: it scrolls
-    const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
-    QVERIFY(lines.height > 700);
-    const QRectF band(0, 200, 400, 150);
-    const auto drawn = mhaviz::ui::headRasterLines(lines, band);
-    std::size_t expected = 0;
-    const auto near = [&](double y) {
-      return y >= band.top() - lines.rowHeight && y <= band.bottom() + lines.rowHeight;
-    };
-    for (const HeadLine& l : lines.lines) {
-      const double qy = lines.queries[static_cast<std::size_t>(l.query)].anchor.y();
-      const double ky = lines.keys[static_cast<std::size_t>(l.key)].anchor.y();
-      if (near(qy) || near(ky)) ++expected;
+  }
+  HeadLinesOptions options = allHeads(data);
+  options.unitWeights = false;  // alpha = value / largest, as for norms
+  struct Expected {
+    int head, query, key;
+    double alpha;
+  };
+  std::vector<Expected> expected;
+  const double largest = 0.75 + 2e-13;
+  for (int i = 0; i < n; ++i) {
+    for (int h = 0; h < 2; ++h) {
+      for (int j = 0; j < n; ++j) {
+        expected.push_back(
+            {h, i, j, data.maps[static_cast<std::size_t>(h)].valueAt(i, j) / largest});
+      }
     }
-    QVERIFY(expected > 0 && expected < lines.lines.size());
-    QCOMPARE(drawn.size(), expected);
-    for (const auto& d : drawn) QVERIFY(near(d.from.y()) || near(d.to.y()));
-    QCOMPARE(mhaviz::ui::headRasterLines(lines).size(), lines.lines.size());
+  }
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const Expected& a, const Expected& b) { return a.alpha < b.alpha; });
+  const mhaviz::ui::LineSelection selection = mhaviz::ui::selectHeadLines(data, options);
+  HeadLines all = mhaviz::ui::headLinesGeometry(data, {}, options);
+  mhaviz::ui::pickHeadLines(all, selection, data, options);
+  QCOMPARE(all.lines.size(), expected.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    const HeadLine& l = all.lines[k];
+    QVERIFY2(l.head == expected[k].head && l.query == expected[k].query &&
+                 l.key == expected[k].key && l.alpha == expected[k].alpha,
+             qPrintable(QStringLiteral("line %1").arg(k)));
+  }
+  HeadLines again = mhaviz::ui::headLinesGeometry(data, {}, options);
+  mhaviz::ui::pickHeadLines(again, selection, data, options);
+  QCOMPARE(&again.lines[0], &all.lines[0]);
+
+  options.hoverQuery = 5;
+  HeadLines query = mhaviz::ui::headLinesGeometry(data, {}, options);
+  mhaviz::ui::pickHeadLines(query, selection, data, options);
+  std::vector<HeadLine> wanted;
+  for (const HeadLine& l : all.lines) {
+    if (l.query == 5) wanted.push_back(l);
+  }
+  QCOMPARE(query.lines.size(), wanted.size());
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    QCOMPARE(query.lines[k].head, wanted[k].head);
+    QCOMPARE(query.lines[k].key, wanted[k].key);
+  }
+  QCOMPARE(query.notes.size(), wanted.size());
+  for (std::size_t k = 0; k < query.notes.size(); ++k) {
+    QCOMPARE(query.notes[k].slot, static_cast<int>(k) / n);
+    QCOMPARE(query.notes[k].row, static_cast<int>(k) % n);
   }
 
-  // The label column is as wide as the widest label — query labels, row numbers, key labels, the
-  // heading — measured once per distinct label (the head view keeps the width between layouts);
-  // a label past the column's largest width gives that width.
-  void theLabelColumnFitsTheWidestLabel() {
-    const QFont font = QApplication::font();
-    const QFontMetricsF metrics(font);
-    StageData data;
-    data.maps.push_back(makeMap(120, 3, std::vector<double>(360, 1.0 / 3)));
-    data.maps.front().columns[1].label = QStringLiteral("Wolkenkratzer");
-    QStringList queries;
-    for (int i = 0; i < 120; ++i) queries << (i % 2 == 0 ? QStringLiteral("the") : QStringLiteral("cat"));
-    const auto bruteForce = [&](const QStringList& labels) {
-      double widest = metrics.horizontalAdvance(QStringLiteral("query"));
-      for (const QString& l : labels) widest = std::max(widest, metrics.horizontalAdvance(l));
-      for (const auto& c : data.maps.front().columns)
-        widest = std::max(widest, metrics.horizontalAdvance(c.label));
-      for (int i = 0; i < data.maps.front().rows; ++i)
-        widest = std::max(widest, metrics.horizontalAdvance(QString::number(i)));
-      return widest;
-    };
-    const double measured = mhaviz::ui::headLabelsWidth(data, queries, font);
-    QVERIFY(std::abs(measured - bruteForce(queries)) < 0.5);
-    QVERIFY(measured >= metrics.horizontalAdvance(QStringLiteral("Wolkenkratzer")));
-    // The options made from the measured width are those made by measuring again.
-    const std::vector<int> heads{0};
-    const auto options = mhaviz::ui::headLinesOptions(measured, heads, {},
-                                                      mhaviz::ui::Stage::weights, font,
-                                                      QSizeF(600, 400), 4);
-    QCOMPARE(options.labelWidth,
-             mhaviz::ui::headLinesOptions(data, queries, heads, {}, mhaviz::ui::Stage::weights,
-                                          font, QSizeF(600, 400), 4)
-                 .labelWidth);
-    // A label wider than the column: the column's largest width, 180 px.
-    queries[7] = QString(60, QLatin1Char('W'));
-    const double wide = mhaviz::ui::headLabelsWidth(data, queries, font);
-    QVERIFY(wide >= 156);
-    QCOMPARE(mhaviz::ui::headLinesOptions(wide, heads, {}, mhaviz::ui::Stage::weights, font,
-                                          QSizeF(600, 400), 4)
-                 .labelWidth,
-             std::min(bruteForce(queries) + 24, 180.0));
+  options.hoverQuery = -1;
+  options.hoverKey = 7;
+  HeadLines key = mhaviz::ui::headLinesGeometry(data, {}, options);
+  mhaviz::ui::pickHeadLines(key, selection, data, options);
+  wanted.clear();
+  for (const HeadLine& l : all.lines) {
+    if (l.key == 7) wanted.push_back(l);
   }
+  QCOMPARE(key.lines.size(), wanted.size());
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    QCOMPARE(key.lines[k].head, wanted[k].head);
+    QCOMPARE(key.lines[k].query, wanted[k].query);
+  }
+  for (std::size_t k = 0; k < key.notes.size(); ++k) {
+    QCOMPARE(key.notes[k].row, static_cast<int>(k) / 2);
+    QCOMPARE(key.notes[k].slot, static_cast<int>(k) % 2);
+  }
+}
 
-  // 32 heads (a LLaMA layer) in a 360-pixel dock: the head chips wrap onto as many rows as they
-  // need, every one in sight, and never make the head view wider than the dock (in one row they
-  // asked for more than a thousand pixels, and the window's docks moved to make room).
-  void manyHeadChipsWrapInsteadOfWideningTheView() {
-    mhaviz::Config config;
-    config.embed_dim = 32;
-    config.num_heads = 32;
-    config.tgt_len = 3;
-    config.src_len = 3;
-    auto result = std::make_shared<const mhaviz::ForwardResult>(
-        mhaviz::ui::test::computeResult(config, true));
-    mhaviz::ui::HeadView view;
-    view.resize(360, 500);
-    view.show();
-    view.setResult(result, mhaviz::ui::ViewOptions{});
-    // (chips added to a shown widget show at the next turn of the event loop)
-    QCoreApplication::processEvents();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    QVERIFY2(view.minimumSizeHint().width() <= 360,
-             qPrintable(QString::number(view.minimumSizeHint().width())));
-    QList<QToolButton*> chips;
-    for (QToolButton* b : view.findChildren<QToolButton*>()) {
-      if (b->isCheckable()) chips << b;
-    }
-    QCOMPARE(chips.size(), 32);
-    std::set<int> rows;
-    for (QToolButton* chip : chips) {
-      QVERIFY(chip->isVisible());
-      const QRect at(chip->mapTo(&view, QPoint(0, 0)), chip->size());
-      QVERIFY2(view.rect().contains(at), qPrintable(chip->text()));
-      rows.insert(at.top());
-    }
-    QVERIFY(rows.size() >= 2);
-    QCOMPARE(view.width(), 360);
+void TestHeadLines::maskedPairsDrawNoLine() {
+  StageData data;
+  MapData map = makeMap(2, 2, {1.0, 0.0, 0.4, 0.6});
+  map.masked = {0, 1, 0, 0};
+  // A masked pair never draws, whatever value it holds.
+  map.values[1] = 0.2;
+  data.maps.push_back(map);
+  const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));
+  QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{0, 0}, {1, 0}, {1, 1}}));
+}
+
+void TestHeadLines::extraKeysAreRowsOfTheirOwnSetApart() {
+  StageData data;
+  data.maps.push_back(makeMap(2, 4, {0.4, 0.2, 0.3, 0.1, 0.25, 0.25, 0.25, 0.25},
+                              {KeyKind::source, KeyKind::source, KeyKind::bias_k, KeyKind::zero}));
+  data.maps[0].columns[2].label = QStringLiteral("bias_k");
+  data.maps[0].columns[3].label = QStringLiteral("zero");
+  const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, allHeads(data));
+  QCOMPARE(lines.keys.size(), std::size_t{4});
+  QCOMPARE(lines.queries.size(), std::size_t{2});  // no query rows for them
+  QCOMPARE(lines.firstExtraKey, 2);
+  QCOMPARE(lines.keys[2].kind, KeyKind::bias_k);
+  QCOMPARE(lines.keys[3].kind, KeyKind::zero);
+  QCOMPARE(lines.keys[2].label, QStringLiteral("bias_k"));
+  // Set apart: the separator between the source keys and the extra ones, a larger step there.
+  QVERIFY(lines.separatorY > lines.keys[1].box.bottom());
+  QVERIFY(lines.separatorY < lines.keys[2].box.top());
+  const double step = lines.keys[1].anchor.y() - lines.keys[0].anchor.y();
+  QVERIFY(lines.keys[2].anchor.y() - lines.keys[1].anchor.y() > step * 1.2);
+  QVERIFY(pairsOf(lines, 0).contains({0, 2}));
+  QVERIFY(pairsOf(lines, 0).contains({1, 3}));
+}
+
+void TestHeadLines::aNanQueryIsMarkedAndDrawsNothing() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  StageData data;
+  data.maps.push_back(makeMap(2, 2, {nan, nan, 0.5, 0.5}));
+  const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {"a", "b"}, allHeads(data));
+  QVERIFY(lines.queries[0].nan);
+  QVERIFY(!lines.queries[1].nan);
+  QCOMPARE(lines.queries[0].label, QStringLiteral("a"));
+  QCOMPARE(pairsOf(lines, 0), (std::set<std::pair<int, int>>{{1, 0}, {1, 1}}));
+}
+
+void TestHeadLines::hoverShowsOneTokensLinesWithTheirWeights() {
+  StageData data;
+  data.maps.push_back(makeMap(2, 3, {0.5, 0.3, 0.2, 0.1, 0.7, 0.2}));
+  data.maps.push_back(makeMap(2, 3, {0.2, 0.2, 0.6, 0.3, 0.3, 0.4}));
+  HeadLinesOptions options = allHeads(data);
+  options.hoverQuery = 1;
+  HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+  QCOMPARE(lines.lines.size(), std::size_t{6});
+  for (const HeadLine& l : lines.lines) QCOMPARE(l.query, 1);
+  QVERIFY(lines.notesAtKeys);
+  QCOMPARE(lines.notes.size(), std::size_t{6});
+  for (const auto& n : lines.notes) {
+    QCOMPARE(n.weight, data.maps[static_cast<std::size_t>(n.head)].valueAt(1, n.row));
   }
-};
+  options.hoverQuery = -1;
+  options.hoverKey = 2;
+  lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+  QCOMPARE(lines.lines.size(), std::size_t{4});
+  for (const HeadLine& l : lines.lines) QCOMPARE(l.key, 2);
+  QVERIFY(!lines.notesAtKeys);
+  QCOMPARE(lines.notes.size(), std::size_t{4});
+  // The points over the tokens say which one.
+  const TokenHit q = mhaviz::ui::hitToken(lines, lines.queries[1].box.center());
+  QCOMPARE(q.side, TokenHit::Side::query);
+  QCOMPARE(q.row, 1);
+  const TokenHit k = mhaviz::ui::hitToken(lines, lines.keys[2].box.center());
+  QCOMPARE(k.side, TokenHit::Side::key);
+  QCOMPARE(k.row, 2);
+  const QPointF middle((lines.queries[0].anchor.x() + lines.keys[0].anchor.x()) / 2,
+                       lines.keys[0].anchor.y());
+  QCOMPARE(mhaviz::ui::hitToken(lines, middle).side, TokenHit::Side::none);
+}
+
+void TestHeadLines::normsAreScaledToTheLargest() {
+  StageData data;
+  data.maps.push_back(makeMap(1, 2, {2.0, 4.0}));
+  HeadLinesOptions options = allHeads(data);
+  options.unitWeights = false;
+  const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+  QCOMPARE(lines.lines.size(), std::size_t{2});
+  QCOMPARE(lines.lines[0].alpha, 0.5);
+  QCOMPARE(lines.lines[1].alpha, 1.0);
+}
 
 QTEST_MAIN(TestHeadLines)
-#include "test_head_lines.moc"
