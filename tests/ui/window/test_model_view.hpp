@@ -1,0 +1,89 @@
+#pragma once
+// The model view in the window (QtTest, offscreen): a model index opened through File > Open
+// shows layers × heads maps whose cells are the core's compute_model weights, with token
+// labels, named axes, a colour scale and titles that fit; hovering names a cell; clicking a
+// map makes its layer the session (the docks follow: parameters read-only, the head view and
+// text view with the model's token labels) while the model view stays; double-clicking opens
+// that layer in the full view with the model's parameters and inputs; a broken model file gives
+// an inline message; File > Examples lists the bundled models with their captions.
+//
+// The class is declared here; its tests are defined in test_model_view_files.cpp (with
+// QTEST_MAIN), test_model_view_pictures.cpp and test_model_view_layers.cpp.
+
+#include <QObject>
+#include <QString>
+#include <QtTest>
+
+#include "mhaviz/core/base/tensor.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
+#include "prompted_window.hpp"
+#include "window/main_window.hpp"
+
+namespace mhaviz::ui::testing {
+
+inline constexpr int kTimeout = 60000;
+
+/// A bundled example model's index file.
+inline QString modelPath(const char* name) {
+  return QStringLiteral(MHAVIZ_SOURCE_DIR "/resources/examples/models/") + QLatin1String(name) +
+         QStringLiteral(".json");
+}
+
+/// Opens `path` through File > Open and waits until the view has drawn it (or failed).
+inline void openAndWait(testing::PromptedWindow& w, const QString& path) {
+  w.window.resize(1300, 900);
+  w.window.show();
+  QVERIFY(w.session()->open(path));
+  ModelView* view = w.window.pages()->modelView();
+  QTRY_VERIFY_WITH_TIMEOUT(
+      !view->isBusy() && (!view->picture().isNull() || !view->error().isEmpty()), kTimeout);
+}
+
+/// Same shape and the same values.
+inline bool sameTensor(const mhaviz::Tensor& a, const mhaviz::Tensor& b) {
+  if (a.dim() != b.dim() || a.numel() != b.numel()) return false;
+  for (std::int64_t d = 0; d < a.dim(); ++d) {
+    if (a.size(d) != b.size(d)) return false;
+  }
+  for (std::int64_t i = 0; i < a.numel(); ++i) {
+    if (a.value(i) != b.value(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace mhaviz::ui::testing
+
+class TestModelView : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // test_model_view_files.cpp: model files, examples, names
+  void initTestCase();
+  void aBrokenModelFileGivesAnInlineMessage();
+  void examplesListTheBundledModelsWithTheirCaptions();
+  void aModelOpenedStartsAtItsDefaultView();
+  void generationLayersAreNumberedWithinTheirStep();
+  void theLayerNameFollowsTheLanguage();
+  void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();
+
+  // test_model_view_pictures.cpp: what the pictures draw
+  void gradientTableIsTheGradientsColours();
+  void openingAModelShowsLayersTimesHeadsMapsOfTheCoreWeights();
+  void theGridHasAColourScale();
+  void theGridIsLabelledAndTheHoverNamesTheCell();
+  void aLayerDisagreeingWithPyTorchIsShownPlainly();
+  void theColourScaleLabelsStandApart();
+  void aGridOfManyLayersScrollsWithItsTitles();
+  void theStepViewFillsItsPicture();
+  void theFlowTitleWrapsInANarrowView();
+
+  // test_model_view_layers.cpp: a layer in the session and the docks
+  void clickingAMapShowsItsLayerInTheDocks();
+  void doubleClickingAMapOpensThatLayerWithTheModelsWeights();
+  void openingAnythingLeavesNoTraceOfTheModel_data();
+  void openingAnythingLeavesNoTraceOfTheModel();
+  void docksDescribeTheModelOnScreen();
+  void theFirstLayerIsOpenedAfterThePicture();
+  void presentationModeHidesTheBarAndBringsItBack();
+};
