@@ -1,0 +1,303 @@
+// The attention-mask editor end to end: each kind, causal and ALiBi masks in the result, a click
+// on a pattern starting a custom mask, custom editing tools, is_causal without a mask, undo.
+
+#include "test_masks.hpp"
+
+#include <QLabel>
+#include <cmath>
+
+#include "desktop/steady_scroll_area.hpp"
+#include "editors/inputs_editor.hpp"
+#include "editors/padding_editor.hpp"
+#include "prompted_window.hpp"
+#include "render/heatmap_grid.hpp"
+
+using namespace mhaviz::ui::testing::masks;
+
+void TestMasks::initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-mask-tests"); }
+
+void TestMasks::init() {
+  m_window = new MainWindow;
+  m_window->resize(1400, 900);
+  m_window->show();
+  dock()->raise();
+  QVERIFY(idle());
+  QVERIFY(computation()->result() != nullptr);
+}
+
+void TestMasks::cleanup() {
+  delete m_window;
+  m_window = nullptr;
+}
+
+void TestMasks::eachMaskKindReachesTheResult() {
+  for (MaskKind kind : mhaviz::gen::kMaskKinds) {
+    chooseKind(kind);
+    QVERIFY(idle());
+    const mhaviz::Config& c = document()->config();
+    QCOMPARE(c.attn_mask_spec.kind, kind);
+    const auto r = computation()->result();
+    QVERIFY2(computation()->error().isEmpty(), qPrintable(computation()->error()));
+    QCOMPARE(r->config.attn_mask_spec.kind, kind);
+    const std::optional<mhaviz::Tensor> m = mhaviz::gen::make_attn_mask(c);
+    QCOMPARE(m.has_value(), kind != MaskKind::none);
+    for (std::int64_t h = 0; h < r->H; ++h) {
+      for (std::int64_t i = 0; i < r->L; ++i) {
+        for (std::int64_t j = 0; j < r->S; ++j) {
+          const double want = m ? expectedMask(*m, h, i, j, r->L, r->S) : 0.0;
+          QCOMPARE(maskAt(*r, 0, h, i, j), want);
+        }
+      }
+    }
+  }
+}
+
+void TestMasks::causalMaskIsMinusInfAboveTheDiagonal() {
+  chooseKind(MaskKind::causal);
+  QVERIFY(idle());
+  const auto r = computation()->result();
+  for (std::int64_t i = 0; i < r->L; ++i) {
+    for (std::int64_t j = 0; j < r->S; ++j) {
+      QCOMPARE(maskAt(*r, 0, 1, i, j), j > i ? -kInf : 0.0);
+      if (j > i) QCOMPARE(weightAt(*r, 0, 1, i, j), 0.0);
+    }
+  }
+  // The editor's preview shows the same bool mask.
+  QCOMPARE(grid()->rows(), static_cast<int>(r->L));
+  QCOMPARE(grid()->valueAt(0, 1), 1.0);
+  QCOMPARE(grid()->valueAt(1, 0), 0.0);
+  QVERIFY(grid()->isEditable());  // a click makes it custom (below)
+}
+
+// Issue 28 item 10: clicks on a causal grid did nothing and nothing said why. A click starts a
+// custom mask from the pattern shown, with the click applied, as one undoable step.
+void TestMasks::aClickOnAPatternStartsACustomMaskFromIt() {
+  chooseKind(MaskKind::causal);
+  QVERIFY(idle());
+  const mhaviz::Config causal = document()->config();
+  const int steps = document()->undoStack()->count();
+  QVERIFY(grid()->isEditable());
+  click(1, 0);  // open in the causal mask: now masked
+  QVERIFY(idle());
+  // Said inline, naming the pattern and the way back.
+  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+  QVERIFY(note != nullptr && !note->isHidden());
+  QVERIFY2(note->text().contains(QStringLiteral("causal")), qPrintable(note->text()));
+  QVERIFY2(note->text().contains(QStringLiteral("Undo")), qPrintable(note->text()));
+  click(2, 5);  // masked in the causal mask: now open
+  QVERIFY(idle());
+  QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+  QCOMPARE(document()->undoStack()->count(), steps + 2);
+  const auto r = computation()->result();
+  for (std::int64_t i = 0; i < r->L; ++i) {
+    for (std::int64_t j = 0; j < r->S; ++j) {
+      const bool masked = (j > i) != ((i == 1 && j == 0) || (i == 2 && j == 5));
+      QCOMPARE(maskAt(*r, 0, 1, i, j), masked ? -kInf : 0.0);
+      QCOMPARE(grid()->valueAt(static_cast<int>(i), static_cast<int>(j)), masked ? 1.0 : 0.0);
+    }
+  }
+  document()->undoStack()->undo();  // the second click
+  QVERIFY(idle());
+  QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+  document()->undoStack()->undo();  // the first click and the change to custom, together
+  QVERIFY(idle());
+  QCOMPARE(document()->config(), causal);
+  QCOMPARE(maskAt(*computation()->result(), 0, 0, 1, 0), 0.0);
+}
+
+// Choosing "custom" keeps what the grid showed (a window, a per-head bias), not an empty grid.
+void TestMasks::choosingCustomStartsFromThePatternShown() {
+  const auto same = [this](const mhaviz::Config& before) {
+    const std::optional<mhaviz::Tensor> want = mhaviz::gen::make_attn_mask(before);
+    const auto r = computation()->result();
+    QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
+    for (std::int64_t h = 0; h < r->H; ++h) {
+      for (std::int64_t i = 0; i < r->L; ++i) {
+        for (std::int64_t j = 0; j < r->S; ++j) {
+          QCOMPARE(maskAt(*r, 0, h, i, j), expectedMask(*want, h, i, j, r->L, r->S));
+        }
+      }
+    }
+  };
+  chooseKind(MaskKind::window);
+  QVERIFY(idle());
+  const mhaviz::Config window = document()->config();
+  chooseKind(MaskKind::custom);
+  QVERIFY(idle());
+  same(window);
+  if (QTest::currentTestFailed()) return;
+  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+  QVERIFY(note != nullptr && !note->isHidden());
+  QVERIFY2(note->text().contains(QStringLiteral("sliding window")), qPrintable(note->text()));
+
+  chooseKind(MaskKind::alibi);  // float, 3-D: a value per cell and head
+  QVERIFY(idle());
+  const mhaviz::Config alibi = document()->config();
+  chooseKind(MaskKind::custom);
+  QVERIFY(idle());
+  same(alibi);
+  if (QTest::currentTestFailed()) return;
+  QCOMPARE(document()->config().attn_mask_spec.shape, mhaviz::gen::MaskShape::three_d);
+}
+
+// A pattern too large to list cell by cell says why and what to do; nothing changes.
+void TestMasks::aPatternTooLargeToEditSaysWhy() {
+  panelSpin("tgt_len")->setValue(400);
+  panelSpin("src_len")->setValue(400);
+  QVERIFY(idle());
+  chooseKind(MaskKind::causal);
+  QVERIFY(idle());
+  const mhaviz::Config before = document()->config();
+  click(10, 300);
+  QCoreApplication::processEvents();
+  QCOMPARE(document()->config(), before);
+  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+  QVERIFY(note != nullptr && !note->isHidden());
+  QVERIFY2(note->text().contains(QStringLiteral("79800")), qPrintable(note->text()));
+  QVERIFY(note->text().contains(QStringLiteral("smaller")));
+}
+
+void TestMasks::alibiIsFloatThreeDAndDiffersPerHead() {
+  chooseKind(MaskKind::alibi);
+  QVERIFY(idle());
+  const mhaviz::Config& c = document()->config();
+  QCOMPARE(c.attn_mask_spec.dtype, mhaviz::gen::MaskDType::floating);
+  QCOMPARE(c.attn_mask_spec.shape, mhaviz::gen::MaskShape::three_d);
+  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskNote"));
+  QVERIFY(!note->isHidden());
+  QVERIFY(note->text().contains(QStringLiteral("3-D")));
+  const auto r = computation()->result();
+  const std::vector<double> slopes = mhaviz::gen::alibi_slopes(r->H);
+  for (std::int64_t h = 0; h < r->H; ++h) {
+    QCOMPARE(maskAt(*r, 0, h, 0, 3), -slopes[static_cast<std::size_t>(h)] * 3.0);
+  }
+  QVERIFY(maskAt(*r, 0, 0, 0, 3) != maskAt(*r, 0, 1, 0, 3));
+  // The block selector shows head 1's bias in the preview.
+  editor()->selectBlock(1);
+  QCOMPARE(grid()->valueAt(0, 3), -slopes[1] * 3.0);
+}
+
+void TestMasks::customClicksToggleExactlyThoseCellsAndSurviveResize() {
+  chooseKind(MaskKind::custom);
+  QVERIFY(idle());
+  QVERIFY(grid()->isEditable());
+  click(1, 2);
+  click(3, 0);
+  click(6, 7);
+  QVERIFY(idle());
+  using Cell = mhaviz::gen::MaskCell;
+  std::vector<Cell> want = {
+      {1, 2, -1, std::nullopt}, {3, 0, -1, std::nullopt}, {6, 7, -1, std::nullopt}};
+  QCOMPARE(document()->config().attn_mask_spec.cells, want);
+  auto r = computation()->result();
+  for (std::int64_t i = 0; i < r->L; ++i) {
+    for (std::int64_t j = 0; j < r->S; ++j) {
+      const bool masked = (i == 1 && j == 2) || (i == 3 && j == 0) || (i == 6 && j == 7);
+      QCOMPARE(maskAt(*r, 0, 0, i, j), masked ? -kInf : 0.0);
+    }
+  }
+  click(3, 0);  // toggles it back
+  QVERIFY(idle());
+  want = {{1, 2, -1, std::nullopt}, {6, 7, -1, std::nullopt}};
+  QCOMPARE(document()->config().attn_mask_spec.cells, want);
+  QCOMPARE(maskAt(*computation()->result(), 0, 0, 3, 0), 0.0);
+
+  // A drag paints every cell it crosses, as one undoable change.
+  const int before = document()->undoStack()->count();
+  drag({{0, 4}, {0, 5}, {1, 5}});
+  QVERIFY(idle());
+  QCOMPARE(document()->undoStack()->count(), before + 1);
+  r = computation()->result();
+  QCOMPARE(maskAt(*r, 0, 0, 0, 4), -kInf);
+  QCOMPARE(maskAt(*r, 0, 0, 0, 5), -kInf);
+  QCOMPARE(maskAt(*r, 0, 0, 1, 5), -kInf);
+
+  // L 8 -> 4, S 8 -> 6: (6, 7) is outside and dropped, the rest kept; the note says so.
+  panelSpin("tgt_len")->setValue(4);
+  QVERIFY(idle());
+  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskResizeNote"));
+  QVERIFY(!note->isHidden());
+  QVERIFY2(note->text().contains(QStringLiteral("dropped")), qPrintable(note->text()));
+  panelSpin("src_len")->setValue(6);
+  QVERIFY(idle());
+  want = {{1, 2, -1, std::nullopt},
+          {0, 4, -1, std::nullopt},
+          {0, 5, -1, std::nullopt},
+          {1, 5, -1, std::nullopt}};
+  QCOMPARE(document()->config().attn_mask_spec.cells, want);
+  r = computation()->result();
+  QCOMPARE(r->L, 4);
+  QCOMPARE(r->S, 6);
+  QCOMPARE(maskAt(*r, 0, 1, 1, 2), -kInf);
+  QCOMPARE(maskAt(*r, 0, 1, 3, 0), 0.0);
+  QCOMPARE(grid()->rows(), 4);
+  QCOMPARE(grid()->cols(), 6);
+}
+
+void TestMasks::customToolsClearInvertFill() {
+  chooseKind(MaskKind::custom);
+  QVERIFY(idle());
+  dock()->findChild<QSpinBox*>(QStringLiteral("cellRow"))->setValue(2);
+  button("fillRow")->click();
+  QVERIFY(idle());
+  auto r = computation()->result();
+  for (std::int64_t j = 0; j < r->S; ++j) QCOMPARE(maskAt(*r, 0, 0, 2, j), -kInf);
+  QVERIFY(std::isnan(weightAt(*r, 0, 0, 2, 0)));  // a fully masked row is NaN
+  button("invertCells")->click();
+  QVERIFY(idle());
+  r = computation()->result();
+  QCOMPARE(maskAt(*r, 0, 0, 2, 3), 0.0);
+  QCOMPARE(maskAt(*r, 0, 0, 4, 3), -kInf);
+  button("clearCells")->click();
+  QVERIFY(idle());
+  QVERIFY(document()->config().attn_mask_spec.cells.empty());
+  // Float custom mask: a click sets the value of the spin box.
+  chooseCombo("attnMaskDtype", 1);
+  dock()->findChild<QCheckBox*>(QStringLiteral("cellMasked"))->setChecked(false);
+  dock()->findChild<QDoubleSpinBox*>(QStringLiteral("cellValue"))->setValue(2.5);
+  click(0, 1);
+  QVERIFY(idle());
+  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 2.5);
+}
+
+void TestMasks::isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
+  panelCheck("is_causal")->click();
+  QVERIFY(idle());
+  QVERIFY2(computation()->error().contains(
+               QStringLiteral("Need attn_mask if specifying the is_causal hint")),
+           qPrintable(computation()->error()));
+  auto* label = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
+  QVERIFY(!label->isHidden());
+  QVERIFY(label->text().contains(QStringLiteral("Need attn_mask")));
+  QVERIFY(computation()->isOutOfDate());
+  auto* fix = m_window->panel()->findChild<QPushButton*>(QStringLiteral("useCausalMask"));
+  QVERIFY(fix != nullptr);
+  QVERIFY(!fix->parentWidget()->isHidden());
+  QVERIFY(panelCheck("is_causal")->toolTip().contains(QStringLiteral("requires attn_mask")));
+  fix->click();
+  QVERIFY(idle());
+  QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::causal);
+  QVERIFY(computation()->error().isEmpty());
+  QVERIFY(fix->parentWidget()->isHidden());
+  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), -kInf);
+}
+
+void TestMasks::undoRestoresThePreviousMask() {
+  chooseKind(MaskKind::causal);
+  QVERIFY(idle());
+  chooseKind(MaskKind::band);
+  QVERIFY(idle());
+  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 0.0);  // band width 3 sees key 1
+  document()->undoStack()->undo();
+  QVERIFY(idle());
+  QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::causal);
+  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), -kInf);
+  auto* kind = dock()->findChild<QComboBox*>(QStringLiteral("attnMaskKind"));
+  QCOMPARE(kind->currentData().toInt(), static_cast<int>(MaskKind::causal));
+  document()->undoStack()->undo();
+  QVERIFY(idle());
+  QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::none);
+  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 0.0);
+}
+
+QTEST_MAIN(TestMasks)
