@@ -1,0 +1,80 @@
+#pragma once
+// The model view's analysis across the layers (QtTest, offscreen): the Attention flow view shows
+// the core's attention_flow; a generation capture opens in the step view, whose slider moves
+// with the keyboard and shows the core's step_rows of each step; the sink rate follows ε and a
+// bad ε is refused beside the field; in the step view the session (so the text view) follows the
+// slider, keeping the selected layer's place in its step and its head. Pictures are compared with
+// the picture functions fed the core's numbers, pixel for pixel. The Image view (ui/vision) of a
+// vision transformer shows the core's weights of the head, layer and query asked for, clicking a
+// patch makes it the query, hovering names it, and it exports PNG, SVG and PDF.
+//
+// The class is declared here; its tests are defined in test_model_analysis_layers.cpp (with
+// QTEST_MAIN) and test_model_analysis_image.cpp.
+
+#include <QImage>
+#include <QObject>
+#include <QSize>
+#include <QtTest>
+#include <functional>
+
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
+#include "prompted_window.hpp"
+#include "window/main_window.hpp"
+
+namespace mhaviz::ui::testing::model_analysis {
+
+inline constexpr int kTimeout = 60000;
+
+/// Opens a bundled model and waits until the view has drawn it.
+inline ModelView* openExample(testing::PromptedWindow& w, const char* name) {
+  w.window.resize(1300, 900);
+  w.window.show();
+  ModelView* view = w.window.pages()->modelView();
+  if (!w.window.pages()->openModelExample(QString::fromLatin1(name))) return nullptr;
+  if (!QTest::qWaitFor([view] { return view->loaded() != nullptr && !view->picture().isNull(); },
+                       kTimeout)) {
+    return nullptr;
+  }
+  // The first layer is opened after the picture: its result settles the view (a solo head
+  // chosen before it came would be fitted against the window's previous result).
+  if (!w.idle()) return nullptr;
+  return view;
+}
+
+/// Waits until the view shows what `want` draws at the picture's size (drawn in the background;
+/// a label of new width may resize the canvas meanwhile).
+inline bool shows(ModelView* view, const std::function<QImage(QSize)>& want) {
+  return QTest::qWaitFor(
+      [&] {
+        const QImage shown = view->picture();
+        return !shown.isNull() && shown == want(shown.size());
+      },
+      kTimeout);
+}
+
+}  // namespace mhaviz::ui::testing::model_analysis
+
+class TestModelAnalysis : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // test_model_analysis_layers.cpp: flow, step view, sink rate
+  void initTestCase();
+  void flowViewShowsTheCoresFlow();
+  void generationOpensInTheStepViewAndTheSliderMovesWithTheKeyboard();
+  void theStepNoteNamesAppendedColumnsOnlyWhereTheyAre();
+  void theSessionAndTheTextViewFollowTheStepSlider();
+  void sinkRateFollowsEpsAndABadEpsIsRefusedInline();
+  void aScrollingGridIsDrawnOnceAtItsFinalSize();
+
+  // test_model_analysis_image.cpp: the Image view
+  void imageViewShowsTheCoresWeightsOverTheImage();
+  void imageViewCaptionsStayWholeWhenTheDockIsSmall();
+  void theImageViewNamesTheLayerInTheWindowsLanguage();
+  void tokenViewsShowThePatchesOfALayerOverTheImage();
+  void imageViewOverlayFollowsTheWindowsColormap();
+  void clickingAPatchMakesItTheQueryAndHoverNamesIt();
+  void imageViewExportsAndAModelWithoutAnImageSaysSo();
+  void aBrokenImageIsRefusedInlineInTheModelView();
+};
