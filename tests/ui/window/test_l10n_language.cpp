@@ -22,19 +22,13 @@
 #include <QXmlStreamReader>
 #include <functional>
 
-#include "../render/test_render_common.hpp"
 #include "desktop/desktop_setup.hpp"
 #include "desktop/language.hpp"
 #include "desktop/theme.hpp"
-#include "exporting/data_export.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "render/heatmap_grid.hpp"
-#include "render/image_export.hpp"
-#include "render/result_maps.hpp"
 #include "session/session_file.hpp"
-#include "stages/stage_data.hpp"
 #include "window/main_window.hpp"
-#include "window/torch_path_text.hpp"
 
 using mhaviz::ui::MainWindow;
 using namespace mhaviz::ui::testing;

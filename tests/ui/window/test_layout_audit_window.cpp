@@ -14,8 +14,6 @@
 #include "compare/compare_panel.hpp"
 #include "compare/model_compare.hpp"
 #include "desktop/language.hpp"
-#include "desktop/theme.hpp"
-#include "exporting/export_dialog.hpp"
 #include "layout_audit.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "model/model_pages.hpp"

@@ -20,7 +20,6 @@
 #include "desktop/theme.hpp"
 #include "exporting/export_dialog.hpp"
 #include "layout_audit.hpp"
-#include "mhaviz/core/io/config_json.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
 #include "picture_audit.hpp"

@@ -6,7 +6,6 @@
 #include <QLabel>
 #include <cmath>
 
-#include "desktop/steady_scroll_area.hpp"
 #include "editors/inputs_editor.hpp"
 #include "editors/padding_editor.hpp"
 #include "prompted_window.hpp"

@@ -14,13 +14,11 @@
 
 #include "desktop/language.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
 #include "model/model_mode_bar.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_picture.hpp"
 #include "model/model_view.hpp"
-#include "model/step_picture.hpp"
 #include "picture_audit.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"

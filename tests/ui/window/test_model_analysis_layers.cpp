@@ -14,7 +14,6 @@
 #include <QtTest>
 #include <algorithm>
 
-#include "desktop/language.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
@@ -23,12 +22,9 @@
 #include "model/model_picture.hpp"
 #include "model/model_view.hpp"
 #include "model/step_picture.hpp"
-#include "picture_audit.hpp"
 #include "prompted_window.hpp"
-#include "render/colormaps.hpp"
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
-#include "vision/image_picture.hpp"
 #include "vision/image_view.hpp"
 
 using namespace mhaviz::ui;

@@ -15,8 +15,6 @@
 #include "compare/compare_panel.hpp"
 #include "compare/model_compare.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/io/npz.hpp"
-#include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
 #include "mhaviz/core/model/weights_only.hpp"
 #include "model/model_pages.hpp"

@@ -17,18 +17,11 @@
 #include <vector>
 
 #include "compute/computation.hpp"
-#include "desktop/language.hpp"
 #include "document/document.hpp"
-#include "mhaviz/core/forward/forward.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
-#include "model/model_grid_layout.hpp"
 #include "model/model_pages.hpp"
-#include "model/model_picture.hpp"
 #include "model/model_view.hpp"
-#include "model/picture_parts.hpp"
-#include "model/step_picture.hpp"
-#include "render/colormaps.hpp"
 #include "render/head_measures_view.hpp"
 #include "session/session_files.hpp"
 #include "teach/teaching_tools.hpp"

@@ -17,7 +17,6 @@
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "prompted_window.hpp"
-#include "session/autosave.hpp"
 #include "session/recent_files.hpp"
 #include "session/session_file.hpp"
 #include "session/session_files.hpp"

@@ -18,15 +18,10 @@
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/base/errors.hpp"
-#include "mhaviz/core/io/npz.hpp"
-#include "prompted_window.hpp"
 #include "session/autosave.hpp"
-#include "session/recent_files.hpp"
 #include "session/session_file.hpp"
 #include "session/session_files.hpp"
 #include "session/unsaved_changes.hpp"
-#include "stages/stage_data.hpp"
-#include "teach/teaching_tools.hpp"
 #include "window/main_window.hpp"
 
 using namespace mhaviz::ui;
