@@ -39,7 +39,9 @@ class TestL10n : public QObject {
   Q_OBJECT
 
  private slots:
-  // test_l10n_language.cpp: the language of the window
+  // In the order they ran before they were split into files (each file is named for the
+  // tests it holds): QtTest runs slots as declared, and one order is what has been run (in
+  // another, the model view's hover went unseen after the weights-only test's double click).
   void initTestCase();
   void init();
   void cleanup();
@@ -52,19 +54,15 @@ class TestL10n : public QObject {
   void storedChoiceOverridesTheLocale();
   void followsTheSystemLocaleFromTheEnvironment();
   void languageMenuStoresTheChoice();
+  void themeMenuSwitchesPalettes();
+  void darkPaletteIsReadable();
   void translationIsComplete();
-  void sessionFileErrorsAreTranslated();
-
-  // test_l10n_pictures.cpp: translated pictures and exports
   void gridShowsTranslatedTitlesAndUnits();
   void torchPathIsTranslated();
   void exportedImageIsTranslated();
   void dataExportStaysEnglish();
+  void sessionFileErrorsAreTranslated();
   void gridFollowsThePaletteExportDoesNot();
-
-  // test_l10n_desktop.cpp: theme, icon, launcher
-  void themeMenuSwitchesPalettes();
-  void darkPaletteIsReadable();
   void iconIsEmbedded();
   void desktopFileHasTheLauncherKeys();
 

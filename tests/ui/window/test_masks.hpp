@@ -62,7 +62,9 @@ class TestMasks : public QObject {
   Q_OBJECT
 
  private slots:
-  // test_masks_attn.cpp: the attention-mask editor
+  // In the order they ran before they were split into files (each file is named for the
+  // tests it holds): QtTest runs slots as declared, and one order is what has been run (in
+  // another, the model view's hover went unseen after the weights-only test's double click).
   void initTestCase();
   void init();
   void cleanup();
@@ -74,16 +76,14 @@ class TestMasks : public QObject {
   void alibiIsFloatThreeDAndDiffersPerHead();
   void customClicksToggleExactlyThoseCellsAndSurviveResize();
   void customToolsClearInvertFill();
-  void isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix();
-  void undoRestoresThePreviousMask();
-
-  // test_masks_padding_inputs.cpp: padding, inputs and weights
   void fullyPaddedElementShowsNaNRowsAndTheNote();
   void aFieldStaysUnderThePointerWhenRowsAboveChange();
   void paddingAndTheMapsShowTheSameBatchElement();
   void thePaddedKeysListIsFilledWhileShown();
+  void isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix();
   void tokenLabelsAppearOnTheGridAndWrongCountsAreReported();
   void inputAndWeightKindsChangeTheResult();
+  void undoRestoresThePreviousMask();
   void screenshots();
 
  private:

@@ -59,16 +59,15 @@ class TestModelAnalysis : public QObject {
   Q_OBJECT
 
  private slots:
-  // test_model_analysis_layers.cpp: flow, step view, sink rate
+  // In the order they ran before they were split into files (each file is named for the
+  // tests it holds): QtTest runs slots as declared, and one order is what has been run (in
+  // another, the model view's hover went unseen after the weights-only test's double click).
   void initTestCase();
   void flowViewShowsTheCoresFlow();
   void generationOpensInTheStepViewAndTheSliderMovesWithTheKeyboard();
   void theStepNoteNamesAppendedColumnsOnlyWhereTheyAre();
   void theSessionAndTheTextViewFollowTheStepSlider();
   void sinkRateFollowsEpsAndABadEpsIsRefusedInline();
-  void aScrollingGridIsDrawnOnceAtItsFinalSize();
-
-  // test_model_analysis_image.cpp: the Image view
   void imageViewShowsTheCoresWeightsOverTheImage();
   void imageViewCaptionsStayWholeWhenTheDockIsSmall();
   void theImageViewNamesTheLayerInTheWindowsLanguage();
@@ -77,4 +76,5 @@ class TestModelAnalysis : public QObject {
   void clickingAPatchMakesItTheQueryAndHoverNamesIt();
   void imageViewExportsAndAModelWithoutAnImageSaysSo();
   void aBrokenImageIsRefusedInlineInTheModelView();
+  void aScrollingGridIsDrawnOnceAtItsFinalSize();
 };

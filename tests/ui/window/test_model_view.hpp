@@ -58,32 +58,30 @@ class TestModelView : public QObject {
   Q_OBJECT
 
  private slots:
-  // test_model_view_files.cpp: model files, examples, names
-  void initTestCase();
-  void aBrokenModelFileGivesAnInlineMessage();
-  void examplesListTheBundledModelsWithTheirCaptions();
-  void aModelOpenedStartsAtItsDefaultView();
-  void generationLayersAreNumberedWithinTheirStep();
-  void theLayerNameFollowsTheLanguage();
-  void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();
-
-  // test_model_view_pictures.cpp: what the pictures draw
+  // In the order they ran before they were split into files (each file is named for the
+  // tests it holds): QtTest runs slots as declared, and one order is what has been run (in
+  // another, the model view's hover went unseen after the weights-only test's double click).
   void gradientTableIsTheGradientsColours();
+  void initTestCase();
   void openingAModelShowsLayersTimesHeadsMapsOfTheCoreWeights();
   void theGridHasAColourScale();
   void theGridIsLabelledAndTheHoverNamesTheCell();
-  void aLayerDisagreeingWithPyTorchIsShownPlainly();
-  void theColourScaleLabelsStandApart();
-  void aGridOfManyLayersScrollsWithItsTitles();
-  void theStepViewFillsItsPicture();
-  void theFlowTitleWrapsInANarrowView();
-
-  // test_model_view_layers.cpp: a layer in the session and the docks
   void clickingAMapShowsItsLayerInTheDocks();
   void doubleClickingAMapOpensThatLayerWithTheModelsWeights();
+  void aBrokenModelFileGivesAnInlineMessage();
+  void aLayerDisagreeingWithPyTorchIsShownPlainly();
   void openingAnythingLeavesNoTraceOfTheModel_data();
   void openingAnythingLeavesNoTraceOfTheModel();
   void docksDescribeTheModelOnScreen();
   void theFirstLayerIsOpenedAfterThePicture();
   void presentationModeHidesTheBarAndBringsItBack();
+  void examplesListTheBundledModelsWithTheirCaptions();
+  void aModelOpenedStartsAtItsDefaultView();
+  void generationLayersAreNumberedWithinTheirStep();
+  void theLayerNameFollowsTheLanguage();
+  void theColourScaleLabelsStandApart();
+  void aGridOfManyLayersScrollsWithItsTitles();
+  void theStepViewFillsItsPicture();
+  void theFlowTitleWrapsInANarrowView();
+  void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();
 };

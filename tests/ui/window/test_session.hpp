@@ -44,7 +44,9 @@ class TestSession : public QObject {
   Q_OBJECT
 
  private slots:
-  // test_session_opening.cpp: opening and writing session files
+  // In the order they ran before they were split into files (each file is named for the
+  // tests it holds): QtTest runs slots as declared, and one order is what has been run (in
+  // another, the model view's hover went unseen after the weights-only test's double click).
   void initTestCase();
   void fileRoundTripRestoresConfigViewAndPicture();
   void damagedFileGivesItsPosition();
@@ -53,14 +55,12 @@ class TestSession : public QObject {
   void anExampleOpensAsAFileDoes();
   void openFiltersOnEveryJsonFirst();
   void newSaysWhichDefaultsItUses();
-  void recentFilesList();
-  void tensorsTravelWithTheRequestAndTheSession();
-
-  // test_session_saving.cpp: safe saves, autosave and recovery, unsaved changes
   void interruptedSaveLeavesTheOldFile();
   void autosaveIsWrittenAndOfferedForRecovery();
   void crashedRunIsOfferedWhenTheWindowStarts();
   void eachRunningWindowHasItsOwnAutosave();
   void autosaveOfAKilledRunIsClaimedAndOffered();
   void unsavedChangesDecision();
+  void recentFilesList();
+  void tensorsTravelWithTheRequestAndTheSession();
 };
