@@ -126,6 +126,7 @@ TEST_F(WeightsFiles, VersionFourFileKeepsGroupsTokensAndKeyValueHeads) {
   EXPECT_EQ(r.L, 5);
   EXPECT_EQ(r.S, 6);
   EXPECT_FALSE(r.is_reduced());  // drawn on the fixed 0..1 scale of a pass's weights
+  EXPECT_TRUE(r.is_stored_weights());  // no mask known: the grid's legend claims none
   EXPECT_TRUE(same(r.weights, computed.weights[1]));
 }
 

@@ -88,8 +88,9 @@ LegendKey* buildLegend(QCustomPlot* plot, QCPLayoutGrid* legend, const StageData
   std::vector<std::vector<LegendKey*>> groups(1);
   const bool anyMasked =
       std::any_of(data.maps.begin(), data.maps.end(), [](const MapData& m) { return m.hasMask(); });
-  if (anyMasked || stage == Stage::weights || stage == Stage::scores || stage == Stage::mask ||
-      stage == Stage::weights_before_dropout) {
+  if (anyMasked ||
+      (data.maskKnown && (stage == Stage::weights || stage == Stage::scores ||
+                          stage == Stage::mask || stage == Stage::weights_before_dropout))) {
     // A reduced view knows the mask from its blocks of zeros only (stages/reduced_result.hpp).
     const bool reduced = data.result != nullptr && data.result->is_reduced();
     groups[0].push_back(

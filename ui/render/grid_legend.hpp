@@ -21,6 +21,7 @@ class LegendKey : public QCPLayoutElement {
   LegendKey(QCustomPlot* plot, const QColor& color, Swatch swatch, const QString& text,
             const QColor& textColor);
   void setText(const QString& text) { m_text = text; }
+  [[nodiscard]] const QString& text() const { return m_text; }
   QSize minimumOuterSizeHint() const override;
   QSize maximumOuterSizeHint() const override;
 

@@ -142,6 +142,7 @@ CompareData compareStage(const mhaviz::ForwardResult& a, const mhaviz::ForwardRe
   for (const mhaviz::KeyNote& note : diffs.front().left_out) out.notes << noteText(note);
 
   out.diff.isSigned = true;
+  out.diff.maskKnown = out.a.maskKnown && out.b.maskKnown;
   setUnit(out.diff,
           QT_TRANSLATE_NOOP("mhaviz::ui::StageText", "B \u2212 A (range symmetric about 0)"));
   for (std::size_t i = 0; i < diffs.size(); ++i) {

@@ -295,6 +295,7 @@ StageData extractStage(const mhaviz::ForwardResult& result, const ViewOptions& v
   if (isParamStage(view.stage)) return extractParamStage(result, paramsOf(result), view);
   StageData data;
   data.isSigned = stageIsSigned(view.stage);
+  data.maskKnown = !result.is_stored_weights();
   setStageUnit(data, view.stage);
   const auto n = static_cast<std::int64_t>(view.batch);
   const bool normStage = view.stage == Stage::value_norms;

@@ -97,6 +97,9 @@ struct StageData {
   /// Unsigned values that are not weights (value norms): the shared colour range is always
   /// 0..the largest finite value shown, never the fixed 0..1.
   bool rangeFromData = false;
+  /// False for a weights-only file's weights (ForwardResult::is_stored_weights): nothing says
+  /// which keys were masked, so the legend has no "masked" key.
+  bool maskKnown = true;
   /// The result the maps were extracted from (render/result_maps.hpp): keeps the memory that
   /// described maps read alive while they are shown. Null for maps made elsewhere.
   std::shared_ptr<const mhaviz::ForwardResult> result;

@@ -61,6 +61,7 @@ class TestRender : public QObject {
   void reductionKeepsBlockStatistics();
   void gridShowsMapsAndLabels();
   void legendKeysFitOnANarrowGrid();
+  void aWeightsOnlyLayersLegendClaimsNoMask();
   void automaticRangeUsesTheWholeColormap();
   void scaleTitleNeverOutrunsItsBar();
   void hiddenGridDrawsItsPictureWhenShown();

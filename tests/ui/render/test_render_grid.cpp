@@ -9,11 +9,14 @@
 #include <functional>
 #include <memory>
 
+#include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/model/weights_only.hpp"
 #include "render/colormaps.hpp"
 #include "render/grid_legend.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/map_text.hpp"
 #include "render/result_maps.hpp"
+#include "stages/compare_stage.hpp"
 #include "stages/stage_data.hpp"
 #include "test_render.hpp"
 
@@ -140,6 +143,49 @@ void TestRender::legendKeysFitOnANarrowGrid() {
                        .arg(key->minimumOuterSizeHint().width())));
   }
   QCOMPARE(keys, 4);  // masked, NaN, bias_k, zero
+}
+
+// A weights-only file's layer (its weights as stored: no mask known) has no "masked" key, where
+// a pass's weights have one even without a mask.
+void TestRender::aWeightsOnlyLayersLegendClaimsNoMask() {
+  const mhaviz::Config config = smallConfig(true, true);
+  const mhaviz::ForwardResult pass = computeResult(config, /*causal=*/true);
+  QVERIFY(!pass.is_stored_weights());
+  mhaviz::model::Layer layer;
+  layer.info.config = config;
+  layer.torch_weights = pass.weights;
+  const auto legendOf = [](const std::function<void(HeatmapGrid&)>& show) {
+    HeatmapGrid grid;
+    grid.resize(1000, 600);
+    show(grid);
+    grid.plot()->replot();
+    QStringList texts;
+    for (QCPLayoutElement* e : grid.plot()->plotLayout()->elements(true)) {
+      if (auto* key = dynamic_cast<LegendKey*>(e)) texts << key->text();
+    }
+    return texts;
+  };
+  const auto legendTexts = [&](const std::shared_ptr<mhaviz::ForwardResult>& result) {
+    return legendOf([&](HeatmapGrid& grid) { showResult(grid, result, ViewOptions{}); });
+  };
+  const QStringList computed =
+      legendTexts(std::make_shared<mhaviz::ForwardResult>(computeResult(config)));  // no mask
+  QVERIFY2(computed.filter(QStringLiteral("masked (-inf in the mask)")).size() == 1,
+           qPrintable(computed.join(u'|')));
+  auto stored = std::make_shared<mhaviz::ForwardResult>(mhaviz::model::weights_result(layer));
+  QVERIFY(stored->is_stored_weights());
+  const QStringList texts = legendTexts(stored);
+  QVERIFY2(texts.filter(QStringLiteral("masked")).isEmpty(), qPrintable(texts.join(u'|')));
+  QVERIFY2(texts.contains(QStringLiteral("NaN")), qPrintable(texts.join(u'|')));
+  // Two such files compared (A | B | B - A): none of the three grids has the key either.
+  const CompareData compared = compareStage(*stored, *stored, ViewOptions{});
+  QVERIFY(compared.mismatch.isEmpty());
+  for (const StageData* data : {&compared.a, &compared.b, &compared.diff}) {
+    QVERIFY(!data->maskKnown);
+    const QStringList keys =
+        legendOf([&](HeatmapGrid& grid) { grid.setStageData(*data, ViewOptions{}); });
+    QVERIFY2(keys.filter(QStringLiteral("masked")).isEmpty(), qPrintable(keys.join(u'|')));
+  }
 }
 
 // Automatic range: weights share 0..the largest weight shown, and the scale's title says so;

@@ -77,6 +77,12 @@ struct ForwardResult {
   /// element's maps, block means or maxima) and the mask drawn from them, without q, k, v or
   /// outputs (ui/stages/reduced_result.hpp makes them). A pass's result is never reduced.
   [[nodiscard]] bool is_reduced() const { return weights.dim() == 4 && q.dim() == 0; }
+  /// Whether this is a weights-only file's layer (model/weights_only.hpp's weights_result): the
+  /// weights as stored, q, k and v without columns, no outputs, and no mask known (a 0 there may
+  /// be a masked key or a key given no weight).
+  [[nodiscard]] bool is_stored_weights() const {
+    return weights.dim() == 4 && q.dim() == 4 && q.size(3) == 0;
+  }
 
   /// Whether the pass soft-capped its scores (config.attn_logit_softcapping set), so that
   /// DerivedMap::capped_scores is a stage of its own. False for a reduced result (no q).
