@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the window tests that open, save and recover files (test_session_*.cpp,
+// Shared by the window tests that open, save and recover files (test_session_window.cpp,
 // test_bad_inputs.cpp): settings kept away from the user's, and a main window whose File
 // prompts never block.
 

@@ -180,7 +180,7 @@ class TestTeachWindow : public mhaviz::ui::testing::TeachingWindowTest {
     QVERIFY(idle());
     QCOMPARE(computation()->result()->Sx, computation()->result()->S + 2);
     QVERIFY(document()->config() != before);
-    // Opened as a file is (test_session's anExampleOpensAsAFileDoes): nothing to undo.
+    // Opened as a file is (test_session_window's anExampleOpensAsAFileDoes): nothing to undo.
     QVERIFY(!document()->undoStack()->canUndo());
   }
 
