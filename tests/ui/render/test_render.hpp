@@ -55,9 +55,6 @@ class TestRender : public QObject {
   Q_OBJECT
 
  private slots:  // in the order they run; each file's own comment says which it holds
-  void extractWeightsWithBiasAndZero();
-  void extractOtherStages();
-  void averagePropagatesNan();
   void reductionKeepsBlockStatistics();
   void gridShowsMapsAndLabels();
   void legendKeysFitOnANarrowGrid();

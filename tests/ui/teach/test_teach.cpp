@@ -1,5 +1,6 @@
-// Teaching features without the window (TestTeach, test_teach.hpp): every stage's maps against
-// the core's tensors, the weight matrices' features, the bias_k example and help.
+// Teaching features without the window (TestTeach, test_teach.hpp): the grid's solo head of the
+// scores, the weight matrices' features, the bias_k example and help (every stage's maps against
+// the core's tensors are tested in tests/ui/stages).
 
 #include <qcustomplot.h>
 
@@ -12,7 +13,6 @@
 #include "mhaviz/core/forward/derived_maps.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/result_maps.hpp"
-#include "stages/param_stage.hpp"
 #include "stages/stage_data.hpp"
 #include "teach/cell_breakdown.hpp"
 #include "teach/examples.hpp"
@@ -26,70 +26,6 @@ using mhaviz::ui::test::biasZeroConfig;
 using mhaviz::ui::test::compute;
 using mhaviz::ui::test::Computed;
 using mhaviz::ui::test::same;
-
-void TestTeach::everyIntermediateStageShowsTheCoreTensorPerHead() {
-  mhaviz::Config config = biasZeroConfig();
-  config.training = true;
-  config.dropout = 0.3;
-  const Computed c = compute(config);
-  const mhaviz::ForwardResult& r = c.result;
-  QVERIFY(r.weights_before_dropout.has_value());
-  const mhaviz::Tensor raw = mhaviz::derived_all(r, mhaviz::DerivedMap::raw_scores);
-  const mhaviz::Tensor mask = mhaviz::derived_all(r, mhaviz::DerivedMap::mask);
-  const mhaviz::Tensor scores = mhaviz::derived_all(r, mhaviz::DerivedMap::scores);
-  const std::pair<Stage, const mhaviz::Tensor*> perHead[] = {
-      {Stage::q, &r.q},
-      {Stage::k, &r.k},
-      {Stage::v, &r.v},
-      {Stage::raw_scores, &raw},
-      {Stage::mask, &mask},
-      {Stage::scores, &scores},
-      {Stage::weights_before_dropout, &*r.weights_before_dropout},
-      {Stage::weights, &r.weights},
-      {Stage::head_output, &r.head_output}};
-  for (std::int64_t n = 0; n < r.N; ++n) {
-    for (const auto& [stage, tensor] : perHead) {
-      ViewOptions view;
-      view.batch = static_cast<int>(n);
-      view.stage = stage;
-      view.showAverage = false;
-      const StageData data = extractStage(r, view);
-      QCOMPARE(static_cast<std::int64_t>(data.maps.size()), r.H);
-      for (std::int64_t h = 0; h < r.H; ++h) {
-        const MapData& m = data.maps[static_cast<std::size_t>(h)];
-        QCOMPARE(static_cast<std::int64_t>(m.rows), tensor->shape()[2]);
-        QCOMPARE(static_cast<std::int64_t>(m.cols), tensor->shape()[3]);
-        for (int i = 0; i < m.rows; ++i) {
-          for (int j = 0; j < m.cols; ++j) {
-            QVERIFY2(
-                same(m.values[static_cast<std::size_t>(i * m.cols + j)], at4(*tensor, n, h, i, j)),
-                qPrintable(stageName(stage)));
-          }
-        }
-      }
-    }
-    for (Stage stage : {Stage::merged, Stage::output}) {
-      ViewOptions view;
-      view.batch = static_cast<int>(n);
-      view.stage = stage;
-      const StageData data = extractStage(r, view);
-      const mhaviz::Tensor& t = stage == Stage::merged ? r.merged : r.output;
-      QCOMPARE(data.maps.size(), std::size_t{1});
-      for (std::int64_t i = 0; i < r.L; ++i) {
-        for (std::int64_t e = 0; e < r.E; ++e) {
-          QVERIFY(same(data.maps[0].values[static_cast<std::size_t>(i * r.E + e)],
-                       t.value((n * r.L + i) * r.E + e)));
-        }
-      }
-    }
-  }
-  // The k and v maps mark their last two rows as bias_k and zero.
-  ViewOptions kView;
-  kView.stage = Stage::k;
-  const StageData k = extractStage(r, kView);
-  QCOMPARE(k.maps[0].rowsInfo[static_cast<std::size_t>(r.Sx - 2)].kind, mhaviz::KeyKind::bias_k);
-  QCOMPARE(k.maps[0].rowsInfo[static_cast<std::size_t>(r.Sx - 1)].kind, mhaviz::KeyKind::zero);
-}
 
 void TestTeach::theGridShowsTheSelectedHeadOfTheScores() {
   const Computed c = compute(biasZeroConfig());
@@ -107,58 +43,6 @@ void TestTeach::theGridShowsTheSelectedHeadOfTheScores() {
   for (int i = 0; i < m.rows; ++i) {
     for (int j = 0; j < m.cols; ++j) {
       QVERIFY(same(m.values[static_cast<std::size_t>(i * m.cols + j)], at4(scores, 1, 1, i, j)));
-    }
-  }
-}
-
-void TestTeach::parameterStagesShowTheHeadSlicesOfTheWeights() {
-  for (bool packed : {true, false}) {
-    mhaviz::Config config;
-    config.embed_dim = 8;
-    config.num_heads = 2;
-    if (!packed) {
-      config.kdim = 5;
-      config.vdim = 3;
-    }
-    const Computed c = compute(config);
-    const std::int64_t E = 8, hd = 4;
-    ViewOptions view;
-    view.stage = Stage::in_proj_weight;
-    const StageData data = extractStage(c.result, view);
-    QCOMPARE(data.maps.size(), std::size_t{6});  // W_q, W_k, W_v x 2 heads
-    QVERIFY(data.isSigned);
-    const mhaviz::Params& p = c.problem.params;
-    for (int block = 0; block < 3; ++block) {
-      const mhaviz::Tensor* w = nullptr;
-      std::int64_t base = 0;
-      if (packed) {
-        w = &*p.in_proj_weight;
-        base = block * E;
-      } else {
-        w = block == 0 ? &*p.q_proj_weight : block == 1 ? &*p.k_proj_weight : &*p.v_proj_weight;
-      }
-      const std::int64_t cols = w->shape()[1];
-      for (std::int64_t h = 0; h < 2; ++h) {
-        const MapData& m = data.maps[static_cast<std::size_t>(block * 2 + h)];
-        QCOMPARE(static_cast<std::int64_t>(m.rows), hd);
-        QCOMPARE(static_cast<std::int64_t>(m.cols), cols);
-        QVERIFY2(m.title.contains(QStringLiteral("head %1").arg(h)), qPrintable(m.title));
-        QVERIFY2(m.title.contains(packed ? QStringLiteral("in_proj_weight")
-                                         : QStringLiteral("_proj_weight")),
-                 qPrintable(m.title));
-        for (std::int64_t r = 0; r < hd; ++r) {
-          for (std::int64_t col = 0; col < cols; ++col) {
-            QCOMPARE(m.values[static_cast<std::size_t>(r * cols + col)],
-                     w->value((base + h * hd + r) * cols + col));
-          }
-        }
-      }
-    }
-    view.stage = Stage::out_proj_weight;
-    const StageData out = extractStage(c.result, view);
-    QCOMPARE(out.maps.size(), std::size_t{1});
-    for (std::int64_t i = 0; i < E * E; ++i) {
-      QCOMPARE(out.maps[0].values[static_cast<std::size_t>(i)], p.out_proj_weight->value(i));
     }
   }
 }

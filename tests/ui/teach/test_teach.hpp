@@ -1,5 +1,5 @@
 #pragma once
-// mhaviz-teach-tests' QtTest class, its slots defined in test_teach.cpp (every stage's maps, the
+// mhaviz-teach-tests' QtTest class, its slots defined in test_teach.cpp (the grid's solo head, the
 // weight matrices, bias_k), test_teach_breakdown.cpp (the cell breakdown) and
 // test_teach_guides.cpp (shape flow, help text, walk-through, bundled examples), and the helpers
 // those files share: a computed example and independent reads of its tensors.
@@ -45,9 +45,7 @@ class TestTeach : public QObject {
   Q_OBJECT
 
  private slots:  // in the order they run
-  void everyIntermediateStageShowsTheCoreTensorPerHead();
   void theGridShowsTheSelectedHeadOfTheScores();
-  void parameterStagesShowTheHeadSlicesOfTheWeights();
   void weightMatricesNameOutputAndInputFeatures();
   void theBiasKvExampleTellsBiasKFromTheZeroKey();
   void biasKHelpSaysItIsAKeyWithoutAQuery();

@@ -19,7 +19,6 @@
 #include "desktop/language.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/forward/forward.hpp"
-#include "mhaviz/core/plan/problem.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"
 #include "render/heatmap_grid.hpp"
@@ -131,40 +130,6 @@ class TestCompare : public QObject {
     document()->setView(view);
     QVERIFY(shown());
     QVERIFY2(!panel->message().contains(QStringLiteral("NaN")), qPrintable(panel->message()));
-  }
-
-  // The cause follows the settings: need_weights=True gives NaN under 2.x as well.
-  void theNanCauseFollowsTheSettings() {
-    mhaviz::Config a;
-    a.embed_dim = 8;
-    a.num_heads = 2;
-    a.need_weights = false;
-    a.attn_mask_spec.kind = mhaviz::gen::MaskKind::custom;
-    a.attn_mask_spec.cells = {{2, 0, -1, std::nullopt}};
-    for (std::int64_t j = 1; j < a.src_len; ++j) a.attn_mask_spec.cells.push_back({2, j, -1, {}});
-    mhaviz::Config b = a;
-    b.need_weights = true;
-    const auto run = [](const mhaviz::Config& c) {
-      const mhaviz::Problem p = mhaviz::make_problem(c);
-      return mhaviz::forward(p.config, p.params, p.inputs);
-    };
-    const mhaviz::ForwardResult ra = run(a), rb = run(b);
-    mhaviz::ui::ViewOptions view;
-    const mhaviz::ui::CompareData d = mhaviz::ui::compareStage(ra, rb, view);
-    QCOMPARE(d.nanNotes.size(), 1);
-    const QString note = d.nanNotes.front();
-    QVERIFY2(note.contains(QStringLiteral("B is NaN where A is not, in query 2 of batch "
-                                          "element 0")),
-             qPrintable(note));
-    QVERIFY2(note.contains(QStringLiteral("with need_weights=True a fully masked query gives NaN")),
-             qPrintable(note));
-    // Only B masks query 2: then the masks are the cause.
-    mhaviz::Config open = a;
-    open.attn_mask_spec.cells.clear();
-    const mhaviz::ui::CompareData e = mhaviz::ui::compareStage(run(open), rb, view);
-    QCOMPARE(e.nanNotes.size(), 1);
-    QVERIFY2(e.nanNotes.front().contains(QStringLiteral("masked in B but not in A")),
-             qPrintable(e.nanNotes.front()));
   }
 
   // Issue 28 item 4: leaving compare mode gives the layout back (the walk-through had taken the
