@@ -136,6 +136,11 @@ CompareData compareStage(const mhaviz::ForwardResult& a, const mhaviz::ForwardRe
   const auto diffs = mhaviz::maps_difference(ga, gb, &why, params ? "rows" : "queries",
                                              params ? "columns" : "features");
   if (why.any()) {
+    // The maps are counted, the average over heads among them: say the heads' own numbers.
+    if (why.kind == mhaviz::Mismatch::Kind::heads && a.H != b.H) {
+      why.a = a.H;
+      why.b = b.H;
+    }
     out.mismatch = mismatchText(why);
     return out;
   }

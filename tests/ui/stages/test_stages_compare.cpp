@@ -154,9 +154,12 @@ void TestStages::compareSaysWhyThereIsNoDifference() {
            QStringLiteral("A has 7 source keys, B has 8 (src_len or static_k differ)"));
   mhaviz::Config heads = c;
   heads.num_heads = 4;
-  view.showAverage = false;
-  QCOMPARE(compareStage(a, computeResult(heads), view).mismatch,
-           QStringLiteral("A has 2 heads, B has 4 (num_heads differ)"));
+  // The heads, not the maps: the average over heads is a map but no head.
+  for (const bool average : {true, false}) {
+    view.showAverage = average;
+    QCOMPARE(compareStage(a, computeResult(heads), view).mismatch,
+             QStringLiteral("A has 2 heads, B has 4 (num_heads differ)"));
+  }
 
   QString what;
   try {
