@@ -48,12 +48,17 @@ function(mhaviz_add_layer name)
 
   # Precompiled headers (cmake/PrecompiledHeaders.cmake): QCustomPlot's for the layers that
   # draw maps and those above them, Qt Widgets' for the other widget layers.
-  # The layer's tests (mhaviz_add_ui_test) take the plot set too when the layer draws.
+  # The layer's tests (mhaviz_add_ui_test) take the same set (the target's MHAVIZ_PCH).
   if(name STREQUAL "render" OR "render" IN_LIST MHAVIZ_LAYER_DEPS_${name})
-    mhaviz_use_pch(mhaviz_${name} plot)
-    set_property(TARGET mhaviz_${name} PROPERTY MHAVIZ_DRAWS ON)
+    set(pch plot)
   elseif("Qt6::Widgets" IN_LIST arg_LINK)
-    mhaviz_use_pch(mhaviz_${name} widgets)
+    set(pch widgets)
+  else()
+    set(pch "")
+  endif()
+  if(pch)
+    mhaviz_use_pch(mhaviz_${name} ${pch})
+    set_property(TARGET mhaviz_${name} PROPERTY MHAVIZ_PCH ${pch})
   endif()
 endfunction()
 

@@ -2,7 +2,8 @@
 # QCustomPlot's headers (a file of the window reads about 300,000 lines of them, 6 to 8 of its
 # 8 to 10 CPU seconds). Each set below is parsed once per build directory, by a target of its
 # own, and every target of its kind reuses it:
-#   widgets  <QtWidgets>: the ui layers that use widgets but do not draw maps
+#   widgets  <QtWidgets>: the ui layers that use widgets but do not draw maps, and their QtTest
+#            executables
 #   plot     widgets + QCustomPlot: the layers that draw (render) and those above them, their
 #            QtTest executables, the gallery and the window benchmark
 # The layers that use only QtCore or QtGui, the core and the programs' two main files take none.

@@ -33,9 +33,9 @@ function(mhaviz_add_ui_test name)
   set_target_properties(${name} PROPERTIES WIN32_EXECUTABLE OFF MACOSX_BUNDLE OFF)
   target_link_libraries(${name} PRIVATE ${arg_LINK} Qt6::Test mhaviz::warnings)
   list(GET arg_LINK 0 layer_target)
-  get_target_property(draws ${layer_target} MHAVIZ_DRAWS)
-  if(draws)
-    mhaviz_use_pch(${name} plot)  # Qt Widgets and QCustomPlot precompiled
+  get_target_property(pch ${layer_target} MHAVIZ_PCH)
+  if(pch)
+    mhaviz_use_pch(${name} ${pch})  # the layer's precompiled Qt (and QCustomPlot) headers
   endif()
   target_compile_definitions(${name} PRIVATE MHAVIZ_FIXTURE_DIR="${MHAVIZ_FIXTURE_DIR}")
   add_test(NAME ${name} COMMAND ${name})
