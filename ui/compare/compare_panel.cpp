@@ -282,9 +282,10 @@ void ComparePanel::present(quint64 generation, CompareData data) {
     m_gridB->setStageData(m_data.b, view);
   }
   if (!m_data.ok()) {
-    // Nothing misleading: no difference is drawn, the line says why.
-    m_gridDiff->clear();
-    m_status->setText(tr("No difference shown: %1").arg(m_data.mismatch));
+    // Nothing misleading: no difference is drawn; the line, and the grid in its place, say why.
+    const QString why = tr("No difference shown: %1").arg(m_data.mismatch);
+    m_gridDiff->setStageData(StageData{}, view, why);
+    m_status->setText(why);
   } else {
     m_gridDiff->setStageData(m_data.diff, view);
     QStringList lines;

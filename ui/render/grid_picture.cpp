@@ -15,6 +15,7 @@
 #include "render/grid_legend.hpp"
 #include "render/heatmap_grid.hpp"  // HeatmapGrid::tr: the picture keeps the grid's translations
 #include "render/heatmap_grid_state.hpp"
+#include "render/map_text.hpp"
 
 namespace mhaviz::ui {
 namespace {
@@ -215,8 +216,12 @@ void GridPicture::build() {
     const QString message = !m_content.message.isEmpty()
                                 ? m_content.message
                                 : HeatmapGrid::tr("No result to show yet.");
-    auto* element = new QCPTextElement(m_plot, message);
+    // Wrapped to the plot's width, as the caption is (a compare's reason can be long).
+    auto* element = new QCPTextElement(m_plot);
+    element->setText(wrapLines(message, element->font(), std::max(100, m_plot->width() - 16))
+                         .join(QLatin1Char('\n')));
     element->setTextColor(text);
+    element->setTextFlags(Qt::AlignCenter);
     top->addElement(row, 0, element);
     return;
   }
