@@ -1,43 +1,23 @@
-// The patterns of current practice in the window: their controls in the mask editor reach the
-// result through the real compute worker; impossible settings give the core's message inline;
-// the block-sparsity summary and grid follow the result; the soft-cap is a stage of its own and
-// a row of the cell breakdown.
+// The patterns of current practice in the mask editor: their controls reach the result through
+// the real compute worker; impossible settings give the core's message inline; the
+// block-sparsity summary and grid follow the result. The Masks and inputs dock over a bare main
+// window (mask_editors.hpp), not the whole window.
 
-#include <QComboBox>
-#include <QDockWidget>
-#include <QLabel>
 #include <QLineEdit>
-#include <QSpinBox>
-#include <QTest>
+#include <QObject>
 #include <cmath>
-#include <limits>
+#include <memory>
 
-#include "compute/computation.hpp"
-#include "document/document.hpp"
-#include "editors/attn_mask_editor.hpp"
 #include "editors/block_sparsity_view.hpp"
-#include "editors/mask_grid_view.hpp"
-#include "mhaviz/core/forward/derived_maps.hpp"
-#include "mhaviz/core/gen/masks.hpp"
-#include "prompted_window.hpp"
-#include "stages/view_options.hpp"
-#include "teach/cell_breakdown.hpp"
-#include "teach/stage_guide.hpp"
-#include "window/main_window.hpp"
-#include "window/parameter_panel.hpp"
+#include "mask_editors.hpp"
 
 using mhaviz::gen::MaskKind;
-using mhaviz::ui::Computation;
-using mhaviz::ui::Document;
-using mhaviz::ui::MainWindow;
-using mhaviz::ui::Stage;
+using mhaviz::ui::testing::editors::kInf;
+using mhaviz::ui::testing::editors::MaskEditors;
 
 namespace {
-constexpr int kTimeout = 30000;
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 double maskAt(const mhaviz::ForwardResult& r, std::int64_t h, std::int64_t i, std::int64_t j) {
-  return mhaviz::derived_value(r, mhaviz::DerivedMap::mask, 0, h, i, j);
+  return mhaviz::ui::testing::editors::maskAt(r, 0, h, i, j);
 }
 }  // namespace
 
@@ -45,13 +25,8 @@ class TestMaskPatterns : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-mask-pattern-tests"); }
-
   void init() {
-    m_window = new MainWindow;
-    m_window->resize(1400, 900);
-    m_window->show();
-    dock()->raise();
+    m_editors = std::make_unique<MaskEditors>();
     QVERIFY(idle());
     // A known starting point: L = S = 8, one batch element, two heads, no mask.
     mhaviz::Config c;
@@ -61,10 +36,7 @@ class TestMaskPatterns : public QObject {
     QVERIFY(idle());
   }
 
-  void cleanup() {
-    delete m_window;
-    m_window = nullptr;
-  }
+  void cleanup() { m_editors.reset(); }
 
   void prefixLengthSpinReachesTheResult() {
     chooseKind(MaskKind::prefix_lm);
@@ -164,71 +136,16 @@ class TestMaskPatterns : public QObject {
     QVERIFY(!computation()->analyses()->block_sparsity[0].is_full(0, 0, 3));
   }
 
-  void softCapIsAStageAndABreakdownRow() {
-    mhaviz::Config c = document()->config();
-    c.attn_logit_softcapping = 0.5;
-    c.attn_mask_spec.kind = MaskKind::causal;
-    document()->changeConfig(c, QStringLiteral("test"));
-    QVERIFY(idle());
-    const auto r = computation()->result();
-    QVERIFY(r->has_capped_scores());
-    QVERIFY(mhaviz::ui::stageIn(Stage::capped_scores, *r));
-    QVERIFY(mhaviz::ui::walkStages(r.get()).contains(Stage::capped_scores));
-    mhaviz::ui::ViewOptions view = document()->view();
-    view.stage = Stage::capped_scores;
-    document()->setView(view);
-    QCOMPARE(document()->view().stage, Stage::capped_scores);
-    const mhaviz::ui::CellBreakdown b = mhaviz::ui::breakdownCell(*r, 0, 1, 5, 2);
-    QVERIFY(b.capped);
-    QCOMPARE(b.cap, 0.5);
-    QVERIFY(std::abs(b.cappedStored) < 0.5);
-    QVERIFY(mhaviz::ui::agrees(b.cappedRecomputed, b.cappedStored, b.tolerance));
-    QVERIFY(mhaviz::ui::agrees(b.scoreRecomputed, b.scoreStored, b.tolerance));
-    QVERIFY(mhaviz::ui::breakdownHtml(b).contains(QStringLiteral("tanh")));
-    // Without the cap the stage is gone and the view falls back to the raw scores.
-    c.attn_logit_softcapping.reset();
-    document()->changeConfig(c, QStringLiteral("test"));
-    QVERIFY(idle());
-    QVERIFY(!computation()->result()->has_capped_scores());
-    QVERIFY(!mhaviz::ui::walkStages(computation()->result().get()).contains(Stage::capped_scores));
-    QCOMPARE(document()->view().stage, Stage::raw_scores);
-    // A cap <= 0 is refused inline.
-    c.attn_logit_softcapping = -1.0;
-    document()->changeConfig(c, QStringLiteral("test"));
-    QVERIFY(idle());
-    QVERIFY2(computation()->error().contains(QStringLiteral("attn_logit_softcapping")),
-             qPrintable(computation()->error()));
-  }
-
  private:
-  [[nodiscard]] Document* document() const { return m_window->document(); }
-  [[nodiscard]] Computation* computation() const { return m_window->computation(); }
-  [[nodiscard]] QDockWidget* dock() const {
-    QDockWidget* d = m_window->maskDock();
-    if (d == nullptr) qFatal("no mask dock");
-    return d;
-  }
-  [[nodiscard]] mhaviz::ui::AttnMaskEditor* editor() const {
-    return dock()->findChild<mhaviz::ui::AttnMaskEditor*>();
-  }
-  [[nodiscard]] QSpinBox* spin(const char* name) const {
-    auto* s = dock()->findChild<QSpinBox*>(QString::fromLatin1(name));
-    if (s == nullptr) qFatal("no spin box %s", name);
-    return s;
-  }
-  void chooseKind(MaskKind kind) const {
-    auto* combo = dock()->findChild<QComboBox*>(QStringLiteral("attnMaskKind"));
-    const int index = combo->findData(static_cast<int>(kind));
-    combo->setCurrentIndex(index);
-    emit combo->activated(index);
-  }
-  [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
-    QCoreApplication::processEvents();
-    return done;
-  }
+  [[nodiscard]] mhaviz::ui::Document* document() const { return &m_editors->document; }
+  [[nodiscard]] mhaviz::ui::Computation* computation() const { return &m_editors->computation; }
+  [[nodiscard]] QDockWidget* dock() const { return m_editors->dock; }
+  [[nodiscard]] mhaviz::ui::AttnMaskEditor* editor() const { return m_editors->editor(); }
+  [[nodiscard]] QSpinBox* spin(const char* name) const { return m_editors->spin(name); }
+  void chooseKind(MaskKind kind) const { m_editors->chooseKind(kind); }
+  [[nodiscard]] bool idle() const { return m_editors->idle(); }
 
-  MainWindow* m_window = nullptr;
+  std::unique_ptr<MaskEditors> m_editors;
 };
 
 QTEST_MAIN(TestMaskPatterns)

@@ -1,37 +1,27 @@
 // The attention-mask editor end to end: each kind, causal and ALiBi masks in the result, a click
-// on a pattern starting a custom mask, custom editing tools, is_causal without a mask, undo.
+// on a pattern starting a custom mask, custom editing tools, undo.
 
-#include "test_masks.hpp"
-
+#include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <cmath>
 
-#include "editors/inputs_editor.hpp"
-#include "editors/padding_editor.hpp"
-#include "prompted_window.hpp"
-#include "render/heatmap_grid.hpp"
+#include "test_editors.hpp"
 
-using namespace mhaviz::ui::testing::masks;
+using mhaviz::gen::MaskKind;
+using namespace mhaviz::ui::testing::editors;
 
-void TestMasks::initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-mask-tests"); }
-
-void TestMasks::init() {
-  m_window = new MainWindow;
-  m_window->resize(1400, 900);
-  m_window->show();
-  dock()->raise();
+void TestEditors::init() {
+  m_editors = std::make_unique<MaskEditors>();
   QVERIFY(idle());
   QVERIFY(computation()->result() != nullptr);
 }
 
-void TestMasks::cleanup() {
-  delete m_window;
-  m_window = nullptr;
-}
+void TestEditors::cleanup() { m_editors.reset(); }
 
-void TestMasks::eachMaskKindReachesTheResult() {
+void TestEditors::eachMaskKindReachesTheResult() {
   for (MaskKind kind : mhaviz::gen::kMaskKinds) {
-    chooseKind(kind);
+    e().chooseKind(kind);
     QVERIFY(idle());
     const mhaviz::Config& c = document()->config();
     QCOMPARE(c.attn_mask_spec.kind, kind);
@@ -51,8 +41,8 @@ void TestMasks::eachMaskKindReachesTheResult() {
   }
 }
 
-void TestMasks::causalMaskIsMinusInfAboveTheDiagonal() {
-  chooseKind(MaskKind::causal);
+void TestEditors::causalMaskIsMinusInfAboveTheDiagonal() {
+  e().chooseKind(MaskKind::causal);
   QVERIFY(idle());
   const auto r = computation()->result();
   for (std::int64_t i = 0; i < r->L; ++i) {
@@ -70,20 +60,20 @@ void TestMasks::causalMaskIsMinusInfAboveTheDiagonal() {
 
 // Issue 28 item 10: clicks on a causal grid did nothing and nothing said why. A click starts a
 // custom mask from the pattern shown, with the click applied, as one undoable step.
-void TestMasks::aClickOnAPatternStartsACustomMaskFromIt() {
-  chooseKind(MaskKind::causal);
+void TestEditors::aClickOnAPatternStartsACustomMaskFromIt() {
+  e().chooseKind(MaskKind::causal);
   QVERIFY(idle());
   const mhaviz::Config causal = document()->config();
   const int steps = document()->undoStack()->count();
   QVERIFY(grid()->isEditable());
-  click(1, 0);  // open in the causal mask: now masked
+  e().click(1, 0);  // open in the causal mask: now masked
   QVERIFY(idle());
   // Said inline, naming the pattern and the way back.
   auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
   QVERIFY(note != nullptr && !note->isHidden());
   QVERIFY2(note->text().contains(QStringLiteral("causal")), qPrintable(note->text()));
   QVERIFY2(note->text().contains(QStringLiteral("Undo")), qPrintable(note->text()));
-  click(2, 5);  // masked in the causal mask: now open
+  e().click(2, 5);  // masked in the causal mask: now open
   QVERIFY(idle());
   QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
   QCOMPARE(document()->undoStack()->count(), steps + 2);
@@ -105,7 +95,7 @@ void TestMasks::aClickOnAPatternStartsACustomMaskFromIt() {
 }
 
 // Choosing "custom" keeps what the grid showed (a window, a per-head bias), not an empty grid.
-void TestMasks::choosingCustomStartsFromThePatternShown() {
+void TestEditors::choosingCustomStartsFromThePatternShown() {
   const auto same = [this](const mhaviz::Config& before) {
     const std::optional<mhaviz::Tensor> want = mhaviz::gen::make_attn_mask(before);
     const auto r = computation()->result();
@@ -118,10 +108,10 @@ void TestMasks::choosingCustomStartsFromThePatternShown() {
       }
     }
   };
-  chooseKind(MaskKind::window);
+  e().chooseKind(MaskKind::window);
   QVERIFY(idle());
   const mhaviz::Config window = document()->config();
-  chooseKind(MaskKind::custom);
+  e().chooseKind(MaskKind::custom);
   QVERIFY(idle());
   same(window);
   if (QTest::currentTestFailed()) return;
@@ -129,10 +119,10 @@ void TestMasks::choosingCustomStartsFromThePatternShown() {
   QVERIFY(note != nullptr && !note->isHidden());
   QVERIFY2(note->text().contains(QStringLiteral("sliding window")), qPrintable(note->text()));
 
-  chooseKind(MaskKind::alibi);  // float, 3-D: a value per cell and head
+  e().chooseKind(MaskKind::alibi);  // float, 3-D: a value per cell and head
   QVERIFY(idle());
   const mhaviz::Config alibi = document()->config();
-  chooseKind(MaskKind::custom);
+  e().chooseKind(MaskKind::custom);
   QVERIFY(idle());
   same(alibi);
   if (QTest::currentTestFailed()) return;
@@ -140,14 +130,14 @@ void TestMasks::choosingCustomStartsFromThePatternShown() {
 }
 
 // A pattern too large to list cell by cell says why and what to do; nothing changes.
-void TestMasks::aPatternTooLargeToEditSaysWhy() {
-  panelSpin("tgt_len")->setValue(400);
-  panelSpin("src_len")->setValue(400);
+void TestEditors::aPatternTooLargeToEditSaysWhy() {
+  e().change(QStringLiteral("Set tgt_len to 400"), [](mhaviz::Config& c) { c.tgt_len = 400; });
+  e().change(QStringLiteral("Set src_len to 400"), [](mhaviz::Config& c) { c.src_len = 400; });
   QVERIFY(idle());
-  chooseKind(MaskKind::causal);
+  e().chooseKind(MaskKind::causal);
   QVERIFY(idle());
   const mhaviz::Config before = document()->config();
-  click(10, 300);
+  e().click(10, 300);
   QCoreApplication::processEvents();
   QCOMPARE(document()->config(), before);
   auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
@@ -156,8 +146,8 @@ void TestMasks::aPatternTooLargeToEditSaysWhy() {
   QVERIFY(note->text().contains(QStringLiteral("smaller")));
 }
 
-void TestMasks::alibiIsFloatThreeDAndDiffersPerHead() {
-  chooseKind(MaskKind::alibi);
+void TestEditors::alibiIsFloatThreeDAndDiffersPerHead() {
+  e().chooseKind(MaskKind::alibi);
   QVERIFY(idle());
   const mhaviz::Config& c = document()->config();
   QCOMPARE(c.attn_mask_spec.dtype, mhaviz::gen::MaskDType::floating);
@@ -176,13 +166,13 @@ void TestMasks::alibiIsFloatThreeDAndDiffersPerHead() {
   QCOMPARE(grid()->valueAt(0, 3), -slopes[1] * 3.0);
 }
 
-void TestMasks::customClicksToggleExactlyThoseCellsAndSurviveResize() {
-  chooseKind(MaskKind::custom);
+void TestEditors::customClicksToggleExactlyThoseCellsAndSurviveResize() {
+  e().chooseKind(MaskKind::custom);
   QVERIFY(idle());
   QVERIFY(grid()->isEditable());
-  click(1, 2);
-  click(3, 0);
-  click(6, 7);
+  e().click(1, 2);
+  e().click(3, 0);
+  e().click(6, 7);
   QVERIFY(idle());
   using Cell = mhaviz::gen::MaskCell;
   std::vector<Cell> want = {
@@ -195,7 +185,7 @@ void TestMasks::customClicksToggleExactlyThoseCellsAndSurviveResize() {
       QCOMPARE(maskAt(*r, 0, 0, i, j), masked ? -kInf : 0.0);
     }
   }
-  click(3, 0);  // toggles it back
+  e().click(3, 0);  // toggles it back
   QVERIFY(idle());
   want = {{1, 2, -1, std::nullopt}, {6, 7, -1, std::nullopt}};
   QCOMPARE(document()->config().attn_mask_spec.cells, want);
@@ -203,7 +193,7 @@ void TestMasks::customClicksToggleExactlyThoseCellsAndSurviveResize() {
 
   // A drag paints every cell it crosses, as one undoable change.
   const int before = document()->undoStack()->count();
-  drag({{0, 4}, {0, 5}, {1, 5}});
+  e().drag({{0, 4}, {0, 5}, {1, 5}});
   QVERIFY(idle());
   QCOMPARE(document()->undoStack()->count(), before + 1);
   r = computation()->result();
@@ -212,12 +202,12 @@ void TestMasks::customClicksToggleExactlyThoseCellsAndSurviveResize() {
   QCOMPARE(maskAt(*r, 0, 0, 1, 5), -kInf);
 
   // L 8 -> 4, S 8 -> 6: (6, 7) is outside and dropped, the rest kept; the note says so.
-  panelSpin("tgt_len")->setValue(4);
+  e().change(QStringLiteral("Set tgt_len to 4"), [](mhaviz::Config& c) { c.tgt_len = 4; });
   QVERIFY(idle());
   auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskResizeNote"));
   QVERIFY(!note->isHidden());
   QVERIFY2(note->text().contains(QStringLiteral("dropped")), qPrintable(note->text()));
-  panelSpin("src_len")->setValue(6);
+  e().change(QStringLiteral("Set src_len to 6"), [](mhaviz::Config& c) { c.src_len = 6; });
   QVERIFY(idle());
   want = {{1, 2, -1, std::nullopt},
           {0, 4, -1, std::nullopt},
@@ -233,58 +223,36 @@ void TestMasks::customClicksToggleExactlyThoseCellsAndSurviveResize() {
   QCOMPARE(grid()->cols(), 6);
 }
 
-void TestMasks::customToolsClearInvertFill() {
-  chooseKind(MaskKind::custom);
+void TestEditors::customToolsClearInvertFill() {
+  e().chooseKind(MaskKind::custom);
   QVERIFY(idle());
   dock()->findChild<QSpinBox*>(QStringLiteral("cellRow"))->setValue(2);
-  button("fillRow")->click();
+  e().button("fillRow")->click();
   QVERIFY(idle());
   auto r = computation()->result();
   for (std::int64_t j = 0; j < r->S; ++j) QCOMPARE(maskAt(*r, 0, 0, 2, j), -kInf);
   QVERIFY(std::isnan(weightAt(*r, 0, 0, 2, 0)));  // a fully masked row is NaN
-  button("invertCells")->click();
+  e().button("invertCells")->click();
   QVERIFY(idle());
   r = computation()->result();
   QCOMPARE(maskAt(*r, 0, 0, 2, 3), 0.0);
   QCOMPARE(maskAt(*r, 0, 0, 4, 3), -kInf);
-  button("clearCells")->click();
+  e().button("clearCells")->click();
   QVERIFY(idle());
   QVERIFY(document()->config().attn_mask_spec.cells.empty());
   // Float custom mask: a click sets the value of the spin box.
-  chooseCombo("attnMaskDtype", 1);
+  e().chooseCombo("attnMaskDtype", 1);
   dock()->findChild<QCheckBox*>(QStringLiteral("cellMasked"))->setChecked(false);
   dock()->findChild<QDoubleSpinBox*>(QStringLiteral("cellValue"))->setValue(2.5);
-  click(0, 1);
+  e().click(0, 1);
   QVERIFY(idle());
   QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 2.5);
 }
 
-void TestMasks::isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
-  panelCheck("is_causal")->click();
+void TestEditors::undoRestoresThePreviousMask() {
+  e().chooseKind(MaskKind::causal);
   QVERIFY(idle());
-  QVERIFY2(computation()->error().contains(
-               QStringLiteral("Need attn_mask if specifying the is_causal hint")),
-           qPrintable(computation()->error()));
-  auto* label = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
-  QVERIFY(!label->isHidden());
-  QVERIFY(label->text().contains(QStringLiteral("Need attn_mask")));
-  QVERIFY(computation()->isOutOfDate());
-  auto* fix = m_window->panel()->findChild<QPushButton*>(QStringLiteral("useCausalMask"));
-  QVERIFY(fix != nullptr);
-  QVERIFY(!fix->parentWidget()->isHidden());
-  QVERIFY(panelCheck("is_causal")->toolTip().contains(QStringLiteral("requires attn_mask")));
-  fix->click();
-  QVERIFY(idle());
-  QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::causal);
-  QVERIFY(computation()->error().isEmpty());
-  QVERIFY(fix->parentWidget()->isHidden());
-  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), -kInf);
-}
-
-void TestMasks::undoRestoresThePreviousMask() {
-  chooseKind(MaskKind::causal);
-  QVERIFY(idle());
-  chooseKind(MaskKind::band);
+  e().chooseKind(MaskKind::band);
   QVERIFY(idle());
   QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 0.0);  // band width 3 sees key 1
   document()->undoStack()->undo();
@@ -299,4 +267,4 @@ void TestMasks::undoRestoresThePreviousMask() {
   QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 0.0);
 }
 
-QTEST_MAIN(TestMasks)
+QTEST_MAIN(TestEditors)

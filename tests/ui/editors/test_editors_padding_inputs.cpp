@@ -1,26 +1,26 @@
 // The padding, input and weight editors end to end: fully padded elements, the padded keys and
 // batch element shown, token labels, input and weight kinds; the dock keeps a field in place.
 
-#include "test_masks.hpp"
-
+#include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QScreen>
+#include <QScrollBar>
 #include <cmath>
 
 #include "desktop/steady_scroll_area.hpp"
 #include "editors/inputs_editor.hpp"
 #include "editors/padding_editor.hpp"
-#include "prompted_window.hpp"
-#include "render/heatmap_grid.hpp"
+#include "test_editors.hpp"
 
-using namespace mhaviz::ui::testing::masks;
+using mhaviz::gen::MaskKind;
+using namespace mhaviz::ui::testing::editors;
 
-void TestMasks::fullyPaddedElementShowsNaNRowsAndTheNote() {
-  panelSpin("batch_size")->setValue(2);
+void TestEditors::fullyPaddedElementShowsNaNRowsAndTheNote() {
+  e().change(QStringLiteral("Set batch_size to 2"), [](mhaviz::Config& c) { c.batch_size = 2; });
   QVERIFY(idle());
-  chooseCombo("paddingKind", 1);  // valid lengths
+  e().chooseCombo("paddingKind", 1);  // valid lengths
   QVERIFY(idle());
   dock()->findChild<QSpinBox*>(QStringLiteral("paddingElement"))->setValue(1);
   dock()->findChild<QSpinBox*>(QStringLiteral("paddingLength"))->setValue(0);
@@ -35,7 +35,8 @@ void TestMasks::fullyPaddedElementShowsNaNRowsAndTheNote() {
   QVERIFY2(padding->note().contains(QStringLiteral("NaN")), qPrintable(padding->note()));
   QVERIFY(padding->note().contains(QStringLiteral("Batch element 1")));
   // add_zero_attn rescues it: finite rows, the note says why.
-  panelCheck("add_zero_attn")->click();
+  e().change(QStringLiteral("Set add_zero_attn"),
+             [](mhaviz::Config& c) { c.add_zero_attn = true; });
   QVERIFY(idle());
   r = computation()->result();
   QVERIFY(std::isfinite(weightAt(*r, 1, 0, 0, r->Sx - 1)));
@@ -47,11 +48,15 @@ void TestMasks::fullyPaddedElementShowsNaNRowsAndTheNote() {
 // Issue 28 item 11: the Masks dock moved by itself: rows appearing above the field being
 // worked in pushed it from under the pointer, and the next click and keys went into another
 // field ("5" went into key labels). The field stays where it was on screen.
-void TestMasks::aFieldStaysUnderThePointerWhenRowsAboveChange() {
-  m_window->resize(1280, 720);
-  QTRY_COMPARE(m_window->size(), QSize(1280, 720));
+void TestEditors::aFieldStaysUnderThePointerWhenRowsAboveChange() {
+  // 1280 x 720 less the window's menu bar and toolbars: the dock as tall as in the window.
+  QMainWindow& window = e().window;
+  window.resize(1280, 660);
+  QTRY_COMPARE(window.size(), QSize(1280, 660));
   auto* scroll = dock()->findChild<mhaviz::ui::SteadyScrollArea*>();
   QVERIFY(scroll != nullptr);
+  // A field keeps its place by scrolling with the rows: the dock must have somewhere to scroll.
+  QTRY_VERIFY2(scroll->verticalScrollBar()->maximum() > 0, "the dock's fields fit: no scrolling");
   auto* queries = dock()->findChild<QLineEdit*>(QStringLiteral("queryLabels"));
   auto* keys = dock()->findChild<QLineEdit*>(QStringLiteral("keyLabels"));
   scroll->ensureWidgetVisible(queries);
@@ -75,16 +80,16 @@ void TestMasks::aFieldStaysUnderThePointerWhenRowsAboveChange() {
   QVERIFY2(queries->text().contains(u'5'), qPrintable(queries->text()));
   QVERIFY(!keys->text().contains(u'5'));
 
-  // The pointer over the causal grid, a click: the custom tools and a note appear above it,
+  // The pointer over the sliding-window grid, a click: the custom tools and a note appear above it,
   // and the grid stays under the pointer.
   mhaviz::ui::MaskGridView* g = grid();
   scroll->ensureWidgetVisible(g);
   QTRY_VERIFY(g->mapTo(scroll->viewport(), QPoint(0, 0)).y() >= 0);
   const QPoint cell = g->cellCenter(2, 0);
-  QEnterEvent enter(cell, g->mapTo(m_window, cell), g->mapToGlobal(cell));
+  QEnterEvent enter(cell, g->mapTo(&window, cell), g->mapToGlobal(cell));
   QApplication::sendEvent(g, &enter);
   const QPoint gridBefore = g->mapTo(scroll->viewport(), QPoint(0, 0));
-  click(2, 0);
+  e().click(2, 0);
   QVERIFY(idle());
   QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
   QTRY_COMPARE(g->mapTo(scroll->viewport(), QPoint(0, 0)), gridBefore);
@@ -92,7 +97,7 @@ void TestMasks::aFieldStaysUnderThePointerWhenRowsAboveChange() {
 
 // Issue 28 item 11: the padding editor's batch element is the one the maps show, both ways,
 // and choosing it there says so.
-void TestMasks::paddingAndTheMapsShowTheSameBatchElement() {
+void TestEditors::paddingAndTheMapsShowTheSameBatchElement() {
   mhaviz::Config c = document()->config();
   c.batch_size = 3;
   c.key_padding_spec.kind = mhaviz::gen::PaddingKind::lengths;
@@ -111,7 +116,7 @@ void TestMasks::paddingAndTheMapsShowTheSameBatchElement() {
   element->setValue(1);
   QCOMPARE(document()->view().batch, 1);
   QCOMPARE(length->value(), 5);
-  const QString message = m_window->statusBar()->currentMessage();
+  const QString message = e().window.statusBar()->currentMessage();
   QVERIFY2(message.contains(QStringLiteral("batch element 1")), qPrintable(message));
   // And the row itself says that the element edited is the one shown.
   auto* shown = dock()->findChild<QLabel*>(QStringLiteral("paddingElementShown"));
@@ -122,7 +127,7 @@ void TestMasks::paddingAndTheMapsShowTheSameBatchElement() {
 // The padded-keys list holds its keys while it is shown (kind "keys"), the padded ones
 // checked, and a click pads a key; under another kind it holds none (refilling its 4096 items
 // at every change of a long context took the GUI thread milliseconds).
-void TestMasks::thePaddedKeysListIsFilledWhileShown() {
+void TestEditors::thePaddedKeysListIsFilledWhileShown() {
   auto* list = dock()->findChild<QListWidget*>(QStringLiteral("paddedKeys"));
   QVERIFY(list != nullptr);
   mhaviz::Config c = document()->config();
@@ -148,7 +153,9 @@ void TestMasks::thePaddedKeysListIsFilledWhileShown() {
   QCOMPARE(list->count(), 0);
 }
 
-void TestMasks::tokenLabelsAppearOnTheGridAndWrongCountsAreReported() {
+// The labels typed reach the configuration and the view (the window's grid shows them on its
+// axes: tokenLabelsAppearOnTheGrid in tests/ui/window/test_masks.cpp).
+void TestEditors::tokenLabelsReachTheConfigAndWrongCountsAreReported() {
   auto* queries = dock()->findChild<QLineEdit*>(QStringLiteral("queryLabels"));
   auto* keys = dock()->findChild<QLineEdit*>(QStringLiteral("keyLabels"));
   queries->setText(QStringLiteral("The cat sat on the mat today ."));
@@ -157,11 +164,12 @@ void TestMasks::tokenLabelsAppearOnTheGridAndWrongCountsAreReported() {
   QVERIFY(idle());
   QCOMPARE(document()->config().key_labels.size(), std::size_t{8});
   QCOMPARE(document()->config().query_labels.at(1), std::string("cat"));
-  const QStringList columns = m_window->grid()->columnLabels(0);
-  QCOMPARE(columns.size(), 8);
-  QCOMPARE(columns.at(0), QStringLiteral("k0"));
-  QCOMPARE(columns.at(7), QStringLiteral("k7"));
   QCOMPARE(document()->view().queryLabels.at(1), QStringLiteral("cat"));
+  // What the grid's columns are labelled with.
+  QCOMPARE(document()->view().keyLabels,
+           (QStringList{QStringLiteral("k0"), QStringLiteral("k1"), QStringLiteral("k2"),
+                        QStringLiteral("k3"), QStringLiteral("k4"), QStringLiteral("k5"),
+                        QStringLiteral("k6"), QStringLiteral("k7")}));
 
   auto* inputs = dock()->findChild<mhaviz::ui::InputsEditor*>();
   keys->setText(QStringLiteral("a b"));
@@ -171,13 +179,13 @@ void TestMasks::tokenLabelsAppearOnTheGridAndWrongCountsAreReported() {
   QCOMPARE(document()->config().key_labels.size(), std::size_t{8});  // unchanged
 }
 
-void TestMasks::inputAndWeightKindsChangeTheResult() {
+void TestEditors::inputAndWeightKindsChangeTheResult() {
   const auto first = computation()->result();
-  chooseCombo("inputKind", 1);  // one-hot tokens
+  e().chooseCombo("inputKind", 1);  // one-hot tokens
   QVERIFY(idle());
   const auto oneHot = computation()->result();
   QVERIFY(oneHot->q.value(0) != first->q.value(0));
-  chooseCombo("weightKind", 1);  // identity projections
+  e().chooseCombo("weightKind", 1);  // identity projections
   QVERIFY(idle());
   // Identity projections of one-hot tokens: head 0's raw scores are I / sqrt(head_dim).
   const auto r = computation()->result();
@@ -193,60 +201,11 @@ void TestMasks::inputAndWeightKindsChangeTheResult() {
   const double scaled =
       mhaviz::derived_value(*computation()->result(), mhaviz::DerivedMap::raw_scores, 0, 0, 0, 0);
   QVERIFY(std::abs(scaled - 4.0 * scale) < 1e-5);  // q and k both doubled
-  chooseCombo("inputKind", 2);                     // sinusoidal
+  e().chooseCombo("inputKind", 2);                 // sinusoidal
   QVERIFY(idle());
   QVERIFY(computation()->result()->q.value(0) != r->q.value(0));
   dock()->findChild<QCheckBox*>(QStringLiteral("selfAttention"))->setChecked(true);
   QVERIFY(idle());
   QVERIFY(document()->config().input_spec.self_attention);
   QVERIFY(computation()->error().isEmpty());
-}
-
-// Not a check: with MHAVIZ_MASK_SCREENSHOTS=<prefix> (run under a real X server) saves
-// <prefix>causal-bool.png, alibi-per-head.png, custom-grid.png and fully-padded.png.
-void TestMasks::screenshots() {
-  const QString prefix = qEnvironmentVariable("MHAVIZ_MASK_SCREENSHOTS");
-  if (prefix.isEmpty()) QSKIP("set MHAVIZ_MASK_SCREENSHOTS to save screenshots");
-  const auto shoot = [this, &prefix](const char* name) {
-    QVERIFY(idle());
-    QVERIFY(QTest::qWaitForWindowExposed(m_window));
-    QVERIFY(mhaviz::ui::testing::pictureSettled(*m_window->grid()));
-    QScreen* screen = m_window->screen();
-    QVERIFY(
-        screen->grabWindow(0).save(prefix + QString::fromLatin1(name) + QStringLiteral(".png")));
-  };
-  m_window->move(0, 0);
-  chooseKind(MaskKind::causal);
-  shoot("causal-bool");
-
-  panelSpin("num_heads")->setValue(4);
-  chooseKind(MaskKind::alibi);
-  QVERIFY(idle());
-  editor()->selectBlock(2);
-  mhaviz::ui::ViewOptions view = document()->view();
-  view.stage = mhaviz::ui::Stage::scores;
-  document()->setView(view);
-  shoot("alibi-per-head");
-
-  view.stage = mhaviz::ui::Stage::weights;
-  document()->setView(view);
-  panelSpin("num_heads")->setValue(2);
-  chooseKind(MaskKind::custom);
-  QVERIFY(idle());
-  for (int j = 0; j < 8; ++j) click(j, 7 - j);
-  drag({{0, 0}, {0, 1}, {0, 2}});
-  shoot("custom-grid");
-
-  document()->undoStack()->clear();
-  chooseKind(MaskKind::none);
-  panelSpin("batch_size")->setValue(2);
-  chooseCombo("paddingKind", 1);
-  QVERIFY(idle());
-  dock()->findChild<QSpinBox*>(QStringLiteral("paddingElement"))->setValue(1);
-  dock()->findChild<QSpinBox*>(QStringLiteral("paddingLength"))->setValue(0);
-  QVERIFY(idle());
-  view = document()->view();
-  view.batch = 1;
-  document()->setView(view);
-  shoot("fully-padded");
 }

@@ -1,0 +1,135 @@
+#pragma once
+// What the window assembles for its Masks and inputs dock, and no more (shared by
+// mhaviz-editors-tests and mhaviz-mask-pattern-tests): a bare main window whose centre and
+// Parameters dock are empty stand-ins, the document, its computation, and the dock that
+// installMaskEditors makes, tabbed with the Parameters dock and raised. The helpers act as a user
+// would (kind and combo choices, clicks and drags on the mask grid) or as the parameter panel
+// does (one undoable change of the configuration).
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMouseEvent>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTest>
+#include <cstdint>
+#include <functional>
+#include <limits>
+
+#include "compute/computation.hpp"
+#include "document/document.hpp"
+#include "editors/attn_mask_editor.hpp"
+#include "editors/mask_dock.hpp"
+#include "editors/mask_grid_view.hpp"
+#include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/gen/masks.hpp"
+
+namespace mhaviz::ui::testing::editors {
+
+inline constexpr int kTimeout = 30000;
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Mask term (n, h, i, j) (the merged additive mask the forward pass used).
+inline double maskAt(const mhaviz::ForwardResult& r, std::int64_t n, std::int64_t h, std::int64_t i,
+                     std::int64_t j) {
+  return mhaviz::derived_value(r, mhaviz::DerivedMap::mask, n, h, i, j);
+}
+inline double weightAt(const mhaviz::ForwardResult& r, std::int64_t n, std::int64_t h,
+                       std::int64_t i, std::int64_t j) {
+  return r.weights.value(((n * r.H + h) * r.L + i) * r.Sx + j);
+}
+
+/// What block (n, h) of the merged mask must hold for attn_mask `m` alone (bool True -> -inf,
+/// float values added; 2-D repeated for every block; 3-D block b = n*H + h).
+inline double expectedMask(const mhaviz::Tensor& m, std::int64_t b, std::int64_t i, std::int64_t j,
+                           std::int64_t L, std::int64_t S) {
+  const std::int64_t base = m.dim() == 3 ? b * L * S : 0;
+  const double v = m.value(base + i * S + j);
+  if (m.type() == mhaviz::ElemType::boolean) return v != 0.0 ? -kInf : 0.0;
+  return v;
+}
+
+/// The Masks and inputs dock in a bare main window, shown at 1400 x 900 with the first picture
+/// asked for (as the window computes it when it starts).
+struct MaskEditors {
+  Document document;
+  Computation computation{&document};
+  QMainWindow window;                 // destroyed first: no editor outlives the document it edits
+  QDockWidget* parameters = nullptr;  // the window's Parameters dock, here empty
+  QDockWidget* dock = nullptr;        // installMaskEditors's
+
+  MaskEditors() {
+    window.setCentralWidget(new QWidget);  // where the window's maps are
+    parameters = new QDockWidget(QStringLiteral("Parameters"), &window);
+    parameters->setObjectName(QStringLiteral("parameterDock"));
+    window.addDockWidget(Qt::LeftDockWidgetArea, parameters);
+    dock = installMaskEditors(&window, &document, &computation, parameters);
+    window.statusBar();  // the window has one from the start
+    window.resize(1400, 900);
+    window.show();
+    dock->raise();
+    computation.recompute();
+  }
+
+  [[nodiscard]] AttnMaskEditor* editor() const { return dock->findChild<AttnMaskEditor*>(); }
+  [[nodiscard]] MaskGridView* grid() const { return editor()->grid(); }
+  [[nodiscard]] QSpinBox* spin(const char* name) const {
+    auto* s = dock->findChild<QSpinBox*>(QString::fromLatin1(name));
+    if (s == nullptr) qFatal("no spin box %s", name);
+    return s;
+  }
+  [[nodiscard]] QPushButton* button(const char* name) const {
+    auto* b = dock->findChild<QPushButton*>(QString::fromLatin1(name));
+    if (b == nullptr) qFatal("no button %s", name);
+    return b;
+  }
+  /// One undoable change of the configuration, as a field of the parameter panel makes it.
+  void change(const QString& text, const std::function<void(mhaviz::Config&)>& edit) {
+    mhaviz::Config c = document.config();
+    edit(c);
+    document.changeConfig(c, text);
+  }
+  /// Picks item `index` of a combo box in the dock as a user would (activated is emitted).
+  void chooseCombo(const char* name, int index) const {
+    auto* combo = dock->findChild<QComboBox*>(QString::fromLatin1(name));
+    if (combo == nullptr) qFatal("no combo box %s", name);
+    combo->setCurrentIndex(index);
+    emit combo->activated(index);
+  }
+  void chooseKind(gen::MaskKind kind) const {
+    auto* combo = dock->findChild<QComboBox*>(QStringLiteral("attnMaskKind"));
+    if (combo == nullptr) qFatal("no combo box attnMaskKind");
+    chooseCombo("attnMaskKind", combo->findData(static_cast<int>(kind)));
+  }
+  void click(int i, int j) const {
+    QTest::mouseClick(grid(), Qt::LeftButton, {}, grid()->cellCenter(i, j));
+  }
+  /// Press on the first cell, move over the others with the button held, release on the last.
+  void drag(const QList<QPoint>& cells) const {
+    MaskGridView* g = grid();
+    const auto at = [g](const QPoint& c) { return QPointF(g->cellCenter(c.x(), c.y())); };
+    const QPointF start = at(cells.first());
+    QMouseEvent press(QEvent::MouseButtonPress, start, g->mapToGlobal(start), Qt::LeftButton,
+                      Qt::LeftButton, {});
+    QApplication::sendEvent(g, &press);
+    for (const QPoint& c : cells) {
+      QMouseEvent move(QEvent::MouseMove, at(c), g->mapToGlobal(at(c)), Qt::NoButton,
+                       Qt::LeftButton, {});
+      QApplication::sendEvent(g, &move);
+    }
+    QMouseEvent release(QEvent::MouseButtonRelease, at(cells.last()),
+                        g->mapToGlobal(at(cells.last())), Qt::LeftButton, Qt::NoButton, {});
+    QApplication::sendEvent(g, &release);
+  }
+  /// Waits until no computation runs (false when one still runs after kTimeout).
+  [[nodiscard]] bool idle() const {
+    const bool done = QTest::qWaitFor([this] { return !computation.isBusy(); }, kTimeout);
+    QCoreApplication::processEvents();
+    return done;
+  }
+};
+
+}  // namespace mhaviz::ui::testing::editors
