@@ -56,6 +56,7 @@ class TestTeach : public QObject {
   void breakdownOfANanCellExplainsTheFullyMaskedRow();
   void breakdownInFloat32AgreesToRounding();
   void averageCellListsEveryHead();
+  void softCapIsAStageAndABreakdownRow();
   void shapeTableEqualsShapeFlow();
   void helpTextStatesTheKeyCountsAndTheMisconception();
   void walkThroughFollowsPyTorchsOrder();

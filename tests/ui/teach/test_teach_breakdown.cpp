@@ -1,14 +1,19 @@
 // The cell breakdown against the intermediates: a normal, masked, NaN and average cell, the bias_k
-// and zero columns, float32 (TestTeach's slots, test_teach.hpp).
+// and zero columns, float32, the soft-capped scores (TestTeach's slots, test_teach.hpp).
 
 #include <QTest>
 #include <QTextDocument>
 #include <cmath>
 #include <cstdint>
 
+#include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/forward/derived_maps.hpp"
+#include "mhaviz/core/gen/masks.hpp"
+#include "stages/view_options.hpp"
 #include "teach/cell_breakdown.hpp"
 #include "teach/examples.hpp"
+#include "teach/stage_guide.hpp"
 #include "test_teach.hpp"
 
 using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevity
@@ -119,4 +124,56 @@ void TestTeach::averageCellListsEveryHead() {
     QVERIFY(html.contains(QString::number(w, 'g', 8)));
   }
   QVERIFY(html.contains(QString::number(sum / static_cast<double>(c.result.H), 'g', 8)));
+}
+
+// The attention logit soft-cap as the window computes it: a stage of its own and a row of the
+// cell breakdown, gone with the cap (the view falls back to the raw scores), refused inline when
+// <= 0.
+void TestTeach::softCapIsAStageAndABreakdownRow() {
+  Document document;
+  Computation computation(&document);
+  const auto idle = [&] {
+    return QTest::qWaitFor(
+        [&] {
+          return !computation.isBusy() &&
+                 (!computation.error().isEmpty() ||
+                  (computation.result() && computation.result()->config == document.config()));
+        },
+        30000);
+  };
+  mhaviz::Config c;
+  c.tgt_len = 8;
+  c.src_len = 8;
+  c.attn_logit_softcapping = 0.5;
+  c.attn_mask_spec.kind = mhaviz::gen::MaskKind::causal;
+  document.changeConfig(c, QStringLiteral("test"));
+  QVERIFY(idle());
+  const auto r = computation.result();
+  QVERIFY(r->has_capped_scores());
+  QVERIFY(stageIn(Stage::capped_scores, *r));
+  QVERIFY(walkStages(r.get()).contains(Stage::capped_scores));
+  ViewOptions view = document.view();
+  view.stage = Stage::capped_scores;
+  document.setView(view);
+  QCOMPARE(document.view().stage, Stage::capped_scores);
+  const CellBreakdown b = breakdownCell(*r, 0, 1, 5, 2);
+  QVERIFY(b.capped);
+  QCOMPARE(b.cap, 0.5);
+  QVERIFY(std::abs(b.cappedStored) < 0.5);
+  QVERIFY(agrees(b.cappedRecomputed, b.cappedStored, b.tolerance));
+  QVERIFY(agrees(b.scoreRecomputed, b.scoreStored, b.tolerance));
+  QVERIFY(breakdownHtml(b).contains(QStringLiteral("tanh")));
+  // Without the cap the stage is gone and the view falls back to the raw scores.
+  c.attn_logit_softcapping.reset();
+  document.changeConfig(c, QStringLiteral("test"));
+  QVERIFY(idle());
+  QVERIFY(!computation.result()->has_capped_scores());
+  QVERIFY(!walkStages(computation.result().get()).contains(Stage::capped_scores));
+  QCOMPARE(document.view().stage, Stage::raw_scores);
+  // A cap <= 0 is refused inline.
+  c.attn_logit_softcapping = -1.0;
+  document.changeConfig(c, QStringLiteral("test"));
+  QVERIFY(idle());
+  QVERIFY2(computation.error().contains(QStringLiteral("attn_logit_softcapping")),
+           qPrintable(computation.error()));
 }
