@@ -1,126 +1,25 @@
-// The model view's analysis across the layers: the Attention flow view, the step view of a
-// generation capture (its slider, its notes, the session following it), the sink rate's ε, and a
-// scrolling grid drawn once at its final size. Pictures are compared with the core's, pixel for
-// pixel.
+// The step view of a generation capture in the window: the session, and so the text view, follow
+// the step slider. (The model view's analysis itself, over a bare main window: tests/ui/model.)
 
 #include "test_model_analysis.hpp"
 
 #include <QDockWidget>
-#include <QFile>
-#include <QLabel>
-#include <QSignalSpy>
 #include <QSlider>
-#include <QTemporaryDir>
 #include <QtTest>
-#include <algorithm>
 
 #include "document/document.hpp"
-#include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
 #include "model/model_mode_bar.hpp"
 #include "model/model_pages.hpp"
-#include "model/model_picture.hpp"
 #include "model/model_view.hpp"
-#include "model/step_picture.hpp"
 #include "prompted_window.hpp"
-#include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
-#include "vision/image_view.hpp"
 
 using namespace mhaviz::ui;
 using namespace mhaviz::ui::testing::model_analysis;
 namespace model = mhaviz::model;
 
-namespace {
-
-ModelPictureColors colorsOf(const QWidget* view) {
-  ModelPictureColors colors;
-  colors.background = view->palette().color(QPalette::Base);
-  colors.ink = view->palette().color(QPalette::Text);
-  return colors;
-}
-
-}  // namespace
-
 void TestModelAnalysis::initTestCase() { testing::isolateSettings("mhaviz-model-analysis-tests"); }
-
-void TestModelAnalysis::flowViewShowsTheCoresFlow() {
-  testing::PromptedWindow w;
-  ModelView* view = openExample(w, "copy");
-  QVERIFY(view != nullptr);
-  QCOMPARE(view->modes()->mode(), ModelMode::grid);
-  QCOMPARE(view->modes()->step(), -1);
-  view->setMode(ModelMode::flow);
-  const auto loaded = view->loaded();
-  const model::AttentionFlow flow = model::attention_flow(loaded->model, loaded->computed.weights);
-  const auto want = [&](QSize size) {
-    return drawFlow(loaded->model, flow, size, Colormap::viridis, colorsOf(view));
-  };
-  QVERIFY2(shows(view, want), "the view does not show attention_flow's picture");
-  QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
-  // The flow is kept: back to the grid and to the flow again draws the same at once.
-  view->setMode(ModelMode::grid);
-  QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(0, 0).isEmpty(), kTimeout);
-  view->setMode(ModelMode::flow);
-  QVERIFY(shows(view, want));
-}
-
-void TestModelAnalysis::generationOpensInTheStepViewAndTheSliderMovesWithTheKeyboard() {
-  testing::PromptedWindow w;
-  ModelView* view = openExample(w, "generate");
-  QVERIFY(view != nullptr);
-  const auto loaded = view->loaded();
-  const model::Model& m = loaded->model;
-  QCOMPARE(view->modes()->mode(), ModelMode::step);
-  QCOMPARE(view->modes()->step(), int(m.index.steps - 1));
-  const auto stepPicture = [&](int step) {
-    return [&, step](QSize size) {
-      return drawStepRows(m, model::step_rows(m, loaded->computed.weights, step), size,
-                          Colormap::viridis, colorsOf(view));
-    };
-  };
-  QVERIFY2(shows(view, stepPicture(int(m.index.steps - 1))), "not the last step's rows");
-  auto* slider = view->findChild<QSlider*>(QStringLiteral("modelStep"));
-  QVERIFY(slider != nullptr && slider->isVisible());
-  slider->setFocus();
-  QTest::keyClick(slider, Qt::Key_Home);
-  QCOMPARE(view->modes()->step(), 0);
-  QVERIFY2(shows(view, stepPicture(0)), "not step 0's rows");
-  auto* text = view->findChild<QLabel*>(QStringLiteral("modelStepText"));
-  QVERIFY2(text->text().contains(QStringLiteral("position 8 (6@8) generates 3@9")),
-           qPrintable(text->text()));
-  QTest::keyClick(slider, Qt::Key_Right);
-  QCOMPARE(view->modes()->step(), 1);
-  QVERIFY2(shows(view, stepPicture(1)), "not step 1's rows");
-  // Rollout of a cached step has no self-attention layer to follow: said inline, model kept.
-  view->setMode(ModelMode::rollout);
-  QTRY_VERIFY_WITH_TIMEOUT(view->error().contains(QStringLiteral("step 1 has none")), kTimeout);
-  QVERIFY(view->loaded() != nullptr);
-  QTest::keyClick(slider, Qt::Key_Home);
-  QTRY_VERIFY_WITH_TIMEOUT(view->error().isEmpty(), kTimeout);
-  const model::Rollout r = model::attention_rollout(m, loaded->computed.weights, 0, 0);
-  QVERIFY2(
-      shows(view,
-            [&](QSize size) { return drawRollout(m, r, size, Colormap::viridis, colorsOf(view)); }),
-      "not the rollout of step 0");
-}
-
-// Issue 40: the step picture's note named "appended bias_k / zero columns after the gap" for
-// models that have none (the generate example).
-void TestModelAnalysis::theStepNoteNamesAppendedColumnsOnlyWhereTheyAre() {
-  testing::PromptedWindow w;
-  ModelView* view = openExample(w, "generate");
-  QVERIFY(view != nullptr);
-  const auto loaded = view->loaded();
-  model::StepRows rows = model::step_rows(loaded->model, loaded->computed.weights, 0);
-  QVERIFY(!rows.layers.empty());
-  QVERIFY(std::all_of(rows.layers.begin(), rows.layers.end(),
-                      [](const auto& l) { return l.columns == l.keys; }));
-  QVERIFY2(!stepRowsNote(rows).contains(QStringLiteral("bias_k")), qPrintable(stepRowsNote(rows)));
-  rows.layers.back().columns = rows.layers.back().keys + 1;  // a layer with add_zero_attn
-  QVERIFY2(stepRowsNote(rows).contains(QStringLiteral("bias_k / zero columns after the gap")),
-           qPrintable(stepRowsNote(rows)));
-}
 
 void TestModelAnalysis::theSessionAndTheTextViewFollowTheStepSlider() {
   testing::PromptedWindow w;
@@ -163,98 +62,6 @@ void TestModelAnalysis::theSessionAndTheTextViewFollowTheStepSlider() {
   QTest::keyClick(slider, Qt::Key_Right);
   QCOMPARE(view->modes()->step(), 2);
   QCOMPARE(document->origin().layer, kept);
-}
-
-void TestModelAnalysis::sinkRateFollowsEpsAndABadEpsIsRefusedInline() {
-  testing::PromptedWindow w;
-  ModelView* view = openExample(w, "copy");
-  QVERIFY(view != nullptr);
-  const model::ComputedModel& c = view->loaded()->computed;
-  ModelModeBar* modes = view->modes();
-  const auto overall = [&](double eps) {
-    const model::ModelSinkRates r = model::sink_rates(c, eps);
-    return QStringLiteral("(%1 of %2 heads)").arg(r.overall.sinks).arg(r.overall.heads);
-  };
-  QVERIFY2(modes->sinkRateText().contains(overall(0.3)), qPrintable(modes->sinkRateText()));
-  QVERIFY(overall(0.3) != overall(0.9));  // the fixture tells the thresholds apart
-  modes->enterSinkEps(QStringLiteral("0.9"));
-  QVERIFY(modes->sinkEpsError().isEmpty());
-  QVERIFY2(modes->sinkRateText().contains(overall(0.9)), qPrintable(modes->sinkRateText()));
-  QCOMPARE(modes->sinkEps(), 0.9);
-  for (const char* bad : {"0", "-0.2", "1.01", "lots"}) {
-    modes->enterSinkEps(QString::fromLatin1(bad));
-    QVERIFY2(!modes->sinkEpsError().isEmpty(), bad);
-    QVERIFY2(modes->sinkRateText().contains(overall(0.9)), bad);
-    QCOMPARE(modes->sinkEps(), 0.9);
-  }
-  QVERIFY(modes->sinkEpsError().contains(QStringLiteral("is not a number")));
-  modes->enterSinkEps(QStringLiteral("1"));  // (0, 1]: 1 is allowed
-  QVERIFY(modes->sinkEpsError().isEmpty());
-  QVERIFY(view->error().isEmpty());
-}
-
-// A model whose rows need more height than the view (12 layers): opening it draws one
-// picture, at the size the canvas has once the scroll bar is there, and the resizes that
-// showing it brings about draw nothing more (the view drew at the view's height, then at the
-// rows' height, then narrower by the scroll bar: three drawings of every map per model).
-void TestModelAnalysis::aScrollingGridIsDrawnOnceAtItsFinalSize() {
-  QTemporaryDir dir;
-  mhaviz::io::TensorMap tensors;
-  QStringList layers;
-  for (int l = 0; l < 12; ++l) {
-    std::vector<float> w(2 * 6 * 6, 1.0F / 6);
-    w[std::size_t(l % 6)] = 0.5F;  // head 0, query 0: a row that does not sum to 1, drawn as it is
-    tensors.emplace(std::to_string(l) + "/weights",
-                    mhaviz::Tensor::from({1, 2, 6, 6}, std::move(w)));
-    layers << QStringLiteral(R"({"name": "attentions.%1", "shape": [1, 2, 6, 6]})").arg(l);
-  }
-  mhaviz::io::write_tensor_file(dir.filePath(QStringLiteral("tall.npz")).toStdString(), tensors);
-  QFile index(dir.filePath(QStringLiteral("tall.json")));
-  QVERIFY(index.open(QIODevice::WriteOnly));
-  index.write(QStringLiteral(R"({"format": "mhaviz-model", "version": 4, "tensors": "tall.npz",
-      "layers": [%1]})")
-                  .arg(layers.join(QStringLiteral(", ")))
-                  .toUtf8());
-  index.close();
-  testing::PromptedWindow w;
-  w.answer = UnsavedAnswer::discard;
-  w.window.resize(1300, 700);
-  w.window.show();
-  ModelView* view = w.window.pages()->modelView();
-  QSignalSpy pictures(view, &ModelView::modelFinished);  // one per picture shown
-  QSignalSpy opened(view, &ModelView::openEnded);        // one per opening
-  QVERIFY(w.session()->open(index.fileName()));
-  QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && !view->picture().isNull(), kTimeout);
-  QVERIFY(w.idle());
-  // Drawn at the canvas's size once the resizes that follow (posted events) are delivered:
-  // three rounds, as delivering them can post more, and any drawing they start ends.
-  const auto settled = [view] {
-    for (int round = 0; round < 3; ++round) {
-      if (!QTest::qWaitFor(
-              [view] {
-                return !view->isDrawing() && view->picture().size() == view->canvas()->size();
-              },
-              kTimeout))
-        return false;
-      QCoreApplication::sendPostedEvents();
-      QCoreApplication::processEvents();
-    }
-    return true;
-  };
-  QVERIFY(settled());
-  QVERIFY2(view->canvas()->height() > view->scrollArea()->viewport()->height(),
-           "12 layers scroll in a 700-pixel window");
-  QCOMPARE(view->picture().size(), view->canvas()->size());
-  QCOMPARE(pictures.count(), 1);
-  // A resize (the window wider) draws again, once, at the new size.
-  w.window.resize(1500, 700);
-  QTRY_VERIFY_WITH_TIMEOUT(
-      view->picture().size() == view->canvas()->size() && view->canvas()->width() > 1000, kTimeout);
-  QVERIFY(settled());
-  QCOMPARE(view->picture().size(), view->canvas()->size());
-  QCOMPARE(pictures.count(), 2);
-  // (the window's head measures, held back while a model opens, are not resumed by a redraw)
-  QCOMPARE(opened.count(), 1);
 }
 
 QTEST_MAIN(TestModelAnalysis)

@@ -3,16 +3,18 @@
 // cell; a layer disagreeing with PyTorch is framed in red; scales, step view and flow titles fit
 // their pictures, and a grid of many layers scrolls.
 
-#include "test_model_view.hpp"
+#include "test_model.hpp"
 
 #include <qcustomplot.h>
 
 #include <QFile>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -25,12 +27,9 @@
 #include "model/picture_parts.hpp"
 #include "model/step_picture.hpp"
 #include "render/colormaps.hpp"
-#include "tokens/head_view.hpp"
-#include "tokens/text_view.hpp"
-#include "window/main_window.hpp"
 
 using namespace mhaviz::ui;
-using namespace mhaviz::ui::testing;
+using namespace mhaviz::ui::testing::model_view;
 namespace model = mhaviz::model;
 
 namespace {
@@ -45,7 +44,7 @@ int colourDistance(QRgb a, QRgb b) {
 
 // The grid's colour table gives every cell the colour the gradient's own color() gives it:
 // the levels' edges and middles, both ends, outside 0..1, for every colour map.
-void TestModelView::gradientTableIsTheGradientsColours() {
+void TestModel::gradientTableIsTheGradientsColours() {
   const QCPRange range(0.0, 1.0);
   for (const Colormap map : allColormaps()) {
     QCPColorGradient gradient = makeGradient(map);
@@ -71,12 +70,12 @@ void TestModelView::gradientTableIsTheGradientsColours() {
   }
 }
 
-void TestModelView::openingAModelShowsLayersTimesHeadsMapsOfTheCoreWeights() {
-  testing::PromptedWindow w;
+void TestModel::openingAModelShowsLayersTimesHeadsMapsOfTheCoreWeights() {
+  ModelWindow w;
   openAndWait(w, modelPath("reverse"));
-  ModelView* view = w.window.pages()->modelView();
+  ModelView* view = w.view();
   QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
-  QVERIFY(w.window.pages()->showingModel());
+  QVERIFY(w.pages.showingModel());
   QVERIFY(w.errors.isEmpty());
 
   // The core's own reading of the same file.
@@ -137,10 +136,10 @@ void TestModelView::openingAModelShowsLayersTimesHeadsMapsOfTheCoreWeights() {
 }
 
 // Issue 28 item 3: the grid has a colour scale, right of the maps: 1 at its top, 0 at its foot.
-void TestModelView::theGridHasAColourScale() {
-  testing::PromptedWindow w;
+void TestModel::theGridHasAColourScale() {
+  ModelWindow w;
   openAndWait(w, modelPath("reverse"));
-  ModelView* view = w.window.pages()->modelView();
+  ModelView* view = w.view();
   QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(0, 3).isEmpty(), kTimeout);
   const QImage picture = view->picture();
   QCPColorGradient gradient = makeGradient(Colormap::viridis);
@@ -161,10 +160,10 @@ void TestModelView::theGridHasAColourScale() {
 // Issue 29: the maps carry the model's token labels (queries left of the first column, keys
 // under the last row), the axes are named, the titles fit; the hover names layer, head,
 // query, key and weight.
-void TestModelView::theGridIsLabelledAndTheHoverNamesTheCell() {
-  testing::PromptedWindow w;
+void TestModel::theGridIsLabelledAndTheHoverNamesTheCell() {
+  ModelWindow w;
   openAndWait(w, modelPath("reverse"));
-  ModelView* view = w.window.pages()->modelView();
+  ModelView* view = w.view();
   QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
   const model::Model m = model::read_model(modelPath("reverse").toStdString());
   const model::ComputedModel computed = model::compute_model(m);
@@ -227,7 +226,7 @@ void TestModelView::theGridIsLabelledAndTheHoverNamesTheCell() {
   }
 }
 
-void TestModelView::aLayerDisagreeingWithPyTorchIsShownPlainly() {
+void TestModel::aLayerDisagreeingWithPyTorchIsShownPlainly() {
   // The reversing model with PyTorch's stored output of layer 1 changed by 0.5 in one value.
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
@@ -240,9 +239,9 @@ void TestModelView::aLayerDisagreeingWithPyTorchIsShownPlainly() {
   tensors.insert_or_assign("1/attn_output", changed);
   mhaviz::io::write_tensor_file(dir.filePath(QStringLiteral("reverse.npz")).toStdString(), tensors);
 
-  testing::PromptedWindow w;
+  ModelWindow w;
   openAndWait(w, dir.filePath(QStringLiteral("reverse.json")));
-  ModelView* view = w.window.pages()->modelView();
+  ModelView* view = w.view();
   QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
   QVERIFY(view->loaded() != nullptr);
   QVERIFY(view->loaded()->computed.checks[0].ok);
@@ -262,7 +261,7 @@ void TestModelView::aLayerDisagreeingWithPyTorchIsShownPlainly() {
 // Issue 40 defect 7: the colour scale's labels never overlap ("1" drawn over "0.75" on a bar
 // 55 px tall): fewer ticks where the bar is short, and the bars are tall enough for all five
 // where the picture has the room.
-void TestModelView::theColourScaleLabelsStandApart() {
+void TestModel::theColourScaleLabelsStandApart() {
   QFont font;
   font.setPixelSize(12);
   const QFontMetrics fm(font);
@@ -301,11 +300,11 @@ void TestModelView::theColourScaleLabelsStandApart() {
 // step) keeps its row titles and maps of a readable size: the picture grows taller than the
 // view and scrolls, rather than dropping the titles and shrinking the maps; a model whose
 // rows fit does not scroll, and the other views fit the view's height.
-void TestModelView::aGridOfManyLayersScrollsWithItsTitles() {
-  testing::PromptedWindow w;
+void TestModel::aGridOfManyLayersScrollsWithItsTitles() {
+  ModelWindow w;
   w.answer = UnsavedAnswer::discard;
   openAndWait(w, modelPath("generate"));
-  ModelView* view = w.window.pages()->modelView();
+  ModelView* view = w.view();
   QScrollArea* scroll = view->scrollArea();
   view->setMode(ModelMode::grid);
   const int layers = int(view->loaded()->model.layers.size());
@@ -344,7 +343,7 @@ void TestModelView::aGridOfManyLayersScrollsWithItsTitles() {
 
 // Issue 40 defect 7: the step view's maps share the picture's height (they were held to 36 px
 // a head, with an empty band below them in a tall view).
-void TestModelView::theStepViewFillsItsPicture() {
+void TestModel::theStepViewFillsItsPicture() {
   const model::Model m = model::read_model(modelPath("generate").toStdString());
   const model::ComputedModel computed = model::compute_model(m);
   const model::StepRows rows = model::step_rows(m, computed.weights, 3, 0);
@@ -370,7 +369,7 @@ void TestModelView::theStepViewFillsItsPicture() {
 
 // Issue 40 defect 7: the attention flow's (and rollout's) title wraps to the picture's width
 // instead of running off its right edge; the map starts below it.
-void TestModelView::theFlowTitleWrapsInANarrowView() {
+void TestModel::theFlowTitleWrapsInANarrowView() {
   const model::Model m = model::read_model(modelPath("copy").toStdString());
   const model::ComputedModel computed = model::compute_model(m);
   const model::AttentionFlow flow = model::attention_flow(m, computed.weights, 0);
