@@ -224,4 +224,5 @@ void TestMasks::screenshots() {
   shoot("fully-padded");
 }
 
+QTEST_MAIN(TestMasks)
 #include "test_masks.moc"
