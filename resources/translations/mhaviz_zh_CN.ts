@@ -2918,8 +2918,8 @@
         <translation>%2 个层中有 %1 个与 PyTorch 保存的输出相差超过 %3：%4。</translation>
     </message>
     <message>
-        <source>No model open. File &gt; Open accepts a model index (docs/capture-and-models.md); File &gt; Examples holds three small trained models.</source>
-        <translation>未打开模型。“文件 &gt; 打开”可接受模型索引（docs/capture-and-models.md）；“文件 &gt; 示例”中有三个训练好的小模型。</translation>
+        <source>No model open. File &gt; Open accepts a model index (docs/capture-and-models.md); File &gt; Examples holds %1 small trained models.</source>
+        <translation>未打开模型。“文件 &gt; 打开”可接受模型索引（docs/capture-and-models.md）；“文件 &gt; 示例”中有 %1 个训练好的小模型。</translation>
     </message>
     <message>
         <source>Computing the attention flow…</source>

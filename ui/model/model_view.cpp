@@ -16,6 +16,7 @@
 #include "mhaviz/core/base/errors.hpp"
 #include "model/model_canvas.hpp"
 #include "model/model_grid_layout.hpp"
+#include "model/model_pages.hpp"
 #include "model/model_picture.hpp"
 #include "model/step_picture.hpp"
 
@@ -294,7 +295,8 @@ void ModelView::showSummary() {
   if (!m_loaded) {
     m_caption->setText(
         tr("No model open. File > Open accepts a model index (docs/capture-and-models.md); "
-           "File > Examples holds three small trained models."));
+           "File > Examples holds %1 small trained models.")
+            .arg(modelExamples().size()));
     m_summary->clear();
     return;
   }
