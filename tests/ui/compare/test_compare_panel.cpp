@@ -1,0 +1,327 @@
+// Compare mode over a document and its computation: pin A, change a setting, and the difference
+// is B - A of the two results (keys lined up by meaning); swap A and B; make B the new A;
+// different sizes say why; the headers name the settings that differ and a NaN difference says
+// where it comes from; a restored A is computed with its own tensors; the Compare menu follows.
+
+#include <QAction>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QtTest>
+#include <cmath>
+#include <vector>
+
+#include "compare/compare_panel.hpp"
+#include "compute/computation.hpp"
+#include "document/document.hpp"
+#include "mhaviz/core/io/tensor_file.hpp"
+#include "render/colormaps.hpp"
+#include "render/heatmap_grid.hpp"
+#include "stages/compare_stage.hpp"
+#include "test_compare.hpp"
+
+using namespace mhaviz::ui;
+using namespace mhaviz::ui::testing::compare;
+
+// Issue 28 item 7: the headers name every setting that differs, semantics included (both
+// read "L=6 S=6 N=3 E=16 H=2, batch 2" before).
+void TestCompareLayer::headersNameTheSettingsThatDiffer() {
+  CompareWindow w;
+  QVERIFY(w.idle());
+  ComparePanel* panel = w.panel;
+  panel->pin();
+  QVERIFY(w.shown());
+  auto* titleA = panel->findChild<QLabel*>(QStringLiteral("compareTitleA"));
+  auto* titleB = panel->findChild<QLabel*>(QStringLiteral("compareTitleB"));
+  QVERIFY(titleA != nullptr && titleB != nullptr);
+  QVERIFY2(!titleB->text().contains(QStringLiteral("differs")), qPrintable(titleB->text()));
+  mhaviz::Config b = w.document.config();
+  b.semantics = mhaviz::Semantics::v1_13;
+  b.need_weights = !b.need_weights;
+  w.document.changeConfig(b, QStringLiteral("B"));
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  const QString want =
+      b.need_weights ? QStringLiteral("need_weights=True") : QStringLiteral("need_weights=False");
+  QVERIFY2(
+      titleB->text().contains(QStringLiteral("semantics=1.13")) && titleB->text().contains(want),
+      qPrintable(titleB->text()));
+  QVERIFY2(titleA->text().contains(QStringLiteral("semantics=2.x")), qPrintable(titleA->text()));
+}
+
+// Issue 28 item 7: A = 2.x, B = 1.13, need_weights=False, batch element 1 fully padded: B - A
+// was all NaN (magenta) and nothing said why. The line above the grids says which side is
+// NaN, where, and why, read from the results.
+void TestCompareLayer::aNanDifferenceSaysWhereItComesFrom() {
+  CompareWindow w;
+  QVERIFY(w.idle());
+  mhaviz::Config a = w.document.config();
+  a.batch_size = 2;
+  a.need_weights = false;
+  a.key_padding_spec.kind = mhaviz::gen::PaddingKind::lengths;
+  a.key_padding_spec.valid_lengths = {a.src_len, 0};
+  w.document.changeConfig(a, QStringLiteral("A"));
+  QVERIFY(w.idle());
+  ViewOptions view = w.document.view();
+  view.batch = 1;
+  w.document.setView(view);
+  ComparePanel* panel = w.panel;
+  panel->pin();
+  QVERIFY(w.shown());
+  QVERIFY2(!panel->message().contains(QStringLiteral("NaN")), qPrintable(panel->message()));
+  mhaviz::Config b = a;
+  b.semantics = mhaviz::Semantics::v1_13;
+  w.document.changeConfig(b, QStringLiteral("B"));
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  // The data: B's rows are NaN, A's are 0, so every cell of B - A is NaN.
+  const CompareData& d = panel->data();
+  QVERIFY(d.ok());
+  QVERIFY(std::isnan(d.b.maps[0].valueAt(0, 0)));
+  QCOMPARE(d.a.maps[0].valueAt(0, 0), 0.0);
+  QVERIFY(std::isnan(d.diff.maps[0].valueAt(0, 0)));
+  const QString message = panel->message();
+  const QString rows = QStringLiteral("queries 0\u2013%1 of batch element 1").arg(a.tgt_len - 1);
+  for (const QString& fact : {QStringLiteral("B is NaN where A is not"), rows,
+                              QStringLiteral("every key of these queries is masked in both"),
+                              QStringLiteral("under 1.13 with need_weights=False gives NaN"),
+                              QStringLiteral("SDPA path gives 0")}) {
+    QVERIFY2(message.contains(fact), qPrintable(fact + QStringLiteral(" | ") + message));
+  }
+  QVERIFY(!message.contains(QStringLiteral("A is NaN")));
+  // Swapped, A is the NaN side; batch element 0 has no NaN and no such line.
+  panel->swap();
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  QVERIFY2(panel->message().contains(QStringLiteral("A is NaN where B is not")),
+           qPrintable(panel->message()));
+  view.batch = 0;
+  w.document.setView(view);
+  QVERIFY(w.shown());
+  QVERIFY2(!panel->message().contains(QStringLiteral("NaN")), qPrintable(panel->message()));
+}
+
+void TestCompareLayer::pinChangeAndTheDifferenceIsBMinusA() {
+  CompareWindow w;
+  QVERIFY(w.idle());
+  ComparePanel* panel = w.panel;
+  QVERIFY(!panel->isPinned());
+  panel->pin();
+  QVERIFY(w.shown());
+  QVERIFY(panel->data().ok());
+  // Same settings: B - A is 0 everywhere.
+  for (double v : panel->data().diff.maps.front().values) QCOMPARE(v, 0.0);
+
+  mhaviz::Config zeroKey = w.document.config();
+  zeroKey.add_zero_attn = true;  // B gets an extra key column (the zero key)
+  w.document.changeConfig(zeroKey, QStringLiteral("add_zero_attn"));
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  const auto a = panel->resultA();
+  const auto b = panel->resultB();
+  QCOMPARE(b, w.computation.result());
+  QVERIFY(!a->config.add_zero_attn);
+  QVERIFY(b->config.add_zero_attn);
+  const auto& data = panel->data();
+  QVERIFY2(data.ok(), qPrintable(data.mismatch));
+  QCOMPARE(data.diff.maps.size(), std::size_t(a->H + 1));  // heads and their average
+  const auto head0 = data.diff.maps.front();               // a copy: swap replaces the data
+  QCOMPARE(head0.cols, int(a->S));  // the zero key is only in B: left out, and said so
+  QVERIFY(panel->message().contains(QStringLiteral("zero key")));
+  double largest = 0;
+  for (int i = 0; i < head0.rows; ++i) {
+    for (int j = 0; j < head0.cols; ++j) {
+      const double want = b->weights.value(i * b->Sx + j) - a->weights.value(i * a->Sx + j);
+      QVERIFY(std::abs(head0.values[std::size_t(i * head0.cols + j)] - want) < 1e-12);
+      largest = std::max(largest, std::abs(want));
+    }
+  }
+  QVERIFY(largest > 0);
+  // Signed, symmetric range, legend saying so.
+  QVERIFY(data.diff.isSigned);
+  QCOMPARE(data.diff.lo, -data.diff.hi);
+  QVERIFY(data.diff.shownUnit.contains(QStringLiteral("symmetric")));
+  QCOMPARE(panel->gridDiff()->mapCount(), int(a->H + 1));
+  // Issue 40: the "masked" swatch was dark grey in B - A (the diverging map's), light grey in
+  // A and B. One colour for the three, in none of their colormaps.
+  QCOMPARE(panel->gridA()->maskedCellColor(), panel->gridDiff()->maskedCellColor());
+  QCOMPARE(panel->gridB()->maskedCellColor(), panel->gridDiff()->maskedCellColor());
+  QCOMPARE(panel->gridDiff()->maskedCellColor(),
+           maskedColorBesideDiverging(w.document.view().colormap));
+
+  // Swap: A is now the zero-key settings, the current settings are A's old ones.
+  panel->swap();
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  QVERIFY(panel->resultA()->config.add_zero_attn);
+  QVERIFY(!w.document.config().add_zero_attn);
+  const auto& swapped = panel->data().diff.maps.front();
+  for (std::size_t k = 0; k < swapped.values.size(); ++k) {
+    QVERIFY(std::abs(swapped.values[k] + head0.values[k]) < 1e-12);
+  }
+
+  // Make B the new A: no difference left.
+  panel->pin();
+  QVERIFY(w.shown());
+  for (double v : panel->data().diff.maps.front().values) QCOMPARE(v, 0.0);
+}
+
+void TestCompareLayer::differentSizesSayWhyInsteadOfDrawing() {
+  CompareWindow w;
+  QVERIFY(w.idle());
+  ComparePanel* panel = w.panel;
+  panel->pin();
+  QVERIFY(w.shown());
+  mhaviz::Config longer = w.document.config();
+  longer.tgt_len += 2;
+  w.document.changeConfig(longer, QStringLiteral("tgt_len"));
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  QVERIFY(!panel->data().ok());
+  QVERIFY2(panel->message().contains(QStringLiteral("queries")), qPrintable(panel->message()));
+  QCOMPARE(panel->gridDiff()->mapCount(), 0);
+  QVERIFY(panel->gridA()->mapCount() > 0);
+  panel->unpin();
+  QVERIFY(!panel->isPinned());
+}
+
+namespace {
+
+bool sameWeights(const mhaviz::ForwardResult& x, const mhaviz::ForwardResult& y) {
+  if (x.weights.numel() != y.weights.numel()) return false;
+  for (std::int64_t i = 0; i < x.weights.numel(); ++i) {
+    if (x.weights.value(i) != y.weights.value(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// The A a session saved (savedA: its configuration and tensors) is computed again on the
+// panel's own worker when restored, with those tensors, not B's; restoring it or leaving compare
+// mode that way is no edit of the user's (changedByUser), pinning and unpinning are.
+void TestCompareLayer::aRestoredAIsComputedWithItsTensors() {
+  mhaviz::Config c;
+  c.embed_dim = 4;
+  c.num_heads = 2;
+  c.tgt_len = 3;
+  c.src_len = 3;
+  c.batch_size = std::nullopt;
+  // A query that differs from the generated one.
+  std::vector<float> q(12);
+  for (std::size_t i = 0; i < q.size(); ++i) q[i] = static_cast<float>(i) * 0.25F - 1.0F;
+  const auto query = std::make_shared<const mhaviz::io::TensorMap>(
+      mhaviz::io::TensorMap{{"query", mhaviz::Tensor::from<float>({3, 4}, q)}});
+
+  CompareWindow w;
+  QVERIFY(w.idle());
+  w.document.changeConfig(c, QStringLiteral("small"));
+  QVERIFY(w.idle());
+  const auto generated = w.computation.result();
+  w.document.setTensors(query);
+  QTRY_VERIFY_WITH_TIMEOUT(w.computation.result() != generated && !w.computation.isBusy(),
+                           kTimeout);
+  const mhaviz::Config aConfig = w.document.config();
+  QSignalSpy edits(w.panel, &ComparePanel::changedByUser);
+  w.panel->pin();
+  QCOMPARE(edits.count(), 1);
+  QVERIFY(w.shown());
+  const std::optional<CompareA> saved = w.panel->savedA();
+  QVERIFY(saved.has_value());
+  QVERIFY(saved->config == aConfig);
+  QCOMPARE(saved->tensors, query);
+  QCOMPARE(w.panel->tensorsA(), query);
+  // B: generated tensors and the bias keys; A keeps its tensors.
+  w.document.setTensors(nullptr);
+  QVERIFY(w.idle());
+  mhaviz::Config withBiasKv = aConfig;
+  withBiasKv.add_bias_kv = true;
+  w.document.changeConfig(withBiasKv, QStringLiteral("B"));
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  QVERIFY(w.document.tensors() == nullptr);
+  QCOMPARE(w.panel->tensorsA(), query);
+  QVERIFY(w.panel->data().ok());
+  const std::vector<double> before = w.panel->data().diff.maps.front().values;
+
+  // Another window at B's settings (generated tensors): A comes back with its own.
+  CompareWindow other;
+  QVERIFY(other.idle());
+  other.document.changeConfig(withBiasKv, QStringLiteral("B"));
+  QVERIFY(other.idle());
+  QSignalSpy otherEdits(other.panel, &ComparePanel::changedByUser);
+  QSignalSpy pinned(other.panel, &ComparePanel::pinnedChanged);
+  other.panel->restoreA(saved);
+  QVERIFY(other.panel->isRestoring());
+  QVERIFY(!other.panel->isPinned());
+  QVERIFY(QTest::qWaitFor(
+      [&other] { return other.panel->isPinned() && !other.panel->isRestoring(); }, kTimeout));
+  QVERIFY(other.shown());
+  QCOMPARE(pinned.count(), 1);
+  QCOMPARE(pinned.at(0).at(0).toBool(), true);
+  QCOMPARE(otherEdits.count(), 0);  // restoring A is not an edit
+  QCOMPARE(other.panel->tensorsA(), query);
+  QVERIFY(other.panel->resultA()->config == aConfig);
+  QVERIFY(sameWeights(*other.panel->resultA(), *w.panel->resultA()));
+  const std::vector<double>& after = other.panel->data().diff.maps.front().values;
+  QCOMPARE(after.size(), before.size());
+  for (std::size_t k = 0; k < after.size(); ++k) QVERIFY(std::abs(after[k] - before[k]) < 1e-12);
+
+  // The same A without its tensors is another result: the tensors above were A's.
+  other.panel->restoreA(CompareA{aConfig, nullptr});
+  QVERIFY(QTest::qWaitFor([&other] { return !other.panel->isRestoring(); }, kTimeout));
+  QVERIFY(other.panel->tensorsA() == nullptr);
+  QVERIFY(!sameWeights(*other.panel->resultA(), *w.panel->resultA()));
+
+  // A session without A leaves compare mode, and that is not an edit either.
+  other.panel->restoreA(std::nullopt);
+  QVERIFY(!other.panel->isPinned());
+  QVERIFY(!other.panel->savedA().has_value());
+  QCOMPARE(pinned.count(), 3);
+  QCOMPARE(pinned.at(2).at(0).toBool(), false);
+  QCOMPARE(otherEdits.count(), 0);
+  // Leaving compare mode by hand is.
+  w.panel->unpin();
+  QCOMPARE(edits.count(), 2);
+  QVERIFY(!w.panel->savedA().has_value());
+}
+
+// The Compare menu installed with the dock: Swap and Leave only while A is pinned, and they act
+// on the panel; the dock shows the panel (not a comparison of model files).
+void TestCompareLayer::theCompareMenuFollowsThePanel() {
+  CompareWindow w;
+  QVERIFY(w.idle());
+  QAction* pin = w.action("comparePin");
+  QAction* swap = w.action("compareSwap");
+  QAction* leave = w.action("compareLeave");
+  QVERIFY(pin != nullptr && swap != nullptr && leave != nullptr);
+  QVERIFY(pin->isEnabled());
+  QVERIFY(!swap->isEnabled());
+  QVERIFY(!leave->isEnabled());
+  QVERIFY2(w.panel->message().contains(QStringLiteral("Nothing is pinned")),
+           qPrintable(w.panel->message()));
+  pin->trigger();
+  QVERIFY(w.panel->isPinned());
+  QVERIFY(w.shown());
+  QVERIFY(swap->isEnabled() && leave->isEnabled());
+  QCOMPARE(w.pages()->currentWidget(), static_cast<QWidget*>(w.panel));
+  mhaviz::Config b = w.document.config();
+  b.add_bias_kv = !b.add_bias_kv;
+  w.document.changeConfig(b, QStringLiteral("B"));
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  swap->trigger();  // the current settings are A's again, A is B's
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  QCOMPARE(w.document.config().add_bias_kv, !b.add_bias_kv);
+  QCOMPARE(w.panel->resultA()->config.add_bias_kv, b.add_bias_kv);
+  leave->trigger();
+  QVERIFY(!w.panel->isPinned());
+  QVERIFY(!swap->isEnabled());
+  QVERIFY(!leave->isEnabled());
+  QVERIFY2(w.panel->message().contains(QStringLiteral("Nothing is pinned")),
+           qPrintable(w.panel->message()));
+  QCOMPARE(w.panel->gridDiff()->mapCount(), 0);
+}
+
+QTEST_MAIN(TestCompareLayer)
