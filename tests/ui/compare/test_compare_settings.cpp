@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 
@@ -23,11 +24,6 @@ using namespace mhaviz::ui::testing::model_compare;
 namespace model = mhaviz::model;
 
 namespace {
-
-QStringList sorted(QStringList list) {
-  list.sort();
-  return list;
-}
 
 /// The core's difference of B from A for batch element 0, with the models read from their files.
 struct Difference {
@@ -80,12 +76,23 @@ void TestCompareLayer::differingSettingsAreWrittenAsInTheFile() {
   b.need_weights = false;
   b.dropout = 0.25;
   b.kdim = 8;
-  QCOMPARE(sorted(differingSettings(b, a)),
-           sorted({QStringLiteral("semantics=1.13"), QStringLiteral("need_weights=False"),
-                   QStringLiteral("dropout=0.25"), QStringLiteral("kdim=8")}));
-  QCOMPARE(sorted(differingSettings(a, b)),
-           sorted({QStringLiteral("semantics=2.x"), QStringLiteral("need_weights=True"),
-                   QStringLiteral("dropout=0"), QStringLiteral("kdim=None")}));
+  // In the file's order of keys.
+  QCOMPARE(differingSettings(b, a),
+           (QStringList{QStringLiteral("dropout=0.25"), QStringLiteral("kdim=8"),
+                        QStringLiteral("need_weights=False"), QStringLiteral("semantics=1.13")}));
+  QCOMPARE(differingSettings(a, b),
+           (QStringList{QStringLiteral("dropout=0.0"), QStringLiteral("kdim=None"),
+                        QStringLiteral("need_weights=True"), QStringLiteral("semantics=2.x")}));
+  // Whole numbers exactly: seeds a digit apart, and beyond a double's 2^53, read apart.
+  mhaviz::Config seeded = a;
+  seeded.seed = 1234567;
+  mhaviz::Config next = a;
+  next.seed = 1234568;
+  QCOMPARE(differingSettings(seeded, next), QStringList{QStringLiteral("seed=1234567")});
+  QCOMPARE(differingSettings(next, seeded), QStringList{QStringLiteral("seed=1234568")});
+  seeded.seed = (std::uint64_t{1} << 53) + 1;
+  next.seed = std::uint64_t{1} << 53;
+  QCOMPARE(differingSettings(seeded, next), QStringList{QStringLiteral("seed=9007199254740993")});
   // An object: the weights' generation, its scale changed.
   mhaviz::Config scaled = a;
   scaled.weight_spec.kind = mhaviz::gen::WeightKind::default_init;
@@ -93,7 +100,7 @@ void TestCompareLayer::differingSettingsAreWrittenAsInTheFile() {
   mhaviz::Config unscaled = scaled;
   unscaled.weight_spec.scale = 1.0;
   QCOMPARE(differingSettings(scaled, unscaled),
-           QStringList{QStringLiteral(R"(weights={"kind":"default","scale":2})")});
+           QStringList{QStringLiteral(R"(weights={"kind":"default","scale":2.0})")});
 }
 
 // Values longer than 40 characters are cut to 39 and "…"; differences are written with two
