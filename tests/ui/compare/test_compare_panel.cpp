@@ -180,7 +180,21 @@ void TestCompareLayer::differentSizesSayWhyInsteadOfDrawing() {
   QVERIFY(!panel->data().ok());
   QVERIFY2(panel->message().contains(QStringLiteral("queries")), qPrintable(panel->message()));
   QCOMPARE(panel->gridDiff()->mapCount(), 0);
+  // The B − A grid says why in its own place (it said "No result to show yet.").
+  QCOMPARE(panel->gridDiff()->message(), panel->message());
   QVERIFY(panel->gridA()->mapCount() > 0);
+  // Heads are counted as heads, not as maps (the average over heads is a map).
+  mhaviz::Config heads = w.document.config();
+  heads.tgt_len -= 2;
+  heads.embed_dim = 16;
+  heads.num_heads = 4;
+  w.document.changeConfig(heads, QStringLiteral("num_heads"));
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  QVERIFY(w.document.view().showAverage);
+  QVERIFY2(panel->message().endsWith(QStringLiteral("B has 4 (num_heads differ)")),
+           qPrintable(panel->message()));
+  QCOMPARE(panel->gridDiff()->message(), panel->message());
   panel->unpin();
   QVERIFY(!panel->isPinned());
 }
