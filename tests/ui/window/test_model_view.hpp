@@ -7,7 +7,7 @@
 // main window, is tested in tests/ui/model.
 //
 // The class is declared here; its tests are defined in test_model_view_files.cpp (with
-// QTEST_MAIN) and test_model_view_layers.cpp.
+// QTEST_MAIN) and test_model_view_layers.cpp; File > Examples holds the bundled models.
 
 #include <QObject>
 #include <QString>
@@ -66,4 +66,5 @@ class TestModelView : public QObject {
   void presentationModeHidesTheBarAndBringsItBack();
   void theLayerNameFollowsTheLanguage();
   void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();
+  void fileExamplesHoldTheBundledModels();
 };

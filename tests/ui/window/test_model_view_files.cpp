@@ -4,9 +4,11 @@
 
 #include "test_model_view.hpp"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QMenu>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -22,6 +24,7 @@
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
 #include "render/head_measures_view.hpp"
+#include "teach/teaching_tools.hpp"
 #include "tokens/head_view.hpp"
 #include "window/main_window.hpp"
 
@@ -131,6 +134,30 @@ void TestModelView::weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable()
   QVERIFY2(subject.contains(QStringLiteral("layer 1 (attentions.1) of w.json (stored weights)")) &&
                subject.contains(QStringLiteral("no parameters or inputs")),
            qPrintable(subject));
+}
+
+// The window hands its File > Examples menu to the model pages: every bundled model is there,
+// after the configurations, and one chosen opens in the model view.
+void TestModelView::fileExamplesHoldTheBundledModels() {
+  testing::PromptedWindow w;
+  w.window.show();
+  QVERIFY(w.idle());
+  const QList<QAction*> actions = w.window.teaching()->examplesMenu()->actions();
+  const auto entry = [&actions](const QString& name) -> QAction* {
+    for (QAction* a : actions) {
+      if (a->data().toString() == name) return a;
+    }
+    return nullptr;
+  };
+  const QList<ModelExample> models = modelExamples();
+  QVERIFY(!models.isEmpty());
+  for (const ModelExample& m : models) QVERIFY2(entry(m.name) != nullptr, qPrintable(m.name));
+  QVERIFY(actions.indexOf(entry(models.front().name)) > 0);  // after the configurations
+  entry(QStringLiteral("copy"))->trigger();
+  ModelView* view = w.window.pages()->modelView();
+  QTRY_VERIFY_WITH_TIMEOUT(view->loaded() != nullptr && !view->picture().isNull(), kTimeout);
+  QCOMPARE(view->loaded()->model.index.caption,
+           model::read_model(modelPath("copy").toStdString()).index.caption);
 }
 
 QTEST_MAIN(TestModelView)
