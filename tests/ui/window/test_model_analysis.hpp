@@ -1,10 +1,10 @@
 #pragma once
 // The model view's analysis in the window (QtTest, offscreen): in the step view the session,
 // and so the text view, follow the slider, keeping the selected layer's place in its step and its
-// head. The Image view (ui/vision) of a vision transformer shows the core's weights of the head,
-// layer and query asked for, clicking a patch makes it the query, hovering names it, and it
-// exports PNG, SVG and PDF. (The model view's own analysis, over a bare main window, is tested in
-// tests/ui/model.)
+// head. The Image view (ui/vision) of a vision transformer names its layer in the window's
+// language, the token views show a layer's patches over the image, and the overlay follows View >
+// Colormap. (The model view's own analysis, over a bare main window, is tested in tests/ui/model;
+// the Image view's in tests/ui/vision.)
 //
 // The class is declared here; its tests are defined in test_model_analysis_layers.cpp (with
 // QTEST_MAIN) and test_model_analysis_image.cpp.
@@ -48,11 +48,7 @@ class TestModelAnalysis : public QObject {
   // another, the model view's hover went unseen after the weights-only test's double click).
   void initTestCase();
   void theSessionAndTheTextViewFollowTheStepSlider();
-  void imageViewShowsTheCoresWeightsOverTheImage();
-  void imageViewCaptionsStayWholeWhenTheDockIsSmall();
   void theImageViewNamesTheLayerInTheWindowsLanguage();
   void tokenViewsShowThePatchesOfALayerOverTheImage();
   void imageViewOverlayFollowsTheWindowsColormap();
-  void clickingAPatchMakesItTheQueryAndHoverNamesIt();
-  void imageViewExportsAndAModelWithoutAnImageSaysSo();
 };

@@ -1,31 +1,26 @@
-// The Image view (ui/vision) of a vision transformer: the core's weights over the image, captions
-// that stay whole, the token views' patches, the colour map, a click and hover on a patch,
-// exports, and a model without an image (a broken image is refused by the model view:
-// tests/ui/model).
+// The Image view (ui/vision) of a vision transformer in the window: its heading in the window's
+// language, the token views' patches of a layer over the image, and the overlay in the colour map
+// of View > Colormap. (The Image view's own tests, over a bare main window: tests/ui/vision; a
+// broken image is refused by the model view: tests/ui/model.)
 
 #include "test_model_analysis.hpp"
 
 #include <QAction>
 #include <QDockWidget>
-#include <QFile>
-#include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 
 #include "desktop/language.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/model/model.hpp"
-#include "model/model_mode_bar.hpp"
 #include "model/model_pages.hpp"
-#include "model/model_picture.hpp"
 #include "model/model_view.hpp"
-#include "picture_audit.hpp"
 #include "prompted_window.hpp"
 #include "render/colormaps.hpp"
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
-#include "vision/image_picture.hpp"
+#include "vision/image_scene.hpp"
 #include "vision/image_view.hpp"
 
 using namespace mhaviz::ui;
@@ -49,70 +44,6 @@ ImageView* openImageModel(testing::PromptedWindow& w, const char* path) {
 }
 
 }  // namespace
-
-// --- The Image view (ui/vision): a vision transformer's attention over its image ---
-void TestModelAnalysis::imageViewShowsTheCoresWeightsOverTheImage() {
-  testing::PromptedWindow w;
-  ImageView* image = openImageModel(w, MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.json");
-  QVERIFY(image != nullptr);
-  QVERIFY(w.window.imageViewDock()->isVisible());  // the Model workspace shows it in front
-  const auto loaded = w.window.pages()->modelView()->loaded();
-  const model::ImageGrid& grid = *loaded->model.index.image;
-  const auto scene = image->scene();
-  QCOMPARE(scene->request.layer, 0);  // the first layer over the image
-  QCOMPARE(scene->request.query, 0);  // the class token
-  const auto want = model::head_patch_weights(grid, loaded->computed.weights[0], 0, 0, 0);
-  QCOMPARE(scene->main.weights.grid, want.grid);
-  QCOMPARE(scene->main.weights.prefix, want.prefix);
-  QCOMPARE(scene->heads.size(), std::size_t{2});
-  // the mean of the heads of layer 1, smooth, from the controls' request
-  ImageRequest r = image->request();
-  r.layer = 1;
-  r.head = -1;
-  r.upsampling = model::Upsampling::smooth;
-  image->setRequest(r);
-  QVERIFY(QTest::qWaitFor([&] { return image->scene()->request.layer == 1; }, kTimeout));
-  const auto mean = model::head_patch_weights(grid, loaded->computed.weights[1], -1, 0, 0);
-  QCOMPARE(image->scene()->main.weights.grid, mean.grid);
-  QVERIFY(image->scene()->upsamplingNote.contains(QStringLiteral("smooth")));
-  // attention flow, computed in the background
-  r.source = ImageSource::flow;
-  image->setRequest(r);
-  QVERIFY(QTest::qWaitFor([&] { return image->scene()->request.source == ImageSource::flow; },
-                          kTimeout));
-  const model::AttentionFlow flow = model::attention_flow(loaded->model, loaded->computed.weights);
-  QCOMPARE(image->scene()->main.weights.grid,
-           model::map_patch_weights(grid, flow.map, flow.tokens, 0).grid);
-}
-
-// Issue 40: at 1280x720 the Image view's picture is about 490x200; its four small maps stood
-// in one row of narrow columns, their captions cut to "to [CLS]:…" (the weight on the prefix
-// tokens, the register-token question), and the upsampling note to "nearest: exact pat…".
-void TestModelAnalysis::imageViewCaptionsStayWholeWhenTheDockIsSmall() {
-  testing::PromptedWindow w;
-  ImageView* image = openImageModel(w, MHAVIZ_SOURCE_DIR "/resources/examples/models/squares.json");
-  QVERIFY(image != nullptr);
-  const auto scene = image->scene();
-  QCOMPARE(scene->heads.size(), std::size_t{4});
-  for (const QSize size : {QSize(490, 200), QSize(620, 330)}) {
-    QImage like(size, QImage::Format_RGB32);
-    testing::TextRecorder recorder(like);
-    {
-      QPainter painter(&recorder);
-      paintImagePicture(painter, *scene, size);
-    }
-    const QString where = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
-    const QStringList problems = testing::auditDrawnTexts(recorder.texts(), size, where);
-    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
-    int prefixLines = 0;
-    for (const testing::DrawnText& t : recorder.texts()) {
-      if (t.text.startsWith(scene->heading.left(8))) continue;  // the heading may shorten
-      QVERIFY2(!t.text.contains(QChar(0x2026)), qPrintable(where + QStringLiteral(": ") + t.text));
-      prefixLines += t.text.contains(QStringLiteral("[CLS]")) ? 1 : 0;
-    }
-    QVERIFY2(prefixLines >= 5, qPrintable(where));  // the main map's and every head's
-  }
-}
 
 // The Image view's heading names the layer in the window's language around the module path
 // (it said "layer 0 (encoder.layers.encoder_layer_0.self_attention)" in the Chinese window).
@@ -225,44 +156,4 @@ void TestModelAnalysis::imageViewOverlayFollowsTheWindowsColormap() {
   const auto x =
       static_cast<int>((2 * (top % grid.cols) + 1) * head0.picture.width() / (2 * grid.cols));
   QCOMPARE(head0.picture.pixelColor(x, y), QColor::fromRgb(want.color(1.0, range)));
-}
-
-void TestModelAnalysis::clickingAPatchMakesItTheQueryAndHoverNamesIt() {
-  testing::PromptedWindow w;
-  ImageView* image = openImageModel(w, MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.json");
-  QVERIFY(image != nullptr);
-  const ImagePictureLayout layout = image->pictureLayout();
-  QVERIFY(!layout.main.isEmpty());
-  const model::ImageGrid grid = image->scene()->grid;  // a copy: the click replaces the scene
-  const QPoint r1c2(layout.main.x() + layout.main.width() * 5 / 8,
-                    layout.main.y() + layout.main.height() * 3 / 8);
-  QSignalSpy hovered(image, &ImageView::hovered);
-  QTest::mouseMove(image->canvas(), r1c2);
-  QVERIFY(!hovered.isEmpty());
-  QVERIFY2(hovered.last().at(0).toString().startsWith(QStringLiteral("r1c2 (token 7)")),
-           qPrintable(hovered.last().at(0).toString()));
-  QTest::mouseClick(image->canvas(), Qt::LeftButton, {}, r1c2);
-  QVERIFY(
-      QTest::qWaitFor([&] { return image->scene()->request.query == grid.token(1, 2); }, kTimeout));
-  QCOMPARE(image->scene()->queryPatch(), std::make_pair(1, 2));
-}
-
-void TestModelAnalysis::imageViewExportsAndAModelWithoutAnImageSaysSo() {
-  testing::PromptedWindow w;
-  ImageView* image = openImageModel(w, MHAVIZ_SOURCE_DIR "/tests/fixtures/models/vit.json");
-  QVERIFY(image != nullptr);
-  QTemporaryDir dir;
-  for (const char* ext : {"png", "svg", "pdf"}) {
-    const QString path = dir.filePath(QStringLiteral("view.") + QLatin1String(ext));
-    QCOMPARE(image->exportTo(path), QString());
-    QVERIFY(QFileInfo(path).size() > 1000);
-  }
-  QVERIFY(
-      image->exportTo(dir.filePath(QStringLiteral("view.bmp"))).contains(QStringLiteral(".png")));
-  QVERIFY(openExample(w, "reverse") != nullptr);
-  QVERIFY(QTest::qWaitFor([&] { return !image->hasImage(); }, kTimeout));
-  QVERIFY(w.window.imageViewDock()->isHidden());            // it went with the image
-  w.window.imageViewDock()->toggleViewAction()->trigger();  // View > Image view
-  QVERIFY2(image->message().contains(QStringLiteral("has no image")), qPrintable(image->message()));
-  QVERIFY(image->scene() == nullptr);
 }
