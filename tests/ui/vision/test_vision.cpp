@@ -21,7 +21,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "drawn_texts.hpp"
+#include "../render/drawn_texts.hpp"
 #include "mhaviz/core/model/model.hpp"
 #include "model/model_view.hpp"
 #include "render/colormaps.hpp"

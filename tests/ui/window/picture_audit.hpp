@@ -11,7 +11,7 @@
 //     width and height (in mm) against the announced size in points.
 //   - A PNG file's pixel size against the announced size times the DPI scale.
 // The recording device and the audit of the texts it recorded are in
-// tests/ui/vision/drawn_texts.hpp (the Image view's tests use them too).
+// tests/ui/render/drawn_texts.hpp (the Image view's tests use them too).
 
 #include <qcustomplot.h>
 
@@ -26,7 +26,7 @@
 #include <cmath>
 #include <vector>
 
-#include "../vision/drawn_texts.hpp"
+#include "../render/drawn_texts.hpp"
 #include "tokens/picture_file.hpp"
 
 namespace mhaviz::ui::testing {

@@ -1,8 +1,8 @@
 #pragma once
 // Texts as drawn (issue 40): a paint device that records each text item a painting draws, with
 // its box and the clip it was drawn under, and the audit of those boxes: inside the canvas, not
-// cut by their box, not drawn over one another. Used by the Image view's tests here and by the
-// window's layout audit of pictures (tests/ui/window/picture_audit.hpp).
+// cut by their box, not drawn over one another. Used by the Image view's tests (tests/ui/vision)
+// and by the window's layout audit of pictures (tests/ui/window/picture_audit.hpp).
 
 #include <QPaintDevice>
 #include <QPaintEngine>
