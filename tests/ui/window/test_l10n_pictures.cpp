@@ -26,7 +26,6 @@
 #include "window/torch_path_text.hpp"
 
 using mhaviz::ui::MainWindow;
-using namespace mhaviz::ui::testing;
 
 namespace {
 

@@ -1,23 +1,27 @@
-// Desktop conventions: the theme menu switches palettes, the dark palette is readable, the icon
-// is embedded and the .desktop file has the launcher's keys.
+// The theme and the desktop: the Theme menu switches palettes, the dark palette is readable, an
+// unknown stored theme means System, setupDesktop applies the stored (or system) language and
+// theme and names the launcher, the icon is embedded and the .desktop file has the launcher's
+// keys.
 
-#include "test_l10n.hpp"
+#include "test_desktop.hpp"
 
 #include <QAction>
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QIcon>
 #include <QProcess>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QTest>
 
+#include "desktop/desktop_setup.hpp"
+#include "desktop/language.hpp"
 #include "desktop/theme.hpp"
-#include "window/main_window.hpp"
 
-using mhaviz::ui::MainWindow;
-using namespace mhaviz::ui::testing;
+using namespace mhaviz::ui::testing::desktop;
 
 namespace {
 
@@ -44,18 +48,18 @@ QHash<QString, QString> desktopEntry(const QString& path) {
 
 }  // namespace
 
-void TestL10n::themeMenuSwitchesPalettes() {
+void TestDesktop::themeMenuSwitchesPalettes() {
   const QPalette systemPalette = QApplication::palette();
-  MainWindow window;
-  QAction* dark = menuAction(window, QStringLiteral("themeMenu"), QStringLiteral("dark"));
-  QAction* light = menuAction(window, QStringLiteral("themeMenu"), QStringLiteral("light"));
-  QAction* system = menuAction(window, QStringLiteral("themeMenu"), QStringLiteral("system"));
+  const ViewMenu menus;
+  QAction* dark = menus.action(QStringLiteral("themeMenu"), QStringLiteral("dark"));
+  QAction* light = menus.action(QStringLiteral("themeMenu"), QStringLiteral("light"));
+  QAction* system = menus.action(QStringLiteral("themeMenu"), QStringLiteral("system"));
   QVERIFY(dark != nullptr && light != nullptr && system != nullptr);
   QVERIFY(system->isChecked());
 
   dark->trigger();
   QVERIFY(mhaviz::ui::isDarkPalette(QApplication::palette()));
-  QTRY_VERIFY(mhaviz::ui::isDarkPalette(window.palette()));  // propagated by an event
+  QTRY_VERIFY(mhaviz::ui::isDarkPalette(menus.window.palette()));  // propagated by an event
   QCOMPARE(QApplication::style()->name().toLower(), QStringLiteral("fusion"));
   QVERIFY(mhaviz::ui::themeSetting() == mhaviz::ui::ThemeChoice::dark);
 
@@ -68,14 +72,14 @@ void TestL10n::themeMenuSwitchesPalettes() {
   QVERIFY(!QSettings().contains(QStringLiteral("ui/theme")));
 }
 
-void TestL10n::darkPaletteIsReadable() {
+void TestDesktop::darkPaletteIsReadable() {
   const QPalette p = mhaviz::ui::darkPalette();
   QVERIFY(mhaviz::ui::isDarkPalette(p));
   QVERIFY(p.color(QPalette::WindowText).lightnessF() > 0.8);
   QVERIFY(p.color(QPalette::Text).lightnessF() - p.color(QPalette::Base).lightnessF() > 0.6);
 }
 
-void TestL10n::iconIsEmbedded() {
+void TestDesktop::iconIsEmbedded() {
   QVERIFY(!QIcon(QStringLiteral(":/icons/mhaviz.svg")).isNull());
   for (int size : {16, 32, 48, 64, 128, 256}) {
     const QImage png(QStringLiteral(":/icons/mhaviz-%1.png").arg(size));
@@ -83,7 +87,7 @@ void TestL10n::iconIsEmbedded() {
   }
 }
 
-void TestL10n::desktopFileHasTheLauncherKeys() {
+void TestDesktop::desktopFileHasTheLauncherKeys() {
   const QString path = kSourceDir + QStringLiteral("/resources/mhaviz.desktop");
   const QHash<QString, QString> entry = desktopEntry(path);
   QCOMPARE(entry.value(QStringLiteral("Type")), QStringLiteral("Application"));
@@ -110,4 +114,48 @@ void TestL10n::desktopFileHasTheLauncherKeys() {
     QVERIFY(process.waitForFinished(30000));
     QVERIFY2(process.exitCode() == 0, process.readAllStandardOutput().constData());
   }
+}
+
+// A hand-edited or newer stored theme is read as System; a choice is stored by its key.
+void TestDesktop::anUnknownStoredThemeMeansSystem() {
+  QSettings().setValue(QStringLiteral("ui/theme"), QStringLiteral("purple"));
+  QVERIFY(mhaviz::ui::themeSetting() == mhaviz::ui::ThemeChoice::system);
+  mhaviz::ui::setThemeSetting(mhaviz::ui::ThemeChoice::dark);
+  QCOMPARE(QSettings().value(QStringLiteral("ui/theme")).toString(), QStringLiteral("dark"));
+  QVERIFY(mhaviz::ui::themeSetting() == mhaviz::ui::ThemeChoice::dark);
+  mhaviz::ui::setThemeSetting(mhaviz::ui::ThemeChoice::system);
+  QVERIFY(!QSettings().contains(QStringLiteral("ui/theme")));
+}
+
+// What main() gets from setupDesktop: the stored language and theme, the icon, and the name
+// Wayland compositors match against the launcher (resources/<name>.desktop).
+void TestDesktop::setupDesktopAppliesTheStoredChoices() {
+  QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+  mhaviz::ui::setLanguageSetting(QStringLiteral("zh_CN"));
+  mhaviz::ui::setThemeSetting(mhaviz::ui::ThemeChoice::dark);
+  mhaviz::ui::setupDesktop();
+  QCOMPARE(mhaviz::ui::activeLanguage(), QStringLiteral("zh_CN"));
+  QCOMPARE(QCoreApplication::translate("DesktopMenus", "&Theme"), QStringLiteral("主题(&T)"));
+  QVERIFY(mhaviz::ui::isDarkPalette(QApplication::palette()));
+  QCOMPARE(QApplication::style()->name().toLower(), QStringLiteral("fusion"));
+  QVERIFY(!QApplication::windowIcon().isNull());
+  QVERIFY(!QApplication::windowIcon().pixmap(QSize(32, 32)).isNull());
+  QCOMPARE(QGuiApplication::desktopFileName(), QStringLiteral("mhaviz"));
+  QVERIFY(QFileInfo::exists(kSourceDir + QStringLiteral("/resources/") +
+                            QGuiApplication::desktopFileName() + QStringLiteral(".desktop")));
+}
+
+// Nothing stored: the language of the (default) locale, and the palette the platform gave.
+void TestDesktop::setupDesktopFollowsTheLocaleAndKeepsTheSystemTheme() {
+  const QColor systemWindow = QApplication::palette().color(QPalette::Window);
+  QLocale::setDefault(QLocale(QStringLiteral("zh_CN")));
+  mhaviz::ui::setupDesktop();
+  QCOMPARE(mhaviz::ui::activeLanguage(), QStringLiteral("zh_CN"));
+  QCOMPARE(QApplication::palette().color(QPalette::Window), systemWindow);
+  QVERIFY(mhaviz::ui::themeSetting() == mhaviz::ui::ThemeChoice::system);
+
+  QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+  mhaviz::ui::setupDesktop();
+  QCOMPARE(mhaviz::ui::activeLanguage(), QStringLiteral("en"));
+  QCOMPARE(QCoreApplication::translate("DesktopMenus", "&Theme"), QStringLiteral("&Theme"));
 }
