@@ -37,6 +37,13 @@ void SteadyScrollArea::watch(QWidget* widget) {
 
 bool SteadyScrollArea::eventFilter(QObject* watched, QEvent* event) {
   auto* w = qobject_cast<QWidget*>(watched);
+  // A widget added later, to the content itself or inside it, is watched as well.
+  if (event->type() == QEvent::ChildAdded && w != nullptr && widget() != nullptr &&
+      (w == widget() || widget()->isAncestorOf(w))) {
+    if (auto* child = qobject_cast<QWidget*>(static_cast<QChildEvent*>(event)->child())) {
+      watch(child);
+    }
+  }
   if (w != nullptr && widget() != nullptr && w != widget() && widget()->isAncestorOf(w)) {
     switch (event->type()) {
       case QEvent::Enter: {
@@ -53,11 +60,6 @@ bool SteadyScrollArea::eventFilter(QObject* watched, QEvent* event) {
         // The layout of `w` has just been applied (layouts act before event filters): fields
         // inside it may have moved.
         keepAnchor();
-        break;
-      case QEvent::ChildAdded:
-        if (auto* child = qobject_cast<QWidget*>(static_cast<QChildEvent*>(event)->child())) {
-          watch(child);
-        }
         break;
       default:
         break;

@@ -144,6 +144,9 @@ void TestDesktop::aMovedPointerChoosesTheFieldAStillOneDoesNot() {
   form.content->layout()->addWidget(added);
   QTRY_VERIFY(added->isVisible());
   QTRY_VERIFY(added->y() > form.fields.last()->y());
+  form.area->ensureWidgetVisible(added);  // the pointer can only be over it in sight
+  QTRY_VERIFY(
+      form.area->viewport()->rect().contains(form.area->viewport()->mapFromGlobal(middle(added))));
   enter(added, middle(added));
   QCOMPARE(form.area->anchor(), added);
 }
