@@ -13,19 +13,6 @@
 
 namespace mhaviz::ui::test {
 
-inline mhaviz::Config smallConfig(bool biasKv, bool zeroAttn) {
-  mhaviz::Config c;
-  c.embed_dim = 16;
-  c.num_heads = 2;
-  c.tgt_len = 5;
-  c.src_len = 7;
-  c.batch_size = 2;
-  c.add_bias_kv = biasKv;
-  c.add_zero_attn = zeroAttn;
-  c.seed = 11;
-  return c;
-}
-
 // Flat index into a (N, H, A, B) tensor.
 inline std::int64_t at(const mhaviz::Tensor& t, std::int64_t n, std::int64_t h, std::int64_t a,
                        std::int64_t b) {

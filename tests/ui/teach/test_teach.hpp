@@ -8,22 +8,10 @@
 #include <cmath>
 #include <cstdint>
 
-#include "mhaviz/core/forward/forward.hpp"
-#include "mhaviz/core/plan/problem.hpp"
+#include "../stages/stage_results.hpp"
 #include "teach/examples.hpp"
 
 namespace mhaviz::ui::test {
-
-struct Computed {
-  mhaviz::Problem problem;
-  mhaviz::ForwardResult result;
-};
-
-inline Computed compute(const mhaviz::Config& config) {
-  Computed c{mhaviz::make_problem(config), {}};
-  c.result = mhaviz::forward(c.problem.config, c.problem.params, c.problem.inputs);
-  return c;
-}
 
 inline mhaviz::Config biasZeroConfig() {
   mhaviz::Config c = loadExample(QStringLiteral(":/examples/bias_kv_and_zero_attn.json"));
