@@ -32,6 +32,24 @@ namespace mhaviz::ui::testing::editors {
 inline constexpr int kTimeout = 30000;
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
+/// On the mask grid `g`: press on the first cell, move over the others with the button held,
+/// release on the last (the window's mask tests drag the same way).
+inline void dragAcross(MaskGridView* g, const QList<QPoint>& cells) {
+  const auto at = [g](const QPoint& c) { return QPointF(g->cellCenter(c.x(), c.y())); };
+  const QPointF start = at(cells.first());
+  QMouseEvent press(QEvent::MouseButtonPress, start, g->mapToGlobal(start), Qt::LeftButton,
+                    Qt::LeftButton, {});
+  QApplication::sendEvent(g, &press);
+  for (const QPoint& c : cells) {
+    QMouseEvent move(QEvent::MouseMove, at(c), g->mapToGlobal(at(c)), Qt::NoButton, Qt::LeftButton,
+                     {});
+    QApplication::sendEvent(g, &move);
+  }
+  QMouseEvent release(QEvent::MouseButtonRelease, at(cells.last()),
+                      g->mapToGlobal(at(cells.last())), Qt::LeftButton, Qt::NoButton, {});
+  QApplication::sendEvent(g, &release);
+}
+
 /// Mask term (n, h, i, j) (the merged additive mask the forward pass used).
 inline double maskAt(const mhaviz::ForwardResult& r, std::int64_t n, std::int64_t h, std::int64_t i,
                      std::int64_t j) {
@@ -108,22 +126,7 @@ struct MaskEditors {
     QTest::mouseClick(grid(), Qt::LeftButton, {}, grid()->cellCenter(i, j));
   }
   /// Press on the first cell, move over the others with the button held, release on the last.
-  void drag(const QList<QPoint>& cells) const {
-    MaskGridView* g = grid();
-    const auto at = [g](const QPoint& c) { return QPointF(g->cellCenter(c.x(), c.y())); };
-    const QPointF start = at(cells.first());
-    QMouseEvent press(QEvent::MouseButtonPress, start, g->mapToGlobal(start), Qt::LeftButton,
-                      Qt::LeftButton, {});
-    QApplication::sendEvent(g, &press);
-    for (const QPoint& c : cells) {
-      QMouseEvent move(QEvent::MouseMove, at(c), g->mapToGlobal(at(c)), Qt::NoButton,
-                       Qt::LeftButton, {});
-      QApplication::sendEvent(g, &move);
-    }
-    QMouseEvent release(QEvent::MouseButtonRelease, at(cells.last()),
-                        g->mapToGlobal(at(cells.last())), Qt::LeftButton, Qt::NoButton, {});
-    QApplication::sendEvent(g, &release);
-  }
+  void drag(const QList<QPoint>& cells) const { dragAcross(grid(), cells); }
   /// Waits until no computation runs (false when one still runs after kTimeout).
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor([this] { return !computation.isBusy(); }, kTimeout);

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "../editors/mask_editors.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "editors/attn_mask_editor.hpp"
@@ -97,20 +98,7 @@ class TestMasks : public QObject {
   }
   /// Press on the first cell, move over the others with the button held, release on the last.
   void drag(const QList<QPoint>& cells) const {
-    mhaviz::ui::MaskGridView* g = grid();
-    const auto at = [g](const QPoint& c) { return QPointF(g->cellCenter(c.x(), c.y())); };
-    const QPointF start = at(cells.first());
-    QMouseEvent press(QEvent::MouseButtonPress, start, g->mapToGlobal(start), Qt::LeftButton,
-                      Qt::LeftButton, {});
-    QApplication::sendEvent(g, &press);
-    for (const QPoint& c : cells) {
-      QMouseEvent move(QEvent::MouseMove, at(c), g->mapToGlobal(at(c)), Qt::NoButton,
-                       Qt::LeftButton, {});
-      QApplication::sendEvent(g, &move);
-    }
-    QMouseEvent release(QEvent::MouseButtonRelease, at(cells.last()),
-                        g->mapToGlobal(at(cells.last())), Qt::LeftButton, Qt::NoButton, {});
-    QApplication::sendEvent(g, &release);
+    mhaviz::ui::testing::editors::dragAcross(grid(), cells);
   }
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
