@@ -28,6 +28,7 @@
 #include "model/model_view.hpp"
 #include "session/session_files.hpp"
 #include "session/unsaved_changes.hpp"
+#include "weights_only_model.hpp"
 
 namespace mhaviz::ui::testing::model_view {
 
@@ -142,17 +143,8 @@ inline ModelPictureColors colorsOf(const QWidget* view) {
   return colors;
 }
 
-/// Same shape and the same values.
-inline bool sameTensor(const mhaviz::Tensor& a, const mhaviz::Tensor& b) {
-  if (a.dim() != b.dim() || a.numel() != b.numel()) return false;
-  for (std::int64_t d = 0; d < a.dim(); ++d) {
-    if (a.size(d) != b.size(d)) return false;
-  }
-  for (std::int64_t i = 0; i < a.numel(); ++i) {
-    if (a.value(i) != b.value(i)) return false;
-  }
-  return true;
-}
+using testing::sameTensor;  // weights_only_model.hpp
+using testing::writeWeightsOnlyModel;
 
 }  // namespace mhaviz::ui::testing::model_view
 

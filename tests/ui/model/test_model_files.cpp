@@ -174,26 +174,10 @@ void TestModel::generationLayersAreNumberedWithinTheirStep() {
 void TestModel::weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
-  const std::int64_t H = 4, L = 5;
-  mhaviz::io::TensorMap tensors;
-  for (int layer = 0; layer < 2; ++layer) {
-    std::vector<float> w(static_cast<std::size_t>(H * L * L));
-    for (std::size_t row = 0; row < w.size() / L; ++row) {
-      const auto key = static_cast<std::size_t>((row + std::size_t(layer)) % L);
-      for (std::size_t k = 0; k < std::size_t(L); ++k) w[row * L + k] = k == key ? 0.6F : 0.1F;
-    }
-    if (layer == 1) w[0] = 0.3F;  // one row sums to 0.7: stated, not renormalised
-    tensors.emplace(std::to_string(layer) + "/weights",
-                    mhaviz::Tensor::from({1, H, L, L}, std::move(w)));
-  }
-  mhaviz::io::write_tensor_file((dir.path() + QStringLiteral("/w.npz")).toStdString(), tensors);
-  QFile index(dir.filePath(QStringLiteral("w.json")));
-  QVERIFY(index.open(QIODevice::WriteOnly));
-  index.write(R"({"format": "mhaviz-model", "version": 4, "tensors": "w.npz",
-    "tokens": ["the", "cat", "sat", "on", "mats"], "num_key_value_heads": 2,
-    "layers": [{"name": "attentions.0", "shape": [1, 4, 5, 5]},
-               {"name": "attentions.1", "shape": [1, 4, 5, 5]}]})");
-  index.close();
+  const mhaviz::io::TensorMap tensors = writeWeightsOnlyModel(dir.path());
+  const std::int64_t H = 4;  // the file's heads
+  const QString indexPath = dir.filePath(QStringLiteral("w.json"));
+  QVERIFY(QFile::exists(indexPath));
 
   // What the pages hand to the token views and to the Head measures dock.
   std::shared_ptr<const mhaviz::ForwardResult> shown;
@@ -214,7 +198,7 @@ void TestModel::weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable() {
                    });
   w.answer = UnsavedAnswer::discard;
   const mhaviz::Config before = w.document.config();
-  openAndWait(w, index.fileName());
+  openAndWait(w, indexPath);
   ModelView* view = w.view();
   QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
   const QString summary = view->findChild<QLabel*>(QStringLiteral("modelSummary"))->text();

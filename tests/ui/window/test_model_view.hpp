@@ -13,6 +13,7 @@
 #include <QString>
 #include <QtTest>
 
+#include "../model/weights_only_model.hpp"
 #include "mhaviz/core/base/tensor.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
@@ -37,18 +38,6 @@ inline void openAndWait(testing::PromptedWindow& w, const QString& path) {
   ModelView* view = w.window.pages()->modelView();
   QTRY_VERIFY_WITH_TIMEOUT(
       !view->isBusy() && (!view->picture().isNull() || !view->error().isEmpty()), kTimeout);
-}
-
-/// Same shape and the same values.
-inline bool sameTensor(const mhaviz::Tensor& a, const mhaviz::Tensor& b) {
-  if (a.dim() != b.dim() || a.numel() != b.numel()) return false;
-  for (std::int64_t d = 0; d < a.dim(); ++d) {
-    if (a.size(d) != b.size(d)) return false;
-  }
-  for (std::int64_t i = 0; i < a.numel(); ++i) {
-    if (a.value(i) != b.value(i)) return false;
-  }
-  return true;
 }
 
 }  // namespace mhaviz::ui::testing

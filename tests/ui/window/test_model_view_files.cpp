@@ -73,30 +73,14 @@ void TestModelView::theLayerNameFollowsTheLanguage() {
 void TestModelView::weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
-  const std::int64_t H = 4, L = 5;
-  mhaviz::io::TensorMap tensors;
-  for (int layer = 0; layer < 2; ++layer) {
-    std::vector<float> w(static_cast<std::size_t>(H * L * L));
-    for (std::size_t row = 0; row < w.size() / L; ++row) {
-      const auto key = static_cast<std::size_t>((row + std::size_t(layer)) % L);
-      for (std::size_t k = 0; k < std::size_t(L); ++k) w[row * L + k] = k == key ? 0.6F : 0.1F;
-    }
-    if (layer == 1) w[0] = 0.3F;  // one row sums to 0.7: stated, not renormalised
-    tensors.emplace(std::to_string(layer) + "/weights",
-                    mhaviz::Tensor::from({1, H, L, L}, std::move(w)));
-  }
-  mhaviz::io::write_tensor_file((dir.path() + QStringLiteral("/w.npz")).toStdString(), tensors);
-  QFile index(dir.filePath(QStringLiteral("w.json")));
-  QVERIFY(index.open(QIODevice::WriteOnly));
-  index.write(R"({"format": "mhaviz-model", "version": 4, "tensors": "w.npz",
-    "tokens": ["the", "cat", "sat", "on", "mats"], "num_key_value_heads": 2,
-    "layers": [{"name": "attentions.0", "shape": [1, 4, 5, 5]},
-               {"name": "attentions.1", "shape": [1, 4, 5, 5]}]})");
-  index.close();
+  const mhaviz::io::TensorMap tensors = writeWeightsOnlyModel(dir.path());
+  const std::int64_t H = 4;  // the file's heads
+  const QString indexPath = dir.filePath(QStringLiteral("w.json"));
+  QVERIFY(QFile::exists(indexPath));
 
   testing::PromptedWindow w;
   w.answer = UnsavedAnswer::discard;
-  openAndWait(w, index.fileName());
+  openAndWait(w, indexPath);
   ModelView* view = w.window.pages()->modelView();
   QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
   // The first layer's stored weights in the head view, with the file's tokens.
