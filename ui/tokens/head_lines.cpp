@@ -79,12 +79,16 @@ int selectRow(const RowBuffer& row, int query, int head, int slot, double covera
 // radix sort on the bits of alpha as a float (which order as alpha does, but for doubles that
 // round to one float) that moves the lines themselves, a pass per byte that the lines do not
 // all share; then each run of one float sorted by the doubles (a run of equal weights, as
-// weights from float tensors are, is already in order).
-void sortWeakestFirst(HeadLineVector& lines) {
+// weights from float tensors are, is already in order). Returns false, the order unfinished,
+// when `cancelled` became true (checked between passes).
+bool sortWeakestFirst(HeadLineVector& lines, const std::atomic<bool>* cancelled) {
+  const auto stop = [&] {
+    return cancelled != nullptr && cancelled->load(std::memory_order_relaxed);
+  };
   const auto byAlpha = [](const HeadLine& a, const HeadLine& b) { return a.alpha < b.alpha; };
   if (lines.size() < 4096) {
     std::stable_sort(lines.begin(), lines.end(), byAlpha);
-    return;
+    return true;
   }
   const auto key = [](const HeadLine& l) {
     return std::bit_cast<std::uint32_t>(static_cast<float>(std::max(l.alpha, 0.0)));
@@ -93,6 +97,7 @@ void sortWeakestFirst(HeadLineVector& lines) {
   HeadLineVector other(lines.size());
   std::array<std::size_t, 256> count{};
   for (int shift = 0; shift < 32; shift += 8) {
+    if (stop()) return false;
     count.fill(0);
     for (const HeadLine& l : lines) ++count[(key(l) >> shift) & 0xffU];
     if (std::find(count.begin(), count.end(), lines.size()) != count.end()) continue;
@@ -107,6 +112,7 @@ void sortWeakestFirst(HeadLineVector& lines) {
     if (!std::is_sorted(run, end, byAlpha)) std::stable_sort(run, end, byAlpha);
     run = end;
   }
+  return !stop();
 }
 
 bool validHead(const StageData& data, int m) {
@@ -242,7 +248,23 @@ LineSelection selectHeadLines(const StageData& data, const HeadLinesOptions& opt
     out.rowStart[qi + 1] = lines.size();
   }
   // The drawing order, and each query's lines in it (a stable pass by query over that order).
-  sortWeakestFirst(lines);
+  if (lines.size() > kManyLines) {
+    // The haze of faint lines as read, the others sorted after it.
+    HeadLineVector strong;
+    std::size_t faint = 0;
+    for (const HeadLine& l : lines) {
+      if (l.alpha < kFaintLine) {
+        lines[faint++] = l;
+      } else {
+        strong.push_back(l);
+      }
+    }
+    lines.resize(faint);
+    if (!sortWeakestFirst(strong, cancelled)) return out;
+    lines.insert(lines.end(), strong.begin(), strong.end());
+  } else if (!sortWeakestFirst(lines, cancelled)) {
+    return out;
+  }
   std::vector<std::size_t> next(out.rowStart.begin(), out.rowStart.end() - 1);
   out.byQuery.resize(lines.size());
   for (std::size_t k = 0; k < lines.size(); ++k)
@@ -272,8 +294,9 @@ void pickHeadLines(HeadLines& layout, const LineSelection& selection, const Stag
     layout.hiddenLines = selection.hiddenLines;
     return;
   }
-  // The hovered token's lines, in the selection's drawing order; its notes by head and key (a
-  // query's) or by query and head (a key's).
+  // The hovered token's lines, weakest first (ties in the selection's order, which leaves the
+  // haze of many lines by query); its notes by head and key (a query's) or by query and head (a
+  // key's).
   HeadLineVector picked;
   if (queryHover) {
     const auto q = static_cast<std::size_t>(options.hoverQuery);
@@ -301,6 +324,8 @@ void pickHeadLines(HeadLines& layout, const LineSelection& selection, const Stag
     }
     layout.hiddenLines = drawable - static_cast<int>(picked.size());
   }
+  std::stable_sort(picked.begin(), picked.end(),
+                   [](const HeadLine& a, const HeadLine& b) { return a.alpha < b.alpha; });
   std::sort(layout.notes.begin(), layout.notes.end(),
             [&](const WeightNote& a, const WeightNote& b) {
               return queryHover ? std::pair(a.slot, a.row) < std::pair(b.slot, b.row)

@@ -31,6 +31,13 @@ namespace mhaviz::ui {
 /// top of S); above it the grid shows the weights.
 inline constexpr int kHeadViewMaxTokens = 512;
 
+/// Above this many lines in a picture its faint lines, of opacity below kFaintLine, form a haze
+/// (where hundreds cross one pixel): the selection leaves them in the order read (query, head,
+/// key) before the others, the picture draws them one device pixel wide, those of one query ->
+/// key pair (a line per head) as one line.
+inline constexpr std::size_t kManyLines = 20000;
+inline constexpr double kFaintLine = 0.25;
+
 /// One token of a column: its label, what kind of key it is (keys only), whether its row of
 /// weights is NaN (queries only: every key masked), and where it stands.
 struct TokenSlot {
@@ -117,7 +124,8 @@ struct HeadLines {
 /// The lines the coverage threshold keeps for every query (no hover yet), and what it left out.
 struct LineSelection {
   /// Every query's lines in drawing order: weakest first (by alpha; ties by query, then head in
-  /// the order of options.heads, then key), so that the picture of all of them is this list.
+  /// the order of options.heads, then key), so that the picture of all of them is this list;
+  /// of more than kManyLines, the faint ones first by query, head and key, then the others so.
   HeadLineList lines;
   /// Query i's lines are lines[byQuery[k]] for k in [rowStart[i], rowStart[i + 1]), in the order
   /// of `lines`.

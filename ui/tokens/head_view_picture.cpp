@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <memory>
 
@@ -23,10 +24,19 @@ namespace {
 
 constexpr double kHeadingHeight = 18;
 constexpr double kLineSpan = 120;  // the least room between the two columns for the lines
-// Where this many lines are drawn, the faint ones are one device pixel wide and not
-// antialiased: they form a haze either way, at a third of the cost.
-constexpr std::size_t kManyLines = 20000;
-constexpr double kFaint = 0.25;
+// `top` drawn over `bottom` (colours not premultiplied): one colour that blends onto any
+// background as the two did, one after the other.
+QRgb sourceOver(QRgb top, QRgb bottom) {
+  const double ta = qAlpha(top) / 255.0;
+  const double ba = qAlpha(bottom) / 255.0 * (1 - ta);
+  const double alpha = ta + ba;
+  if (alpha <= 0) return 0;
+  const auto mix = [&](int t, int b) {
+    return static_cast<int>(std::lround((t * ta + b * ba) / alpha));
+  };
+  return qRgba(mix(qRed(top), qRed(bottom)), mix(qGreen(top), qGreen(bottom)),
+               mix(qBlue(top), qBlue(bottom)), static_cast<int>(std::lround(alpha * 255)));
+}
 
 }  // namespace
 
@@ -299,22 +309,36 @@ mhaviz::PageVector<RasterLine> headRasterLines(const HeadLines& lines, const QRe
     return queryIn[static_cast<std::size_t>(l.query)] != 0 ||
            keyIn[static_cast<std::size_t>(l.key)] != 0;
   };
+  // Many lines (in the whole picture, so that a line looks the same in every band): the faint
+  // ones a haze (kManyLines), the faint lines of one query -> key pair (one per head) on the same
+  // pixels, one line of their colours composited (at the place of the first of them).
+  const bool many = lines.lines.size() > kManyLines;
+  const std::size_t keys = lines.keys.size();
+  std::vector<std::uint32_t> faintOfPair;  // 1 + its place in `out`, 0: none yet
+  if (many) faintOfPair.assign(lines.queries.size() * keys, 0);
   mhaviz::PageVector<RasterLine> out;
-  out.reserve(
-      static_cast<std::size_t>(std::count_if(lines.lines.begin(), lines.lines.end(), drawn)));
+  out.reserve(many ? faintOfPair.size() : lines.lines.size());  // enough, but for strong lines
   for (const HeadLine& l : lines.lines) {
     if (!drawn(l)) continue;
     QColor c = headColor(l.head);
     c.setAlphaF(static_cast<float>(std::clamp(l.alpha, 0.0, 1.0)));
-    // Width grows a little with the weight, opacity is the weight.
-    out.push_back({lines.queries[static_cast<std::size_t>(l.query)].anchor,
-                   lines.keys[static_cast<std::size_t>(l.key)].anchor, c.rgba(),
-                   1.0 + 2.0 * l.alpha});
-  }
-  if (out.size() > kManyLines) {
-    for (RasterLine& l : out) {
-      if (qAlpha(l.colour) < kFaint * 255) l.width = 0;
+    const QRgb colour = c.rgba();
+    const QPointF& from = lines.queries[static_cast<std::size_t>(l.query)].anchor;
+    const QPointF& to = lines.keys[static_cast<std::size_t>(l.key)].anchor;
+    if (many && l.alpha < kFaintLine) {
+      std::uint32_t& at =
+          faintOfPair[static_cast<std::size_t>(l.query) * keys + static_cast<std::size_t>(l.key)];
+      if (at != 0) {
+        RasterLine& pair = out[at - 1];
+        pair.colour = sourceOver(colour, pair.colour);
+      } else {
+        out.push_back({from, to, colour, 0});
+        at = static_cast<std::uint32_t>(out.size());
+      }
+      continue;
     }
+    // Width grows a little with the weight, opacity is the weight.
+    out.push_back({from, to, colour, 1.0 + 2.0 * l.alpha});
   }
   return out;
 }

@@ -21,7 +21,8 @@ struct RasterLine {
 
 /// Draws `lines` in order onto `image` (Format_ARGB32_Premultiplied), whose pixel (0, 0) is the
 /// picture point `origin` and which has `scale` pixels per picture unit. Lines fully
-/// transparent after rounding to 8 bits are skipped. Stripes of rows are drawn on every
+/// transparent after rounding to 8 bits are skipped; a run of thin lines (width 0) blends in
+/// floats, rounded to 8 bits once after it. Stripes of rows are drawn on every
 /// hardware thread (the same pixels whatever their number). Stops early when `cancelled`
 /// becomes true.
 void rasterLines(QImage& image, std::span<const RasterLine> lines, QPointF origin, double scale,

@@ -185,6 +185,52 @@ void TestHeadLines::manyLinesAreDrawnWeakestFirstAsAStableSortWould() {
   }
 }
 
+// More than kManyLines lines: the faint ones (opacity below kFaintLine), a haze in the picture,
+// come first in the order read (query, head, key), the others after them weakest first; a
+// hovered token's lines are still weakest first.
+void TestHeadLines::aHazeOfFaintLinesKeepsTheOrderItWasReadIn() {
+  const int n = 80;
+  const int heads = 4;  // 25,600 lines
+  static_assert(n * n * heads > static_cast<int>(mhaviz::ui::kManyLines));
+  StageData data;
+  for (int h = 0; h < heads; ++h) {
+    std::vector<double> values;
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        // Faint weights falling along the row, a strong one every 16th key.
+        values.push_back((i + j + h) % 16 == 0 ? 0.3 + 0.01 * ((i + h) % 5) : 0.2 - 0.002 * j);
+      }
+    }
+    data.maps.push_back(makeMap(n, n, values));
+  }
+  const HeadLinesOptions options = allHeads(data);
+  const mhaviz::ui::LineSelection selection = mhaviz::ui::selectHeadLines(data, options);
+  QCOMPARE(selection.lines.size(), std::size_t{n * n * heads});
+  std::size_t k = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int h = 0; h < heads; ++h) {
+      for (int j = 0; j < n; ++j) {
+        if ((i + j + h) % 16 == 0) continue;
+        const HeadLine& l = selection.lines[k++];
+        QVERIFY2(l.query == i && l.head == h && l.key == j && l.alpha < mhaviz::ui::kFaintLine,
+                 qPrintable(QStringLiteral("faint line %1").arg(k)));
+      }
+    }
+  }
+  QVERIFY(k > 0 && k < selection.lines.size());
+  for (; k + 1 < selection.lines.size(); ++k) {
+    QVERIFY(selection.lines[k].alpha >= mhaviz::ui::kFaintLine);
+    QVERIFY(selection.lines[k].alpha <= selection.lines[k + 1].alpha);
+  }
+  HeadLinesOptions hover = options;
+  hover.hoverQuery = 7;
+  HeadLines hovered = mhaviz::ui::headLinesGeometry(data, {}, hover);
+  mhaviz::ui::pickHeadLines(hovered, selection, data, hover);
+  QCOMPARE(hovered.lines.size(), std::size_t{n * heads});
+  for (std::size_t m = 0; m + 1 < hovered.lines.size(); ++m)
+    QVERIFY(hovered.lines[m].alpha <= hovered.lines[m + 1].alpha);
+}
+
 void TestHeadLines::maskedPairsDrawNoLine() {
   StageData data;
   MapData map = makeMap(2, 2, {1.0, 0.0, 0.4, 0.6});

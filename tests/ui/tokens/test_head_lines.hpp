@@ -46,6 +46,7 @@ class TestHeadLines : public QObject {
   void onlyTheChosenHeadsAreDrawn();
   void coverageKeepsTheFewestStrongestLines();
   void manyLinesAreDrawnWeakestFirstAsAStableSortWould();
+  void aHazeOfFaintLinesKeepsTheOrderItWasReadIn();
   void maskedPairsDrawNoLine();
   void extraKeysAreRowsOfTheirOwnSetApart();
   void aNanQueryIsMarkedAndDrawsNothing();
@@ -56,6 +57,8 @@ class TestHeadLines : public QObject {
   void narrowPicturesKeepQueriesLeftOfKeys();
   void theLimitCountsQueriesAndSourceKeys();
   void rasterLinesDrawWhereTheyRun();
+  void aHazeOfThinLinesBlendsAsRealNumbersDo();
+  void theFaintLinesOfOnePairAreDrawnAsOne();
   void aBandDrawsTheLinesOfItsTokens();
   void theLabelColumnFitsTheWidestLabel();
   void manyHeadChipsWrapInsteadOfWideningTheView();

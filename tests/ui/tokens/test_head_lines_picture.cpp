@@ -7,6 +7,8 @@
 #include <QImage>
 #include <QTest>
 #include <QToolButton>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <set>
@@ -190,6 +192,82 @@ void TestHeadLines::rasterLinesDrawWhereTheyRun() {
   mhaviz::ui::rasterLines(shifted, std::span(lines).first(1), QPointF(0, 20), 1.0);
   QCOMPARE(shifted.pixelColor(20, 9), QColor(Qt::red));
   QCOMPARE(shifted.pixelColor(20, 29), QColor(Qt::white));
+}
+
+// Hundreds of faint thin lines over one pixel blend as real numbers do: rounded to 8 bits after
+// each, the pixel would drift by up to half a step per line (white stayed near grey).
+void TestHeadLines::aHazeOfThinLinesBlendsAsRealNumbersDo() {
+  QImage image(40, 10, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  const QRgb colour = qRgba(200, 100, 40, 3);
+  const std::vector<mhaviz::ui::RasterLine> lines(600, {QPointF(0, 5), QPointF(40, 5), colour, 0});
+  mhaviz::ui::rasterLines(image, lines, QPointF(0, 0), 1.0);
+  const double a = 3.0 / 255;
+  const std::array<double, 3> ink = {200, 100, 40};
+  std::array<double, 3> expected = {255, 255, 255};
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    for (std::size_t c = 0; c < 3; ++c) expected[c] = ink[c] * a + expected[c] * (1 - a);
+  }
+  const QColor drawn = image.pixelColor(20, 5);
+  const std::array<int, 3> got = {drawn.red(), drawn.green(), drawn.blue()};
+  for (std::size_t c = 0; c < 3; ++c) {
+    QVERIFY2(
+        std::abs(got[c] - expected[c]) <= 1,
+        qPrintable(
+            QStringLiteral("channel %1: %2, expected %3").arg(c).arg(got[c]).arg(expected[c])));
+  }
+  QCOMPARE(image.pixelColor(20, 3), QColor(Qt::white));  // one pixel across
+}
+
+// Where many lines are drawn, the faint lines of one query -> key pair (one per head, on the
+// same pixels) are one thin line of their colours composited; the strong ones stay each its
+// own, as wide as its weight makes it. Few lines: every line its own.
+void TestHeadLines::theFaintLinesOfOnePairAreDrawnAsOne() {
+  const int n = 60;
+  const int heads = 8;  // 28,800 lines
+  StageData data;
+  for (int h = 0; h < heads; ++h) {
+    std::vector<double> values(static_cast<std::size_t>(n * n), 0.02 + 0.01 * h);
+    values[static_cast<std::size_t>(3 * n + 4)] =
+        h == 0 ? 0.5 : 0.02;  // pair (3, 4): a strong head
+    data.maps.push_back(makeMap(n, n, values));
+  }
+  HeadLinesOptions options = allHeads(data);
+  const HeadLines lines = mhaviz::ui::layoutHeadLines(data, {}, options);
+  QVERIFY(lines.lines.size() > mhaviz::ui::kManyLines);
+  const auto drawn = mhaviz::ui::headRasterLines(lines);
+  QCOMPARE(drawn.size(), std::size_t{n * n + 1});
+  const QPointF q0 = lines.queries[0].anchor;
+  const QPointF k0 = lines.keys[0].anchor;
+  const auto first = std::find_if(drawn.begin(), drawn.end(),
+                                  [&](const auto& l) { return l.from == q0 && l.to == k0; });
+  QVERIFY(first != drawn.end());
+  QCOMPARE(first->width, 0.0);
+  // The heads' colours, each at its weight, blended over one another in drawing order.
+  double r = 0, g = 0, b = 0, a = 0;
+  for (int h = 0; h < heads; ++h) {
+    QColor c = mhaviz::ui::headColor(h);
+    c.setAlphaF(static_cast<float>(0.02 + 0.01 * h));
+    const double ca = qAlpha(c.rgba()) / 255.0;
+    r = qRed(c.rgba()) * ca + r * (1 - ca);
+    g = qGreen(c.rgba()) * ca + g * (1 - ca);
+    b = qBlue(c.rgba()) * ca + b * (1 - ca);
+    a = ca + a * (1 - ca);
+  }
+  QVERIFY(std::abs(qAlpha(first->colour) - a * 255) <= 1);
+  QVERIFY(std::abs(qRed(first->colour) - r / a) <= 1);
+  QVERIFY(std::abs(qGreen(first->colour) - g / a) <= 1);
+  QVERIFY(std::abs(qBlue(first->colour) - b / a) <= 1);
+  // The strong line of pair (3, 4) is drawn last, as wide as its weight, beside that pair's haze.
+  QCOMPARE(drawn.back().width, 2.0);
+  QCOMPARE(drawn.back().from, lines.queries[3].anchor);
+  QCOMPARE(drawn.back().to, lines.keys[4].anchor);
+  // A hovered query's lines are few: each drawn as its own antialiased line.
+  options.hoverQuery = 3;
+  const HeadLines hovered = mhaviz::ui::layoutHeadLines(data, {}, options);
+  const auto hoveredDrawn = mhaviz::ui::headRasterLines(hovered);
+  QCOMPARE(hoveredDrawn.size(), std::size_t{n * heads});
+  for (const auto& l : hoveredDrawn) QVERIFY(l.width >= 1.0);
 }
 
 // Drawn in a band of the picture: exactly the lines with a query or key in it (the lines of
