@@ -97,7 +97,8 @@ void paintHeadTokens(QPainter& painter, const HeadLines& lines, const HeadViewLo
 
 /// The lines of `lines` as the rasterizer draws them (head colour, opacity α, width 1 + 2α),
 /// in drawing order; with a non-null `band`, only the lines with an end in it (the lines of the
-/// visible tokens).
+/// visible tokens). Past kManyLines lines, the faint ones are a haze (head_lines.hpp): width 0,
+/// those of one query -> key pair one line of their colours composited.
 mhaviz::PageVector<RasterLine> headRasterLines(const HeadLines& lines, const QRectF& band = {});
 
 /// The lines of `lines` with an end in `band` drawn on a transparent image of band's size times
