@@ -15,6 +15,7 @@
 #include "render/grid_input.hpp"
 #include "render/grid_layout.hpp"
 #include "render/grid_picture.hpp"
+#include "render/grid_plot.hpp"
 #include "render/grid_renderer.hpp"
 #include "render/grid_viewport.hpp"
 #include "render/heatmap_grid_state.hpp"
@@ -23,7 +24,7 @@ namespace mhaviz::ui {
 
 HeatmapGrid::HeatmapGrid(QWidget* parent)
     : QWidget(parent),
-      m_plot(new QCustomPlot),
+      m_plot(new GridPlot),
       m_content(std::make_unique<GridContent>()),
       m_state(std::make_unique<GridState>()),
       m_layout(std::make_unique<GridLayout>(m_plot)),

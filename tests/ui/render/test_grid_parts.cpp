@@ -122,6 +122,39 @@ class TestGridParts : public QObject {
       QCOMPARE(grid.plot()->layer(i)->mode(), QCPLayer::lmLogical);
   }
 
+  // A resize of the grid's plot replots it once, when the size has settled: not at once for each
+  // size it passes through (QCustomPlot's own resizeEvent allocates a paint buffer of each and
+  // draws every layer into it), and not at all while it is hidden: then when it is painted.
+  void thePlotReplotsOnceWhenItsSizeHasSettled() {
+    HeatmapGrid grid;
+    grid.resize(600, 500);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(config()));
+    showResult(grid, r, ViewOptions{});
+    QTRY_VERIFY(!grid.isPreparing());
+    QTest::qWait(20);
+    QCustomPlot* plot = grid.plot();
+    QSignalSpy replots(plot, &QCustomPlot::afterReplot);
+    for (int w : {420, 440, 460}) plot->resize(w, 380);
+    QCOMPARE(replots.count(), 0);
+    QCoreApplication::processEvents();  // (the replot waits for the next turn of the event loop)
+    QCOMPARE(replots.count(), 1);
+    QCoreApplication::processEvents();
+    QCOMPARE(replots.count(), 1);
+    QCOMPARE(plot->viewport(), QRect(0, 0, 460, 380));
+
+    // Hidden, it waits until it is painted.
+    grid.hide();
+    replots.clear();
+    plot->resize(500, 400);
+    QCoreApplication::processEvents();
+    QCOMPARE(replots.count(), 0);
+    const QImage painted = plot->grab().toImage();
+    QCOMPARE(replots.count(), 1);
+    QCOMPARE(painted.size(), QSize(500, 400) * painted.devicePixelRatio());
+  }
+
  private:
   static mhaviz::Config config() {
     mhaviz::Config c;
