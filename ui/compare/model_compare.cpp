@@ -151,7 +151,7 @@ ModelCompare::ModelCompare(Document* document, QWidget* parent)
   connect(m_table, &QTableView::clicked, this, chosen);
   connect(document, &Document::viewChanged, this, [this](const ViewOptions& view) {
     if (!m_active || m_data.a.maps.empty() || view.colormap == m_gridA->view().colormap) return;
-    present(m_data);  // another colour map: the same maps drawn again
+    present(m_data, gridStages(m_data));  // another colour map: the same maps drawn again
   });
   showStatus();
   showTitles();

@@ -117,7 +117,13 @@ class ModelCompare : public QWidget {
   void startDifference();
   void applyDifference(const Compared& compared);
   void startMaps();
-  void present(CompareData data);
+  /// What the three grids are given: copies of A, B and B − A without their statistics (the
+  /// grids' background preparation makes them and reduces the maps to the screen).
+  struct GridStages {
+    StageData a, b, diff;
+  };
+  static GridStages gridStages(const CompareData& data);
+  void present(CompareData data, GridStages stages);
   void showStatus();
   void showTitles();
   void selectInTable();

@@ -176,11 +176,20 @@ void ModelCompare::startMaps() {
     } catch (const std::exception& e) {
       data->mismatch = QString::fromUtf8(e.what());
     }
-    scope.post([this, data] { present(std::move(*data)); });
+    // The grids' copies made here: at 512 tokens the three stages of a layer are some 80 MB, whose
+    // copying on the GUI thread (page faults for the most part) held it up past a frame.
+    auto stages = std::make_shared<GridStages>(gridStages(*data));
+    scope.post([this, data, stages] { present(std::move(*data), std::move(*stages)); });
   });
 }
 
-void ModelCompare::present(CompareData data) {
+ModelCompare::GridStages ModelCompare::gridStages(const CompareData& data) {
+  GridStages stages{data.a, data.b, data.ok() ? data.diff : StageData{}};
+  for (StageData* stage : {&stages.a, &stages.b, &stages.diff}) stage->statsReady = false;
+  return stages;
+}
+
+void ModelCompare::present(CompareData data, GridStages stages) {
   m_data = std::move(data);
   const quint64 generation = ++m_presented;
   const ViewOptions view = mapView();
@@ -191,32 +200,27 @@ void ModelCompare::present(CompareData data) {
   // data to its background preparation on the GUI thread (a few milliseconds at 512 tokens; the
   // three at once held the thread up past a frame). A newer present() drops what is left.
   m_gridsToShow = 3;
-  const auto next = [this, generation, view](auto&& self) -> void {
+  auto shared = std::make_shared<GridStages>(std::move(stages));
+  const auto next = [this, generation, view, shared](auto&& self) -> void {
     if (generation != m_presented || m_gridsToShow == 0) return;
-    // 512 x 512 maps: their statistics and their reduction to the screen made by the grids'
-    // background preparation, not here (a grid given maps with statistics reduces them itself).
-    const auto prepared = [](StageData stage) {
-      stage.statsReady = false;
-      return stage;
-    };
     switch (--m_gridsToShow) {
       case 2:
-        if (m_data.a.maps.empty()) {
+        if (shared->a.maps.empty()) {
           m_gridA->clear();
         } else {
-          m_gridA->setStageData(prepared(m_data.a), view);
+          m_gridA->setStageData(std::move(shared->a), view);
         }
         break;
       case 1:
-        if (m_data.b.maps.empty()) {
+        if (shared->b.maps.empty()) {
           m_gridB->clear();
         } else {
-          m_gridB->setStageData(prepared(m_data.b), view);
+          m_gridB->setStageData(std::move(shared->b), view);
         }
         break;
       default:
-        if (m_data.ok() && !m_data.diff.maps.empty()) {
-          m_gridDiff->setStageData(prepared(m_data.diff), view);
+        if (!shared->diff.maps.empty()) {
+          m_gridDiff->setStageData(std::move(shared->diff), view);
         } else {
           m_gridDiff->setStageData({}, view, tr("No B \u2212 A: see the line above"));
         }

@@ -135,6 +135,22 @@ void TestCompareLayer::theComparisonFollowsTheTableTheSelectionAndTheBatch() {
   QVERIFY(settled(c));
   QCOMPARE(c->data().a.maps.size(), std::size_t(kHeads + 1));
   QVERIFY(table->selectionModel()->isRowSelected(2, {}));
+  // The grids draw copies of A, B and B − A (made on the task's thread), each map's cells.
+  const auto drawn = [c] {
+    const std::pair<const StageData*, HeatmapGrid*> sides[] = {
+        {&c->data().a, c->gridA()}, {&c->data().b, c->gridB()}, {&c->data().diff, c->gridDiff()}};
+    for (const auto& [data, grid] : sides) {
+      const StageData& shown = grid->stageData();
+      if (data->maps.empty() || shown.maps.size() != data->maps.size()) return false;
+      for (std::size_t m = 0; m < shown.maps.size(); ++m) {
+        if (shown.maps[m].title != data->maps[m].title ||
+            shown.maps[m].values != data->maps[m].values)
+          return false;
+      }
+    }
+    return true;
+  };
+  QVERIFY(drawn());
 
   // Batch element 1: its own difference (layer 2, head 0), the selection kept.
   c->setBatch(1);
@@ -166,4 +182,6 @@ void TestCompareLayer::theComparisonFollowsTheTableTheSelectionAndTheBatch() {
   w.document.setView(v);
   QVERIFY(settled(c));
   QCOMPARE(c->gridA()->view().colormap, Colormap::magma);
+  QCOMPARE(c->gridDiff()->view().colormap, Colormap::magma);
+  QVERIFY(drawn());
 }
