@@ -176,8 +176,9 @@ void ModelCompare::startMaps() {
     } catch (const std::exception& e) {
       data->mismatch = QString::fromUtf8(e.what());
     }
-    // The grids' copies made here: at 512 tokens the three stages of a layer are some 80 MB, whose
-    // copying on the GUI thread (page faults for the most part) held it up past a frame.
+    // The grids' copies made here: at 512 tokens a map's cells are 2 MB and a whole layer's three
+    // stages some 80 MB, whose copying on the GUI thread (page faults for the most part) held it
+    // up past a frame.
     auto stages = std::make_shared<GridStages>(gridStages(*data));
     scope.post([this, data, stages] { present(std::move(*data), std::move(*stages)); });
   });
