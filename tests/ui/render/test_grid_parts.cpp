@@ -133,8 +133,9 @@ class TestGridParts : public QObject {
     auto r = std::make_shared<mhaviz::ForwardResult>(computeResult(config()));
     showResult(grid, r, ViewOptions{});
     QTRY_VERIFY(!grid.isPreparing());
-    QTest::qWait(20);
+    QCoreApplication::processEvents();  // the grid's queued render
     QCustomPlot* plot = grid.plot();
+    plot->replot();  // nothing left to replot before the resizes below
     QSignalSpy replots(plot, &QCustomPlot::afterReplot);
     for (int w : {420, 440, 460}) plot->resize(w, 380);
     QCOMPARE(replots.count(), 0);
