@@ -23,12 +23,16 @@
 #include <algorithm>
 #include <exception>
 
+#include "compare/compare_panel.hpp"
+#include "compare/model_compare.hpp"
 #include "compute/computation.hpp"
 #include "desktop/calm_fields.hpp"
 #include "desktop/desktop_setup.hpp"
 #include "document/document.hpp"
-#include "exporting/export_actions.hpp"
 #include "editors/mask_dock.hpp"
+#include "exporting/export_actions.hpp"
+#include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 #include "render/colormaps.hpp"
 #include "render/head_measures_view.hpp"
 #include "render/heatmap_grid.hpp"
@@ -40,11 +44,8 @@
 #include "tokens/text_view.hpp"
 #include "vision/image_view.hpp"
 #include "window/app_info.hpp"
+#include "window/centre_dock.hpp"
 #include "window/dock_subject.hpp"
-#include "compare/compare_panel.hpp"
-#include "compare/model_compare.hpp"
-#include "model/model_pages.hpp"
-#include "model/model_view.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/reduced_zoom.hpp"
 #include "window/screen_presenter.hpp"
@@ -377,6 +378,7 @@ void MainWindow::installWorkspaces() {
   parts.breakdown = m_teaching->breakdown();
   parts.shapeFlow = m_teaching->shapeFlow();
   m_workspaces = new Workspaces(this, mhavizWorkspaces(parts), m_viewToolBar);
+  new CentreDock(this, parts.compare);  // Compare hides the grid: A | B | B - A is the centre
   m_workspaces->addMenu(m_viewMenu);
   // Back from `from` to the workspace shown before it (Explore when that was `from` too).
   const auto back = [this](int from) {

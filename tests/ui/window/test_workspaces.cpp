@@ -186,6 +186,35 @@ class TestWorkspaces : public QObject {
                                 .arg(walkHeight)));  // Teach as it was
   }
 
+  // In Compare A | B | B - A is the centre: a window made wider or narrower widens or narrows it,
+  // not the Parameters beside it (the defect: all 316 px of 1280 -> 1600 went to the Parameters).
+  void aResizedWindowResizesTheCompareNotTheParameters() {
+    Workspaces* ws = window().workspaces();
+    window().resize(1280, 720);
+    QTRY_COMPARE(window().size(), QSize(1280, 720));
+    ws->setCurrent(kCompare);
+    QTRY_VERIFY(ws->isSettled());
+    QDockWidget* compare = window().comparePanel()->dock();
+    QDockWidget* parameters = window().parameterDock();
+    QTRY_VERIFY(compare->isVisible() && parameters->isVisible());
+    const int parametersWidth = parameters->width();
+    for (const QSize size : {QSize(1600, 1000), QSize(1920, 1080), QSize(1280, 720)}) {
+      const int compareWidth = compare->width();
+      const int grown = size.width() - window().width();
+      window().resize(size);
+      QTRY_COMPARE(window().size(), size);
+      QTRY_VERIFY2(qAbs(compare->width() - (compareWidth + grown)) <= 4,
+                   qPrintable(QStringLiteral("at %1 px: compare %2 px wide, was %3; parameters "
+                                             "%4 px, were %5")
+                                  .arg(size.width())
+                                  .arg(compare->width())
+                                  .arg(compareWidth)
+                                  .arg(parameters->width())
+                                  .arg(parametersWidth)));
+      QVERIFY(qAbs(parameters->width() - parametersWidth) <= 4);
+    }
+  }
+
   void choosingATokenViewShowsTokens() {
     Workspaces* ws = window().workspaces();
     window().textViewDock()->toggleViewAction()->trigger();
