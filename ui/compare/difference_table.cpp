@@ -22,7 +22,8 @@ QString differenceText(double v) {
 void DifferenceTable::set(std::shared_ptr<const model::WeightsDifference> difference,
                           std::shared_ptr<const model::Model> model) {
   beginResetModel();
-  m_difference = std::move(difference);
+  // (a difference has no layer names without its model: nothing to show, not a crash)
+  m_difference = model ? std::move(difference) : nullptr;
   m_model = std::move(model);
   m_heads = 0;
   if (m_difference) {

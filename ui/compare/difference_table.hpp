@@ -18,7 +18,8 @@ QString differenceText(double v);
 class DifferenceTable : public QAbstractTableModel {
  public:
   using QAbstractTableModel::QAbstractTableModel;
-  /// Shows `difference` (null: nothing), its layers named from `model`'s index.
+  /// Shows `difference` (null: nothing), its layers named from `model`'s index (null: nothing
+  /// either).
   void set(std::shared_ptr<const mhaviz::model::WeightsDifference> difference,
            std::shared_ptr<const mhaviz::model::Model> model);
   [[nodiscard]] int rowCount(const QModelIndex& parent) const override;

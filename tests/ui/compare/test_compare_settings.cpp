@@ -208,6 +208,10 @@ void TestCompareLayer::theDifferenceTableWithoutADifference() {
       QVERIFY(!table.data(at, Qt::BackgroundRole).isValid());
     }
   }
+  // A difference without the model that names its layers: nothing either (its tooltips read the
+  // model's index).
+  table.set(std::make_shared<const model::WeightsDifference>(same.d), nullptr);
+  QCOMPARE(table.rowCount({}), 0);
   table.set(nullptr, nullptr);
   QCOMPARE(table.rowCount({}), 0);
   QCOMPARE(table.columnCount({}), 0);
