@@ -163,7 +163,11 @@ void ModelCompare::setOpenModel(ModelSide model) {
   if (model == m_open) return;
   const bool had = m_open.valid();
   m_open = std::move(model);
-  if (m_active) close();  // A was chosen for the model that was open
+  if (m_active) {
+    close();  // A was chosen for the model that was open
+  } else {
+    showStatus();  // the hint: how to compare the model now open, or to open one first
+  }
   if (had != m_open.valid()) emit openModelChanged(m_open.valid());
 }
 

@@ -43,6 +43,9 @@ void TestCompareLayer::comparingTwoWeightsOnlyFilesShowsABAndTheDifference() {
   QVERIFY(withFile->isEnabled());
   QVERIFY(c->hasOpenModel());
   QVERIFY(!c->isActive());
+  // The hint follows the model open (it said "Open a model first" before).
+  QVERIFY2(c->message().contains(QStringLiteral("compares the model open in the model view")),
+           qPrintable(c->message()));
 
   c->compareWith(a);
   // Read on a background thread: compareWith returned before A was read.
