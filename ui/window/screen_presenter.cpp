@@ -24,6 +24,7 @@ ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, H
             m_measures->setResult(result, m_computation->measures(), view.batch,
                                   m_computation->isMeasuring());
             m_computeMs = computeMs;
+            m_otherOpened = false;
             if (!waitsForMeasures(view)) draw(view);
           });
   connect(computation, &Computation::measuresReady, this, [this](const AnalysesPtr& analyses) {
@@ -31,6 +32,7 @@ ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, H
     m_measures->setResult(m_computation->result(), analyses->measures, view.batch);
     if (stageNeedsMeasures(view.stage)) draw(view);
   });
+  connect(document, &Document::originChanged, this, [this] { m_otherOpened = true; });
   connect(document, &Document::viewChanged, this, &ScreenPresenter::redraw);
   // In the status bar, not over the maps (it would cover their titles).
   connect(computation, &Computation::outOfDateChanged, status, &StatusWidgets::showOutOfDate);
@@ -54,6 +56,18 @@ void ScreenPresenter::draw(const ViewOptions& view) {
 void ScreenPresenter::redraw(const ViewOptions& view) {
   const ResultPtr result = m_computation->result();
   if (!result) return;
+  if (m_otherOpened) {
+    // The maps of the layer or session that was open before, under the view of the one now open
+    // (a double click in the model view: the previous layer's map of the clicked head): the
+    // result on its way is drawn instead. A hidden grid lets go of the previous maps too (shown
+    // before the result came, it would draw all of them first). A computation that ended without
+    // a result (an error) leaves the current one to be drawn as before.
+    if (m_computation->isBusy()) {
+      if (!m_grid->isVisible()) m_grid->clear();
+      return;
+    }
+    m_otherOpened = false;
+  }
   const auto measures = m_computation->measures();
   m_measures->setResult(result, measures, view.batch, m_computation->isMeasuring());
   if (waitsForMeasures(view)) return;  // drawn when the measures arrive

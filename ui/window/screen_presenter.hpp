@@ -2,7 +2,9 @@
 // What the centre and the Head measures dock show of the document: the one place that decides
 // when the heatmap grid is drawn. A fresh result is drawn at once, except the value-norms
 // stage, which comes with the head measures and waits for them; a change of view redraws the
-// grid from the current result; the status bar gets each picture's times. GUI thread only.
+// grid from the current result, except when that result is of what was open before (another
+// model layer, another session) and the new one is being computed: the view is the new one's,
+// and waits for it; the status bar gets each picture's times. GUI thread only.
 
 #include <QObject>
 
@@ -36,6 +38,9 @@ class ScreenPresenter : public QObject {
   HeadMeasuresView* m_measures;
   StatusWidgets* m_status;
   double m_computeMs = 0;  // the worker's time for the current result (status bar)
+  // Something else was opened (Document::originChanged) since the current result came: its
+  // result is on the way, and the current one is not drawn under the new view meanwhile.
+  bool m_otherOpened = false;
 };
 
 }  // namespace mhaviz::ui

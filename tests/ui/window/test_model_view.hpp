@@ -52,6 +52,7 @@ class TestModelView : public QObject {
   void initTestCase();
   void clickingAMapShowsItsLayerInTheDocks();
   void docksDescribeTheModelOnScreen();
+  void aLayerOpenedIsNotDrawnFromThePreviousLayer();
   void presentationModeHidesTheBarAndBringsItBack();
   void theLayerNameFollowsTheLanguage();
   void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();
