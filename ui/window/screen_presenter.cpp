@@ -63,7 +63,7 @@ void ScreenPresenter::redraw(const ViewOptions& view) {
     // before the result came, it would draw all of them first). A computation that ended without
     // a result (an error) leaves the current one to be drawn as before.
     if (m_computation->isBusy()) {
-      if (!m_grid->isVisible()) m_grid->clear();
+      if (!m_grid->isVisible() && m_grid->result()) m_grid->clear();  // once, not per view
       return;
     }
     m_otherOpened = false;

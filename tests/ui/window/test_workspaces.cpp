@@ -187,7 +187,7 @@ class TestWorkspaces : public QObject {
   }
 
   // In Compare A | B | B - A is the centre: a window made wider or narrower widens or narrows it,
-  // not the Parameters beside it (the defect: all 316 px of 1280 -> 1600 went to the Parameters).
+  // not the Parameters beside it (the defect: 1280 -> 1600 gave the Parameters 194 of the 320 px).
   void aResizedWindowResizesTheCompareNotTheParameters() {
     Workspaces* ws = window().workspaces();
     window().resize(1280, 720);
