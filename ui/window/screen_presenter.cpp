@@ -36,6 +36,13 @@ ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, H
   connect(document, &Document::viewChanged, this, &ScreenPresenter::redraw);
   // In the status bar, not over the maps (it would cover their titles).
   connect(computation, &Computation::outOfDateChanged, status, &StatusWidgets::showOutOfDate);
+  connect(computation, &Computation::outOfDateChanged, this, [this](bool outOfDate) {
+    // What was opened will not come (its computation failed, was cancelled or cannot start):
+    // the current result is the picture, marked out of date, as after any other change.
+    if (!outOfDate || !m_otherOpened) return;
+    m_otherOpened = false;
+    redraw(m_document->view());
+  });
 }
 
 bool ScreenPresenter::waitsForMeasures(const ViewOptions& view) const {
@@ -60,8 +67,7 @@ void ScreenPresenter::redraw(const ViewOptions& view) {
     // The maps of the layer or session that was open before, under the view of the one now open
     // (a double click in the model view: the previous layer's map of the clicked head): the
     // result on its way is drawn instead. A hidden grid lets go of the previous maps too (shown
-    // before the result came, it would draw all of them first). A computation that ended without
-    // a result (an error) leaves the current one to be drawn as before.
+    // before the result came, it would draw all of them first).
     if (m_computation->isBusy()) {
       if (!m_grid->isVisible() && m_grid->result()) m_grid->clear();  // once, not per view
       return;
@@ -72,9 +78,10 @@ void ScreenPresenter::redraw(const ViewOptions& view) {
   m_measures->setResult(result, measures, view.batch, m_computation->isMeasuring());
   if (waitsForMeasures(view)) return;  // drawn when the measures arrive
   try {
-    if (stageNeedsMeasures(view.stage) &&
-        (m_grid->result() != result || m_grid->stageData().measures != measures)) {
-      // The grid holds the result as it came, before its measures (which hold the norms).
+    if (m_grid->result() != result ||
+        (stageNeedsMeasures(view.stage) && m_grid->stageData().measures != measures)) {
+      // The grid let go of its maps while another layer was computed, or holds the result as it
+      // came, before its measures (which hold the norms).
       showResult(*m_grid, result, view, measures);
     } else {
       showView(*m_grid, view);

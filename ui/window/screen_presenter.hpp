@@ -4,7 +4,8 @@
 // stage, which comes with the head measures and waits for them; a change of view redraws the
 // grid from the current result, except when that result is of what was open before (another
 // model layer, another session) and the new one is being computed: the view is the new one's,
-// and waits for it; the status bar gets each picture's times. GUI thread only.
+// and waits for it (should it fail or be cancelled, the current result is drawn, out of date);
+// the status bar gets each picture's times. GUI thread only.
 
 #include <QObject>
 

@@ -53,6 +53,7 @@ class TestModelView : public QObject {
   void clickingAMapShowsItsLayerInTheDocks();
   void docksDescribeTheModelOnScreen();
   void aLayerOpenedIsNotDrawnFromThePreviousLayer();
+  void aLayerCancelledLeavesThePreviousPictureNotABlank();
   void presentationModeHidesTheBarAndBringsItBack();
   void theLayerNameFollowsTheLanguage();
   void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();

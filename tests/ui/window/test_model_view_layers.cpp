@@ -132,6 +132,31 @@ void TestModelView::aLayerOpenedIsNotDrawnFromThePreviousLayer() {
   }
 }
 
+// The same double click, its computation cancelled at once (Esc, before its result comes): the
+// grid, which let go of layer 0's maps while it waited, draws them again marked out of date
+// ("the picture shows earlier settings"), as after any cancelled change. Never an empty centre.
+void TestModelView::aLayerCancelledLeavesThePreviousPictureNotABlank() {
+  testing::PromptedWindow w;
+  w.answer = UnsavedAnswer::discard;
+  openAndWait(w, modelPath("reverse"));
+  ModelView* view = w.window.pages()->modelView();
+  QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
+  QVERIFY(w.idle());
+  HeatmapGrid* grid = w.window.grid();
+  const ResultPtr before = w.computation()->result();
+  QVERIFY(before != nullptr);
+  QTest::mouseDClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
+  QVERIFY(!w.window.pages()->showingModel());
+  QVERIFY(w.computation()->isBusy());
+  w.computation()->cancel();  // its result, even if already made, is not delivered
+  QVERIFY(w.idle());
+  QCOMPARE(w.computation()->result(), before);
+  QVERIFY(w.computation()->isOutOfDate());
+  QCOMPARE(grid->result(), before);
+  QCOMPARE(grid->view().soloHead, 3);
+  QVERIFY(grid->isVisible());
+}
+
 void TestModelView::docksDescribeTheModelOnScreen() {
   testing::PromptedWindow w;
   openLayerAndReturn(w);  // reverse.json (L = S = 8), layer 1, head 3, back
