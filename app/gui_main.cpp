@@ -3,12 +3,14 @@
 #include <QApplication>
 
 #include "desktop/desktop_setup.hpp"
+#include "mhaviz/core/base/pages.hpp"
 #include "session/command_line.hpp"
 #include "session/session_files.hpp"
 #include "window/app_info.hpp"
 #include "window/main_window.hpp"
 
 int main(int argc, char* argv[]) {
+  mhaviz::restart_with_huge_pages(argv);  // first: glibc reads its tunables at the start
   QApplication app(argc, argv);
   mhaviz::ui::setApplicationInfo();
   mhaviz::ui::setupDesktop();  // language, theme, icon (reads QSettings)

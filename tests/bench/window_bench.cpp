@@ -41,11 +41,12 @@
 
 #include "compute/computation.hpp"
 #include "document/document.hpp"
+#include "mhaviz/core/base/pages.hpp"
+#include "model/model_pages.hpp"
 #include "render/heatmap_grid.hpp"
 #include "render/result_maps.hpp"
 #include "session/session_files.hpp"
 #include "window/main_window.hpp"
-#include "model/model_pages.hpp"
 #include "window_bench_common.hpp"
 
 using mhaviz::ui::Computation;
@@ -225,6 +226,7 @@ void repaint(const mhaviz::ui::ResultPtr& result, const Size& size, bool backgro
 }  // namespace
 
 int main(int argc, char** argv) {
+  mhaviz::restart_with_huge_pages(argv);  // as the window starts (app/gui_main.cpp)
   if (argc >= 3 && std::string(argv[1]) == "--write-model") {  // the child of the model views
     QStringList childArgs;
     for (int i = 0; i < argc; ++i) childArgs << QString::fromLocal8Bit(argv[i]);

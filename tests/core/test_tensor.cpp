@@ -86,3 +86,18 @@ TEST(PageVector, LargeBlocksAreHugePageAlignedAndKeepTheirElements) {
   small.push_back(3.5);
   EXPECT_EQ(small, (mhaviz::PageVector<double>{1.5, 2.5, 3.5}));
 }
+
+// The window starts again with glibc's malloc asking for huge pages too, keeping whatever the
+// user set in GLIBC_TUNABLES, and never overrides a choice about that tunable (nor loops: the
+// program started again finds it named). The effect itself: tests/core/huge_pages_probe.cpp.
+TEST(HugePages, TunablesAddHugetlbUnlessNamed) {
+  EXPECT_EQ(mhaviz::tunables_with_huge_pages(nullptr), "glibc.malloc.hugetlb=1");
+  EXPECT_EQ(mhaviz::tunables_with_huge_pages(""), "glibc.malloc.hugetlb=1");
+  EXPECT_EQ(mhaviz::tunables_with_huge_pages("glibc.malloc.check=3"),
+            "glibc.malloc.check=3:glibc.malloc.hugetlb=1");
+  EXPECT_EQ(mhaviz::tunables_with_huge_pages("glibc.malloc.hugetlbx=2"),
+            "glibc.malloc.hugetlbx=2:glibc.malloc.hugetlb=1");
+  EXPECT_EQ(mhaviz::tunables_with_huge_pages("glibc.malloc.hugetlb=0"), std::nullopt);
+  EXPECT_EQ(mhaviz::tunables_with_huge_pages("a=b:glibc.malloc.hugetlb=1:c=d"), std::nullopt);
+  EXPECT_EQ(mhaviz::tunables_with_huge_pages("glibc.malloc.hugetlb"), std::nullopt);
+}
