@@ -49,6 +49,16 @@ void openLayerAndReturn(testing::PromptedWindow& w) {
   QVERIFY(w.window.pages()->showingModel());
 }
 
+/// Opens the reversing model and waits for its maps and for the session made of layer 0 (the
+/// computation's result).
+void openModelAndWait(testing::PromptedWindow& w) {
+  w.answer = UnsavedAnswer::discard;
+  openAndWait(w, modelPath("reverse"));
+  QTRY_VERIFY_WITH_TIMEOUT(!w.window.pages()->modelView()->mapRect(1, 3).isEmpty(), kTimeout);
+  QVERIFY(w.idle());
+  QVERIFY(w.computation()->result() != nullptr);
+}
+
 }  // namespace
 
 // A click selects a map's layer: it becomes the session (the model view stays), the
@@ -106,14 +116,11 @@ void TestModelView::clickingAMapShowsItsLayerInTheDocks() {
 // that also cost the double click 19 ms of its GUI stall (12 x 12 x 512).
 void TestModelView::aLayerOpenedIsNotDrawnFromThePreviousLayer() {
   testing::PromptedWindow w;
-  w.answer = UnsavedAnswer::discard;
-  openAndWait(w, modelPath("reverse"));
+  openModelAndWait(w);
+  if (QTest::currentTestFailed()) return;
   ModelView* view = w.window.pages()->modelView();
-  QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
-  QVERIFY(w.idle());
   HeatmapGrid* grid = w.window.grid();
   const ResultPtr before = w.computation()->result();
-  QVERIFY(before != nullptr);
   // What the grid holds after each change of view (connected after the window's own slots).
   QList<std::pair<const mhaviz::ForwardResult*, int>> drawn;
   connect(w.document(), &Document::viewChanged, grid, [&] {
@@ -137,14 +144,11 @@ void TestModelView::aLayerOpenedIsNotDrawnFromThePreviousLayer() {
 // ("the picture shows earlier settings"), as after any cancelled change. Never an empty centre.
 void TestModelView::aLayerCancelledLeavesThePreviousPictureNotABlank() {
   testing::PromptedWindow w;
-  w.answer = UnsavedAnswer::discard;
-  openAndWait(w, modelPath("reverse"));
+  openModelAndWait(w);
+  if (QTest::currentTestFailed()) return;
   ModelView* view = w.window.pages()->modelView();
-  QTRY_VERIFY_WITH_TIMEOUT(!view->mapRect(1, 3).isEmpty(), kTimeout);
-  QVERIFY(w.idle());
   HeatmapGrid* grid = w.window.grid();
   const ResultPtr before = w.computation()->result();
-  QVERIFY(before != nullptr);
   QTest::mouseDClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
   QVERIFY(!w.window.pages()->showingModel());
   QVERIFY(w.computation()->isBusy());
