@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
+#include <utility>
 
 #include "model/model_view.hpp"
 
@@ -55,16 +56,26 @@ void ModelCanvas::mouseMoveEvent(QMouseEvent* e) {
 
 void ModelCanvas::leaveEvent(QEvent*) { emit m_view->hovered({}); }
 
+void ModelCanvas::mousePressEvent(QMouseEvent* e) {
+  m_doubleClicked = false;  // a release lost to another widget does not mute the next click
+  QWidget::mousePressEvent(e);
+}
+
 void ModelCanvas::mouseReleaseEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  // The first click of the pair selected the map already.
+  if (std::exchange(m_doubleClicked, false)) return;
   const auto g = layout();
-  if (e->button() != Qt::LeftButton || !g) return;
+  if (!g) return;
   const ModelGridHit hit = g->hit(e->position().toPoint());
   if (hit.valid()) emit m_view->layerSelected(hit.layer, hit.head);
 }
 
 void ModelCanvas::mouseDoubleClickEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  m_doubleClicked = true;
   const auto g = layout();
-  if (e->button() != Qt::LeftButton || !g) return;
+  if (!g) return;
   const ModelGridHit hit = g->hit(e->position().toPoint());
   if (hit.valid()) emit m_view->layerChosen(hit.layer, hit.head);
 }

@@ -2,7 +2,9 @@
 // The model view's canvas (model_view.hpp): shows the finished picture at its size with the
 // selected map outlined; on the layers × heads grid, hovering names the cell under the pointer,
 // a click selects a map's layer (ModelView::layerSelected), a double click opens it
-// (ModelView::layerChosen); asks the view to draw again when its size changes. GUI thread only.
+// (ModelView::layerChosen) and its last release selects nothing (it comes after the full view
+// moved the canvas, to wherever the pointer then lies); asks the view to draw again when its
+// size changes. GUI thread only.
 
 #include <QImage>
 #include <QWidget>
@@ -35,11 +37,13 @@ class ModelCanvas : public QWidget {
   void resizeEvent(QResizeEvent*) override;
   void mouseMoveEvent(QMouseEvent* e) override;
   void leaveEvent(QEvent*) override;
+  void mousePressEvent(QMouseEvent* e) override;
   void mouseReleaseEvent(QMouseEvent* e) override;
   void mouseDoubleClickEvent(QMouseEvent* e) override;
 
  private:
   ModelView* m_view;
+  bool m_doubleClicked = false;  // until the release that ends the double click
 };
 
 }  // namespace mhaviz::ui

@@ -54,6 +54,7 @@ class TestModelView : public QObject {
   void docksDescribeTheModelOnScreen();
   void aLayerOpenedIsNotDrawnFromThePreviousLayer();
   void aLayerCancelledLeavesThePreviousPictureNotABlank();
+  void theReleaseEndingADoubleClickSelectsNothing();
   void presentationModeHidesTheBarAndBringsItBack();
   void theLayerNameFollowsTheLanguage();
   void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();

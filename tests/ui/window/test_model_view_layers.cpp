@@ -161,6 +161,32 @@ void TestModelView::aLayerCancelledLeavesThePreviousPictureNotABlank() {
   QVERIFY(grid->isVisible());
 }
 
+// A double click as a windowing system sends it: press, release, press (the double click),
+// release. The last release reaches the model view after the double click has shown the layer's
+// full view, when the model view's maps lie elsewhere (the page and its workspace changed): it
+// selected whatever map lay under the pointer there, head 1 instead of head 3, and the full view
+// showed that head. The release that ends a double click selects nothing.
+void TestModelView::theReleaseEndingADoubleClickSelectsNothing() {
+  testing::PromptedWindow w;
+  openModelAndWait(w);
+  if (QTest::currentTestFailed()) return;
+  ModelView* view = w.window.pages()->modelView();
+  QWidget* canvas = view->canvas();
+  const QPoint at = view->mapRect(1, 3).center();
+  const QPoint onScreen = canvas->mapToGlobal(at);  // where the pointer stays
+  QTest::mouseClick(canvas, Qt::LeftButton, {}, at);
+  QTest::mouseDClick(canvas, Qt::LeftButton, {}, at);  // press and double click
+  QVERIFY(!w.window.pages()->showingModel());
+  QVERIFY(canvas->mapFromGlobal(onScreen) != at);  // the Parameters dock moved the pages
+  QTest::mouseRelease(canvas, Qt::LeftButton, {}, canvas->mapFromGlobal(onScreen));
+  QVERIFY(w.idle());
+  QCOMPARE(view->selected(), std::make_pair(1, 3));
+  QCOMPARE(w.document()->view().soloHead, 3);
+  QVERIFY(!w.window.pages()->showingModel());
+  QTRY_COMPARE_WITH_TIMEOUT(w.window.grid()->result(), w.computation()->result(), kTimeout);
+  QCOMPARE(w.window.grid()->view().soloHead, 3);
+}
+
 void TestModelView::docksDescribeTheModelOnScreen() {
   testing::PromptedWindow w;
   openLayerAndReturn(w);  // reverse.json (L = S = 8), layer 1, head 3, back
