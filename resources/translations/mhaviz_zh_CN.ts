@@ -1392,8 +1392,12 @@
         <translation>；不同之处：%1</translation>
     </message>
     <message>
-        <source>Nothing is pinned. Compare &gt; Pin current settings as A (%1) keeps the current result as A; every change you make after it is B.</source>
-        <translation>尚未固定任何结果。对比 &gt; 将当前设置固定为 A（%1）会把当前结果保留为 A；此后所做的每项更改都是 B。</translation>
+        <source>Pin current settings as A</source>
+        <translation>将当前设置固定为 A</translation>
+    </message>
+    <message>
+        <source>Nothing is pinned. Pin current settings as A (the button above, or %1) keeps the current result as A; every change you make after it is B, and B − A is drawn beside them.</source>
+        <translation>尚未固定任何结果。将当前设置固定为 A（上方的按钮，或 %1）会把当前结果保留为 A；此后所做的每项更改都是 B，B − A 画在它们旁边。</translation>
     </message>
 </context>
 <context>

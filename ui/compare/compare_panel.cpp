@@ -99,14 +99,16 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   m_swap = new QPushButton(tr("Swap A and B"));
   m_newA = new QPushButton(tr("Make B the new A"));
   m_export = new QPushButton(tr("Export B \u2212 A\u2026"));
-  auto* leave = new QPushButton(tr("Leave compare mode"));
-  for (QPushButton* b : {m_swap, m_newA, m_export, leave}) buttons->addWidget(b);
+  m_leave = new QPushButton(tr("Leave compare mode"));
+  for (QPushButton* b : {m_newA, m_swap, m_export, m_leave}) buttons->addWidget(b);
   buttons->addStretch(1);
   layout->addLayout(buttons);
   m_status->setWordWrap(true);
+  m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);  // at the top while the grids are hidden
   m_status->setObjectName(QStringLiteral("compareMessage"));
   layout->addWidget(m_status);
   auto* split = new QSplitter(Qt::Horizontal);
+  m_grids = split;
   split->addWidget(titledGrid(m_titleA, m_gridA));
   split->addWidget(titledGrid(m_titleB, m_gridB));
   split->addWidget(titledGrid(new QLabel(tr("B \u2212 A: signed difference, diverging colours, range "
@@ -118,15 +120,18 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   layout->addWidget(split, 1);
 
   showUnpinnedHint();
+  updateButtons();
   connect(m_swap, &QPushButton::clicked, this, &ComparePanel::swap);
   connect(m_newA, &QPushButton::clicked, this, &ComparePanel::pin);
   connect(m_export, &QPushButton::clicked, this, &ComparePanel::exportDifference);
-  connect(leave, &QPushButton::clicked, this, &ComparePanel::unpin);
+  connect(m_leave, &QPushButton::clicked, this, &ComparePanel::unpin);
+  connect(this, &ComparePanel::pinnedChanged, this, &ComparePanel::updateButtons);
   connect(computation, &Computation::resultReady, this,
           [this](const ResultPtr& result, const ViewOptions&, double) {
             m_b = result;
             m_bMeasures = m_computation->measures();
             if (isPinned()) refresh();
+            updateButtons();  // the first result makes pinning possible
           });
   // B's head measures: only the value norms (which come with the measures) change what B - A
   // shows.
@@ -141,13 +146,24 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
 
 ComparePanel::~ComparePanel() = default;
 
+void ComparePanel::updateButtons() {
+  const bool pinned = isPinned();
+  m_newA->setText(pinned ? tr("Make B the new A") : tr("Pin current settings as A"));
+  m_newA->setEnabled(m_computation->result() != nullptr);
+  m_swap->setEnabled(pinned);
+  m_leave->setEnabled(pinned);
+  m_export->setEnabled(pinned && isUpToDate() && m_data.ok() && !m_data.diff.maps.empty());
+  m_grids->setVisible(pinned);
+}
+
 void ComparePanel::showUnpinnedHint() {
   m_titleA->clear();
   m_titleB->clear();
   m_status->setStyleSheet(QString());
   m_status->setText(
-      tr("Nothing is pinned. Compare > Pin current settings as A (%1) keeps the current result "
-         "as A; every change you make after it is B.")
+      tr("Nothing is pinned. Pin current settings as A (the button above, or %1) keeps the "
+         "current result as A; every change you make after it is B, and B \u2212 A is drawn "
+         "beside them.")
           .arg(QKeySequence(QStringLiteral("Ctrl+Shift+P")).toString(QKeySequence::NativeText)));
 }
 
@@ -244,6 +260,7 @@ void ComparePanel::clearA() {
 void ComparePanel::refresh() {
   if (m_a == nullptr || m_b == nullptr) return;
   m_status->setText(tr("Computing B \u2212 A\u2026"));
+  m_export->setEnabled(false);  // until this difference is shown
   m_difference.start([this, a = m_a, b = m_b, am = m_aMeasures, bm = m_bMeasures,
                       view = m_document->view()](const TaskScope& scope) {
     auto data = std::make_shared<CompareData>(compareStage(*a, *b, view, am.get(), bm.get()));
@@ -297,7 +314,7 @@ void ComparePanel::present(quint64 generation, CompareData data) {
     m_status->setText(lines.join(QLatin1Char('\n')));
   }
   m_status->setStyleSheet(m_data.ok() ? QString() : QStringLiteral("color: #c0392b;"));
-  m_export->setEnabled(m_data.ok());
+  updateButtons();
   emit shown();
 }
 

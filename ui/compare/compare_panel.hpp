@@ -67,6 +67,13 @@ class ComparePanel : public QWidget {
   /// The inline line above the grids: why there is no difference, or keys left out; how to
   /// pin A while nothing is pinned.
   [[nodiscard]] QString message() const;
+  /// The buttons above the grids. While nothing is pinned the first pins A and the others are
+  /// disabled (and the grids hidden: the hint says what to do); once A is pinned it makes B the
+  /// new A.
+  [[nodiscard]] QPushButton* pinButton() const { return m_newA; }
+  [[nodiscard]] QPushButton* swapButton() const { return m_swap; }
+  [[nodiscard]] QPushButton* exportButton() const { return m_export; }
+  [[nodiscard]] QPushButton* leaveButton() const { return m_leave; }
   /// The "Compare: A | B | B - A" dock that holds the panel (the window places and shows it).
   [[nodiscard]] QDockWidget* dock() const { return m_dock; }
   /// Two model files compared (compare/model_compare.hpp): shown in the dock instead of the
@@ -83,6 +90,7 @@ class ComparePanel : public QWidget {
   friend ComparePanel* installCompare(QMainWindow*, Document*, Computation*);
   void clearA();  // leaves compare mode without telling the session
   void showUnpinnedHint();
+  void updateButtons();  // what the buttons say and allow, and whether the grids are shown
   void refresh();  // recomputes the difference for A, B and the view off the GUI thread
   void present(quint64 generation, CompareData data);
   void exportDifference();
@@ -107,6 +115,8 @@ class ComparePanel : public QWidget {
   QPushButton* m_swap = nullptr;
   QPushButton* m_newA = nullptr;
   QPushButton* m_export = nullptr;
+  QPushButton* m_leave = nullptr;
+  QWidget* m_grids = nullptr;  // A | B | B - A
   QDockWidget* m_dock = nullptr;
   ModelCompare* m_modelCompare = nullptr;
 };

@@ -94,6 +94,7 @@ class TestCompareLayer : public QObject {
   void differentSizesSayWhyInsteadOfDrawing();
   void aRestoredAIsComputedWithItsTensors();
   void theCompareMenuFollowsThePanel();
+  void thePanelsButtonsFollowThePin();
   // The settings that differ and the difference table (test_compare_settings.cpp)
   void differingSettingsLeaveOutWhatIsTheSame();
   void differingSettingsAreWrittenAsInTheFile();

@@ -338,4 +338,45 @@ void TestCompareLayer::theCompareMenuFollowsThePanel() {
   QCOMPARE(w.panel->gridDiff()->mapCount(), 0);
 }
 
+// The panel's own buttons follow the pin as the menu does: with nothing pinned the first pins A
+// and Swap, Export and Leave are disabled (they did nothing), the empty grids hidden under the
+// hint; once A is pinned it makes B the new A, and Export waits for the difference.
+void TestCompareLayer::thePanelsButtonsFollowThePin() {
+  CompareWindow w;
+  QVERIFY(w.idle());
+  ComparePanel* panel = w.panel;
+  panel->show();
+  const auto unpinned = [panel] {
+    QVERIFY(panel->pinButton()->isEnabled());
+    QVERIFY2(panel->pinButton()->text().startsWith(QStringLiteral("Pin current settings")),
+             qPrintable(panel->pinButton()->text()));
+    QVERIFY(!panel->swapButton()->isEnabled());
+    QVERIFY(!panel->exportButton()->isEnabled());
+    QVERIFY(!panel->leaveButton()->isEnabled());
+    QVERIFY(!panel->gridA()->isVisibleTo(panel));
+    QVERIFY(!panel->gridDiff()->isVisibleTo(panel));
+    QVERIFY2(panel->message().contains(QStringLiteral("the button above")),
+             qPrintable(panel->message()));
+  };
+  unpinned();
+  if (QTest::currentTestFailed()) return;
+  panel->pinButton()->click();
+  QVERIFY(panel->isPinned());
+  QCOMPARE(panel->pinButton()->text(), QStringLiteral("Make B the new A"));
+  QVERIFY(panel->swapButton()->isEnabled() && panel->leaveButton()->isEnabled());
+  QVERIFY(panel->gridA()->isVisibleTo(panel) && panel->gridDiff()->isVisibleTo(panel));
+  QVERIFY(w.shown());
+  QVERIFY(panel->exportButton()->isEnabled());
+  mhaviz::Config b = w.document.config();
+  b.num_heads = b.num_heads == 2 ? 4 : 2;  // no difference to export
+  w.document.changeConfig(b, QStringLiteral("B"));
+  QVERIFY(w.idle());
+  QVERIFY(w.shown());
+  QVERIFY(!panel->data().ok());
+  QVERIFY(!panel->exportButton()->isEnabled());
+  panel->leaveButton()->click();
+  QVERIFY(!panel->isPinned());
+  unpinned();
+}
+
 QTEST_MAIN(TestCompareLayer)
