@@ -2922,10 +2922,6 @@
         <translation>%2 个层中有 %1 个与 PyTorch 保存的输出相差超过 %3：%4。</translation>
     </message>
     <message>
-        <source>No model open. File &gt; Open accepts a model index (docs/capture-and-models.md); File &gt; Examples holds %1 small trained models.</source>
-        <translation>未打开模型。“文件 &gt; 打开”可接受模型索引（docs/capture-and-models.md）；“文件 &gt; 示例”中有 %1 个训练好的小模型。</translation>
-    </message>
-    <message>
         <source>Computing the attention flow…</source>
         <translation>正在计算注意力流…</translation>
     </message>
@@ -2980,6 +2976,22 @@
     <message>
         <source>… and %1 more layers whose rows do not sum to 1 (mhaviz-cli model --stats lists them all).</source>
         <translation>……另有 %1 个层的行之和不为 1（mhaviz-cli model --stats 会全部列出）。</translation>
+    </message>
+    <message>
+        <source>Open a model captured with mhaviz_capture (its index file, docs/capture-and-models.md), or one of the small trained models that come with mhaviz:</source>
+        <translation>打开用 mhaviz_capture 捕获的模型（其索引文件，见 docs/capture-and-models.md），或 mhaviz 自带的训练好的小模型之一：</translation>
+    </message>
+    <message>
+        <source>Open a model file…</source>
+        <translation>打开模型文件…</translation>
+    </message>
+    <message>
+        <source>No model open.</source>
+        <translation>未打开模型。</translation>
+    </message>
+    <message>
+        <source>The same as File &gt; Open (%1)</source>
+        <translation>与“文件 &gt; 打开”（%1）相同</translation>
     </message>
 </context>
 <context>

@@ -45,7 +45,18 @@ QList<ModelExample> modelExamples() {
       const model::ModelIndex index = model::parse_model_index(
           std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
           (name + QStringLiteral(".json")).toStdString());
-      out.push_back({name, QString::fromStdString(index.caption)});
+      const QString caption = QString::fromStdString(index.caption);
+      // A short title in the menu's language (the model's own caption, English and a sentence
+      // long, ran off a 1280-pixel screen): the caption is the entry's status tip and tooltip.
+      const QString title = name == QLatin1String("reverse") ? ModelPages::tr("reverses its input")
+                            : name == QLatin1String("copy")
+                                ? ModelPages::tr("a copy head continues a repeated sequence")
+                            : name == QLatin1String("generate")
+                                ? ModelPages::tr("generates step by step with a KV cache")
+                            : name == QLatin1String("squares")
+                                ? ModelPages::tr("a vision transformer finds the small square")
+                                : caption;
+      out.push_back({name, caption, title});
     } catch (const std::exception&) {
       continue;  // a damaged resource is left out of the menu (the model tests catch it)
     }
@@ -89,6 +100,10 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
   connect(back, &QPushButton::clicked, this, &ModelPages::showModelView);
   connect(m_modelView, &ModelView::layerSelected, this, &ModelPages::selectLayer);
   connect(m_modelView, &ModelView::layerChosen, this, &ModelPages::openLayer);
+  connect(m_modelView, &ModelView::exampleRequested, this, &ModelPages::openModelExample);
+  connect(m_modelView, &ModelView::openFileRequested, this, [this] {
+    if (m_session != nullptr) m_session->openDialog();
+  });
   // The first layer as the session, so that every dock describes the model on screen.
   connect(m_modelView, &ModelView::modelLoaded, this, [this] {
     if (showStoredLayer(0, -1)) return;
@@ -304,15 +319,7 @@ void ModelPages::addExamples(QMenu* examples) {
   if (models.isEmpty()) return;
   examples->addSeparator();
   for (const ModelExample& m : models) {
-    // A short title in the menu's language (the model's own caption, English and a sentence
-    // long, ran off a 1280-pixel screen): the caption is the entry's status tip and tooltip.
-    const QString title =
-        m.name == QLatin1String("reverse")    ? tr("reverses its input")
-        : m.name == QLatin1String("copy")     ? tr("a copy head continues a repeated sequence")
-        : m.name == QLatin1String("generate") ? tr("generates step by step with a KV cache")
-        : m.name == QLatin1String("squares")  ? tr("a vision transformer finds the small square")
-                                              : m.caption;
-    QAction* a = examples->addAction(tr("Model \u201c%1\u201d: %2").arg(m.name, title));
+    QAction* a = examples->addAction(tr("Model \u201c%1\u201d: %2").arg(m.name, m.title));
     a->setStatusTip(m.caption);
     a->setToolTip(m.caption);
     a->setObjectName(QStringLiteral("modelExample_") + m.name);

@@ -34,6 +34,7 @@ class SessionFiles;
 struct ModelExample {
   QString name;     // "reverse"
   QString caption;  // the index's caption (what to look for)
+  QString title;    // a short title in the user's language ("reverses its input")
 };
 
 /// The bundled models with their captions, in menu order (read from the compiled-in indexes).

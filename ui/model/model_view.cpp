@@ -1,15 +1,17 @@
 #include "model/model_view.hpp"
 
 #include <QApplication>
+#include <QCommandLinkButton>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLayout>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QStyle>
 #include <QSpinBox>
+#include <QStyle>
 #include <QVBoxLayout>
 #include <exception>
 
@@ -63,7 +65,8 @@ ModelView::ModelView(QWidget* parent)
       m_batch(new QSpinBox),
       m_open(new QPushButton(tr("&Open the layer"))),
       m_canvas(new ModelCanvas(this)),
-      m_scroll(new QScrollArea) {
+      m_scroll(new QScrollArea),
+      m_start(new QWidget) {
   setObjectName(QStringLiteral("modelView"));
   m_caption->setObjectName(QStringLiteral("modelCaption"));
   m_caption->setWordWrap(true);
@@ -110,6 +113,8 @@ ModelView::ModelView(QWidget* parent)
   m_scroll->setFrameShape(QFrame::NoFrame);
   m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   layout->addWidget(m_scroll, 1);
+  buildStartPage();
+  layout->addWidget(m_start, 1);
 
   // Resizes come in bursts (a dock shown, the scroll bar appearing): the picture is drawn for
   // the size they end at.
@@ -123,6 +128,32 @@ ModelView::ModelView(QWidget* parent)
     emit batchChanged(b);
   });
   showSummary();
+}
+
+void ModelView::buildStartPage() {
+  m_start->setObjectName(QStringLiteral("modelStart"));
+  auto* column = new QVBoxLayout(m_start);
+  auto* intro = new QLabel(
+      tr("Open a model captured with mhaviz_capture (its index file, "
+         "docs/capture-and-models.md), or one of the small trained models that come with "
+         "mhaviz:"));
+  intro->setWordWrap(true);
+  column->addWidget(intro);
+  auto* file = new QCommandLinkButton(
+      tr("Open a model file\u2026"),
+      tr("The same as File > Open (%1)")
+          .arg(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)));
+  connect(file, &QAbstractButton::clicked, this, &ModelView::openFileRequested);
+  column->addWidget(file);
+  for (const ModelExample& example : modelExamples()) {
+    auto* button = new QCommandLinkButton(example.name, example.title);
+    button->setToolTip(example.caption);
+    connect(button, &QAbstractButton::clicked, this,
+            [this, name = example.name] { emit exampleRequested(name); });
+    column->addWidget(button);
+  }
+  column->addStretch(1);
+  m_start->setMaximumWidth(640);  // lines a person reads, not the width of the window
 }
 
 ModelView::~ModelView() = default;  // the tasks cancel what runs; nothing is delivered after
@@ -292,11 +323,15 @@ void ModelView::finishOpening() {
 }
 
 void ModelView::showSummary() {
+  // No model: the start page in the grid's place, and nothing to choose a view or batch of.
+  m_start->setVisible(!m_loaded);
+  m_scroll->setVisible(m_loaded != nullptr);
+  m_modes->setEnabled(m_loaded != nullptr);
+  m_open->setVisible(m_loaded != nullptr);
   if (!m_loaded) {
-    m_caption->setText(
-        tr("No model open. File > Open accepts a model index (docs/capture-and-models.md); "
-           "File > Examples holds %1 small trained models.")
-            .arg(modelExamples().size()));
+    m_hint->hide();  // no map to click (showHint shows it again with the next model)
+    m_batch->setEnabled(false);
+    m_caption->setText(tr("No model open."));
     m_summary->clear();
     return;
   }

@@ -71,6 +71,9 @@ class ModelView : public QWidget {
   /// The scroll area around the canvas: the layers × heads grid scrolls where its rows would be
   /// too short for their titles and readable maps (ModelGridLayout::neededHeight).
   [[nodiscard]] QScrollArea* scrollArea() const { return m_scroll; }
+  /// What the view shows while no model is open, in place of the grid: a button that opens a
+  /// model file and one per bundled example (exampleRequested, openFileRequested).
+  [[nodiscard]] QWidget* startPage() const { return m_start; }
   [[nodiscard]] int batch() const { return m_batchValue; }
   /// The map outlined as selected: (layer, head), head -1 for the whole layer; layer -1: none.
   void setSelected(int layer, int head);
@@ -108,6 +111,9 @@ class ModelView : public QWidget {
   void openEnded();
   /// closeModel() forgot the model.
   void modelClosed();
+  /// The start page's buttons (no model open): File > Open's dialog, or a bundled example.
+  void openFileRequested();
+  void exampleRequested(const QString& name);
 
  private:
   friend class ModelCanvas;
@@ -118,6 +124,7 @@ class ModelView : public QWidget {
   bool redraw();
   void startFlow(int batch, int step);
   void showSummary();
+  void buildStartPage();
   /// The hint above the grid for `mode` (shown only there).
   void showHint(ModelMode mode);
   void finishOpening();
@@ -160,6 +167,7 @@ class ModelView : public QWidget {
   QPushButton* m_open;
   ModelCanvas* m_canvas;
   QScrollArea* m_scroll;
+  QWidget* m_start;  // in the scroll area's place while no model is open
   std::pair<int, int> m_selected{-1, -1};
 };
 

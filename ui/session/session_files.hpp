@@ -109,6 +109,9 @@ class SessionFiles : public QObject {
     m_workspaceRestore = std::move(restore);
   }
 
+  /// File > Open's dialog: a session, a configuration or a model index, opened as open() does.
+  void openDialog();
+
  signals:
   /// open() was given a model index file (model::is_model_index): the window shows the model.
   void modelRequested(const QString& path);
@@ -125,7 +128,6 @@ class SessionFiles : public QObject {
   void onChanged();
   void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors, const QString& file);
   void rememberRecent(const QString& path);
-  void openDialog();
   void loadTensorsDialog();
 
   QMainWindow* m_window;

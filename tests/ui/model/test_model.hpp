@@ -168,6 +168,7 @@ class TestModel : public QObject {
   void openingAnythingLeavesNoTraceOfTheModel();
   void theFirstLayerIsOpenedAfterThePicture();
   void examplesListTheBundledModelsWithTheirCaptions();
+  void theEmptyViewOffersAFileAndTheExamples();
   void aModelOpenedStartsAtItsDefaultView();
   void generationLayersAreNumberedWithinTheirStep();
   void theColourScaleLabelsStandApart();

@@ -1,18 +1,24 @@
 // Model files opened in the model view (QtTest, offscreen): a broken file gives an inline message,
-// File > Examples lists the bundled models, a model starts at its default view, generation
-// layers are numbered within their step, and a weights-only file shows its stored weights (for
-// the token views and the head measures, through the pages' signals) and says what is not
-// available.
+// File > Examples lists the bundled models, the empty view offers them and File > Open, a model
+// starts at its default view, generation layers are numbered within their step, and a weights-only
+// file shows its stored weights (for the token views and the head measures, through the pages'
+// signals) and says what is not available.
 
 #include "test_model.hpp"
 
 #include <QAction>
+#include <QApplication>
+#include <QCommandLinkButton>
+#include <QDialog>
 #include <QFile>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 #include <cmath>
 #include <memory>
@@ -96,6 +102,54 @@ void TestModel::examplesListTheBundledModelsWithTheirCaptions() {
   const model::Model m = model::read_model(modelPath("copy").toStdString());
   QCOMPARE(view->loaded()->model.layers.size(), m.layers.size());
   QCOMPARE(view->loaded()->model.index.caption, m.index.caption);
+}
+
+// With no model open the model view was an empty white area under a sentence pointing at the
+// menus, its view, batch and sink controls enabled over nothing. Now its start page offers File >
+// Open and the bundled models, one button each; the controls wait for a model; a model opened
+// takes the page's place, and closing it brings the page back.
+void TestModel::theEmptyViewOffersAFileAndTheExamples() {
+  ModelWindow w;
+  w.window.show();
+  w.pages.showModelView();
+  ModelView* view = w.view();
+  QWidget* start = view->startPage();
+  QVERIFY(start->isVisibleTo(&w.window));
+  QVERIFY(!view->scrollArea()->isVisibleTo(&w.window));
+  QVERIFY(!view->modes()->isEnabled());
+  const QList<QCommandLinkButton*> buttons = start->findChildren<QCommandLinkButton*>();
+  const QList<ModelExample> examples = modelExamples();
+  QCOMPARE(buttons.size(), examples.size() + 1);  // File > Open, then each example
+  // The first button opens File > Open's dialog (closed here as soon as it is up).
+  QSignalSpy openFile(view, &ModelView::openFileRequested);
+  QString dialogTitle;
+  QTimer closer;
+  QObject::connect(&closer, &QTimer::timeout, [&dialogTitle] {
+    if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget())) {
+      dialogTitle = dialog->windowTitle();
+      dialog->reject();
+    }
+  });
+  closer.start(20);
+  buttons.front()->click();
+  closer.stop();
+  QCOMPARE(openFile.count(), 1);
+  QCOMPARE(dialogTitle, QStringLiteral("Open session, configuration or model"));
+  for (int i = 0; i < examples.size(); ++i) {
+    QCOMPARE(buttons[i + 1]->text(), examples[i].name);
+    QCOMPARE(buttons[i + 1]->description(), examples[i].title);
+  }
+  QCOMPARE(examples[1].name, QStringLiteral("copy"));
+  buttons[2]->click();
+  QTRY_VERIFY_WITH_TIMEOUT(view->loaded() != nullptr && !view->picture().isNull(), kTimeout);
+  QCOMPARE(view->loaded()->model.index.caption, examples[1].caption.toStdString());
+  QVERIFY(!start->isVisibleTo(&w.window));
+  QVERIFY(view->scrollArea()->isVisibleTo(&w.window));
+  QVERIFY(view->modes()->isEnabled());
+  QVERIFY(w.idle());
+  view->closeModel();
+  QVERIFY(start->isVisibleTo(&w.window));
+  QVERIFY(!view->scrollArea()->isVisibleTo(&w.window));
 }
 
 // Issue 40 defect 7: a model opened starts at its default view (the layers x heads grid, the
