@@ -131,6 +131,12 @@ ModelPages::~ModelPages() = default;
 
 bool ModelPages::showingModel() const { return currentWidget() == m_modelView; }
 
+void ModelPages::setVisible(bool visible) {
+  const bool wasHidden = isHidden();
+  QStackedWidget::setVisible(visible);
+  if (isHidden() != wasHidden) emit shownChanged();
+}
+
 void ModelPages::showModelView() { setCurrentWidget(m_modelView); }
 
 void ModelPages::showLayerView() { setCurrentIndex(0); }

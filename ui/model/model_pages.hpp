@@ -51,6 +51,11 @@ class ModelPages : public QStackedWidget {
   void setSession(SessionFiles* session) { m_session = session; }
   [[nodiscard]] ModelView* modelView() const { return m_modelView; }
   [[nodiscard]] bool showingModel() const;
+  /// The model view is the page shown and the pages are not hidden (the Compare workspace hides
+  /// them: its A | B | B - A is the centre, and the docks show the session, B).
+  [[nodiscard]] bool modelOnScreen() const { return showingModel() && !isHidden(); }
+  /// Shows or hides the pages (a workspace's centre); emits shownChanged when that changes.
+  void setVisible(bool visible) override;
   /// View > Model view: enabled once a model was opened.
   [[nodiscard]] QAction* modelViewAction() const { return m_toModel; }
 
@@ -92,6 +97,8 @@ class ModelPages : public QStackedWidget {
   /// computed for the session it is about to replace can wait (ModelView::openEnded or
   /// modelClosed follow).
   void modelOpening();
+  /// The pages were shown or hidden (setVisible): modelOnScreen() may have changed.
+  void shownChanged();
 
  private:
   void applyLayer(int layer, int head);

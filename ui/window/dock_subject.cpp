@@ -67,24 +67,25 @@ DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDoc
   connect(document, &Document::configChanged, this, &DockSubject::update);
   connect(document, &Document::viewChanged, this, &DockSubject::update);
   connect(pages, &QStackedWidget::currentChanged, this, &DockSubject::update);
+  connect(pages, &ModelPages::shownChanged, this, &DockSubject::update);
   connect(pages, &ModelPages::storedLayerShown, this, &DockSubject::update);
   update();
 }
 
 bool DockSubject::locked() const {
-  return m_pages->showingModel() && !m_pages->layerText().isEmpty();
+  return m_pages->modelOnScreen() && !m_pages->layerText().isEmpty();
 }
 
 QString DockSubject::text() const {
   const QString layer = m_pages->layerText();
   if (const QString stored = m_pages->storedLayerText();
-      m_pages->showingModel() && !stored.isEmpty()) {
+      m_pages->modelOnScreen() && !stored.isEmpty()) {
     return tr("Selected in the model view: %1. The head view and the text view show it; the "
               "other docks still show the session open before the model: a weights-only layer "
               "has no parameters or inputs to compute or edit.")
         .arg(stored);
   }
-  if (m_pages->showingModel()) {
+  if (m_pages->modelOnScreen()) {
     return layer.isEmpty()
                ? tr("The model view is on screen; these docks still show the session open "
                     "before it.")

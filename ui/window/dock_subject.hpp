@@ -2,7 +2,8 @@
 // What the docks describe, said at the top of each: while the session is a layer of a model
 // ("Layer 1 (encoder.layers.1.self_attn) of reverse.json, head 3") and while the model view is
 // on screen (then the docks show the layer selected in it, or the session opened before it
-// while it is read). Follows the document's origin and the centre's page; hidden for a session
+// while it is read). Follows the document's origin, the centre's page and whether the centre is
+// shown (the Compare workspace hides it: there the docks show the session, B); hidden for a session
 // of the user's own in the full view, where the docks describe the maps on screen. While the
 // model view shows the selected layer, the docks that edit the session (parameters, masks and
 // inputs) are read-only, with "Open this layer to edit" (the full view). GUI thread only.

@@ -55,6 +55,7 @@ class TestModelView : public QObject {
   void aLayerOpenedIsNotDrawnFromThePreviousLayer();
   void aLayerCancelledLeavesThePreviousPictureNotABlank();
   void theReleaseEndingADoubleClickSelectsNothing();
+  void theCompareWorkspaceEditsTheLayerSelected();
   void presentationModeHidesTheBarAndBringsItBack();
   void theLayerNameFollowsTheLanguage();
   void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();

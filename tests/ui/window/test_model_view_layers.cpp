@@ -1,7 +1,8 @@
 // A layer of the model view in the window's docks (QtTest, offscreen): a click makes it the
 // session and the docks follow (parameters read-only, token views with the model's labels), the
-// docks describe the model on screen, and presentation mode hides the bar above a layer. (The
-// pages' own handling of layers: tests/ui/model.)
+// docks describe the model on screen (not in the Compare workspace, which hides it), and
+// presentation mode hides the bar above a layer. (The pages' own handling of layers:
+// tests/ui/model.)
 
 #include "test_model_view.hpp"
 
@@ -26,6 +27,8 @@
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
 #include "window/main_window.hpp"
+#include "window/workspace_arrangements.hpp"
+#include "window/workspaces.hpp"
 
 using namespace mhaviz::ui;
 using namespace mhaviz::ui::testing;
@@ -239,6 +242,38 @@ void TestModelView::docksDescribeTheModelOnScreen() {
   w.session()->newSession();
   QVERIFY(w.idle());
   for (QLabel* subject : subjects) QVERIFY(subject->isHidden());
+}
+
+// The Compare workspace hides the model view (A | B | B - A is its centre; B is the session):
+// the docks said "the model view is on screen" there and kept the layer's parameters read-only,
+// so B could not be made without "Open this layer to edit". There they describe the layer and
+// edit it; back in Model they are read-only again.
+void TestModelView::theCompareWorkspaceEditsTheLayerSelected() {
+  testing::PromptedWindow w;
+  openModelAndWait(w);
+  if (QTest::currentTestFailed()) return;
+  ModelView* view = w.window.pages()->modelView();
+  QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
+  QVERIFY(w.idle());
+  auto* panel = w.window.parameterDock();
+  auto* fields = panel->findChild<QScrollArea*>(QStringLiteral("panelScroll"))->widget();
+  auto* subject = panel->findChild<QLabel*>(QStringLiteral("dockSubject"));
+  QVERIFY(!fields->isEnabled());
+  QVERIFY(subject->text().startsWith(QStringLiteral("Selected in the model view")));
+  Workspaces* workspaces = w.window.workspaces();
+  workspaces->setCurrent(kCompare);
+  QTRY_VERIFY(workspaces->isSettled());
+  QVERIFY(w.window.pages()->showingModel());  // still its page, hidden
+  QVERIFY(!w.window.pages()->modelOnScreen());
+  QVERIFY(fields->isEnabled());
+  QCOMPARE(subject->text(),
+           QStringLiteral("These docks show layer 1 (encoder.layers.1.self_attn) of reverse.json, "
+                          "head 3."));
+  workspaces->setCurrent(kModel);
+  QTRY_VERIFY(workspaces->isSettled());
+  QVERIFY(w.window.pages()->modelOnScreen());
+  QVERIFY(!fields->isEnabled());
+  QVERIFY(subject->text().startsWith(QStringLiteral("Selected in the model view")));
 }
 
 void TestModelView::presentationModeHidesTheBarAndBringsItBack() {
