@@ -1467,6 +1467,10 @@
         <source>Selected in the model view: %1. The head view and the text view show it; the other docks still show the session open before the model: a weights-only layer has no parameters or inputs to compute or edit.</source>
         <translation>在模型视图中选中：%1。头视图和文本视图显示它；其他面板仍显示打开模型之前的会话：仅权重的层没有可计算或编辑的参数和输入。</translation>
     </message>
+    <message>
+        <source>No model is open; these docks show the session of the full view.</source>
+        <translation>未打开模型；这些面板显示完整视图中的会话。</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::ExportActions</name>

@@ -9,6 +9,7 @@
 
 #include "document/document.hpp"
 #include "model/model_pages.hpp"
+#include "model/model_view.hpp"
 
 namespace mhaviz::ui {
 
@@ -68,6 +69,10 @@ DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDoc
   connect(document, &Document::viewChanged, this, &DockSubject::update);
   connect(pages, &QStackedWidget::currentChanged, this, &DockSubject::update);
   connect(pages, &ModelPages::shownChanged, this, &DockSubject::update);
+  // A model asked for, read (or not), or closed: whether one is open at all.
+  connect(pages, &ModelPages::modelOpening, this, &DockSubject::update);
+  connect(pages->modelView(), &ModelView::openEnded, this, &DockSubject::update);
+  connect(pages->modelView(), &ModelView::modelClosed, this, &DockSubject::update);
   connect(pages, &ModelPages::storedLayerShown, this, &DockSubject::update);
   update();
 }
@@ -86,6 +91,10 @@ QString DockSubject::text() const {
         .arg(stored);
   }
   if (m_pages->modelOnScreen()) {
+    const ModelView* view = m_pages->modelView();
+    if (layer.isEmpty() && view->loaded() == nullptr && !view->isBusy()) {
+      return tr("No model is open; these docks show the session of the full view.");
+    }
     return layer.isEmpty()
                ? tr("The model view is on screen; these docks still show the session open "
                     "before it.")

@@ -56,6 +56,7 @@ class TestModelView : public QObject {
   void aLayerCancelledLeavesThePreviousPictureNotABlank();
   void theReleaseEndingADoubleClickSelectsNothing();
   void theCompareWorkspaceEditsTheLayerSelected();
+  void theDocksSayWhenNoModelIsOpen();
   void presentationModeHidesTheBarAndBringsItBack();
   void theLayerNameFollowsTheLanguage();
   void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();

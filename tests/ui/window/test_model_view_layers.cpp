@@ -276,6 +276,25 @@ void TestModelView::theCompareWorkspaceEditsTheLayerSelected() {
   QVERIFY(subject->text().startsWith(QStringLiteral("Selected in the model view")));
 }
 
+// The Model workspace before any model is opened: the docks said "the model view is on screen;
+// these docks still show the session open before it", of a model that is not there. They say
+// that no model is open, until one is.
+void TestModelView::theDocksSayWhenNoModelIsOpen() {
+  testing::PromptedWindow w;
+  Workspaces* workspaces = w.window.workspaces();
+  workspaces->setCurrent(kModel);
+  QTRY_VERIFY(workspaces->isSettled());
+  QVERIFY(w.window.pages()->modelOnScreen());
+  auto* subject = w.window.parameterDock()->findChild<QLabel*>(QStringLiteral("dockSubject"));
+  QCOMPARE(subject->text(),
+           QStringLiteral("No model is open; these docks show the session of the full view."));
+  QVERIFY(!subject->isHidden());
+  openModelAndWait(w);
+  if (QTest::currentTestFailed()) return;
+  QVERIFY2(subject->text().startsWith(QStringLiteral("Selected in the model view: layer 0")),
+           qPrintable(subject->text()));
+}
+
 void TestModelView::presentationModeHidesTheBarAndBringsItBack() {
   testing::PromptedWindow w;
   openLayerAndReturn(w);
