@@ -260,13 +260,13 @@ void ComparePanel::clearA() {
 void ComparePanel::refresh() {
   if (m_a == nullptr || m_b == nullptr) return;
   m_status->setText(tr("Computing B \u2212 A\u2026"));
-  m_export->setEnabled(false);  // until this difference is shown
   m_difference.start([this, a = m_a, b = m_b, am = m_aMeasures, bm = m_bMeasures,
                       view = m_document->view()](const TaskScope& scope) {
     auto data = std::make_shared<CompareData>(compareStage(*a, *b, view, am.get(), bm.get()));
     scope.post(
         [this, generation = scope.generation(), data] { present(generation, std::move(*data)); });
   });
+  updateButtons();  // Export waits for this difference (isUpToDate)
 }
 
 void ComparePanel::present(quint64 generation, CompareData data) {
