@@ -181,6 +181,9 @@ TEST_F(WeightsFiles, BadWeightsAreRefusedWithTheFix) {
   tokens.tokens = words(5);
   expect_invalid(read({{"attentions.0", rows_of_ones({2, 3, 3})}}, tokens),
                  {"3 queries but 5 tokens were given"});
+  tokens.tokens = words(1);  // e.g. a tokens file with every token on its first line
+  expect_invalid(read({{"attentions.0", rows_of_ones({2, 3, 3})}}, tokens),
+                 {"3 queries but 1 token was given"});
   model::WeightsFileOptions kv;
   kv.kv_heads = 3;
   expect_invalid(read({{"attentions.0", rows_of_ones({4, 3, 3})}}, kv),

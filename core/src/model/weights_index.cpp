@@ -19,6 +19,11 @@ std::string join_tokens(std::size_t count) {
   return std::to_string(count) + " token" + (count == 1 ? "" : "s");
 }
 
+/// "1 token was given", "5 tokens were given".
+std::string tokens_given(std::size_t count) {
+  return join_tokens(count) + (count == 1 ? " was given" : " were given");
+}
+
 }  // namespace
 
 bool is_weights_group(const std::string& group) {
@@ -157,9 +162,8 @@ void check_weights_layers(ModelIndex& index, const std::vector<std::string>& tar
       // positions, its queries the last L of them.
       if (keys.empty() || !c.key_labels.empty()) continue;
       if (c.src_len > std::int64_t(keys.size())) {
-        fail(where, "sees " + std::to_string(c.src_len) + " keys but " +
-                        join_tokens(keys.size()) +
-                        " were given; in a generation the tokens label the whole sequence, "
+        fail(where, "sees " + std::to_string(c.src_len) + " keys but " + tokens_given(keys.size()) +
+                        "; in a generation the tokens label the whole sequence, "
                         "prompt and generated tokens");
       }
       c.key_labels.assign(keys.begin(), keys.begin() + c.src_len);
@@ -173,7 +177,7 @@ void check_weights_layers(ModelIndex& index, const std::vector<std::string>& tar
       if (!labels.empty() || tokens.empty()) return;
       if (length != std::int64_t(tokens.size())) {
         fail(where, std::string("has ") + std::to_string(length) + " " + side + " but " +
-                        join_tokens(tokens.size()) + " were given" +
+                        tokens_given(tokens.size()) +
                         (decoder_side && target_tokens.empty()
                              ? "; give the decoder's tokens too (target_tokens)"
                              : "; give one token per position of the input the weights "
