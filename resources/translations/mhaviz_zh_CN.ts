@@ -451,10 +451,6 @@
         <translation>多头注意力可视化工具：逐头展示 nn.MultiheadAttention 的计算。</translation>
     </message>
     <message>
-        <source>A session (.mhaviz.json) or configuration file.</source>
-        <translation>会话文件（.mhaviz.json）或配置文件。</translation>
-    </message>
-    <message>
         <source>Start from this configuration file (JSON).</source>
         <translation>从此配置文件（JSON）开始。</translation>
     </message>
@@ -469,6 +465,10 @@
     <message>
         <source>cannot open the bundled example %1; the program was built without its resources</source>
         <translation>无法打开内置示例 %1；程序构建时没有包含其资源</translation>
+    </message>
+    <message>
+        <source>A session (.mhaviz.json), configuration or model file, or attention weights (.npz, .safetensors).</source>
+        <translation>会话 (.mhaviz.json)、配置或模型文件，或注意力权重 (.npz, .safetensors)。</translation>
     </message>
 </context>
 <context>
@@ -2997,6 +2997,10 @@
         <source>The same as File &gt; Open (%1)</source>
         <translation>与“文件 &gt; 打开”（%1）相同</translation>
     </message>
+    <message>
+        <source> (File &gt; Open reads .npz and .safetensors files as attention weights; File &gt; Load tensors… takes tensors with PyTorch&apos;s names as the session&apos;s.)</source>
+        <translation>（“文件 &gt; 打开”把 .npz 和 .safetensors 文件读作注意力权重；以 PyTorch 名称命名的张量请用“文件 &gt; 加载张量…”载入当前会话。）</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::ParameterPanel</name>
@@ -3463,20 +3467,20 @@
         <translation>加载张量(&amp;L)…</translation>
     </message>
     <message>
-        <source>Open session, configuration or model</source>
-        <translation>打开会话、配置或模型</translation>
-    </message>
-    <message>
-        <source>Sessions, configurations and models (*.json);;mhaviz session (*.mhaviz.json)</source>
-        <translation>会话、配置和模型 (*.json);;mhaviz 会话 (*.mhaviz.json)</translation>
-    </message>
-    <message>
         <source>Opened the example “%1”</source>
         <translation>已打开示例“%1”</translation>
     </message>
     <message>
         <source>New session with the defaults of a configuration file: L = %1, S = %2, N = %3, E = %4, H = %5, weights as PyTorch initialises them, random inputs.</source>
         <translation>使用配置文件默认值的新会话：L = %1，S = %2，N = %3，E = %4，H = %5，权重按 PyTorch 的方式初始化，输入为随机值。</translation>
+    </message>
+    <message>
+        <source>Sessions, configurations, models and attention weights (*.json *.npz *.safetensors);;mhaviz session (*.mhaviz.json);;Attention weights (*.npz *.safetensors)</source>
+        <translation>会话、配置、模型和注意力权重 (*.json *.npz *.safetensors);;mhaviz 会话 (*.mhaviz.json);;注意力权重 (*.npz *.safetensors)</translation>
+    </message>
+    <message>
+        <source>Open session, configuration, model or attention weights</source>
+        <translation>打开会话、配置、模型或注意力权重</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@
 #include <exception>
 
 #include "mhaviz/core/base/errors.hpp"
+#include "mhaviz/core/model/weights_only.hpp"
 #include "model/model_canvas.hpp"
 #include "model/model_grid_layout.hpp"
 #include "model/model_pages.hpp"
@@ -215,18 +216,29 @@ void ModelView::setColormap(Colormap colormap) {
 void ModelView::setMode(ModelMode mode) { m_modes->setMode(mode); }
 
 void ModelView::openModel(const QString& indexPath, const QString& displayName) {
-  m_error->hide();
+  showError({});
   const QString name = displayName.isEmpty() ? QFileInfo(indexPath).fileName() : displayName;
   m_summary->setText(tr("Reading and computing %1…").arg(name));
   const std::string path = indexPath.toStdString();
+  // Anything but an index (.json) is plain arrays of attention weights, labelled by position.
+  const bool index = indexPath.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
   // A newer model asked for cancels this one (its computation stops at the next layer).
-  m_load.start([this, path, name](const TaskScope& scope) {
+  m_load.start([this, path, name, index](const TaskScope& scope) {
     std::shared_ptr<const LoadedModel> done;
     QString error;
     try {
       auto loaded = std::make_shared<LoadedModel>();
       loaded->displayName = name;
-      loaded->model = model::read_model(path);
+      try {
+        loaded->model = index ? model::read_model(path) : model::read_weights_file(path, {});
+      } catch (const InvalidInput& e) {
+        if (index) throw;
+        throw InvalidInput(
+            std::string(e.what()) +
+            tr(" (File > Open reads .npz and .safetensors files as attention weights; File > "
+               "Load tensors… takes tensors with PyTorch's names as the session's.)")
+                .toStdString());
+      }
       RunControl control;
       control.cancel = scope.cancelFlag();
       // Every hardware thread (0, as the compute worker): the GUI thread only waits meanwhile.
@@ -251,7 +263,7 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
 void ModelView::closeModel() {
   m_load.cancel();
   m_opening = false;
-  m_error->hide();
+  showError({});
   m_flowTask.cancel();
   m_flow.reset();
   m_canvas->image = QImage();
@@ -276,8 +288,7 @@ void ModelView::closeModel() {
 
 void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error) {
   if (!loaded) {
-    m_error->setText(tr("Cannot open the model: %1").arg(error));
-    m_error->show();
+    showError(tr("Cannot open the model: %1").arg(error));
     showSummary();
     emit openEnded();
     emit modelFinished();
@@ -427,13 +438,20 @@ void ModelView::startFlow(int batch, int step) {
   });
 }
 
+void ModelView::showError(const QString& openError) {
+  m_openError = openError;
+  m_error->setText(m_openError);
+  m_error->setVisible(!m_openError.isEmpty());
+}
+
 void ModelView::deliverPicture(const QImage& image, const QString& problem) {
-  if (!problem.isEmpty()) {
-    m_error->setText(tr("Cannot draw this view: %1").arg(problem));
-    m_error->show();
-  } else {
-    m_error->hide();
-  }
+  // A model that could not be opened is still said while the one before it is drawn again.
+  const QString text = problem.isEmpty() ? m_openError
+                       : m_openError.isEmpty()
+                           ? tr("Cannot draw this view: %1").arg(problem)
+                           : m_openError + u'\n' + tr("Cannot draw this view: %1").arg(problem);
+  m_error->setText(text);
+  m_error->setVisible(!text.isEmpty());
   m_canvas->image = image;
   m_canvas->update();
   finishOpening();

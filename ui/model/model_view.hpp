@@ -118,6 +118,9 @@ class ModelView : public QWidget {
  private:
   friend class ModelCanvas;
   void deliverModel(std::shared_ptr<const LoadedModel> loaded, const QString& error);
+  /// Says why the model asked for last could not be opened (empty: nothing); the line stays
+  /// while the model before it is drawn again (deliverPicture).
+  void showError(const QString& openError);
   void deliverPicture(const QImage& image, const QString& problem);
   /// Starts drawing the picture (or the attention flow it needs); false when nothing is drawn
   /// (no model, or a canvas not laid out yet).
@@ -161,6 +164,7 @@ class ModelView : public QWidget {
   QLabel* m_caption;
   QLabel* m_summary;
   QLabel* m_error;
+  QString m_openError;  // why the model asked for last could not be opened (showError)
   QLabel* m_hint;
   ModelModeBar* m_modes;
   QSpinBox* m_batch;

@@ -15,7 +15,9 @@ StartupFiles parseStartupArguments(const QCoreApplication& app) {
   parser.addVersionOption();
   parser.addPositionalArgument(
       QStringLiteral("session"),
-      QCoreApplication::translate("mhaviz", "A session (.mhaviz.json) or configuration file."),
+      QCoreApplication::translate("mhaviz",
+                                  "A session (.mhaviz.json), configuration or model "
+                                  "file, or attention weights (.npz, .safetensors)."),
       QStringLiteral("[session]"));
   const QCommandLineOption config(
       QStringLiteral("config"),

@@ -235,7 +235,9 @@ void SessionFiles::applySession(const Session& session, const QString& path, boo
 }
 
 bool SessionFiles::open(const QString& path) {
-  if (isModelIndexFile(path)) {
+  // Plain arrays (.npz, .safetensors) opened as a file are attention weights (the Load tensors
+  // action and a drop take them as the session's tensors).
+  if (isModelIndexFile(path) || isTensorFile(path)) {
     rememberRecent(QFileInfo(path).absoluteFilePath());
     emit modelRequested(path);
     return true;
@@ -378,12 +380,15 @@ QStringList SessionFiles::recentFiles() const { return m_recent->files(); }
 void SessionFiles::rememberRecent(const QString& path) { m_recent->remember(path); }
 
 QString SessionFiles::openFilter() {
-  return tr("Sessions, configurations and models (*.json);;mhaviz session (*.mhaviz.json)");
+  return tr(
+      "Sessions, configurations, models and attention weights (*.json *.npz "
+      "*.safetensors);;mhaviz session (*.mhaviz.json);;Attention weights (*.npz "
+      "*.safetensors)");
 }
 
 void SessionFiles::openDialog() {
   const QString path = QFileDialog::getOpenFileName(
-      m_window, tr("Open session, configuration or model"),
+      m_window, tr("Open session, configuration, model or attention weights"),
       m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath(), openFilter());
   if (!path.isEmpty()) open(path);
 }

@@ -64,13 +64,15 @@ class SessionFiles : public QObject {
   /// Asks about unsaved changes (if any) and saves when asked to; false: the caller must stop.
   bool maybeSave();
   /// Opens a session or configuration file (after maybeSave); false when it failed or the
-  /// user cancelled. Errors go to Prompts::error. A model index (docs/capture-and-models.md) is
-  /// not opened here: it is handed on through modelRequested, and the session stays as it is.
+  /// user cancelled. Errors go to Prompts::error. A model index (docs/capture-and-models.md) or
+  /// a file of attention weights (.npz, .safetensors) is not opened here: it is handed on
+  /// through modelRequested, and the session stays as it is.
   bool open(const QString& path);
   /// Opens a bundled example (File > Examples) as a file is opened: after maybeSave, as an
   /// unmodified untitled session named `title`; false when the user cancelled.
   bool openExample(const QString& title, const mhaviz::Config& config);
-  /// File > Open's filter: every .json first (sessions, configurations, model indexes).
+  /// File > Open's filter: every .json, .npz and .safetensors first (sessions, configurations,
+  /// model indexes, attention weights).
   [[nodiscard]] static QString openFilter();
   /// Saves to the current file (Save As when there is none). False on failure or cancel.
   bool save();
@@ -109,11 +111,13 @@ class SessionFiles : public QObject {
     m_workspaceRestore = std::move(restore);
   }
 
-  /// File > Open's dialog: a session, a configuration or a model index, opened as open() does.
+  /// File > Open's dialog: a session, a configuration, a model index or attention weights,
+  /// opened as open() does.
   void openDialog();
 
  signals:
-  /// open() was given a model index file (model::is_model_index): the window shows the model.
+  /// open() was given a model index file (model::is_model_index) or attention weights (.npz,
+  /// .safetensors: model::read_weights_file): the window shows the model.
   void modelRequested(const QString& path);
 
  protected:

@@ -176,6 +176,7 @@ class TestModel : public QObject {
   void theStepViewFillsItsPicture();
   void theFlowTitleWrapsInANarrowView();
   void weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable();
+  void aFileOfAttentionWeightsOpensInTheModelView();
   // Across the layers (test_model_analysis.cpp)
   void flowViewShowsTheCoresFlow();
   void generationOpensInTheStepViewAndTheSliderMovesWithTheKeyboard();

@@ -11,6 +11,7 @@
 #include <QCommandLinkButton>
 #include <QDialog>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
@@ -134,7 +135,7 @@ void TestModel::theEmptyViewOffersAFileAndTheExamples() {
   buttons.front()->click();
   closer.stop();
   QCOMPARE(openFile.count(), 1);
-  QCOMPARE(dialogTitle, QStringLiteral("Open session, configuration or model"));
+  QCOMPARE(dialogTitle, QStringLiteral("Open session, configuration, model or attention weights"));
   for (int i = 0; i < examples.size(); ++i) {
     QCOMPARE(buttons[i + 1]->text(), examples[i].name);
     QCOMPARE(buttons[i + 1]->description(), examples[i].title);
@@ -216,6 +217,50 @@ void TestModel::generationLayersAreNumberedWithinTheirStep() {
       model::attention_rollout(m, view->loaded()->computed.weights, 0, 0);
   const TokenMapHeader header = rolloutHeader(m, rollout, QSize(1200, 800));
   QVERIFY2(header.titleText.contains(QStringLiteral("layers 0, 1,")), qPrintable(header.titleText));
+}
+
+// Plain arrays of attention weights (.npz, .safetensors, as mhaviz-cli model --weights reads
+// them) opened as a file (File > Open, Open Recent, the command line) open in the model view,
+// labelled by position; the session stays. An archive of tensors with PyTorch's names is
+// refused inline, naming Load tensors, which takes those; the line stays while the model
+// before it is drawn again (it vanished at the next drawing).
+void TestModel::aFileOfAttentionWeightsOpensInTheModelView() {
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  const mhaviz::io::TensorMap tensors = writeWeightsOnlyModel(dir.path());
+  const QString npz = dir.filePath(QStringLiteral("w.npz"));
+  ModelWindow w;
+  QVERIFY(w.idle());
+  const mhaviz::Config before = w.document.config();
+  openAndWait(w, npz);
+  ModelView* view = w.view();
+  QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
+  QVERIFY(w.pages.showingModel());
+  QVERIFY(view->loaded() != nullptr && view->loaded()->model.index.weights_only);
+  QCOMPARE(view->loaded()->displayName, QStringLiteral("w.npz"));
+  QCOMPARE(view->loaded()->computed.weights.size(), std::size_t{2});
+  QVERIFY(sameTensor(view->loaded()->computed.weights[1], tensors.at("1/weights")));
+  QVERIFY(view->loaded()->model.index.tokens.empty());  // no tokens: positions
+  QVERIFY(w.document.config() == before);
+  QCOMPARE(w.files.recentFiles().front(), QFileInfo(npz).absoluteFilePath());
+
+  mhaviz::io::TensorMap named;
+  named.emplace("in_proj_weight", mhaviz::Tensor::from({12, 4}, std::vector<float>(48, 0.F)));
+  const QString tensorsFile = dir.filePath(QStringLiteral("tensors.npz"));
+  mhaviz::io::write_tensor_file(tensorsFile.toStdString(), named);
+  QVERIFY(w.files.open(tensorsFile));
+  QTRY_VERIFY_WITH_TIMEOUT(!view->error().isEmpty(), kTimeout);
+  QVERIFY2(view->error().contains(QStringLiteral("in_proj_weight")) &&
+               view->error().contains(QStringLiteral("Load tensors")),
+           qPrintable(view->error()));
+  // The model before stays drawn, and the line stays when it is drawn again (at a new size).
+  QVERIFY(view->loaded() != nullptr);
+  const QImage drawn = view->picture();
+  w.window.resize(1000, 700);
+  QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && view->picture().size() != drawn.size(), kTimeout);
+  QVERIFY2(view->error().contains(QStringLiteral("Load tensors")), qPrintable(view->error()));
+  QVERIFY(w.errors.isEmpty());  // inline, no dialog
+  QVERIFY(w.document.config() == before);
 }
 
 // A weights-only model file (version 4: stored attention weights and tokens, no parameters or

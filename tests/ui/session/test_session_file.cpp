@@ -186,11 +186,12 @@ void TestSession::plainConfigOpensUntitled() {
 }
 
 // Issue 40 defect 10: File > Open offered *.mhaviz.json first, hiding configurations and
-// model indexes (plain .json files).
+// model indexes (plain .json files). Plain attention weights (.npz, .safetensors) open too.
 void TestSession::openFiltersOnEveryJsonFirst() {
   const QString first = SessionFiles::openFilter().split(QStringLiteral(";;")).front();
   const QString patterns = first.section(QLatin1Char('('), 1).section(QLatin1Char(')'), 0, 0);
-  for (const char* file : {"model.json", "config.json", "lecture.mhaviz.json"}) {
+  for (const char* file : {"model.json", "config.json", "lecture.mhaviz.json", "attentions.npz",
+                           "attentions.safetensors"}) {
     bool matched = false;
     for (const QString& pattern : patterns.split(QLatin1Char(' '))) {
       matched =
