@@ -239,6 +239,7 @@ bool SessionFiles::open(const QString& path) {
   // action and a drop take them as the session's tensors).
   if (isModelIndexFile(path) || isTensorFile(path)) {
     rememberRecent(QFileInfo(path).absoluteFilePath());
+    m_openFolder = QFileInfo(path).absolutePath();
     emit modelRequested(path);
     return true;
   }
@@ -253,6 +254,7 @@ bool SessionFiles::open(const QString& path) {
   }
   applySession(session, path, true);
   rememberRecent(path);
+  m_openFolder = QFileInfo(path).absolutePath();
   m_window->statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 5000);
   return true;
 }
@@ -389,7 +391,10 @@ QString SessionFiles::openFilter() {
 void SessionFiles::openDialog() {
   const QString path = QFileDialog::getOpenFileName(
       m_window, tr("Open session, configuration, model or attention weights"),
-      m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath(), openFilter());
+      !m_openFolder.isEmpty() ? m_openFolder
+      : m_path.isEmpty()      ? QDir::homePath()
+                              : QFileInfo(m_path).absolutePath(),
+      openFilter());
   if (!path.isEmpty()) open(path);
 }
 

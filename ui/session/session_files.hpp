@@ -139,6 +139,7 @@ class SessionFiles : public QObject {
   Prompts m_prompts;
   Autosave m_autosave;
   QString m_path;
+  QString m_openFolder;  // where File > Open's dialog starts: the folder of the last file opened
   QString m_untitledName;
   QString m_sizesMessage;  // what New said of the sizes (cleared from the status bar when stale)
   QString m_tensorsFile;

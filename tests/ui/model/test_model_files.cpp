@@ -11,6 +11,7 @@
 #include <QCommandLinkButton>
 #include <QDialog>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
@@ -221,7 +222,8 @@ void TestModel::generationLayersAreNumberedWithinTheirStep() {
 
 // Plain arrays of attention weights (.npz, .safetensors, as mhaviz-cli model --weights reads
 // them) opened as a file (File > Open, Open Recent, the command line) open in the model view,
-// labelled by position; the session stays. An archive of tensors with PyTorch's names is
+// labelled by position; the session stays, and the next File > Open starts in the file's
+// folder. An archive of tensors with PyTorch's names is
 // refused inline, naming Load tensors, which takes those; the line stays while the model
 // before it is drawn again (it vanished at the next drawing).
 void TestModel::aFileOfAttentionWeightsOpensInTheModelView() {
@@ -243,6 +245,19 @@ void TestModel::aFileOfAttentionWeightsOpensInTheModelView() {
   QVERIFY(view->loaded()->model.index.tokens.empty());  // no tokens: positions
   QVERIFY(w.document.config() == before);
   QCOMPARE(w.files.recentFiles().front(), QFileInfo(npz).absoluteFilePath());
+  // File > Open's dialog starts in its folder (it started in the home folder).
+  QString dialogFolder;
+  QTimer closer;
+  QObject::connect(&closer, &QTimer::timeout, [&dialogFolder] {
+    if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+      dialogFolder = dialog->directory().absolutePath();
+      dialog->reject();
+    }
+  });
+  closer.start(20);
+  w.files.openDialog();
+  closer.stop();
+  QCOMPARE(dialogFolder, QFileInfo(npz).absolutePath());
 
   mhaviz::io::TensorMap named;
   named.emplace("in_proj_weight", mhaviz::Tensor::from({12, 4}, std::vector<float>(48, 0.F)));
