@@ -2982,8 +2982,8 @@
         <translation>……另有 %1 个层的行之和不为 1（mhaviz-cli model --stats 会全部列出）。</translation>
     </message>
     <message>
-        <source>Open a model captured with mhaviz_capture (its index file, docs/capture-and-models.md), or one of the small trained models that come with mhaviz:</source>
-        <translation>打开用 mhaviz_capture 捕获的模型（其索引文件，见 docs/capture-and-models.md），或 mhaviz 自带的训练好的小模型之一：</translation>
+        <source>Open a model captured with mhaviz_capture (its index file, docs/capture-and-models.md) or a file of attention weights (.npz, .safetensors), or one of the small trained models that come with mhaviz:</source>
+        <translation>打开用 mhaviz_capture 捕获的模型（其索引文件，见 docs/capture-and-models.md）或注意力权重文件 (.npz, .safetensors)，或 mhaviz 自带的训练好的小模型之一：</translation>
     </message>
     <message>
         <source>Open a model file…</source>

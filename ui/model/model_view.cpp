@@ -136,8 +136,8 @@ void ModelView::buildStartPage() {
   auto* column = new QVBoxLayout(m_start);
   auto* intro = new QLabel(
       tr("Open a model captured with mhaviz_capture (its index file, "
-         "docs/capture-and-models.md), or one of the small trained models that come with "
-         "mhaviz:"));
+         "docs/capture-and-models.md) or a file of attention weights (.npz, .safetensors), or "
+         "one of the small trained models that come with mhaviz:"));
   intro->setWordWrap(true);
   column->addWidget(intro);
   auto* file = new QCommandLinkButton(
