@@ -313,6 +313,7 @@ bool SessionFiles::loadTensors(const QString& path) {
   const std::string nonfinite =
       mhaviz::nonfinite_warning(*tensors, QFileInfo(path).fileName().toStdString());
   setTensors(std::move(tensors), QFileInfo(path).absoluteFilePath());
+  m_openFolder = QFileInfo(path).absolutePath();
   if (!nonfinite.empty()) {
     m_window->statusBar()->showMessage(QString::fromStdString(nonfinite));
   } else {
@@ -388,19 +389,21 @@ QString SessionFiles::openFilter() {
       "*.safetensors)");
 }
 
+QString SessionFiles::dialogFolder() const {
+  if (!m_openFolder.isEmpty()) return m_openFolder;
+  return m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath();
+}
+
 void SessionFiles::openDialog() {
   const QString path = QFileDialog::getOpenFileName(
-      m_window, tr("Open session, configuration, model or attention weights"),
-      !m_openFolder.isEmpty() ? m_openFolder
-      : m_path.isEmpty()      ? QDir::homePath()
-                              : QFileInfo(m_path).absolutePath(),
+      m_window, tr("Open session, configuration, model or attention weights"), dialogFolder(),
       openFilter());
   if (!path.isEmpty()) open(path);
 }
 
 void SessionFiles::loadTensorsDialog() {
   const QString path =
-      QFileDialog::getOpenFileName(m_window, tr("Load tensors"), QDir::homePath(),
+      QFileDialog::getOpenFileName(m_window, tr("Load tensors"), dialogFolder(),
                                    tr("Tensors with PyTorch names (*.npz *.safetensors)"));
   if (!path.isEmpty()) loadTensors(path);
 }

@@ -114,6 +114,8 @@ class SessionFiles : public QObject {
   /// File > Open's dialog: a session, a configuration, a model index or attention weights,
   /// opened as open() does.
   void openDialog();
+  /// File > Load tensors' dialog: a tensors file loaded as loadTensors() does.
+  void loadTensorsDialog();
 
  signals:
   /// open() was given a model index file (model::is_model_index) or attention weights (.npz,
@@ -132,14 +134,16 @@ class SessionFiles : public QObject {
   void onChanged();
   void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors, const QString& file);
   void rememberRecent(const QString& path);
-  void loadTensorsDialog();
+  /// Where the file dialogs start: the folder of the file opened or loaded last, else the
+  /// session's, else the home folder.
+  [[nodiscard]] QString dialogFolder() const;
 
   QMainWindow* m_window;
   Document* m_document;
   Prompts m_prompts;
   Autosave m_autosave;
   QString m_path;
-  QString m_openFolder;  // where File > Open's dialog starts: the folder of the last file opened
+  QString m_openFolder;  // the folder of the file opened or loaded last (dialogFolder)
   QString m_untitledName;
   QString m_sizesMessage;  // what New said of the sizes (cleared from the status bar when stale)
   QString m_tensorsFile;

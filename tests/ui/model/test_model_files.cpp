@@ -222,8 +222,8 @@ void TestModel::generationLayersAreNumberedWithinTheirStep() {
 
 // Plain arrays of attention weights (.npz, .safetensors, as mhaviz-cli model --weights reads
 // them) opened as a file (File > Open, Open Recent, the command line) open in the model view,
-// labelled by position; the session stays, and the next File > Open starts in the file's
-// folder. An archive of tensors with PyTorch's names is
+// labelled by position; the session stays, and the next File > Open and Load tensors start in
+// the file's folder. An archive of tensors with PyTorch's names is
 // refused inline, naming Load tensors, which takes those; the line stays while the model
 // before it is drawn again (it vanished at the next drawing).
 void TestModel::aFileOfAttentionWeightsOpensInTheModelView() {
@@ -245,7 +245,7 @@ void TestModel::aFileOfAttentionWeightsOpensInTheModelView() {
   QVERIFY(view->loaded()->model.index.tokens.empty());  // no tokens: positions
   QVERIFY(w.document.config() == before);
   QCOMPARE(w.files.recentFiles().front(), QFileInfo(npz).absoluteFilePath());
-  // File > Open's dialog starts in its folder (it started in the home folder).
+  // File > Open's dialog starts in its folder (both started in the home folder).
   QString dialogFolder;
   QTimer closer;
   QObject::connect(&closer, &QTimer::timeout, [&dialogFolder] {
@@ -256,6 +256,9 @@ void TestModel::aFileOfAttentionWeightsOpensInTheModelView() {
   });
   closer.start(20);
   w.files.openDialog();
+  QCOMPARE(dialogFolder, QFileInfo(npz).absolutePath());
+  dialogFolder.clear();
+  w.files.loadTensorsDialog();  // and so does Load tensors'
   closer.stop();
   QCOMPARE(dialogFolder, QFileInfo(npz).absolutePath());
 
