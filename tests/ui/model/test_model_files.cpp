@@ -223,9 +223,9 @@ void TestModel::generationLayersAreNumberedWithinTheirStep() {
 // Plain arrays of attention weights (.npz, .safetensors, as mhaviz-cli model --weights reads
 // them) opened as a file (File > Open, Open Recent, the command line) open in the model view,
 // labelled by position; the session stays, and the next File > Open and Load tensors start in
-// the file's folder. An archive of tensors with PyTorch's names is
-// refused inline, naming Load tensors, which takes those; the line stays while the model
-// before it is drawn again (it vanished at the next drawing).
+// the file's folder. An archive of tensors with PyTorch's names is refused inline, naming Load
+// tensors, which takes those; the line stays while the model before it is drawn again (it
+// vanished at the next drawing).
 void TestModel::aFileOfAttentionWeightsOpensInTheModelView() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
