@@ -168,8 +168,8 @@ Row parseRow(const json& j) {
     window.fragments = w.contains("message") ? strings(w, "message") : shared;
     if (window.fragments.empty()) malformed(row.id, "window has no message fragments");
     static const std::vector<std::string> vias = {
-        "open_config",  "load_tensors",    "open_session", "open_missing",
-        "load_missing", "save_unwritable", "model_flow",   "model_sink_eps"};
+        "open_config",     "load_tensors", "open_session",   "open_missing", "load_missing",
+        "save_unwritable", "model_flow",   "model_sink_eps", "open_weights"};
     static const std::vector<std::string> shows = {"inline", "dialog", "warning", "model_view"};
     if (std::find(vias.begin(), vias.end(), window.via) == vias.end()) {
       malformed(row.id, "unknown window.via \"" + window.via + "\"");

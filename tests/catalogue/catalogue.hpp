@@ -26,7 +26,8 @@ struct CliCase {
 struct WindowCase {
   /// open_config, load_tensors, open_session, open_missing, load_missing, save_unwritable;
   /// model_flow (the row's model index opened, then the model view's Attention flow view),
-  /// model_sink_eps (a bundled model opened, then `value` typed into the model view's Sink ε).
+  /// model_sink_eps (a bundled model opened, then `value` typed into the model view's Sink ε),
+  /// open_weights (the row's tensors file opened with File > Open: plain attention weights).
   std::string via;
   /// inline (the parameter panel's red error line, picture kept; for the model_* vias the model
   /// view's message beside the model it keeps), dialog (the warning box of File > Open / Load

@@ -297,6 +297,20 @@ TEST(ModelCommand, PlainWeightsGiveTheModelsSinkRatesAndPictures) {
 // --compare-with: a weights-only model file compared with plain arrays read with the same
 // --tokens prints each layer's and head's largest |B - A| and where the largest is, a note where
 // the tokens differ, and refuses arrays of another length naming what differs and the fix.
+// Plain arrays given to --model (which reads a model index) are refused with the option that
+// reads them (it was a JSON parse error).
+TEST(ModelCommand, AnArchiveGivenAsAModelNamesWeights) {
+  const ScratchDir dir;
+  io::write_npz(dir.file("w.npz"),
+                {{"attentions.0", Tensor::from({1, 1, 2, 2}, std::vector<float>(4, 0.5F))}});
+  const ProcessResult r = runCli({"model", "--model", dir.file("w.npz"), "--stats"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--model takes a model index (.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("give --weights " + dir.file("w.npz")), std::string::npos) << r.err;
+  const ProcessResult ok = runCli({"model", "--weights", dir.file("w.npz"), "--stats"});
+  EXPECT_EQ(ok.exitCode, 0) << ok.err;
+}
+
 TEST(ModelCommand, CompareWithNamesTheLargestDifferenceNotesAndMismatches) {
   const ScratchDir dir;
   const auto thirds = [](const Shape& shape) {

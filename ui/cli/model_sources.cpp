@@ -2,6 +2,7 @@
 
 #include "cli/model_sources.hpp"
 
+#include <QFileInfo>
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -149,8 +150,16 @@ model::Model loadModelSource(const QCommandLineParser& parser) {
                          "structure");
       }
     }
-    m = model::read_model(parser.value(QStringLiteral("model")).toStdString(),
-                          memoryLimit(parser));
+    const QString path = parser.value(QStringLiteral("model"));
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("npz") || suffix == QLatin1String("safetensors")) {
+      throw UsageError(
+          "--model takes a model index (.json, written by capture_model or "
+          "save_attentions), not " +
+          path.toStdString() + ": for attention weights in an ." + suffix.toStdString() +
+          " give --weights " + path.toStdString());
+    }
+    m = model::read_model(path.toStdString(), memoryLimit(parser));
   } else {
     m = model::read_weights_file(parser.value(QStringLiteral("weights")).toStdString(),
                                  weightsOptions(parser), memoryLimit(parser));

@@ -148,6 +148,8 @@ class TestBadInputs : public QObject {
       accepted = w.session()->open(path(files.config));
     } else if (expect.via == "load_tensors") {
       accepted = w.session()->loadTensors(path(files.tensors));
+    } else if (expect.via == "open_weights") {  // File > Open of plain arrays
+      accepted = w.session()->open(path(files.tensors));
     } else if (expect.via == "open_session") {
       accepted = w.session()->open(path(files.session));
     } else if (expect.via == "open_missing") {
@@ -163,7 +165,8 @@ class TestBadInputs : public QObject {
     auto* label = w.window.panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
     QVERIFY(label != nullptr);
     if (expect.shows == "model_view") {
-      // A model index: read in the background, its failure shown in red in the model view.
+      // A model index or plain arrays: read in the background, the failure shown in red in the
+      // model view.
       QVERIFY(accepted);
       ModelView* view = w.window.pages()->modelView();
       QVERIFY(w.window.pages()->showingModel());
