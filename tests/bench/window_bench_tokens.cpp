@@ -107,7 +107,7 @@ void headView(MainWindow& w, bool smoke) {
     double stall = 0;
     // A new result of the same size: the weights read, lines picked and drawn again.
     const auto result = w.computation()->result();
-    const auto fitted = mhaviz::ui::fitViewToResult(w.document()->view(), *result);
+    const auto fitted = mhaviz::ui::fitView(w.document()->view(), mhaviz::ui::viewBounds(*result));
     const double fresh = toPicture(
         view, [&] { view->setResult(result, fitted); }, stall);
     report("head view: new result -> lines drawn", size, timed(fresh, stall));

@@ -44,6 +44,7 @@ Computation::Computation(Document* document, QObject* parent)
             if (text.isEmpty()) m_shownRegion.blockRows = 0;
             if (text == m_reduced) return;
             m_reduced = text;
+            updateViewBounds();
             emit reducedChanged(m_reduced);
           });
   connect(w, &ComputeWorker::failed, this, &Computation::onFailed);
@@ -53,13 +54,9 @@ Computation::Computation(Document* document, QObject* parent)
   });
   connect(document, &Document::configChanged, this, &Computation::onConfigChanged);
   connect(document, &Document::viewChanged, this, &Computation::onViewChanged);
-  document->setViewFitter([this](const ViewOptions& view) { return fitView(view); });
 }
 
-Computation::~Computation() {
-  // The fitter calls back into this object: a document that outlives it must drop it.
-  if (m_document) m_document->setViewFitter({});
-}
+Computation::~Computation() = default;
 
 QString Computation::quickCheck(const mhaviz::Config& config, std::uint64_t limit) {
   try {
@@ -78,15 +75,17 @@ QString Computation::quickCheck(const mhaviz::Config& config, std::uint64_t limi
              .arg(QString::fromStdString(mhaviz::format_bytes(limit)));
 }
 
-ViewOptions Computation::fitView(const ViewOptions& view) const {
+void Computation::updateViewBounds() {
+  if (!m_document) return;
   // While newer settings compute, the result on screen is not what the view is chosen for: a
   // head of the coming result (a model's layer opened on head 5 while the window still shows
   // two heads) is fitted to the settings, and to the result when it arrives (onResult).
-  ViewOptions fitted = m_awaiting != 0 ? fitViewToConfig(view, m_config)
-                       : m_result      ? fitViewToResult(view, *m_result)
-                                       : view;
-  if (!m_reduced.isEmpty()) fitted.stage = Stage::weights;  // the reduced view has only these
-  return fitted;
+  ViewBounds bounds = m_awaiting != 0 ? viewBounds(m_config)
+                      : m_result      ? viewBounds(*m_result)
+                                      : ViewBounds{};
+  bounds.weightsOnly = !m_reduced.isEmpty();  // the reduced view has only these
+  m_document->setViewBounds(bounds);
+  m_view = m_document->view();
 }
 
 void Computation::onViewChanged(const ViewOptions& view) {
@@ -185,6 +184,7 @@ void Computation::submitCurrent() {
   request.maxCols = m_zoomValues.width();
   const bool wasBusy = isBusy();
   m_awaiting = request.generation;
+  updateViewBounds();
   m_userCancelled = false;
   m_measuring = false;  // the measures of an older result are no longer wanted
   m_worker.submit(request);
@@ -206,6 +206,7 @@ void Computation::setOutOfDate(bool outOfDate, const QString& why) {
 void Computation::finishGeneration(quint64 generation) {
   if (generation != m_awaiting) return;
   m_awaiting = 0;
+  updateViewBounds();
   m_slow->stop();
   emit busyChanged(false);
 }
@@ -221,8 +222,7 @@ void Computation::onResult(quint64 generation, const ResultPtr& result, const An
   m_analyses = analyses;
   // A full result's measures follow (ComputeWorker::measuresReady); a reduced one has none.
   m_measuring = m_reduced.isEmpty() && m_analyses->measures == nullptr;
-  m_view = fitView(m_document->view());
-  m_document->adoptView(m_view);
+  updateViewBounds();
   setOutOfDate(false);
   emit resultReady(m_result, m_view, computeMs);
 }
@@ -249,40 +249,6 @@ void Computation::onCancelled(quint64 generation) {
                tr("Computation cancelled: the picture shows earlier settings. Press F5 to "
                   "compute again."));
   emit cancelled();
-}
-
-namespace {
-
-/// `view` with its batch element below `batches` and its solo head below `heads`.
-ViewOptions inRange(ViewOptions view, std::int64_t batches, std::int64_t heads) {
-  view.batch = std::clamp(view.batch, 0, static_cast<int>(std::max<std::int64_t>(batches, 1)) - 1);
-  if (view.soloHead >= heads) view.soloHead = -1;
-  return view;
-}
-
-}  // namespace
-
-ViewOptions fitViewToConfig(ViewOptions view, const mhaviz::Config& config) {
-  view = inRange(view, config.batch(), config.num_heads);
-  const auto labels = [](const std::vector<std::string>& names) {
-    QStringList list;
-    for (const std::string& name : names) list << QString::fromStdString(name);
-    return list;
-  };
-  view.queryLabels = labels(config.query_labels);
-  view.keyLabels = labels(config.key_labels);
-  return view;
-}
-
-ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& result) {
-  view = inRange(fitViewToConfig(view, result.config), result.N, result.H);
-  if (view.stage == Stage::weights_before_dropout && !result.weights_before_dropout) {
-    view.stage = Stage::weights;
-  }
-  if (view.stage == Stage::capped_scores && !result.has_capped_scores()) {
-    view.stage = Stage::raw_scores;
-  }
-  return view;
 }
 
 }  // namespace mhaviz::ui

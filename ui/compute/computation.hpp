@@ -103,7 +103,9 @@ class Computation : public QObject {
  private:
   void onConfigChanged(const mhaviz::Config& config);
   void onViewChanged(const ViewOptions& view);
-  [[nodiscard]] ViewOptions fitView(const ViewOptions& view) const;
+  /// Tells the document what the view can show now: the settings being computed, else the
+  /// result on screen (Document::setViewBounds); takes the view fitted to it.
+  void updateViewBounds();
   void submitCurrent();
   void setError(const QString& message);
   void setOutOfDate(bool outOfDate, const QString& why = {});
@@ -138,14 +140,5 @@ class Computation : public QObject {
   int m_staleDropped = 0;
   std::uint64_t m_memoryLimit;
 };
-
-/// `view` adjusted to the sizes of `config`: batch element and solo head in range, and its
-/// token labels (Config::query_labels / key_labels) on the axes.
-ViewOptions fitViewToConfig(ViewOptions view, const mhaviz::Config& config);
-
-/// `view` adjusted to what `result` holds: batch element and solo head in range, `weights`
-/// instead of `weights_before_dropout` when no dropout was applied, and the token labels of
-/// the result's config (Config::query_labels / key_labels) on the axes.
-ViewOptions fitViewToResult(ViewOptions view, const mhaviz::ForwardResult& result);
 
 }  // namespace mhaviz::ui

@@ -34,10 +34,16 @@ void Document::changeConfig(const mhaviz::Config& requested, const QString& text
 }
 
 void Document::setView(const ViewOptions& view) {
-  const ViewOptions fitted = m_fitView ? m_fitView(view) : view;
+  m_asked = view;
+  const ViewOptions fitted = fitView(view, m_bounds);
   if (fitted == m_view) return;
   m_view = fitted;
   emit viewChanged(m_view);
+}
+
+void Document::setViewBounds(const ViewBounds& bounds) {
+  m_bounds = bounds;
+  m_view = fitView(m_asked, m_bounds);
 }
 
 void Document::setOrigin(const SessionOrigin& origin) {

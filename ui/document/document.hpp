@@ -7,7 +7,6 @@
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
-#include <functional>
 #include <memory>
 
 #include "document/session_origin.hpp"
@@ -37,9 +36,16 @@ class Document : public QObject {
   /// Pushes one undoable change to `next`. `text` is what Edit > Undo shows ("Set num_heads to
   /// 4"); consecutive changes with the same `mergeId` (>= 0) merge into one command.
   void changeConfig(const mhaviz::Config& next, const QString& text, int mergeId = -1);
-  /// Changes how the configuration is shown (not part of the undo history), as fitted by the
-  /// view fitter (setViewFitter); emits viewChanged when that changes anything.
+  /// Changes how the configuration is shown (not part of the undo history), fitted to what can
+  /// be shown (setViewBounds); emits viewChanged when that changes anything. The view as asked is
+  /// kept: a head the bounds leave out comes back when they take it in again.
   void setView(const ViewOptions& view);
+  /// Fits the view as last asked to what can be shown (stages/view_options.hpp; until set,
+  /// nothing is fitted). The computation sets the bounds as it starts on settings (their sizes)
+  /// and when their result arrives (the stages it holds). No viewChanged: the result's arrival
+  /// announces the view (Computation::resultReady carries it); announcing it first would draw
+  /// the result before under the view of the next.
+  void setViewBounds(const ViewBounds& bounds);
   /// Where the open session came from. It belongs to the tensors: replacing them ends it.
   [[nodiscard]] const SessionOrigin& origin() const { return m_origin; }
   /// The open session was replaced while its tensors stayed (File > New without tensors):
@@ -52,15 +58,6 @@ class Document : public QObject {
                   const SessionOrigin& origin = {});
   /// Applies the configuration again as it is (configChanged), e.g. to compute it again.
   void reapply();
-
-  /// How a requested view is fitted to what can be shown (the computation installs it: batch
-  /// element and head in range, stages the result has). Identity until set.
-  void setViewFitter(std::function<ViewOptions(const ViewOptions&)> fit) {
-    m_fitView = std::move(fit);
-  }
-  /// The view fitted to a result that has just arrived, taken without a viewChanged signal (the
-  /// result's arrival announces it).
-  void adoptView(const ViewOptions& view) { m_view = view; }
 
  signals:
   /// The configuration (or the tensors) changed: everything that follows it takes it anew.
@@ -79,12 +76,13 @@ class Document : public QObject {
   // The user's masks, padding and labels before fitting, and the config last fitted from them.
   mhaviz::gen::UserValues m_userValues;
   mhaviz::Config m_fittedFromUserValues;
-  ViewOptions m_view;
+  ViewOptions m_asked;  // the view as last asked (setView)
+  ViewOptions m_view;   // m_asked fitted to m_bounds
+  ViewBounds m_bounds;
   QUndoStack m_undo;
   std::shared_ptr<const mhaviz::io::TensorMap> m_tensors;
   SessionOrigin m_origin;
   QString m_fitNotes;
-  std::function<ViewOptions(const ViewOptions&)> m_fitView;
 };
 
 }  // namespace mhaviz::ui

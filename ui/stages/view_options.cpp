@@ -1,6 +1,9 @@
 #include "stages/view_options.hpp"
 
 #include <QCoreApplication>  // QT_TRANSLATE_NOOP: stage names are translated for display
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "mhaviz/core/forward/result.hpp"
 
@@ -75,6 +78,51 @@ QList<Stage> allStages() {
           Stage::value_norms,
           Stage::value_zeroing,
           Stage::sink_scores};
+}
+
+namespace {
+
+QStringList labelList(const std::vector<std::string>& names) {
+  QStringList list;
+  for (const std::string& name : names) list << QString::fromStdString(name);
+  return list;
+}
+
+}  // namespace
+
+ViewBounds viewBounds(const mhaviz::Config& config) {
+  ViewBounds bounds;
+  bounds.sized = true;
+  bounds.batches = config.batch();
+  bounds.heads = config.num_heads;
+  bounds.queryLabels = labelList(config.query_labels);
+  bounds.keyLabels = labelList(config.key_labels);
+  return bounds;
+}
+
+ViewBounds viewBounds(const mhaviz::ForwardResult& result) {
+  ViewBounds bounds = viewBounds(result.config);
+  bounds.batches = result.N;
+  bounds.heads = result.H;
+  bounds.beforeDropout = stageIn(Stage::weights_before_dropout, result);
+  bounds.cappedScores = stageIn(Stage::capped_scores, result);
+  return bounds;
+}
+
+ViewOptions fitView(ViewOptions view, const ViewBounds& bounds) {
+  if (bounds.sized) {
+    view.batch =
+        std::clamp(view.batch, 0, static_cast<int>(std::max<std::int64_t>(bounds.batches, 1)) - 1);
+    if (view.soloHead >= bounds.heads) view.soloHead = -1;
+    view.queryLabels = bounds.queryLabels;
+    view.keyLabels = bounds.keyLabels;
+  }
+  if (view.stage == Stage::weights_before_dropout && !bounds.beforeDropout) {
+    view.stage = Stage::weights;
+  }
+  if (view.stage == Stage::capped_scores && !bounds.cappedScores) view.stage = Stage::raw_scores;
+  if (bounds.weightsOnly) view.stage = Stage::weights;
+  return view;
 }
 
 bool stageIn(Stage stage, const mhaviz::ForwardResult& result) {

@@ -4,10 +4,12 @@
 
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 
 namespace mhaviz {
+struct Config;
 struct ForwardResult;
-}
+}  // namespace mhaviz
 
 namespace mhaviz::ui {
 
@@ -57,6 +59,30 @@ struct ViewOptions {
   int kvHeads = 0;
   bool operator==(const ViewOptions&) const = default;
 };
+
+/// What a view can show: the sizes and token labels of the settings being computed or of the
+/// result on screen, and the stages that result holds. The document fits every view to it
+/// (Document::setViewBounds); the default fits nothing.
+struct ViewBounds {
+  bool sized = false;  // batches, heads and the labels are known (false: a view keeps its own)
+  std::int64_t batches = 1, heads = 1;
+  QStringList queryLabels, keyLabels;
+  bool beforeDropout = true;  // weights_before_dropout is there (false: weights are shown)
+  bool cappedScores = true;   // capped_scores is there (false: raw_scores are shown)
+  bool weightsOnly = false;   // a reduced result: the weights are all it has
+  bool operator==(const ViewBounds&) const = default;
+};
+
+/// The bounds of settings that are being computed: their sizes and token labels (Config::
+/// query_labels / key_labels); any stage may come.
+ViewBounds viewBounds(const mhaviz::Config& config);
+/// The bounds of a result: its sizes, its config's token labels, and the stages it holds
+/// (weights_before_dropout only after dropout, capped_scores only with attn_logit_softcapping).
+ViewBounds viewBounds(const mhaviz::ForwardResult& result);
+/// `view` fitted to `bounds`: batch element and solo head in range, the bounds' labels on the
+/// axes, and a stage that is there (weights instead of weights before dropout, raw scores instead
+/// of capped scores, weights alone in a reduced result).
+ViewOptions fitView(ViewOptions view, const ViewBounds& bounds);
 
 /// "weights", "raw scores", "q", ... (lower case, for titles and file names).
 QString stageName(Stage stage);

@@ -49,7 +49,7 @@ std::function<void()> follow(TokenView* view, QDockWidget* dock, Document* docum
       return;
     }
     const ResultPtr result = computation->result();
-    view->setResult(result, result ? fitViewToResult(document->view(), *result) : ViewOptions{},
+    view->setResult(result, result ? fitView(document->view(), viewBounds(*result)) : ViewOptions{},
                     computation->measures(), document->origin().pictures);
   };
   QObject::connect(computation, &Computation::resultReady, view, update);

@@ -1,6 +1,6 @@
 // The document layer alone (ui/document, linked without the computation or any widget): what
 // changeConfig pushes onto the undo history and announces, how consecutive edits merge, the
-// user's values that a smaller size cuts and a larger one brings back, the view fitter, the
+// user's values that a smaller size cuts and a larger one brings back, the view's bounds, the
 // order of originChanged and configChanged, and ConfigEdits' controls following the document.
 
 #include <QSignalSpy>
@@ -105,22 +105,57 @@ class TestDocument : public QObject {
     QCOMPARE(doc.view().batch, 3);
     doc.setView(v);  // the same again: nothing to announce
     QCOMPARE(viewChanged.count(), 1);
-    // A fitter (the computation's: batch element and head in range) has the last word.
-    doc.setViewFitter([](const ViewOptions& asked) {
-      ViewOptions out = asked;
-      out.batch = std::min(out.batch, 1);
-      return out;
-    });
+    // What can be shown (the computation's bounds: two batch elements, four heads) has the last
+    // word.
+    ViewBounds bounds;
+    bounds.sized = true;
+    bounds.batches = 2;
+    bounds.heads = 4;
+    bounds.queryLabels = {QStringLiteral("a"), QStringLiteral("b")};
+    doc.setViewBounds(bounds);
+    QCOMPARE(viewChanged.count(), 1);  // not announced: the result that brings them is
+    QCOMPARE(doc.view().batch, 1);
+    QCOMPARE(doc.view().queryLabels, bounds.queryLabels);
     v.batch = 5;
+    v.soloHead = 3;
     doc.setView(v);
     QCOMPARE(viewChanged.count(), 2);
     QCOMPARE(doc.view().batch, 1);
+    QCOMPARE(doc.view().soloHead, 3);
     QCOMPARE(viewChanged.last().at(0).value<ViewOptions>().batch, 1);
-    // Adopted with a result that has arrived: taken without a signal.
-    v.batch = 0;
-    doc.adoptView(v);
-    QCOMPARE(doc.view().batch, 0);
+    // Fewer heads leave head 3 out; the view as asked brings it back when they take it in.
+    bounds.heads = 2;
+    doc.setViewBounds(bounds);
+    QCOMPARE(doc.view().soloHead, -1);
+    bounds.heads = 4;
+    doc.setViewBounds(bounds);
+    QCOMPARE(doc.view().soloHead, 3);
     QCOMPARE(viewChanged.count(), 2);
+  }
+
+  void aStageTheResultDoesNotHoldIsShownByTheNearestItHas() {
+    Document doc;
+    ViewOptions v = doc.view();
+    v.stage = Stage::weights_before_dropout;
+    doc.setView(v);
+    ViewBounds bounds;  // nothing known yet: kept as asked
+    doc.setViewBounds(bounds);
+    QCOMPARE(doc.view().stage, Stage::weights_before_dropout);
+    bounds.beforeDropout = false;  // a result without dropout
+    doc.setViewBounds(bounds);
+    QCOMPARE(doc.view().stage, Stage::weights);
+    v.stage = Stage::capped_scores;
+    doc.setView(v);
+    bounds.cappedScores = false;
+    doc.setViewBounds(bounds);
+    QCOMPARE(doc.view().stage, Stage::raw_scores);
+    bounds.cappedScores = true;
+    bounds.weightsOnly = true;  // a reduced result
+    doc.setViewBounds(bounds);
+    QCOMPARE(doc.view().stage, Stage::weights);
+    bounds.weightsOnly = false;
+    doc.setViewBounds(bounds);
+    QCOMPARE(doc.view().stage, Stage::capped_scores);
   }
 
   void newTensorsEndTheOriginThenApplyTheConfiguration() {

@@ -320,7 +320,8 @@ class TestHeadView : public QObject {
     QCOMPARE(image.width(), 800);
     // The same layout as the export's: recomputed here for its geometry.
     const auto result = m_window->computation()->result();
-    const auto fitted = mhaviz::ui::fitViewToResult(m_window->document()->view(), *result);
+    const auto fitted =
+        mhaviz::ui::fitView(m_window->document()->view(), mhaviz::ui::viewBounds(*result));
     const auto lines =
         mhaviz::ui::headViewPictureLayout(*result, fitted, view->choice(), options).lines;
     QVERIFY(!lines.lines.empty());
