@@ -42,6 +42,9 @@ class ModelModeBar : public QWidget {
   [[nodiscard]] QString sinkEpsError() const;
   /// The sink rate line as shown.
   [[nodiscard]] QString sinkRateText() const;
+  /// The step slider of a generation capture, and the line that says what the step generates.
+  [[nodiscard]] QSlider* stepSlider() const { return m_step; }
+  [[nodiscard]] const QLabel* stepLine() const { return m_stepText; }
 
  signals:
   /// The view or the step changed: draw again.

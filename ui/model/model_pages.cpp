@@ -70,17 +70,17 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
       m_modelView(new ModelView),
       m_layerBar(new QWidget),
       m_layerText(new QLabel),
+      m_back(new QPushButton(tr("Back to the model view"))),
       m_toModel(new QAction(tr("&Model view"), this)) {
   setObjectName(QStringLiteral("centralPages"));
   auto* layerPage = new QWidget;
-  auto* back = new QPushButton(tr("Back to the model view"));
-  back->setObjectName(QStringLiteral("backToModel"));
+  m_back->setObjectName(QStringLiteral("backToModel"));
   m_layerText->setObjectName(QStringLiteral("modelLayerText"));
   m_layerText->setWordWrap(true);  // never widens the window
   auto* bar = new QHBoxLayout(m_layerBar);
   bar->setContentsMargins(6, 2, 6, 2);
   bar->addWidget(m_layerText, 1);
-  bar->addWidget(back);
+  bar->addWidget(m_back);
   m_layerBar->setObjectName(QStringLiteral("modelLayerBar"));
   m_layerBar->hide();
   auto* layout = new QVBoxLayout(layerPage);
@@ -97,7 +97,7 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
   m_toModel->setEnabled(false);
   connect(m_toModel, &QAction::triggered, this,
           [this](bool on) { on ? showModelView() : showLayerView(); });
-  connect(back, &QPushButton::clicked, this, &ModelPages::showModelView);
+  connect(m_back, &QPushButton::clicked, this, &ModelPages::showModelView);
   connect(m_modelView, &ModelView::layerSelected, this, &ModelPages::selectLayer);
   connect(m_modelView, &ModelView::layerChosen, this, &ModelPages::openLayer);
   connect(m_modelView, &ModelView::exampleRequested, this, &ModelPages::openModelExample);

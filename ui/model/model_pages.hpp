@@ -22,6 +22,7 @@
 class QAction;
 class QLabel;
 class QMenu;
+class QPushButton;
 class QTemporaryDir;
 
 namespace mhaviz::ui {
@@ -58,6 +59,10 @@ class ModelPages : public QStackedWidget {
   void setVisible(bool visible) override;
   /// View > Model view: enabled once a model was opened.
   [[nodiscard]] QAction* modelViewAction() const { return m_toModel; }
+  /// The bar above a model's layer ("layer 1 of reverse.json") and its button back to the model
+  /// view; hidden while the session is no layer of the model.
+  [[nodiscard]] const QWidget* layerBar() const { return m_layerBar; }
+  [[nodiscard]] QPushButton* backButton() const { return m_back; }
 
   /// Shows the model view and reads, computes and draws `indexPath` there in the background
   /// (after the unsaved-changes prompt); once read, its first layer becomes the session.
@@ -118,6 +123,7 @@ class ModelPages : public QStackedWidget {
   ModelView* m_modelView;
   QWidget* m_layerBar;
   QLabel* m_layerText;
+  QPushButton* m_back;
   QAction* m_toModel;
   std::unique_ptr<QTemporaryDir> m_examplesDir;  // the bundled models, copied out once
   bool m_applying = false;     // a layer of the model is being opened: its own origin change

@@ -75,6 +75,8 @@ class ModelView : public QWidget {
   /// model file and one per bundled example (exampleRequested, openFileRequested).
   [[nodiscard]] QWidget* startPage() const { return m_start; }
   [[nodiscard]] int batch() const { return m_batchValue; }
+  /// The Batch element control (batchChanged follows it).
+  [[nodiscard]] QSpinBox* batchBox() const { return m_batch; }
   /// The map outlined as selected: (layer, head), head -1 for the whole layer; layer -1: none.
   void setSelected(int layer, int head);
   [[nodiscard]] std::pair<int, int> selected() const { return m_selected; }
@@ -87,6 +89,14 @@ class ModelView : public QWidget {
   void setMode(ModelMode mode);
   /// The view, step and sink threshold controls.
   [[nodiscard]] ModelModeBar* modes() const { return m_modes; }
+  /// The lines above the grid as shown: the model's caption; the summary (its layers' agreement
+  /// with PyTorch, red when one differs); the inline error; the hint on what a click does.
+  [[nodiscard]] const QLabel* captionLine() const { return m_caption; }
+  [[nodiscard]] const QLabel* summaryLine() const { return m_summary; }
+  [[nodiscard]] const QLabel* errorLine() const { return m_error; }
+  [[nodiscard]] const QLabel* hintLine() const { return m_hint; }
+  /// "Open layer N": opens the selected layer (disabled, with the reason, for weights only).
+  [[nodiscard]] QPushButton* openLayerButton() const { return m_open; }
 
  signals:
   /// A map was clicked: show that layer (and head) in the docks.

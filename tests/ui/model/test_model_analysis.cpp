@@ -69,13 +69,13 @@ void TestModel::generationOpensInTheStepViewAndTheSliderMovesWithTheKeyboard() {
     };
   };
   QVERIFY2(shows(view, stepPicture(int(m.index.steps - 1))), "not the last step's rows");
-  auto* slider = view->findChild<QSlider*>(QStringLiteral("modelStep"));
+  auto* slider = view->modes()->stepSlider();
   QVERIFY(slider != nullptr && slider->isVisible());
   slider->setFocus();
   QTest::keyClick(slider, Qt::Key_Home);
   QCOMPARE(view->modes()->step(), 0);
   QVERIFY2(shows(view, stepPicture(0)), "not step 0's rows");
-  auto* text = view->findChild<QLabel*>(QStringLiteral("modelStepText"));
+  auto* text = view->modes()->stepLine();
   QVERIFY2(text->text().contains(QStringLiteral("position 8 (6@8) generates 3@9")),
            qPrintable(text->text()));
   QTest::keyClick(slider, Qt::Key_Right);
@@ -130,7 +130,7 @@ void TestModel::theSessionFollowsTheStepSlider() {
   // The second call of the step, head 2, selected; the slider keeps that place and head.
   QVERIFY(layersOf(last).size() >= 2);
   w.pages.selectLayer(int(layersOf(last)[1]), 2);
-  auto* slider = view->findChild<QSlider*>(QStringLiteral("modelStep"));
+  auto* slider = view->modes()->stepSlider();
   QVERIFY(slider != nullptr);
   slider->setFocus();
   for (const int step : {0, 1}) {

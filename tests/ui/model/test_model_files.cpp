@@ -44,6 +44,18 @@ using namespace mhaviz::ui;
 using namespace mhaviz::ui::testing::model_view;
 namespace model = mhaviz::model;
 
+namespace {
+
+/// The entry of File > Examples that opens the bundled model `name` (its action's data).
+QAction* exampleAction(const QMenu& examples, const QString& name) {
+  for (QAction* a : examples.actions()) {
+    if (a->data().toString() == name) return a;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 void TestModel::initTestCase() {
   // Settings and data folders of the tests' own, no recent files from an earlier run.
   QStandardPaths::setTestModeEnabled(true);
@@ -69,7 +81,7 @@ void TestModel::aBrokenModelFileGivesAnInlineMessage() {
   ModelView* view = w.view();
   QVERIFY(view->error().contains(QStringLiteral("gone.npz")));
   QVERIFY(view->error().contains(QStringLiteral("is not there")));
-  auto* error = view->findChild<QLabel*>(QStringLiteral("modelError"));
+  auto* error = view->errorLine();
   QVERIFY(error->isVisible());
   QVERIFY(w.errors.isEmpty());  // inline, no dialog
   QVERIFY(w.document.config() == before);
@@ -87,7 +99,7 @@ void TestModel::examplesListTheBundledModelsWithTheirCaptions() {
   const QList<ModelExample> models = modelExamples();
   QCOMPARE(models.size(), 4);  // reverse, copy, generate, squares (a vision transformer)
   for (const ModelExample& m : models) {
-    auto* action = examples.findChild<QAction*>(QStringLiteral("modelExample_") + m.name);
+    auto* action = exampleAction(examples, m.name);
     QVERIFY(action != nullptr);
     QVERIFY(!m.caption.isEmpty());
     // Issue 40 defect 11: the caption made "generate" run off the screen; a short title,
@@ -96,7 +108,7 @@ void TestModel::examplesListTheBundledModelsWithTheirCaptions() {
     QVERIFY2(action->text().size() <= 60, qPrintable(action->text()));
     QCOMPARE(action->statusTip(), m.caption);
   }
-  auto* action = examples.findChild<QAction*>(QStringLiteral("modelExample_copy"));
+  auto* action = exampleAction(examples, QStringLiteral("copy"));
   w.window.show();
   action->trigger();
   ModelView* view = w.view();
@@ -209,7 +221,7 @@ void TestModel::generationLayersAreNumberedWithinTheirStep() {
   QVERIFY2(view->cellText(cell).startsWith(QStringLiteral("layer 0 (attn.0, step")),
            qPrintable(view->cellText(cell)));
   view->setSelected(int(last), 2);
-  auto* open = view->findChild<QPushButton*>(QStringLiteral("modelOpenLayer"));
+  auto* open = view->openLayerButton();
   QCOMPARE(open->text(), QStringLiteral("&Open layer 0"));
   // The pictures across the layers name them so too: the step's layers 0 and 1 (the rollout
   // of step 0, the only step that reads the prompt with self-attention).
@@ -318,19 +330,19 @@ void TestModel::weightsOnlyLayersShowStoredWeightsAndSayWhatIsNotAvailable() {
   openAndWait(w, indexPath);
   ModelView* view = w.view();
   QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
-  const QString summary = view->findChild<QLabel*>(QStringLiteral("modelSummary"))->text();
+  const QString summary = view->summaryLine()->text();
   QVERIFY2(summary.contains(QStringLiteral("weights-only")), qPrintable(summary));
   QVERIFY2(summary.contains(QStringLiteral("1 of 20 rows do not sum to 1")) &&
                summary.contains(QStringLiteral("not renormalised")),
            qPrintable(summary));
   // Disabled, with the reason.
-  auto* open = view->findChild<QPushButton*>(QStringLiteral("modelOpenLayer"));
+  auto* open = view->openLayerButton();
   QVERIFY(!open->isEnabled());
   for (const char* needs : {"cell arithmetic", "value norms", "value zeroing", "logit scale",
                             "recomputing a layer", "walk-through"}) {
     QVERIFY2(open->toolTip().contains(QLatin1String(needs)), qPrintable(open->toolTip()));
   }
-  const QString hint = view->findChild<QLabel*>(QStringLiteral("modelHint"))->text();
+  const QString hint = view->hintLine()->text();
   QVERIFY2(hint.contains(QStringLiteral("not available")), qPrintable(hint));
   for (int layer = 0; layer < 2; ++layer) {
     QVERIFY(view->layerText(layer).contains(QStringLiteral("stored weights")));

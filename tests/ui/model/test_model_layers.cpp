@@ -27,9 +27,7 @@ namespace model = mhaviz::model;
 namespace {
 
 /// The pages' button that leads from a layer back to the model view.
-QPushButton* backToModel(ModelWindow& w) {
-  return w.pages.findChild<QPushButton*>(QStringLiteral("backToModel"));
-}
+QPushButton* backToModel(ModelWindow& w) { return w.pages.backButton(); }
 
 /// Opens the reversing model, double-clicks layer 1 / head 3 open and goes back to the model
 /// view: the state the defects of issue 28 start from.
@@ -54,7 +52,7 @@ void checkNoTraceOfTheModel(ModelWindow& w, const char* after) {
   QVERIFY2(w.document.tensors() == nullptr, qPrintable(where + ": the layer's tensors stay"));
   QVERIFY2(w.computation.error().isEmpty(), qPrintable(where + ": " + w.computation.error()));
   QVERIFY2(!w.pages.showingModel(), qPrintable(where + ": the model grid stays"));
-  QVERIFY2(!w.pages.findChild<QWidget*>(QStringLiteral("modelLayerBar"))->isVisible(),
+  QVERIFY2(!w.pages.layerBar()->isVisible(),
            qPrintable(where + ": the bar \"layer of reverse.json\" stays"));
   QVERIFY2(!w.pages.modelViewAction()->isEnabled(),
            qPrintable(where + ": View > Model view still offers the model"));
@@ -174,7 +172,7 @@ void TestModel::openingAnythingLeavesNoTraceOfTheModel() {
     QVERIFY(w.document.tensors() != nullptr && w.document.tensors()->empty());
     QVERIFY(w.idle());
     QVERIFY(!w.pages.showingModel());
-    QVERIFY(!w.pages.findChild<QWidget*>(QStringLiteral("modelLayerBar"))->isVisible());
+    QVERIFY(!w.pages.layerBar()->isVisible());
     QVERIFY(w.view()->loaded() == nullptr);
     return;
   }

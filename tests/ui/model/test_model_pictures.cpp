@@ -119,9 +119,9 @@ void TestModel::openingAModelShowsLayersTimesHeadsMapsOfTheCoreWeights() {
   }
   QVERIFY(cellsChecked > 0);
   // The caption and each layer's agreement are shown.
-  auto* caption = view->findChild<QLabel*>(QStringLiteral("modelCaption"));
+  auto* caption = view->captionLine();
   QVERIFY(caption->text().contains(QString::fromStdString(m.index.caption)));
-  auto* summary = view->findChild<QLabel*>(QStringLiteral("modelSummary"));
+  auto* summary = view->summaryLine();
   QVERIFY2(summary->text().contains(QStringLiteral("every layer matches PyTorch")),
            qPrintable(summary->text()));
   QCOMPARE(computed.disagreeing(), std::size_t(0));
@@ -246,7 +246,7 @@ void TestModel::aLayerDisagreeingWithPyTorchIsShownPlainly() {
   QVERIFY(view->loaded() != nullptr);
   QVERIFY(view->loaded()->computed.checks[0].ok);
   QVERIFY(!view->loaded()->computed.checks[1].ok);
-  auto* summary = view->findChild<QLabel*>(QStringLiteral("modelSummary"));
+  auto* summary = view->summaryLine();
   QVERIFY2(summary->text().contains(QStringLiteral("1 of 2 layers DIFFER")),
            qPrintable(summary->text()));
   QVERIFY(summary->text().contains(QStringLiteral("layer 1 (encoder.layers.1.self_attn) by 0.5")));

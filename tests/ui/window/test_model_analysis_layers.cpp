@@ -38,7 +38,7 @@ void TestModelAnalysis::theSessionAndTheTextViewFollowTheStepSlider() {
   // The second call of the step, head 2, selected; the slider keeps that place and head.
   QVERIFY(layersOf(last).size() >= 2);
   w.window.pages()->selectLayer(int(layersOf(last)[1]), 2);
-  auto* slider = view->findChild<QSlider*>(QStringLiteral("modelStep"));
+  auto* slider = view->modes()->stepSlider();
   slider->setFocus();
   for (const int step : {0, 1}) {
     QTest::keyClick(slider, step == 0 ? Qt::Key_Home : Qt::Key_Right);

@@ -72,8 +72,7 @@ void TestModelCompare::theComparisonFollowsTheModelView() {
   QVERIFY(table->selectionModel()->isRowSelected(2, {}));
 
   // Batch element 1 in the model view: its own difference (layer 2, head 0), the selection kept.
-  auto* batch = view->findChild<QSpinBox*>(QStringLiteral("modelBatch"));
-  batch->setValue(1);
+  view->batchBox()->setValue(1);
   QVERIFY(settled(c));
   QCOMPARE(c->difference()->batch, 1);
   QCOMPARE(table->model()->index(2, 0).data().toString(), QStringLiteral("0.35"));

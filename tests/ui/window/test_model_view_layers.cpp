@@ -48,7 +48,7 @@ void openLayerAndReturn(testing::PromptedWindow& w) {
   QVERIFY(!w.window.pages()->showingModel());
   QVERIFY(w.idle());
   QVERIFY(w.document()->tensors() != nullptr);
-  w.window.findChild<QPushButton*>(QStringLiteral("backToModel"))->click();
+  w.window.pages()->backButton()->click();
   QVERIFY(w.window.pages()->showingModel());
 }
 
@@ -300,7 +300,7 @@ void TestModelView::presentationModeHidesTheBarAndBringsItBack() {
   openLayerAndReturn(w);
   if (QTest::currentTestFailed()) return;
   w.window.pages()->showLayerView();
-  auto* bar = w.window.findChild<QWidget*>(QStringLiteral("modelLayerBar"));
+  auto* bar = w.window.pages()->layerBar();
   QVERIFY(bar->isVisible());
   w.window.teaching()->setPresentation(true);
   QVERIFY2(!bar->isVisible(), "the bar stays above presentation mode");
