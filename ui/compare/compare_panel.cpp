@@ -393,6 +393,7 @@ ComparePanel* installCompare(QMainWindow* window, Document* document, Computatio
   QObject::connect(models, &ModelCompare::openModelChanged, withFile, &QAction::setEnabled);
   panel->m_dock = dock;
   panel->m_modelCompare = models;
+  panel->m_menu = {pin, swap, newA, leave, withFile};
   return panel;
 }
 

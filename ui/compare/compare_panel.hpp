@@ -13,6 +13,7 @@
 #include "stages/compare_stage.hpp"
 #include "tasks/latest_task.hpp"
 
+class QAction;
 class QLabel;
 class QMainWindow;
 class QMenu;
@@ -74,8 +75,20 @@ class ComparePanel : public QWidget {
   [[nodiscard]] QPushButton* swapButton() const { return m_swap; }
   [[nodiscard]] QPushButton* exportButton() const { return m_export; }
   [[nodiscard]] QPushButton* leaveButton() const { return m_leave; }
+  /// The titles over A and B (B's names what differs from A).
+  [[nodiscard]] const QLabel* titleA() const { return m_titleA; }
+  [[nodiscard]] const QLabel* titleB() const { return m_titleB; }
   /// The "Compare: A | B | B - A" dock that holds the panel (the window places and shows it).
   [[nodiscard]] QDockWidget* dock() const { return m_dock; }
+  /// The Compare menu's entries (installCompare makes them).
+  struct MenuActions {
+    QAction* pin = nullptr;       // Pin current settings as A
+    QAction* swap = nullptr;      // Swap A and B
+    QAction* newA = nullptr;      // Make B the new A
+    QAction* leave = nullptr;     // Leave compare mode
+    QAction* withFile = nullptr;  // Compare the model with a file…
+  };
+  [[nodiscard]] const MenuActions& menuActions() const { return m_menu; }
   /// Two model files compared (compare/model_compare.hpp): shown in the dock instead of the
   /// panel while a comparison is active.
   [[nodiscard]] ModelCompare* modelCompare() const { return m_modelCompare; }
@@ -119,6 +132,7 @@ class ComparePanel : public QWidget {
   QWidget* m_grids = nullptr;  // A | B | B - A
   QDockWidget* m_dock = nullptr;
   ModelCompare* m_modelCompare = nullptr;
+  MenuActions m_menu;
 };
 
 /// A grid under its title (A, B or B − A), for the compare dock's pages.

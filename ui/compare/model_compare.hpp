@@ -82,6 +82,13 @@ class ModelCompare : public QWidget {
   /// failed and why (then hasProblem()).
   [[nodiscard]] QString message() const;
   [[nodiscard]] bool hasProblem() const { return !m_problem.isEmpty(); }
+  /// The message as shown (coloured while there is a problem); the line that says which layer
+  /// and head the maps are of; the titles over A and B; Export of the three maps.
+  [[nodiscard]] const QLabel* messageLine() const { return m_status; }
+  [[nodiscard]] const QLabel* whereLine() const { return m_where; }
+  [[nodiscard]] const QLabel* titleA() const { return m_titleA; }
+  [[nodiscard]] const QLabel* titleB() const { return m_titleB; }
+  [[nodiscard]] QPushButton* exportButton() const { return m_export; }
   [[nodiscard]] const ModelSide& sideA() const { return m_a; }
   [[nodiscard]] const ModelSide& sideB() const { return m_b; }
   /// Each layer's and head's largest and mean |B − A| (null before it is made, or on a mismatch).

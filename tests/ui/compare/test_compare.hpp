@@ -58,10 +58,8 @@ struct CompareWindow {
   [[nodiscard]] QStackedWidget* pages() const {
     return qobject_cast<QStackedWidget*>(panel->dock()->widget());
   }
-  /// An action of the Compare menu, by its object name.
-  [[nodiscard]] QAction* action(const char* name) const {
-    return window.findChild<QAction*>(QString::fromLatin1(name));
-  }
+  /// The Compare menu's entries.
+  [[nodiscard]] const ComparePanel::MenuActions& menu() const { return panel->menuActions(); }
   /// `path` as the model open in the model view (B), as the window tells the comparison when
   /// the model view has opened it: its first layer selected (every head), batch element 0.
   void openModel(const QString& path) const {

@@ -43,7 +43,7 @@ void TestCompareLayer::filesThatDoNotFitSayWhyInline() {
   CompareWindow w;
   w.openModel(b);
   ModelCompare* c = w.models();
-  auto* message = c->findChild<QLabel*>(QStringLiteral("modelCompareMessage"));
+  const QLabel* message = c->messageLine();
 
   // Another length: refused, what differs and the fix named, nothing drawn.
   c->compareWith(other);
@@ -66,7 +66,7 @@ void TestCompareLayer::filesThatDoNotFitSayWhyInline() {
   QCOMPARE(c->data().a.maps.front().rows, int(kLength + 1));
   QCOMPARE(c->data().b.maps.front().rows, int(kLength));
   QVERIFY(c->gridA()->mapCount() > 0 && c->gridB()->mapCount() > 0);
-  QVERIFY(!c->findChild<QPushButton*>(QStringLiteral("modelCompareExport"))->isEnabled());
+  QVERIFY(!c->exportButton()->isEnabled());
 
   // Other tokens at the same positions: compared, with a note.
   c->compareWith(dog);
@@ -79,7 +79,7 @@ void TestCompareLayer::filesThatDoNotFitSayWhyInline() {
            qPrintable(c->message()));
   QCOMPARE(c->gridDiff()->mapCount(), 1);
   QVERIFY(c->table()->isVisible());
-  QVERIFY(c->findChild<QPushButton*>(QStringLiteral("modelCompareExport"))->isEnabled());
+  QVERIFY(c->exportButton()->isEnabled());
 
   // Plain arrays: read with B's tokens (and grouping), compared as a model file.
   mhaviz::io::TensorMap plain;
@@ -130,8 +130,8 @@ void TestCompareLayer::anotherModelOrLeavingEndsTheComparison() {
   CompareWindow w;
   QVERIFY(w.idle());
   ModelCompare* c = w.models();
-  QAction* leave = w.action("compareLeave");
-  QAction* withFile = w.action("compareModelFile");
+  QAction* leave = w.menu().leave;
+  QAction* withFile = w.menu().withFile;
   QVERIFY(leave != nullptr && withFile != nullptr);
   QVERIFY(!leave->isEnabled());
   w.openModel(b);

@@ -34,7 +34,7 @@ void TestCompareLayer::comparingTwoWeightsOnlyFilesShowsABAndTheDifference() {
   const QString a = writeModel(dir, QStringLiteral("a"), p.a, kWords);
   const QString b = writeModel(dir, QStringLiteral("b"), p.b, kWords);
   CompareWindow w;
-  QAction* withFile = w.action("compareModelFile");
+  QAction* withFile = w.menu().withFile;
   QVERIFY(withFile != nullptr);
   QVERIFY2(!withFile->isEnabled(), "no model is open: nothing to compare");
   ModelCompare* c = w.models();
@@ -93,11 +93,11 @@ void TestCompareLayer::comparingTwoWeightsOnlyFilesShowsABAndTheDifference() {
   QVERIFY(sameMap(data.diff.maps[0].values, p.b[1], 0, 2, 1.0, &p.a[1]));
   QCOMPARE(c->gridDiff()->mapCount(), 1);
   QVERIFY(c->gridA()->mapCount() == 1 && c->gridB()->mapCount() == 1);
-  const QString titleA = c->findChild<QLabel*>(QStringLiteral("modelCompareTitleA"))->text();
-  const QString titleB = c->findChild<QLabel*>(QStringLiteral("modelCompareTitleB"))->text();
+  const QString titleA = c->titleA()->text();
+  const QString titleB = c->titleB()->text();
   QCOMPARE(titleA, QStringLiteral("A: a.json"));
   QCOMPARE(titleB, QStringLiteral("B: b.json (open in the model view)"));
-  QCOMPARE(c->findChild<QLabel*>(QStringLiteral("modelCompareWhere"))->text(),
+  QCOMPARE(c->whereLine()->text(),
            QStringLiteral("layer 1 (attentions.1), head 2, batch element 0"));
 }
 
@@ -171,10 +171,9 @@ void TestCompareLayer::theComparisonFollowsTheTableTheSelectionAndTheBatch() {
 
   // Swap (the Compare menu's, acting on the comparison): A is the open model, B the file;
   // B - A changes sign.
-  w.action("compareSwap")->trigger();
+  w.menu().swap->trigger();
   QVERIFY(settled(c));
-  QCOMPARE(c->findChild<QLabel*>(QStringLiteral("modelCompareTitleA"))->text(),
-           QStringLiteral("A: b.json (open in the model view)"));
+  QCOMPARE(c->titleA()->text(), QStringLiteral("A: b.json (open in the model view)"));
   QVERIFY(sameMap(c->data().diff.maps[0].values, p.b[2], 1, 0, -1.0, &p.a[2]));
   QCOMPARE(table->model()->index(2, 0).data().toString(), QStringLiteral("0.35"));
   QVERIFY(!w.panel->isPinned());  // compare mode's A untouched

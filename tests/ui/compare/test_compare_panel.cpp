@@ -31,8 +31,8 @@ void TestCompareLayer::headersNameTheSettingsThatDiffer() {
   ComparePanel* panel = w.panel;
   panel->pin();
   QVERIFY(w.shown());
-  auto* titleA = panel->findChild<QLabel*>(QStringLiteral("compareTitleA"));
-  auto* titleB = panel->findChild<QLabel*>(QStringLiteral("compareTitleB"));
+  const QLabel* titleA = panel->titleA();
+  const QLabel* titleB = panel->titleB();
   QVERIFY(titleA != nullptr && titleB != nullptr);
   QVERIFY2(!titleB->text().contains(QStringLiteral("differs")), qPrintable(titleB->text()));
   mhaviz::Config b = w.document.config();
@@ -305,9 +305,9 @@ void TestCompareLayer::aRestoredAIsComputedWithItsTensors() {
 void TestCompareLayer::theCompareMenuFollowsThePanel() {
   CompareWindow w;
   QVERIFY(w.idle());
-  QAction* pin = w.action("comparePin");
-  QAction* swap = w.action("compareSwap");
-  QAction* leave = w.action("compareLeave");
+  QAction* pin = w.menu().pin;
+  QAction* swap = w.menu().swap;
+  QAction* leave = w.menu().leave;
   QVERIFY(pin != nullptr && swap != nullptr && leave != nullptr);
   QVERIFY(pin->isEnabled());
   QVERIFY(!swap->isEnabled());

@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include "../compare/model_compare_files.hpp"
+#include "compare/compare_panel.hpp"
 #include "compare/model_compare.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
@@ -36,8 +37,9 @@ inline void openAndWait(testing::PromptedWindow& w, const QString& path) {
   QVERIFY2(view->error().isEmpty(), qPrintable(view->error()));
 }
 
-inline QAction* action(MainWindow& window, const char* name) {
-  return window.findChild<QAction*>(QString::fromLatin1(name));
+/// The Compare menu's entries.
+inline const ComparePanel::MenuActions& menu(MainWindow& window) {
+  return window.comparePanel()->menuActions();
 }
 
 }  // namespace mhaviz::ui::testing::model_compare

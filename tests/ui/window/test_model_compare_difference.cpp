@@ -36,7 +36,7 @@ void TestModelCompare::theComparisonFollowsTheModelView() {
   const QString b = writeModel(dir, QStringLiteral("b"), p.b, kWords);
   testing::PromptedWindow w;
   w.answer = UnsavedAnswer::discard;
-  QAction* withFile = action(w.window, "compareModelFile");
+  QAction* withFile = menu(w.window).withFile;
   QVERIFY(withFile != nullptr);
   QVERIFY2(!withFile->isEnabled(), "no model is open: nothing to compare");
   openAndWait(w, b);

@@ -69,12 +69,12 @@ void TestModelCompare::leavingOrOpeningAnotherModelEndsTheComparison() {
   // The whole width: the docks of the session's parameters step aside meanwhile.
   QVERIFY(!w.window.parameterDock()->isVisible());
   QVERIFY(!w.window.maskDock()->isVisible());
-  QAction* leave = action(w.window, "compareLeave");
+  QAction* leave = menu(w.window).leave;
   QVERIFY(leave->isEnabled());
   leave->trigger();
   QVERIFY(!c->isActive());
   QVERIFY(c->difference() == nullptr);
-  auto* pages = w.window.findChild<QStackedWidget*>(QStringLiteral("comparePages"));
+  auto* pages = qobject_cast<QStackedWidget*>(w.window.comparePanel()->dock()->widget());
   QCOMPARE(pages->currentWidget(), static_cast<QWidget*>(w.window.comparePanel()));
   QCOMPARE(w.window.workspaces()->current(), int(kModel));
   QVERIFY(!leave->isEnabled());
@@ -98,9 +98,9 @@ void TestModelCompare::leavingOrOpeningAnotherModelEndsTheComparison() {
   openAndWait(w, a);  // another model in the model view
   QTRY_VERIFY_WITH_TIMEOUT(!c->isActive(), kTimeout);
   QCOMPARE(pages->currentWidget(), static_cast<QWidget*>(w.window.comparePanel()));
-  QVERIFY(action(w.window, "compareModelFile")->isEnabled());
+  QVERIFY(menu(w.window).withFile->isEnabled());
   // File > New closes the model: nothing left to compare.
   w.session()->newSession();
-  QTRY_VERIFY_WITH_TIMEOUT(!action(w.window, "compareModelFile")->isEnabled(), kTimeout);
+  QTRY_VERIFY_WITH_TIMEOUT(!menu(w.window).withFile->isEnabled(), kTimeout);
   QVERIFY(!c->hasOpenModel());
 }
