@@ -215,6 +215,26 @@ class TestWindow : public QObject {
     QCOMPARE(document()->view().soloHead, -1);
   }
 
+  void aHeadFewerHeadsLeftOutComesBackWithMore() {
+    // As with the masks and labels a smaller size cuts: head 3 shown alone, then two heads for a
+    // while (every head shown), then four again: head 3 alone again.
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    mhaviz::ui::ViewOptions view = document()->view();
+    view.soloHead = 3;
+    document()->setView(view);
+    QVERIFY(idle());
+    QCOMPARE(grid()->mapCount(), 1);
+    spin("num_heads")->setValue(2);
+    QVERIFY(idle());
+    QCOMPARE(document()->view().soloHead, -1);
+    QCOMPARE(grid()->mapCount(), 3);
+    spin("num_heads")->setValue(4);
+    QVERIFY(idle());
+    QCOMPARE(document()->view().soloHead, 3);
+    QCOMPARE(grid()->mapCount(), 1);
+  }
+
   void invalidSettingShowsMessageAndKeepsPicture() {
     spin("num_heads")->setValue(4);
     QVERIFY(idle());
