@@ -227,10 +227,7 @@ void exportModelLayer(const QCommandLineParser& parser, const model::Model& m, i
   ui::ViewOptions view;
   view.batch = batch;
   view.stage = ui::Stage::weights;
-  for (const std::string& s : result.config.query_labels)
-    view.queryLabels << QString::fromStdString(s);
-  for (const std::string& s : result.config.key_labels)
-    view.keyLabels << QString::fromStdString(s);
+  view = ui::fitView(view, ui::viewBounds(result));
   ui::ExportOptions options;
   options.width = size.width();
   options.height = size.height();

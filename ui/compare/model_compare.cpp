@@ -30,6 +30,7 @@
 #include "render/heatmap_grid.hpp"
 #include "render/image_export.hpp"
 #include "stages/layer_name.hpp"
+#include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
 
@@ -288,10 +289,7 @@ ViewOptions ModelCompare::mapView() const {
   if (m_b.valid() && m_selected.first >= 0 &&
       static_cast<std::size_t>(m_selected.first) < m_b.model->layers.size()) {
     const model::LayerInfo& info = m_b.model->layers[std::size_t(m_selected.first)].info;
-    for (const std::string& s : info.config.query_labels)
-      view.queryLabels << QString::fromStdString(s);
-    for (const std::string& s : info.config.key_labels)
-      view.keyLabels << QString::fromStdString(s);
+    view = fitView(view, viewBounds(info.config));
     view.kvHeads = static_cast<int>(info.kv_heads);
   }
   return view;

@@ -23,6 +23,7 @@
 #include "model/model_view.hpp"
 #include "session/session_file.hpp"
 #include "session/session_files.hpp"
+#include "stages/view_options.hpp"
 
 namespace mhaviz::ui {
 
@@ -220,11 +221,9 @@ bool ModelPages::showStoredLayer(int layer, int head) {
   ViewOptions view;
   view.stage = Stage::weights;
   view.soloHead = head;
-  view.batch = std::min<int>(m_modelView->batch(), int(result->N) - 1);
+  view.batch = m_modelView->batch();
   view.kvHeads = static_cast<int>(l.info.kv_heads);
-  for (const std::string& s : l.info.config.query_labels)
-    view.queryLabels << QString::fromStdString(s);
-  for (const std::string& s : l.info.config.key_labels) view.keyLabels << QString::fromStdString(s);
+  view = fitView(view, viewBounds(*result));
   m_modelView->setSelected(layer, head);
   m_storedText = tr("%1 of %2 (stored weights)")
                      .arg(modelLayerName(loaded->model.index, std::size_t(layer)),
