@@ -58,22 +58,22 @@ void AttnMaskEditor::buildCustomTools(QFormLayout* form) {
     b->setAutoDefault(false);
     return b;
   };
-  QPushButton* clear = button("clearCells", tr("Clear"), tr("Unmask every cell of this block"));
-  QPushButton* invert = button("invertCells", tr("Invert"), tr("Toggle every cell"));
-  QPushButton* fillRow = button("fillRow", tr("Fill row"), tr("Mask (or set) query row i"));
-  QPushButton* fillCol = button("fillColumn", tr("Fill column"), tr("Mask (or set) key column j"));
+  m_clear = button("clearCells", tr("Clear"), tr("Unmask every cell of this block"));
+  m_invert = button("invertCells", tr("Invert"), tr("Toggle every cell"));
+  m_fillRow = button("fillRow", tr("Fill row"), tr("Mask (or set) query row i"));
+  m_fillColumn = button("fillColumn", tr("Fill column"), tr("Mask (or set) key column j"));
   // Three columns, so that the tools fit the dock's width in every language.
   g->addWidget(new QLabel(tr("cell value")), 0, 0);
   g->addWidget(m_cellValue, 0, 1);
   g->addWidget(m_cellMasked, 0, 2);
   g->addWidget(new QLabel(tr("row i")), 1, 0);
   g->addWidget(m_row, 1, 1);
-  g->addWidget(fillRow, 1, 2);
+  g->addWidget(m_fillRow, 1, 2);
   g->addWidget(new QLabel(tr("column j")), 2, 0);
   g->addWidget(m_column, 2, 1);
-  g->addWidget(fillCol, 2, 2);
-  g->addWidget(clear, 3, 1);
-  g->addWidget(invert, 3, 2);
+  g->addWidget(m_fillColumn, 2, 2);
+  g->addWidget(m_clear, 3, 1);
+  g->addWidget(m_invert, 3, 2);
   form->addRow(m_customTools);
   connect(m_cellMasked, &QCheckBox::toggled, m_cellValue, &QWidget::setDisabled);
   m_cellValue->setDisabled(true);
@@ -85,15 +85,15 @@ void AttnMaskEditor::buildCustomTools(QFormLayout* form) {
     const std::int64_t b = selectedBlock();
     editSpec(text, [&](gen::AttnMaskSpec& s) { op(s, c.tgt_len, c.src_len, b); });
   };
-  connect(clear, &QPushButton::clicked, this, [blockOp, this] {
+  connect(m_clear, &QPushButton::clicked, this, [blockOp, this] {
     blockOp(tr("Clear custom attn_mask"), [](gen::AttnMaskSpec& s, std::int64_t, std::int64_t,
                                              std::int64_t b) { cells::clear(s, b); });
   });
-  connect(invert, &QPushButton::clicked, this, [blockOp, this] {
+  connect(m_invert, &QPushButton::clicked, this, [blockOp, this] {
     blockOp(tr("Invert custom attn_mask"), [](gen::AttnMaskSpec& s, std::int64_t L, std::int64_t S,
                                               std::int64_t b) { cells::invert(s, L, S, b); });
   });
-  connect(fillRow, &QPushButton::clicked, this, [blockOp, this] {
+  connect(m_fillRow, &QPushButton::clicked, this, [blockOp, this] {
     const int i = m_row->value();
     const cells::State state = brush();
     blockOp(tr("Fill attn_mask row %1").arg(i),
@@ -101,7 +101,7 @@ void AttnMaskEditor::buildCustomTools(QFormLayout* form) {
               cells::fillRow(s, i, S, b, state);
             });
   });
-  connect(fillCol, &QPushButton::clicked, this, [blockOp, this] {
+  connect(m_fillColumn, &QPushButton::clicked, this, [blockOp, this] {
     const int j = m_column->value();
     const cells::State state = brush();
     blockOp(tr("Fill attn_mask column %1").arg(j),

@@ -81,6 +81,12 @@ AttnMaskEditor::AttnMaskEditor(Document* document, Computation* computation, QWi
   follow();
 }
 
+AttnMaskEditor::Controls AttnMaskEditor::controls() const {
+  return {m_kind,       m_dtype,     m_width,      m_prefixLength, m_documents,  m_dilation,
+          m_sinkTokens, m_cellValue, m_cellMasked, m_row,          m_column,     m_clear,
+          m_invert,     m_fillRow,   m_fillColumn, m_note,         m_resizeNote, m_customNote};
+}
+
 void AttnMaskEditor::editSpec(const QString& text,
                               const std::function<void(gen::AttnMaskSpec&)>& change, int mergeId) {
   m_edits.edit(

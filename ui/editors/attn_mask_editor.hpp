@@ -21,6 +21,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
@@ -47,6 +48,29 @@ class AttnMaskEditor : public SpecEditor {
   [[nodiscard]] std::int64_t selectedBlock() const;
   /// Selects block `b` in the block selector (if listed).
   void selectBlock(std::int64_t b);
+
+  /// The controls a user works and the notes they read (tests reach them here).
+  struct Controls {
+    QComboBox* kind;
+    MaskDtypeCombo* dtype;
+    QSpinBox* width;
+    QSpinBox* prefixLength;
+    QLineEdit* documents;
+    QSpinBox* dilation;
+    QSpinBox* sinkTokens;
+    QDoubleSpinBox* cellValue;
+    QCheckBox* cellMasked;
+    QSpinBox* row;
+    QSpinBox* column;
+    QPushButton* clear;
+    QPushButton* invert;
+    QPushButton* fillRow;
+    QPushButton* fillColumn;
+    QLabel* note;        // the mask's own note (shape, NaN rows)
+    QLabel* resizeNote;  // what a size change did to the mask
+    QLabel* customNote;  // a pattern became custom, or why it cannot
+  };
+  [[nodiscard]] Controls controls() const;
 
  protected:
   void showConfig(const mhaviz::Config& config) override;
@@ -101,6 +125,10 @@ class AttnMaskEditor : public SpecEditor {
   QCheckBox* m_cellMasked = nullptr;
   QSpinBox* m_row = nullptr;
   QSpinBox* m_column = nullptr;
+  QPushButton* m_clear = nullptr;
+  QPushButton* m_invert = nullptr;
+  QPushButton* m_fillRow = nullptr;
+  QPushButton* m_fillColumn = nullptr;
   QLabel* m_note = nullptr;
   QLabel* m_resizeNote = nullptr;
   QLabel* m_customNote = nullptr;      // a pattern became custom, or why it cannot

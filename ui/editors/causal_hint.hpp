@@ -22,6 +22,8 @@ class CausalHint : public QWidget {
 
   /// Tooltip text for the is_causal checkbox.
   static QString isCausalToolTip();
+  /// "Use a causal attn_mask" (tests click it).
+  [[nodiscard]] QPushButton* fixButton() const { return m_fix; }
 
  private:
   void follow(const mhaviz::Config& config);

@@ -23,6 +23,18 @@ class InputsEditor : public SpecEditor {
 
   /// The inline message about the labels ("" when hidden), for tests.
   [[nodiscard]] QString labelsMessage() const;
+  /// The controls a user works (tests reach them here).
+  struct Controls {
+    QComboBox* kind;
+    QCheckBox* selfAttention;
+    QLineEdit* queryLabels;
+    QLineEdit* keyLabels;
+    QComboBox* weightKind;
+    QDoubleSpinBox* weightScale;
+  };
+  [[nodiscard]] Controls controls() const {
+    return {m_kind, m_selfAttention, m_queryLabels, m_keyLabels, m_weightKind, m_weightScale};
+  }
   /// Splits typed labels: one per position, separated by spaces or commas.
   static std::vector<std::string> parseLabels(const QString& text);
 

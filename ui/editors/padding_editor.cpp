@@ -87,10 +87,10 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
   m_element->setToolTip(
       tr("Batch element n whose padding is edited. It is the batch element the maps show: "
          "choosing one here shows it, and choosing one in the View group moves this box."));
-  auto* shown = new QLabel(tr("= the batch element the maps show"));
-  shown->setObjectName(QStringLiteral("paddingElementShown"));
-  shown->setWordWrap(true);
-  QWidget* element = sideBySide(m_element, 0, shown, 1);
+  m_elementShown = new QLabel(tr("= the batch element the maps show"));
+  m_elementShown->setObjectName(QStringLiteral("paddingElementShown"));
+  m_elementShown->setWordWrap(true);
+  QWidget* element = sideBySide(m_element, 0, m_elementShown, 1);
   m_lengthSlider = new QSlider(Qt::Horizontal);
   m_lengthSlider->setObjectName(QStringLiteral("paddingLengthSlider"));
   m_length = new QSpinBox;

@@ -13,6 +13,7 @@
 
 class QComboBox;
 class QFormLayout;
+class QLabel;
 class QListWidget;
 class QListWidgetItem;
 class QSlider;
@@ -34,6 +35,18 @@ class KeyPaddingEditor : public SpecEditor {
   /// The batch element whose padding is edited (and which the maps show).
   [[nodiscard]] int element() const;
 
+  /// The controls a user works (tests reach them here).
+  struct Controls {
+    QComboBox* kind;
+    QSpinBox* element;
+    QLabel* elementShown;  // "= the batch element the maps show"
+    QSpinBox* length;
+    QListWidget* keys;
+  };
+  [[nodiscard]] Controls controls() const {
+    return {m_kind, m_element, m_elementShown, m_length, m_keys};
+  }
+
  signals:
   /// The user chose batch element `n` here, so the maps now show it.
   void showingElement(int n);
@@ -53,6 +66,7 @@ class KeyPaddingEditor : public SpecEditor {
   MaskDtypeCombo* m_dtype = nullptr;
   MaskedValueEdit* m_maskedValue = nullptr;
   QSpinBox* m_element = nullptr;
+  QLabel* m_elementShown = nullptr;
   QSlider* m_lengthSlider = nullptr;
   QSpinBox* m_length = nullptr;
   QListWidget* m_keys = nullptr;

@@ -32,6 +32,9 @@ class WalkthroughDock : public QDockWidget {
   /// Moves one stage forward (+1) or back (-1), clamped at the first and last stage.
   void step(int delta);
   [[nodiscard]] QString codeText() const;
+  /// "Previous" and "Next" (tests click them).
+  [[nodiscard]] QPushButton* previousButton() const { return m_prev; }
+  [[nodiscard]] QPushButton* nextButton() const { return m_next; }
 
  signals:
   /// The shown stage changed (its title and explanation, for the presentation caption).

@@ -22,8 +22,11 @@
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "editors/attn_mask_editor.hpp"
+#include "editors/inputs_editor.hpp"
 #include "editors/mask_dock.hpp"
 #include "editors/mask_grid_view.hpp"
+#include "editors/mask_value_controls.hpp"
+#include "editors/padding_editor.hpp"
 #include "mhaviz/core/forward/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 
@@ -48,6 +51,18 @@ inline void dragAcross(MaskGridView* g, const QList<QPoint>& cells) {
   QMouseEvent release(QEvent::MouseButtonRelease, at(cells.last()),
                       g->mapToGlobal(at(cells.last())), Qt::LeftButton, Qt::NoButton, {});
   QApplication::sendEvent(g, &release);
+}
+
+/// Picks item `index` of `combo` as a user would (activated is emitted).
+inline void chooseItem(QComboBox* combo, int index) {
+  combo->setCurrentIndex(index);
+  emit combo->activated(index);
+}
+
+/// Chooses the attn_mask kind in `editor` as a user would.
+inline void chooseKindIn(const AttnMaskEditor* editor, gen::MaskKind kind) {
+  QComboBox* combo = editor->controls().kind;
+  chooseItem(combo, combo->findData(static_cast<int>(kind)));
 }
 
 /// Mask term (n, h, i, j) (the merged additive mask the forward pass used).
@@ -92,41 +107,30 @@ struct MaskEditors {
     computation.recompute();
   }
 
-  [[nodiscard]] AttnMaskEditor* editor() const { return dock->findChild<AttnMaskEditor*>(); }
+  /// The dock's editors (one of each class).
+  [[nodiscard]] AttnMaskEditor* editor() const { return the<AttnMaskEditor>(); }
+  [[nodiscard]] KeyPaddingEditor* padding() const { return the<KeyPaddingEditor>(); }
+  [[nodiscard]] InputsEditor* inputs() const { return the<InputsEditor>(); }
+  [[nodiscard]] AttnMaskEditor::Controls mask() const { return editor()->controls(); }
   [[nodiscard]] MaskGridView* grid() const { return editor()->grid(); }
-  [[nodiscard]] QSpinBox* spin(const char* name) const {
-    auto* s = dock->findChild<QSpinBox*>(QString::fromLatin1(name));
-    if (s == nullptr) qFatal("no spin box %s", name);
-    return s;
-  }
-  [[nodiscard]] QPushButton* button(const char* name) const {
-    auto* b = dock->findChild<QPushButton*>(QString::fromLatin1(name));
-    if (b == nullptr) qFatal("no button %s", name);
-    return b;
-  }
   /// One undoable change of the configuration, as a field of the parameter panel makes it.
   void change(const QString& text, const std::function<void(mhaviz::Config&)>& edit) {
     mhaviz::Config c = document.config();
     edit(c);
     document.changeConfig(c, text);
   }
-  /// Picks item `index` of a combo box in the dock as a user would (activated is emitted).
-  void chooseCombo(const char* name, int index) const {
-    auto* combo = dock->findChild<QComboBox*>(QString::fromLatin1(name));
-    if (combo == nullptr) qFatal("no combo box %s", name);
-    combo->setCurrentIndex(index);
-    emit combo->activated(index);
-  }
-  void chooseKind(gen::MaskKind kind) const {
-    auto* combo = dock->findChild<QComboBox*>(QStringLiteral("attnMaskKind"));
-    if (combo == nullptr) qFatal("no combo box attnMaskKind");
-    chooseCombo("attnMaskKind", combo->findData(static_cast<int>(kind)));
-  }
+  void chooseKind(gen::MaskKind kind) const { chooseKindIn(editor(), kind); }
   void click(int i, int j) const {
     QTest::mouseClick(grid(), Qt::LeftButton, {}, grid()->cellCenter(i, j));
   }
   /// Press on the first cell, move over the others with the button held, release on the last.
   void drag(const QList<QPoint>& cells) const { dragAcross(grid(), cells); }
+  template <class Editor>
+  [[nodiscard]] Editor* the() const {
+    auto* editor = dock->findChild<Editor*>();
+    if (editor == nullptr) qFatal("the dock has no %s", Editor::staticMetaObject.className());
+    return editor;
+  }
   /// Waits until no computation runs (false when one still runs after kTimeout).
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor([this] { return !computation.isBusy(); }, kTimeout);

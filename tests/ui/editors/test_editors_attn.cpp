@@ -69,7 +69,7 @@ void TestEditors::aClickOnAPatternStartsACustomMaskFromIt() {
   e().click(1, 0);  // open in the causal mask: now masked
   QVERIFY(idle());
   // Said inline, naming the pattern and the way back.
-  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+  auto* note = e().mask().customNote;
   QVERIFY(note != nullptr && !note->isHidden());
   QVERIFY2(note->text().contains(QStringLiteral("causal")), qPrintable(note->text()));
   QVERIFY2(note->text().contains(QStringLiteral("Undo")), qPrintable(note->text()));
@@ -115,7 +115,7 @@ void TestEditors::choosingCustomStartsFromThePatternShown() {
   QVERIFY(idle());
   same(window);
   if (QTest::currentTestFailed()) return;
-  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+  auto* note = e().mask().customNote;
   QVERIFY(note != nullptr && !note->isHidden());
   QVERIFY2(note->text().contains(QStringLiteral("sliding window")), qPrintable(note->text()));
 
@@ -140,7 +140,7 @@ void TestEditors::aPatternTooLargeToEditSaysWhy() {
   e().click(10, 300);
   QCoreApplication::processEvents();
   QCOMPARE(document()->config(), before);
-  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskCustomNote"));
+  auto* note = e().mask().customNote;
   QVERIFY(note != nullptr && !note->isHidden());
   QVERIFY2(note->text().contains(QStringLiteral("79800")), qPrintable(note->text()));
   QVERIFY(note->text().contains(QStringLiteral("smaller")));
@@ -152,7 +152,7 @@ void TestEditors::alibiIsFloatThreeDAndDiffersPerHead() {
   const mhaviz::Config& c = document()->config();
   QCOMPARE(c.attn_mask_spec.dtype, mhaviz::gen::MaskDType::floating);
   QCOMPARE(c.attn_mask_spec.shape, mhaviz::gen::MaskShape::three_d);
-  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskNote"));
+  auto* note = e().mask().note;
   QVERIFY(!note->isHidden());
   QVERIFY(note->text().contains(QStringLiteral("3-D")));
   const auto r = computation()->result();
@@ -204,7 +204,7 @@ void TestEditors::customClicksToggleExactlyThoseCellsAndSurviveResize() {
   // L 8 -> 4, S 8 -> 6: (6, 7) is outside and dropped, the rest kept; the note says so.
   e().change(QStringLiteral("Set tgt_len to 4"), [](mhaviz::Config& c) { c.tgt_len = 4; });
   QVERIFY(idle());
-  auto* note = dock()->findChild<QLabel*>(QStringLiteral("maskResizeNote"));
+  auto* note = e().mask().resizeNote;
   QVERIFY(!note->isHidden());
   QVERIFY2(note->text().contains(QStringLiteral("dropped")), qPrintable(note->text()));
   e().change(QStringLiteral("Set src_len to 6"), [](mhaviz::Config& c) { c.src_len = 6; });
@@ -226,24 +226,24 @@ void TestEditors::customClicksToggleExactlyThoseCellsAndSurviveResize() {
 void TestEditors::customToolsClearInvertFill() {
   e().chooseKind(MaskKind::custom);
   QVERIFY(idle());
-  dock()->findChild<QSpinBox*>(QStringLiteral("cellRow"))->setValue(2);
-  e().button("fillRow")->click();
+  e().mask().row->setValue(2);
+  e().mask().fillRow->click();
   QVERIFY(idle());
   auto r = computation()->result();
   for (std::int64_t j = 0; j < r->S; ++j) QCOMPARE(maskAt(*r, 0, 0, 2, j), -kInf);
   QVERIFY(std::isnan(weightAt(*r, 0, 0, 2, 0)));  // a fully masked row is NaN
-  e().button("invertCells")->click();
+  e().mask().invert->click();
   QVERIFY(idle());
   r = computation()->result();
   QCOMPARE(maskAt(*r, 0, 0, 2, 3), 0.0);
   QCOMPARE(maskAt(*r, 0, 0, 4, 3), -kInf);
-  e().button("clearCells")->click();
+  e().mask().clear->click();
   QVERIFY(idle());
   QVERIFY(document()->config().attn_mask_spec.cells.empty());
   // Float custom mask: a click sets the value of the spin box.
-  e().chooseCombo("attnMaskDtype", 1);
-  dock()->findChild<QCheckBox*>(QStringLiteral("cellMasked"))->setChecked(false);
-  dock()->findChild<QDoubleSpinBox*>(QStringLiteral("cellValue"))->setValue(2.5);
+  chooseItem(e().mask().dtype, 1);
+  e().mask().cellMasked->setChecked(false);
+  e().mask().cellValue->setValue(2.5);
   e().click(0, 1);
   QVERIFY(idle());
   QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 2.5);
@@ -259,7 +259,7 @@ void TestEditors::undoRestoresThePreviousMask() {
   QVERIFY(idle());
   QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::causal);
   QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), -kInf);
-  auto* kind = dock()->findChild<QComboBox*>(QStringLiteral("attnMaskKind"));
+  auto* kind = e().mask().kind;
   QCOMPARE(kind->currentData().toInt(), static_cast<int>(MaskKind::causal));
   document()->undoStack()->undo();
   QVERIFY(idle());

@@ -51,7 +51,7 @@ void TestEditors::theDockIsTabbedAndResizeNotesReachTheStatusBar() {
 void TestEditors::theCausalHintShowsWhileIsCausalLacksAMask() {
   QWidget holder;  // never shown: isHidden() is the hint's own choice
   auto* hint = new mhaviz::ui::CausalHint(document(), &holder);
-  auto* fix = hint->findChild<QPushButton*>(QStringLiteral("useCausalMask"));
+  auto* fix = hint->fixButton();
   QVERIFY(fix != nullptr);
   QVERIFY(hint->isHidden());  // is_causal unset
   QVERIFY(mhaviz::ui::CausalHint::isCausalToolTip().contains(QStringLiteral("requires attn_mask")));

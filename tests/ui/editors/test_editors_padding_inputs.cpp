@@ -20,10 +20,10 @@ using namespace mhaviz::ui::testing::editors;
 void TestEditors::fullyPaddedElementShowsNaNRowsAndTheNote() {
   e().change(QStringLiteral("Set batch_size to 2"), [](mhaviz::Config& c) { c.batch_size = 2; });
   QVERIFY(idle());
-  e().chooseCombo("paddingKind", 1);  // valid lengths
+  chooseItem(e().padding()->controls().kind, 1);  // valid lengths
   QVERIFY(idle());
-  dock()->findChild<QSpinBox*>(QStringLiteral("paddingElement"))->setValue(1);
-  dock()->findChild<QSpinBox*>(QStringLiteral("paddingLength"))->setValue(0);
+  e().padding()->controls().element->setValue(1);
+  e().padding()->controls().length->setValue(0);
   QVERIFY(idle());
   QCOMPARE(document()->config().key_padding_spec.valid_lengths, (std::vector<std::int64_t>{8, 0}));
   auto r = computation()->result();
@@ -31,7 +31,7 @@ void TestEditors::fullyPaddedElementShowsNaNRowsAndTheNote() {
     QVERIFY(std::isnan(weightAt(*r, 1, 0, i, 0)));
     QVERIFY(std::isfinite(weightAt(*r, 0, 0, i, 0)));
   }
-  auto* padding = dock()->findChild<mhaviz::ui::KeyPaddingEditor*>();
+  auto* padding = e().padding();
   QVERIFY2(padding->note().contains(QStringLiteral("NaN")), qPrintable(padding->note()));
   QVERIFY(padding->note().contains(QStringLiteral("Batch element 1")));
   // add_zero_attn rescues it: finite rows, the note says why.
@@ -57,8 +57,8 @@ void TestEditors::aFieldStaysUnderThePointerWhenRowsAboveChange() {
   QVERIFY(scroll != nullptr);
   // A field keeps its place by scrolling with the rows: the dock must have somewhere to scroll.
   QTRY_VERIFY2(scroll->verticalScrollBar()->maximum() > 0, "the dock's fields fit: no scrolling");
-  auto* queries = dock()->findChild<QLineEdit*>(QStringLiteral("queryLabels"));
-  auto* keys = dock()->findChild<QLineEdit*>(QStringLiteral("keyLabels"));
+  auto* queries = e().inputs()->controls().queryLabels;
+  auto* keys = e().inputs()->controls().keyLabels;
   scroll->ensureWidgetVisible(queries);
   QTRY_VERIFY(scroll->viewport()->rect().contains(
       QRect(queries->mapTo(scroll->viewport(), QPoint(0, 0)), queries->size())));
@@ -104,8 +104,8 @@ void TestEditors::paddingAndTheMapsShowTheSameBatchElement() {
   c.key_padding_spec.valid_lengths = {8, 5, 2};
   document()->changeConfig(c, QStringLiteral("padding"));
   QVERIFY(idle());
-  auto* element = dock()->findChild<QSpinBox*>(QStringLiteral("paddingElement"));
-  auto* length = dock()->findChild<QSpinBox*>(QStringLiteral("paddingLength"));
+  auto* element = e().padding()->controls().element;
+  auto* length = e().padding()->controls().length;
   // The view chooses batch element 2: the editor edits element 2.
   mhaviz::ui::ViewOptions view = document()->view();
   view.batch = 2;
@@ -119,7 +119,7 @@ void TestEditors::paddingAndTheMapsShowTheSameBatchElement() {
   const QString message = e().window.statusBar()->currentMessage();
   QVERIFY2(message.contains(QStringLiteral("batch element 1")), qPrintable(message));
   // And the row itself says that the element edited is the one shown.
-  auto* shown = dock()->findChild<QLabel*>(QStringLiteral("paddingElementShown"));
+  auto* shown = e().padding()->controls().elementShown;
   QVERIFY(shown != nullptr && shown->isVisibleTo(dock()));
   QVERIFY(shown->text().contains(QStringLiteral("maps show")));
 }
@@ -128,7 +128,7 @@ void TestEditors::paddingAndTheMapsShowTheSameBatchElement() {
 // checked, and a click pads a key; under another kind it holds none (refilling its 4096 items
 // at every change of a long context took the GUI thread milliseconds).
 void TestEditors::thePaddedKeysListIsFilledWhileShown() {
-  auto* list = dock()->findChild<QListWidget*>(QStringLiteral("paddedKeys"));
+  auto* list = e().padding()->controls().keys;
   QVERIFY(list != nullptr);
   mhaviz::Config c = document()->config();
   QCOMPARE(c.key_padding_spec.kind, mhaviz::gen::PaddingKind::none);
@@ -156,8 +156,8 @@ void TestEditors::thePaddedKeysListIsFilledWhileShown() {
 // The labels typed reach the configuration and the view (the window's grid shows them on its
 // axes: tokenLabelsAppearOnTheGrid in tests/ui/window/test_masks.cpp).
 void TestEditors::tokenLabelsReachTheConfigAndWrongCountsAreReported() {
-  auto* queries = dock()->findChild<QLineEdit*>(QStringLiteral("queryLabels"));
-  auto* keys = dock()->findChild<QLineEdit*>(QStringLiteral("keyLabels"));
+  auto* queries = e().inputs()->controls().queryLabels;
+  auto* keys = e().inputs()->controls().keyLabels;
   queries->setText(QStringLiteral("The cat sat on the mat today ."));
   keys->setText(QStringLiteral("k0, k1, k2, k3, k4, k5, k6, k7"));
   emit keys->editingFinished();
@@ -171,7 +171,7 @@ void TestEditors::tokenLabelsReachTheConfigAndWrongCountsAreReported() {
                         QStringLiteral("k3"), QStringLiteral("k4"), QStringLiteral("k5"),
                         QStringLiteral("k6"), QStringLiteral("k7")}));
 
-  auto* inputs = dock()->findChild<mhaviz::ui::InputsEditor*>();
+  auto* inputs = e().inputs();
   keys->setText(QStringLiteral("a b"));
   emit keys->editingFinished();
   QVERIFY2(inputs->labelsMessage().contains(QStringLiteral("2 key labels for S = 8")),
@@ -181,11 +181,11 @@ void TestEditors::tokenLabelsReachTheConfigAndWrongCountsAreReported() {
 
 void TestEditors::inputAndWeightKindsChangeTheResult() {
   const auto first = computation()->result();
-  e().chooseCombo("inputKind", 1);  // one-hot tokens
+  chooseItem(e().inputs()->controls().kind, 1);  // one-hot tokens
   QVERIFY(idle());
   const auto oneHot = computation()->result();
   QVERIFY(oneHot->q.value(0) != first->q.value(0));
-  e().chooseCombo("weightKind", 1);  // identity projections
+  chooseItem(e().inputs()->controls().weightKind, 1);  // identity projections
   QVERIFY(idle());
   // Identity projections of one-hot tokens: head 0's raw scores are I / sqrt(head_dim).
   const auto r = computation()->result();
@@ -196,15 +196,15 @@ void TestEditors::inputAndWeightKindsChangeTheResult() {
       QVERIFY(std::abs(got - (i == j ? scale : 0.0)) < 1e-6);
     }
   }
-  dock()->findChild<QDoubleSpinBox*>(QStringLiteral("weightScale"))->setValue(2.0);
+  e().inputs()->controls().weightScale->setValue(2.0);
   QVERIFY(idle());
   const double scaled =
       mhaviz::derived_value(*computation()->result(), mhaviz::DerivedMap::raw_scores, 0, 0, 0, 0);
   QVERIFY(std::abs(scaled - 4.0 * scale) < 1e-5);  // q and k both doubled
-  e().chooseCombo("inputKind", 2);                 // sinusoidal
+  chooseItem(e().inputs()->controls().kind, 2);    // sinusoidal
   QVERIFY(idle());
   QVERIFY(computation()->result()->q.value(0) != r->q.value(0));
-  dock()->findChild<QCheckBox*>(QStringLiteral("selfAttention"))->setChecked(true);
+  e().inputs()->controls().selfAttention->setChecked(true);
   QVERIFY(idle());
   QVERIFY(document()->config().input_spec.self_attention);
   QVERIFY(computation()->error().isEmpty());

@@ -41,7 +41,7 @@ class TestMaskPatterns : public QObject {
   void prefixLengthSpinReachesTheResult() {
     chooseKind(MaskKind::prefix_lm);
     QVERIFY(idle());
-    spin("maskPrefixLength")->setValue(3);
+    mask().prefixLength->setValue(3);
     QVERIFY(idle());
     QCOMPARE(document()->config().attn_mask_spec.prefix_length, 3);
     const auto r = computation()->result();
@@ -50,8 +50,8 @@ class TestMaskPatterns : public QObject {
     QCOMPARE(maskAt(*r, 0, 0, 3), -kInf);  // past it, for an earlier query
     QCOMPARE(maskAt(*r, 1, 5, 4), 0.0);    // causal after the prefix
     QCOMPARE(maskAt(*r, 1, 5, 6), -kInf);
-    QVERIFY(!spin("maskPrefixLength")->isHidden());
-    QVERIFY(spin("maskDilation")->isHidden());
+    QVERIFY(!mask().prefixLength->isHidden());
+    QVERIFY(mask().dilation->isHidden());
   }
 
   void documentLengthsAreEditedAndBadOnesShowInline() {
@@ -61,7 +61,7 @@ class TestMaskPatterns : public QObject {
     QCOMPARE(document()->config().attn_mask_spec.document_lengths,
              (std::vector<std::int64_t>{4, 4}));
     QVERIFY2(computation()->error().isEmpty(), qPrintable(computation()->error()));
-    auto* lengths = dock()->findChild<QLineEdit*>(QStringLiteral("maskDocumentLengths"));
+    auto* lengths = mask().documents;
     QVERIFY(lengths != nullptr);
     lengths->setText(QStringLiteral("3 5"));
     emit lengths->editingFinished();
@@ -88,8 +88,8 @@ class TestMaskPatterns : public QObject {
   void dilatedAndSinkControls() {
     chooseKind(MaskKind::dilated);
     QVERIFY(idle());
-    spin("maskDilation")->setValue(3);
-    spin("maskWidth")->setValue(2);
+    mask().dilation->setValue(3);
+    mask().width->setValue(2);
     QVERIFY(idle());
     auto r = computation()->result();
     QCOMPARE(maskAt(*r, 0, 4, 1), 0.0);    // distance 3 = 1 * d
@@ -98,7 +98,7 @@ class TestMaskPatterns : public QObject {
     QCOMPARE(maskAt(*r, 0, 7, 1), -kInf);  // distance 6 = 2 * d, past the width
     chooseKind(MaskKind::sink);
     QVERIFY(idle());
-    spin("maskSinkTokens")->setValue(1);
+    mask().sinkTokens->setValue(1);
     QVERIFY(idle());
     r = computation()->result();
     QCOMPARE(maskAt(*r, 0, 7, 0), 0.0);    // the sink
@@ -139,9 +139,8 @@ class TestMaskPatterns : public QObject {
  private:
   [[nodiscard]] mhaviz::ui::Document* document() const { return &m_editors->document; }
   [[nodiscard]] mhaviz::ui::Computation* computation() const { return &m_editors->computation; }
-  [[nodiscard]] QDockWidget* dock() const { return m_editors->dock; }
   [[nodiscard]] mhaviz::ui::AttnMaskEditor* editor() const { return m_editors->editor(); }
-  [[nodiscard]] QSpinBox* spin(const char* name) const { return m_editors->spin(name); }
+  [[nodiscard]] mhaviz::ui::AttnMaskEditor::Controls mask() const { return m_editors->mask(); }
   void chooseKind(MaskKind kind) const { m_editors->chooseKind(kind); }
   [[nodiscard]] bool idle() const { return m_editors->idle(); }
 

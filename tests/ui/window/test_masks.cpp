@@ -21,6 +21,7 @@
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "editors/attn_mask_editor.hpp"
+#include "editors/causal_hint.hpp"
 #include "editors/mask_grid_view.hpp"
 #include "mhaviz/core/forward/derived_maps.hpp"
 #include "mhaviz/core/gen/masks.hpp"
@@ -82,16 +83,8 @@ class TestMasks : public QObject {
     if (c == nullptr) qFatal("no check box %s", name);
     return c;
   }
-  /// Picks item `index` of a combo box in the dock as a user would (activated is emitted).
-  void chooseCombo(const char* name, int index) const {
-    auto* combo = dock()->findChild<QComboBox*>(QString::fromLatin1(name));
-    if (combo == nullptr) qFatal("no combo box %s", name);
-    combo->setCurrentIndex(index);
-    emit combo->activated(index);
-  }
   void chooseKind(MaskKind kind) const {
-    auto* combo = dock()->findChild<QComboBox*>(QStringLiteral("attnMaskKind"));
-    chooseCombo("attnMaskKind", combo->findData(static_cast<int>(kind)));
+    mhaviz::ui::testing::editors::chooseKindIn(editor(), kind);
   }
   void click(int i, int j) const {
     QTest::mouseClick(grid(), Qt::LeftButton, {}, grid()->cellCenter(i, j));
@@ -135,7 +128,7 @@ void TestMasks::isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
   QVERIFY(!label->isHidden());
   QVERIFY(label->text().contains(QStringLiteral("Need attn_mask")));
   QVERIFY(computation()->isOutOfDate());
-  auto* fix = m_window->panel()->findChild<QPushButton*>(QStringLiteral("useCausalMask"));
+  auto* fix = m_window->panel()->findChild<mhaviz::ui::CausalHint*>()->fixButton();
   QVERIFY(fix != nullptr);
   QVERIFY(!fix->parentWidget()->isHidden());
   QVERIFY(panelCheck("is_causal")->toolTip().contains(QStringLiteral("requires attn_mask")));
@@ -150,8 +143,8 @@ void TestMasks::isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
 // The labels typed in the Masks dock label the grid's axes. (That they reach the configuration
 // and the view, and wrong counts: tests/ui/editors.)
 void TestMasks::tokenLabelsAppearOnTheGrid() {
-  auto* queries = dock()->findChild<QLineEdit*>(QStringLiteral("queryLabels"));
-  auto* keys = dock()->findChild<QLineEdit*>(QStringLiteral("keyLabels"));
+  auto* queries = dock()->findChild<mhaviz::ui::InputsEditor*>()->controls().queryLabels;
+  auto* keys = dock()->findChild<mhaviz::ui::InputsEditor*>()->controls().keyLabels;
   queries->setText(QStringLiteral("The cat sat on the mat today ."));
   keys->setText(QStringLiteral("k0, k1, k2, k3, k4, k5, k6, k7"));
   emit keys->editingFinished();
@@ -201,10 +194,11 @@ void TestMasks::screenshots() {
   document()->undoStack()->clear();
   chooseKind(MaskKind::none);
   panelSpin("batch_size")->setValue(2);
-  chooseCombo("paddingKind", 1);
+  const auto padding = dock()->findChild<mhaviz::ui::KeyPaddingEditor*>()->controls();
+  mhaviz::ui::testing::editors::chooseItem(padding.kind, 1);
   QVERIFY(idle());
-  dock()->findChild<QSpinBox*>(QStringLiteral("paddingElement"))->setValue(1);
-  dock()->findChild<QSpinBox*>(QStringLiteral("paddingLength"))->setValue(0);
+  padding.element->setValue(1);
+  padding.length->setValue(0);
   QVERIFY(idle());
   view = document()->view();
   view.batch = 1;

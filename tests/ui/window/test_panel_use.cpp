@@ -25,6 +25,7 @@
 #include <qcustomplot.h>
 #include "compute/computation.hpp"
 #include "document/document.hpp"
+#include "editors/padding_editor.hpp"
 #include "mhaviz/core/io/config_json.hpp"
 #include "mhaviz/core/io/npz.hpp"
 #include "mhaviz/core/plan/memory.hpp"
@@ -227,7 +228,7 @@ class TestPanelUse : public QObject {
 
   // Item 10: the walk-through's arrows work anywhere in the window except in a text field.
   void walkThroughKeysWorkAnywhere() {
-    auto* next = m_window->findChild<QPushButton*>(QStringLiteral("walkNext"));
+    auto* next = m_window->findChild<mhaviz::ui::WalkthroughDock*>()->nextButton();
     QVERIFY(next != nullptr);
     const auto stage = [this] { return document()->view().stage; };
     QTest::mouseClick(next, Qt::LeftButton);
@@ -271,7 +272,7 @@ class TestPanelUse : public QObject {
     c.key_padding_spec.valid_lengths = {c.src_len, c.src_len, c.src_len};
     document()->changeConfig(c, QStringLiteral("padding"));
     QVERIFY(idle());
-    auto* element = m_window->findChild<QSpinBox*>(QStringLiteral("paddingElement"));
+    auto* element = m_window->findChild<mhaviz::ui::KeyPaddingEditor*>()->controls().element;
     QVERIFY(element != nullptr);
     element->setValue(2);
     QCOMPARE(document()->view().batch, 2);

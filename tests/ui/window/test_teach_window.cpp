@@ -82,8 +82,8 @@ class TestTeachWindow : public mhaviz::ui::testing::TeachingWindowTest {
   void nextAndPreviousButtonsWalkTheStagesInOrder() {
     setStage(Stage::in_proj_weight);
     const QList<Stage> stages = walkStages(computation()->result().get());
-    auto* next = m_tools->walkthrough()->findChild<QPushButton*>(QStringLiteral("walkNext"));
-    auto* prev = m_tools->walkthrough()->findChild<QPushButton*>(QStringLiteral("walkPrevious"));
+    auto* next = m_tools->walkthrough()->nextButton();
+    auto* prev = m_tools->walkthrough()->previousButton();
     QVERIFY(next != nullptr && prev != nullptr);
     QVERIFY(!prev->isEnabled());
     for (qsizetype i = 1; i < stages.size(); ++i) {
