@@ -52,6 +52,8 @@ class HeadView : public TokenView {
   [[nodiscard]] HeadViewChoice choice() const { return m_choice; }
   /// The hidden-lines text beside the slider ("12 lines hidden").
   [[nodiscard]] QString hiddenText() const;
+  /// The coverage slider (percent of each token's weight drawn).
+  [[nodiscard]] QSlider* coverageSlider() const { return m_coverage; }
 
   /// Coverage in (0, 1] (the slider's percent / 100).
   void setCoverage(double coverage);

@@ -33,6 +33,8 @@ class TextView : public TokenView {
   [[nodiscard]] int shownMap() const { return m_map; }
   /// The line above the text: stage, head, query, darkest weight.
   [[nodiscard]] QString caption() const;
+  /// The head box (a head or the heads' average).
+  [[nodiscard]] QComboBox* headBox() const { return m_heads; }
 
   /// The head whose weights shade the keys; -1: the heads' average. Ignored while the grid
   /// shows one head.

@@ -60,6 +60,8 @@ class TokenView : public QWidget {
   [[nodiscard]] QString message() const;
   /// The drawing area (where the pointer hovers).
   [[nodiscard]] QWidget* canvas() const;
+  /// The line that says what is pinned and how to release it (hidden while nothing is).
+  [[nodiscard]] QLabel* pinLine() const { return m_pinText; }
 
   /// Writes the picture as shown (the hovered or pinned token included) to PNG/SVG/PDF; empty
   /// on success, else the message.

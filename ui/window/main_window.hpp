@@ -68,6 +68,8 @@ class MainWindow : public QMainWindow {
   /// The "Masks and inputs" dock (the attn_mask, padding, inputs and weights editors).
   [[nodiscard]] QDockWidget* maskDock() const { return m_maskDock; }
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
+  /// The View tool bar (the head view and text view toggles, the workspaces' tabs).
+  [[nodiscard]] QToolBar* viewToolBar() const { return m_viewToolBar; }
   /// The centre: one layer's full view and the model view.
   [[nodiscard]] ModelPages* pages() const { return m_pages; }
   /// Compare mode (A | B | B - A): the Compare menu and its dock.

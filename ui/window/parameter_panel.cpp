@@ -68,6 +68,7 @@ ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWi
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
   auto* fields = new QWidget;
+  m_fields = fields;
   auto* layout = new QVBoxLayout(fields);
   layout->addWidget(buildSizes());
   layout->addWidget(buildModule());

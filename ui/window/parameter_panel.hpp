@@ -32,6 +32,12 @@ class ParameterPanel : public QWidget {
   ParameterPanel(Document* document, Computation* computation, QWidget* parent = nullptr);
 
   [[nodiscard]] ViewControls* viewControls() const { return m_view; }
+  /// The panel's fields (they scroll; the error line below them does not).
+  [[nodiscard]] QWidget* fields() const { return m_fields; }
+  /// The inline error line under the fields (hidden while the settings are valid).
+  [[nodiscard]] QLabel* errorLine() const { return m_error; }
+  /// Which of PyTorch 2.x's paths the settings take, why, and its warnings.
+  [[nodiscard]] QLabel* pathLine() const { return m_path; }
 
  private:
   QGroupBox* buildSizes();
@@ -54,6 +60,7 @@ class ParameterPanel : public QWidget {
   ConfigEdits m_edits;  // every edit of the config goes through m_edits.edit
 
   QLabel* m_error = nullptr;
+  QWidget* m_fields = nullptr;
   QSpinBox* m_tgtLen = nullptr;
   QSpinBox* m_srcLen = nullptr;
   QSpinBox* m_batch = nullptr;

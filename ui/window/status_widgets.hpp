@@ -35,6 +35,12 @@ class StatusWidgets : public QObject {
   void setProgressDelay(int ms) { m_delay.setInterval(ms); }
   [[nodiscard]] QPushButton* cancelButton() const { return m_cancel; }
   [[nodiscard]] QProgressBar* progressBar() const { return m_progress; }
+  /// What the pointer is over (the cell, token or line and its value).
+  [[nodiscard]] QLabel* hoverLine() const { return m_hover; }
+  /// Which batch element the maps show (shown while N > 1).
+  [[nodiscard]] QLabel* batchLine() const { return m_batch; }
+  /// The red note while the picture shows earlier settings.
+  [[nodiscard]] QLabel* outOfDateLine() const { return m_outOfDate; }
 
  private:
   void onBusy(bool busy);

@@ -162,7 +162,7 @@ class TestBadInputs : public QObject {
     // Let queued results, failures and repaints arrive.
     QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->isBusy(), kTimeout);
 
-    auto* label = w.window.panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
+    auto* label = w.window.panel()->errorLine();
     QVERIFY(label != nullptr);
     if (expect.shows == "model_view") {
       // A model index or plain arrays: read in the background, the failure shown in red in the

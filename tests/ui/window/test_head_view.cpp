@@ -115,7 +115,7 @@ class TestHeadView : public QObject {
     auto* dock = m_window->headViewDock();
     QVERIFY(dock != nullptr);
     QVERIFY(!dock->isVisible());
-    auto* toolbar = m_window->findChild<QToolBar*>(QStringLiteral("viewToolBar"));
+    auto* toolbar = m_window->viewToolBar();
     QVERIFY(toolbar != nullptr);
     QAction* toggle = dock->toggleViewAction();
     QVERIFY(toolbar->actions().contains(toggle));
@@ -260,7 +260,7 @@ class TestHeadView : public QObject {
     QCOMPARE(view->choice().query, 1);
     QVERIFY(!view->lines().lines.empty());
     for (const HeadLine& l : view->lines().lines) QCOMPARE(l.query, 1);
-    auto* pin = view->findChild<QLabel*>(QStringLiteral("headViewPin"));
+    auto* pin = view->pinLine();
     QVERIFY(pin != nullptr && pin->isVisibleTo(view));
     // Another token hovered is shown while the pointer is over it.
     view->setHover({TokenHit::Side::key, 0});
@@ -289,7 +289,7 @@ class TestHeadView : public QObject {
     HeadView* view = show();
     const std::size_t all = view->lines().lines.size();
     QVERIFY(view->hiddenText().isEmpty());
-    auto* slider = view->findChild<QSlider*>(QStringLiteral("headViewCoverage"));
+    auto* slider = view->coverageSlider();
     QVERIFY(slider != nullptr);
     QCOMPARE(slider->value(), 100);
     slider->setValue(50);

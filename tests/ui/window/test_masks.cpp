@@ -124,7 +124,7 @@ void TestMasks::isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
   QVERIFY2(computation()->error().contains(
                QStringLiteral("Need attn_mask if specifying the is_causal hint")),
            qPrintable(computation()->error()));
-  auto* label = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
+  auto* label = m_window->panel()->errorLine();
   QVERIFY(!label->isHidden());
   QVERIFY(label->text().contains(QStringLiteral("Need attn_mask")));
   QVERIFY(computation()->isOutOfDate());

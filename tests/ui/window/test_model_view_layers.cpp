@@ -27,6 +27,7 @@
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
 #include "window/main_window.hpp"
+#include "window/parameter_panel.hpp"
 #include "window/workspace_arrangements.hpp"
 #include "window/workspaces.hpp"
 
@@ -85,9 +86,9 @@ void TestModelView::clickingAMapShowsItsLayerInTheDocks() {
   QCOMPARE(w.document()->view().soloHead, 3);
   QCOMPARE(view->selected(), std::make_pair(1, 3));
   // Read-only, with the way to edit.
-  auto* panel = w.window.findChild<QDockWidget*>(QStringLiteral("parameterDock"));
+  auto* panel = w.window.parameterDock();
   panel->raise();  // in the Model workspace, a tab behind the head measures
-  auto* fields = panel->findChild<QScrollArea*>(QStringLiteral("panelScroll"))->widget();
+  auto* fields = w.window.panel()->fields();
   QVERIFY(!fields->isEnabled());
   auto* open = panel->findChild<QPushButton*>(QStringLiteral("openLayerToEdit"));
   QVERIFY(open != nullptr && open->isVisible());
@@ -256,7 +257,7 @@ void TestModelView::theCompareWorkspaceEditsTheLayerSelected() {
   QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
   QVERIFY(w.idle());
   auto* panel = w.window.parameterDock();
-  auto* fields = panel->findChild<QScrollArea*>(QStringLiteral("panelScroll"))->widget();
+  auto* fields = w.window.panel()->fields();
   auto* subject = panel->findChild<QLabel*>(QStringLiteral("dockSubject"));
   QVERIFY(!fields->isEnabled());
   QVERIFY(subject->text().startsWith(QStringLiteral("Selected in the model view")));

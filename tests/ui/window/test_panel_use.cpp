@@ -209,7 +209,7 @@ class TestPanelUse : public QObject {
     const QList<QRect> before = places();
     spin("embed_dim")->setValue(10);  // not divisible by num_heads
     QVERIFY(idle());
-    auto* error = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
+    auto* error = m_window->panel()->errorLine();
     QVERIFY(error != nullptr && error->isVisible());
     QCoreApplication::processEvents();
     QCOMPARE(places(), before);
@@ -218,7 +218,7 @@ class TestPanelUse : public QObject {
     for (auto* label : m_window->grid()->findChildren<QLabel*>()) {
       QVERIFY2(!label->isVisible(), qPrintable(label->text()));
     }
-    auto* note = m_window->findChild<QLabel*>(QStringLiteral("outOfDateNote"));
+    auto* note = m_window->statusWidgets()->outOfDateLine();
     QVERIFY(note != nullptr && note->isVisible());
     QVERIFY(!note->text().contains(computation()->error()));
     spin("embed_dim")->setValue(8);
@@ -276,13 +276,13 @@ class TestPanelUse : public QObject {
     QVERIFY(element != nullptr);
     element->setValue(2);
     QCOMPARE(document()->view().batch, 2);
-    auto* shown = m_window->findChild<QLabel*>(QStringLiteral("batchShown"));
+    auto* shown = m_window->statusWidgets()->batchLine();
     QVERIFY(shown != nullptr && !shown->isHidden());
     QVERIFY2(shown->text().contains(QStringLiteral("2 of 3")), qPrintable(shown->text()));
   }
 
   void hoverTextLeavesWithThePointer() {
-    auto* hover = m_window->findChild<QLabel*>(QStringLiteral("hoverLabel"));
+    auto* hover = m_window->statusWidgets()->hoverLine();
     QVERIFY(hover != nullptr);
     m_window->statusWidgets()->showHover(QStringLiteral("weights[0, 1, 2] = 0.5"));
     QEvent leave(QEvent::Leave);
@@ -395,7 +395,7 @@ class TestPanelUse : public QObject {
     document()->changeConfig(c, QStringLiteral("eval self-attention"));
     QVERIFY(idle());
     auto* mode = m_window->panel()->findChild<QComboBox*>(QStringLiteral("grad_mode"));
-    auto* path = m_window->panel()->findChild<QLabel*>(QStringLiteral("torchPath"));
+    auto* path = m_window->panel()->pathLine();
     QVERIFY(mode != nullptr && path != nullptr);
     QCOMPARE(mode->currentIndex(), 0);  // grad enabled, as in a script
     QVERIFY2(path->text().contains(QStringLiteral("general path")) &&

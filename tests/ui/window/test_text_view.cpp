@@ -71,7 +71,7 @@ class TestTextView : public QObject {
     QVERIFY(dock != nullptr);
     QVERIFY(!dock->isVisible());
     QAction* toggle = dock->toggleViewAction();
-    auto* toolbar = m_window->findChild<QToolBar*>(QStringLiteral("viewToolBar"));
+    auto* toolbar = m_window->viewToolBar();
     QVERIFY(toolbar->actions().contains(toggle));
     bool inViewMenu = false;
     for (QAction* menu : m_window->menuBar()->actions()) {
@@ -110,7 +110,7 @@ class TestTextView : public QObject {
     m_window->document()->setView(v);
     QCoreApplication::processEvents();
     QCOMPARE(view->shownMap(), 1);
-    auto* heads = view->findChild<QComboBox*>(QStringLiteral("textViewHead"));
+    auto* heads = view->headBox();
     QVERIFY(!heads->isEnabled());  // the grid's solo head wins
     for (int j = 0; j < 6; ++j) {
       const auto& k = view->shades().keys[static_cast<std::size_t>(j)];
@@ -157,7 +157,7 @@ class TestTextView : public QObject {
     view->setHover({});
     QCOMPARE(view->shades().query, 2);
     QCOMPARE(view->choice().query, 2);
-    auto* pin = view->findChild<QLabel*>(QStringLiteral("textViewPin"));
+    auto* pin = view->pinLine();
     QVERIFY(pin->isVisibleTo(view));
     view->setHover({TextHit::Side::key, 4});
     QCOMPARE(view->shades().query, 2);  // bias_k has no query row: the pin stays

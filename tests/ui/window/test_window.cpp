@@ -242,7 +242,7 @@ class TestWindow : public QObject {
     QSignalSpy outOfDate(computation(), &Computation::outOfDateChanged);
     spin("embed_dim")->setValue(10);
     QVERIFY(idle());
-    auto* error = m_window->panel()->findChild<QLabel*>(QStringLiteral("errorLabel"));
+    auto* error = m_window->panel()->errorLine();
     QVERIFY(error != nullptr);
     QVERIFY(error->isVisible());
     QVERIFY2(error->text().contains(QStringLiteral("embed_dim must be divisible by num_heads")),
