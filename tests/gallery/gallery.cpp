@@ -262,9 +262,7 @@ QString render(const Shot& shot, const QDir& out) {
     if (!window.grab().save(path)) return QStringLiteral("cannot write %1").arg(path);
     error = checkPicture(path);
     if (shot.presentation) {
-      auto* teaching =
-          window.findChild<mhaviz::ui::TeachingTools*>(QStringLiteral("teachingTools"));
-      teaching->setPresentation(false);
+      window.teaching()->setPresentation(false);
     }
   }
   mhaviz::ui::installTranslations(QLocale(QLocale::English, QLocale::UnitedStates));

@@ -29,7 +29,7 @@ QIcon applicationIcon() {
   return icon;
 }
 
-void addLanguageMenu(QMenu* viewMenu, QWidget* parent) {
+QMenu* addLanguageMenu(QMenu* viewMenu, QWidget* parent) {
   QMenu* menu = viewMenu->addMenu(DesktopMenus::tr("&Language"));
   menu->setObjectName(QStringLiteral("languageMenu"));
   auto* group = new QActionGroup(parent);
@@ -54,6 +54,7 @@ void addLanguageMenu(QMenu* viewMenu, QWidget* parent) {
   menu->addSeparator();
   // Each language is named in itself, so that anyone can find their own.
   for (const UiLanguage& language : uiLanguages()) addChoice(language.code, language.nativeName);
+  return menu;
 }
 
 void addThemeMenu(QMenu* viewMenu, QWidget* parent) {
@@ -91,10 +92,11 @@ void setupDesktop() {
   QGuiApplication::setDesktopFileName(QStringLiteral("mhaviz"));
 }
 
-void installDesktopMenus(QMenu* viewMenu, QWidget* parent) {
+QMenu* installDesktopMenus(QMenu* viewMenu, QWidget* parent) {
   viewMenu->addSeparator();
-  addLanguageMenu(viewMenu, parent);
+  QMenu* language = addLanguageMenu(viewMenu, parent);
   addThemeMenu(viewMenu, parent);
+  return language;
 }
 
 }  // namespace mhaviz::ui

@@ -14,7 +14,8 @@ void setupDesktop();
 
 /// Appends the Language and Theme submenus to `viewMenu`. A language choice is stored and
 /// takes effect at the next start (the window's texts are built once); a theme applies at once.
-/// `parent` owns the action groups and is the parent of the confirmation message.
-void installDesktopMenus(QMenu* viewMenu, QWidget* parent);
+/// `parent` owns the action groups and is the parent of the confirmation message. Returns the
+/// Language submenu.
+QMenu* installDesktopMenus(QMenu* viewMenu, QWidget* parent);
 
 }  // namespace mhaviz::ui

@@ -56,6 +56,10 @@ class ExportDialog : public QDialog {
   /// The picture exported: -1 for the grid, else an index into the pictures handed in.
   [[nodiscard]] int picture() const;
   void setPicture(int picture);
+  /// The picture box and the size boxes (tests reach them here).
+  [[nodiscard]] QComboBox* pictureBox() const { return m_picture; }
+  [[nodiscard]] QSpinBox* widthBox() const { return m_width; }
+  [[nodiscard]] QSpinBox* heightBox() const { return m_height; }
 
   /// The view the export draws: chosen stage, head (or all), colormap.
   [[nodiscard]] ViewOptions exportView() const;

@@ -49,20 +49,20 @@ DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDoc
     column->setContentsMargins(0, 0, 0, 3);
     column->setSpacing(0);
     column->addWidget(label);
+    QPushButton* open = nullptr;
     if (editors.contains(dock)) {
-      auto* open = new QPushButton(tr("Open this layer to edit"));
+      open = new QPushButton(tr("Open this layer to edit"));
       open->setObjectName(QStringLiteral("openLayerToEdit"));
       open->setToolTip(tr("Show the layer in the full view, where its settings can be changed"));
       connect(open, &QPushButton::clicked, pages, &ModelPages::showLayerView);
       column->addWidget(open, 0, Qt::AlignLeft);
-      m_buttons << open;
       m_locked << fieldsOf(dock->widget());
     }
     header->hide();
     layout->addWidget(header);
     layout->addWidget(dock->widget(), 1);  // takes the content out of the dock, into the box
     dock->setWidget(box);
-    m_labels << label;
+    m_headers << Header{dock, label, open};
   }
   connect(document, &Document::originChanged, this, &DockSubject::update);
   connect(document, &Document::configChanged, this, &DockSubject::update);
@@ -75,6 +75,20 @@ DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDoc
   connect(pages->modelView(), &ModelView::modelClosed, this, &DockSubject::update);
   connect(pages, &ModelPages::storedLayerShown, this, &DockSubject::update);
   update();
+}
+
+QLabel* DockSubject::line(const QDockWidget* dock) const {
+  for (const Header& h : m_headers) {
+    if (h.dock == dock) return h.line;
+  }
+  return nullptr;
+}
+
+QPushButton* DockSubject::openButton(const QDockWidget* dock) const {
+  for (const Header& h : m_headers) {
+    if (h.dock == dock) return h.open;
+  }
+  return nullptr;
 }
 
 bool DockSubject::locked() const {
@@ -105,13 +119,13 @@ QString DockSubject::text() const {
 
 void DockSubject::update() {
   const QString shown = text();
-  for (QLabel* label : m_labels) {
-    label->setText(shown);
-    label->setVisible(!shown.isEmpty());
-    label->parentWidget()->setVisible(!shown.isEmpty());  // the header, with its button
-  }
   const bool lock = locked();
-  for (QPushButton* button : m_buttons) button->setVisible(lock);
+  for (const Header& h : m_headers) {
+    h.line->setText(shown);
+    h.line->setVisible(!shown.isEmpty());
+    h.line->parentWidget()->setVisible(!shown.isEmpty());  // the header, with its button
+    if (h.open != nullptr) h.open->setVisible(lock);
+  }
   for (QWidget* fields : m_locked) fields->setEnabled(!lock);
 }
 

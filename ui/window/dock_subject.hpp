@@ -35,14 +35,22 @@ class DockSubject : public QObject {
   [[nodiscard]] QString text() const;
   /// Whether the editing docks are read-only now (the model view shows a layer of its model).
   [[nodiscard]] bool locked() const;
+  /// The line above `dock`'s content, and its "Open this layer to edit" button (null for a dock
+  /// that edits nothing, or one not given).
+  [[nodiscard]] QLabel* line(const QDockWidget* dock) const;
+  [[nodiscard]] QPushButton* openButton(const QDockWidget* dock) const;
 
  private:
   void update();
 
   Document* m_document;
   ModelPages* m_pages;
-  QList<QLabel*> m_labels;
-  QList<QPushButton*> m_buttons;
+  struct Header {
+    const QDockWidget* dock;
+    QLabel* line;
+    QPushButton* open;  // null: the dock edits nothing
+  };
+  QList<Header> m_headers;
   QList<QWidget*> m_locked;  // what is disabled while locked: the editors' fields
 };
 

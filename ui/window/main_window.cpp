@@ -129,10 +129,10 @@ MainWindow::MainWindow(QWidget* parent)
   buildMenus();
   // Every dock that describes the session says which layer of a model it is (dock_subject.hpp);
   // those that edit it are read-only while the model view is on screen.
-  new DockSubject(m_document, m_pages,
-                  {m_dock, m_maskDock, m_measuresDock, m_teaching->breakdown(),
-                   m_teaching->shapeFlow(), m_headViewDock, m_textViewDock},
-                  {m_dock, m_maskDock}, this);
+  m_dockSubject = new DockSubject(m_document, m_pages,
+                                  {m_dock, m_maskDock, m_measuresDock, m_teaching->breakdown(),
+                                   m_teaching->shapeFlow(), m_headViewDock, m_textViewDock},
+                                  {m_dock, m_maskDock}, this);
   connectController();
   installWorkspaces();
   restoreLayout();
@@ -269,7 +269,7 @@ void MainWindow::buildMenus() {
   connect(m_pages, &ModelPages::storedMeasuresReady, m_measures,
           [this](const ResultPtr& result, const std::shared_ptr<const ResultMeasures>& measures,
                  int batch) { m_measures->showStored(result, measures, batch); });
-  installDesktopMenus(view, this);  // View > Language, View > Theme
+  m_languageMenu = installDesktopMenus(view, this);  // View > Language, View > Theme
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));
   QAction* again = compute->addAction(tr("&Recompute"), m_computation, &Computation::recompute);

@@ -16,6 +16,7 @@ class QToolBar;
 namespace mhaviz::ui {
 
 class ComparePanel;
+class DockSubject;
 class ExportActions;
 struct TokenDocks;
 class HeadView;
@@ -70,6 +71,10 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] StatusWidgets* statusWidgets() const { return m_status; }
   /// The View tool bar (the head view and text view toggles, the workspaces' tabs).
   [[nodiscard]] QToolBar* viewToolBar() const { return m_viewToolBar; }
+  /// View > Language.
+  [[nodiscard]] QMenu* languageMenu() const { return m_languageMenu; }
+  /// The line atop each dock that says which layer of a model it shows.
+  [[nodiscard]] DockSubject* dockSubject() const { return m_dockSubject; }
   /// The centre: one layer's full view and the model view.
   [[nodiscard]] ModelPages* pages() const { return m_pages; }
   /// Compare mode (A | B | B - A): the Compare menu and its dock.
@@ -125,6 +130,8 @@ class MainWindow : public QMainWindow {
   ComparePanel* m_compare = nullptr;
   TeachingTools* m_teaching = nullptr;
   QMenu* m_viewMenu = nullptr;
+  QMenu* m_languageMenu = nullptr;  // View > Language
+  DockSubject* m_dockSubject = nullptr;
   QToolBar* m_viewToolBar = nullptr;
   Workspaces* m_workspaces = nullptr;
   // The docks a comparison of two model files put aside, and the Compare arrangement before it.

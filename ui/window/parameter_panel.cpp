@@ -105,6 +105,14 @@ ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWi
   });
 }
 
+ParameterPanel::Controls ParameterPanel::controls() const {
+  return {m_tgtLen,   m_srcLen,      m_batch,       m_unbatched,  m_embed,
+          m_heads,    m_kdim,        m_kdimSame,    m_vdim,       m_vdimSame,
+          m_bias,     m_addBiasKv,   m_addZeroAttn, m_batchFirst, m_dropout,
+          m_training, m_needWeights, m_average,     m_causal,     m_gradMode,
+          m_dtype,    m_semantics,   m_seed,        m_inputSeed,  m_dropoutSeed};
+}
+
 QSpinBox* ParameterPanel::intSpin(const char* name, int min, int max, const QString& tip) {
   auto* spin = new QSpinBox;
   spin->setObjectName(QString::fromLatin1(name));

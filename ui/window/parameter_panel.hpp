@@ -32,8 +32,38 @@ class ParameterPanel : public QWidget {
   ParameterPanel(Document* document, Computation* computation, QWidget* parent = nullptr);
 
   [[nodiscard]] ViewControls* viewControls() const { return m_view; }
-  /// The panel's fields (they scroll; the error line below them does not).
-  [[nodiscard]] QWidget* fields() const { return m_fields; }
+  /// The widget that holds the fields (they scroll; the error line below them does not).
+  [[nodiscard]] QWidget* fieldArea() const { return m_fields; }
+  /// The fields, one per argument of nn.MultiheadAttention and its call, and the seeds (tests
+  /// reach them here; their object names are the argument names).
+  struct Controls {
+    QSpinBox* tgtLen;
+    QSpinBox* srcLen;
+    QSpinBox* batchSize;
+    QCheckBox* unbatched;
+    QSpinBox* embedDim;
+    QSpinBox* numHeads;
+    QSpinBox* kdim;
+    QCheckBox* kdimSame;
+    QSpinBox* vdim;
+    QCheckBox* vdimSame;
+    QCheckBox* bias;
+    QCheckBox* addBiasKv;
+    QCheckBox* addZeroAttn;
+    QCheckBox* batchFirst;
+    QDoubleSpinBox* dropout;
+    QCheckBox* training;
+    QCheckBox* needWeights;
+    QCheckBox* averageAttnWeights;
+    QCheckBox* isCausal;
+    QComboBox* gradMode;
+    QComboBox* dtype;
+    QComboBox* semantics;
+    QSpinBox* seed;
+    QSpinBox* inputSeed;
+    QSpinBox* dropoutSeed;
+  };
+  [[nodiscard]] Controls controls() const;
   /// The inline error line under the fields (hidden while the settings are valid).
   [[nodiscard]] QLabel* errorLine() const { return m_error; }
   /// Which of PyTorch 2.x's paths the settings take, why, and its warnings.

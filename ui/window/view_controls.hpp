@@ -24,6 +24,8 @@ class ViewControls : public QGroupBox {
 
  public:
   ViewControls(Document* document, Computation* computation, QWidget* parent = nullptr);
+  /// The batch element the maps show.
+  [[nodiscard]] QSpinBox* batchBox() const { return m_batch; }
 
  private:
   void edit(const std::function<void(ViewOptions&)>& change);

@@ -198,8 +198,8 @@ class TestExportDialog : public QObject {
   // one (PNG: logical pixels times the DPI scale; SVG and PDF: points).
   void sizeUnitsAgreeWithTheNote() {
     ExportDialog dialog(makeResult(), ViewOptions{});
-    auto* width = dialog.findChild<QSpinBox*>(QStringLiteral("width"));
-    auto* height = dialog.findChild<QSpinBox*>(QStringLiteral("height"));
+    auto* width = dialog.widthBox();
+    auto* height = dialog.heightBox();
     QVERIFY(width && height);
     const auto noteText = [&] {
       QStringList texts;

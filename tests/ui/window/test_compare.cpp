@@ -113,7 +113,7 @@ class TestCompare : public QObject {
     panel->pin();
     QVERIFY(m_window->session()->isModified());  // pinning A is part of the session
     QVERIFY(shown());
-    check("add_bias_kv")->setChecked(true);
+    fields().addBiasKv->setChecked(true);
     QVERIFY(idle());
     QVERIFY(shown());
     const std::vector<double> before = panel->data().diff.maps.front().values;
@@ -178,7 +178,7 @@ class TestCompare : public QObject {
   }
 
   void semanticsControlChangesTheConfig() {
-    auto* box = m_window->panel()->findChild<QComboBox*>(QStringLiteral("semantics"));
+    auto* box = m_window->panel()->controls().semantics;
     QVERIFY(box != nullptr);
     box->setCurrentIndex(1);
     QVERIFY(idle());
@@ -194,10 +194,9 @@ class TestCompare : public QObject {
  private:
   Document* document() const { return m_window->document(); }
   Computation* computation() const { return m_window->computation(); }
-  QCheckBox* check(const char* name) const {
-    auto* c = m_window->panel()->findChild<QCheckBox*>(QString::fromLatin1(name));
-    if (c == nullptr) qFatal("no check box %s", name);
-    return c;
+  /// The parameter panel's fields.
+  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
+    return m_window->panel()->controls();
   }
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);

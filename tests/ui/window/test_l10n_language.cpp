@@ -70,7 +70,7 @@ void TestL10n::chineseWhenLocaleIsZhCN() {
   QVERIFY(groupTitles(window).contains(QStringLiteral("尺寸")));
   // PyTorch's argument names stay as they are: they are code.
   QVERIFY(groupTitles(window).contains(QStringLiteral("模块")));
-  auto* language = window.findChild<QMenu*>(QStringLiteral("languageMenu"));
+  auto* language = window.languageMenu();
   QVERIFY(language != nullptr);
   QCOMPARE(language->title(), QStringLiteral("语言(&L)"));
 }

@@ -64,6 +64,10 @@ class TestMasks : public QObject {
  private:
   [[nodiscard]] Document* document() const { return m_window->document(); }
   [[nodiscard]] Computation* computation() const { return m_window->computation(); }
+  /// The parameter panel's fields.
+  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
+    return m_window->panel()->controls();
+  }
   [[nodiscard]] QDockWidget* dock() const {
     QDockWidget* d = m_window->maskDock();
     if (d == nullptr) qFatal("no mask dock");
@@ -73,16 +77,6 @@ class TestMasks : public QObject {
     return dock()->findChild<mhaviz::ui::AttnMaskEditor*>();
   }
   [[nodiscard]] mhaviz::ui::MaskGridView* grid() const { return editor()->grid(); }
-  [[nodiscard]] QSpinBox* panelSpin(const char* name) const {
-    auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
-    if (s == nullptr) qFatal("no spin box %s", name);
-    return s;
-  }
-  [[nodiscard]] QCheckBox* panelCheck(const char* name) const {
-    auto* c = m_window->panel()->findChild<QCheckBox*>(QString::fromLatin1(name));
-    if (c == nullptr) qFatal("no check box %s", name);
-    return c;
-  }
   void chooseKind(MaskKind kind) const {
     mhaviz::ui::testing::editors::chooseKindIn(editor(), kind);
   }
@@ -119,7 +113,7 @@ void TestMasks::cleanup() {
 }
 
 void TestMasks::isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
-  panelCheck("is_causal")->click();
+  fields().isCausal->click();
   QVERIFY(idle());
   QVERIFY2(computation()->error().contains(
                QStringLiteral("Need attn_mask if specifying the is_causal hint")),
@@ -131,7 +125,7 @@ void TestMasks::isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
   auto* fix = m_window->panel()->findChild<mhaviz::ui::CausalHint*>()->fixButton();
   QVERIFY(fix != nullptr);
   QVERIFY(!fix->parentWidget()->isHidden());
-  QVERIFY(panelCheck("is_causal")->toolTip().contains(QStringLiteral("requires attn_mask")));
+  QVERIFY(fields().isCausal->toolTip().contains(QStringLiteral("requires attn_mask")));
   fix->click();
   QVERIFY(idle());
   QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::causal);
@@ -173,7 +167,7 @@ void TestMasks::screenshots() {
   chooseKind(MaskKind::causal);
   shoot("causal-bool");
 
-  panelSpin("num_heads")->setValue(4);
+  fields().numHeads->setValue(4);
   chooseKind(MaskKind::alibi);
   QVERIFY(idle());
   editor()->selectBlock(2);
@@ -184,7 +178,7 @@ void TestMasks::screenshots() {
 
   view.stage = mhaviz::ui::Stage::weights;
   document()->setView(view);
-  panelSpin("num_heads")->setValue(2);
+  fields().numHeads->setValue(2);
   chooseKind(MaskKind::custom);
   QVERIFY(idle());
   for (int j = 0; j < 8; ++j) click(j, 7 - j);
@@ -193,7 +187,7 @@ void TestMasks::screenshots() {
 
   document()->undoStack()->clear();
   chooseKind(MaskKind::none);
-  panelSpin("batch_size")->setValue(2);
+  fields().batchSize->setValue(2);
   const auto padding = dock()->findChild<mhaviz::ui::KeyPaddingEditor*>()->controls();
   mhaviz::ui::testing::editors::chooseItem(padding.kind, 1);
   QVERIFY(idle());

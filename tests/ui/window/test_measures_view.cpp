@@ -56,8 +56,8 @@ class TestMeasuresView : public QObject {
   // The worker attaches the measures; the dock shows one bar per head of the shown batch element,
   // equal to the core's head averages.
   void dockShowsTheWorkersHeadAverages() {
-    spin("num_heads")->setValue(4);
-    spin("batch_size")->setValue(2);
+    fields().numHeads->setValue(4);
+    fields().batchSize->setValue(2);
     QVERIFY(idle());
     auto r = computation()->result();
     const auto measures = computation()->measures();  // held beside the result
@@ -78,7 +78,7 @@ class TestMeasuresView : public QObject {
     document()->setView(v);
     QCoreApplication::processEvents();
     QCOMPARE(view->sections()[1].values[2], measures->average(1, 2).confidence);
-    check("add_zero_attn")->click();
+    fields().addZeroAttn->click();
     QVERIFY(idle());
     QCOMPARE(static_cast<int>(view->sections().size()), 6);  // + the share sent to nothing
     QVERIFY(view->sections()[3].title.contains(QStringLiteral("sent to nothing")));
@@ -88,8 +88,8 @@ class TestMeasuresView : public QObject {
   // Value norms: one map per head plus the sum over heads; the zero column is 0 in every head
   // even where its weight is not; the colour range runs to the largest value.
   void valueNormsStage() {
-    check("add_bias_kv")->click();
-    check("add_zero_attn")->click();
+    fields().addBiasKv->click();
+    fields().addZeroAttn->click();
     QVERIFY(idle());
     auto v = document()->view();
     v.stage = Stage::value_norms;
@@ -116,8 +116,8 @@ class TestMeasuresView : public QObject {
   // Value zeroing: two L × S' maps (cosine distance, relative L2) equal to the core's; the zero
   // column is exactly 0 although it has weight.
   void valueZeroingStage() {
-    check("add_bias_kv")->click();
-    check("add_zero_attn")->click();
+    fields().addBiasKv->click();
+    fields().addZeroAttn->click();
     QVERIFY(idle());
     auto v = document()->view();
     v.stage = Stage::value_zeroing;
@@ -147,9 +147,9 @@ class TestMeasuresView : public QObject {
   // the core's sink_scores of the batch element shown, the bias_k and zero columns included, on
   // the weights' fixed 0..1 scale.
   void sinkScoresStage() {
-    check("add_bias_kv")->click();
-    check("add_zero_attn")->click();
-    spin("batch_size")->setValue(2);
+    fields().addBiasKv->click();
+    fields().addZeroAttn->click();
+    fields().batchSize->setValue(2);
     QVERIFY(idle());
     auto v = document()->view();
     v.stage = Stage::sink_scores;
@@ -183,8 +183,8 @@ class TestMeasuresView : public QObject {
   // says so instead of showing the previous result's bars; then they arrive with the same
   // tensors, and the dock shows exactly the core's numbers for the new result.
   void dockShowsTheCurrentResultsMeasuresAfterASeedChange() {
-    spin("num_heads")->setValue(4);
-    spin("batch_size")->setValue(2);
+    fields().numHeads->setValue(4);
+    fields().batchSize->setValue(2);
     QVERIFY(idle());
     const auto before = computation()->result();
     const auto beforeMeasures = computation()->measures();
@@ -307,17 +307,11 @@ class TestMeasuresView : public QObject {
  private:
   Document* document() const { return m_window->document(); }
   Computation* computation() const { return m_window->computation(); }
+  /// The parameter panel's fields.
+  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
+    return m_window->panel()->controls();
+  }
   HeatmapGrid* grid() const { return m_window->grid(); }
-  QSpinBox* spin(const char* name) const {
-    auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
-    if (s == nullptr) qFatal("no spin box %s", name);
-    return s;
-  }
-  QCheckBox* check(const char* name) const {
-    auto* c = m_window->panel()->findChild<QCheckBox*>(QString::fromLatin1(name));
-    if (c == nullptr) qFatal("no check box %s", name);
-    return c;
-  }
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor(
         [this] {

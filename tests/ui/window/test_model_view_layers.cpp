@@ -26,6 +26,7 @@
 #include "teach/teaching_tools.hpp"
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
+#include "window/dock_subject.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/workspace_arrangements.hpp"
@@ -88,9 +89,9 @@ void TestModelView::clickingAMapShowsItsLayerInTheDocks() {
   // Read-only, with the way to edit.
   auto* panel = w.window.parameterDock();
   panel->raise();  // in the Model workspace, a tab behind the head measures
-  auto* fields = w.window.panel()->fields();
+  auto* fields = w.window.panel()->fieldArea();
   QVERIFY(!fields->isEnabled());
-  auto* open = panel->findChild<QPushButton*>(QStringLiteral("openLayerToEdit"));
+  auto* open = w.window.dockSubject()->openButton(panel);
   QVERIFY(open != nullptr && open->isVisible());
   // The token views: the layer's head 3, the model's labels.
   HeadView* head = w.window.headView();
@@ -208,7 +209,7 @@ void TestModelView::docksDescribeTheModelOnScreen() {
                            kTimeout);
   QVERIFY(w.idle());
   const model::Model copy = model::read_model(modelPath("copy").toStdString());
-  auto* tgtLen = w.window.parameterDock()->findChild<QSpinBox*>(QStringLiteral("tgt_len"));
+  auto* tgtLen = w.window.panel()->controls().tgtLen;
   QVERIFY(tgtLen != nullptr);
   QCOMPARE(tgtLen->value(), int(copy.layers[0].problem.config.tgt_len));
   QVERIFY(w.document()->config() == copy.layers[0].problem.config);
@@ -257,8 +258,8 @@ void TestModelView::theCompareWorkspaceEditsTheLayerSelected() {
   QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
   QVERIFY(w.idle());
   auto* panel = w.window.parameterDock();
-  auto* fields = w.window.panel()->fields();
-  auto* subject = panel->findChild<QLabel*>(QStringLiteral("dockSubject"));
+  auto* fields = w.window.panel()->fieldArea();
+  auto* subject = w.window.dockSubject()->line(panel);
   QVERIFY(!fields->isEnabled());
   QVERIFY(subject->text().startsWith(QStringLiteral("Selected in the model view")));
   Workspaces* workspaces = w.window.workspaces();
@@ -286,7 +287,7 @@ void TestModelView::theDocksSayWhenNoModelIsOpen() {
   workspaces->setCurrent(kModel);
   QTRY_VERIFY(workspaces->isSettled());
   QVERIFY(w.window.pages()->modelOnScreen());
-  auto* subject = w.window.parameterDock()->findChild<QLabel*>(QStringLiteral("dockSubject"));
+  auto* subject = w.window.dockSubject()->line(w.window.parameterDock());
   QCOMPARE(subject->text(),
            QStringLiteral("No model is open; these docks show the session of the full view."));
   QVERIFY(!subject->isHidden());

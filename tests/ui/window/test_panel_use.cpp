@@ -72,7 +72,7 @@ class TestPanelUse : public QObject {
 
   // Item 2: typing "40" into S passes through 4 without computing it.
   void typedValueCommitsOnce() {
-    QSpinBox* S = spin("src_len");
+    QSpinBox* S = fields().srcLen;
     S->setFocus();
     S->selectAll();
     QSignalSpy changes(document(), &Document::configChanged);
@@ -165,10 +165,10 @@ class TestPanelUse : public QObject {
     };
     const QStringList shown = texts();
     int sent = 0;
-    QList<QWidget*> fields;
-    for (auto* w : m_window->findChildren<QAbstractSpinBox*>()) fields << w;
-    for (auto* w : m_window->findChildren<QComboBox*>()) fields << w;
-    for (QWidget* field : fields) {
+    QList<QWidget*> all;
+    for (auto* w : m_window->findChildren<QAbstractSpinBox*>()) all << w;
+    for (auto* w : m_window->findChildren<QComboBox*>()) all << w;
+    for (QWidget* field : all) {
       if (!field->isEnabled()) continue;
       for (const int delta : {120, -120, -120}) {
         const QPointF at(field->width() / 2.0, field->height() / 2.0);
@@ -183,7 +183,7 @@ class TestPanelUse : public QObject {
     QCOMPARE(texts(), shown);
     QVERIFY(document()->config() == before);
     // With focus the wheel does change the field.
-    QSpinBox* L = spin("tgt_len");
+    QSpinBox* L = fields().tgtLen;
     L->setFocus();
     const int value = L->value();
     const QPointF at(L->width() / 2.0, L->height() / 2.0);
@@ -203,11 +203,11 @@ class TestPanelUse : public QObject {
       }
       return list;
     };
-    spin("num_heads")->setValue(4);
-    spin("embed_dim")->setValue(8);
+    fields().numHeads->setValue(4);
+    fields().embedDim->setValue(8);
     QVERIFY(idle());
     const QList<QRect> before = places();
-    spin("embed_dim")->setValue(10);  // not divisible by num_heads
+    fields().embedDim->setValue(10);  // not divisible by num_heads
     QVERIFY(idle());
     auto* error = m_window->panel()->errorLine();
     QVERIFY(error != nullptr && error->isVisible());
@@ -221,7 +221,7 @@ class TestPanelUse : public QObject {
     auto* note = m_window->statusWidgets()->outOfDateLine();
     QVERIFY(note != nullptr && note->isVisible());
     QVERIFY(!note->text().contains(computation()->error()));
-    spin("embed_dim")->setValue(8);
+    fields().embedDim->setValue(8);
     QVERIFY(idle());
     QVERIFY(!note->isVisible());
   }
@@ -240,13 +240,13 @@ class TestPanelUse : public QObject {
     QTest::keyClick(next, Qt::Key_Left);
     QCOMPARE(stage(), afterClick);
     // From a check box in the panel too.
-    auto* bias = m_window->panel()->findChild<QCheckBox*>(QStringLiteral("bias"));
+    auto* bias = m_window->panel()->controls().bias;
     bias->setFocus();
     QTest::keyClick(bias, Qt::Key_Right);
     QVERIFY(stage() != afterClick);
     QTest::keyClick(bias, Qt::Key_Left);
     // In a text field the arrows move the cursor.
-    QSpinBox* S = spin("src_len");
+    QSpinBox* S = fields().srcLen;
     S->setFocus();
     QTest::keyClick(S, Qt::Key_Left);
     QCOMPARE(stage(), afterClick);
@@ -291,9 +291,9 @@ class TestPanelUse : public QObject {
   }
 
   void lengthSpinBoxesSayTheirLimit() {
-    for (const char* name : {"tgt_len", "src_len"}) {
-      QSpinBox* box = spin(name);
-      QVERIFY2(box->toolTip().contains(QString::number(box->maximum())), name);
+    for (QSpinBox* box : {fields().tgtLen, fields().srcLen}) {
+      QVERIFY2(box->toolTip().contains(QString::number(box->maximum())),
+               qPrintable(box->objectName()));
     }
   }
 
@@ -366,16 +366,16 @@ class TestPanelUse : public QObject {
       }
       return bright;
     };
-    auto* box = m_window->panel()->findChild<QCheckBox*>(QStringLiteral("batch_first"));
+    auto* box = m_window->panel()->controls().batchFirst;
     QVERIFY(!box->isChecked());
     QStyleOptionButton option;
     option.initFrom(box);
     const QRect indicator =
         box->style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, box);
     QVERIFY2(brightPixels(box, indicator) > 8, "the unchecked indicator is visible");
-    QSpinBox* E = spin("embed_dim");
+    QSpinBox* E = fields().embedDim;
     QVERIFY2(brightPixels(E, QRect(0, 0, 3, E->height())) > E->height() / 2, "the border shows");
-    QSpinBox* kdim = spin("kdim");
+    QSpinBox* kdim = fields().kdim;
     QVERIFY(!kdim->isEnabled());
     QVERIFY(kdim->palette().color(QPalette::Disabled, QPalette::Text) !=
             E->palette().color(QPalette::Active, QPalette::Text));
@@ -394,7 +394,7 @@ class TestPanelUse : public QObject {
     c.input_spec.self_attention = true;
     document()->changeConfig(c, QStringLiteral("eval self-attention"));
     QVERIFY(idle());
-    auto* mode = m_window->panel()->findChild<QComboBox*>(QStringLiteral("grad_mode"));
+    auto* mode = m_window->panel()->controls().gradMode;
     auto* path = m_window->panel()->pathLine();
     QVERIFY(mode != nullptr && path != nullptr);
     QCOMPARE(mode->currentIndex(), 0);  // grad enabled, as in a script
@@ -417,10 +417,9 @@ class TestPanelUse : public QObject {
  private:
   [[nodiscard]] Document* document() const { return m_window->document(); }
   [[nodiscard]] Computation* computation() const { return m_window->computation(); }
-  [[nodiscard]] QSpinBox* spin(const char* name) const {
-    auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
-    if (s == nullptr) qFatal("no spin box %s", name);
-    return s;
+  /// The parameter panel's fields.
+  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
+    return m_window->panel()->controls();
   }
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);

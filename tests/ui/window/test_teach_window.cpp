@@ -187,7 +187,7 @@ class TestTeachWindow : public mhaviz::ui::testing::TeachingWindowTest {
   // Issue 28 item 14: the add_bias_kv tooltip states what the help page states (the facts
   // themselves are checked against the core in test_teach's biasKHelpSaysItIsAKeyWithoutAQuery).
   void addBiasKvTooltipSaysWhatBiasKIs() {
-    auto* box = m_window->panel()->findChild<QCheckBox*>(QStringLiteral("add_bias_kv"));
+    auto* box = m_window->panel()->controls().addBiasKv;
     QVERIFY(box != nullptr);
     const QString tip = box->toolTip();
     for (const char* fact : {"at the end", "not prepended", "no query row", "never attends",

@@ -204,7 +204,7 @@ class TestTokenExport : public QObject {
     QTimer::singleShot(0, [&] {
       auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
       if (dialog == nullptr) return;
-      auto* box = dialog->findChild<QComboBox*>(QStringLiteral("picture"));
+      auto* box = dialog->pictureBox();
       chosen = box->currentText();
       for (int i = 0; i < box->count(); ++i) m_offered << box->itemText(i);
       dialog->reject();

@@ -15,13 +15,14 @@
 #include <QUndoStack>
 #include <atomic>
 
+#include "../compute/worker_gate.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "prompted_window.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
-#include "../compute/worker_gate.hpp"
+#include "window/view_controls.hpp"
 
 using mhaviz::ui::Computation;
 using mhaviz::ui::Document;
@@ -48,7 +49,7 @@ class TestWindow : public QObject {
     QVERIFY(!computation()->isOutOfDate());
     {
       WorkerGate gate(computation()->worker());
-      spin("num_heads")->setValue(8);
+      fields().numHeads->setValue(8);
       QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
       QTRY_VERIFY_WITH_TIMEOUT(computation()->isOutOfDate(), kTimeout);
       gate.release();
@@ -116,7 +117,7 @@ class TestWindow : public QObject {
   }
 
   void changingHeadsRecomputesAndShowsHMaps() {
-    spin("num_heads")->setValue(4);
+    fields().numHeads->setValue(4);
     QVERIFY(idle());
     QCOMPARE(computation()->result()->H, 4);
     QCOMPARE(grid()->mapCount(), 5);
@@ -124,15 +125,15 @@ class TestWindow : public QObject {
     for (int h = 0; h < 4; ++h) {
       QVERIFY2(titles.at(h).contains(QString::number(h)), qPrintable(titles.join(u',')));
     }
-    spin("num_heads")->setValue(1);
+    fields().numHeads->setValue(1);
     QVERIFY(idle());
     QCOMPARE(computation()->result()->H, 1);
     QCOMPARE(grid()->mapCount(), 2);
   }
 
   void changingSizesChangesTheMaps() {
-    spin("tgt_len")->setValue(5);
-    spin("src_len")->setValue(11);
+    fields().tgtLen->setValue(5);
+    fields().srcLen->setValue(11);
     QVERIFY(idle());
     QCOMPARE(grid()->stageData().maps.at(0).rows, 5);
     QCOMPARE(grid()->stageData().maps.at(0).cols, 11);
@@ -141,19 +142,19 @@ class TestWindow : public QObject {
 
   void biasKvAndZeroAttnAddLabelledColumns() {
     const int S = static_cast<int>(document()->config().src_len);
-    check("add_bias_kv")->click();
+    fields().addBiasKv->click();
     QVERIFY(idle());
     QStringList labels = grid()->columnLabels(0);
     QCOMPARE(labels.size(), S + 1);
     QCOMPARE(labels.last(), QStringLiteral("bias_k"));
-    check("add_zero_attn")->click();
+    fields().addZeroAttn->click();
     QVERIFY(idle());
     labels = grid()->columnLabels(0);
     QCOMPARE(labels.size(), S + 2);
     QCOMPARE(labels.at(S), QStringLiteral("bias_k"));
     QCOMPARE(labels.at(S + 1), QStringLiteral("zero"));
     QCOMPARE(computation()->result()->Sx, S + 2);
-    check("add_bias_kv")->click();
+    fields().addBiasKv->click();
     QVERIFY(idle());
     labels = grid()->columnLabels(0);
     QCOMPARE(labels.size(), S + 1);
@@ -166,7 +167,7 @@ class TestWindow : public QObject {
             [&delivered](const ResultPtr& r, const mhaviz::ui::ViewOptions&, double) {
               delivered.append(r->L);
             });
-    QSpinBox* L = spin("tgt_len");
+    QSpinBox* L = fields().tgtLen;
     // The first change's computation is held at its start while the other 49 arrive: it is
     // abandoned, and of those waiting only the newest is computed.
     WorkerGate gate(computation()->worker());
@@ -195,10 +196,10 @@ class TestWindow : public QObject {
   void aHeadChosenForComingSettingsIsKept() {
     // A model's layer opened on head 6 while the window still shows two heads: the view is
     // fitted to the settings being computed, not to the older result on screen.
-    spin("num_heads")->setValue(2);
+    fields().numHeads->setValue(2);
     QVERIFY(idle());
     WorkerGate gate(computation()->worker());
-    spin("num_heads")->setValue(8);
+    fields().numHeads->setValue(8);
     QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
     mhaviz::ui::ViewOptions view = document()->view();
     view.soloHead = 6;
@@ -218,29 +219,29 @@ class TestWindow : public QObject {
   void aHeadFewerHeadsLeftOutComesBackWithMore() {
     // As with the masks and labels a smaller size cuts: head 3 shown alone, then two heads for a
     // while (every head shown), then four again: head 3 alone again.
-    spin("num_heads")->setValue(4);
+    fields().numHeads->setValue(4);
     QVERIFY(idle());
     mhaviz::ui::ViewOptions view = document()->view();
     view.soloHead = 3;
     document()->setView(view);
     QVERIFY(idle());
     QCOMPARE(grid()->mapCount(), 1);
-    spin("num_heads")->setValue(2);
+    fields().numHeads->setValue(2);
     QVERIFY(idle());
     QCOMPARE(document()->view().soloHead, -1);
     QCOMPARE(grid()->mapCount(), 3);
-    spin("num_heads")->setValue(4);
+    fields().numHeads->setValue(4);
     QVERIFY(idle());
     QCOMPARE(document()->view().soloHead, 3);
     QCOMPARE(grid()->mapCount(), 1);
   }
 
   void invalidSettingShowsMessageAndKeepsPicture() {
-    spin("num_heads")->setValue(4);
+    fields().numHeads->setValue(4);
     QVERIFY(idle());
     const ResultPtr good = computation()->result();
     QSignalSpy outOfDate(computation(), &Computation::outOfDateChanged);
-    spin("embed_dim")->setValue(10);
+    fields().embedDim->setValue(10);
     QVERIFY(idle());
     auto* error = m_window->panel()->errorLine();
     QVERIFY(error != nullptr);
@@ -253,7 +254,7 @@ class TestWindow : public QObject {
     QVERIFY(!outOfDate.isEmpty());
     QCOMPARE(outOfDate.last().at(0).toBool(), true);
 
-    spin("embed_dim")->setValue(12);
+    fields().embedDim->setValue(12);
     QVERIFY(idle());
     QVERIFY(!error->isVisible());
     QVERIFY(!computation()->isOutOfDate());
@@ -262,9 +263,9 @@ class TestWindow : public QObject {
 
   void undoRedoRestoresSettingsAndPicture() {
     QUndoStack* undo = document()->undoStack();
-    spin("num_heads")->setValue(4);
+    fields().numHeads->setValue(4);
     QVERIFY(idle());
-    check("add_zero_attn")->click();
+    fields().addZeroAttn->click();
     QVERIFY(idle());
     QCOMPARE(undo->count(), 2);
     QCOMPARE(undo->undoText(), QStringLiteral("Set add_zero_attn to True"));
@@ -274,20 +275,20 @@ class TestWindow : public QObject {
     undo->undo();
     QVERIFY(idle());
     QVERIFY(!document()->config().add_zero_attn);
-    QVERIFY(!check("add_zero_attn")->isChecked());
+    QVERIFY(!fields().addZeroAttn->isChecked());
     QCOMPARE(grid()->columnLabels(0).size(), S);
     QCOMPARE(undo->undoText(), QStringLiteral("Set num_heads to 4"));
 
     undo->undo();
     QVERIFY(idle());
     QCOMPARE(document()->config().num_heads, 2);
-    QCOMPARE(spin("num_heads")->value(), 2);
+    QCOMPARE(fields().numHeads->value(), 2);
     QCOMPARE(grid()->mapCount(), 3);
 
     undo->redo();
     QVERIFY(idle());
     QCOMPARE(document()->config().num_heads, 4);
-    QCOMPARE(spin("num_heads")->value(), 4);
+    QCOMPARE(fields().numHeads->value(), 4);
     QCOMPARE(grid()->mapCount(), 5);
 
     undo->redo();
@@ -297,9 +298,9 @@ class TestWindow : public QObject {
   }
 
   void undoOfAnInvalidSettingBringsThePictureBack() {
-    spin("num_heads")->setValue(4);
+    fields().numHeads->setValue(4);
     QVERIFY(idle());
-    spin("embed_dim")->setValue(10);
+    fields().embedDim->setValue(10);
     QVERIFY(idle());
     QVERIFY(computation()->isOutOfDate());
     document()->undoStack()->undo();
@@ -357,24 +358,24 @@ class TestWindow : public QObject {
     connect(
         computation()->worker(), &mhaviz::ui::ComputeWorker::started, this,
         [&seen](quint64) { seen.store(QThread::currentThread()); }, Qt::DirectConnection);
-    spin("num_heads")->setValue(8);
+    fields().numHeads->setValue(8);
     QVERIFY(idle());
     QVERIFY(seen.load() != nullptr);
     QVERIFY(seen.load() != QApplication::instance()->thread());
   }
 
   void viewControlsSelectBatchAndHead() {
-    spin("batch_size")->setValue(3);
-    spin("num_heads")->setValue(4);
+    fields().batchSize->setValue(3);
+    fields().numHeads->setValue(4);
     QVERIFY(idle());
-    auto* batch = m_window->panel()->findChild<QSpinBox*>(QStringLiteral("view_batch"));
+    auto* batch = m_window->panel()->viewControls()->batchBox();
     QVERIFY(batch != nullptr);
     QCOMPARE(batch->maximum(), 2);
     batch->setValue(2);
     QCOMPARE(document()->view().batch, 2);
     QCOMPARE(grid()->view().batch, 2);
     // Fewer batch elements than the one shown: the view follows the new result.
-    spin("batch_size")->setValue(1);
+    fields().batchSize->setValue(1);
     QVERIFY(idle());
     QCOMPARE(document()->view().batch, 0);
     QCOMPARE(batch->value(), 0);
@@ -383,17 +384,11 @@ class TestWindow : public QObject {
  private:
   Document* document() const { return m_window->document(); }
   Computation* computation() const { return m_window->computation(); }
+  /// The parameter panel's fields.
+  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
+    return m_window->panel()->controls();
+  }
   HeatmapGrid* grid() const { return m_window->grid(); }
-  QSpinBox* spin(const char* name) const {
-    auto* s = m_window->panel()->findChild<QSpinBox*>(QString::fromLatin1(name));
-    if (s == nullptr) qFatal("no spin box %s", name);
-    return s;
-  }
-  QCheckBox* check(const char* name) const {
-    auto* c = m_window->panel()->findChild<QCheckBox*>(QString::fromLatin1(name));
-    if (c == nullptr) qFatal("no check box %s", name);
-    return c;
-  }
   /// Waits until the worker has finished everything submitted so far and the events are in.
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
