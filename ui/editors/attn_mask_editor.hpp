@@ -66,7 +66,7 @@ class AttnMaskEditor : public SpecEditor {
     QPushButton* invert;
     QPushButton* fillRow;
     QPushButton* fillColumn;
-    QLabel* note;        // the mask's own note (shape, NaN rows)
+    QLabel* note;        // why a bias kind is float and 3-D, or what is wrong with a typed field
     QLabel* resizeNote;  // what a size change did to the mask
     QLabel* customNote;  // a pattern became custom, or why it cannot
   };

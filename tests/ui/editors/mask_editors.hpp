@@ -125,6 +125,7 @@ struct MaskEditors {
   }
   /// Press on the first cell, move over the others with the button held, release on the last.
   void drag(const QList<QPoint>& cells) const { dragAcross(grid(), cells); }
+  /// The dock's one editor of class `Editor` (the test stops when there is none).
   template <class Editor>
   [[nodiscard]] Editor* the() const {
     auto* editor = dock->findChild<Editor*>();
