@@ -6,6 +6,7 @@
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "document/document.hpp"
 #include "model/model_pages.hpp"
@@ -77,18 +78,20 @@ DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDoc
   update();
 }
 
+const DockSubject::Header* DockSubject::headerOf(const QDockWidget* dock) const {
+  const auto it = std::find_if(m_headers.cbegin(), m_headers.cend(),
+                               [dock](const Header& h) { return h.dock == dock; });
+  return it == m_headers.cend() ? nullptr : &*it;
+}
+
 QLabel* DockSubject::line(const QDockWidget* dock) const {
-  for (const Header& h : m_headers) {
-    if (h.dock == dock) return h.line;
-  }
-  return nullptr;
+  const Header* h = headerOf(dock);
+  return h ? h->line : nullptr;
 }
 
 QPushButton* DockSubject::openButton(const QDockWidget* dock) const {
-  for (const Header& h : m_headers) {
-    if (h.dock == dock) return h.open;
-  }
-  return nullptr;
+  const Header* h = headerOf(dock);
+  return h ? h->open : nullptr;
 }
 
 bool DockSubject::locked() const {

@@ -51,6 +51,7 @@ class DockSubject : public QObject {
     QPushButton* open;  // null: the dock edits nothing
   };
   QList<Header> m_headers;
+  [[nodiscard]] const Header* headerOf(const QDockWidget* dock) const;
   QList<QWidget*> m_locked;  // what is disabled while locked: the editors' fields
 };
 
