@@ -2063,6 +2063,14 @@
         <source>%1 · max %2</source>
         <translation>%1 · 最大 %2</translation>
     </message>
+    <message>
+        <source>image %1</source>
+        <translation>图像 %1</translation>
+    </message>
+    <message>
+        <source>%1 × %2 patches</source>
+        <translation>%1 × %2 个图块</translation>
+    </message>
 </context>
 <context>
     <name>mhaviz::ui::ImageScene</name>

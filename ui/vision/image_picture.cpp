@@ -50,11 +50,11 @@ QString prefixText(const ImageScene& s, const model::PatchWeights& w) {
       .arg(number(w.prefix_total()), parts.join(QStringLiteral(", ")));
 }
 
-void paintMap(QPainter& p, const ImageScene& s, const ImageMap& map, const QRect& rect,
+void paintMap(QPainter& p, const ImageScene& s, const QImage& picture, const QRect& rect,
               const ImagePictureColors& colors, int gridAlpha) {
   p.save();
   p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-  p.drawImage(rect, map.picture);
+  p.drawImage(rect, picture);
   const auto rows = static_cast<int>(s.grid.rows);
   const auto cols = static_cast<int>(s.grid.cols);
   const double cw = rect.width() / static_cast<double>(cols);
@@ -113,6 +113,14 @@ QStringList headCaption(const ImageScene& s, const ImageMap& map) {
           prefixText(s, map.weights)};
 }
 
+// The two lines under the picture itself: which image, and its patch grid.
+QStringList imageCaption(const ImageScene& s) {
+  return {QCoreApplication::translate("mhaviz::ui::ImagePicture", "image %1").arg(s.request.batch),
+          QCoreApplication::translate("mhaviz::ui::ImagePicture", "%1 \u00d7 %2 patches")
+              .arg(s.grid.rows)
+              .arg(s.grid.cols)};
+}
+
 }  // namespace
 
 ImagePictureLayout layoutImagePicture(const ImageScene& s, QSize size) {
@@ -149,40 +157,58 @@ ImagePictureLayout layoutImagePicture(const ImageScene& s, QSize size) {
   l.mainCaption =
       QRect(l.main.x(), l.main.bottom() + 2, std::max(l.main.width() + scaleW, 200), mainCaptionH);
   if (scaleW > 0) l.scale = QRect(l.main.right() + 8, l.main.y(), 14, l.main.height());
-  // the heads: the number of columns that gives each the largest picture, among those whose
-  // columns hold the captions whole (the weight on the prefix tokens, cut to "to [CLS]:…" in
-  // four narrow columns at 1280x720), else among all
-  const int n = static_cast<int>(s.heads.size());
+  // the picture itself, then the heads: the number of columns that gives each the largest
+  // picture, among those whose columns hold the captions whole (the weight on the prefix
+  // tokens, cut to "to [CLS]:…" in four narrow columns at 1280x720), else among all
   int captionW = 0;
+  for (const QString& line : imageCaption(s))
+    captionW = std::max(captionW, small.horizontalAdvance(line));
   for (const ImageMap& map : s.heads)
     for (const QString& line : headCaption(s, map))
       captionW = std::max(captionW, small.horizontalAdvance(line));
-  int bestSide = 0;
-  int bestCols = 1;
-  bool bestFits = false;
-  for (int cols = 1; cols <= n; ++cols) {
-    const int rows = (n + cols - 1) / cols;
-    const int cellW = (restBox.width() - (cols - 1) * kGap) / cols;
-    const int cellH = (restBox.height() - (rows - 1) * kGap) / rows - headCaptionH;
-    const int side = std::min(static_cast<int>(cellW / aspect), cellH);
-    const bool fits = cellW >= captionW && side >= 8;
-    if ((fits && !bestFits) || (fits == bestFits && side > bestSide)) {
-      bestSide = side;
-      bestCols = cols;
-      bestFits = fits;
+  struct Arrangement {
+    int side = 0;
+    int cols = 1;
+  };
+  const auto arrange = [&](int n) {
+    Arrangement best;
+    bool bestFits = false;
+    for (int cols = 1; cols <= n; ++cols) {
+      const int rows = (n + cols - 1) / cols;
+      const int cellW = (restBox.width() - (cols - 1) * kGap) / cols;
+      const int cellH = (restBox.height() - (rows - 1) * kGap) / rows - headCaptionH;
+      const int side = std::min(static_cast<int>(cellW / aspect), cellH);
+      const bool fits = cellW >= captionW && side >= 8;
+      if ((fits && !bestFits) || (fits == bestFits && side > best.side)) {
+        best = {side, cols};
+        bestFits = fits;
+      }
     }
-  }
-  if (bestSide >= 8) {
-    const int cellW = (restBox.width() - (bestCols - 1) * kGap) / bestCols;
-    const int pictureH = bestSide;
-    const int pictureW = std::min(cellW, static_cast<int>(std::lround(pictureH * aspect)));
-    for (int h = 0; h < n; ++h) {
-      const int r = h / bestCols;
-      const int c = h % bestCols;
-      const QRect pic(restBox.x() + c * (cellW + kGap),
-                      restBox.y() + r * (pictureH + headCaptionH + kGap), pictureW, pictureH);
-      l.heads.push_back(pic);
-      l.headCaptions.emplace_back(pic.x(), pic.bottom() + 1, cellW, headCaptionH);
+    return best;
+  };
+  // The picture itself where the heads' maps keep at least three fifths of their side (in
+  // the dock at 1920x1080 100 pixels instead of 155; at 1280x720 they would halve to 20, and
+  // there Overlay's opacity shows the picture).
+  const int heads = static_cast<int>(s.heads.size());
+  const Arrangement without = arrange(heads);
+  const Arrangement with = arrange(heads + 1);
+  const bool withImage = with.side * 5 >= without.side * 3;
+  const Arrangement a = withImage ? with : without;
+  if (a.side >= 8) {
+    const int cellW = (restBox.width() - (a.cols - 1) * kGap) / a.cols;
+    const int pictureW = std::min(cellW, static_cast<int>(std::lround(a.side * aspect)));
+    for (int i = 0; i < heads + (withImage ? 1 : 0); ++i) {
+      const QRect pic(restBox.x() + (i % a.cols) * (cellW + kGap),
+                      restBox.y() + (i / a.cols) * (a.side + headCaptionH + kGap), pictureW,
+                      a.side);
+      const QRect caption(pic.x(), pic.bottom() + 1, cellW, headCaptionH);
+      if (withImage && i == 0) {
+        l.image = pic;
+        l.imageCaption = caption;
+      } else {
+        l.heads.push_back(pic);
+        l.headCaptions.push_back(caption);
+      }
     }
   }
   return l;
@@ -197,6 +223,7 @@ ImageHit imageHitAt(const ImageScene& s, const ImagePictureLayout& l, QPoint poi
                                          std::min<std::int64_t>(col, s.grid.cols - 1)));
   };
   if (const int t = tokenAt(l.main); t >= 0) return {-1, t};
+  if (const int t = tokenAt(l.image); t >= 0) return {-1, t};
   for (std::size_t h = 0; h < l.heads.size(); ++h)
     if (const int t = tokenAt(l.heads[h]); t >= 0) return {static_cast<int>(h), t};
   return {};
@@ -222,7 +249,7 @@ void paintImagePicture(QPainter& p, const ImageScene& s, QSize size,
   const QFont big = pictureFont(13);
   const QFont small = pictureFont(11);
   paintCaption(p, l.heading, {s.heading}, big, colors.ink);
-  paintMap(p, s, s.main, l.main, colors, 70);
+  paintMap(p, s, s.main.picture, l.main, colors, 70);
   // the upsampling, stated on the picture
   {
     p.save();
@@ -253,9 +280,13 @@ void paintImagePicture(QPainter& p, const ImageScene& s, QSize size,
     p.drawText(QPoint(l.scale.right() + 4, l.scale.bottom()), QStringLiteral("0"));
   }
   paintCaption(p, l.mainCaption, mainCaption(s), big, colors.ink);
+  if (!l.image.isEmpty()) {
+    paintMap(p, s, s.image, l.image, colors, 45);
+    paintCaption(p, l.imageCaption, imageCaption(s), small, colors.ink);
+  }
   for (std::size_t h = 0; h < l.heads.size(); ++h) {
     const ImageMap& map = s.heads[h];
-    paintMap(p, s, map, l.heads[h], colors, 45);
+    paintMap(p, s, map.picture, l.heads[h], colors, 45);
     paintCaption(p, l.headCaptions[h], headCaption(s, map), small, colors.ink);
   }
 }

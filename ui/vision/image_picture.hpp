@@ -1,9 +1,10 @@
 #pragma once
 // Drawing the image view (image_scene.hpp): the main map large — the picture with the query's
 // weights laid over it, the patch grid faint, the query's patch outlined, the upsampling stated
-// on the picture, the weight on the prefix tokens beside it — and every head of the layer as
-// small multiples. One layout for painting, clicks and hover; the same painting for the window,
-// its export and mhaviz-cli model --view image (PNG, SVG or PDF).
+// on the picture, the weight on the prefix tokens beside it — and, as small multiples, the
+// picture itself with nothing over it, then every head of the layer. One layout for painting,
+// clicks and hover; the same painting for the window, its export and mhaviz-cli model --view image
+// (PNG, SVG or PDF).
 
 #include <QColor>
 #include <QPainter>
@@ -29,6 +30,9 @@ struct ImagePictureLayout {
   QRect main;                // the main map's picture
   QRect mainCaption;         // two lines under it
   QRect scale;               // the colour bar beside the main map (colormap style)
+  QRect image;               // the picture itself, first of the small multiples; empty where
+                             // it would cost the heads' maps more than two fifths of their side
+  QRect imageCaption;
   std::vector<QRect> heads;  // each head's picture
   std::vector<QRect> headCaptions;
   int captionLines = 2;
@@ -36,8 +40,8 @@ struct ImagePictureLayout {
 
 ImagePictureLayout layoutImagePicture(const ImageScene& scene, QSize size);
 
-/// A point over a map: which map (-1 the main one, else the head) and which token; token -1
-/// when the point is over no map.
+/// A point over a map: which map (-1 the main one, or the picture itself, whose patches are the
+/// main map's; else the head) and which token; token -1 when the point is over no map.
 struct ImageHit {
   int map = -1;
   int token = -1;

@@ -2,7 +2,8 @@
 // The image view's content (docs/window.md, "Image view"): for a model file with an image
 // (format version 3), one query's attention over the image — one head, the mean of a layer's
 // heads, attention rollout or attention flow — as an overlay on the picture, and every head of
-// the layer as small multiples, each with the weight the query gives the prefix tokens. Pure
+// the layer as small multiples, each with the weight the query gives the prefix tokens, after
+// the picture itself with nothing over it (a colour map hides the picture's colours). Pure
 // data computed from a loaded model (any thread; the window builds it as a LatestTask run),
 // drawn by image_picture.hpp for the window, mhaviz-cli model --view image and the exports.
 
@@ -55,6 +56,7 @@ struct ImageScene {
   QString upsamplingNote;           // "nearest: exact patches" / "smooth: bilinear"
   QString colormapNote;             // "magma colour map" (colormap style), else empty
   int pixelFactor = 1;              // the overlays are the picture enlarged this many times
+  QImage image;                     // the picture itself, no weights over it, at their size
   ImageMap main;
   std::vector<ImageMap> heads;                         // every head of the layer, same query
   std::array<std::array<std::uint8_t, 3>, 256> lut{};  // the colour map used

@@ -106,6 +106,7 @@ class TestVision : public QObject {
   void clickingAPatchMakesItTheQueryAndHoverNamesIt();
   void imageViewExportsAndAModelWithoutAnImageSaysSo();
   void theOverlayKeepsTheColormapGivenThroughRequestsAndModels();
+  void thePictureItselfComesFirstAmongTheSmallMultiples();
 };
 
 void TestVision::imageViewShowsTheCoresWeightsOverTheImage() {
@@ -286,6 +287,96 @@ void TestVision::theOverlayKeepsTheColormapGivenThroughRequestsAndModels() {
                    head0.weights.grid.begin();
   QCOMPARE(patchMiddle(head0, scene->grid, top / scene->grid.cols, top % scene->grid.cols),
            colourOf(Colormap::magma, 1.0, 1.0));
+}
+
+// A colour map over the picture hides the picture's own colours: in the bundled squares model
+// the colour of the small square is the answer, and viridis's yellow for a head's largest weight
+// looked like a yellow square. The picture itself, with nothing over it, comes first among the
+// small multiples; its patches answer hover and click as the main map's.
+void TestVision::thePictureItselfComesFirstAmongTheSmallMultiples() {
+  ImageWindow w;
+  ImageView* image = openImageModel(w, kSquares);
+  QVERIFY(image != nullptr);
+  ImageRequest r = image->request();
+  r.opacity = 1.0;  // the main map and the heads hide the picture entirely
+  image->setRequest(r);
+  QVERIFY(QTest::qWaitFor(
+      [&] { return image->scene()->request.opacity == 1.0 && !image->isBusy(); }, kTimeout));
+  const auto scene = image->scene();
+  // the scene's picture is the picture shown (display_image), enlarged by whole pixels
+  const model::RgbImage shown = model::display_image(w.models.loaded()->model.image, 0);
+  QCOMPARE(scene->image.width(), static_cast<int>(shown.width) * scene->pixelFactor);
+  QCOMPARE(scene->image.height(), static_cast<int>(shown.height) * scene->pixelFactor);
+  for (int y = 0; y < scene->image.height(); ++y) {
+    for (int x = 0; x < scene->image.width(); ++x) {
+      const auto at = static_cast<std::size_t>(
+          ((y / scene->pixelFactor) * shown.width + x / scene->pixelFactor) * 3);
+      const QColor want(shown.rgb[at], shown.rgb[at + 1], shown.rgb[at + 2]);
+      if (scene->image.pixelColor(x, y) != want)
+        QFAIL(qPrintable(QStringLiteral("pixel %1,%2").arg(x).arg(y)));
+    }
+  }
+  // drawn first among the small multiples, before head 0, with its caption
+  const QSize size = image->canvas()->size();
+  const ImagePictureLayout layout = layoutImagePicture(*scene, size);
+  QVERIFY(!layout.image.isEmpty());
+  QCOMPARE(layout.heads.size(), std::size_t{4});
+  QVERIFY(layout.image.y() < layout.heads.front().y() ||
+          (layout.image.y() == layout.heads.front().y() &&
+           layout.image.x() < layout.heads.front().x()));
+  const QImage drawn = drawImagePicture(*scene, size);
+  int differFromOverlay = 0;
+  for (std::int64_t row = 0; row < scene->grid.rows; ++row) {
+    for (std::int64_t col = 0; col < scene->grid.cols; ++col) {
+      const double fy =
+          (2.0 * static_cast<double>(row) + 1) / (2.0 * static_cast<double>(scene->grid.rows));
+      const double fx =
+          (2.0 * static_cast<double>(col) + 1) / (2.0 * static_cast<double>(scene->grid.cols));
+      const QColor got =
+          drawn.pixelColor(layout.image.x() + static_cast<int>(fx * layout.image.width()),
+                           layout.image.y() + static_cast<int>(fy * layout.image.height()));
+      const int sx = static_cast<int>(fx * scene->image.width());
+      const int sy = static_cast<int>(fy * scene->image.height());
+      bool found = false;  // the picture's pixel there, give or take the scaling's rounding
+      for (int dy = -2; dy <= 2 && !found; ++dy)
+        for (int dx = -2; dx <= 2 && !found; ++dx)
+          found = scene->image.pixelColor(std::clamp(sx + dx, 0, scene->image.width() - 1),
+                                          std::clamp(sy + dy, 0, scene->image.height() - 1)) == got;
+      QVERIFY2(found,
+               qPrintable(QStringLiteral("patch r%1c%2: %3").arg(row).arg(col).arg(got.name())));
+      if (patchMiddle(scene->main, scene->grid, row, col) != got) ++differFromOverlay;
+    }
+  }
+  QVERIFY(differFromOverlay > 0);  // what the opaque overlay hides
+  // A short dock (the Image view at 1280x720) keeps its room for the heads: with the picture
+  // too, four heads would stand in three rows at half their side.
+  const ImagePictureLayout shortDock = layoutImagePicture(*scene, QSize(490, 200));
+  QVERIFY(shortDock.image.isEmpty());
+  QCOMPARE(shortDock.heads.size(), std::size_t{4});
+  QVERIFY2(shortDock.heads.front().height() >= 30,
+           qPrintable(QString::number(shortDock.heads.front().height())));
+  testing::TextRecorder recorder(drawn);
+  {
+    QPainter painter(&recorder);
+    paintImagePicture(painter, *scene, size);
+  }
+  QStringList texts;
+  for (const testing::DrawnText& t : recorder.texts()) texts << t.text;
+  QVERIFY2(texts.contains(QStringLiteral("image 0")), qPrintable(texts.join('|')));
+  QVERIFY2(texts.contains(QStringLiteral("4 \u00d7 4 patches")), qPrintable(texts.join('|')));
+  // its patches answer as the main map's: hover names the main map's weight, a click the query
+  const QPoint r1c2(layout.image.x() + layout.image.width() * 5 / 8,
+                    layout.image.y() + layout.image.height() * 3 / 8);
+  QSignalSpy hovered(image, &ImageView::hovered);
+  QTest::mouseMove(image->canvas(), r1c2);
+  QVERIFY(!hovered.isEmpty());
+  const QString text = hovered.last().at(0).toString();
+  QVERIFY2(text.startsWith(QStringLiteral("r1c2 (token %1)").arg(scene->grid.token(1, 2))) &&
+               text.contains(scene->main.title),
+           qPrintable(text));
+  QTest::mouseClick(image->canvas(), Qt::LeftButton, {}, r1c2);
+  QVERIFY(QTest::qWaitFor([&] { return image->scene()->request.query == scene->grid.token(1, 2); },
+                          kTimeout));
 }
 
 QTEST_MAIN(TestVision)
