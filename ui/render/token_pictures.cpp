@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "render/rgb_picture.hpp"
+
 namespace mhaviz::ui {
 
 namespace {
@@ -14,18 +16,6 @@ namespace {
 // so that drawing it smaller only smooths the edges between its pixels.
 constexpr int kEnlargedSide = 64;
 
-QImage toImage(const mhaviz::model::RgbImage& rgb) {
-  QImage image(static_cast<int>(rgb.width), static_cast<int>(rgb.height), QImage::Format_RGB32);
-  for (int y = 0; y < image.height(); ++y) {
-    auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
-    for (int x = 0; x < image.width(); ++x) {
-      const auto at = static_cast<std::size_t>((y * image.width() + x) * 3);
-      line[x] = qRgb(rgb.rgb[at], rgb.rgb[at + 1], rgb.rgb[at + 2]);
-    }
-  }
-  return image;
-}
-
 }  // namespace
 
 QImage patchPicture(const mhaviz::model::PatchPictures& pictures, int batch, std::int64_t token) {
@@ -34,7 +24,7 @@ QImage patchPicture(const mhaviz::model::PatchPictures& pictures, int batch, std
   const mhaviz::model::PixelRect rect =
       mhaviz::model::patch_pixels(pictures.grid, token, picture.height, picture.width);
   if (rect.empty()) return {};
-  const QImage patch = toImage(mhaviz::model::crop(picture, rect));
+  const QImage patch = toQImage(mhaviz::model::crop(picture, rect));
   const int longer = std::max(patch.width(), patch.height());
   const int factor = std::max(1, (kEnlargedSide + longer - 1) / longer);
   return patch.scaled(patch.width() * factor, patch.height() * factor, Qt::IgnoreAspectRatio,

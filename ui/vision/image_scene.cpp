@@ -10,6 +10,7 @@
 
 #include "mhaviz/core/base/errors.hpp"
 #include "render/colormaps.hpp"
+#include "render/rgb_picture.hpp"
 #include "stages/layer_name.hpp"
 
 namespace mhaviz::ui {
@@ -29,15 +30,6 @@ model::RgbImage enlarge(const model::RgbImage& p, int factor) {
   return out;
 }
 
-QImage toImage(const model::RgbImage& rgb) {
-  QImage image(static_cast<int>(rgb.width), static_cast<int>(rgb.height), QImage::Format_RGB888);
-  for (int y = 0; y < image.height(); ++y) {
-    std::copy_n(rgb.rgb.data() + static_cast<std::size_t>(y) * rgb.width * 3, rgb.width * 3,
-                image.scanLine(y));
-  }
-  return image;
-}
-
 ImageMap makeMap(QString title, model::PatchWeights weights, const model::ImageGrid& grid,
                  const model::RgbImage& base, const ImageRequest& r,
                  const std::array<std::array<std::uint8_t, 3>, 256>& lut) {
@@ -54,7 +46,7 @@ ImageMap makeMap(QString title, model::PatchWeights weights, const model::ImageG
   o.scale = map.scale;
   o.lut = lut;
   map.overlay = model::overlay(base, map.pixels, o);
-  map.picture = toImage(map.overlay);
+  map.picture = toQImage(map.overlay);
   return map;
 }
 
@@ -143,7 +135,7 @@ ImageScene buildImageScene(const model::Model& m, const model::ComputedModel& co
   const model::RgbImage shown = model::display_image(m.image, r.batch);
   s.pixelFactor = overlayFactor(shown);
   const model::RgbImage base = enlarge(shown, s.pixelFactor);
-  s.image = toImage(base);
+  s.image = toQImage(base);
   s.heading =
       QCoreApplication::translate("mhaviz::ui::ImageScene", "%1 \u00b7 query %2 \u00b7 image %3")
           .arg(modelLayerName(m.index, static_cast<std::size_t>(r.layer)))

@@ -56,7 +56,7 @@ struct ImageScene {
   QString upsamplingNote;           // "nearest: exact patches" / "smooth: bilinear"
   QString colormapNote;             // "magma colour map" (colormap style), else empty
   int pixelFactor = 1;              // the overlays are the picture enlarged this many times
-  QImage image;                     // the picture itself, no weights over it, at their size
+  QImage image;                     // the picture itself, no weights over it, at the overlays' size
   ImageMap main;
   std::vector<ImageMap> heads;                         // every head of the layer, same query
   std::array<std::array<std::uint8_t, 3>, 256> lut{};  // the colour map used
