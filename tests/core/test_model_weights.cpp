@@ -90,6 +90,28 @@ TEST_F(WeightsFiles, CapturedWeightsGiveTheRecomputedModelsViews) {
                            [](double v) { return std::isnan(v); }));
 }
 
+TEST_F(WeightsFiles, AnyModelFileIsReadByItsSuffix) {
+  // A .json in any case is an index; anything else is plain arrays, read with the options.
+  EXPECT_TRUE(model::names_model_index("m.json"));
+  EXPECT_TRUE(model::names_model_index("dir.npz/M.JSON"));
+  EXPECT_FALSE(model::names_model_index("m.npz"));
+  EXPECT_FALSE(model::names_model_index("m.json.npz"));
+  EXPECT_FALSE(model::names_model_index("json"));
+  const model::Model index = model::read_any_model(kModels / "encoder.json", {});
+  EXPECT_FALSE(index.index.weights_only);
+  EXPECT_EQ(index.layers.size(), 4u);
+  io::write_npz(dir_ / "w.npz", {{"attentions.0", rows_of_ones({1, 2, 3, 3})}});
+  model::WeightsFileOptions options;
+  options.tokens = words(3);
+  const model::Model weights = model::read_any_model(dir_ / "w.npz", options);
+  EXPECT_TRUE(weights.index.weights_only);
+  EXPECT_EQ(weights.index.tokens, options.tokens);
+  // The memory limit reaches either reader.
+  expect_invalid([&] { (void)model::read_any_model(dir_ / "w.npz", {}, 16); }, {"memory limit"});
+  expect_invalid([&] { (void)model::read_any_model(kModels / "encoder.json", {}, 16); },
+                 {"memory limit"});
+}
+
 TEST_F(WeightsFiles, VersionFourFileKeepsGroupsTokensAndKeyValueHeads) {
   // The decoder fixture's self- and cross-attention as an encoder-decoder without parameters.
   const model::Model captured = model::read_model(kModels / "decoder.json");

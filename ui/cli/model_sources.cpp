@@ -173,10 +173,7 @@ void printComparison(const QCommandLineParser& parser, const model::Model& m,
   const QString path = parser.value(QStringLiteral("compare-with"));
   const std::string what = "--compare-with " + path.toStdString();
   const model::Model a =
-      path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
-          ? model::read_model(path.toStdString(), memoryLimit(parser))
-          : model::read_weights_file(path.toStdString(), weightsOptions(parser),
-                                     memoryLimit(parser));
+      model::read_any_model(path.toStdString(), weightsOptions(parser), memoryLimit(parser));
   for (const std::string& w : a.warnings) std::cerr << "warning: " << w << '\n';
   const model::ComputedModel ca = model::compute_model(a);
   const model::WeightsDifference d =

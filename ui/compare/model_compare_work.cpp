@@ -59,8 +59,7 @@ void ModelCompare::start() {
   showStatus();
   showTitles();
   const QString name = QFileInfo(m_path).fileName();
-  const bool index = m_path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
-  m_load.start([this, path = m_path.toStdString(), name, index, b = m_b,
+  m_load.start([this, path = m_path.toStdString(), name, b = m_b,
                 batch = m_batch](const TaskScope& scope) {
     ModelSide a;
     std::shared_ptr<const Compared> compared;
@@ -68,12 +67,12 @@ void ModelCompare::start() {
     try {
       auto read = std::make_shared<model::Model>();
       try {
-        *read = index ? model::read_model(path)
-                      : model::read_weights_file(path, optionsOf(*b.model));
+        *read = model::read_any_model(path, optionsOf(*b.model));
       } catch (const mhaviz::InvalidInput& e) {
-        error = index ? tr("Cannot read %1: %2").arg(name, QString::fromUtf8(e.what()))
-                      : tr("Cannot read %1 with the tokens of %2: %3")
-                            .arg(name, b.name, QString::fromUtf8(e.what()));
+        error = model::names_model_index(path)
+                    ? tr("Cannot read %1: %2").arg(name, QString::fromUtf8(e.what()))
+                    : tr("Cannot read %1 with the tokens of %2: %3")
+                          .arg(name, b.name, QString::fromUtf8(e.what()));
       }
       if (error.isEmpty()) {
         mhaviz::RunControl control;

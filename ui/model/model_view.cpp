@@ -220,8 +220,8 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
   const QString name = displayName.isEmpty() ? QFileInfo(indexPath).fileName() : displayName;
   m_summary->setText(tr("Reading and computing %1…").arg(name));
   const std::string path = indexPath.toStdString();
-  // Anything but an index (.json) is plain arrays of attention weights, labelled by position.
-  const bool index = indexPath.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
+  // Anything but an index is plain arrays of attention weights, labelled by position.
+  const bool index = model::names_model_index(path);
   // A newer model asked for cancels this one (its computation stops at the next layer).
   m_load.start([this, path, name, index](const TaskScope& scope) {
     std::shared_ptr<const LoadedModel> done;
@@ -230,7 +230,7 @@ void ModelView::openModel(const QString& indexPath, const QString& displayName) 
       auto loaded = std::make_shared<LoadedModel>();
       loaded->displayName = name;
       try {
-        loaded->model = index ? model::read_model(path) : model::read_weights_file(path, {});
+        loaded->model = model::read_any_model(path, {});
       } catch (const InvalidInput& e) {
         if (index) throw;
         throw InvalidInput(

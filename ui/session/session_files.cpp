@@ -25,6 +25,7 @@
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
 #include "mhaviz/core/model/model.hpp"
+#include "mhaviz/core/model/weights_only.hpp"
 #include "mhaviz/core/plan/problem.hpp"
 #include "session/recent_files_menu.hpp"
 
@@ -35,7 +36,7 @@ namespace {
 /// A JSON file whose "format" is "mhaviz-model" (small enough to be an index at all).
 bool isModelIndexFile(const QString& path) {
   QFile file(path);
-  if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ||
+  if (!mhaviz::model::names_model_index(path.toStdString()) ||
       file.size() > static_cast<qint64>(mhaviz::model::kMaxIndexBytes) ||
       !file.open(QIODevice::ReadOnly)) {
     return false;

@@ -313,6 +313,19 @@ Model read_weights_file(const fs::path& path, const WeightsFileOptions& options,
   return weights_model(io::read_tensor_file(path), options, path, memory_limit);
 }
 
+bool names_model_index(const fs::path& path) {
+  std::string suffix = path.extension().string();
+  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return suffix == ".json";
+}
+
+Model read_any_model(const fs::path& path, const WeightsFileOptions& options,
+                     std::uint64_t memory_limit) {
+  return names_model_index(path) ? read_model(path, memory_limit)
+                                 : read_weights_file(path, options, memory_limit);
+}
+
 namespace {
 
 /// Which part of two layers' shapes (N, H, L, S) differs, and what to do about it.

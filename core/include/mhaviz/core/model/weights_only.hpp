@@ -103,6 +103,15 @@ struct WeightsFileOptions {
 Model read_weights_file(const std::filesystem::path& path, const WeightsFileOptions& options,
                         std::uint64_t memory_limit = kDefaultMemoryLimit);
 
+/// Whether `path` names a model index (".json", in any case) rather than plain arrays of attention
+/// weights: the rule by which read_any_model, the window's File > Open and compare tell them apart.
+bool names_model_index(const std::filesystem::path& path);
+
+/// Reads the model `path` names: a model index with read_model, anything else as attention weights
+/// with read_weights_file and `options` (names_model_index).
+Model read_any_model(const std::filesystem::path& path, const WeightsFileOptions& options,
+                     std::uint64_t memory_limit = kDefaultMemoryLimit);
+
 /// Builds a weights-only model from named arrays, as read_weights_file does after reading
 /// (`source` names the file in messages).
 Model weights_model(io::TensorMap tensors, const WeightsFileOptions& options,
