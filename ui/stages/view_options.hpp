@@ -70,7 +70,6 @@ struct ViewBounds {
   bool beforeDropout = true;  // weights_before_dropout is there (false: weights are shown)
   bool cappedScores = true;   // capped_scores is there (false: raw_scores are shown)
   bool weightsOnly = false;   // a reduced result: the weights are all it has
-  bool operator==(const ViewBounds&) const = default;
 };
 
 /// The bounds of settings that are being computed: their sizes and token labels (Config::
