@@ -82,13 +82,12 @@ BlockSparsity block_sparsity(const ForwardResult& r, std::int64_t block) {
   // Head (n, h) reads the broadcast map (n or 0, h or 0).
   BlockSparsity s = distinct;
   s.maps = r.N * r.H;
-  const auto per_map = static_cast<std::size_t>(s.rows * s.cols);
-  s.full.resize(static_cast<std::size_t>(s.maps) * per_map);
+  const std::int64_t per_map = s.rows * s.cols;
+  s.full.resize(static_cast<std::size_t>(s.maps * per_map));
   for (std::int64_t m = 0; m < s.maps; ++m) {
     const std::int64_t n = m / r.H, h = m % r.H;
     const std::int64_t src = (Nm == 1 ? 0 : n) * Hm + (Hm == 1 ? 0 : h);
-    std::copy_n(distinct.full.begin() + static_cast<std::ptrdiff_t>(src * per_map), per_map,
-                s.full.begin() + static_cast<std::ptrdiff_t>(m * per_map));
+    std::copy_n(distinct.full.begin() + src * per_map, per_map, s.full.begin() + m * per_map);
   }
   s.fully_masked = std::count(s.full.begin(), s.full.end(), std::uint8_t{1});
   return s;

@@ -126,11 +126,11 @@ GridDifference grid_difference(const CompareGrid& a, const CompareGrid& b,
   d.row_keys = rows.keys;
   d.col_keys = cols.keys;
   d.values.resize(static_cast<std::size_t>(d.rows * d.cols));
-  for (std::int64_t r = 0; r < d.rows; ++r) {
-    for (std::int64_t c = 0; c < d.cols; ++c) {
+  for (std::size_t r = 0; r < rows.a.size(); ++r) {
+    for (std::size_t c = 0; c < cols.a.size(); ++c) {
       const double va = a.values[static_cast<std::size_t>(rows.a[r] * a.cols + cols.a[c])];
       const double vb = b.values[static_cast<std::size_t>(rows.b[r] * b.cols + cols.b[c])];
-      d.values[static_cast<std::size_t>(r * d.cols + c)] = cell_difference(va, vb);
+      d.values[r * cols.a.size() + c] = cell_difference(va, vb);
     }
   }
   return out;

@@ -110,7 +110,8 @@ Transposed<typename M::Scalar> transposed_padded(const M& m) {
 /// head_dim 64 and 2048 keys measured ~76 GFLOP/s with 16 rows, ~86 with 32, ~93 with 64).
 template <typename T>
 std::int64_t query_tile_rows(std::int64_t Sx) {
-  const std::int64_t fit = (std::int64_t{256} << 10) / (std::max<std::int64_t>(Sx, 1) * sizeof(T));
+  const std::int64_t fit =
+      (std::int64_t{256} << 10) / (std::max<std::int64_t>(Sx, 1) * std::int64_t{sizeof(T)});
   return std::clamp<std::int64_t>(fit, 16, 64) & ~std::int64_t{15};
 }
 

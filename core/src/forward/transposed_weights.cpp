@@ -34,7 +34,7 @@ class Cache {
     const std::int64_t cols = w.size(-1);
     auto made = std::make_shared<const Transposed<T>>(
         transposed_padded(ConstMatMap<T>(w.data<T>().data() + row0 * cols, rows, cols)));
-    const auto bytes = static_cast<std::int64_t>(made->storage.size() * sizeof(T));
+    const std::int64_t bytes = made->storage.size() * std::int64_t{sizeof(T)};
     const std::lock_guard lock(mutex_);
     if (bytes <= kTransposedWeightsBytes) {
       entries_.push_front({w, row0, rows, made, bytes});
