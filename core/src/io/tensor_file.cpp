@@ -12,14 +12,19 @@
 
 namespace mhaviz::io {
 
+std::string lowercase_extension(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
 namespace {
 
 enum class Format { npz, safetensors, npy };
 
 Format format_of(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string ext = lowercase_extension(path);
   if (ext == ".npz") return Format::npz;
   if (ext == ".safetensors") return Format::safetensors;
   if (ext == ".npy") return Format::npy;

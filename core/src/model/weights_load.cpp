@@ -313,12 +313,7 @@ Model read_weights_file(const fs::path& path, const WeightsFileOptions& options,
   return weights_model(io::read_tensor_file(path), options, path, memory_limit);
 }
 
-bool names_model_index(const fs::path& path) {
-  std::string suffix = path.extension().string();
-  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return suffix == ".json";
-}
+bool names_model_index(const fs::path& path) { return io::lowercase_extension(path) == ".json"; }
 
 Model read_any_model(const fs::path& path, const WeightsFileOptions& options,
                      std::uint64_t memory_limit) {

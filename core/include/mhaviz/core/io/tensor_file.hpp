@@ -3,11 +3,16 @@
 /// Reading and writing a tensors file by its extension: .npz, .safetensors or .npy.
 
 #include <filesystem>
+#include <string>
 
 #include "mhaviz/core/base/tensor_map.hpp"
 #include "mhaviz/core/io/streamed_tensors.hpp"
 
 namespace mhaviz::io {
+
+/// The extension by which files are told apart here and elsewhere (model::names_model_index):
+/// lower-cased, with its dot (".npz"); empty when there is none.
+std::string lowercase_extension(const std::filesystem::path& path);
 
 /// .npz and .safetensors give all their tensors; .npy gives one tensor named by the file stem
 /// ("query.npy" -> "query"). The extension is matched case-insensitively. Throws InvalidInput
