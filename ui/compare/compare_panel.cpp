@@ -139,8 +139,8 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
     m_bMeasures = analyses->measures;
     if (isPinned() && stageNeedsMeasures(m_document->view().stage)) refresh();
   });
-  connect(document, &Document::viewChanged, this, [this](const ViewOptions&) {
-    if (isPinned()) refresh();
+  connect(document, &Document::changed, this, [this](Document::Changes what) {
+    if ((what & Document::Change::view) && isPinned()) refresh();
   });
 }
 

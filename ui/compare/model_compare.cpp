@@ -150,8 +150,11 @@ ModelCompare::ModelCompare(Document* document, QWidget* parent)
   connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this,
           [chosen](const QModelIndex& current, const QModelIndex&) { chosen(current); });
   connect(m_table, &QTableView::clicked, this, chosen);
-  connect(document, &Document::viewChanged, this, [this](const ViewOptions& view) {
-    if (!m_active || m_data.a.maps.empty() || view.colormap == m_gridA->view().colormap) return;
+  connect(document, &Document::changed, this, [this, document](Document::Changes what) {
+    if (!(what & Document::Change::view) || !m_active || m_data.a.maps.empty() ||
+        document->view().colormap == m_gridA->view().colormap) {
+      return;
+    }
     present(m_data, gridStages(m_data));  // another colour map: the same maps drawn again
   });
   showStatus();

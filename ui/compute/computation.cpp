@@ -52,8 +52,10 @@ Computation::Computation(Document* document, QObject* parent)
   connect(w, &ComputeWorker::progress, this, [this](quint64 generation, qint64 done, qint64 total) {
     if (generation == m_generation) emit progress(done, total);
   });
-  connect(document, &Document::configChanged, this, &Computation::onConfigChanged);
-  connect(document, &Document::viewChanged, this, &Computation::onViewChanged);
+  connect(document, &Document::changed, this, [this, document](Document::Changes what) {
+    if (what & Document::Change::config) onConfigChanged(document->config());
+    if (what & Document::Change::view) onViewChanged(document->view());
+  });
 }
 
 Computation::~Computation() = default;

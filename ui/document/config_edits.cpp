@@ -16,8 +16,9 @@ void ConfigEdits::edit(const QString& text, const std::function<void(mhaviz::Con
 
 void ConfigEdits::follow(QObject* context, std::function<void(const mhaviz::Config&)> show) {
   m_show = std::move(show);
-  QObject::connect(m_document, &Document::configChanged, context,
-                   [this](const mhaviz::Config& c) { showConfig(c); });
+  QObject::connect(m_document, &Document::changed, context, [this](Document::Changes what) {
+    if (what & Document::Change::config) showConfig(m_document->config());
+  });
   showConfig(m_document->config());
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // How a panel of controls edits the configuration, shared by the parameter panel and the mask /
 // input / weight editors: each edit by the user becomes one undoable Document::changeConfig,
-// and the controls follow the document's configChanged (so undo/redo moves them too). Moving a
+// and the controls follow the document's Change::config (so undo/redo moves them too). Moving a
 // control to the configuration fires its change signal as a user's edit would: edits are
 // ignored while the controls are being shown. A member of the panel it serves; GUI thread only.
 
@@ -25,10 +25,10 @@ class ConfigEdits {
   /// (>= 0) merge into one. Ignored while the controls are being shown.
   void edit(const QString& text, const std::function<void(mhaviz::Config&)>& change,
             int mergeId = -1) const;
-  /// Shows the document's configuration with `show` now and on every configChanged, for as long
+  /// Shows the document's configuration with `show` now and on every Change::config, for as long
   /// as `context` (the panel) lives. Call once, when the panel's controls exist.
   void follow(QObject* context, std::function<void(const mhaviz::Config&)> show);
-  /// Shows the document's configuration again now (as on configChanged).
+  /// Shows the document's configuration again now (as on Change::config).
   void show();
   /// True while `show` is moving the controls (their signals are not the user's edits).
   [[nodiscard]] bool showing() const { return m_showing; }

@@ -38,7 +38,7 @@ void Document::setView(const ViewOptions& view) {
   const ViewOptions fitted = fitView(view, m_bounds);
   if (fitted == m_view) return;
   m_view = fitted;
-  emit viewChanged(m_view);
+  emit changed(Change::view);
 }
 
 void Document::setViewBounds(const ViewBounds& bounds) {
@@ -48,7 +48,7 @@ void Document::setViewBounds(const ViewBounds& bounds) {
 
 void Document::setOrigin(const SessionOrigin& origin) {
   m_origin = origin;
-  emit originChanged(m_origin);
+  emit changed(Change::origin);
 }
 
 void Document::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
@@ -67,7 +67,7 @@ void Document::applyConfig(const mhaviz::Config& config) {
     m_userValues = mhaviz::gen::UserValues(config);
     m_fittedFromUserValues = config;
   }
-  emit configChanged(m_config);
+  emit changed(Change::config);
 }
 
 }  // namespace mhaviz::ui

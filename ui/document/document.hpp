@@ -21,6 +21,15 @@ class Document : public QObject {
   Q_OBJECT
 
  public:
+  /// What a change touched (Okular's DocumentObserver flags, QAbstractItemModel's roles):
+  /// everything that follows the document connects once to `changed` and looks at these.
+  enum class Change {
+    config = 0x1,  // the configuration or the tensors: everything that follows it takes it anew
+    view = 0x2,    // how it is shown (ViewOptions)
+    origin = 0x4,  // where what is open came from (SessionOrigin)
+  };
+  Q_DECLARE_FLAGS(Changes, Change)
+
   explicit Document(QObject* parent = nullptr);
   ~Document() override;
 
@@ -37,35 +46,33 @@ class Document : public QObject {
   /// 4"); consecutive changes with the same `mergeId` (>= 0) merge into one command.
   void changeConfig(const mhaviz::Config& next, const QString& text, int mergeId = -1);
   /// Changes how the configuration is shown (not part of the undo history), fitted to what can
-  /// be shown (setViewBounds); emits viewChanged when that changes anything. The view as asked is
-  /// kept: a head the bounds leave out comes back when they take it in again.
+  /// be shown (setViewBounds); announces Change::view when that changes anything. The view as asked
+  /// is kept: a head the bounds leave out comes back when they take it in again.
   void setView(const ViewOptions& view);
   /// Fits the view as last asked to what can be shown (stages/view_options.hpp; until set,
   /// nothing is fitted). The computation sets the bounds as it starts on settings (their sizes)
-  /// and when their result arrives (the stages it holds). No viewChanged: the result's arrival
+  /// and when their result arrives (the stages it holds). Not announced: the result's arrival
   /// announces the view (Computation::resultReady carries it); announcing it first would draw
   /// the result before under the view of the next.
   void setViewBounds(const ViewBounds& bounds);
   /// Where the open session came from. It belongs to the tensors: replacing them ends it.
   [[nodiscard]] const SessionOrigin& origin() const { return m_origin; }
   /// The open session was replaced while its tensors stayed (File > New without tensors):
-  /// sets the origin and announces it (originChanged, emitted even when it is unchanged).
+  /// sets the origin and announces it (Change::origin, even when it is unchanged).
   void setOrigin(const SessionOrigin& origin);
   /// Replaces the tensors, and with them the origin (empty unless given: tensors from
-  /// anywhere else are no model's layer), and applies the configuration again (originChanged,
-  /// then configChanged).
+  /// anywhere else are no model's layer), and applies the configuration again (Change::origin
+  /// announced, then Change::config: what follows the origin sees it before the new settings).
   void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
                   const SessionOrigin& origin = {});
-  /// Applies the configuration again as it is (configChanged), e.g. to compute it again.
+  /// Applies the configuration again as it is (Change::config), e.g. to compute it again.
   void reapply();
 
  signals:
-  /// The configuration (or the tensors) changed: everything that follows it takes it anew.
-  void configChanged(const mhaviz::Config& config);
-  void viewChanged(const mhaviz::ui::ViewOptions& view);
-  /// Something new was opened or its tensors replaced (setTensors, setOrigin): what now is
-  /// open came from `origin`. The model view closes on anything that is not one of its layers.
-  void originChanged(const mhaviz::ui::SessionOrigin& origin);
+  /// `what` changed; the new state is read from config(), view() and origin(). Change::origin:
+  /// something new was opened or its tensors replaced (setTensors, setOrigin); the model view
+  /// closes on anything that is not one of its layers.
+  void changed(mhaviz::ui::Document::Changes what);
   /// changeConfig adapted masks, padding or labels to new sizes (gen::fit_to_sizes's notes).
   void sizesFitted(const QString& notes);
 
@@ -84,5 +91,7 @@ class Document : public QObject {
   SessionOrigin m_origin;
   QString m_fitNotes;
 };
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(Document::Changes)
 
 }  // namespace mhaviz::ui

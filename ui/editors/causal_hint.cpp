@@ -31,7 +31,9 @@ CausalHint::CausalHint(Document* document, QWidget* parent)
     next.attn_mask_spec.kind = gen::MaskKind::causal;
     m_document->changeConfig(next, tr("Use a causal attn_mask"));
   });
-  connect(document, &Document::configChanged, this, &CausalHint::follow);
+  connect(document, &Document::changed, this, [this](Document::Changes what) {
+    if (what & Document::Change::config) follow(m_document->config());
+  });
   follow(document->config());
 }
 

@@ -145,10 +145,14 @@ KeyPaddingEditor::KeyPaddingEditor(Document* document, QWidget* parent)
     emit showingElement(n);
   });
   // ... and the other way round: another batch element chosen for the maps is edited here.
-  connect(m_document, &Document::viewChanged, this, [this](const ViewOptions& view) {
-    if (view.batch == m_element->value() || view.batch > m_element->maximum()) return;
+  connect(m_document, &Document::changed, this, [this](Document::Changes what) {
+    const int batch = m_document->view().batch;
+    if (!(what & Document::Change::view) || batch == m_element->value() ||
+        batch > m_element->maximum()) {
+      return;
+    }
     const QSignalBlocker quiet(m_element);
-    m_element->setValue(view.batch);
+    m_element->setValue(batch);
     m_edits.show();
   });
   connect(m_lengthSlider, &QSlider::valueChanged, this, &KeyPaddingEditor::setLength);

@@ -1,7 +1,7 @@
 #pragma once
 // Base of the mask / input / weight editors: a group box bound to the Document through
 // ConfigEdits (document/config_edits.hpp), as the parameter panel is: each edit is one undoable
-// Document::changeConfig; the controls follow configChanged, so undo/redo moves them too. GUI
+// Document::changeConfig; the controls follow Document::changed, so undo/redo moves them too. GUI
 // thread only.
 
 #include <QGroupBox>

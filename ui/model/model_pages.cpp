@@ -118,13 +118,13 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
     const auto [layer, head] = m_modelView->selected();
     showStoredLayer(layer, head);
   });
-  connect(document, &Document::originChanged, this, [this] { followOrigin(); });
-  connect(document, &Document::configChanged, this, [this] { updateBar(); });
-  connect(document, &Document::viewChanged, this, [this] { updateBar(); });
+  connect(document, &Document::changed, this, [this, document](Document::Changes what) {
+    if (what & Document::Change::origin) followOrigin();
+    if (what & Document::Change::view) m_modelView->setColormap(document->view().colormap);
+    if (what & (Document::Change::config | Document::Change::view)) updateBar();
+  });
   connect(this, &QStackedWidget::currentChanged, this,
           [this] { m_toModel->setChecked(showingModel()); });
-  connect(document, &Document::viewChanged, m_modelView,
-          [this](const ViewOptions& view) { m_modelView->setColormap(view.colormap); });
   m_modelView->setColormap(document->view().colormap);
 }
 

@@ -122,7 +122,8 @@ SessionFiles::SessionFiles(QMainWindow* window, Document* document, Computation*
   window->installEventFilter(this);
   QUndoStack* undo = document->undoStack();
   connect(undo, &QUndoStack::cleanChanged, this, [this] { onChanged(); });
-  connect(document, &Document::configChanged, this, [this] {
+  connect(document, &Document::changed, this, [this](Document::Changes what) {
+    if (!(what & Document::Change::config)) return;
     // The sizes New announced are stale once the settings change (issue 40: "H = 2" stayed
     // up after H became 8).
     if (!m_sizesMessage.isEmpty() && m_window->statusBar()->currentMessage() == m_sizesMessage) {

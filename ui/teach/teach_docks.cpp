@@ -62,8 +62,9 @@ WalkthroughDock::WalkthroughDock(Document* document, Computation* computation, Q
 
   connect(m_prev, &QPushButton::clicked, this, [this] { step(-1); });
   connect(m_next, &QPushButton::clicked, this, [this] { step(+1); });
-  connect(document, &Document::viewChanged, this,
-          [this](const ViewOptions& view) { showStage(view.stage); });
+  connect(document, &Document::changed, this, [this, document](Document::Changes what) {
+    if (what & Document::Change::view) showStage(document->view().stage);
+  });
   connect(computation, &Computation::resultReady, this,
           [this](const ResultPtr&, const ViewOptions& view, double) { showStage(view.stage); });
   showStage(document->view().stage);

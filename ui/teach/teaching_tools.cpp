@@ -66,7 +66,9 @@ TeachingTools::TeachingTools(QMainWindow* window, Document* document, Computatio
                           document->origin().pictures.get());
   });
   connect(computation, &Computation::resultReady, m_breakdown, &BreakdownDock::clearCell);
-  connect(document, &Document::configChanged, m_shapes, &ShapeFlowDock::showConfig);
+  connect(document, &Document::changed, m_shapes, [this, document](Document::Changes what) {
+    if (what & Document::Change::config) m_shapes->showConfig(document->config());
+  });
   m_shapes->showConfig(document->config());
 
   grid->setFocusPolicy(Qt::StrongFocus);

@@ -65,9 +65,7 @@ DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDoc
     dock->setWidget(box);
     m_headers << Header{dock, label, open};
   }
-  connect(document, &Document::originChanged, this, &DockSubject::update);
-  connect(document, &Document::configChanged, this, &DockSubject::update);
-  connect(document, &Document::viewChanged, this, &DockSubject::update);
+  connect(document, &Document::changed, this, &DockSubject::update);
   connect(pages, &QStackedWidget::currentChanged, this, &DockSubject::update);
   connect(pages, &ModelPages::shownChanged, this, &DockSubject::update);
   // A model asked for, read (or not), or closed: whether one is open at all.

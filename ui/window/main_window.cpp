@@ -144,11 +144,10 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::connectController() {
   new ScreenPresenter(m_document, m_computation, m_grid, m_measures, m_status, this);
-  connect(m_document, &Document::viewChanged, this, [this](const ViewOptions& view) {
-    if (m_colormaps == nullptr) return;
-    for (QAction* a : m_colormaps->actions()) {
-      a->setChecked(a->data().toInt() == static_cast<int>(view.colormap));
-    }
+  connect(m_document, &Document::changed, this, [this](Document::Changes what) {
+    if (!(what & Document::Change::view) || m_colormaps == nullptr) return;
+    const int colormap = static_cast<int>(m_document->view().colormap);
+    for (QAction* a : m_colormaps->actions()) a->setChecked(a->data().toInt() == colormap);
   });
   connect(m_grid, &HeatmapGrid::cellHovered, this,
           [this](int, int, int, double, const QString& text) { m_status->showHover(text); });
@@ -257,8 +256,9 @@ void MainWindow::buildMenus() {
   connect(m_imageView, &ImageView::hovered, m_status, &StatusWidgets::showHover);
   // The Image view's overlay in the colour map chosen for the heatmaps (View > Colormap).
   m_imageView->setColormap(m_document->view().colormap);
-  connect(m_document, &Document::viewChanged, m_imageView,
-          [this](const ViewOptions& v) { m_imageView->setColormap(v.colormap); });
+  connect(m_document, &Document::changed, m_imageView, [this](Document::Changes what) {
+    if (what & Document::Change::view) m_imageView->setColormap(m_document->view().colormap);
+  });
   addTokenPictures(tokens);
   // A weights-only model's selected layer in the token views (it never becomes the session).
   connect(m_pages, &ModelPages::storedLayerShown, this,

@@ -2,7 +2,7 @@
 // The left panel: one control per nn.MultiheadAttention argument (sizes, module flags, forward
 // flags, dtype, seeds) and the view controls, scrolling, with an inline error line below them
 // (it never moves a field). Every edit becomes one undoable Document::changeConfig and the
-// controls follow the document's configChanged (so undo/redo moves them too), through ConfigEdits
+// controls follow the document's Change::config (so undo/redo moves them too), through ConfigEdits
 // as the mask / input / weight editors do; the error line follows the computation's. GUI thread
 // only.
 

@@ -32,8 +32,10 @@ ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, H
     m_measures->setResult(m_computation->result(), analyses->measures, view.batch);
     if (stageNeedsMeasures(view.stage)) draw(view);
   });
-  connect(document, &Document::originChanged, this, [this] { m_otherOpened = true; });
-  connect(document, &Document::viewChanged, this, &ScreenPresenter::redraw);
+  connect(document, &Document::changed, this, [this](Document::Changes what) {
+    if (what & Document::Change::origin) m_otherOpened = true;
+    if (what & Document::Change::view) redraw(m_document->view());
+  });
   // In the status bar, not over the maps (it would cover their titles).
   connect(computation, &Computation::outOfDateChanged, status, &StatusWidgets::showOutOfDate);
   connect(computation, &Computation::outOfDateChanged, this, [this](bool outOfDate) {

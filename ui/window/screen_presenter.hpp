@@ -39,7 +39,7 @@ class ScreenPresenter : public QObject {
   HeadMeasuresView* m_measures;
   StatusWidgets* m_status;
   double m_computeMs = 0;  // the worker's time for the current result (status bar)
-  // Something else was opened (Document::originChanged) since the current result came: its
+  // Something else was opened (Document::Change::origin) since the current result came: its
   // result is on the way, and the current one is not drawn under the new view meanwhile.
   bool m_otherOpened = false;
 };

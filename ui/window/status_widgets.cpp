@@ -95,7 +95,9 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, Document* document, Computation* c
     m_batch->setVisible(N > 1);
   };
   connect(computation, &Computation::resultReady, this, showBatch);
-  connect(document, &Document::viewChanged, this, showBatch);
+  connect(document, &Document::changed, this, [showBatch](Document::Changes what) {
+    if (what & Document::Change::view) showBatch();
+  });
   connect(computation, &Computation::busyChanged, this, &StatusWidgets::onBusy);
   connect(computation, &Computation::reducedChanged, this, [this](const QString& text) {
     m_reduced->setText(text);

@@ -54,7 +54,9 @@ std::function<void()> follow(TokenView* view, QDockWidget* dock, Document* docum
   };
   QObject::connect(computation, &Computation::resultReady, view, update);
   QObject::connect(computation, &Computation::measuresReady, view, update);
-  QObject::connect(document, &Document::viewChanged, view, update);
+  QObject::connect(document, &Document::changed, view, [update](Document::Changes what) {
+    if (what & Document::Change::view) update();
+  });
   QObject::connect(dock, &QDockWidget::visibilityChanged, view, [update](bool shown) {
     if (shown) update();
   });

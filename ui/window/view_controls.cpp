@@ -117,7 +117,9 @@ ViewControls::ViewControls(Document* document, Computation* computation, QWidget
     edit([rule](ViewOptions& v) { v.reduce = rule; });
   });
 
-  connect(document, &Document::viewChanged, this, &ViewControls::showView);
+  connect(document, &Document::changed, this, [this, document](Document::Changes what) {
+    if (what & Document::Change::view) showView(document->view());
+  });
   connect(computation, &Computation::resultReady, this,
           [this](const ResultPtr& result, const ViewOptions& view, double) {
             showResultShape(result);

@@ -128,8 +128,8 @@ void TestModelView::aLayerOpenedIsNotDrawnFromThePreviousLayer() {
   const ResultPtr before = w.computation()->result();
   // What the grid holds after each change of view (connected after the window's own slots).
   QList<std::pair<const mhaviz::ForwardResult*, int>> drawn;
-  connect(w.document(), &Document::viewChanged, grid, [&] {
-    drawn.append({grid->result().get(), grid->view().soloHead});
+  connect(w.document(), &Document::changed, grid, [&](Document::Changes what) {
+    if (what & Document::Change::view) drawn.append({grid->result().get(), grid->view().soloHead});
   });
   QTest::mouseDClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
   QVERIFY(!w.window.pages()->showingModel());
