@@ -152,12 +152,12 @@ ChangeTimes changeAndWait(MainWindow& w, const mhaviz::Config& config) {
   bool shown = false;
   ChangeTimes times;
   QElapsedTimer t;
-  const auto arrived = QObject::connect(
-      computation, &Computation::resultReady,
-      [&](const mhaviz::ui::ResultPtr& result, const mhaviz::ui::ViewOptions&, double computeMs) {
-        if (times.resultArrived < 0 && computedFrom(result, config)) {
+  const auto arrived =
+      QObject::connect(computation, &Computation::changed, [&](Computation::Changes what) {
+        if ((what & Computation::Change::result) && times.resultArrived < 0 &&
+            computedFrom(computation->result(), config)) {
           times.resultArrived = static_cast<double>(t.nsecsElapsed()) / 1e6;
-          times.workerCompute = computeMs;
+          times.workerCompute = computation->computeMs();
         }
       });
   const auto drawn = QObject::connect(w.grid(), &HeatmapGrid::pictureShown, [&] {

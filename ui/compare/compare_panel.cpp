@@ -126,18 +126,19 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   connect(m_export, &QPushButton::clicked, this, &ComparePanel::exportDifference);
   connect(m_leave, &QPushButton::clicked, this, &ComparePanel::unpin);
   connect(this, &ComparePanel::pinnedChanged, this, &ComparePanel::updateButtons);
-  connect(computation, &Computation::resultReady, this,
-          [this](const ResultPtr& result, const ViewOptions&, double) {
-            m_b = result;
-            m_bMeasures = m_computation->measures();
-            if (isPinned()) refresh();
-            updateButtons();  // the first result makes pinning possible
-          });
-  // B's head measures: only the value norms (which come with the measures) change what B - A
-  // shows.
-  connect(computation, &Computation::measuresReady, this, [this](const AnalysesPtr& analyses) {
-    m_bMeasures = analyses->measures;
-    if (isPinned() && stageNeedsMeasures(m_document->view().stage)) refresh();
+  connect(computation, &Computation::changed, this, [this](Computation::Changes what) {
+    if (what & Computation::Change::result) {
+      m_b = m_computation->result();
+      m_bMeasures = m_computation->measures();
+      if (isPinned()) refresh();
+      updateButtons();  // the first result makes pinning possible
+    }
+    // B's head measures: only the value norms (which come with the measures) change what B - A
+    // shows.
+    if (what & Computation::Change::measures) {
+      m_bMeasures = m_computation->measures();
+      if (isPinned() && stageNeedsMeasures(m_document->view().stage)) refresh();
+    }
   });
   connect(document, &Document::changed, this, [this](Document::Changes what) {
     if ((what & Document::Change::view) && isPinned()) refresh();

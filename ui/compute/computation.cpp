@@ -45,7 +45,7 @@ Computation::Computation(Document* document, QObject* parent)
             if (text == m_reduced) return;
             m_reduced = text;
             updateViewBounds();
-            emit reducedChanged(m_reduced);
+            emit changed(Change::reduced);
           });
   connect(w, &ComputeWorker::failed, this, &Computation::onFailed);
   connect(w, &ComputeWorker::cancelled, this, &Computation::onCancelled);
@@ -190,19 +190,20 @@ void Computation::submitCurrent() {
   m_userCancelled = false;
   m_measuring = false;  // the measures of an older result are no longer wanted
   m_worker.submit(request);
-  if (!wasBusy) emit busyChanged(true);
+  if (!wasBusy) emit changed(Change::busy);
   if (!m_slow->isActive()) m_slow->start();
 }
 
 void Computation::setError(const QString& message) {
   if (message == m_error) return;
   m_error = message;
-  emit errorChanged(m_error);
+  emit changed(Change::error);
 }
 
 void Computation::setOutOfDate(bool outOfDate, const QString& why) {
   m_outOfDate = outOfDate;
-  emit outOfDateChanged(outOfDate, why);
+  m_outOfDateReason = outOfDate ? why : QString();
+  emit changed(Change::outOfDate);
 }
 
 void Computation::finishGeneration(quint64 generation) {
@@ -210,7 +211,7 @@ void Computation::finishGeneration(quint64 generation) {
   m_awaiting = 0;
   updateViewBounds();
   m_slow->stop();
-  emit busyChanged(false);
+  emit changed(Change::busy);
 }
 
 void Computation::onResult(quint64 generation, const ResultPtr& result, const AnalysesPtr& analyses,
@@ -222,18 +223,19 @@ void Computation::onResult(quint64 generation, const ResultPtr& result, const An
   }
   m_result = result;
   m_analyses = analyses;
+  m_computeMs = computeMs;
   // A full result's measures follow (ComputeWorker::measuresReady); a reduced one has none.
   m_measuring = m_reduced.isEmpty() && m_analyses->measures == nullptr;
   updateViewBounds();
   setOutOfDate(false);
-  emit resultReady(m_result, m_view, computeMs);
+  emit changed(Change::result);
 }
 
 void Computation::onMeasures(quint64 generation, const AnalysesPtr& analyses) {
   if (generation != m_generation || !m_measuring || !analyses) return;  // stale
   m_measuring = false;
   m_analyses = analyses;
-  emit measuresReady(m_analyses);
+  emit changed(Change::measures);
 }
 
 void Computation::onFailed(quint64 generation, const QString& message) {

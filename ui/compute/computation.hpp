@@ -29,6 +29,20 @@ class Computation : public QObject {
   Q_OBJECT
 
  public:
+  /// What an announcement (`changed`) says is new, as Document::Change does for the document:
+  /// everything that follows the computation connects once to `changed` and reads the new state
+  /// from the getters.
+  enum class Change {
+    result = 0x1,     // result(), analyses(), computeMs(): a fresh result for the document's
+                      // settings, to be drawn with the document's view (fitted to it already)
+    measures = 0x2,   // analyses() now holds the result's head measures; result() is unchanged
+    error = 0x4,      // error()
+    outOfDate = 0x8,  // isOutOfDate() and outOfDateReason() (said again when unchanged)
+    busy = 0x10,      // isBusy()
+    reduced = 0x20,   // reducedDescription() and reducedRegion()
+  };
+  Q_DECLARE_FLAGS(Changes, Change)
+
   /// Follows `document` (which must outlive it) from now on; computes nothing until the first
   /// change or recompute().
   explicit Computation(Document* document, QObject* parent = nullptr);
@@ -37,7 +51,7 @@ class Computation : public QObject {
   /// The last good result (kept while the settings are invalid); may be null.
   [[nodiscard]] ResultPtr result() const { return m_result; }
   /// What was computed from result() after its pass: its block sparsity, and its head measures
-  /// once they arrived (measuresReady). Null exactly when result() is.
+  /// once they arrived (Change::measures). Null exactly when result() is.
   [[nodiscard]] AnalysesPtr analyses() const { return m_analyses; }
   /// The result's measures (analyses()->measures), or null.
   [[nodiscard]] std::shared_ptr<const mhaviz::ResultMeasures> measures() const {
@@ -50,10 +64,15 @@ class Computation : public QObject {
   /// The message shown inline; empty when the settings are usable.
   [[nodiscard]] QString error() const { return m_error; }
   [[nodiscard]] bool isBusy() const { return m_awaiting != 0; }
-  /// True from a full result's arrival (resultReady) until its head measures arrive
-  /// (measuresReady): the worker computes them after the picture.
+  /// True from a full result's arrival (Change::result) until its head measures arrive
+  /// (Change::measures): the worker computes them after the picture.
   [[nodiscard]] bool isMeasuring() const { return m_measuring; }
   [[nodiscard]] bool isOutOfDate() const { return m_outOfDate; }
+  /// Why the picture is out of date (the error, "computing the new settings", a cancel); empty
+  /// when it is not.
+  [[nodiscard]] QString outOfDateReason() const { return m_outOfDateReason; }
+  /// Milliseconds the worker took for result(); 0 before the first result.
+  [[nodiscard]] double computeMs() const { return m_computeMs; }
   /// Generation of the newest request; results of older ones are dropped.
   [[nodiscard]] quint64 generation() const { return m_generation; }
   /// Number of results that arrived after a newer request and were dropped (for diagnostics).
@@ -75,6 +94,9 @@ class Computation : public QObject {
                    QSize values = QSize(kReducedCells, kReducedCells));
   /// Returns a zoomed reduced view to the whole map (nothing happens when it is not zoomed).
   void zoomReducedOut();
+  /// What the reduced view of a configuration whose maps exceed the memory limit shows
+  /// ("reduced: block mean of 16x16 cells"), or empty when the maps are shown in full.
+  [[nodiscard]] QString reducedDescription() const { return m_reduced; }
   /// Where the current reduced result lies in the whole map; blockRows 0 when not reduced.
   [[nodiscard]] const ReducedRegion& reducedRegion() const { return m_shownRegion; }
 
@@ -83,21 +105,13 @@ class Computation : public QObject {
   static QString quickCheck(const mhaviz::Config& config, std::uint64_t limit);
 
  signals:
-  /// A fresh result for the current settings, with the view to draw it with.
-  void resultReady(mhaviz::ui::ResultPtr result, const mhaviz::ui::ViewOptions& view,
-                   double computeMs);
-  /// The current result's analyses again, now with its head measures and value norms (the
-  /// worker computes them after the result, so that the picture does not wait): analyses() is
-  /// this one from now on; result() is unchanged.
-  void measuresReady(mhaviz::ui::AnalysesPtr analyses);
-  void errorChanged(const QString& message);
-  void outOfDateChanged(bool outOfDate, const QString& why);
-  void busyChanged(bool busy);
-  /// What the reduced view of a configuration whose maps exceed the memory limit shows
-  /// ("reduced: block mean of 16x16 cells"), or empty when the maps are shown in full.
-  void reducedChanged(const QString& description);
+  /// Something changed: `what` says which part (one flag per announcement, in the order the
+  /// computation reaches them: busy ends before a result arrives, the picture is up to date
+  /// again before the result is announced).
+  void changed(mhaviz::ui::Computation::Changes what);
+  /// Blocks of a long computation done so far (a notice for the progress bar, not state).
   void progress(qint64 done, qint64 total);
-  /// The current computation was cancelled by the user.
+  /// The current computation was cancelled by the user (a notice; outOfDate says the rest).
   void cancelled();
 
  private:
@@ -123,7 +137,9 @@ class Computation : public QObject {
   ResultPtr m_result;
   AnalysesPtr m_analyses;  // of m_result
   QString m_error;
-  QString m_reduced;  // reducedChanged's text for the current result
+  QString m_reduced;  // reducedDescription() of the current result
+  QString m_outOfDateReason;
+  double m_computeMs = 0;
   // The region asked of the reduced view (end -1: to the last row / column), and where the
   // current reduced result lies (blockRows 0: the result is not reduced).
   qint64 m_queryBegin = 0, m_queryEnd = -1, m_keyBegin = 0, m_keyEnd = -1;
@@ -140,5 +156,7 @@ class Computation : public QObject {
   int m_staleDropped = 0;
   std::uint64_t m_memoryLimit;
 };
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(Computation::Changes)
 
 }  // namespace mhaviz::ui

@@ -52,8 +52,8 @@ class Document : public QObject {
   /// Fits the view as last asked to what can be shown (stages/view_options.hpp; until set,
   /// nothing is fitted). The computation sets the bounds as it starts on settings (their sizes)
   /// and when their result arrives (the stages it holds). Not announced: the result's arrival
-  /// announces the view (Computation::resultReady carries it); announcing it first would draw
-  /// the result before under the view of the next.
+  /// (Computation::Change::result) is when to draw with view(); announcing the view first would
+  /// draw the result before under the view of the next.
   void setViewBounds(const ViewBounds& bounds);
   /// Where the open session came from. It belongs to the tensors: replacing them ends it.
   [[nodiscard]] const SessionOrigin& origin() const { return m_origin; }

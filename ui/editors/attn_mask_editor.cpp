@@ -68,9 +68,11 @@ AttnMaskEditor::AttnMaskEditor(Document* document, Computation* computation, QWi
   m_blocks = new BlockSparsityView;
   m_blocks->setMaximumHeight(260);
   layout->addWidget(m_blocks);
-  connect(computation, &Computation::resultReady, m_blocks,
-          [this, computation](const ResultPtr& result) {
-            m_blocks->setResult(result, computation->analyses());
+  connect(computation, &Computation::changed, m_blocks,
+          [this, computation](Computation::Changes what) {
+            if (what & Computation::Change::result) {
+              m_blocks->setResult(computation->result(), computation->analyses());
+            }
           });
   m_blocks->setResult(computation->result(), computation->analyses());
   connect(m_grid, &MaskGridView::stroke, this, &AttnMaskEditor::onStroke);

@@ -131,8 +131,8 @@ SessionFiles::SessionFiles(QMainWindow* window, Document* document, Computation*
     }
     onChanged();
   });
-  connect(computation, &Computation::resultReady, this, [this] {
-    if (!m_pendingView) return;
+  connect(computation, &Computation::changed, this, [this](Computation::Changes what) {
+    if (!(what & Computation::Change::result) || !m_pendingView) return;
     const ViewOptions view = *m_pendingView;
     m_pendingView.reset();
     m_document->setView(view);

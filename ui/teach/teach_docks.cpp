@@ -65,8 +65,9 @@ WalkthroughDock::WalkthroughDock(Document* document, Computation* computation, Q
   connect(document, &Document::changed, this, [this, document](Document::Changes what) {
     if (what & Document::Change::view) showStage(document->view().stage);
   });
-  connect(computation, &Computation::resultReady, this,
-          [this](const ResultPtr&, const ViewOptions& view, double) { showStage(view.stage); });
+  connect(computation, &Computation::changed, this, [this, document](Computation::Changes what) {
+    if (what & Computation::Change::result) showStage(document->view().stage);
+  });
   showStage(document->view().stage);
 }
 

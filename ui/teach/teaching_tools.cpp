@@ -65,7 +65,9 @@ TeachingTools::TeachingTools(QMainWindow* window, Document* document, Computatio
     m_breakdown->showCell(m_computation->result(), m_grid->view(), map, row, col,
                           document->origin().pictures.get());
   });
-  connect(computation, &Computation::resultReady, m_breakdown, &BreakdownDock::clearCell);
+  connect(computation, &Computation::changed, m_breakdown, [this](Computation::Changes what) {
+    if (what & Computation::Change::result) m_breakdown->clearCell();
+  });
   connect(document, &Document::changed, m_shapes, [this, document](Document::Changes what) {
     if (what & Document::Change::config) m_shapes->showConfig(document->config());
   });

@@ -278,7 +278,9 @@ void MainWindow::buildMenus() {
       compute->addAction(tr("&Cancel computation"), m_computation, &Computation::cancel);
   cancel->setShortcut(QKeySequence(Qt::Key_Escape));
   cancel->setEnabled(false);
-  connect(m_computation, &Computation::busyChanged, cancel, &QAction::setEnabled);
+  connect(m_computation, &Computation::changed, cancel, [this, cancel](Computation::Changes what) {
+    if (what & Computation::Change::busy) cancel->setEnabled(m_computation->isBusy());
+  });
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });

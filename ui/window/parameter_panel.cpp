@@ -97,12 +97,15 @@ ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWi
   outer->addWidget(m_error);
 
   m_edits.follow(this, [this](const mhaviz::Config& c) { showConfig(c); });
-  connect(computation, &Computation::errorChanged, this, &ParameterPanel::showError);
-  showError(computation->error());
-  connect(computation, &Computation::resultReady, this, [this](const ResultPtr& result) {
-    showPath(TorchPathText::reason(result->path, result->config),
-             TorchPathText::warnings(result->path, result->config));
+  connect(computation, &Computation::changed, this, [this, computation](Computation::Changes what) {
+    if (what & Computation::Change::error) showError(computation->error());
+    if (what & Computation::Change::result) {
+      const ResultPtr result = computation->result();
+      showPath(TorchPathText::reason(result->path, result->config),
+               TorchPathText::warnings(result->path, result->config));
+    }
   });
+  showError(computation->error());
 }
 
 ParameterPanel::Controls ParameterPanel::controls() const {

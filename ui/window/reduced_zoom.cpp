@@ -65,7 +65,9 @@ ReducedZoom::ReducedZoom(HeatmapGrid* grid, Computation* computation, QObject* p
   connect(m_settle, &QTimer::timeout, this, &ReducedZoom::request);
   connect(m_grid, &HeatmapGrid::visibleCellsChanged, this, &ReducedZoom::onVisibleCells);
   connect(m_grid, &HeatmapGrid::zoomOutAtWhole, this, &ReducedZoom::onZoomOutAtWhole);
-  connect(m_computation, &Computation::resultReady, this, &ReducedZoom::onResult);
+  connect(m_computation, &Computation::changed, this, [this](Computation::Changes what) {
+    if (what & Computation::Change::result) onResult();
+  });
 }
 
 bool ReducedZoom::isSettling() const { return m_settle->isActive(); }

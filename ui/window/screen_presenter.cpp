@@ -19,31 +19,28 @@ ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, H
       m_grid(grid),
       m_measures(measures),
       m_status(status) {
-  connect(computation, &Computation::resultReady, this,
-          [this](const ResultPtr& result, const ViewOptions& view, double computeMs) {
-            m_measures->setResult(result, m_computation->measures(), view.batch,
-                                  m_computation->isMeasuring());
-            m_computeMs = computeMs;
-            m_otherOpened = false;
-            if (!waitsForMeasures(view)) draw(view);
-          });
-  connect(computation, &Computation::measuresReady, this, [this](const AnalysesPtr& analyses) {
+  connect(computation, &Computation::changed, this, [this](Computation::Changes what) {
     const ViewOptions& view = m_document->view();
-    m_measures->setResult(m_computation->result(), analyses->measures, view.batch);
-    if (stageNeedsMeasures(view.stage)) draw(view);
+    if (what & Computation::Change::result) {
+      m_measures->setResult(m_computation->result(), m_computation->measures(), view.batch,
+                            m_computation->isMeasuring());
+      m_otherOpened = false;
+      if (!waitsForMeasures(view)) draw(view);
+    }
+    if (what & Computation::Change::measures) {
+      m_measures->setResult(m_computation->result(), m_computation->measures(), view.batch);
+      if (stageNeedsMeasures(view.stage)) draw(view);
+    }
+    // What was opened will not come (its computation failed, was cancelled or cannot start):
+    // the current result is the picture, marked out of date, as after any other change.
+    if ((what & Computation::Change::outOfDate) && m_computation->isOutOfDate() && m_otherOpened) {
+      m_otherOpened = false;
+      redraw(view);
+    }
   });
   connect(document, &Document::changed, this, [this](Document::Changes what) {
     if (what & Document::Change::origin) m_otherOpened = true;
     if (what & Document::Change::view) redraw(m_document->view());
-  });
-  // In the status bar, not over the maps (it would cover their titles).
-  connect(computation, &Computation::outOfDateChanged, status, &StatusWidgets::showOutOfDate);
-  connect(computation, &Computation::outOfDateChanged, this, [this](bool outOfDate) {
-    // What was opened will not come (its computation failed, was cancelled or cannot start):
-    // the current result is the picture, marked out of date, as after any other change.
-    if (!outOfDate || !m_otherOpened) return;
-    m_otherOpened = false;
-    redraw(m_document->view());
   });
 }
 
@@ -59,7 +56,7 @@ void ScreenPresenter::draw(const ViewOptions& view) {
     m_status->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
   }
   // The memory of the result and of what was computed from it so far.
-  m_status->showTimes(m_computeMs, m_grid->lastRenderMs(), m_computation->bytes());
+  m_status->showTimes(m_computation->computeMs(), m_grid->lastRenderMs(), m_computation->bytes());
 }
 
 void ScreenPresenter::redraw(const ViewOptions& view) {

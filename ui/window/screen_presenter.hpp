@@ -38,7 +38,6 @@ class ScreenPresenter : public QObject {
   HeatmapGrid* m_grid;
   HeadMeasuresView* m_measures;
   StatusWidgets* m_status;
-  double m_computeMs = 0;  // the worker's time for the current result (status bar)
   // Something else was opened (Document::Change::origin) since the current result came: its
   // result is on the way, and the current one is not drawn under the new view meanwhile.
   bool m_otherOpened = false;

@@ -11,11 +11,12 @@
 
 namespace mhaviz::ui {
 
-void StatusWidgets::showOutOfDate(bool outOfDate, const QString& why) {
+void StatusWidgets::showOutOfDate() {
+  const QString why = m_computation->outOfDateReason();
   const bool repeated = why.isEmpty() || why == m_computation->error();
   m_outOfDate->setText(repeated ? tr("Out of date: showing the last computed result") : why);
   m_outOfDate->setToolTip(why);
-  m_outOfDate->setVisible(outOfDate);
+  m_outOfDate->setVisible(m_computation->isOutOfDate());
 }
 
 QString formatMs(double ms) {
@@ -94,14 +95,17 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, Document* document, Computation* c
     m_batch->setText(tr("batch element n = %1 of %2").arg(m_document->view().batch).arg(N));
     m_batch->setVisible(N > 1);
   };
-  connect(computation, &Computation::resultReady, this, showBatch);
   connect(document, &Document::changed, this, [showBatch](Document::Changes what) {
     if (what & Document::Change::view) showBatch();
   });
-  connect(computation, &Computation::busyChanged, this, &StatusWidgets::onBusy);
-  connect(computation, &Computation::reducedChanged, this, [this](const QString& text) {
-    m_reduced->setText(text);
-    m_reduced->setVisible(!text.isEmpty());
+  connect(computation, &Computation::changed, this, [this, showBatch](Computation::Changes what) {
+    if (what & Computation::Change::result) showBatch();
+    if (what & Computation::Change::busy) onBusy(m_computation->isBusy());
+    if (what & Computation::Change::outOfDate) showOutOfDate();
+    if (what & Computation::Change::reduced) {
+      m_reduced->setText(m_computation->reducedDescription());
+      m_reduced->setVisible(!m_reduced->text().isEmpty());
+    }
   });
   connect(computation, &Computation::progress, this, [this](qint64 done, qint64 total) {
     if (total <= 0 || !m_progress->isVisible()) return;

@@ -28,9 +28,6 @@ class StatusWidgets : public QObject {
   void showHover(const QString& text);
   /// A passing message in the bar (until the next one).
   void showMessage(const QString& text);
-  /// The picture shows earlier settings: a red note in the status bar (it covers no map). When
-  /// `why` is the panel's error it is not repeated (it is the note's tooltip).
-  void showOutOfDate(bool outOfDate, const QString& why);
   /// Milliseconds a computation runs before the progress bar and Cancel button appear.
   void setProgressDelay(int ms) { m_delay.setInterval(ms); }
   [[nodiscard]] QPushButton* cancelButton() const { return m_cancel; }
@@ -44,6 +41,9 @@ class StatusWidgets : public QObject {
 
  private:
   void onBusy(bool busy);
+  /// The picture shows earlier settings: a red note in the status bar (it covers no map). When
+  /// the reason is the panel's error it is not repeated (it is the note's tooltip).
+  void showOutOfDate();
 
   Document* m_document;
   Computation* m_computation;

@@ -52,8 +52,9 @@ std::function<void()> follow(TokenView* view, QDockWidget* dock, Document* docum
     view->setResult(result, result ? fitView(document->view(), viewBounds(*result)) : ViewOptions{},
                     computation->measures(), document->origin().pictures);
   };
-  QObject::connect(computation, &Computation::resultReady, view, update);
-  QObject::connect(computation, &Computation::measuresReady, view, update);
+  QObject::connect(computation, &Computation::changed, view, [update](Computation::Changes what) {
+    if (what & (Computation::Change::result | Computation::Change::measures)) update();
+  });
   QObject::connect(document, &Document::changed, view, [update](Document::Changes what) {
     if (what & Document::Change::view) update();
   });

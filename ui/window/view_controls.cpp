@@ -120,10 +120,11 @@ ViewControls::ViewControls(Document* document, Computation* computation, QWidget
   connect(document, &Document::changed, this, [this, document](Document::Changes what) {
     if (what & Document::Change::view) showView(document->view());
   });
-  connect(computation, &Computation::resultReady, this,
-          [this](const ResultPtr& result, const ViewOptions& view, double) {
-            showResultShape(result);
-            showView(view);
+  connect(computation, &Computation::changed, this,
+          [this, computation, document](Computation::Changes what) {
+            if (!(what & Computation::Change::result)) return;
+            showResultShape(computation->result());
+            showView(document->view());
           });
   showResultShape(computation->result());
   showView(document->view());

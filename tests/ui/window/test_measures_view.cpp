@@ -1,15 +1,15 @@
 // The measures in the window: the Head measures dock shows the numbers the compute worker
 // attached to the result, and the value norms stage draws them with the zero column at 0. The
-// worker computes them after the result (Computation::measuresReady): the dock never shows
+// worker computes them after the result (Computation::Change::measures): the dock never shows
 // an older result's numbers meanwhile, and the value norms stage waits for them.
 
 #include <QCheckBox>
-#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
 #include <cmath>
 #include <cstring>
 
+#include "../compute/announced.hpp"
 #include "compute/computation.hpp"
 #include "compute/compute_worker.hpp"
 #include "document/document.hpp"
@@ -27,6 +27,7 @@ using mhaviz::ui::HeadMeasuresView;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::Stage;
+using mhaviz::ui::testing::Announced;
 
 namespace {
 constexpr int kTimeout = 30000;
@@ -200,16 +201,16 @@ class TestMeasuresView : public QObject {
     mhaviz::ui::ResultPtr arrived;
     bool measuringAtArrival = false, barsAtArrival = true, measuresAtArrival = true;
     QString messageAtArrival;
-    const auto conn = connect(computation(), &Computation::resultReady, this,
-                              [&](const mhaviz::ui::ResultPtr& r) {
-                                if (arrived) return;
-                                arrived = r;
-                                measuringAtArrival = computation()->isMeasuring();
-                                measuresAtArrival = computation()->measures() != nullptr;
-                                barsAtArrival = !view->sections().empty();
-                                messageAtArrival = view->message();
-                              });
-    QSignalSpy measured(computation(), &Computation::measuresReady);
+    const auto conn =
+        connect(computation(), &Computation::changed, this, [&](Computation::Changes what) {
+          if (arrived || !(what & Computation::Change::result)) return;
+          arrived = computation()->result();
+          measuringAtArrival = computation()->isMeasuring();
+          measuresAtArrival = computation()->measures() != nullptr;
+          barsAtArrival = !view->sections().empty();
+          messageAtArrival = view->message();
+        });
+    const Announced measured(computation(), Computation::Change::measures);
     mhaviz::Config next = document()->config();
     next.seed = before->config.seed + 17;
     document()->changeConfig(next, QStringLiteral("seed"));
@@ -225,7 +226,7 @@ class TestMeasuresView : public QObject {
     QCOMPARE(messageAtArrival, HeadMeasuresView::tr("Computing the head measures of this result…"));
     QCOMPARE(measured.count(), 1);
     const auto r = computation()->result();
-    QCOMPARE(computation()->analyses(), measured.at(0).at(0).value<mhaviz::ui::AnalysesPtr>());
+    QCOMPARE(computation()->analyses(), measured.analyses.at(0));
     QVERIFY(computation()->measures() != nullptr);
     QCOMPARE(r, arrived);  // the same pass, not a new one: the measures came beside it
     QVERIFY(view->message().isEmpty());
@@ -253,21 +254,24 @@ class TestMeasuresView : public QObject {
     a.seed += 101;
     mhaviz::Config b = a;
     b.seed += 1;
-    QSignalSpy measured(computation(), &Computation::measuresReady);
+    const Announced measured(computation(), Computation::Change::measures);
     bool changed = false;
-    const auto conn = connect(computation(), &Computation::resultReady, this,
-                              [&](const mhaviz::ui::ResultPtr& r) {
-                                if (changed || r->config.seed != a.seed) return;
-                                changed = true;
-                                document()->changeConfig(b, QStringLiteral("seed"));
-                              });
+    const auto conn =
+        connect(computation(), &Computation::changed, this, [&](Computation::Changes what) {
+          if (changed || !(what & Computation::Change::result) ||
+              computation()->result()->config.seed != a.seed) {
+            return;
+          }
+          changed = true;
+          document()->changeConfig(b, QStringLiteral("seed"));
+        });
     document()->changeConfig(a, QStringLiteral("seed"));
     const bool settled = QTest::qWaitFor([&] { return changed; }, kTimeout) && idle();
     disconnect(conn);
     QVERIFY(changed);
     QVERIFY(settled);
     QCOMPARE(measured.count(), 1);
-    const auto analyses = measured.at(0).at(0).value<mhaviz::ui::AnalysesPtr>();
+    const auto analyses = measured.analyses.at(0);
     QCOMPARE(computation()->result()->config.seed, b.seed);
     QCOMPARE(computation()->analyses(), analyses);
     QVERIFY(identical(m_window->headMeasures()->sections()[1].values[0],

@@ -23,6 +23,7 @@
 #include <QWheelEvent>
 
 #include <qcustomplot.h>
+#include "../compute/announced.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "editors/padding_editor.hpp"
@@ -46,6 +47,7 @@ using mhaviz::gen::PaddingKind;
 using mhaviz::ui::Computation;
 using mhaviz::ui::Document;
 using mhaviz::ui::MainWindow;
+using mhaviz::ui::testing::Announced;
 
 namespace {
 constexpr int kTimeout = 30000;
@@ -139,7 +141,7 @@ class TestPanelUse : public QObject {
   // Item 2: a configuration over the memory limit never starts computing.
   void memoryGuardRunsBeforeComputing() {
     computation()->setMemoryLimit(1 << 20);
-    QSignalSpy busy(computation(), &Computation::busyChanged);
+    const Announced busy(computation(), Computation::Change::busy);
     QSignalSpy started(computation()->worker(), &mhaviz::ui::ComputeWorker::started);
     Config big = document()->config();
     big.tgt_len = 2000;

@@ -8,13 +8,13 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
-#include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 
+#include "../compute/announced.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/forward/forward.hpp"
@@ -32,6 +32,7 @@ using mhaviz::ui::Document;
 using mhaviz::ui::Reduce;
 using mhaviz::ui::ResultPtr;
 using mhaviz::ui::Stage;
+using mhaviz::ui::testing::Announced;
 
 namespace {
 
@@ -50,9 +51,9 @@ constexpr std::uint64_t kLimit = 40ULL << 20;  // every map needs 77 MiB; reduce
 
 /// Waits for the next result of the controller (the test's event loop delivers it).
 ResultPtr nextResult(Computation& c) {
-  QSignalSpy spy(&c, &Computation::resultReady);
-  if (!spy.wait(120000)) return nullptr;
-  return spy.takeFirst().at(0).value<ResultPtr>();
+  const Announced results(&c, Computation::Change::result);
+  if (!QTest::qWaitFor([&results] { return results.count() != 0; }, 120000)) return nullptr;
+  return results.results.first();
 }
 
 /// Max |reduced - block fold of full| over every value of batch element n, for a reduced result
@@ -103,13 +104,13 @@ class ReducedViewTest : public QObject {
     Document doc;
     Computation c(&doc);
     c.setMemoryLimit(kLimit);
-    QSignalSpy reduced(&c, &Computation::reducedChanged);
+    const Announced reduced(&c, Computation::Change::reduced);
     doc.changeConfig(longConfig(), QStringLiteral("long"));
     QCOMPARE(c.error(), QString());
     ResultPtr result = nextResult(c);
     QVERIFY(result != nullptr);
     QCOMPARE(reduced.count(), 1);
-    QCOMPARE(reduced.at(0).at(0).toString(), QStringLiteral("reduced: block mean of 3x3 cells"));
+    QCOMPARE(reduced.descriptions.at(0), QStringLiteral("reduced: block mean of 3x3 cells"));
     QCOMPARE(result->L, 367);
     QCOMPARE(result->weights.shape(), (mhaviz::Shape{2, 2, 367, 367}));
     QCOMPARE(result->config.query_labels.at(2), std::string("6"));
@@ -153,7 +154,7 @@ class ReducedViewTest : public QObject {
     QCOMPARE(doc.view().stage, Stage::weights);
     result = nextResult(c);
     QVERIFY(result != nullptr);
-    QCOMPARE(reduced.last().at(0).toString(), QStringLiteral("reduced: block max of 3x3 cells"));
+    QCOMPARE(reduced.descriptions.last(), QStringLiteral("reduced: block max of 3x3 cells"));
     QVERIFY(foldError(*result, full, 1, true) < 1e-6);
 
     // Within the limit the same configuration is computed in full again.
@@ -163,14 +164,14 @@ class ReducedViewTest : public QObject {
     QVERIFY(result != nullptr);
     QCOMPARE(result->L, 1100);
     QVERIFY(!result->is_reduced());
-    QCOMPARE(reduced.last().at(0).toString(), QString());
+    QCOMPARE(reduced.descriptions.last(), QString());
   }
 
   void zoomingComputesTheRegion() {
     Document doc;
     Computation c(&doc);
     c.setMemoryLimit(kLimit);
-    QSignalSpy reduced(&c, &Computation::reducedChanged);
+    const Announced reduced(&c, Computation::Change::reduced);
     doc.changeConfig(longConfig(), QStringLiteral("long"));
     QVERIFY(nextResult(c) != nullptr);
     QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{0, 1100, 0, 1100, 3, 3, 1100, 1100}));
@@ -182,7 +183,7 @@ class ReducedViewTest : public QObject {
     c.zoomReduced(300, 600, 150, 450);
     ResultPtr result = nextResult(c);
     QVERIFY(result != nullptr);
-    QCOMPARE(reduced.last().at(0).toString(),
+    QCOMPARE(reduced.descriptions.last(),
              QStringLiteral("exact cells of queries 300-599, keys 150-449"));
     QCOMPARE(result->L, 300);
     QCOMPARE(result->Sx, 300);
@@ -195,7 +196,7 @@ class ReducedViewTest : public QObject {
     result = nextResult(c);
     QVERIFY(result != nullptr);
     QCOMPARE(result->L, 367);
-    QCOMPARE(reduced.last().at(0).toString(), QStringLiteral("reduced: block mean of 3x3 cells"));
+    QCOMPARE(reduced.descriptions.last(), QStringLiteral("reduced: block mean of 3x3 cells"));
     QVERIFY(foldError(*result, full, 0, false) < 1e-6);
 
     // A bigger region (queries 0..899, every key) is still folded: 2 x 3 blocks of its cells,
@@ -207,7 +208,7 @@ class ReducedViewTest : public QObject {
     c.zoomReduced(0, 900, 0, 1100);
     result = nextResult(c);
     QVERIFY(result != nullptr);
-    QCOMPARE(reduced.last().at(0).toString(),
+    QCOMPARE(reduced.descriptions.last(),
              QStringLiteral("zoomed: block max of 2x3 cells of queries 0-899, keys 0-1099"));
     QVERIFY(foldRegionError(*result, full, 0, true, 0, 900, 0, 1100, 2, 3) < 1e-6);
 
@@ -229,9 +230,9 @@ class ReducedViewTest : public QObject {
     mhaviz::ui::HeatmapGrid grid;
     grid.resize(800, 600);
     mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
-    connect(
-        &c, &Computation::resultReady, &grid,
-        [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { showResult(grid, r, v); });
+    connect(&c, &Computation::changed, &grid, [&grid, &c, &doc](Computation::Changes what) {
+      if (what & Computation::Change::result) showResult(grid, c.result(), doc.view());
+    });
     doc.changeConfig(longConfig(), QStringLiteral("long"));
     QVERIFY(nextResult(c) != nullptr);
     QCOMPARE(grid.stageData().maps.front().rows, 367);
@@ -278,9 +279,9 @@ class ReducedViewTest : public QObject {
     grid.show();
     QVERIFY(QTest::qWaitForWindowExposed(&grid));
     mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
-    connect(
-        &c, &Computation::resultReady, &grid,
-        [&grid](const ResultPtr& r, const mhaviz::ui::ViewOptions& v) { showResult(grid, r, v); });
+    connect(&c, &Computation::changed, &grid, [&grid, &c, &doc](Computation::Changes what) {
+      if (what & Computation::Change::result) showResult(grid, c.result(), doc.view());
+    });
     mhaviz::Config config = longConfig();
     config.tgt_len = config.src_len = 4096;
     config.batch_size = 1;

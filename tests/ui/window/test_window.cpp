@@ -7,7 +7,6 @@
 #include <QMainWindow>
 #include <QScreen>
 #include <QSettings>
-#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
@@ -15,6 +14,7 @@
 #include <QUndoStack>
 #include <atomic>
 
+#include "../compute/announced.hpp"
 #include "../compute/worker_gate.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
@@ -29,6 +29,7 @@ using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::ResultPtr;
+using mhaviz::ui::testing::Announced;
 using mhaviz::ui::testing::WorkerGate;
 
 namespace {
@@ -162,11 +163,7 @@ class TestWindow : public QObject {
   }
 
   void rapidChangesEndWithTheLastSetting() {
-    QList<std::int64_t> delivered;
-    connect(computation(), &Computation::resultReady, this,
-            [&delivered](const ResultPtr& r, const mhaviz::ui::ViewOptions&, double) {
-              delivered.append(r->L);
-            });
+    const Announced results(computation(), Computation::Change::result);
     QSpinBox* L = fields().tgtLen;
     // The first change's computation is held at its start while the other 49 arrive: it is
     // abandoned, and of those waiting only the newest is computed.
@@ -182,7 +179,8 @@ class TestWindow : public QObject {
     QTest::qWait(200);
     // 50 submissions, one computation reached the screen: the last. The held one was abandoned
     // (not computed and then dropped as stale), and none of those waiting was computed.
-    QCOMPARE(delivered, QList<std::int64_t>{150});
+    QCOMPARE(results.count(), 1);
+    QCOMPARE(results.results.first()->L, 150);
     QCOMPARE(computation()->staleResultsDropped(), droppedBefore);
     QCOMPARE(computation()->result()->L, 150);
     QCOMPARE(document()->config().tgt_len, 150);
@@ -236,11 +234,35 @@ class TestWindow : public QObject {
     QCOMPARE(grid()->mapCount(), 1);
   }
 
+  void aChangeIsAnnouncedInTheOrderItHappens() {
+    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isMeasuring(), kTimeout);  // the first result's
+    using Change = Computation::Change;
+    const Announced all(computation(), Change::result | Change::measures | Change::error |
+                                           Change::outOfDate | Change::busy | Change::reduced);
+    fields().numHeads->setValue(4);
+    QVERIFY(idle());
+    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isMeasuring(), kTimeout);
+    // Busy from the submission; idle again before the result arrives, which is up to date when
+    // it is announced; its measures follow, the result unchanged. Nothing else is said.
+    QCOMPARE(all.changes,
+             (QList<Computation::Changes>{Change::busy, Change::busy, Change::outOfDate,
+                                          Change::result, Change::measures}));
+    QCOMPARE(all.busy, (QList<bool>{true, false, false, false, false}));
+    QCOMPARE(all.outOfDate, (QList<bool>{false, false, false, false, false}));
+    QCOMPARE(all.results.at(1), all.results.at(0));   // the result before, while it computes
+    QVERIFY(all.results.at(2) != all.results.at(0));  // the new one, up to date
+    QCOMPARE(all.results.at(2)->H, 4);
+    QCOMPARE(all.results.at(3), all.results.at(2));
+    QCOMPARE(all.results.at(4), all.results.at(2));
+    QVERIFY(computation()->measures() != nullptr);
+    QVERIFY(computation()->computeMs() > 0.0);
+  }
+
   void invalidSettingShowsMessageAndKeepsPicture() {
     fields().numHeads->setValue(4);
     QVERIFY(idle());
     const ResultPtr good = computation()->result();
-    QSignalSpy outOfDate(computation(), &Computation::outOfDateChanged);
+    const Announced outOfDate(computation(), Computation::Change::outOfDate);
     fields().embedDim->setValue(10);
     QVERIFY(idle());
     auto* error = m_window->panel()->errorLine();
@@ -251,8 +273,10 @@ class TestWindow : public QObject {
     QCOMPARE(computation()->result(), good);  // last good picture kept
     QCOMPARE(grid()->mapCount(), 5);
     QVERIFY(computation()->isOutOfDate());
-    QVERIFY(!outOfDate.isEmpty());
-    QCOMPARE(outOfDate.last().at(0).toBool(), true);
+    QVERIFY(outOfDate.count() != 0);
+    QCOMPARE(outOfDate.outOfDate.last(), true);
+    QVERIFY2(outOfDate.reasons.last().contains(QStringLiteral("embed_dim must be divisible")),
+             qPrintable(outOfDate.reasons.last()));
 
     fields().embedDim->setValue(12);
     QVERIFY(idle());
@@ -312,8 +336,8 @@ class TestWindow : public QObject {
   }
 
   void cancelStopsALongComputation() {
-    QSignalSpy results(computation(), &Computation::resultReady);
-    QSignalSpy busy(computation(), &Computation::busyChanged);
+    const Announced results(computation(), Computation::Change::result);
+    const Announced busy(computation(), Computation::Change::busy);
     mhaviz::Config big = document()->config();
     big.tgt_len = 1024;
     big.src_len = 1024;
@@ -328,7 +352,7 @@ class TestWindow : public QObject {
     computation()->cancel();
     gate.release();
     QTRY_VERIFY_WITH_TIMEOUT(!computation()->isBusy(), kTimeout);
-    QCOMPARE(busy.last().at(0).toBool(), false);
+    QCOMPARE(busy.busy, (QList<bool>{true, false}));
     QCOMPARE(results.count(), 0);
     QVERIFY(computation()->isOutOfDate());
     QVERIFY(computation()->result()->L != 1024);  // the earlier picture stays
@@ -341,7 +365,7 @@ class TestWindow : public QObject {
     big.batch_size = 4;
     big.num_heads = 8;
     big.embed_dim = 64;
-    QSignalSpy results(computation(), &Computation::resultReady);
+    const Announced results(computation(), Computation::Change::result);
     WorkerGate gate(computation()->worker());
     document()->changeConfig(big, QStringLiteral("big"));
     QVERIFY(gate.waitUntilHeld(kTimeout) != 0);  // running, held at its start
