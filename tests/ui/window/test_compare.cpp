@@ -27,6 +27,7 @@
 #include "window/parameter_panel.hpp"
 #include "window/workspace_arrangements.hpp"
 #include "window/workspaces.hpp"
+#include "window_test.hpp"
 
 using mhaviz::ui::ComparePanel;
 using mhaviz::ui::Computation;
@@ -37,7 +38,7 @@ namespace {
 constexpr int kTimeout = 30000;
 }
 
-class TestCompare : public QObject {
+class TestCompare : public mhaviz::ui::testing::WindowTest {
   Q_OBJECT
 
  private slots:
@@ -192,23 +193,10 @@ class TestCompare : public QObject {
   }
 
  private:
-  Document* document() const { return m_window->document(); }
-  Computation* computation() const { return m_window->computation(); }
-  /// The parameter panel's fields.
-  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
-    return m_window->panel()->controls();
-  }
-  [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
-    QCoreApplication::processEvents();
-    return done;
-  }
   /// Waits until the compare panel shows the difference of its current A, B and view.
   [[nodiscard]] bool shown() const {
     return QTest::qWaitFor([this] { return m_window->comparePanel()->isUpToDate(); }, kTimeout);
   }
-
-  MainWindow* m_window = nullptr;
 };
 
 QTEST_MAIN(TestCompare)

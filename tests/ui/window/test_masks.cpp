@@ -29,6 +29,7 @@
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
+#include "window_test.hpp"
 
 using mhaviz::gen::MaskKind;
 using mhaviz::ui::Computation;
@@ -37,7 +38,6 @@ using mhaviz::ui::MainWindow;
 
 namespace {
 
-constexpr int kTimeout = 30000;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// Mask term (n, h, i, j) (the merged additive mask the forward pass used).
@@ -48,7 +48,7 @@ double maskAt(const mhaviz::ForwardResult& r, std::int64_t n, std::int64_t h, st
 
 }  // namespace
 
-class TestMasks : public QObject {
+class TestMasks : public mhaviz::ui::testing::WindowTest {
   Q_OBJECT
 
  private slots:
@@ -62,12 +62,6 @@ class TestMasks : public QObject {
   void screenshots();
 
  private:
-  [[nodiscard]] Document* document() const { return m_window->document(); }
-  [[nodiscard]] Computation* computation() const { return m_window->computation(); }
-  /// The parameter panel's fields.
-  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
-    return m_window->panel()->controls();
-  }
   [[nodiscard]] QDockWidget* dock() const {
     QDockWidget* d = m_window->maskDock();
     if (d == nullptr) qFatal("no mask dock");
@@ -87,13 +81,6 @@ class TestMasks : public QObject {
   void drag(const QList<QPoint>& cells) const {
     mhaviz::ui::testing::editors::dragAcross(grid(), cells);
   }
-  [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
-    QCoreApplication::processEvents();
-    return done;
-  }
-
-  MainWindow* m_window = nullptr;
 };
 
 void TestMasks::initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-mask-tests"); }

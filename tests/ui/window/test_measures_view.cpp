@@ -20,6 +20,7 @@
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
+#include "window_test.hpp"
 
 using mhaviz::ui::Computation;
 using mhaviz::ui::Document;
@@ -35,7 +36,7 @@ constexpr int kTimeout = 30000;
 bool identical(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 }  // namespace
 
-class TestMeasuresView : public QObject {
+class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
   Q_OBJECT
 
  private slots:
@@ -45,7 +46,7 @@ class TestMeasuresView : public QObject {
     m_window = new MainWindow;
     m_window->resize(1200, 800);
     m_window->show();
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     QVERIFY(computation()->result() != nullptr);
   }
 
@@ -59,7 +60,7 @@ class TestMeasuresView : public QObject {
   void dockShowsTheWorkersHeadAverages() {
     fields().numHeads->setValue(4);
     fields().batchSize->setValue(2);
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     auto r = computation()->result();
     const auto measures = computation()->measures();  // held beside the result
     QVERIFY(measures != nullptr);
@@ -80,7 +81,7 @@ class TestMeasuresView : public QObject {
     QCoreApplication::processEvents();
     QCOMPARE(view->sections()[1].values[2], measures->average(1, 2).confidence);
     fields().addZeroAttn->click();
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     QCOMPARE(static_cast<int>(view->sections().size()), 6);  // + the share sent to nothing
     QVERIFY(view->sections()[3].title.contains(QStringLiteral("sent to nothing")));
     QVERIFY(view->sections()[3].title.contains(QStringLiteral("zero")));
@@ -91,11 +92,11 @@ class TestMeasuresView : public QObject {
   void valueNormsStage() {
     fields().addBiasKv->click();
     fields().addZeroAttn->click();
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     auto v = document()->view();
     v.stage = Stage::value_norms;
     document()->setView(v);
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     const auto r = computation()->result();
     const auto& data = grid()->stageData();
     QCOMPARE(static_cast<std::int64_t>(data.maps.size()), r->H + 1);
@@ -119,11 +120,11 @@ class TestMeasuresView : public QObject {
   void valueZeroingStage() {
     fields().addBiasKv->click();
     fields().addZeroAttn->click();
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     auto v = document()->view();
     v.stage = Stage::value_zeroing;
     document()->setView(v);
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     const auto r = computation()->result();
     const auto& data = grid()->stageData();
     QCOMPARE(static_cast<int>(data.maps.size()), 2);
@@ -151,12 +152,12 @@ class TestMeasuresView : public QObject {
     fields().addBiasKv->click();
     fields().addZeroAttn->click();
     fields().batchSize->setValue(2);
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     auto v = document()->view();
     v.stage = Stage::sink_scores;
     v.batch = 1;
     document()->setView(v);
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     const auto r = computation()->result();
     const mhaviz::SinkScores want = mhaviz::sink_scores(*r);
     const auto& data = grid()->stageData();
@@ -186,7 +187,7 @@ class TestMeasuresView : public QObject {
   void dockShowsTheCurrentResultsMeasuresAfterASeedChange() {
     fields().numHeads->setValue(4);
     fields().batchSize->setValue(2);
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     const auto before = computation()->result();
     const auto beforeMeasures = computation()->measures();
     QVERIFY(beforeMeasures != nullptr);
@@ -214,7 +215,7 @@ class TestMeasuresView : public QObject {
     mhaviz::Config next = document()->config();
     next.seed = before->config.seed + 17;
     document()->changeConfig(next, QStringLiteral("seed"));
-    const bool settled = idle();
+    const bool settled = measuredAndDrawn();
     disconnect(conn);
     QVERIFY(settled);
     QVERIFY(arrived != nullptr);
@@ -249,7 +250,7 @@ class TestMeasuresView : public QObject {
   // A change made as soon as the previous result arrives: the previous result's measures, if
   // they come at all, are dropped; only the newest result's measures reach the window.
   void measuresOfASupersededResultAreDropped() {
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     mhaviz::Config a = document()->config();
     a.seed += 101;
     mhaviz::Config b = a;
@@ -266,7 +267,7 @@ class TestMeasuresView : public QObject {
           document()->changeConfig(b, QStringLiteral("seed"));
         });
     document()->changeConfig(a, QStringLiteral("seed"));
-    const bool settled = QTest::qWaitFor([&] { return changed; }, kTimeout) && idle();
+    const bool settled = QTest::qWaitFor([&] { return changed; }, kTimeout) && measuredAndDrawn();
     disconnect(conn);
     QVERIFY(changed);
     QVERIFY(settled);
@@ -284,7 +285,7 @@ class TestMeasuresView : public QObject {
     auto v = document()->view();
     v.stage = Stage::value_norms;
     document()->setView(v);
-    QVERIFY(idle());
+    QVERIFY(measuredAndDrawn());
     QVERIFY(grid()->message().isEmpty());
     QStringList messages;
     const auto conn =
@@ -292,7 +293,7 @@ class TestMeasuresView : public QObject {
     mhaviz::Config next = document()->config();
     next.seed += 5;
     document()->changeConfig(next, QStringLiteral("seed"));
-    const bool settled = idle();
+    const bool settled = measuredAndDrawn();
     disconnect(conn);
     QVERIFY(settled);
     for (const QString& m : messages) QVERIFY2(m.isEmpty(), qPrintable(m));
@@ -309,14 +310,9 @@ class TestMeasuresView : public QObject {
   }
 
  private:
-  Document* document() const { return m_window->document(); }
-  Computation* computation() const { return m_window->computation(); }
-  /// The parameter panel's fields.
-  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
-    return m_window->panel()->controls();
-  }
   HeatmapGrid* grid() const { return m_window->grid(); }
-  [[nodiscard]] bool idle() const {
+  /// Idle, with the head measures in and the picture prepared.
+  [[nodiscard]] bool measuredAndDrawn() const {
     const bool done = QTest::qWaitFor(
         [this] {
           return !computation()->isBusy() && !computation()->isMeasuring() &&
@@ -326,8 +322,6 @@ class TestMeasuresView : public QObject {
     QCoreApplication::processEvents();
     return done;
   }
-
-  MainWindow* m_window = nullptr;
 };
 
 QTEST_MAIN(TestMeasuresView)

@@ -39,6 +39,7 @@
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/status_widgets.hpp"
+#include "window_test.hpp"
 
 using mhaviz::Config;
 using mhaviz::gen::MaskCell;
@@ -49,11 +50,7 @@ using mhaviz::ui::Document;
 using mhaviz::ui::MainWindow;
 using mhaviz::ui::testing::Announced;
 
-namespace {
-constexpr int kTimeout = 30000;
-}
-
-class TestPanelUse : public QObject {
+class TestPanelUse : public mhaviz::ui::testing::WindowTest {
   Q_OBJECT
 
  private slots:
@@ -419,21 +416,6 @@ class TestPanelUse : public QObject {
     QVERIFY(idle());
     QCOMPARE(mode->currentIndex(), 0);
   }
-
- private:
-  [[nodiscard]] Document* document() const { return m_window->document(); }
-  [[nodiscard]] Computation* computation() const { return m_window->computation(); }
-  /// The parameter panel's fields.
-  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
-    return m_window->panel()->controls();
-  }
-  [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
-    QCoreApplication::processEvents();
-    return done;
-  }
-
-  MainWindow* m_window = nullptr;
 };
 
 QTEST_MAIN(TestPanelUse)

@@ -23,6 +23,7 @@
 #include "window/main_window.hpp"
 #include "window/parameter_panel.hpp"
 #include "window/view_controls.hpp"
+#include "window_test.hpp"
 
 using mhaviz::ui::Computation;
 using mhaviz::ui::Document;
@@ -37,7 +38,7 @@ constexpr int kTimeout = 30000;
 QSize screenSize() { return QGuiApplication::primaryScreen()->availableGeometry().size(); }
 }  // namespace
 
-class TestWindow : public QObject {
+class TestWindow : public mhaviz::ui::testing::WindowTest {
   Q_OBJECT
 
  private slots:
@@ -406,21 +407,7 @@ class TestWindow : public QObject {
   }
 
  private:
-  Document* document() const { return m_window->document(); }
-  Computation* computation() const { return m_window->computation(); }
-  /// The parameter panel's fields.
-  [[nodiscard]] mhaviz::ui::ParameterPanel::Controls fields() const {
-    return m_window->panel()->controls();
-  }
   HeatmapGrid* grid() const { return m_window->grid(); }
-  /// Waits until the worker has finished everything submitted so far and the events are in.
-  [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
-    QCoreApplication::processEvents();
-    return done;
-  }
-
-  MainWindow* m_window = nullptr;
 };
 
 QTEST_MAIN(TestWindow)
