@@ -100,7 +100,7 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, Document* document, Computation* c
   });
   connect(computation, &Computation::changed, this, [this, showBatch](Computation::Changes what) {
     if (what & Computation::Change::result) showBatch();
-    if (what & Computation::Change::busy) onBusy(m_computation->isBusy());
+    if (what & Computation::Change::busy) showBusy();
     if (what & Computation::Change::outOfDate) showOutOfDate();
     if (what & Computation::Change::reduced) {
       m_reduced->setText(m_computation->reducedDescription());
@@ -117,8 +117,8 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, Document* document, Computation* c
           [this] { m_bar->showMessage(tr("Computation cancelled"), 4000); });
 }
 
-void StatusWidgets::onBusy(bool busy) {
-  if (busy) {
+void StatusWidgets::showBusy() {
+  if (m_computation->isBusy()) {
     m_delay.start();
     m_compute->setText(tr("computing…"));
     return;

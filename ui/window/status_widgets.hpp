@@ -40,7 +40,8 @@ class StatusWidgets : public QObject {
   [[nodiscard]] QLabel* outOfDateLine() const { return m_outOfDate; }
 
  private:
-  void onBusy(bool busy);
+  /// While the computation is busy: "computing…", then (after a delay) progress and Cancel.
+  void showBusy();
   /// The picture shows earlier settings: a red note in the status bar (it covers no map). When
   /// the reason is the panel's error it is not repeated (it is the note's tooltip).
   void showOutOfDate();

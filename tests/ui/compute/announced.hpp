@@ -1,7 +1,7 @@
 #pragma once
-// Records what a Computation announces (Computation::changed) of one kind, with its state as it
-// stood at each announcement, for tests that count or wait for results, busy, out-of-date or
-// reduced changes.
+// Records what a Computation announces (Computation::changed) of the kinds asked for, with its
+// state as it stood at each announcement, for tests that count or wait for results, busy,
+// out-of-date or reduced changes.
 
 #include <QList>
 #include <QObject>
