@@ -280,7 +280,7 @@ int main(int argc, char** argv) {
     double stall = 0;
     ChangeTimes times;
     if (measuredChange(window, big, 7, stall, times) < 0) return 1;
-    const mhaviz::ui::ResultPtr result = window.computation()->result();
+    const mhaviz::ui::ResultPtr result = window.document()->computed().result;
     repaint(result, Size{result->N, result->L, result->S, result->E, result->H}, true);
     printReport();
     return g_ok ? 0 : 1;
@@ -316,7 +316,7 @@ int main(int argc, char** argv) {
     bigChanges(window, big, warm);
   }
   const mhaviz::ui::ResultPtr result =
-      modelOnly || bigOnly ? nullptr : window.computation()->result();
+      modelOnly || bigOnly ? nullptr : window.document()->computed().result;
   if (result != nullptr) {
     const Size grid{result->N, result->L, result->S, result->E, result->H};
     repaint(result, grid, true);

@@ -6,14 +6,12 @@
 #include <cstdio>
 #include <ctime>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
 #include "window/main_window.hpp"
 
 namespace mhaviz::bench {
 
-using mhaviz::ui::Computation;
 using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
@@ -128,7 +126,8 @@ mhaviz::Config configOf(const Size& s, std::uint64_t seed) {
 
 bool idle(MainWindow& w) {
   return waitFor([&] {
-    return !w.computation()->isBusy() && !w.computation()->isMeasuring() && !w.grid()->isPreparing();
+    return !w.document()->computed().busy && !w.document()->computed().measuring &&
+           !w.grid()->isPreparing();
   });
 }
 
@@ -148,20 +147,18 @@ bool computedFrom(const mhaviz::ui::ResultPtr& result, const mhaviz::Config& con
 
 ChangeTimes changeAndWait(MainWindow& w, const mhaviz::Config& config) {
   Document* document = w.document();
-  Computation* computation = w.computation();
   bool shown = false;
   ChangeTimes times;
   QElapsedTimer t;
-  const auto arrived =
-      QObject::connect(computation, &Computation::changed, [&](Computation::Changes what) {
-        if ((what & Computation::Change::result) && times.resultArrived < 0 &&
-            computedFrom(computation->result(), config)) {
-          times.resultArrived = static_cast<double>(t.nsecsElapsed()) / 1e6;
-          times.workerCompute = computation->computeMs();
-        }
-      });
+  const auto arrived = QObject::connect(document, &Document::changed, [&](Document::Changes what) {
+    if ((what & Document::Change::result) && times.resultArrived < 0 &&
+        computedFrom(document->computed().result, config)) {
+      times.resultArrived = static_cast<double>(t.nsecsElapsed()) / 1e6;
+      times.workerCompute = document->computed().computeMs;
+    }
+  });
   const auto drawn = QObject::connect(w.grid(), &HeatmapGrid::pictureShown, [&] {
-    if (!shown && computedFrom(computation->result(), config)) shown = true;
+    if (!shown && computedFrom(document->computed().result, config)) shown = true;
   });
   t.start();
   document->changeConfig(config, QStringLiteral("bench"));
@@ -170,7 +167,8 @@ ChangeTimes changeAndWait(MainWindow& w, const mhaviz::Config& config) {
   QObject::disconnect(drawn);
   if (times.picture < 0) {
     std::fprintf(stderr, "no picture for the change (error: %s)\n",
-                 qPrintable(computation->error().isEmpty() ? QStringLiteral("none") : computation->error()));
+                 qPrintable(document->computed().error.isEmpty() ? QStringLiteral("none")
+                                                                 : document->computed().error));
     g_ok = false;
   } else if (tracing()) {
     std::fprintf(stderr,

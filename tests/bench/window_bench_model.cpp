@@ -29,17 +29,17 @@
 #include "bench_model_file.hpp"
 #include "compare/compare_panel.hpp"
 #include "compare/model_compare.hpp"
-#include "compute/computation.hpp"
-#include "render/heatmap_grid.hpp"
-#include "window/main_window.hpp"
+#include "document/document.hpp"
 #include "model/model_pages.hpp"
 #include "model/model_view.hpp"
+#include "render/heatmap_grid.hpp"
 #include "vision/image_view.hpp"
+#include "window/main_window.hpp"
 #include "window_bench_common.hpp"
 
 namespace mhaviz::bench {
 
-using mhaviz::ui::Computation;
+using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
 
@@ -206,10 +206,10 @@ void modelView(MainWindow& w, bool smoke) {
     g_ok = false;
     return;
   }
-  Computation* computation = w.computation();
+  const Document* document = w.document();
   bool shown = false;
   const auto conn = QObject::connect(w.grid(), &HeatmapGrid::pictureShown, [&] {
-    if (computation->result() && computation->result()->config == want) shown = true;
+    if (document->computed().result && document->computed().result->config == want) shown = true;
   });
   StallMeter meter;
   meter.start();

@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "tokens/head_lines.hpp"
 #include "tokens/head_view.hpp"
@@ -106,7 +105,7 @@ void headView(MainWindow& w, bool smoke) {
     idle(w);
     double stall = 0;
     // A new result of the same size: the weights read, lines picked and drawn again.
-    const auto result = w.computation()->result();
+    const auto result = w.document()->computed().result;
     const auto fitted = mhaviz::ui::fitView(w.document()->view(), mhaviz::ui::viewBounds(*result));
     const double fresh = toPicture(
         view, [&] { view->setResult(result, fitted); }, stall);

@@ -238,16 +238,18 @@ QString render(const Shot& shot, const QDir& out) {
       mhaviz::ui::ComparePanel* panel = window.comparePanel();
       panel->pin();
       document->changeConfig(parse(shot.compareB, shot.name), QStringLiteral("gallery B"));
-      if (!settle(window) ||
-          !QTest::qWaitFor(
-              [&] { return panel->isUpToDate() && panel->resultB() == computation->result(); },
-              kTimeoutMs)) {
+      if (!settle(window) || !QTest::qWaitFor(
+                                 [&] {
+                                   return panel->isUpToDate() &&
+                                          panel->resultB() == document->computed().result;
+                                 },
+                                 kTimeoutMs)) {
         return QStringLiteral("%1: the difference never came").arg(shot.name);
       }
       QTest::qWait(300);
     }
-    if (!computation->error().isEmpty()) {
-      return QStringLiteral("%1: %2").arg(shot.name, computation->error());
+    if (!document->computed().error.isEmpty()) {
+      return QStringLiteral("%1: %2").arg(shot.name, document->computed().error);
     }
     if (window.size() != shot.size) {
       return QStringLiteral("%1: the window is %2x%3, not %4x%5 (state %6)")
@@ -275,8 +277,8 @@ QString render(const Shot& shot, const QDir& out) {
 bool settle(MainWindow& window) {
   const bool done = QTest::qWaitFor(
       [&window] {
-        return !window.computation()->isBusy() && !window.computation()->isMeasuring() &&
-               window.computation()->result() != nullptr && !window.grid()->isPreparing();
+        return !window.document()->computed().busy && !window.document()->computed().measuring &&
+               window.document()->computed().result != nullptr && !window.grid()->isPreparing();
       },
       kTimeoutMs);
   QTest::qWait(300);  // layout, dock and caption updates after the picture

@@ -23,7 +23,6 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "compute/computation.hpp"
 #include "compute/compute_worker.hpp"
 #include "document/document.hpp"
 #include "render/colormaps.hpp"
@@ -60,10 +59,9 @@ QWidget* titledGrid(QLabel* title, HeatmapGrid* grid) {
   return box;
 }
 
-ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget* parent)
+ComparePanel::ComparePanel(Document* document, QWidget* parent)
     : QWidget(parent),
       m_document(document),
-      m_computation(computation),
       m_status(new QLabel),
       m_titleA(new QLabel),
       m_titleB(new QLabel),
@@ -126,22 +124,20 @@ ComparePanel::ComparePanel(Document* document, Computation* computation, QWidget
   connect(m_export, &QPushButton::clicked, this, &ComparePanel::exportDifference);
   connect(m_leave, &QPushButton::clicked, this, &ComparePanel::unpin);
   connect(this, &ComparePanel::pinnedChanged, this, &ComparePanel::updateButtons);
-  connect(computation, &Computation::changed, this, [this](Computation::Changes what) {
-    if (what & Computation::Change::result) {
-      m_b = m_computation->result();
-      m_bMeasures = m_computation->measures();
+  connect(document, &Document::changed, this, [this](Document::Changes what) {
+    if ((what & Document::Change::view) && isPinned()) refresh();
+    if (what & Document::Change::result) {
+      m_b = m_document->computed().result;
+      m_bMeasures = m_document->computed().measures();
       if (isPinned()) refresh();
       updateButtons();  // the first result makes pinning possible
     }
     // B's head measures: only the value norms (which come with the measures) change what B - A
     // shows.
-    if (what & Computation::Change::measures) {
-      m_bMeasures = m_computation->measures();
+    if (what & Document::Change::measures) {
+      m_bMeasures = m_document->computed().measures();
       if (isPinned() && stageNeedsMeasures(m_document->view().stage)) refresh();
     }
-  });
-  connect(document, &Document::changed, this, [this](Document::Changes what) {
-    if ((what & Document::Change::view) && isPinned()) refresh();
   });
 }
 
@@ -150,7 +146,7 @@ ComparePanel::~ComparePanel() = default;
 void ComparePanel::updateButtons() {
   const bool pinned = isPinned();
   m_newA->setText(pinned ? tr("Make B the new A") : tr("Pin current settings as A"));
-  m_newA->setEnabled(m_computation->result() != nullptr);
+  m_newA->setEnabled(m_document->computed().result != nullptr);
   m_swap->setEnabled(pinned);
   m_leave->setEnabled(pinned);
   m_export->setEnabled(pinned && isUpToDate() && m_data.ok() && !m_data.diff.maps.empty());
@@ -190,8 +186,8 @@ void ComparePanel::restoreA(const std::optional<CompareA>& a) {
               m_a = result;
               m_aMeasures.reset();  // A's measures are not computed for a restored A
               if (m_b == nullptr) {
-                m_b = m_computation->result();
-                m_bMeasures = m_computation->measures();
+                m_b = m_document->computed().result;
+                m_bMeasures = m_document->computed().measures();
               }
               emit pinnedChanged(true);
               refresh();
@@ -213,11 +209,11 @@ void ComparePanel::restoreA(const std::optional<CompareA>& a) {
 }
 
 void ComparePanel::pin() {
-  const ResultPtr current = m_computation->result();
+  const ResultPtr current = m_document->computed().result;
   if (current == nullptr) return;
   m_a = current;
   m_b = current;
-  m_aMeasures = m_bMeasures = m_computation->measures();
+  m_aMeasures = m_bMeasures = m_document->computed().measures();
   m_aTensors = m_document->tensors();
   emit pinnedChanged(true);
   emit changedByUser();
@@ -334,8 +330,8 @@ void ComparePanel::exportDifference() {
   if (!error.isEmpty()) QMessageBox::warning(this, tr("Export B \u2212 A"), error);
 }
 
-ComparePanel* installCompare(QMainWindow* window, Document* document, Computation* computation) {
-  auto* panel = new ComparePanel(document, computation);
+ComparePanel* installCompare(QMainWindow* window, Document* document) {
+  auto* panel = new ComparePanel(document);
   auto* models = new ModelCompare(document);
   auto* pages = new ComparePages;
   pages->setObjectName(QStringLiteral("comparePages"));

@@ -7,7 +7,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "compute/compute_request.hpp"
+#include "document/computed.hpp"
 #include "mhaviz/core/base/tensor_map.hpp"
 #include "session/session_file.hpp"
 #include "stages/compare_stage.hpp"
@@ -22,7 +22,6 @@ class QPushButton;
 
 namespace mhaviz::ui {
 
-class Computation;
 class Document;
 class ComputeWorker;
 class HeatmapGrid;
@@ -31,7 +30,7 @@ class ModelCompare;
 class ComparePanel : public QWidget {
   Q_OBJECT
  public:
-  ComparePanel(Document* document, Computation* computation, QWidget* parent = nullptr);
+  ComparePanel(Document* document, QWidget* parent = nullptr);
   ~ComparePanel() override;
 
   /// The current result becomes A (also "make B the new A").
@@ -100,7 +99,7 @@ class ComparePanel : public QWidget {
   void shown();  // a new difference (or mismatch) is on screen
 
  private:
-  friend ComparePanel* installCompare(QMainWindow*, Document*, Computation*);
+  friend ComparePanel* installCompare(QMainWindow*, Document*);
   void clearA();  // leaves compare mode without telling the session
   void showUnpinnedHint();
   void updateButtons();  // what the buttons say and allow, and whether the grids are shown
@@ -109,7 +108,6 @@ class ComparePanel : public QWidget {
   void exportDifference();
 
   Document* m_document;
-  Computation* m_computation;
   ResultPtr m_a, m_b;
   std::shared_ptr<const mhaviz::ResultMeasures> m_aMeasures, m_bMeasures;  // beside m_a, m_b
   std::unique_ptr<ComputeWorker> m_aWorker;  // computes a restored A (created when needed)
@@ -142,6 +140,6 @@ QWidget* titledGrid(QLabel* title, HeatmapGrid* grid);
 /// Swap A and B, Make B the new A, Leave compare mode, Compare the model with a file…) to
 /// `window`. The dock holds the panel, or the comparison of two model files while one is active
 /// (Swap and Leave then act on it). Returns the panel.
-ComparePanel* installCompare(QMainWindow* window, Document* document, Computation* computation);
+ComparePanel* installCompare(QMainWindow* window, Document* document);
 
 }  // namespace mhaviz::ui

@@ -28,7 +28,7 @@ Computation::Computation(Document* document, QObject* parent)
   m_slow->setSingleShot(true);
   m_slow->setInterval(kSlowMs);
   connect(m_slow, &QTimer::timeout, this, [this] {
-    if (isBusy() && m_result != nullptr && !m_outOfDate) {
+    if (m_awaiting != 0 && state().result != nullptr && !state().outOfDate) {
       setOutOfDate(true, tr("Computing the new settings: the picture still shows the previous "
                             "ones"));
     }
@@ -40,12 +40,15 @@ Computation::Computation(Document* document, QObject* parent)
   connect(w, &ComputeWorker::reducedView, this,
           [this](quint64 generation, const QString& text, const ReducedRegion& region) {
             if (generation != m_generation) return;
-            m_shownRegion = region;
-            if (text.isEmpty()) m_shownRegion.blockRows = 0;
-            if (text == m_reduced) return;
-            m_reduced = text;
-            updateViewBounds();
-            emit changed(Change::reduced);
+            Computed next = state();
+            next.region = region;
+            if (text.isEmpty()) next.region.blockRows = 0;
+            const bool announce = text != next.reduced;
+            next.reduced = text;
+            updateViewBounds(next);
+            // A new region of the same fold is not announced: its result is.
+            publish(next,
+                    announce ? Document::Changes(Document::Change::reduced) : Document::Changes());
           });
   connect(w, &ComputeWorker::failed, this, &Computation::onFailed);
   connect(w, &ComputeWorker::cancelled, this, &Computation::onCancelled);
@@ -77,15 +80,24 @@ QString Computation::quickCheck(const mhaviz::Config& config, std::uint64_t limi
              .arg(QString::fromStdString(mhaviz::format_bytes(limit)));
 }
 
-void Computation::updateViewBounds() {
+const Computed& Computation::state() const {
+  static const Computed none;
+  return m_document ? m_document->computed() : none;
+}
+
+void Computation::publish(const Computed& next, Document::Changes what) {
+  if (m_document) m_document->setComputed(next, what);
+}
+
+void Computation::updateViewBounds(const Computed& shown) {
   if (!m_document) return;
   // While newer settings compute, the result on screen is not what the view is chosen for: a
   // head of the coming result (a model's layer opened on head 5 while the window still shows
   // two heads) is fitted to the settings, and to the result when it arrives (onResult).
   ViewBounds bounds = m_awaiting != 0 ? viewBounds(m_config)
-                      : m_result      ? viewBounds(*m_result)
+                      : shown.result  ? viewBounds(*shown.result)
                                       : ViewBounds{};
-  bounds.weightsOnly = !m_reduced.isEmpty();  // the reduced view has only these
+  bounds.weightsOnly = !shown.reduced.isEmpty();  // the reduced view has only these
   m_document->setViewBounds(bounds);
   m_view = m_document->view();
 }
@@ -95,7 +107,7 @@ void Computation::onViewChanged(const ViewOptions& view) {
   // when the settings' first result has not arrived yet).
   const bool reducedSettings =
       mhaviz::plan_view(m_config, m_memoryLimit).kind == mhaviz::ViewKind::reduced;
-  const bool recomputeReduced = (reducedSettings || !m_reduced.isEmpty()) &&
+  const bool recomputeReduced = (reducedSettings || !state().reduced.isEmpty()) &&
                                 (view.batch != m_view.batch || view.reduce != m_view.reduce);
   m_view = view;
   if (recomputeReduced) submitCurrent();
@@ -105,8 +117,8 @@ void Computation::recompute() { m_document->reapply(); }
 
 void Computation::zoomReduced(qint64 queryBegin, qint64 queryEnd, qint64 keyBegin, qint64 keyEnd,
                               QSize values) {
-  const ReducedRegion& r = m_shownRegion;
-  if (r.blockRows == 0 || !m_error.isEmpty()) return;
+  const ReducedRegion& r = state().region;
+  if (r.blockRows == 0 || !state().error.isEmpty()) return;
   const qint64 qb = std::clamp<qint64>(queryBegin, 0, r.L - 1);
   const qint64 kb = std::clamp<qint64>(keyBegin, 0, r.Sx - 1);
   const qint64 qe = std::clamp<qint64>(queryEnd, qb + 1, r.L);
@@ -133,11 +145,11 @@ void Computation::zoomReducedOut() {
   m_queryBegin = m_keyBegin = 0;
   m_queryEnd = m_keyEnd = -1;
   m_zoomValues = QSize();
-  if (m_shownRegion.blockRows != 0 && m_error.isEmpty()) submitCurrent();
+  if (state().region.blockRows != 0 && state().error.isEmpty()) submitCurrent();
 }
 
 void Computation::cancel() {
-  if (!isBusy()) return;
+  if (m_awaiting == 0) return;
   m_userCancelled = true;
   m_worker.cancelAll();
 }
@@ -161,10 +173,9 @@ void Computation::onConfigChanged(const mhaviz::Config& config) {
   if (!problem.isEmpty()) {
     // Keep the last good picture; make whatever is still running stale and stop it.
     ++m_generation;
-    m_measuring = false;
     m_worker.cancelAll();
     setError(problem);
-    setOutOfDate(m_result != nullptr, problem);
+    setOutOfDate(state().result != nullptr, problem);
     return;
   }
   setError({});
@@ -184,34 +195,40 @@ void Computation::submitCurrent() {
   request.keyEnd = m_keyEnd;
   request.maxRows = m_zoomValues.height();
   request.maxCols = m_zoomValues.width();
-  const bool wasBusy = isBusy();
+  const bool wasBusy = m_awaiting != 0;
   m_awaiting = request.generation;
-  updateViewBounds();
+  Computed next = state();
+  updateViewBounds(next);
   m_userCancelled = false;
-  m_measuring = false;  // the measures of an older result are no longer wanted
   m_worker.submit(request);
-  if (!wasBusy) emit changed(Change::busy);
+  next.busy = true;
+  next.measuring = false;  // the measures of an older result are no longer wanted
+  publish(next, wasBusy ? Document::Changes() : Document::Changes(Document::Change::busy));
   if (!m_slow->isActive()) m_slow->start();
 }
 
 void Computation::setError(const QString& message) {
-  if (message == m_error) return;
-  m_error = message;
-  emit changed(Change::error);
+  if (message == state().error) return;
+  Computed next = state();
+  next.error = message;
+  publish(next, Document::Change::error);
 }
 
 void Computation::setOutOfDate(bool outOfDate, const QString& why) {
-  m_outOfDate = outOfDate;
-  m_outOfDateReason = outOfDate ? why : QString();
-  emit changed(Change::outOfDate);
+  Computed next = state();
+  next.outOfDate = outOfDate;
+  next.outOfDateReason = outOfDate ? why : QString();
+  publish(next, Document::Change::outOfDate);
 }
 
 void Computation::finishGeneration(quint64 generation) {
   if (generation != m_awaiting) return;
   m_awaiting = 0;
-  updateViewBounds();
+  Computed next = state();
+  updateViewBounds(next);
   m_slow->stop();
-  emit changed(Change::busy);
+  next.busy = false;
+  publish(next, Document::Change::busy);
 }
 
 void Computation::onResult(quint64 generation, const ResultPtr& result, const AnalysesPtr& analyses,
@@ -221,35 +238,40 @@ void Computation::onResult(quint64 generation, const ResultPtr& result, const An
     ++m_staleDropped;
     return;
   }
-  m_result = result;
-  m_analyses = analyses;
-  m_computeMs = computeMs;
+  Computed next = state();
+  next.result = result;
+  next.analyses = analyses;
+  next.computeMs = computeMs;
   // A full result's measures follow (ComputeWorker::measuresReady); a reduced one has none.
-  m_measuring = m_reduced.isEmpty() && m_analyses->measures == nullptr;
-  updateViewBounds();
-  setOutOfDate(false);
-  emit changed(Change::result);
+  next.measuring = next.reduced.isEmpty() && analyses->measures == nullptr;
+  next.outOfDate = false;
+  next.outOfDateReason.clear();
+  updateViewBounds(next);
+  // The picture is up to date again before the result is announced, as it has arrived.
+  publish(next, Document::Change::outOfDate);
+  publish(next, Document::Change::result);
 }
 
 void Computation::onMeasures(quint64 generation, const AnalysesPtr& analyses) {
-  if (generation != m_generation || !m_measuring || !analyses) return;  // stale
-  m_measuring = false;
-  m_analyses = analyses;
-  emit changed(Change::measures);
+  if (generation != m_generation || !state().measuring || !analyses) return;  // stale
+  Computed next = state();
+  next.measuring = false;
+  next.analyses = analyses;
+  publish(next, Document::Change::measures);
 }
 
 void Computation::onFailed(quint64 generation, const QString& message) {
   finishGeneration(generation);
   if (generation != m_generation) return;
   setError(message);
-  setOutOfDate(m_result != nullptr, message);
+  setOutOfDate(state().result != nullptr, message);
 }
 
 void Computation::onCancelled(quint64 generation) {
   finishGeneration(generation);
   if (generation != m_generation || !m_userCancelled) return;
   m_userCancelled = false;
-  setOutOfDate(m_result != nullptr,
+  setOutOfDate(state().result != nullptr,
                tr("Computation cancelled: the picture shows earlier settings. Press F5 to "
                   "compute again."));
   emit cancelled();

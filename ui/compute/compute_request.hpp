@@ -1,15 +1,14 @@
 #pragma once
-// The value the GUI thread hands to the compute worker, and the result and analyses types that
-// come back. They cross threads by value (a request is a snapshot; a result and its analyses are
-// shared read-only).
+// The value the GUI thread hands to the compute worker; the result and analyses that come back
+// are document/computed.hpp's ResultPtr and AnalysesPtr. They cross threads by value (a request
+// is a snapshot; a result and its analyses are shared read-only).
 
 #include <QMetaType>
 #include <QtGlobal>
 #include <memory>
 
-#include "mhaviz/core/analysis/analyses.hpp"
+#include "document/computed.hpp"
 #include "mhaviz/core/base/tensor_map.hpp"
-#include "mhaviz/core/forward/result.hpp"
 #include "mhaviz/core/spec/config.hpp"
 
 namespace mhaviz::ui {
@@ -34,13 +33,6 @@ struct ComputeRequest {
   /// screen): a zoomed region is folded to the pixels of the map that shows it.
   qint64 maxRows = 0, maxCols = 0;
 };
-
-/// A finished forward pass, shared read-only between the worker, the computation and the grid.
-using ResultPtr = std::shared_ptr<const mhaviz::ForwardResult>;
-
-/// What the worker computed from a result after its pass (block sparsity, then the head
-/// measures), held beside the result, never inside it.
-using AnalysesPtr = std::shared_ptr<const mhaviz::ResultAnalyses>;
 
 /// Registers the types above for queued (cross-thread) signal delivery. Idempotent.
 void registerComputeMetaTypes();

@@ -15,20 +15,6 @@ namespace mhaviz::ui {
 /// Values per map of the reduced view in each direction (about a screen's worth).
 inline constexpr std::int64_t kReducedCells = 512;
 
-/// Where a reduced result lies in the whole map: query rows [queryBegin, queryEnd) and key
-/// columns [keyBegin, keyEnd) folded into blocks of blockRows x blockCols cells (1 x 1: exact),
-/// of a map of L x Sx cells.
-struct ReducedRegion {
-  qint64 queryBegin = 0, queryEnd = 0, keyBegin = 0, keyEnd = 0;
-  qint64 blockRows = 1, blockCols = 1;
-  qint64 L = 0, Sx = 0;
-  /// Whether the region is the whole map.
-  [[nodiscard]] bool whole() const {
-    return queryBegin == 0 && keyBegin == 0 && queryEnd == L && keyEnd == Sx;
-  }
-  bool operator==(const ReducedRegion&) const = default;
-};
-
 /// The reduced weights of `request.batch` (clamped to the batch) folded by block mean or max
 /// (request.reduceMax), of the request's region (the whole map unless zoomed), into a result
 /// of batch size N whose other batch elements are 0 (see reducedResult), labels naming each block's

@@ -60,6 +60,11 @@ void Document::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
 
 void Document::reapply() { applyConfig(m_config); }
 
+void Document::setComputed(const Computed& computed, Changes what) {
+  m_computed = computed;
+  if (what) emit changed(what);
+}
+
 void Document::applyConfig(const mhaviz::Config& config) {
   m_config = config;
   // Undo, redo and opened files bring their own values: remember those from now on.

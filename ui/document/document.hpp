@@ -1,14 +1,17 @@
 #pragma once
 // The document: what is open in the window. Its configuration (mhaviz::Config), the user's
-// tensors, how it is shown (ViewOptions), and the undo history of the configuration. Every
-// editor and dock reads it from here and changes it through here; the computation
-// (compute/computation.hpp) follows it. GUI thread only; no computation happens here.
+// tensors, how it is shown (ViewOptions), the undo history of the configuration, and what the
+// computation made of it (Computed: the result, its analyses, the error, busy). Every editor,
+// dock and view reads it from here, follows its one signal and changes it through here; the
+// computation (compute/computation.hpp) follows it and writes back what it computed. GUI thread
+// only; no computation happens here.
 
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
 #include <memory>
 
+#include "document/computed.hpp"
 #include "document/session_origin.hpp"
 #include "mhaviz/core/base/tensor_map.hpp"
 #include "mhaviz/core/gen/user_values.hpp"
@@ -27,6 +30,14 @@ class Document : public QObject {
     config = 0x1,  // the configuration or the tensors: everything that follows it takes it anew
     view = 0x2,    // how it is shown (ViewOptions)
     origin = 0x4,  // where what is open came from (SessionOrigin)
+    // What the computation made of it (computed()):
+    result = 0x8,      // result, analyses, computeMs: a fresh result for the settings, to be
+                       // drawn with view() (fitted to it already)
+    measures = 0x10,   // analyses now holds the result's head measures; the result is unchanged
+    error = 0x20,      // error
+    outOfDate = 0x40,  // outOfDate and outOfDateReason (said again when unchanged)
+    busy = 0x80,       // busy
+    reduced = 0x100,   // reduced and region
   };
   Q_DECLARE_FLAGS(Changes, Change)
 
@@ -52,7 +63,7 @@ class Document : public QObject {
   /// Fits the view as last asked to what can be shown (stages/view_options.hpp; until set,
   /// nothing is fitted). The computation sets the bounds as it starts on settings (their sizes)
   /// and when their result arrives (the stages it holds). Not announced: the result's arrival
-  /// (Computation::Change::result) is when to draw with view(); announcing the view first would
+  /// (Change::result) is when to draw with view(); announcing the view first would
   /// draw the result before under the view of the next.
   void setViewBounds(const ViewBounds& bounds);
   /// Where the open session came from. It belongs to the tensors: replacing them ends it.
@@ -68,10 +79,19 @@ class Document : public QObject {
   /// Applies the configuration again as it is (Change::config), e.g. to compute it again.
   void reapply();
 
+  /// What the computation made of the settings (compute/computation.hpp).
+  [[nodiscard]] const Computed& computed() const { return m_computed; }
+  /// Replaces it and announces `what` (one of the flags from Change::result on; when empty,
+  /// nothing: a detail told with the announcement that follows, such as the region of a reduced
+  /// result, told with the result). The computation calls this; nothing else does.
+  void setComputed(const Computed& computed, Changes what);
+
  signals:
-  /// `what` changed; the new state is read from config(), view() and origin(). Change::origin:
-  /// something new was opened or its tensors replaced (setTensors, setOrigin); the model view
-  /// closes on anything that is not one of its layers.
+  /// `what` changed; the new state is read from config(), view(), origin() and computed(), one
+  /// flag per announcement in the order things happen (the computation's busy ends before its
+  /// result arrives; the picture is up to date again before the result is announced).
+  /// Change::origin: something new was opened or its tensors replaced (setTensors, setOrigin); the
+  /// model view closes on anything that is not one of its layers.
   void changed(mhaviz::ui::Document::Changes what);
   /// changeConfig adapted masks, padding or labels to new sizes (gen::fit_to_sizes's notes).
   void sizesFitted(const QString& notes);
@@ -90,6 +110,7 @@ class Document : public QObject {
   std::shared_ptr<const mhaviz::io::TensorMap> m_tensors;
   SessionOrigin m_origin;
   QString m_fitNotes;
+  Computed m_computed;
 };
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(Document::Changes)

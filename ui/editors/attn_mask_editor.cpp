@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <exception>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "editors/block_sparsity_view.hpp"
 #include "editors/mask_grid_view.hpp"
@@ -43,7 +42,7 @@ QString joinEdges(const std::vector<std::array<std::int64_t, 2>>& edges) {
 
 }  // namespace
 
-AttnMaskEditor::AttnMaskEditor(Document* document, Computation* computation, QWidget* parent)
+AttnMaskEditor::AttnMaskEditor(Document* document, QWidget* parent)
     : SpecEditor(tr("attn_mask"), document, parent) {
   setObjectName(QStringLiteral("attnMaskEditor"));
   auto* layout = new QVBoxLayout(this);
@@ -68,13 +67,12 @@ AttnMaskEditor::AttnMaskEditor(Document* document, Computation* computation, QWi
   m_blocks = new BlockSparsityView;
   m_blocks->setMaximumHeight(260);
   layout->addWidget(m_blocks);
-  connect(computation, &Computation::changed, m_blocks,
-          [this, computation](Computation::Changes what) {
-            if (what & Computation::Change::result) {
-              m_blocks->setResult(computation->result(), computation->analyses());
-            }
-          });
-  m_blocks->setResult(computation->result(), computation->analyses());
+  connect(document, &Document::changed, m_blocks, [this, document](Document::Changes what) {
+    if (what & Document::Change::result) {
+      m_blocks->setResult(document->computed().result, document->computed().analyses);
+    }
+  });
+  m_blocks->setResult(document->computed().result, document->computed().analyses);
   connect(m_grid, &MaskGridView::stroke, this, &AttnMaskEditor::onStroke);
   connect(m_grid, &MaskGridView::cellPressed, this, [this](int i, int j) {
     m_row->setValue(i);

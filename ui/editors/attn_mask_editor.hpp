@@ -29,7 +29,6 @@ class QSpinBox;
 namespace mhaviz::ui {
 
 class BlockSparsityView;
-class Computation;
 class MaskDtypeCombo;
 class MaskGridView;
 class MaskedValueEdit;
@@ -38,8 +37,8 @@ class AttnMaskEditor : public SpecEditor {
   Q_OBJECT
 
  public:
-  /// `computation`: whose results the block-sparsity grid shows.
-  AttnMaskEditor(Document* document, Computation* computation, QWidget* parent = nullptr);
+  /// The block-sparsity grid shows the results of `document`.
+  AttnMaskEditor(Document* document, QWidget* parent = nullptr);
 
   [[nodiscard]] MaskGridView* grid() const { return m_grid; }
   /// The block-sparsity summary and block grid of the last result, below the mask grid.

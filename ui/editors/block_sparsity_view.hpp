@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <cstdint>
 
-#include "compute/compute_request.hpp"
+#include "document/computed.hpp"
 
 class QComboBox;
 class QLabel;

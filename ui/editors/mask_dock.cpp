@@ -5,7 +5,6 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
-#include "compute/computation.hpp"
 #include "desktop/steady_scroll_area.hpp"
 #include "document/document.hpp"
 #include "editors/attn_mask_editor.hpp"
@@ -14,12 +13,10 @@
 
 namespace mhaviz::ui {
 
-QDockWidget* installMaskEditors(QMainWindow* window, Document* document,
-                                Computation* computation,
-                                QDockWidget* tabWith) {
+QDockWidget* installMaskEditors(QMainWindow* window, Document* document, QDockWidget* tabWith) {
   auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
-  layout->addWidget(new AttnMaskEditor(document, computation));
+  layout->addWidget(new AttnMaskEditor(document));
   auto* padding = new KeyPaddingEditor(document);
   layout->addWidget(padding);
   layout->addWidget(new InputsEditor(document));

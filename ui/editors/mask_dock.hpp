@@ -9,13 +9,10 @@ class QMainWindow;
 
 namespace mhaviz::ui {
 
-class Computation;
 class Document;
 
 /// Creates the dock (object name "maskDock"), tabbed with `tabWith` when it is not null, and
 /// returns it; the window owns it.
-QDockWidget* installMaskEditors(QMainWindow* window, Document* document,
-                                Computation* computation,
-                                QDockWidget* tabWith);
+QDockWidget* installMaskEditors(QMainWindow* window, Document* document, QDockWidget* tabWith);
 
 }  // namespace mhaviz::ui

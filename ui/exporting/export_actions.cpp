@@ -18,7 +18,6 @@
 #include <string>
 #include <utility>
 
-#include "compute/computation.hpp"
 #include "compute/compute_worker.hpp"
 #include "document/document.hpp"
 #include "exporting/data_export.hpp"
@@ -31,13 +30,8 @@
 
 namespace mhaviz::ui {
 
-ExportActions::ExportActions(QMainWindow* window, Document* document, Computation* computation,
-                             ErrorPrompt showError)
-    : QObject(window),
-      m_window(window),
-      m_document(document),
-      m_computation(computation),
-      m_showError(std::move(showError)) {}
+ExportActions::ExportActions(QMainWindow* window, Document* document, ErrorPrompt showError)
+    : QObject(window), m_window(window), m_document(document), m_showError(std::move(showError)) {}
 
 void ExportActions::addFileActions(QMenu* file, QAction* before) {
   const auto add = [&](const QString& text, auto slot, const QKeySequence& keys = {}) {
@@ -66,7 +60,7 @@ int ExportActions::activePicture() const {
 }
 
 void ExportActions::exportImageDialog(int picture) {
-  const ResultPtr result = m_computation->result();
+  const ResultPtr result = m_document->computed().result;
   if (!result) {
     m_showError(tr("Export image"), tr("There is no picture to export yet."));
     return;
@@ -81,14 +75,14 @@ void ExportActions::exportImageDialog(int picture) {
     shown << m_pictures[i];
   }
   ExportDialog dialog(result, m_document->view(), m_window, shown, chosen,
-                      m_computation->measures());
+                      m_document->computed().measures());
   if (dialog.exec() == QDialog::Accepted) {
     m_window->statusBar()->showMessage(tr("Exported"), 5000);
   }
 }
 
 bool ExportActions::exportData(const QString& path) {
-  const ResultPtr result = m_computation->result();
+  const ResultPtr result = m_document->computed().result;
   if (!result) {
     m_showError(tr("Export data"), tr("There is no result to export yet."));
     return false;
@@ -97,7 +91,7 @@ bool ExportActions::exportData(const QString& path) {
     if (QFileInfo(path).suffix().toLower() == QLatin1String("npz")) {
       writeResultNpz(*result, path);
     } else {
-      writeStageCsv(*result, m_document->view(), path, m_computation->measures().get());
+      writeStageCsv(*result, m_document->view(), path, m_document->computed().measures().get());
     }
   } catch (const std::exception& e) {
     m_showError(tr("Export data"), QString::fromUtf8(e.what()));
@@ -126,7 +120,7 @@ void ExportActions::exportDataDialog() {
 }
 
 bool ExportActions::copyImage() {
-  const ResultPtr result = m_computation->result();
+  const ResultPtr result = m_document->computed().result;
   if (!result) return false;
   QTemporaryDir dir;
   const QString path = dir.filePath(QStringLiteral("copy.png"));
@@ -135,7 +129,7 @@ bool ExportActions::copyImage() {
   const int picture = activePicture();
   const QString error = picture >= 0 ? m_pictures[picture].write(path, options)
                                      : exportImage(*result, m_document->view(), options, path,
-                                                   m_computation->measures().get());
+                                                   m_document->computed().measures().get());
   if (!error.isEmpty()) {
     m_showError(tr("Copy image"), error);
     return false;
@@ -146,7 +140,7 @@ bool ExportActions::copyImage() {
 }
 
 bool ExportActions::copyTorchCode() {
-  const ResultPtr result = m_computation->result();
+  const ResultPtr result = m_document->computed().result;
   if (!result) return false;
   try {
     const mhaviz::Problem problem = makeComputeProblem(result->config, m_document->tensors().get());

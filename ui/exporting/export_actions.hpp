@@ -1,7 +1,7 @@
 #pragma once
 // The File menu's export and copy actions: Export image (the dialog), Export data (the shown
 // stage as CSV or every tensor as .npz), Copy image and Copy as PyTorch code. They read the
-// computation's current result and the document's view; Export image and Copy image follow the
+// document's current result and view; Export image and Copy image follow the
 // picture the window says is active (the grid, or a token view handed in). GUI thread only.
 
 #include <QList>
@@ -17,7 +17,6 @@ class QMenu;
 
 namespace mhaviz::ui {
 
-class Computation;
 class Document;
 
 class ExportActions : public QObject {
@@ -28,8 +27,7 @@ class ExportActions : public QObject {
   /// replace so that no dialog blocks).
   using ErrorPrompt = std::function<void(const QString& title, const QString& message)>;
 
-  ExportActions(QMainWindow* window, Document* document, Computation* computation,
-                ErrorPrompt showError);
+  ExportActions(QMainWindow* window, Document* document, ErrorPrompt showError);
 
   /// Inserts the four actions into `file` before `before` (at the end when null).
   void addFileActions(QMenu* file, QAction* before);
@@ -56,7 +54,6 @@ class ExportActions : public QObject {
 
   QMainWindow* m_window;
   Document* m_document;
-  Computation* m_computation;
   ErrorPrompt m_showError;
   QList<ExportPicture> m_pictures;
   QList<std::function<bool()>> m_shown;

@@ -14,7 +14,7 @@
 #include <QStringList>
 #include <functional>
 
-#include "compute/compute_request.hpp"
+#include "document/computed.hpp"
 #include "render/image_export.hpp"
 
 class QCheckBox;

@@ -20,7 +20,6 @@
 #include <span>
 #include <utility>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/gen/masks.hpp"
 #include "mhaviz/core/io/tensor_file.hpp"
@@ -102,8 +101,7 @@ SessionFiles::Prompts defaultPrompts(QMainWindow* window) {
 
 }  // namespace
 
-SessionFiles::SessionFiles(QMainWindow* window, Document* document, Computation* computation,
-                           const QString& autosavePath)
+SessionFiles::SessionFiles(QMainWindow* window, Document* document, const QString& autosavePath)
     : QObject(window),
       m_window(window),
       m_document(document),
@@ -123,6 +121,11 @@ SessionFiles::SessionFiles(QMainWindow* window, Document* document, Computation*
   QUndoStack* undo = document->undoStack();
   connect(undo, &QUndoStack::cleanChanged, this, [this] { onChanged(); });
   connect(document, &Document::changed, this, [this](Document::Changes what) {
+    if ((what & Document::Change::result) && m_pendingView) {
+      const ViewOptions view = *m_pendingView;
+      m_pendingView.reset();
+      m_document->setView(view);
+    }
     if (!(what & Document::Change::config)) return;
     // The sizes New announced are stale once the settings change (issue 40: "H = 2" stayed
     // up after H became 8).
@@ -130,12 +133,6 @@ SessionFiles::SessionFiles(QMainWindow* window, Document* document, Computation*
       m_window->statusBar()->clearMessage();
     }
     onChanged();
-  });
-  connect(computation, &Computation::changed, this, [this](Computation::Changes what) {
-    if (!(what & Computation::Change::result) || !m_pendingView) return;
-    const ViewOptions view = *m_pendingView;
-    m_pendingView.reset();
-    m_document->setView(view);
   });
   updateTitle();
 }

@@ -21,7 +21,6 @@ class QMenu;
 
 namespace mhaviz::ui {
 
-class Computation;
 class Document;
 class RecentFilesMenu;
 
@@ -37,11 +36,11 @@ class SessionFiles : public QObject {
     std::function<void(const QString& title, const QString& message)> error;
   };
 
-  /// Attaches to `window` (title, close and drop events), `document` and `computation` (whose
-  /// results bring a session's view back). `autosavePath`
-  /// defaults to this process's autosave file (Autosave::defaultPath()).
-  SessionFiles(QMainWindow* window, Document* document, Computation* computation,
-                  const QString& autosavePath = Autosave::defaultPath());
+  /// Attaches to `window` (title, close and drop events) and `document` (whose results bring a
+  /// session's view back). `autosavePath` defaults to this process's autosave file
+  /// (Autosave::defaultPath()).
+  SessionFiles(QMainWindow* window, Document* document,
+               const QString& autosavePath = Autosave::defaultPath());
   ~SessionFiles() override;
 
   /// Adds the File menu's session and tensors actions to `file`, before its first action.

@@ -12,7 +12,6 @@
 #include <QVBoxLayout>
 #include <exception>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/spec/shapes.hpp"
 #include "render/token_pictures.hpp"
@@ -25,8 +24,8 @@ namespace mhaviz::ui {
 
 // --- WalkthroughDock ---------------------------------------------------------------------------
 
-WalkthroughDock::WalkthroughDock(Document* document, Computation* computation, QWidget* parent)
-    : QDockWidget(tr("Walk-through"), parent), m_document(document), m_computation(computation) {
+WalkthroughDock::WalkthroughDock(Document* document, QWidget* parent)
+    : QDockWidget(tr("Walk-through"), parent), m_document(document) {
   setObjectName(QStringLiteral("walkthroughDock"));
   auto* body = new QWidget;
   auto* layout = new QVBoxLayout(body);
@@ -63,23 +62,22 @@ WalkthroughDock::WalkthroughDock(Document* document, Computation* computation, Q
   connect(m_prev, &QPushButton::clicked, this, [this] { step(-1); });
   connect(m_next, &QPushButton::clicked, this, [this] { step(+1); });
   connect(document, &Document::changed, this, [this, document](Document::Changes what) {
-    if (what & Document::Change::view) showStage(document->view().stage);
-  });
-  connect(computation, &Computation::changed, this, [this, document](Computation::Changes what) {
-    if (what & Computation::Change::result) showStage(document->view().stage);
+    if (what & (Document::Change::view | Document::Change::result)) {
+      showStage(document->view().stage);
+    }
   });
   showStage(document->view().stage);
 }
 
 void WalkthroughDock::step(int delta) {
-  const ResultPtr result = m_computation->result();
+  const ResultPtr result = m_document->computed().result;
   ViewOptions view = m_document->view();
   view.stage = stepFrom(view.stage, delta, result.get());
   m_document->setView(view);
 }
 
 void WalkthroughDock::showStage(Stage stage) {
-  const ResultPtr result = m_computation->result();
+  const ResultPtr result = m_document->computed().result;
   GuideStep step = guideStep(stage, result.get());
   // Without dropout the weights are the softmax itself: explain the softmax.
   if (stage == Stage::weights && result && !result->weights_before_dropout) {

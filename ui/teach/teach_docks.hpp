@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "compute/compute_request.hpp"
+#include "document/computed.hpp"
 #include "mhaviz/core/model/image_grid.hpp"
 #include "mhaviz/core/spec/config.hpp"
 #include "stages/view_options.hpp"
@@ -20,7 +20,6 @@ class QTextBrowser;
 
 namespace mhaviz::ui {
 
-class Computation;
 class Document;
 
 /// Previous/Next through the stages in PyTorch's order; shows the current stage's explanation
@@ -28,7 +27,7 @@ class Document;
 class WalkthroughDock : public QDockWidget {
   Q_OBJECT
  public:
-  WalkthroughDock(Document* document, Computation* computation, QWidget* parent = nullptr);
+  WalkthroughDock(Document* document, QWidget* parent = nullptr);
   /// Moves one stage forward (+1) or back (-1), clamped at the first and last stage.
   void step(int delta);
   [[nodiscard]] QString codeText() const;
@@ -44,7 +43,6 @@ class WalkthroughDock : public QDockWidget {
   void showStage(Stage stage);
 
   Document* m_document;
-  Computation* m_computation;
   QLabel* m_title = nullptr;
   QLabel* m_explanation = nullptr;
   QLabel* m_code = nullptr;

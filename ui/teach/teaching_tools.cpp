@@ -20,7 +20,6 @@
 #include <QTextEdit>
 #include <exception>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "render/heatmap_grid.hpp"
 #include "teach/examples.hpp"
@@ -36,14 +35,13 @@ constexpr double kPresentationFontScale = 1.6;
 constexpr int kPresentedMaps = 9;
 }  // namespace
 
-TeachingTools::TeachingTools(QMainWindow* window, Document* document, Computation* computation,
-                             HeatmapGrid* grid,
+TeachingTools::TeachingTools(QMainWindow* window, Document* document, HeatmapGrid* grid,
                              QMenu* file, QMenu* view, QMenu* help)
     : QObject(window),
       m_window(window),
-      m_computation(computation),
+      m_document(document),
       m_grid(grid),
-      m_walk(new WalkthroughDock(document, computation, window)),
+      m_walk(new WalkthroughDock(document, window)),
       m_breakdown(new BreakdownDock(window)),
       m_shapes(new ShapeFlowDock(window)) {
   setObjectName(QStringLiteral("teachingTools"));
@@ -62,11 +60,11 @@ TeachingTools::TeachingTools(QMainWindow* window, Document* document, Computatio
             if (m_presenting) updateCaption();
           });
   connect(grid, &HeatmapGrid::cellClicked, this, [this, document](int map, int row, int col) {
-    m_breakdown->showCell(m_computation->result(), m_grid->view(), map, row, col,
+    m_breakdown->showCell(m_document->computed().result, m_grid->view(), map, row, col,
                           document->origin().pictures.get());
   });
-  connect(computation, &Computation::changed, m_breakdown, [this](Computation::Changes what) {
-    if (what & Computation::Change::result) m_breakdown->clearCell();
+  connect(document, &Document::changed, m_breakdown, [this](Document::Changes what) {
+    if (what & Document::Change::result) m_breakdown->clearCell();
   });
   connect(document, &Document::changed, m_shapes, [this, document](Document::Changes what) {
     if (what & Document::Change::config) m_shapes->showConfig(document->config());
@@ -230,7 +228,7 @@ void TeachingTools::updateCaption() {
 }
 
 void TeachingTools::redrawGrid() {
-  if (!m_computation->result() || m_grid->mapCount() == 0) return;
+  if (!m_document->computed().result || m_grid->mapCount() == 0) return;
   try {
     m_grid->setView(m_grid->view());
   } catch (const std::exception&) {
@@ -266,9 +264,9 @@ bool TeachingTools::eventFilter(QObject* watched, QEvent* event) {
   return true;
 }
 
-TeachingTools* installTeaching(QMainWindow* window, Document* document, Computation* computation,
-                               HeatmapGrid* grid, QMenu* file, QMenu* view, QMenu* help) {
-  return new TeachingTools(window, document, computation, grid, file, view, help);
+TeachingTools* installTeaching(QMainWindow* window, Document* document, HeatmapGrid* grid,
+                               QMenu* file, QMenu* view, QMenu* help) {
+  return new TeachingTools(window, document, grid, file, view, help);
 }
 
 }  // namespace mhaviz::ui

@@ -19,7 +19,6 @@ namespace mhaviz::ui {
 
 class BreakdownDock;
 class HeatmapGrid;
-class Computation;
 class Document;
 class ShapeFlowDock;
 class WalkthroughDock;
@@ -28,8 +27,7 @@ class WalkthroughDock;
 class TeachingTools : public QObject {
   Q_OBJECT
  public:
-  TeachingTools(QMainWindow* window, Document* document, Computation* computation, HeatmapGrid* grid,
-                QMenu* file,
+  TeachingTools(QMainWindow* window, Document* document, HeatmapGrid* grid, QMenu* file,
                 QMenu* view, QMenu* help);
 
   [[nodiscard]] WalkthroughDock* walkthrough() const { return m_walk; }
@@ -62,7 +60,7 @@ class TeachingTools : public QObject {
   void redrawGrid();
 
   QMainWindow* m_window;
-  Computation* m_computation;
+  Document* m_document;
   HeatmapGrid* m_grid;
   WalkthroughDock* m_walk;
   BreakdownDock* m_breakdown;
@@ -92,7 +90,7 @@ QPalette highContrastPalette();
 QString highContrastStyleSheet();
 
 /// Creates the window's TeachingTools (see above) and returns it.
-TeachingTools* installTeaching(QMainWindow* window, Document* document, Computation* computation,
-                               HeatmapGrid* grid, QMenu* file, QMenu* view, QMenu* help);
+TeachingTools* installTeaching(QMainWindow* window, Document* document, HeatmapGrid* grid,
+                               QMenu* file, QMenu* view, QMenu* help);
 
 }  // namespace mhaviz::ui

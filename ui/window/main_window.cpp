@@ -90,7 +90,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_computation(new Computation(m_document, this)),
       m_grid(new HeatmapGrid),
       m_pages(new ModelPages(m_grid, m_document)),
-      m_panel(new ParameterPanel(m_document, m_computation)),
+      m_panel(new ParameterPanel(m_document)),
       m_dock(new QDockWidget(tr("Parameters"), this)),
       m_status(nullptr) {
   setWindowTitle(QStringLiteral("mhaviz"));
@@ -110,7 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
                       QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, m_dock);
   // "Masks and inputs", tabbed with the parameters.
-  m_maskDock = installMaskEditors(this, m_document, m_computation, m_dock);
+  m_maskDock = installMaskEditors(this, m_document, m_dock);
 
   // Head measures beside the grid (right), from the numbers the compute worker attached.
   m_measures = new HeadMeasuresView;
@@ -125,7 +125,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_status = new StatusWidgets(statusBar(), m_document, m_computation, this);
   // Zooming a reduced map computes the region; made before the ScreenPresenter
   // (connectController) so that a zoomed result finds the grid told where to show it.
-  new ReducedZoom(m_grid, m_computation, this);
+  new ReducedZoom(m_grid, m_document, m_computation, this);
   buildMenus();
   // Every dock that describes the session says which layer of a model it is (dock_subject.hpp);
   // those that edit it are read-only while the model view is on screen.
@@ -143,7 +143,7 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::connectController() {
-  new ScreenPresenter(m_document, m_computation, m_grid, m_measures, m_status, this);
+  new ScreenPresenter(m_document, m_grid, m_measures, m_status, this);
   connect(m_document, &Document::changed, this, [this](Document::Changes what) {
     if (!(what & Document::Change::view) || m_colormaps == nullptr) return;
     const int colormap = static_cast<int>(m_document->view().colormap);
@@ -178,7 +178,7 @@ void MainWindow::showFirstPicture() {
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  m_session = new SessionFiles(this, m_document, m_computation);
+  m_session = new SessionFiles(this, m_document);
   m_session->addFileActions(file);  // New/Open/Save, Load tensors
   m_pages->setSession(m_session);
   connect(m_session, &SessionFiles::modelRequested, m_pages, &ModelPages::openModel);
@@ -189,9 +189,8 @@ void MainWindow::buildMenus() {
   connect(m_pages, &ModelPages::modelOpening, worker, &ComputeWorker::holdMeasures);
   connect(m_pages->modelView(), &ModelView::openEnded, worker, &ComputeWorker::resumeMeasures);
   connect(m_pages->modelView(), &ModelView::modelClosed, worker, &ComputeWorker::resumeMeasures);
-  m_exports =
-      new ExportActions(this, m_document, m_computation,
-                        [this](const QString& t, const QString& m) { m_session->showError(t, m); });
+  m_exports = new ExportActions(
+      this, m_document, [this](const QString& t, const QString& m) { m_session->showError(t, m); });
   m_exports->addFileActions(file, nullptr);  // Export image/data, Copy image/PyTorch code
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -234,7 +233,7 @@ void MainWindow::buildMenus() {
   QAction* measuresToggle = m_measuresDock->toggleViewAction();
   measuresToggle->setText(tr("&Head measures"));
   view->addAction(measuresToggle);
-  const TokenDocks tokens = installTokenViews(this, m_document, m_computation);
+  const TokenDocks tokens = installTokenViews(this, m_document);
   m_headView = tokens.head;
   m_textView = tokens.text;
   m_headViewDock = tokens.headDock;
@@ -278,22 +277,21 @@ void MainWindow::buildMenus() {
       compute->addAction(tr("&Cancel computation"), m_computation, &Computation::cancel);
   cancel->setShortcut(QKeySequence(Qt::Key_Escape));
   cancel->setEnabled(false);
-  connect(m_computation, &Computation::changed, cancel, [this, cancel](Computation::Changes what) {
-    if (what & Computation::Change::busy) cancel->setEnabled(m_computation->isBusy());
+  connect(m_document, &Document::changed, cancel, [this, cancel](Document::Changes what) {
+    if (what & Document::Change::busy) cancel->setEnabled(m_document->computed().busy);
   });
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About mhaviz"), this, [this] { showAboutDialog(this); });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-  m_teaching = installTeaching(this, m_document, m_computation, m_grid, file, view, help);
+  m_teaching = installTeaching(this, m_document, m_grid, file, view, help);
   m_pages->addExamples(m_teaching->examplesMenu());
   m_teaching->setExampleOpener([this](const QString& title, const mhaviz::Config& config) {
     m_session->openExample(title, config);
   });
   connect(m_teaching->presentationAction(), &QAction::toggled, m_pages,
           &ModelPages::setPresentation);  // the bar above a model's layer is no slide
-  m_compare =
-      installCompare(this, m_document, m_computation);  // Compare menu and the A | B | B - A dock
+  m_compare = installCompare(this, m_document);  // Compare menu and the A | B | B - A dock
   menuBar()->addAction(help->menuAction());  // Help stays the last menu, after Compare
   if (m_session != nullptr) {
     m_session->setCompareHooks(
@@ -356,7 +354,7 @@ void MainWindow::stepStage(int delta) {
   // Skip weights_before_dropout / capped_scores when the result has none (stageIn).
   for (int step = 0; step < count; ++step) {
     i = (i + delta + count) % count;
-    const ResultPtr r = m_computation->result();
+    const ResultPtr r = m_document->computed().result;
     if (r && !stageIn(stages[i], *r)) continue;
     break;
   }

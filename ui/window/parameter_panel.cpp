@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "editors/causal_hint.hpp"
 #include "window/torch_path_text.hpp"
@@ -61,7 +60,7 @@ QString pyBool(bool on) { return on ? QStringLiteral("True") : QStringLiteral("F
 
 }  // namespace
 
-ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWidget* parent)
+ParameterPanel::ParameterPanel(Document* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_edits(document) {
   // The fields scroll; the error line sits below the scroll area, so showing it shrinks the
   // viewport from the bottom and never moves a field under the pointer.
@@ -74,7 +73,7 @@ ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWi
   layout->addWidget(buildModule());
   layout->addWidget(buildForward());
   layout->addWidget(buildData());
-  m_view = new ViewControls(document, computation);
+  m_view = new ViewControls(document);
   layout->addWidget(m_view);
   layout->addStretch(1);
   auto* scroll = new QScrollArea;
@@ -97,15 +96,15 @@ ParameterPanel::ParameterPanel(Document* document, Computation* computation, QWi
   outer->addWidget(m_error);
 
   m_edits.follow(this, [this](const mhaviz::Config& c) { showConfig(c); });
-  connect(computation, &Computation::changed, this, [this, computation](Computation::Changes what) {
-    if (what & Computation::Change::error) showError(computation->error());
-    if (what & Computation::Change::result) {
-      const ResultPtr result = computation->result();
+  connect(document, &Document::changed, this, [this, document](Document::Changes what) {
+    if (what & Document::Change::error) showError(document->computed().error);
+    if (what & Document::Change::result) {
+      const ResultPtr result = document->computed().result;
       showPath(TorchPathText::reason(result->path, result->config),
                TorchPathText::warnings(result->path, result->config));
     }
   });
-  showError(computation->error());
+  showError(document->computed().error);
 }
 
 ParameterPanel::Controls ParameterPanel::controls() const {

@@ -3,8 +3,8 @@
 // flags, dtype, seeds) and the view controls, scrolling, with an inline error line below them
 // (it never moves a field). Every edit becomes one undoable Document::changeConfig and the
 // controls follow the document's Change::config (so undo/redo moves them too), through ConfigEdits
-// as the mask / input / weight editors do; the error line follows the computation's. GUI thread
-// only.
+// as the mask / input / weight editors do; the error line follows the document's (what its
+// computation reported). GUI thread only.
 
 #include <QWidget>
 #include <functional>
@@ -21,7 +21,6 @@ class QGroupBox;
 
 namespace mhaviz::ui {
 
-class Computation;
 class Document;
 class ViewControls;
 
@@ -29,7 +28,7 @@ class ParameterPanel : public QWidget {
   Q_OBJECT
 
  public:
-  ParameterPanel(Document* document, Computation* computation, QWidget* parent = nullptr);
+  ParameterPanel(Document* document, QWidget* parent = nullptr);
 
   [[nodiscard]] ViewControls* viewControls() const { return m_view; }
   /// The widget that holds the fields (they scroll; the error line below them does not).

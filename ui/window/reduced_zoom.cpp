@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "compute/computation.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/long_context/long_context.hpp"
 #include "render/heatmap_grid.hpp"
 
@@ -58,22 +59,27 @@ QRectF toRegion(const QRectF& whole, const ReducedRegion& r) {
                 QPointF(x(whole.right()), y(whole.bottom())));
 }
 
-ReducedZoom::ReducedZoom(HeatmapGrid* grid, Computation* computation, QObject* parent)
-    : QObject(parent), m_grid(grid), m_computation(computation), m_settle(new QTimer(this)) {
+ReducedZoom::ReducedZoom(HeatmapGrid* grid, Document* document, Computation* computation,
+                         QObject* parent)
+    : QObject(parent),
+      m_grid(grid),
+      m_document(document),
+      m_computation(computation),
+      m_settle(new QTimer(this)) {
   m_settle->setSingleShot(true);
   m_settle->setInterval(kSettleMs);
   connect(m_settle, &QTimer::timeout, this, &ReducedZoom::request);
   connect(m_grid, &HeatmapGrid::visibleCellsChanged, this, &ReducedZoom::onVisibleCells);
   connect(m_grid, &HeatmapGrid::zoomOutAtWhole, this, &ReducedZoom::onZoomOutAtWhole);
-  connect(m_computation, &Computation::changed, this, [this](Computation::Changes what) {
-    if (what & Computation::Change::result) onResult();
+  connect(m_document, &Document::changed, this, [this](Document::Changes what) {
+    if (what & Document::Change::result) onResult();
   });
 }
 
 bool ReducedZoom::isSettling() const { return m_settle->isActive(); }
 
 void ReducedZoom::onVisibleCells(const QRectF& cells) {
-  const ReducedRegion& r = m_computation->reducedRegion();
+  const ReducedRegion& r = m_document->computed().region;
   if (r.blockRows == 0) return;  // the maps are shown in full
   const QRectF window = toWholeMap(cells, r).intersected(wholeMap(r));
   if (window.isEmpty()) return;
@@ -94,7 +100,7 @@ void ReducedZoom::onVisibleCells(const QRectF& cells) {
 }
 
 void ReducedZoom::onZoomOutAtWhole(const QPointF& cell) {
-  const ReducedRegion& r = m_computation->reducedRegion();
+  const ReducedRegion& r = m_document->computed().region;
   if (r.blockRows == 0 || r.whole()) return;
   // Widen the region in view about the point under the cursor, as one notch in would narrow it.
   const QPointF p = toWholeMap(QRectF(cell, cell), r).topLeft();
@@ -108,7 +114,7 @@ void ReducedZoom::onZoomOutAtWhole(const QPointF& cell) {
 }
 
 bool ReducedZoom::shownSuffices(const QRectF& window) const {
-  const ReducedRegion& r = m_computation->reducedRegion();
+  const ReducedRegion& r = m_document->computed().region;
   const QRectF shown = regionCells(r);
   if (!shown.adjusted(-0.5, -0.5, 0.5, 0.5).contains(window)) return false;  // partly outside
   // The finest fold the maps' pixels can show of the window.
@@ -129,7 +135,7 @@ void ReducedZoom::request() {
 }
 
 void ReducedZoom::onResult() {
-  const ReducedRegion& r = m_computation->reducedRegion();
+  const ReducedRegion& r = m_document->computed().region;
   m_grid->setWheelZoomFactor(r.blockRows != 0 ? kNotchFactor : kDefaultNotchFactor);
   if (r.blockRows == 0 || r.whole()) {
     m_window.reset();  // the whole map, or maps shown in full

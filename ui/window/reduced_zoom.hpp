@@ -17,16 +17,17 @@ class QTimer;
 namespace mhaviz::ui {
 
 class Computation;
+class Document;
 class HeatmapGrid;
 struct ReducedRegion;
 
 class ReducedZoom : public QObject {
   Q_OBJECT
  public:
-  /// Connects `grid`'s zoom to `computation` (both outlive this object, its parent). Construct
-  /// it before whatever draws the computation's results into `grid`: a zoomed result must find
-  /// the grid told where to show it.
-  ReducedZoom(HeatmapGrid* grid, Computation* computation, QObject* parent);
+  /// Connects `grid`'s zoom to `computation`, following the region `document` shows (all
+  /// outlive this object, its parent). Construct it before whatever draws the document's results
+  /// into `grid`: a zoomed result must find the grid told where to show it.
+  ReducedZoom(HeatmapGrid* grid, Document* document, Computation* computation, QObject* parent);
 
   /// Milliseconds the visible region must stay unchanged before it is computed (the wheel
   /// sends many small steps; only where it settles is computed).
@@ -49,6 +50,7 @@ class ReducedZoom : public QObject {
   [[nodiscard]] bool shownSuffices(const QRectF& window) const;
 
   HeatmapGrid* m_grid;
+  Document* m_document;
   Computation* m_computation;
   QTimer* m_settle;
   std::optional<QRectF> m_window;

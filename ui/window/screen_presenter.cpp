@@ -2,7 +2,6 @@
 
 #include <exception>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "render/head_measures_view.hpp"
 #include "render/heatmap_grid.hpp"
@@ -11,70 +10,65 @@
 
 namespace mhaviz::ui {
 
-ScreenPresenter::ScreenPresenter(Document* document, Computation* computation, HeatmapGrid* grid,
-                                 HeadMeasuresView* measures, StatusWidgets* status, QObject* parent)
-    : QObject(parent),
-      m_document(document),
-      m_computation(computation),
-      m_grid(grid),
-      m_measures(measures),
-      m_status(status) {
-  connect(computation, &Computation::changed, this, [this](Computation::Changes what) {
+ScreenPresenter::ScreenPresenter(Document* document, HeatmapGrid* grid, HeadMeasuresView* measures,
+                                 StatusWidgets* status, QObject* parent)
+    : QObject(parent), m_document(document), m_grid(grid), m_measures(measures), m_status(status) {
+  connect(document, &Document::changed, this, [this](Document::Changes what) {
     const ViewOptions& view = m_document->view();
-    if (what & Computation::Change::result) {
-      m_measures->setResult(m_computation->result(), m_computation->measures(), view.batch,
-                            m_computation->isMeasuring());
+    if (what & Document::Change::origin) m_otherOpened = true;
+    if (what & Document::Change::view) redraw(view);
+    if (what & Document::Change::result) {
+      m_measures->setResult(m_document->computed().result, m_document->computed().measures(),
+                            view.batch, m_document->computed().measuring);
       m_otherOpened = false;
       if (!waitsForMeasures(view)) draw(view);
     }
-    if (what & Computation::Change::measures) {
-      m_measures->setResult(m_computation->result(), m_computation->measures(), view.batch);
+    if (what & Document::Change::measures) {
+      m_measures->setResult(m_document->computed().result, m_document->computed().measures(),
+                            view.batch);
       if (stageNeedsMeasures(view.stage)) draw(view);
     }
     // What was opened will not come (its computation failed, was cancelled or cannot start):
     // the current result is the picture, marked out of date, as after any other change.
-    if ((what & Computation::Change::outOfDate) && m_computation->isOutOfDate() && m_otherOpened) {
+    if ((what & Document::Change::outOfDate) && m_document->computed().outOfDate && m_otherOpened) {
       m_otherOpened = false;
       redraw(view);
     }
   });
-  connect(document, &Document::changed, this, [this](Document::Changes what) {
-    if (what & Document::Change::origin) m_otherOpened = true;
-    if (what & Document::Change::view) redraw(m_document->view());
-  });
 }
 
 bool ScreenPresenter::waitsForMeasures(const ViewOptions& view) const {
-  return stageNeedsMeasures(view.stage) && m_computation->isMeasuring();
+  return stageNeedsMeasures(view.stage) && m_document->computed().measuring;
 }
 
 void ScreenPresenter::draw(const ViewOptions& view) {
-  const ResultPtr result = m_computation->result();
+  const ResultPtr result = m_document->computed().result;
   try {
-    showResult(*m_grid, result, view, m_computation->measures());
+    showResult(*m_grid, result, view, m_document->computed().measures());
   } catch (const std::exception& e) {
     m_status->showMessage(tr("Cannot draw: %1").arg(QString::fromUtf8(e.what())));
   }
   // The memory of the result and of what was computed from it so far.
-  m_status->showTimes(m_computation->computeMs(), m_grid->lastRenderMs(), m_computation->bytes());
+  m_status->showTimes(m_document->computed().computeMs, m_grid->lastRenderMs(),
+                      m_document->computed().bytes());
 }
 
 void ScreenPresenter::redraw(const ViewOptions& view) {
-  const ResultPtr result = m_computation->result();
+  const ResultPtr result = m_document->computed().result;
   if (!result) return;
   if (m_otherOpened) {
     // The maps of the layer or session that was open before, under the view of the one now open
     // (a double click in the model view: the previous layer's map of the clicked head): the
     // result on its way is drawn instead. A hidden grid lets go of the previous maps too (shown
     // before the result came, it would draw all of them first).
-    if (m_computation->isBusy()) {
+    if (m_document->computed().busy) {
       if (!m_grid->isVisible() && m_grid->result()) m_grid->clear();  // once, not per view
       return;
     }
     m_otherOpened = false;
   }
-  const auto measures = m_computation->measures();
-  m_measures->setResult(result, measures, view.batch, m_computation->isMeasuring());
+  const auto measures = m_document->computed().measures();
+  m_measures->setResult(result, measures, view.batch, m_document->computed().measuring);
   if (waitsForMeasures(view)) return;  // drawn when the measures arrive
   try {
     if (m_grid->result() != result ||

@@ -11,7 +11,6 @@
 
 namespace mhaviz::ui {
 
-class Computation;
 class Document;
 class HeadMeasuresView;
 class HeatmapGrid;
@@ -22,19 +21,18 @@ class ScreenPresenter : public QObject {
   Q_OBJECT
 
  public:
-  /// Follows `document` and `computation` and draws into `grid` and `measures`; everything
-  /// outlives the presenter (the window owns them all).
-  ScreenPresenter(Document* document, Computation* computation, HeatmapGrid* grid,
-                  HeadMeasuresView* measures, StatusWidgets* status, QObject* parent);
+  /// Follows `document` (its settings and what was computed of them) and draws into `grid` and
+  /// `measures`; everything outlives the presenter (the window owns them all).
+  ScreenPresenter(Document* document, HeatmapGrid* grid, HeadMeasuresView* measures,
+                  StatusWidgets* status, QObject* parent);
 
  private:
   /// The value norms come with the head measures, after the result.
   [[nodiscard]] bool waitsForMeasures(const ViewOptions& view) const;
-  void draw(const ViewOptions& view);  // the computation's current result, as `view` says
+  void draw(const ViewOptions& view);  // the document's current result, as `view` says
   void redraw(const ViewOptions& view);
 
   Document* m_document;
-  Computation* m_computation;
   HeatmapGrid* m_grid;
   HeadMeasuresView* m_measures;
   StatusWidgets* m_status;

@@ -12,11 +12,11 @@
 namespace mhaviz::ui {
 
 void StatusWidgets::showOutOfDate() {
-  const QString why = m_computation->outOfDateReason();
-  const bool repeated = why.isEmpty() || why == m_computation->error();
+  const QString why = m_document->computed().outOfDateReason;
+  const bool repeated = why.isEmpty() || why == m_document->computed().error;
   m_outOfDate->setText(repeated ? tr("Out of date: showing the last computed result") : why);
   m_outOfDate->setToolTip(why);
-  m_outOfDate->setVisible(m_computation->isOutOfDate());
+  m_outOfDate->setVisible(m_document->computed().outOfDate);
 }
 
 QString formatMs(double ms) {
@@ -83,27 +83,24 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, Document* document, Computation* c
   m_delay.setSingleShot(true);
   m_delay.setInterval(250);
   connect(&m_delay, &QTimer::timeout, this, [this] {
-    if (!m_computation->isBusy()) return;
+    if (!m_document->computed().busy) return;
     m_progress->setRange(0, 0);  // busy indicator until the first progress report
     m_progress->show();
     m_cancel->show();
   });
   connect(m_cancel, &QPushButton::clicked, computation, &Computation::cancel);
   const auto showBatch = [this] {
-    const ResultPtr result = m_computation->result();
+    const ResultPtr result = m_document->computed().result;
     const qint64 N = result ? result->N : 1;
     m_batch->setText(tr("batch element n = %1 of %2").arg(m_document->view().batch).arg(N));
     m_batch->setVisible(N > 1);
   };
-  connect(document, &Document::changed, this, [showBatch](Document::Changes what) {
-    if (what & Document::Change::view) showBatch();
-  });
-  connect(computation, &Computation::changed, this, [this, showBatch](Computation::Changes what) {
-    if (what & Computation::Change::result) showBatch();
-    if (what & Computation::Change::busy) showBusy();
-    if (what & Computation::Change::outOfDate) showOutOfDate();
-    if (what & Computation::Change::reduced) {
-      m_reduced->setText(m_computation->reducedDescription());
+  connect(document, &Document::changed, this, [this, showBatch](Document::Changes what) {
+    if (what & (Document::Change::view | Document::Change::result)) showBatch();
+    if (what & Document::Change::busy) showBusy();
+    if (what & Document::Change::outOfDate) showOutOfDate();
+    if (what & Document::Change::reduced) {
+      m_reduced->setText(m_document->computed().reduced);
       m_reduced->setVisible(!m_reduced->text().isEmpty());
     }
   });
@@ -118,7 +115,7 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, Document* document, Computation* c
 }
 
 void StatusWidgets::showBusy() {
-  if (m_computation->isBusy()) {
+  if (m_document->computed().busy) {
     m_delay.start();
     m_compute->setText(tr("computing…"));
     return;

@@ -5,7 +5,6 @@
 #include <QDockWidget>
 #include <QMainWindow>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "tokens/head_view.hpp"
 #include "tokens/text_view.hpp"
@@ -29,7 +28,7 @@ QDockWidget* tokenDock(QMainWindow* window, QWidget* view, const QString& title,
   return dock;
 }
 
-// A weights-only model's layer shown instead of the computation's result (null: none).
+// A weights-only model's layer shown instead of the document's result (null: none).
 struct StoredResult {
   ResultPtr result;
   ViewOptions view;
@@ -41,22 +40,20 @@ struct StoredResult {
 // stored result, while there is one. Only while `dock` is shown (it catches up on the way back).
 // Returns the update, for a new stored result.
 std::function<void()> follow(TokenView* view, QDockWidget* dock, Document* document,
-                             Computation* computation, std::shared_ptr<const StoredResult> stored) {
-  const auto update = [view, dock, document, computation, stored] {
+                             std::shared_ptr<const StoredResult> stored) {
+  const auto update = [view, dock, document, stored] {
     if (!dock->isVisible()) return;
     if (stored->result) {
       view->setResult(stored->result, stored->view);
       return;
     }
-    const ResultPtr result = computation->result();
+    const ResultPtr result = document->computed().result;
     view->setResult(result, result ? fitView(document->view(), viewBounds(*result)) : ViewOptions{},
-                    computation->measures(), document->origin().pictures);
+                    document->computed().measures(), document->origin().pictures);
   };
-  QObject::connect(computation, &Computation::changed, view, [update](Computation::Changes what) {
-    if (what & (Computation::Change::result | Computation::Change::measures)) update();
-  });
   QObject::connect(document, &Document::changed, view, [update](Document::Changes what) {
-    if (what & Document::Change::view) update();
+    using C = Document::Change;
+    if (what & (C::view | C::result | C::measures)) update();
   });
   QObject::connect(dock, &QDockWidget::visibilityChanged, view, [update](bool shown) {
     if (shown) update();
@@ -66,15 +63,14 @@ std::function<void()> follow(TokenView* view, QDockWidget* dock, Document* docum
 
 }  // namespace
 
-TokenDocks installTokenViews(QMainWindow* window, Document* document, Computation* computation) {
+TokenDocks installTokenViews(QMainWindow* window, Document* document) {
   TokenDocks out;
   auto stored = std::make_shared<StoredResult>();
   out.head = new HeadView;
   out.headDock = tokenDock(window, out.head,
                            QCoreApplication::translate("mhaviz::ui::HeadViewDock", "Head view"),
                            QStringLiteral("headViewDock"));
-  const std::function<void()> updateHead =
-      follow(out.head, out.headDock, document, computation, stored);
+  const std::function<void()> updateHead = follow(out.head, out.headDock, document, stored);
   out.headToggle = out.headDock->toggleViewAction();
   out.headToggle->setText(QCoreApplication::translate("mhaviz::ui::HeadViewDock", "H&ead view"));
   out.headToggle->setToolTip(
@@ -86,8 +82,7 @@ TokenDocks installTokenViews(QMainWindow* window, Document* document, Computatio
   out.textDock = tokenDock(window, out.text,
                            QCoreApplication::translate("mhaviz::ui::HeadViewDock", "Text view"),
                            QStringLiteral("textViewDock"));
-  const std::function<void()> updateText =
-      follow(out.text, out.textDock, document, computation, stored);
+  const std::function<void()> updateText = follow(out.text, out.textDock, document, stored);
   out.showStored = [stored, updateHead, updateText](ResultPtr result, const ViewOptions& view) {
     stored->result = std::move(result);
     stored->view = view;

@@ -1,6 +1,6 @@
 #pragma once
 // The token views (ui/tokens: the head view and the text view) as docks of the main window,
-// fed from the computation's current result and the document's view, the same place the grid
+// fed from the document's current result and view, the same place the grid
 // is drawn from. GUI thread.
 
 #include <functional>
@@ -15,7 +15,6 @@ class QMainWindow;
 
 namespace mhaviz::ui {
 
-class Computation;
 class Document;
 class HeadView;
 class TextView;
@@ -28,13 +27,13 @@ struct TokenDocks {
   QDockWidget* textDock = nullptr;
   QAction* textToggle = nullptr;  // View > Text view and the toolbar's toggle
   /// Shows a stored result (a weights-only model's layer, ModelPages::storedLayerShown) in both
-  /// views instead of the computation's, until called with null.
+  /// views instead of the document's, until called with null.
   std::function<void(std::shared_ptr<const mhaviz::ForwardResult>, const ViewOptions&)> showStored;
 };
 
 /// Creates the "Head view" and "Text view" docks (right, side by side; hidden until asked for;
-/// the window's workspaces arrange them) and keeps each following `computation` and
-/// `document`, which outlive them, while it is shown.
-TokenDocks installTokenViews(QMainWindow* window, Document* document, Computation* computation);
+/// the window's workspaces arrange them) and keeps each following `document`, which outlives
+/// them, while it is shown.
+TokenDocks installTokenViews(QMainWindow* window, Document* document);
 
 }  // namespace mhaviz::ui

@@ -9,13 +9,12 @@
 #include <algorithm>
 #include <functional>
 
-#include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "render/colormaps.hpp"
 
 namespace mhaviz::ui {
 
-ViewControls::ViewControls(Document* document, Computation* computation, QWidget* parent)
+ViewControls::ViewControls(Document* document, QWidget* parent)
     : QGroupBox(tr("View"), parent), m_document(document) {
   setObjectName(QStringLiteral("viewControls"));
   auto* form = new QFormLayout(this);
@@ -118,15 +117,10 @@ ViewControls::ViewControls(Document* document, Computation* computation, QWidget
   });
 
   connect(document, &Document::changed, this, [this, document](Document::Changes what) {
-    if (what & Document::Change::view) showView(document->view());
+    if (what & Document::Change::result) showResultShape(document->computed().result);
+    if (what & (Document::Change::view | Document::Change::result)) showView(document->view());
   });
-  connect(computation, &Computation::changed, this,
-          [this, computation, document](Computation::Changes what) {
-            if (!(what & Computation::Change::result)) return;
-            showResultShape(computation->result());
-            showView(document->view());
-          });
-  showResultShape(computation->result());
+  showResultShape(document->computed().result);
   showView(document->view());
 }
 

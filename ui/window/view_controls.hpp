@@ -7,7 +7,7 @@
 #include <QGroupBox>
 #include <functional>
 
-#include "compute/compute_request.hpp"
+#include "document/computed.hpp"
 #include "stages/view_options.hpp"
 
 class QCheckBox;
@@ -16,14 +16,13 @@ class QSpinBox;
 
 namespace mhaviz::ui {
 
-class Computation;
 class Document;
 
 class ViewControls : public QGroupBox {
   Q_OBJECT
 
  public:
-  ViewControls(Document* document, Computation* computation, QWidget* parent = nullptr);
+  ViewControls(Document* document, QWidget* parent = nullptr);
   /// The batch element the maps show.
   [[nodiscard]] QSpinBox* batchBox() const { return m_batch; }
 

@@ -44,10 +44,10 @@ inline ModelSide modelSide(const QString& path) {
 struct CompareWindow {
   Document document;
   Computation computation{&document};
-  QMainWindow window;  // (destroyed first: the panel goes before the computation it listens to)
+  QMainWindow window;  // (destroyed first: the panel goes before the document it follows)
   ComparePanel* panel;
 
-  CompareWindow() : panel(installCompare(&window, &document, &computation)) {
+  CompareWindow() : panel(installCompare(&window, &document)) {
     window.resize(1400, 900);
     panel->dock()->show();
     window.show();
@@ -69,7 +69,7 @@ struct CompareWindow {
   }
   /// Waits until no computation runs.
   [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !computation.isBusy(); }, kTimeout);
+    const bool done = QTest::qWaitFor([this] { return !document.computed().busy; }, kTimeout);
     QCoreApplication::processEvents();
     return done;
   }

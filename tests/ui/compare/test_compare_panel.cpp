@@ -119,7 +119,7 @@ void TestCompareLayer::pinChangeAndTheDifferenceIsBMinusA() {
   QVERIFY(w.shown());
   const auto a = panel->resultA();
   const auto b = panel->resultB();
-  QCOMPARE(b, w.computation.result());
+  QCOMPARE(b, w.document.computed().result);
   QVERIFY(!a->config.add_zero_attn);
   QVERIFY(b->config.add_zero_attn);
   const auto& data = panel->data();
@@ -231,9 +231,9 @@ void TestCompareLayer::aRestoredAIsComputedWithItsTensors() {
   QVERIFY(w.idle());
   w.document.changeConfig(c, QStringLiteral("small"));
   QVERIFY(w.idle());
-  const auto generated = w.computation.result();
+  const auto generated = w.document.computed().result;
   w.document.setTensors(query);
-  QTRY_VERIFY_WITH_TIMEOUT(w.computation.result() != generated && !w.computation.isBusy(),
+  QTRY_VERIFY_WITH_TIMEOUT(w.document.computed().result != generated && !w.document.computed().busy,
                            kTimeout);
   const mhaviz::Config aConfig = w.document.config();
   QSignalSpy edits(w.panel, &ComparePanel::changedByUser);

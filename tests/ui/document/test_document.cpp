@@ -1,18 +1,21 @@
 // The document layer alone (ui/document, linked without the computation or any widget): what
 // changeConfig pushes onto the undo history and announces, how consecutive edits merge, the
 // user's values that a smaller size cuts and a larger one brings back, the view's bounds, the
-// order of Change::origin and Change::config, and ConfigEdits' controls following the document.
+// order of Change::origin and Change::config, what was computed held and announced as its writer
+// says, and ConfigEdits' controls following the document.
 
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
 #include <memory>
 
+#include "announced.hpp"
 #include "document/config_edits.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/base/tensor_map.hpp"
 
 using namespace mhaviz::ui;
+using mhaviz::ui::testing::Announced;
 
 namespace {
 
@@ -20,20 +23,6 @@ mhaviz::Config withHeads(mhaviz::Config c, std::int64_t heads) {
   c.num_heads = heads;
   return c;
 }
-
-// Each of the document's announcements of `kind`, as the document stood when it was made.
-struct Announced {
-  Announced(Document* doc, Document::Change kind) {
-    QObject::connect(doc, &Document::changed, doc, [this, doc, kind](Document::Changes what) {
-      if (!(what & kind)) return;
-      configs.append(doc->config());
-      views.append(doc->view());
-    });
-  }
-  [[nodiscard]] qsizetype count() const { return configs.size(); }
-  QList<mhaviz::Config> configs;
-  QList<ViewOptions> views;
-};
 
 }  // namespace
 
@@ -201,6 +190,30 @@ class TestDocument : public QObject {
     doc.setOrigin(doc.origin());
     doc.reapply();
     QCOMPARE(order, (QList<QByteArray>{"origin", "config"}));
+  }
+
+  void whatWasComputedIsHeldAndAnnouncedAsItsWriterSays() {
+    Document doc;
+    using Change = Document::Change;
+    const Announced all(&doc, Change::config | Change::view | Change::busy | Change::reduced);
+    Computed c;
+    c.busy = true;
+    doc.setComputed(c, Change::busy);
+    c.reduced = QStringLiteral("reduced: block mean of 2x2 cells");
+    c.region.blockRows = 2;
+    doc.setComputed(c, {});  // held, told with the announcement that follows
+    QCOMPARE(all.count(), 1);
+    QCOMPARE(doc.computed().region.blockRows, 2);
+    QCOMPARE(doc.computed().reduced, c.reduced);
+    doc.setComputed(c, Change::reduced);
+    QCOMPARE(all.changes, (QList<Document::Changes>{Change::busy, Change::reduced}));
+    QCOMPARE(all.busy, (QList<bool>{true, true}));
+    QCOMPARE(all.descriptions, (QList<QString>{QString(), c.reduced}));
+    // The settings' own changes leave what was computed of them to the computation.
+    doc.changeConfig(withHeads(doc.config(), 4), QStringLiteral("Set num_heads to 4"));
+    QCOMPARE(all.changes.last(), Document::Changes(Change::config));
+    QVERIFY(doc.computed().busy);
+    QCOMPARE(doc.computed().bytes(), std::size_t{0});
   }
 
   void controlsFollowTheDocumentAndTheirOwnMovesAreNoEdits() {

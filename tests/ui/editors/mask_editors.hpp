@@ -99,7 +99,7 @@ struct MaskEditors {
     parameters = new QDockWidget(QStringLiteral("Parameters"), &window);
     parameters->setObjectName(QStringLiteral("parameterDock"));
     window.addDockWidget(Qt::LeftDockWidgetArea, parameters);
-    dock = installMaskEditors(&window, &document, &computation, parameters);
+    dock = installMaskEditors(&window, &document, parameters);
     window.statusBar();  // the window has one from the start
     window.resize(1400, 900);
     window.show();
@@ -134,7 +134,7 @@ struct MaskEditors {
   }
   /// Waits until no computation runs (false when one still runs after kTimeout).
   [[nodiscard]] bool idle() const {
-    const bool done = QTest::qWaitFor([this] { return !computation.isBusy(); }, kTimeout);
+    const bool done = QTest::qWaitFor([this] { return !document.computed().busy; }, kTimeout);
     QCoreApplication::processEvents();
     return done;
   }

@@ -14,7 +14,7 @@ using namespace mhaviz::ui::testing::editors;
 void TestEditors::init() {
   m_editors = std::make_unique<MaskEditors>();
   QVERIFY(idle());
-  QVERIFY(computation()->result() != nullptr);
+  QVERIFY(document()->computed().result != nullptr);
 }
 
 void TestEditors::cleanup() { m_editors.reset(); }
@@ -25,8 +25,8 @@ void TestEditors::eachMaskKindReachesTheResult() {
     QVERIFY(idle());
     const mhaviz::Config& c = document()->config();
     QCOMPARE(c.attn_mask_spec.kind, kind);
-    const auto r = computation()->result();
-    QVERIFY2(computation()->error().isEmpty(), qPrintable(computation()->error()));
+    const auto r = document()->computed().result;
+    QVERIFY2(document()->computed().error.isEmpty(), qPrintable(document()->computed().error));
     QCOMPARE(r->config.attn_mask_spec.kind, kind);
     const std::optional<mhaviz::Tensor> m = mhaviz::gen::make_attn_mask(c);
     QCOMPARE(m.has_value(), kind != MaskKind::none);
@@ -44,7 +44,7 @@ void TestEditors::eachMaskKindReachesTheResult() {
 void TestEditors::causalMaskIsMinusInfAboveTheDiagonal() {
   e().chooseKind(MaskKind::causal);
   QVERIFY(idle());
-  const auto r = computation()->result();
+  const auto r = document()->computed().result;
   for (std::int64_t i = 0; i < r->L; ++i) {
     for (std::int64_t j = 0; j < r->S; ++j) {
       QCOMPARE(maskAt(*r, 0, 1, i, j), j > i ? -kInf : 0.0);
@@ -77,7 +77,7 @@ void TestEditors::aClickOnAPatternStartsACustomMaskFromIt() {
   QVERIFY(idle());
   QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
   QCOMPARE(document()->undoStack()->count(), steps + 2);
-  const auto r = computation()->result();
+  const auto r = document()->computed().result;
   for (std::int64_t i = 0; i < r->L; ++i) {
     for (std::int64_t j = 0; j < r->S; ++j) {
       const bool masked = (j > i) != ((i == 1 && j == 0) || (i == 2 && j == 5));
@@ -91,14 +91,14 @@ void TestEditors::aClickOnAPatternStartsACustomMaskFromIt() {
   document()->undoStack()->undo();  // the first click and the change to custom, together
   QVERIFY(idle());
   QCOMPARE(document()->config(), causal);
-  QCOMPARE(maskAt(*computation()->result(), 0, 0, 1, 0), 0.0);
+  QCOMPARE(maskAt(*document()->computed().result, 0, 0, 1, 0), 0.0);
 }
 
 // Choosing "custom" keeps what the grid showed (a window, a per-head bias), not an empty grid.
 void TestEditors::choosingCustomStartsFromThePatternShown() {
   const auto same = [this](const mhaviz::Config& before) {
     const std::optional<mhaviz::Tensor> want = mhaviz::gen::make_attn_mask(before);
-    const auto r = computation()->result();
+    const auto r = document()->computed().result;
     QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::custom);
     for (std::int64_t h = 0; h < r->H; ++h) {
       for (std::int64_t i = 0; i < r->L; ++i) {
@@ -155,7 +155,7 @@ void TestEditors::alibiIsFloatThreeDAndDiffersPerHead() {
   auto* note = e().mask().note;
   QVERIFY(!note->isHidden());
   QVERIFY(note->text().contains(QStringLiteral("3-D")));
-  const auto r = computation()->result();
+  const auto r = document()->computed().result;
   const std::vector<double> slopes = mhaviz::gen::alibi_slopes(r->H);
   for (std::int64_t h = 0; h < r->H; ++h) {
     QCOMPARE(maskAt(*r, 0, h, 0, 3), -slopes[static_cast<std::size_t>(h)] * 3.0);
@@ -178,7 +178,7 @@ void TestEditors::customClicksToggleExactlyThoseCellsAndSurviveResize() {
   std::vector<Cell> want = {
       {1, 2, -1, std::nullopt}, {3, 0, -1, std::nullopt}, {6, 7, -1, std::nullopt}};
   QCOMPARE(document()->config().attn_mask_spec.cells, want);
-  auto r = computation()->result();
+  auto r = document()->computed().result;
   for (std::int64_t i = 0; i < r->L; ++i) {
     for (std::int64_t j = 0; j < r->S; ++j) {
       const bool masked = (i == 1 && j == 2) || (i == 3 && j == 0) || (i == 6 && j == 7);
@@ -189,14 +189,14 @@ void TestEditors::customClicksToggleExactlyThoseCellsAndSurviveResize() {
   QVERIFY(idle());
   want = {{1, 2, -1, std::nullopt}, {6, 7, -1, std::nullopt}};
   QCOMPARE(document()->config().attn_mask_spec.cells, want);
-  QCOMPARE(maskAt(*computation()->result(), 0, 0, 3, 0), 0.0);
+  QCOMPARE(maskAt(*document()->computed().result, 0, 0, 3, 0), 0.0);
 
   // A drag paints every cell it crosses, as one undoable change.
   const int before = document()->undoStack()->count();
   e().drag({{0, 4}, {0, 5}, {1, 5}});
   QVERIFY(idle());
   QCOMPARE(document()->undoStack()->count(), before + 1);
-  r = computation()->result();
+  r = document()->computed().result;
   QCOMPARE(maskAt(*r, 0, 0, 0, 4), -kInf);
   QCOMPARE(maskAt(*r, 0, 0, 0, 5), -kInf);
   QCOMPARE(maskAt(*r, 0, 0, 1, 5), -kInf);
@@ -214,7 +214,7 @@ void TestEditors::customClicksToggleExactlyThoseCellsAndSurviveResize() {
           {0, 5, -1, std::nullopt},
           {1, 5, -1, std::nullopt}};
   QCOMPARE(document()->config().attn_mask_spec.cells, want);
-  r = computation()->result();
+  r = document()->computed().result;
   QCOMPARE(r->L, 4);
   QCOMPARE(r->S, 6);
   QCOMPARE(maskAt(*r, 0, 1, 1, 2), -kInf);
@@ -229,12 +229,12 @@ void TestEditors::customToolsClearInvertFill() {
   e().mask().row->setValue(2);
   e().mask().fillRow->click();
   QVERIFY(idle());
-  auto r = computation()->result();
+  auto r = document()->computed().result;
   for (std::int64_t j = 0; j < r->S; ++j) QCOMPARE(maskAt(*r, 0, 0, 2, j), -kInf);
   QVERIFY(std::isnan(weightAt(*r, 0, 0, 2, 0)));  // a fully masked row is NaN
   e().mask().invert->click();
   QVERIFY(idle());
-  r = computation()->result();
+  r = document()->computed().result;
   QCOMPARE(maskAt(*r, 0, 0, 2, 3), 0.0);
   QCOMPARE(maskAt(*r, 0, 0, 4, 3), -kInf);
   e().mask().clear->click();
@@ -246,7 +246,7 @@ void TestEditors::customToolsClearInvertFill() {
   e().mask().cellValue->setValue(2.5);
   e().click(0, 1);
   QVERIFY(idle());
-  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 2.5);
+  QCOMPARE(maskAt(*document()->computed().result, 0, 0, 0, 1), 2.5);
 }
 
 void TestEditors::undoRestoresThePreviousMask() {
@@ -254,17 +254,17 @@ void TestEditors::undoRestoresThePreviousMask() {
   QVERIFY(idle());
   e().chooseKind(MaskKind::band);
   QVERIFY(idle());
-  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 0.0);  // band width 3 sees key 1
+  QCOMPARE(maskAt(*document()->computed().result, 0, 0, 0, 1), 0.0);  // band width 3 sees key 1
   document()->undoStack()->undo();
   QVERIFY(idle());
   QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::causal);
-  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), -kInf);
+  QCOMPARE(maskAt(*document()->computed().result, 0, 0, 0, 1), -kInf);
   auto* kind = e().mask().kind;
   QCOMPARE(kind->currentData().toInt(), static_cast<int>(MaskKind::causal));
   document()->undoStack()->undo();
   QVERIFY(idle());
   QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::none);
-  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), 0.0);
+  QCOMPARE(maskAt(*document()->computed().result, 0, 0, 0, 1), 0.0);
 }
 
 QTEST_MAIN(TestEditors)

@@ -59,9 +59,9 @@ void TestEditors::theCausalHintShowsWhileIsCausalLacksAMask() {
   e().change(QStringLiteral("Set is_causal"), [](mhaviz::Config& c) { c.is_causal = true; });
   QVERIFY(!hint->isHidden());
   QVERIFY(idle());
-  QVERIFY2(computation()->error().contains(
+  QVERIFY2(document()->computed().error.contains(
                QStringLiteral("Need attn_mask if specifying the is_causal hint")),
-           qPrintable(computation()->error()));
+           qPrintable(document()->computed().error));
 
   const int steps = document()->undoStack()->count();
   fix->click();
@@ -70,8 +70,8 @@ void TestEditors::theCausalHintShowsWhileIsCausalLacksAMask() {
   QCOMPARE(document()->undoStack()->count(), steps + 1);
   QVERIFY(hint->isHidden());
   QVERIFY(idle());
-  QVERIFY2(computation()->error().isEmpty(), qPrintable(computation()->error()));
-  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), -kInf);
+  QVERIFY2(document()->computed().error.isEmpty(), qPrintable(document()->computed().error));
+  QCOMPARE(maskAt(*document()->computed().result, 0, 0, 0, 1), -kInf);
 
   document()->undoStack()->undo();  // no mask again: the hint is back
   QVERIFY(!hint->isHidden());

@@ -26,7 +26,7 @@ void TestEditors::fullyPaddedElementShowsNaNRowsAndTheNote() {
   e().padding()->controls().length->setValue(0);
   QVERIFY(idle());
   QCOMPARE(document()->config().key_padding_spec.valid_lengths, (std::vector<std::int64_t>{8, 0}));
-  auto r = computation()->result();
+  auto r = document()->computed().result;
   for (std::int64_t i = 0; i < r->L; ++i) {
     QVERIFY(std::isnan(weightAt(*r, 1, 0, i, 0)));
     QVERIFY(std::isfinite(weightAt(*r, 0, 0, i, 0)));
@@ -38,7 +38,7 @@ void TestEditors::fullyPaddedElementShowsNaNRowsAndTheNote() {
   e().change(QStringLiteral("Set add_zero_attn"),
              [](mhaviz::Config& c) { c.add_zero_attn = true; });
   QVERIFY(idle());
-  r = computation()->result();
+  r = document()->computed().result;
   QVERIFY(std::isfinite(weightAt(*r, 1, 0, 0, r->Sx - 1)));
   QCOMPARE(weightAt(*r, 1, 0, 0, r->Sx - 1), 1.0);
   QVERIFY(padding->note().contains(QStringLiteral("add_zero_attn")));
@@ -180,15 +180,15 @@ void TestEditors::tokenLabelsReachTheConfigAndWrongCountsAreReported() {
 }
 
 void TestEditors::inputAndWeightKindsChangeTheResult() {
-  const auto first = computation()->result();
+  const auto first = document()->computed().result;
   chooseItem(e().inputs()->controls().kind, 1);  // one-hot tokens
   QVERIFY(idle());
-  const auto oneHot = computation()->result();
+  const auto oneHot = document()->computed().result;
   QVERIFY(oneHot->q.value(0) != first->q.value(0));
   chooseItem(e().inputs()->controls().weightKind, 1);  // identity projections
   QVERIFY(idle());
   // Identity projections of one-hot tokens: head 0's raw scores are I / sqrt(head_dim).
-  const auto r = computation()->result();
+  const auto r = document()->computed().result;
   const double scale = 1.0 / std::sqrt(static_cast<double>(r->hd));
   for (std::int64_t i = 0; i < r->L; ++i) {
     for (std::int64_t j = 0; j < r->S; ++j) {
@@ -198,14 +198,14 @@ void TestEditors::inputAndWeightKindsChangeTheResult() {
   }
   e().inputs()->controls().weightScale->setValue(2.0);
   QVERIFY(idle());
-  const double scaled =
-      mhaviz::derived_value(*computation()->result(), mhaviz::DerivedMap::raw_scores, 0, 0, 0, 0);
+  const double scaled = mhaviz::derived_value(*document()->computed().result,
+                                              mhaviz::DerivedMap::raw_scores, 0, 0, 0, 0);
   QVERIFY(std::abs(scaled - 4.0 * scale) < 1e-5);  // q and k both doubled
   chooseItem(e().inputs()->controls().kind, 2);    // sinusoidal
   QVERIFY(idle());
-  QVERIFY(computation()->result()->q.value(0) != r->q.value(0));
+  QVERIFY(document()->computed().result->q.value(0) != r->q.value(0));
   e().inputs()->controls().selfAttention->setChecked(true);
   QVERIFY(idle());
   QVERIFY(document()->config().input_spec.self_attention);
-  QVERIFY(computation()->error().isEmpty());
+  QVERIFY(document()->computed().error.isEmpty());
 }

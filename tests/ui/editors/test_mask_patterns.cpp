@@ -44,8 +44,8 @@ class TestMaskPatterns : public QObject {
     mask().prefixLength->setValue(3);
     QVERIFY(idle());
     QCOMPARE(document()->config().attn_mask_spec.prefix_length, 3);
-    const auto r = computation()->result();
-    QVERIFY2(computation()->error().isEmpty(), qPrintable(computation()->error()));
+    const auto r = document()->computed().result;
+    QVERIFY2(document()->computed().error.isEmpty(), qPrintable(document()->computed().error));
     QCOMPARE(maskAt(*r, 0, 0, 2), 0.0);    // inside the prefix: bidirectional
     QCOMPARE(maskAt(*r, 0, 0, 3), -kInf);  // past it, for an earlier query
     QCOMPARE(maskAt(*r, 1, 5, 4), 0.0);    // causal after the prefix
@@ -60,7 +60,7 @@ class TestMaskPatterns : public QObject {
     // The kind starts as two halves of the sequence.
     QCOMPARE(document()->config().attn_mask_spec.document_lengths,
              (std::vector<std::int64_t>{4, 4}));
-    QVERIFY2(computation()->error().isEmpty(), qPrintable(computation()->error()));
+    QVERIFY2(document()->computed().error.isEmpty(), qPrintable(document()->computed().error));
     auto* lengths = mask().documents;
     QVERIFY(lengths != nullptr);
     lengths->setText(QStringLiteral("3 5"));
@@ -68,18 +68,18 @@ class TestMaskPatterns : public QObject {
     QVERIFY(idle());
     QCOMPARE(document()->config().attn_mask_spec.document_lengths,
              (std::vector<std::int64_t>{3, 5}));
-    auto r = computation()->result();
+    auto r = document()->computed().result;
     QCOMPARE(maskAt(*r, 0, 2, 3), -kInf);  // across documents
     QCOMPARE(maskAt(*r, 0, 4, 7), 0.0);    // inside the second (not causal)
     // Lengths that do not add up to L: the core's message, inline; the picture is kept.
     lengths->setText(QStringLiteral("3 4"));
     emit lengths->editingFinished();
     QVERIFY(idle());
-    const QString error = computation()->error();
+    const QString error = document()->computed().error;
     QVERIFY2(error.contains(QStringLiteral("attn_mask.document_lengths sum to 7")),
              qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("add up to 8")), qPrintable(error));
-    QCOMPARE(computation()->result()->config.attn_mask_spec.document_lengths,
+    QCOMPARE(document()->computed().result->config.attn_mask_spec.document_lengths,
              (std::vector<std::int64_t>{3, 5}));
     // The preview grid says it too, instead of a picture.
     QVERIFY(editor()->grid()->message().contains(QStringLiteral("document_lengths")));
@@ -91,7 +91,7 @@ class TestMaskPatterns : public QObject {
     mask().dilation->setValue(3);
     mask().width->setValue(2);
     QVERIFY(idle());
-    auto r = computation()->result();
+    auto r = document()->computed().result;
     QCOMPARE(maskAt(*r, 0, 4, 1), 0.0);    // distance 3 = 1 * d
     QCOMPARE(maskAt(*r, 0, 4, 7), 0.0);    // not causal: both sides
     QCOMPARE(maskAt(*r, 0, 4, 2), -kInf);  // distance 2
@@ -100,7 +100,7 @@ class TestMaskPatterns : public QObject {
     QVERIFY(idle());
     mask().sinkTokens->setValue(1);
     QVERIFY(idle());
-    r = computation()->result();
+    r = document()->computed().result;
     QCOMPARE(maskAt(*r, 0, 7, 0), 0.0);    // the sink
     QCOMPARE(maskAt(*r, 0, 7, 1), -kInf);  // neither sink nor window (width 2)
     QCOMPARE(maskAt(*r, 0, 7, 6), 0.0);
@@ -117,8 +117,8 @@ class TestMaskPatterns : public QObject {
     auto* view = editor()->blockSparsity();
     // 200 x 200 causal: blocks of 64 -> 4 x 4 with 6 above the diagonal fully masked;
     // blocks of 128 -> 2 x 2 with 1.
-    const auto r = computation()->result();
-    const auto analyses = computation()->analyses();  // held beside the result
+    const auto r = document()->computed().result;
+    const auto analyses = document()->computed().analyses;  // held beside the result
     const auto& sparsity = analyses->block_sparsity;
     QCOMPARE(sparsity.size(), std::size_t{2});
     QCOMPARE(sparsity[0].fully_masked, 6 * r->H);
@@ -132,8 +132,8 @@ class TestMaskPatterns : public QObject {
     c.add_zero_attn = true;
     document()->changeConfig(c, QStringLiteral("test"));
     QVERIFY(idle());
-    QCOMPARE(computation()->analyses()->block_sparsity[0].cols, 4);  // 201 keys
-    QVERIFY(!computation()->analyses()->block_sparsity[0].is_full(0, 0, 3));
+    QCOMPARE(document()->computed().analyses->block_sparsity[0].cols, 4);  // 201 keys
+    QVERIFY(!document()->computed().analyses->block_sparsity[0].is_full(0, 0, 3));
   }
 
  private:

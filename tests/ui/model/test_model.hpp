@@ -63,8 +63,7 @@ struct ModelWindow {
   QStringList errors;  // messages passed to the error prompt
 
   ModelWindow()
-      : files(&window, &document, &computation,
-              autosaveFolder.filePath(QStringLiteral("autosave.json"))) {
+      : files(&window, &document, autosaveFolder.filePath(QStringLiteral("autosave.json"))) {
     SessionFiles::Prompts p;
     p.unsaved = [this](const QString&) {
       ++unsavedAsked;
@@ -91,8 +90,9 @@ struct ModelWindow {
   bool idle(int timeoutMs = 30000) {
     return QTest::qWaitFor(
         [this] {
-          return !computation.isBusy() && !computation.isMeasuring() && computation.result() &&
-                 computation.result()->config == document.config();
+          return !document.computed().busy && !document.computed().measuring &&
+                 document.computed().result &&
+                 document.computed().result->config == document.config();
         },
         timeoutMs);
   }

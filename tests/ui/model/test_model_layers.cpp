@@ -50,7 +50,8 @@ void checkNoTraceOfTheModel(ModelWindow& w, const char* after) {
   const QString where = QString::fromLatin1(after);
   QVERIFY2(w.idle(), qPrintable(where));
   QVERIFY2(w.document.tensors() == nullptr, qPrintable(where + ": the layer's tensors stay"));
-  QVERIFY2(w.computation.error().isEmpty(), qPrintable(where + ": " + w.computation.error()));
+  QVERIFY2(w.document.computed().error.isEmpty(),
+           qPrintable(where + ": " + w.document.computed().error));
   QVERIFY2(!w.pages.showingModel(), qPrintable(where + ": the model grid stays"));
   QVERIFY2(!w.pages.layerBar()->isVisible(),
            qPrintable(where + ": the bar \"layer of reverse.json\" stays"));
@@ -119,7 +120,7 @@ void TestModel::doubleClickingAMapOpensThatLayerWithTheModelsWeights() {
       sameTensor(tensors->at("out_proj.weight"), *m.layers[layer].problem.params.out_proj_weight));
   QVERIFY(sameTensor(tensors->at("query"), m.layers[layer].problem.inputs.query));
   // ...so its weights are the model's layer's, value for value.
-  const auto result = w.computation.result();
+  const auto result = w.document.computed().result;
   QVERIFY(result != nullptr);
   const mhaviz::Tensor& want = computed.weights[layer];
   QVERIFY(sameTensor(result->weights, want));

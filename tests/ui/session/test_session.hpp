@@ -61,7 +61,7 @@ struct PromptedSession {
   QStringList errors;  // messages passed to the error prompt
 
   explicit PromptedSession(const QString& autosavePath = {})
-      : files(&window, &document, &computation,
+      : files(&window, &document,
               autosavePath.isEmpty() ? autosaveFolder.filePath(QStringLiteral("autosave.json"))
                                      : autosavePath) {
     SessionFiles::Prompts p;
@@ -81,8 +81,9 @@ struct PromptedSession {
   bool idle(int timeoutMs = kTimeout) {
     return QTest::qWaitFor(
         [this] {
-          return !computation.isBusy() && !computation.isMeasuring() && computation.result() &&
-                 computation.result()->config == document.config();
+          return !document.computed().busy && !document.computed().measuring &&
+                 document.computed().result &&
+                 document.computed().result->config == document.config();
         },
         timeoutMs);
   }

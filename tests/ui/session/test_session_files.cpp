@@ -81,7 +81,7 @@ void TestSession::fileRoundTripRestoresConfigViewAndPicture() {
     QVERIFY(!w.files.isModified());
     QVERIFY(!w.window.isWindowModified());
     QCOMPARE(w.window.windowTitle(), QStringLiteral("session.mhaviz.json[*] — mhaviz"));
-    before = extractStage(*w.computation.result(), w.document.view());
+    before = extractStage(*w.document.computed().result, w.document.view());
   }
   // The file itself: the documented format.
   QVERIFY(readAll(path).contains("\"format\": \"mhaviz-session\""));
@@ -99,7 +99,7 @@ void TestSession::fileRoundTripRestoresConfigViewAndPicture() {
   QVERIFY(w.document.view() == expected);
   QVERIFY(!w.files.isModified());
   QCOMPARE(w.files.filePath(), QFileInfo(path).absoluteFilePath());
-  const StageData after = extractStage(*w.computation.result(), w.document.view());
+  const StageData after = extractStage(*w.document.computed().result, w.document.view());
   QCOMPARE(after.maps.size(), before.maps.size());
   QCOMPARE(after.maps.size(), std::size_t{1});  // solo head 2
   for (std::size_t i = 0; i < after.maps.size(); ++i) {
@@ -131,12 +131,12 @@ void TestSession::tensorsTravelWithTheRequestAndTheSession() {
   QVERIFY(w.idle());
   w.document.changeConfig(c, QStringLiteral("test"));
   QVERIFY(w.idle());
-  const auto generated = w.computation.result();
+  const auto generated = w.document.computed().result;
   QVERIFY(w.files.loadTensors(good));
   QVERIFY(w.files.isModified());
-  QTRY_VERIFY_WITH_TIMEOUT(w.computation.result() != generated && !w.computation.isBusy(),
+  QTRY_VERIFY_WITH_TIMEOUT(w.document.computed().result != generated && !w.document.computed().busy,
                            kTimeout);
-  const auto withQuery = w.computation.result();
+  const auto withQuery = w.document.computed().result;
   QVERIFY(!sameValues(firstMap(*withQuery), firstMap(*generated)));
 
   // Referenced and embedded tensors come back with the session.
@@ -154,15 +154,15 @@ void TestSession::tensorsTravelWithTheRequestAndTheSession() {
     QVERIFY(other.files.open(path));
     QVERIFY(other.idle());
     QVERIFY(other.document.tensors() != nullptr);
-    QVERIFY(sameValues(firstMap(*other.computation.result()), firstMap(*withQuery)));
+    QVERIFY(sameValues(firstMap(*other.document.computed().result), firstMap(*withQuery)));
   }
 
   // Wrong shapes: an inline error, like other errors; the picture stays.
   QVERIFY(w.files.loadTensors(bad));
-  QTRY_VERIFY_WITH_TIMEOUT(!w.computation.error().isEmpty(), kTimeout);
-  QVERIFY2(w.computation.error().contains(QStringLiteral("query")),
-           qPrintable(w.computation.error()));
-  QVERIFY(w.computation.result() == withQuery);
+  QTRY_VERIFY_WITH_TIMEOUT(!w.document.computed().error.isEmpty(), kTimeout);
+  QVERIFY2(w.document.computed().error.contains(QStringLiteral("query")),
+           qPrintable(w.document.computed().error));
+  QVERIFY(w.document.computed().result == withQuery);
   // A missing referenced file is named.
   QFile::remove(good);
   PromptedSession missing;

@@ -47,13 +47,13 @@ inline mhaviz::ForwardResult computeResult(mhaviz::Config config, bool causal = 
   return mhaviz::forward(config, params, inputs);
 }
 
-struct Computed {
+struct ComputedProblem {
   mhaviz::Problem problem;
   mhaviz::ForwardResult result;
 };
 
-inline Computed compute(const mhaviz::Config& config) {
-  Computed c{mhaviz::make_problem(config), {}};
+inline ComputedProblem compute(const mhaviz::Config& config) {
+  ComputedProblem c{mhaviz::make_problem(config), {}};
   c.result = mhaviz::forward(c.problem.config, c.problem.params, c.problem.inputs);
   return c;
 }

@@ -20,7 +20,7 @@ using mhaviz::ui::test::at;
 using mhaviz::ui::test::at4;
 using mhaviz::ui::test::biasZeroConfig;
 using mhaviz::ui::test::compute;
-using mhaviz::ui::test::Computed;
+using mhaviz::ui::test::ComputedProblem;
 using mhaviz::ui::test::computeResult;
 using mhaviz::ui::test::same;
 using mhaviz::ui::test::smallConfig;
@@ -122,7 +122,7 @@ void TestStages::everyIntermediateStageShowsTheCoreTensorPerHead() {
   mhaviz::Config config = biasZeroConfig();
   config.training = true;
   config.dropout = 0.3;
-  const Computed c = compute(config);
+  const ComputedProblem c = compute(config);
   const mhaviz::ForwardResult& r = c.result;
   QVERIFY(r.weights_before_dropout.has_value());
   const mhaviz::Tensor raw = mhaviz::derived_all(r, mhaviz::DerivedMap::raw_scores);
@@ -191,7 +191,7 @@ void TestStages::parameterStagesShowTheHeadSlicesOfTheWeights() {
       config.kdim = 5;
       config.vdim = 3;
     }
-    const Computed c = compute(config);
+    const ComputedProblem c = compute(config);
     const std::int64_t E = 8, hd = 4;
     ViewOptions view;
     view.stage = Stage::in_proj_weight;
@@ -242,7 +242,7 @@ void TestStages::aSoloHeadKeepsItsSlicesOfTheWeights() {
   mhaviz::Config config;
   config.embed_dim = 8;
   config.num_heads = 2;
-  const Computed c = compute(config);
+  const ComputedProblem c = compute(config);
   ViewOptions view;
   view.stage = Stage::in_proj_weight;
   view.soloHead = 1;
@@ -276,7 +276,7 @@ void TestStages::aSoloHeadKeepsItsSlicesOfTheWeights() {
 
   config.kdim = 5;
   config.vdim = 3;
-  const Computed separate = compute(config);
+  const ComputedProblem separate = compute(config);
   view.soloHead = 0;
   const StageData sep = extractStage(separate.result, view);
   QCOMPARE(sep.maps.size(), std::size_t{3});

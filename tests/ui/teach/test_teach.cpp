@@ -24,11 +24,11 @@ using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevi
 using mhaviz::ui::test::at4;
 using mhaviz::ui::test::biasZeroConfig;
 using mhaviz::ui::test::compute;
-using mhaviz::ui::test::Computed;
+using mhaviz::ui::test::ComputedProblem;
 using mhaviz::ui::test::same;
 
 void TestTeach::theGridShowsTheSelectedHeadOfTheScores() {
-  const Computed c = compute(biasZeroConfig());
+  const ComputedProblem c = compute(biasZeroConfig());
   auto shared = std::make_shared<const mhaviz::ForwardResult>(c.result);
   HeatmapGrid grid;
   grid.resize(800, 600);
@@ -55,7 +55,7 @@ void TestTeach::weightMatricesNameOutputAndInputFeatures() {
   config.embed_dim = 8;
   config.num_heads = 2;
   config.kdim = 5;  // k_proj_weight is (E, kdim): its columns are key features, not keys
-  const Computed c = compute(config);
+  const ComputedProblem c = compute(config);
   auto shared = std::make_shared<const mhaviz::ForwardResult>(c.result);
   HeatmapGrid grid;
   grid.resize(900, 700);
@@ -119,7 +119,8 @@ void TestTeach::weightMatricesNameOutputAndInputFeatures() {
 // column looked like the zero key's. Its weights now tell them apart: bias_k's raw score is
 // not 0 and its weight differs from the zero key's.
 void TestTeach::theBiasKvExampleTellsBiasKFromTheZeroKey() {
-  const Computed c = compute(loadExample(QStringLiteral(":/examples/bias_kv_and_zero_attn.json")));
+  const ComputedProblem c =
+      compute(loadExample(QStringLiteral(":/examples/bias_kv_and_zero_attn.json")));
   const mhaviz::ForwardResult& r = c.result;
   QCOMPARE(r.columns[static_cast<std::size_t>(r.Sx - 2)].kind, mhaviz::KeyKind::bias_k);
   QCOMPARE(r.columns[static_cast<std::size_t>(r.Sx - 1)].kind, mhaviz::KeyKind::zero);
@@ -147,7 +148,7 @@ void TestTeach::biasKHelpSaysItIsAKeyWithoutAQuery() {
   config.num_heads = 2;
   config.add_bias_kv = true;
   config.attn_mask_spec.kind = mhaviz::gen::MaskKind::causal;
-  const Computed c = compute(config);
+  const ComputedProblem c = compute(config);
   const mhaviz::ForwardResult& r = c.result;
   QCOMPARE(r.L, config.tgt_len);  // no query row for bias_k
   QCOMPARE(r.q.size(2), config.tgt_len);

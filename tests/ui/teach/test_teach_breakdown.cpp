@@ -20,10 +20,10 @@ using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevi
 using mhaviz::ui::test::at4;
 using mhaviz::ui::test::biasZeroConfig;
 using mhaviz::ui::test::compute;
-using mhaviz::ui::test::Computed;
+using mhaviz::ui::test::ComputedProblem;
 
 void TestTeach::breakdownOfANormalCellReproducesTheWeight() {
-  const Computed c = compute(biasZeroConfig());
+  const ComputedProblem c = compute(biasZeroConfig());
   const mhaviz::ForwardResult& r = c.result;
   const std::int64_t n = 0, h = 1, i = 4, j = 2;
   const CellBreakdown b = breakdownCell(r, n, h, i, j);
@@ -47,7 +47,7 @@ void TestTeach::breakdownOfANormalCellReproducesTheWeight() {
 }
 
 void TestTeach::breakdownOfAMaskedCellIsZero() {
-  const Computed c = compute(biasZeroConfig());
+  const ComputedProblem c = compute(biasZeroConfig());
   const CellBreakdown b = breakdownCell(c.result, 0, 0, 1, 4);  // causal: key 4 > query 1
   QVERIFY(std::isinf(b.maskTerm) && b.maskTerm < 0);
   QCOMPARE(b.weightStored, 0.0);
@@ -55,7 +55,7 @@ void TestTeach::breakdownOfAMaskedCellIsZero() {
 }
 
 void TestTeach::breakdownOfTheBiasKColumn() {
-  const Computed c = compute(biasZeroConfig());
+  const ComputedProblem c = compute(biasZeroConfig());
   const mhaviz::ForwardResult& r = c.result;
   // Batch element 1 is fully padded: only bias_k and the zero key are left.
   const std::int64_t j = r.Sx - 2;
@@ -75,7 +75,7 @@ void TestTeach::breakdownOfTheBiasKColumn() {
 }
 
 void TestTeach::breakdownOfTheZeroColumn() {
-  const Computed c = compute(biasZeroConfig());
+  const ComputedProblem c = compute(biasZeroConfig());
   const mhaviz::ForwardResult& r = c.result;
   const std::int64_t j = r.Sx - 1;
   const CellBreakdown b = breakdownCell(r, 0, 1, 2, j);
@@ -91,7 +91,7 @@ void TestTeach::breakdownOfTheZeroColumn() {
 void TestTeach::breakdownOfANanCellExplainsTheFullyMaskedRow() {
   mhaviz::Config config = loadExample(QStringLiteral(":/examples/padding_fully_padded.json"));
   config.dtype = mhaviz::DType::float64;
-  const Computed c = compute(config);
+  const ComputedProblem c = compute(config);
   const CellBreakdown b = breakdownCell(c.result, 2, 1, 0, 3);  // batch 2: every key padded
   QVERIFY(b.rowFullyMasked);
   QVERIFY(std::isnan(at4(c.result.weights, 2, 1, 0, 3)));
@@ -106,7 +106,7 @@ void TestTeach::breakdownOfANanCellExplainsTheFullyMaskedRow() {
 void TestTeach::breakdownInFloat32AgreesToRounding() {
   mhaviz::Config config = biasZeroConfig();
   config.dtype = mhaviz::DType::float32;
-  const Computed c = compute(config);
+  const ComputedProblem c = compute(config);
   for (std::int64_t j = 0; j < c.result.Sx; ++j) {
     const CellBreakdown b = breakdownCell(c.result, 0, 0, 5, j);
     QVERIFY(agrees(b.weightRecomputed, b.weightStored, b.tolerance));
@@ -115,7 +115,7 @@ void TestTeach::breakdownInFloat32AgreesToRounding() {
 }
 
 void TestTeach::averageCellListsEveryHead() {
-  const Computed c = compute(biasZeroConfig());
+  const ComputedProblem c = compute(biasZeroConfig());
   const QString html = averageHtml(c.result, 0, 3, 1, false);
   double sum = 0;
   for (std::int64_t h = 0; h < c.result.H; ++h) {
@@ -135,9 +135,10 @@ void TestTeach::softCapIsAStageAndABreakdownRow() {
   const auto idle = [&] {
     return QTest::qWaitFor(
         [&] {
-          return !computation.isBusy() &&
-                 (!computation.error().isEmpty() ||
-                  (computation.result() && computation.result()->config == document.config()));
+          return !document.computed().busy &&
+                 (!document.computed().error.isEmpty() ||
+                  (document.computed().result &&
+                   document.computed().result->config == document.config()));
         },
         30000);
   };
@@ -148,7 +149,7 @@ void TestTeach::softCapIsAStageAndABreakdownRow() {
   c.attn_mask_spec.kind = mhaviz::gen::MaskKind::causal;
   document.changeConfig(c, QStringLiteral("test"));
   QVERIFY(idle());
-  const auto r = computation.result();
+  const auto r = document.computed().result;
   QVERIFY(r->has_capped_scores());
   QVERIFY(stageIn(Stage::capped_scores, *r));
   QVERIFY(walkStages(r.get()).contains(Stage::capped_scores));
@@ -167,13 +168,13 @@ void TestTeach::softCapIsAStageAndABreakdownRow() {
   c.attn_logit_softcapping.reset();
   document.changeConfig(c, QStringLiteral("test"));
   QVERIFY(idle());
-  QVERIFY(!computation.result()->has_capped_scores());
-  QVERIFY(!walkStages(computation.result().get()).contains(Stage::capped_scores));
+  QVERIFY(!document.computed().result->has_capped_scores());
+  QVERIFY(!walkStages(document.computed().result.get()).contains(Stage::capped_scores));
   QCOMPARE(document.view().stage, Stage::raw_scores);
   // A cap <= 0 is refused inline.
   c.attn_logit_softcapping = -1.0;
   document.changeConfig(c, QStringLiteral("test"));
   QVERIFY(idle());
-  QVERIFY2(computation.error().contains(QStringLiteral("attn_logit_softcapping")),
-           qPrintable(computation.error()));
+  QVERIFY2(document.computed().error.contains(QStringLiteral("attn_logit_softcapping")),
+           qPrintable(document.computed().error));
 }

@@ -16,7 +16,7 @@
 
 using namespace mhaviz::ui;  // NOLINT(google-build-using-namespace): test brevity
 using mhaviz::ui::test::compute;
-using mhaviz::ui::test::Computed;
+using mhaviz::ui::test::ComputedProblem;
 
 void TestTeach::shapeTableEqualsShapeFlow() {
   QList<mhaviz::Config> configs;
@@ -157,7 +157,7 @@ void TestTeach::walkThroughFollowsPyTorchsOrder() {
   }
   QVERIFY(guideStep(Stage::scores).code.contains(QStringLiteral("torch.baddbmm(attn_mask")));
   // Without dropout the walk skips weights_before_dropout.
-  const Computed c = compute(mhaviz::Config{});
+  const ComputedProblem c = compute(mhaviz::Config{});
   QVERIFY(!walkStages(&c.result).contains(Stage::weights_before_dropout));
   QCOMPARE(stepFrom(Stage::scores, +1, &c.result), Stage::weights);
 }
@@ -169,16 +169,16 @@ void TestTeach::everyBundledExampleParsesAndComputes() {
     mhaviz::Config config;
     try {
       config = loadExample(example.resource);
-      const Computed c = compute(config);
+      const ComputedProblem c = compute(config);
       QVERIFY(c.result.N >= 1);
     } catch (const std::exception& e) {
       QFAIL(qPrintable(example.resource + QStringLiteral(": ") + QString::fromUtf8(e.what())));
     }
   }
-  const Computed both =
+  const ComputedProblem both =
       compute(loadExample(QStringLiteral(":/examples/bias_kv_and_zero_attn.json")));
   QCOMPARE(both.result.Sx, both.result.S + 2);
-  const Computed cross =
+  const ComputedProblem cross =
       compute(loadExample(QStringLiteral(":/examples/cross_attention_kdim_vdim.json")));
   QVERIFY(cross.result.L != cross.result.S);
   QVERIFY(!cross.result.config.packed_projection());

@@ -77,8 +77,9 @@ struct PromptedWindow {
   bool idle(int timeoutMs = 30000) {
     return QTest::qWaitFor(
         [this] {
-          return !computation()->isBusy() && !computation()->isMeasuring() &&
-                 computation()->result() && computation()->result()->config == document()->config();
+          return !document()->computed().busy && !document()->computed().measuring &&
+                 document()->computed().result &&
+                 document()->computed().result->config == document()->config();
         },
         timeoutMs);
   }

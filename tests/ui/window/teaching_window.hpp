@@ -25,7 +25,7 @@ class TeachingWindowTest : public QObject {
     m_window->resize(1200, 800);
     m_window->show();
     m_tools = m_window->teaching();
-    return idle() && computation()->result() != nullptr && m_tools != nullptr;
+    return idle() && document()->computed().result != nullptr && m_tools != nullptr;
   }
   /// From cleanup().
   void closeWindow() {
@@ -38,7 +38,7 @@ class TeachingWindowTest : public QObject {
   Computation* computation() const { return m_window->computation(); }
   HeatmapGrid* grid() const { return m_window->grid(); }
   [[nodiscard]] bool idle() const {
-    return QTest::qWaitFor([this] { return !computation()->isBusy(); }, kTimeout);
+    return QTest::qWaitFor([this] { return !document()->computed().busy; }, kTimeout);
   }
   void setStage(Stage stage) {
     ViewOptions v = document()->view();

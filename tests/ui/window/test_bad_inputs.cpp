@@ -139,7 +139,8 @@ class TestBadInputs : public QObject {
       // The configuration the tensors are meant for is opened first and computes.
       QVERIFY(w.session()->open(path(files.config)));
       QVERIFY(w.idle());
-      QVERIFY2(w.computation()->error().isEmpty(), qPrintable(w.computation()->error()));
+      QVERIFY2(w.document()->computed().error.isEmpty(),
+               qPrintable(w.document()->computed().error));
     }
     const mhaviz::Config configBefore = w.document()->config();
 
@@ -160,7 +161,7 @@ class TestBadInputs : public QObject {
       accepted = w.session()->saveTo(dir.filePath(QStringLiteral("no/such/dir/s.mhaviz.json")));
     }
     // Let queued results, failures and repaints arrive.
-    QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->isBusy(), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.document()->computed().busy, kTimeout);
 
     auto* label = w.window.panel()->errorLine();
     QVERIFY(label != nullptr);
@@ -188,12 +189,12 @@ class TestBadInputs : public QObject {
           qPrintable(QStringLiteral("dialog \"%1\" lacks \"%2\"").arg(w.errors.front(), missing)));
       // Nothing else changed: same settings, no inline error, the picture still current.
       QVERIFY(w.document()->config() == configBefore);
-      QVERIFY(w.computation()->error().isEmpty());
-      QVERIFY(!w.computation()->isOutOfDate());
+      QVERIFY(w.document()->computed().error.isEmpty());
+      QVERIFY(!w.document()->computed().outOfDate);
     } else if (expect.shows == "inline") {
       QVERIFY(accepted);
-      QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->error().isEmpty(), kTimeout);
-      const QString error = w.computation()->error();
+      QTRY_VERIFY_WITH_TIMEOUT(!w.document()->computed().error.isEmpty(), kTimeout);
+      const QString error = w.document()->computed().error;
       const QString missing = missingFragment(error, expect.fragments);
       QVERIFY2(missing.isEmpty(),
                qPrintable(QStringLiteral("inline \"%1\" lacks \"%2\"").arg(error, missing)));
@@ -201,12 +202,13 @@ class TestBadInputs : public QObject {
       QCOMPARE(label->text(), error);
       QVERIFY(!label->isHidden());
       // The last good picture stays, marked out of date.
-      QVERIFY(w.computation()->result() != nullptr);
-      QVERIFY(w.computation()->isOutOfDate());
+      QVERIFY(w.document()->computed().result != nullptr);
+      QVERIFY(w.document()->computed().outOfDate);
     } else if (expect.shows == "warning") {
       QVERIFY(accepted);
       QVERIFY(w.idle());
-      QVERIFY2(w.computation()->error().isEmpty(), qPrintable(w.computation()->error()));
+      QVERIFY2(w.document()->computed().error.isEmpty(),
+               qPrintable(w.document()->computed().error));
       QVERIFY(w.errors.isEmpty());
       QVERIFY(label->isHidden());
       const QString message = w.window.statusBar()->currentMessage();

@@ -1,4 +1,4 @@
-// The head view in the window: shown from View > Head view, it follows the computation's result
+// The head view in the window: shown from View > Head view, it follows the document's result
 // and the grid's view (batch element, solo head), hovering a token keeps only its lines, the
 // coverage slider hides lines and says how many, and its export writes the picture shown.
 
@@ -102,7 +102,7 @@ class TestHeadView : public QObject {
     config.key_labels = config.query_labels;
     m_window->document()->changeConfig(config, QStringLiteral("test"));
     QVERIFY(idle());
-    QVERIFY(m_window->computation()->result() != nullptr);
+    QVERIFY(m_window->document()->computed().result != nullptr);
   }
 
   void cleanup() {
@@ -162,7 +162,7 @@ class TestHeadView : public QObject {
     m_window->document()->changeConfig(config, QStringLiteral("seed"));
     QVERIFY(idle());
     QVERIFY(drawn(view));
-    const auto result = m_window->computation()->result();
+    const auto result = m_window->document()->computed().result;
     QVERIFY(!view->lines().lines.empty());
     for (const HeadLine& l : view->lines().lines) {
       QCOMPARE(l.weight,
@@ -184,7 +184,7 @@ class TestHeadView : public QObject {
     v.batch = 1;
     m_window->document()->setView(v);
     QVERIFY(drawn(view));
-    auto result = m_window->computation()->result();
+    auto result = m_window->document()->computed().result;
     const auto at = [&](const mhaviz::Tensor& t, const HeadLine& l) {
       return t.value(((1 * 2 + l.head) * 4 + l.query) * result->Sx + l.key);
     };
@@ -208,8 +208,8 @@ class TestHeadView : public QObject {
     m_window->document()->setView(v);
     QVERIFY(idle());
     QVERIFY(drawn(view));
-    result = m_window->computation()->result();
-    const auto measures = m_window->computation()->measures();
+    result = m_window->document()->computed().result;
+    const auto measures = m_window->document()->computed().measures();
     QVERIFY(measures && measures->norms);
     QVERIFY(!view->lines().lines.empty());
     for (const HeadLine& l : view->lines().lines) {
@@ -319,7 +319,7 @@ class TestHeadView : public QObject {
     const QImage image(path);
     QCOMPARE(image.width(), 800);
     // The same layout as the export's: recomputed here for its geometry.
-    const auto result = m_window->computation()->result();
+    const auto result = m_window->document()->computed().result;
     const auto fitted =
         mhaviz::ui::fitView(m_window->document()->view(), mhaviz::ui::viewBounds(*result));
     const auto lines =
@@ -353,8 +353,8 @@ class TestHeadView : public QObject {
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor(
         [this] {
-          return !m_window->computation()->isBusy() && !m_window->computation()->isMeasuring() &&
-                 !m_window->grid()->isPreparing();
+          return !m_window->document()->computed().busy &&
+                 !m_window->document()->computed().measuring && !m_window->grid()->isPreparing();
         },
         kTimeout);
     QCoreApplication::processEvents();

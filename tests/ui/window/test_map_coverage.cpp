@@ -95,7 +95,8 @@ class TestMapCoverage : public QObject {
     window.showFirstPicture();
     QVERIFY(QTest::qWaitFor(
         [&window] {
-          return !window.computation()->isBusy() && window.computation()->result() != nullptr;
+          return !window.document()->computed().busy &&
+                 window.document()->computed().result != nullptr;
         },
         kTimeout));
     QVERIFY(testing::pictureSettled(*window.grid(), kTimeout));

@@ -91,7 +91,7 @@ void TestMasks::init() {
   m_window->show();
   dock()->raise();
   QVERIFY(idle());
-  QVERIFY(computation()->result() != nullptr);
+  QVERIFY(document()->computed().result != nullptr);
 }
 
 void TestMasks::cleanup() {
@@ -102,13 +102,13 @@ void TestMasks::cleanup() {
 void TestMasks::isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
   fields().isCausal->click();
   QVERIFY(idle());
-  QVERIFY2(computation()->error().contains(
+  QVERIFY2(document()->computed().error.contains(
                QStringLiteral("Need attn_mask if specifying the is_causal hint")),
-           qPrintable(computation()->error()));
+           qPrintable(document()->computed().error));
   auto* label = m_window->panel()->errorLine();
   QVERIFY(!label->isHidden());
   QVERIFY(label->text().contains(QStringLiteral("Need attn_mask")));
-  QVERIFY(computation()->isOutOfDate());
+  QVERIFY(document()->computed().outOfDate);
   auto* fix = m_window->panel()->findChild<mhaviz::ui::CausalHint*>()->fixButton();
   QVERIFY(fix != nullptr);
   QVERIFY(!fix->parentWidget()->isHidden());
@@ -116,9 +116,9 @@ void TestMasks::isCausalWithoutMaskShowsTheCoreMessageAndOneClickFix() {
   fix->click();
   QVERIFY(idle());
   QCOMPARE(document()->config().attn_mask_spec.kind, MaskKind::causal);
-  QVERIFY(computation()->error().isEmpty());
+  QVERIFY(document()->computed().error.isEmpty());
   QVERIFY(fix->parentWidget()->isHidden());
-  QCOMPARE(maskAt(*computation()->result(), 0, 0, 0, 1), -kInf);
+  QCOMPARE(maskAt(*document()->computed().result, 0, 0, 0, 1), -kInf);
 }
 
 // The labels typed in the Masks dock label the grid's axes. (That they reach the configuration

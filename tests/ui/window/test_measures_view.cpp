@@ -1,6 +1,6 @@
 // The measures in the window: the Head measures dock shows the numbers the compute worker
 // attached to the result, and the value norms stage draws them with the zero column at 0. The
-// worker computes them after the result (Computation::Change::measures): the dock never shows
+// worker computes them after the result (Document::Change::measures): the dock never shows
 // an older result's numbers meanwhile, and the value norms stage waits for them.
 
 #include <QCheckBox>
@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "../compute/announced.hpp"
+#include "../document/announced.hpp"
 #include "compute/computation.hpp"
 #include "compute/compute_worker.hpp"
 #include "document/document.hpp"
@@ -47,7 +47,7 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     m_window->resize(1200, 800);
     m_window->show();
     QVERIFY(measuredAndDrawn());
-    QVERIFY(computation()->result() != nullptr);
+    QVERIFY(document()->computed().result != nullptr);
   }
 
   void cleanup() {
@@ -61,8 +61,8 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     fields().numHeads->setValue(4);
     fields().batchSize->setValue(2);
     QVERIFY(measuredAndDrawn());
-    auto r = computation()->result();
-    const auto measures = computation()->measures();  // held beside the result
+    auto r = document()->computed().result;
+    const auto measures = document()->computed().measures();  // held beside the result
     QVERIFY(measures != nullptr);
     HeadMeasuresView* view = m_window->headMeasures();
     QVERIFY(view->message().isEmpty());
@@ -97,7 +97,7 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     v.stage = Stage::value_norms;
     document()->setView(v);
     QVERIFY(measuredAndDrawn());
-    const auto r = computation()->result();
+    const auto r = document()->computed().result;
     const auto& data = grid()->stageData();
     QCOMPARE(static_cast<std::int64_t>(data.maps.size()), r->H + 1);
     QCOMPARE(data.maps.back().title, QStringLiteral("sum over heads"));
@@ -125,7 +125,7 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     v.stage = Stage::value_zeroing;
     document()->setView(v);
     QVERIFY(measuredAndDrawn());
-    const auto r = computation()->result();
+    const auto r = document()->computed().result;
     const auto& data = grid()->stageData();
     QCOMPARE(static_cast<int>(data.maps.size()), 2);
     QVERIFY(data.maps[0].title.startsWith(QStringLiteral("cosine distance")));
@@ -158,7 +158,7 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     v.batch = 1;
     document()->setView(v);
     QVERIFY(measuredAndDrawn());
-    const auto r = computation()->result();
+    const auto r = document()->computed().result;
     const mhaviz::SinkScores want = mhaviz::sink_scores(*r);
     const auto& data = grid()->stageData();
     QCOMPARE(data.maps.size(), std::size_t{2});
@@ -188,8 +188,8 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     fields().numHeads->setValue(4);
     fields().batchSize->setValue(2);
     QVERIFY(measuredAndDrawn());
-    const auto before = computation()->result();
-    const auto beforeMeasures = computation()->measures();
+    const auto before = document()->computed().result;
+    const auto beforeMeasures = document()->computed().measures();
     QVERIFY(beforeMeasures != nullptr);
     HeadMeasuresView* view = m_window->headMeasures();
     // What the dock shows before the change: this result's own numbers, one bar per head.
@@ -202,16 +202,15 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     mhaviz::ui::ResultPtr arrived;
     bool measuringAtArrival = false, barsAtArrival = true, measuresAtArrival = true;
     QString messageAtArrival;
-    const auto conn =
-        connect(computation(), &Computation::changed, this, [&](Computation::Changes what) {
-          if (arrived || !(what & Computation::Change::result)) return;
-          arrived = computation()->result();
-          measuringAtArrival = computation()->isMeasuring();
-          measuresAtArrival = computation()->measures() != nullptr;
-          barsAtArrival = !view->sections().empty();
-          messageAtArrival = view->message();
-        });
-    const Announced measured(computation(), Computation::Change::measures);
+    const auto conn = connect(document(), &Document::changed, this, [&](Document::Changes what) {
+      if (arrived || !(what & Document::Change::result)) return;
+      arrived = document()->computed().result;
+      measuringAtArrival = document()->computed().measuring;
+      measuresAtArrival = document()->computed().measures() != nullptr;
+      barsAtArrival = !view->sections().empty();
+      messageAtArrival = view->message();
+    });
+    const Announced measured(document(), Document::Change::measures);
     mhaviz::Config next = document()->config();
     next.seed = before->config.seed + 17;
     document()->changeConfig(next, QStringLiteral("seed"));
@@ -226,9 +225,9 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     // It says the measures are on their way (not that the result has none).
     QCOMPARE(messageAtArrival, HeadMeasuresView::tr("Computing the head measures of this result…"));
     QCOMPARE(measured.count(), 1);
-    const auto r = computation()->result();
-    QCOMPARE(computation()->analyses(), measured.analyses.at(0));
-    QVERIFY(computation()->measures() != nullptr);
+    const auto r = document()->computed().result;
+    QCOMPARE(document()->computed().analyses, measured.analyses.at(0));
+    QVERIFY(document()->computed().measures() != nullptr);
     QCOMPARE(r, arrived);  // the same pass, not a new one: the measures came beside it
     QVERIFY(view->message().isEmpty());
     // The core's numbers for this result, computed here on one thread.
@@ -255,17 +254,16 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     a.seed += 101;
     mhaviz::Config b = a;
     b.seed += 1;
-    const Announced measured(computation(), Computation::Change::measures);
+    const Announced measured(document(), Document::Change::measures);
     bool changed = false;
-    const auto conn =
-        connect(computation(), &Computation::changed, this, [&](Computation::Changes what) {
-          if (changed || !(what & Computation::Change::result) ||
-              computation()->result()->config.seed != a.seed) {
-            return;
-          }
-          changed = true;
-          document()->changeConfig(b, QStringLiteral("seed"));
-        });
+    const auto conn = connect(document(), &Document::changed, this, [&](Document::Changes what) {
+      if (changed || !(what & Document::Change::result) ||
+          document()->computed().result->config.seed != a.seed) {
+        return;
+      }
+      changed = true;
+      document()->changeConfig(b, QStringLiteral("seed"));
+    });
     document()->changeConfig(a, QStringLiteral("seed"));
     const bool settled = QTest::qWaitFor([&] { return changed; }, kTimeout) && measuredAndDrawn();
     disconnect(conn);
@@ -273,8 +271,8 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     QVERIFY(settled);
     QCOMPARE(measured.count(), 1);
     const auto analyses = measured.analyses.at(0);
-    QCOMPARE(computation()->result()->config.seed, b.seed);
-    QCOMPARE(computation()->analyses(), analyses);
+    QCOMPARE(document()->computed().result->config.seed, b.seed);
+    QCOMPARE(document()->computed().analyses, analyses);
     QVERIFY(identical(m_window->headMeasures()->sections()[1].values[0],
                       analyses->measures->average(0, 0).confidence));
   }
@@ -297,7 +295,7 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
     disconnect(conn);
     QVERIFY(settled);
     for (const QString& m : messages) QVERIFY2(m.isEmpty(), qPrintable(m));
-    const auto r = computation()->result();
+    const auto r = document()->computed().result;
     QCOMPARE(r->config.seed, next.seed);
     QCOMPARE(grid()->result(), r);
     const mhaviz::ValueNorms want = mhaviz::value_norms(*r);
@@ -315,7 +313,7 @@ class TestMeasuresView : public mhaviz::ui::testing::WindowTest {
   [[nodiscard]] bool measuredAndDrawn() const {
     const bool done = QTest::qWaitFor(
         [this] {
-          return !computation()->isBusy() && !computation()->isMeasuring() &&
+          return !document()->computed().busy && !document()->computed().measuring &&
                  !grid()->isPreparing();
         },
         kTimeout);

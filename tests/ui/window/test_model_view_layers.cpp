@@ -61,7 +61,7 @@ void openModelAndWait(testing::PromptedWindow& w) {
   openAndWait(w, modelPath("reverse"));
   QTRY_VERIFY_WITH_TIMEOUT(!w.window.pages()->modelView()->mapRect(1, 3).isEmpty(), kTimeout);
   QVERIFY(w.idle());
-  QVERIFY(w.computation()->result() != nullptr);
+  QVERIFY(w.document()->computed().result != nullptr);
 }
 
 }  // namespace
@@ -125,7 +125,7 @@ void TestModelView::aLayerOpenedIsNotDrawnFromThePreviousLayer() {
   if (QTest::currentTestFailed()) return;
   ModelView* view = w.window.pages()->modelView();
   HeatmapGrid* grid = w.window.grid();
-  const ResultPtr before = w.computation()->result();
+  const ResultPtr before = w.document()->computed().result;
   // What the grid holds after each change of view (connected after the window's own slots).
   QList<std::pair<const mhaviz::ForwardResult*, int>> drawn;
   connect(w.document(), &Document::changed, grid, [&](Document::Changes what) {
@@ -134,8 +134,8 @@ void TestModelView::aLayerOpenedIsNotDrawnFromThePreviousLayer() {
   QTest::mouseDClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
   QVERIFY(!w.window.pages()->showingModel());
   QVERIFY(w.idle());
-  QVERIFY(w.computation()->result() != before);
-  QTRY_COMPARE_WITH_TIMEOUT(grid->result(), w.computation()->result(), kTimeout);
+  QVERIFY(w.document()->computed().result != before);
+  QTRY_COMPARE_WITH_TIMEOUT(grid->result(), w.document()->computed().result, kTimeout);
   QCOMPARE(grid->view().soloHead, 3);
   QVERIFY(!drawn.isEmpty());
   for (const auto& [result, soloHead] : std::as_const(drawn)) {
@@ -153,14 +153,14 @@ void TestModelView::aLayerCancelledLeavesThePreviousPictureNotABlank() {
   if (QTest::currentTestFailed()) return;
   ModelView* view = w.window.pages()->modelView();
   HeatmapGrid* grid = w.window.grid();
-  const ResultPtr before = w.computation()->result();
+  const ResultPtr before = w.document()->computed().result;
   QTest::mouseDClick(view->canvas(), Qt::LeftButton, {}, view->mapRect(1, 3).center());
   QVERIFY(!w.window.pages()->showingModel());
-  QVERIFY(w.computation()->isBusy());
+  QVERIFY(w.document()->computed().busy);
   w.computation()->cancel();  // its result, even if already made, is not delivered
   QVERIFY(w.idle());
-  QCOMPARE(w.computation()->result(), before);
-  QVERIFY(w.computation()->isOutOfDate());
+  QCOMPARE(w.document()->computed().result, before);
+  QVERIFY(w.document()->computed().outOfDate);
   QCOMPARE(grid->result(), before);
   QCOMPARE(grid->view().soloHead, 3);
   QVERIFY(grid->isVisible());
@@ -188,7 +188,7 @@ void TestModelView::theReleaseEndingADoubleClickSelectsNothing() {
   QCOMPARE(view->selected(), std::make_pair(1, 3));
   QCOMPARE(w.document()->view().soloHead, 3);
   QVERIFY(!w.window.pages()->showingModel());
-  QTRY_COMPARE_WITH_TIMEOUT(w.window.grid()->result(), w.computation()->result(), kTimeout);
+  QTRY_COMPARE_WITH_TIMEOUT(w.window.grid()->result(), w.document()->computed().result, kTimeout);
   QCOMPARE(w.window.grid()->view().soloHead, 3);
 }
 
@@ -197,7 +197,7 @@ void TestModelView::docksDescribeTheModelOnScreen() {
   openLayerAndReturn(w);  // reverse.json (L = S = 8), layer 1, head 3, back
   if (QTest::currentTestFailed()) return;
   HeadMeasuresView* measures = w.window.headMeasures();
-  QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->isMeasuring() && !measures->sections().empty(),
+  QTRY_VERIFY_WITH_TIMEOUT(!w.document()->computed().measuring && !measures->sections().empty(),
                            kTimeout);
   const std::vector<HeadMeasuresView::Section> reverseMeasures = measures->sections();
 
@@ -215,7 +215,7 @@ void TestModelView::docksDescribeTheModelOnScreen() {
   QVERIFY(w.document()->config() == copy.layers[0].problem.config);
   QVERIFY(sameTensor(w.document()->tensors()->at("in_proj_weight"),
                      *copy.layers[0].problem.params.in_proj_weight));
-  QTRY_VERIFY_WITH_TIMEOUT(!w.computation()->isMeasuring() && !measures->sections().empty(),
+  QTRY_VERIFY_WITH_TIMEOUT(!w.document()->computed().measuring && !measures->sections().empty(),
                            kTimeout);
   bool same = true;
   for (std::size_t i = 0; i < measures->sections().size() && i < reverseMeasures.size(); ++i) {

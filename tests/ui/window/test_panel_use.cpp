@@ -23,7 +23,7 @@
 #include <QWheelEvent>
 
 #include <qcustomplot.h>
-#include "../compute/announced.hpp"
+#include "../document/announced.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "editors/padding_editor.hpp"
@@ -138,21 +138,21 @@ class TestPanelUse : public mhaviz::ui::testing::WindowTest {
   // Item 2: a configuration over the memory limit never starts computing.
   void memoryGuardRunsBeforeComputing() {
     computation()->setMemoryLimit(1 << 20);
-    const Announced busy(computation(), Computation::Change::busy);
+    const Announced busy(document(), Document::Change::busy);
     QSignalSpy started(computation()->worker(), &mhaviz::ui::ComputeWorker::started);
     Config big = document()->config();
     big.tgt_len = 2000;
     big.src_len = 2000;
     document()->changeConfig(big, QStringLiteral("big"));
-    QTRY_VERIFY(!computation()->error().isEmpty());  // the refusal is reported
+    QTRY_VERIFY(!document()->computed().error.isEmpty());  // the refusal is reported
     // Proof of absence: the refusal is already shown, so only time can show that no computation
     // starts after it (there is no signal to wait for when nothing must happen).
     QTest::qWait(300);
     QCOMPARE(busy.count(), 0);
     QCOMPARE(started.count(), 0);
-    QVERIFY(computation()->error().contains(QStringLiteral("memory")) ||
-            computation()->error().contains(QStringLiteral("GiB")) ||
-            computation()->error().contains(QStringLiteral("MiB")));
+    QVERIFY(document()->computed().error.contains(QStringLiteral("memory")) ||
+            document()->computed().error.contains(QStringLiteral("GiB")) ||
+            document()->computed().error.contains(QStringLiteral("MiB")));
     computation()->setMemoryLimit(mhaviz::kDefaultMemoryLimit);
   }
 
@@ -216,14 +216,14 @@ class TestPanelUse : public mhaviz::ui::testing::WindowTest {
     QVERIFY(error != nullptr && error->isVisible());
     QCoreApplication::processEvents();
     QCOMPARE(places(), before);
-    QVERIFY(computation()->isOutOfDate());
+    QVERIFY(document()->computed().outOfDate);
     // Nothing lies over the grid's maps; the status bar says it, without repeating the error.
     for (auto* label : m_window->grid()->findChildren<QLabel*>()) {
       QVERIFY2(!label->isVisible(), qPrintable(label->text()));
     }
     auto* note = m_window->statusWidgets()->outOfDateLine();
     QVERIFY(note != nullptr && note->isVisible());
-    QVERIFY(!note->text().contains(computation()->error()));
+    QVERIFY(!note->text().contains(document()->computed().error));
     fields().embedDim->setValue(8);
     QVERIFY(idle());
     QVERIFY(!note->isVisible());
@@ -303,7 +303,7 @@ class TestPanelUse : public mhaviz::ui::testing::WindowTest {
   void cellBreakdownShowsTheArithmeticFirst() {
     auto* tools = m_window->teaching();
     QVERIFY(tools != nullptr);
-    tools->breakdown()->showCell(computation()->result(), m_window->grid()->view(), 0, 1, 2);
+    tools->breakdown()->showCell(document()->computed().result, m_window->grid()->view(), 0, 1, 2);
     const QString html = tools->breakdown()->html();
     const auto dot = html.indexOf(QStringLiteral("q_i . k_j"));
     const auto vector = html.indexOf(QStringLiteral("q_i ("));
@@ -407,7 +407,7 @@ class TestPanelUse : public mhaviz::ui::testing::WindowTest {
     mode->setCurrentIndex(1);  // torch.no_grad()
     QVERIFY(idle());
     QCOMPARE(document()->config().grad_mode, mhaviz::GradMode::no_grad);
-    QCOMPARE(computation()->result()->path.path, mhaviz::TorchPath::fast);
+    QCOMPARE(document()->computed().result->path.path, mhaviz::TorchPath::fast);
     QCOMPARE(path->text(),
              QStringLiteral("PyTorch would take the fast path: eval, no_grad, self-attention, "
                             "batch_first"));

@@ -194,7 +194,7 @@ class TestPresentation : public mhaviz::ui::testing::TeachingWindowTest {
     QFETCH(QSize, screen);
     QFETCH(Stage, stage);
     setStage(stage);
-    QVERIFY(QTest::qWaitFor([this] { return !computation()->isMeasuring(); }, kTimeout));
+    QVERIFY(QTest::qWaitFor([this] { return !document()->computed().measuring; }, kTimeout));
     // The window size presentation mode gets here (a platform may hold a full-screen window to
     // its own screen); normal mode is measured at that same size.
     m_tools->setPresentation(true);

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <tuple>
 
-#include "../compute/announced.hpp"
+#include "../document/announced.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "mhaviz/core/forward/forward.hpp"
@@ -49,9 +49,9 @@ mhaviz::Config longConfig() {
 }
 constexpr std::uint64_t kLimit = 40ULL << 20;  // every map needs 77 MiB; reduced far less
 
-/// Waits for the next result of the controller (the test's event loop delivers it).
-ResultPtr nextResult(Computation& c) {
-  const Announced results(&c, Computation::Change::result);
+/// Waits for the next result the document announces (the test's event loop delivers it).
+ResultPtr nextResult(Document& doc) {
+  const Announced results(&doc, Document::Change::result);
   if (!QTest::qWaitFor([&results] { return results.count() != 0; }, 120000)) return nullptr;
   return results.results.first();
 }
@@ -104,10 +104,10 @@ class ReducedViewTest : public QObject {
     Document doc;
     Computation c(&doc);
     c.setMemoryLimit(kLimit);
-    const Announced reduced(&c, Computation::Change::reduced);
+    const Announced reduced(&doc, Document::Change::reduced);
     doc.changeConfig(longConfig(), QStringLiteral("long"));
-    QCOMPARE(c.error(), QString());
-    ResultPtr result = nextResult(c);
+    QCOMPARE(doc.computed().error, QString());
+    ResultPtr result = nextResult(doc);
     QVERIFY(result != nullptr);
     QCOMPARE(reduced.count(), 1);
     QCOMPARE(reduced.descriptions.at(0), QStringLiteral("reduced: block mean of 3x3 cells"));
@@ -152,7 +152,7 @@ class ReducedViewTest : public QObject {
     view.stage = Stage::scores;  // not in a reduced result: the view keeps the weights
     doc.setView(view);
     QCOMPARE(doc.view().stage, Stage::weights);
-    result = nextResult(c);
+    result = nextResult(doc);
     QVERIFY(result != nullptr);
     QCOMPARE(reduced.descriptions.last(), QStringLiteral("reduced: block max of 3x3 cells"));
     QVERIFY(foldError(*result, full, 1, true) < 1e-6);
@@ -160,7 +160,7 @@ class ReducedViewTest : public QObject {
     // Within the limit the same configuration is computed in full again.
     c.setMemoryLimit(4ULL << 30);
     c.recompute();
-    result = nextResult(c);
+    result = nextResult(doc);
     QVERIFY(result != nullptr);
     QCOMPARE(result->L, 1100);
     QVERIFY(!result->is_reduced());
@@ -171,17 +171,18 @@ class ReducedViewTest : public QObject {
     Document doc;
     Computation c(&doc);
     c.setMemoryLimit(kLimit);
-    const Announced reduced(&c, Computation::Change::reduced);
+    const Announced reduced(&doc, Document::Change::reduced);
     doc.changeConfig(longConfig(), QStringLiteral("long"));
-    QVERIFY(nextResult(c) != nullptr);
-    QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{0, 1100, 0, 1100, 3, 3, 1100, 1100}));
+    QVERIFY(nextResult(doc) != nullptr);
+    QCOMPARE(doc.computed().region,
+             (mhaviz::ui::ReducedRegion{0, 1100, 0, 1100, 3, 3, 1100, 1100}));
     const mhaviz::Problem p = mhaviz::make_problem(longConfig());
     const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
 
     // Queries 300..599 and keys 150..449: 300 x 300 cells fit 512 values, so they are the exact
     // weights.
     c.zoomReduced(300, 600, 150, 450);
-    ResultPtr result = nextResult(c);
+    ResultPtr result = nextResult(doc);
     QVERIFY(result != nullptr);
     QCOMPARE(reduced.descriptions.last(),
              QStringLiteral("exact cells of queries 300-599, keys 150-449"));
@@ -193,7 +194,7 @@ class ReducedViewTest : public QObject {
 
     // Zooming out over the whole region returns to the whole map.
     c.zoomReducedOut();
-    result = nextResult(c);
+    result = nextResult(doc);
     QVERIFY(result != nullptr);
     QCOMPARE(result->L, 367);
     QCOMPARE(reduced.descriptions.last(), QStringLiteral("reduced: block mean of 3x3 cells"));
@@ -204,9 +205,9 @@ class ReducedViewTest : public QObject {
     mhaviz::ui::ViewOptions view = doc.view();
     view.reduce = Reduce::max;
     doc.setView(view);
-    QVERIFY(nextResult(c) != nullptr);
+    QVERIFY(nextResult(doc) != nullptr);
     c.zoomReduced(0, 900, 0, 1100);
-    result = nextResult(c);
+    result = nextResult(doc);
     QVERIFY(result != nullptr);
     QCOMPARE(reduced.descriptions.last(),
              QStringLiteral("zoomed: block max of 2x3 cells of queries 0-899, keys 0-1099"));
@@ -215,9 +216,10 @@ class ReducedViewTest : public QObject {
     // Folded to the values asked for (a map's pixels): 300 x 300 cells into at most 120 x 200
     // values are blocks of 3 x 2.
     c.zoomReduced(300, 600, 150, 450, QSize(200, 120));
-    result = nextResult(c);
+    result = nextResult(doc);
     QVERIFY(result != nullptr);
-    QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{300, 600, 150, 450, 3, 2, 1100, 1100}));
+    QCOMPARE(doc.computed().region,
+             (mhaviz::ui::ReducedRegion{300, 600, 150, 450, 3, 2, 1100, 1100}));
     QVERIFY(foldRegionError(*result, full, 0, true, 300, 600, 150, 450, 3, 2) < 1e-6);
   }
 
@@ -229,12 +231,12 @@ class ReducedViewTest : public QObject {
     c.setMemoryLimit(kLimit);
     mhaviz::ui::HeatmapGrid grid;
     grid.resize(800, 600);
-    mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
-    connect(&c, &Computation::changed, &grid, [&grid, &c, &doc](Computation::Changes what) {
-      if (what & Computation::Change::result) showResult(grid, c.result(), doc.view());
+    mhaviz::ui::ReducedZoom zoom(&grid, &doc, &c, nullptr);
+    connect(&doc, &Document::changed, &grid, [&grid, &doc](Document::Changes what) {
+      if (what & Document::Change::result) showResult(grid, doc.computed().result, doc.view());
     });
     doc.changeConfig(longConfig(), QStringLiteral("long"));
-    QVERIFY(nextResult(c) != nullptr);
+    QVERIFY(nextResult(doc) != nullptr);
     QCOMPARE(grid.stageData().maps.front().rows, 367);
 
     // Show values 10..39 across and 20..59 down (367 rows: y counts up from the bottom).
@@ -242,10 +244,11 @@ class ReducedViewTest : public QObject {
     QVERIFY(rect != nullptr);
     rect->axis(QCPAxis::atBottom)->setRange(QCPRange(9.6, 39.4));
     rect->axis(QCPAxis::atLeft)->setRange(QCPRange(367 - 60 + 0.4, 367 - 20 - 0.6));
-    const ResultPtr result = nextResult(c);
+    const ResultPtr result = nextResult(doc);
     QVERIFY(result != nullptr);
     // Cells 10.1..39.9 across and 20.1..59.1 down of blocks of 3: keys 30..119, queries 60..177.
-    QCOMPARE(c.reducedRegion(), (mhaviz::ui::ReducedRegion{60, 178, 30, 120, 1, 1, 1100, 1100}));
+    QCOMPARE(doc.computed().region,
+             (mhaviz::ui::ReducedRegion{60, 178, 30, 120, 1, 1, 1100, 1100}));
     const mhaviz::Problem p = mhaviz::make_problem(longConfig());
     const mhaviz::ForwardResult full = mhaviz::forward(p.config, p.params, p.inputs);
     QCOMPARE(grid.stageData().maps.front().rows, 118);
@@ -278,18 +281,18 @@ class ReducedViewTest : public QObject {
     grid.resize(900, 700);
     grid.show();
     QVERIFY(QTest::qWaitForWindowExposed(&grid));
-    mhaviz::ui::ReducedZoom zoom(&grid, &c, nullptr);
-    connect(&c, &Computation::changed, &grid, [&grid, &c, &doc](Computation::Changes what) {
-      if (what & Computation::Change::result) showResult(grid, c.result(), doc.view());
+    mhaviz::ui::ReducedZoom zoom(&grid, &doc, &c, nullptr);
+    connect(&doc, &Document::changed, &grid, [&grid, &doc](Document::Changes what) {
+      if (what & Document::Change::result) showResult(grid, doc.computed().result, doc.view());
     });
     mhaviz::Config config = longConfig();
     config.tgt_len = config.src_len = 4096;
     config.batch_size = 1;
     doc.changeConfig(config, QStringLiteral("long"));
-    QVERIFY(nextResult(c) != nullptr);
-    QCOMPARE(c.reducedRegion().blockRows, 8);
+    QVERIFY(nextResult(doc) != nullptr);
+    QCOMPARE(doc.computed().region.blockRows, 8);
     const auto settled = [&] {
-      return QTest::qWaitFor([&] { return !zoom.isSettling() && !c.isBusy(); }, 120000) &&
+      return QTest::qWaitFor([&] { return !zoom.isSettling() && !doc.computed().busy; }, 120000) &&
              mhaviz::ui::testing::pictureSettled(grid);
     };
     QVERIFY(settled());
@@ -302,10 +305,10 @@ class ReducedViewTest : public QObject {
       const double rows = grid.stageData().maps.front().rows;
       const QPointF at(rect->axis(QCPAxis::atBottom)->pixelToCoord(cursor.x()) + 0.5,
                        rows - (rect->axis(QCPAxis::atLeft)->pixelToCoord(cursor.y()) + 0.5));
-      return mhaviz::ui::toWholeMap(QRectF(at, at), c.reducedRegion()).topLeft();
+      return mhaviz::ui::toWholeMap(QRectF(at, at), doc.computed().region).topLeft();
     };
     const auto wholeCellsPerPixel = [&] {
-      const mhaviz::ui::ReducedRegion& r = c.reducedRegion();
+      const mhaviz::ui::ReducedRegion& r = doc.computed().region;
       const QRectF cells = grid.visibleCells();
       const QSize pixels = grid.mapPixels();
       return std::max(cells.width() * static_cast<double>(r.blockCols) / pixels.width(),
@@ -318,10 +321,10 @@ class ReducedViewTest : public QObject {
       QApplication::sendEvent(grid.plot(), &event);
     };
     int notches = 0;
-    while (c.reducedRegion().blockRows != 1 || c.reducedRegion().blockCols != 1) {
+    while (doc.computed().region.blockRows != 1 || doc.computed().region.blockCols != 1) {
       QVERIFY2(++notches <= 6, qPrintable(QStringLiteral("still %1x%2 blocks after 6 notches")
-                                              .arg(c.reducedRegion().blockRows)
-                                              .arg(c.reducedRegion().blockCols)));
+                                              .arg(doc.computed().region.blockRows)
+                                              .arg(doc.computed().region.blockCols)));
       wheel(120);
       QVERIFY(settled());
       const QPointF now = underCursor();
@@ -347,7 +350,7 @@ class ReducedViewTest : public QObject {
       QCOMPARE(colours->data()->keySize(), std::max(2, map.cols));
     }
     // Exact cells around the point: the weights themselves.
-    const mhaviz::ui::ReducedRegion exact = c.reducedRegion();
+    const mhaviz::ui::ReducedRegion exact = doc.computed().region;
     QVERIFY(
         QRectF(QPointF(static_cast<double>(exact.keyBegin), static_cast<double>(exact.queryBegin)),
                QPointF(static_cast<double>(exact.keyEnd), static_cast<double>(exact.queryEnd)))
@@ -356,12 +359,12 @@ class ReducedViewTest : public QObject {
     // Out again: each notch over a map that shows all of its region widens it, back to the
     // whole map.
     int out = 0;
-    while (!c.reducedRegion().whole()) {
+    while (!doc.computed().region.whole()) {
       QVERIFY2(++out <= 8, "not back at the whole map after 8 notches out");
       wheel(-120);
       QVERIFY(settled());
     }
-    QCOMPARE(c.reducedRegion().blockRows, 8);
+    QCOMPARE(doc.computed().region.blockRows, 8);
   }
 
   void tooLargeEvenReducedIsRefused() {

@@ -225,7 +225,7 @@ class TestStress : public QObject {
     Computation* computation = window.computation();
     HeatmapGrid* grid = window.grid();
     auto idle = [&] {
-      return QTest::qWaitFor([&] { return !computation->isBusy() && !grid->isPreparing(); },
+      return QTest::qWaitFor([&] { return !document->computed().busy && !grid->isPreparing(); },
                              kTimeoutMs);
     };
     QVERIFY(idle());
@@ -266,10 +266,10 @@ class TestStress : public QObject {
     const double sendMs = static_cast<double>(timer.elapsed());
 
     QCOMPARE(document->config(), config);
-    QVERIFY2(computation->error().isEmpty(), qPrintable(computation->error()));
-    QVERIFY(!computation->isOutOfDate());
-    QVERIFY(computation->result() != nullptr);
-    QVERIFY(computation->result()->config == config);
+    QVERIFY2(document->computed().error.isEmpty(), qPrintable(document->computed().error));
+    QVERIFY(!document->computed().outOfDate);
+    QVERIFY(document->computed().result != nullptr);
+    QVERIFY(document->computed().result->config == config);
     checkPictureIs(window, config, asked);
     qInfo("stress: the last picture: stage '%s', batch element %d, %d maps of %d x %d",
           qPrintable(mhaviz::ui::stageName(document->view().stage)), document->view().batch,
@@ -285,9 +285,9 @@ class TestStress : public QObject {
       document->changeConfig(bad, QStringLiteral("bad %1").arg(i));
     }
     QVERIFY(idle());
-    QVERIFY(!computation->error().isEmpty());
-    QVERIFY(computation->isOutOfDate());
-    QVERIFY(computation->result()->config == config);
+    QVERIFY(!document->computed().error.isEmpty());
+    QVERIFY(document->computed().outOfDate);
+    QVERIFY(document->computed().result->config == config);
     checkPictureIs(window, config, asked);
 
     const double rssAfter = rssMiB();

@@ -57,7 +57,7 @@ class TestTeachWindow : public mhaviz::ui::testing::TeachingWindowTest {
     QVERIFY(idle());
     QVERIFY(!m_window->session()->isModified());
     QCOMPARE(m_window->windowTitle(), QStringLiteral("mhaviz"));
-    const auto r = computation()->result();
+    const auto r = document()->computed().result;
     QVERIFY(r != nullptr);
     QCOMPARE(r->H, std::int64_t{4});
     const std::int64_t L = r->L, S = r->Sx;
@@ -81,7 +81,7 @@ class TestTeachWindow : public mhaviz::ui::testing::TeachingWindowTest {
 
   void nextAndPreviousButtonsWalkTheStagesInOrder() {
     setStage(Stage::in_proj_weight);
-    const QList<Stage> stages = walkStages(computation()->result().get());
+    const QList<Stage> stages = walkStages(document()->computed().result.get());
     auto* next = m_tools->walkthrough()->nextButton();
     auto* prev = m_tools->walkthrough()->previousButton();
     QVERIFY(next != nullptr && prev != nullptr);
@@ -123,7 +123,7 @@ class TestTeachWindow : public mhaviz::ui::testing::TeachingWindowTest {
     QVERIFY(html.contains(QStringLiteral("softmax")));
     QVERIFY(m_tools->breakdown()->isVisible());
     // The average map (after the H head maps) lists the per-head values.
-    emit grid()->cellClicked(static_cast<int>(computation()->result()->H), 0, 0);
+    emit grid()->cellClicked(static_cast<int>(document()->computed().result->H), 0, 0);
     QVERIFY(m_tools->breakdown()->html().contains(QStringLiteral("Average over heads")));
   }
 
@@ -178,7 +178,7 @@ class TestTeachWindow : public mhaviz::ui::testing::TeachingWindowTest {
     QVERIFY(document()->config().add_bias_kv);
     QVERIFY(document()->config().add_zero_attn);
     QVERIFY(idle());
-    QCOMPARE(computation()->result()->Sx, computation()->result()->S + 2);
+    QCOMPARE(document()->computed().result->Sx, document()->computed().result->S + 2);
     QVERIFY(document()->config() != before);
     // Opened as a file is (test_session_window's anExampleOpensAsAFileDoes): nothing to undo.
     QVERIFY(!document()->undoStack()->canUndo());

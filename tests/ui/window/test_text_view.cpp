@@ -1,5 +1,5 @@
 // The text view in the window: shown from View > Text view (and the toolbar), it follows the
-// computation's result and the grid's view (batch element, stage, solo head), shades the keys
+// document's result and the grid's view (batch element, stage, solo head), shades the keys
 // by the weights of the query hovered or pinned (else the last), shows the bias_k / zero chips,
 // cross-attention as two texts, and a padded batch element's padded keys as masked.
 
@@ -96,7 +96,7 @@ class TestTextView : public QObject {
   // by the norms.
   void followsBatchElementStageAndHead() {
     TextView* view = show();
-    auto result = m_window->computation()->result();
+    auto result = m_window->document()->computed().result;
     const auto weight = [&](int n, int h, int i, int j) {
       return result->weights.value(((n * 2 + h) * 4 + i) * 6 + j);
     };
@@ -122,8 +122,8 @@ class TestTextView : public QObject {
     v.stage = mhaviz::ui::Stage::value_norms;
     m_window->document()->setView(v);
     QVERIFY(idle());
-    result = m_window->computation()->result();
-    const auto measures = m_window->computation()->measures();
+    result = m_window->document()->computed().result;
+    const auto measures = m_window->document()->computed().measures();
     QVERIFY(measures && measures->norms);
     const auto& norms = measures->norms->per_head;
     for (int j = 0; j < 6; ++j) {
@@ -203,8 +203,8 @@ class TestTextView : public QObject {
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor(
         [this] {
-          return !m_window->computation()->isBusy() && !m_window->computation()->isMeasuring() &&
-                 !m_window->grid()->isPreparing();
+          return !m_window->document()->computed().busy &&
+                 !m_window->document()->computed().measuring && !m_window->grid()->isPreparing();
         },
         kTimeout);
     QCoreApplication::processEvents();

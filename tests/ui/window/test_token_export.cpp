@@ -230,8 +230,8 @@ class TestTokenExport : public QObject {
   [[nodiscard]] bool idle() const {
     const bool done = QTest::qWaitFor(
         [this] {
-          return !m_window->computation()->isBusy() && !m_window->computation()->isMeasuring() &&
-                 !m_window->grid()->isPreparing();
+          return !m_window->document()->computed().busy &&
+                 !m_window->document()->computed().measuring && !m_window->grid()->isPreparing();
         },
         kTimeout);
     QCoreApplication::processEvents();

@@ -1,4 +1,5 @@
-// The main window end to end: panel controls -> controller -> worker -> heatmap grid.
+// The main window end to end: panel controls -> document -> computation -> worker -> heatmap grid
+// (what the computation alone does is tests/ui/compute/test_computation.cpp).
 
 #include <QApplication>
 #include <QCheckBox>
@@ -10,12 +11,10 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
-#include <QThread>
 #include <QUndoStack>
-#include <atomic>
 
-#include "../compute/announced.hpp"
 #include "../compute/worker_gate.hpp"
+#include "../document/announced.hpp"
 #include "compute/computation.hpp"
 #include "document/document.hpp"
 #include "prompted_window.hpp"
@@ -25,7 +24,6 @@
 #include "window/view_controls.hpp"
 #include "window_test.hpp"
 
-using mhaviz::ui::Computation;
 using mhaviz::ui::Document;
 using mhaviz::ui::HeatmapGrid;
 using mhaviz::ui::MainWindow;
@@ -43,22 +41,6 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
 
  private slots:
   void initTestCase() { mhaviz::ui::testing::isolateSettings("mhaviz-window-tests"); }
-
-  // Issue 40 defect 8: during a long computation the previous result's maps stayed up with
-  // nothing saying they were out of date. After a moment they are marked, until the result.
-  void aLongComputationMarksThePictureOutOfDate() {
-    QVERIFY(idle());
-    QVERIFY(!computation()->isOutOfDate());
-    {
-      WorkerGate gate(computation()->worker());
-      fields().numHeads->setValue(8);
-      QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
-      QTRY_VERIFY_WITH_TIMEOUT(computation()->isOutOfDate(), kTimeout);
-      gate.release();
-      QVERIFY(idle());
-    }
-    QVERIFY(!computation()->isOutOfDate());
-  }
 
   // Issue 40 defect 4: a size remembered from a larger screen reopened partly off screen, and
   // the first run's size filled a small screen's height with the title bar on top, the status
@@ -103,7 +85,7 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     m_window->resize(1200, 800);
     m_window->show();
     QVERIFY(idle());
-    QVERIFY(computation()->result() != nullptr);
+    QVERIFY(document()->computed().result != nullptr);
   }
 
   void cleanup() {
@@ -121,7 +103,7 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
   void changingHeadsRecomputesAndShowsHMaps() {
     fields().numHeads->setValue(4);
     QVERIFY(idle());
-    QCOMPARE(computation()->result()->H, 4);
+    QCOMPARE(document()->computed().result->H, 4);
     QCOMPARE(grid()->mapCount(), 5);
     const QStringList titles = grid()->mapTitles();
     for (int h = 0; h < 4; ++h) {
@@ -129,7 +111,7 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     }
     fields().numHeads->setValue(1);
     QVERIFY(idle());
-    QCOMPARE(computation()->result()->H, 1);
+    QCOMPARE(document()->computed().result->H, 1);
     QCOMPARE(grid()->mapCount(), 2);
   }
 
@@ -155,7 +137,7 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     QCOMPARE(labels.size(), S + 2);
     QCOMPARE(labels.at(S), QStringLiteral("bias_k"));
     QCOMPARE(labels.at(S + 1), QStringLiteral("zero"));
-    QCOMPARE(computation()->result()->Sx, S + 2);
+    QCOMPARE(document()->computed().result->Sx, S + 2);
     fields().addBiasKv->click();
     QVERIFY(idle());
     labels = grid()->columnLabels(0);
@@ -164,7 +146,7 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
   }
 
   void rapidChangesEndWithTheLastSetting() {
-    const Announced results(computation(), Computation::Change::result);
+    const Announced results(document(), Document::Change::result);
     QSpinBox* L = fields().tgtLen;
     // The first change's computation is held at its start while the other 49 arrive: it is
     // abandoned, and of those waiting only the newest is computed.
@@ -183,10 +165,10 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     QCOMPARE(results.count(), 1);
     QCOMPARE(results.results.first()->L, 150);
     QCOMPARE(computation()->staleResultsDropped(), droppedBefore);
-    QCOMPARE(computation()->result()->L, 150);
+    QCOMPARE(document()->computed().result->L, 150);
     QCOMPARE(document()->config().tgt_len, 150);
     QCOMPARE(grid()->stageData().maps.at(0).rows, 150);
-    QVERIFY(!computation()->isOutOfDate());
+    QVERIFY(!document()->computed().outOfDate);
     // One spin box, one undo step.
     QCOMPARE(document()->undoStack()->count(), 1);
     QCOMPARE(document()->undoStack()->undoText(), QStringLiteral("Set tgt_len to 150"));
@@ -206,7 +188,7 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     QCOMPARE(document()->view().soloHead, 6);
     gate.release();
     QVERIFY(idle());
-    QCOMPARE(computation()->result()->H, 8);
+    QCOMPARE(document()->computed().result->H, 8);
     QCOMPARE(document()->view().soloHead, 6);
     QCOMPARE(grid()->mapCount(), 1);
     // A head the settings do not have is still dropped.
@@ -235,35 +217,11 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     QCOMPARE(grid()->mapCount(), 1);
   }
 
-  void aChangeIsAnnouncedInTheOrderItHappens() {
-    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isMeasuring(), kTimeout);  // the first result's
-    using Change = Computation::Change;
-    const Announced all(computation(), Change::result | Change::measures | Change::error |
-                                           Change::outOfDate | Change::busy | Change::reduced);
-    fields().numHeads->setValue(4);
-    QVERIFY(idle());
-    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isMeasuring(), kTimeout);
-    // Busy from the submission; idle again before the result arrives, which is up to date when
-    // it is announced; its measures follow, the result unchanged. Nothing else is said.
-    QCOMPARE(all.changes,
-             (QList<Computation::Changes>{Change::busy, Change::busy, Change::outOfDate,
-                                          Change::result, Change::measures}));
-    QCOMPARE(all.busy, (QList<bool>{true, false, false, false, false}));
-    QCOMPARE(all.outOfDate, (QList<bool>{false, false, false, false, false}));
-    QCOMPARE(all.results.at(1), all.results.at(0));   // the result before, while it computes
-    QVERIFY(all.results.at(2) != all.results.at(0));  // the new one, up to date
-    QCOMPARE(all.results.at(2)->H, 4);
-    QCOMPARE(all.results.at(3), all.results.at(2));
-    QCOMPARE(all.results.at(4), all.results.at(2));
-    QVERIFY(computation()->measures() != nullptr);
-    QVERIFY(computation()->computeMs() > 0.0);
-  }
-
   void invalidSettingShowsMessageAndKeepsPicture() {
     fields().numHeads->setValue(4);
     QVERIFY(idle());
-    const ResultPtr good = computation()->result();
-    const Announced outOfDate(computation(), Computation::Change::outOfDate);
+    const ResultPtr good = document()->computed().result;
+    const Announced outOfDate(document(), Document::Change::outOfDate);
     fields().embedDim->setValue(10);
     QVERIFY(idle());
     auto* error = m_window->panel()->errorLine();
@@ -271,9 +229,9 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     QVERIFY(error->isVisible());
     QVERIFY2(error->text().contains(QStringLiteral("embed_dim must be divisible by num_heads")),
              qPrintable(error->text()));
-    QCOMPARE(computation()->result(), good);  // last good picture kept
+    QCOMPARE(document()->computed().result, good);  // last good picture kept
     QCOMPARE(grid()->mapCount(), 5);
-    QVERIFY(computation()->isOutOfDate());
+    QVERIFY(document()->computed().outOfDate);
     QVERIFY(outOfDate.count() != 0);
     QCOMPARE(outOfDate.outOfDate.last(), true);
     QVERIFY2(outOfDate.reasons.last().contains(QStringLiteral("embed_dim must be divisible")),
@@ -282,8 +240,8 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     fields().embedDim->setValue(12);
     QVERIFY(idle());
     QVERIFY(!error->isVisible());
-    QVERIFY(!computation()->isOutOfDate());
-    QCOMPARE(computation()->result()->E, 12);
+    QVERIFY(!document()->computed().outOfDate);
+    QCOMPARE(document()->computed().result->E, 12);
   }
 
   void undoRedoRestoresSettingsAndPicture() {
@@ -327,36 +285,13 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     QVERIFY(idle());
     fields().embedDim->setValue(10);
     QVERIFY(idle());
-    QVERIFY(computation()->isOutOfDate());
+    QVERIFY(document()->computed().outOfDate);
     document()->undoStack()->undo();
     QVERIFY(idle());
     QCOMPARE(document()->config().embed_dim, 16);
-    QVERIFY(computation()->error().isEmpty());
-    QVERIFY(!computation()->isOutOfDate());
-    QCOMPARE(computation()->result()->E, 16);
-  }
-
-  void cancelStopsALongComputation() {
-    const Announced results(computation(), Computation::Change::result);
-    const Announced busy(computation(), Computation::Change::busy);
-    mhaviz::Config big = document()->config();
-    big.tgt_len = 1024;
-    big.src_len = 1024;
-    big.batch_size = 4;
-    big.num_heads = 8;
-    big.embed_dim = 64;
-    // Cancelled while it runs: the computation is held at its start until the cancel is in.
-    WorkerGate gate(computation()->worker());
-    document()->changeConfig(big, QStringLiteral("big"));
-    QVERIFY(computation()->isBusy());
-    QVERIFY(gate.waitUntilHeld(kTimeout) != 0);
-    computation()->cancel();
-    gate.release();
-    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isBusy(), kTimeout);
-    QCOMPARE(busy.busy, (QList<bool>{true, false}));
-    QCOMPARE(results.count(), 0);
-    QVERIFY(computation()->isOutOfDate());
-    QVERIFY(computation()->result()->L != 1024);  // the earlier picture stays
+    QVERIFY(document()->computed().error.isEmpty());
+    QVERIFY(!document()->computed().outOfDate);
+    QCOMPARE(document()->computed().result->E, 16);
   }
 
   void escapeCancels() {
@@ -366,27 +301,16 @@ class TestWindow : public mhaviz::ui::testing::WindowTest {
     big.batch_size = 4;
     big.num_heads = 8;
     big.embed_dim = 64;
-    const Announced results(computation(), Computation::Change::result);
+    const Announced results(document(), Document::Change::result);
     WorkerGate gate(computation()->worker());
     document()->changeConfig(big, QStringLiteral("big"));
     QVERIFY(gate.waitUntilHeld(kTimeout) != 0);  // running, held at its start
     m_window->activateWindow();
     QTest::keyClick(m_window, Qt::Key_Escape);
     gate.release();
-    QTRY_VERIFY_WITH_TIMEOUT(!computation()->isBusy(), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(!document()->computed().busy, kTimeout);
     QCOMPARE(results.count(), 0);
-    QVERIFY(computation()->isOutOfDate());
-  }
-
-  void workerComputesOffTheGuiThread() {
-    std::atomic<QThread*> seen{nullptr};
-    connect(
-        computation()->worker(), &mhaviz::ui::ComputeWorker::started, this,
-        [&seen](quint64) { seen.store(QThread::currentThread()); }, Qt::DirectConnection);
-    fields().numHeads->setValue(8);
-    QVERIFY(idle());
-    QVERIFY(seen.load() != nullptr);
-    QVERIFY(seen.load() != QApplication::instance()->thread());
+    QVERIFY(document()->computed().outOfDate);
   }
 
   void viewControlsSelectBatchAndHead() {

@@ -22,7 +22,7 @@ class WindowTest : public QObject {
   [[nodiscard]] ParameterPanel::Controls fields() const { return m_window->panel()->controls(); }
   /// Waits until the worker has finished everything submitted so far and the events are in.
   [[nodiscard]] bool idle(int timeoutMs = 30000) const {
-    const bool done = QTest::qWaitFor([this] { return !computation()->isBusy(); }, timeoutMs);
+    const bool done = QTest::qWaitFor([this] { return !document()->computed().busy; }, timeoutMs);
     QCoreApplication::processEvents();
     return done;
   }
