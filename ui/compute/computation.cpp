@@ -174,6 +174,9 @@ void Computation::onConfigChanged(const mhaviz::Config& config) {
     // Keep the last good picture; make whatever is still running stale and stop it.
     ++m_generation;
     m_worker.cancelAll();
+    Computed next = state();
+    next.measuring = false;  // the measures still to come are stale now
+    publish(next, {});
     setError(problem);
     setOutOfDate(state().result != nullptr, problem);
     return;
@@ -249,7 +252,7 @@ void Computation::onResult(quint64 generation, const ResultPtr& result, const An
   updateViewBounds(next);
   // The picture is up to date again before the result is announced, as it has arrived.
   publish(next, Document::Change::outOfDate);
-  publish(next, Document::Change::result);
+  publish(state(), Document::Change::result);
 }
 
 void Computation::onMeasures(quint64 generation, const AnalysesPtr& analyses) {

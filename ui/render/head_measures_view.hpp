@@ -1,8 +1,8 @@
 #pragma once
 // The head measures of one batch element as bars, one bar per head for each measure (mean
 // normalised entropy, confidence, sink shares, ablation): what a head does at a glance, beside
-// the grid. Reads the result's measures, which the computation holds beside the result and which
-// arrive after the result itself; computes nothing. GUI thread.
+// the grid. Reads the result's measures, which the window's document holds beside the result and
+// which arrive after the result itself; computes nothing. GUI thread.
 
 #include <QRect>
 #include <QString>

@@ -133,7 +133,7 @@ enum class ExtractMode { copy, describe, deferred };
 /// view.soloHead when >= 0), plus the head average for weights (the sum over heads for value
 /// norms) when view.showAverage; one (L,E) map for merged/output. Value norms, value zeroing
 /// and sink scores come from `measures`, the result's measures (mhaviz::measure_result of it),
-/// which whoever holds the result keeps beside it (the window's computation; null: none).
+/// which whoever holds the result keeps beside it (the window's document; null: none).
 /// Throws InvalidInput when the batch element does not exist or the stage's measures are
 /// missing. Described maps of those stages read `measures`, which must outlive them
 /// (StageData::measures).

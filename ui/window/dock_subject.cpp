@@ -65,7 +65,10 @@ DockSubject::DockSubject(Document* document, ModelPages* pages, const QList<QDoc
     dock->setWidget(box);
     m_headers << Header{dock, label, open};
   }
-  connect(document, &Document::changed, this, &DockSubject::update);
+  connect(document, &Document::changed, this, [this](Document::Changes what) {
+    using C = Document::Change;
+    if (what & (C::config | C::view | C::origin)) update();
+  });
   connect(pages, &QStackedWidget::currentChanged, this, &DockSubject::update);
   connect(pages, &ModelPages::shownChanged, this, &DockSubject::update);
   // A model asked for, read (or not), or closed: whether one is open at all.

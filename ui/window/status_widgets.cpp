@@ -28,7 +28,6 @@ StatusWidgets::StatusWidgets(QStatusBar* bar, Document* document, Computation* c
                              QObject* parent)
     : QObject(parent),
       m_document(document),
-      m_computation(computation),
       m_bar(bar),
       m_hover(new QLabel),
       m_compute(new QLabel),

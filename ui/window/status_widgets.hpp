@@ -47,7 +47,6 @@ class StatusWidgets : public QObject {
   void showOutOfDate();
 
   Document* m_document;
-  Computation* m_computation;
   QStatusBar* m_bar;
   QLabel* m_hover;
   QLabel* m_compute;

@@ -1,7 +1,7 @@
 // Computation over a Document, without a window: what it writes into the document
 // (Document::computed) and announces, in the order things happen; a bad setting's error with the
-// last picture kept, out of date; a long computation marked out of date while it runs; cancel;
-// the pass off the GUI thread.
+// last picture kept, out of date, and the measures it made stale; a long computation marked out
+// of date while it runs; cancel; the pass off the GUI thread.
 
 #include <QCoreApplication>
 #include <QTest>
@@ -114,6 +114,26 @@ class TestComputation : public QObject {
     QVERIFY(m_doc->computed().error.isEmpty());
     QVERIFY(!m_doc->computed().outOfDate);
     QCOMPARE(m_doc->computed().result->E, 12);
+  }
+
+  // A bad setting while the measures of the result before are still to come: they are stale,
+  // and nothing waits for them (the value norms stage would wait for ever).
+  void aBadSettingEndsTheWaitForTheMeasures() {
+    m_computation->worker()->holdMeasures();
+    m_doc->changeConfig(withHeads(m_doc->config(), 4), QStringLiteral("Set num_heads to 4"));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_doc->computed().busy, kTimeout);
+    QCOMPARE(m_doc->computed().result->H, 4);
+    QVERIFY(m_doc->computed().measuring);
+    const Announced measures(m_doc.get(), Change::measures);
+    mhaviz::Config bad = m_doc->config();
+    bad.embed_dim = 10;
+    m_doc->changeConfig(bad, QStringLiteral("Set embed_dim to 10"));
+    QVERIFY(!m_doc->computed().error.isEmpty());
+    QVERIFY(!m_doc->computed().measuring);
+    m_computation->worker()->resumeMeasures();
+    QTest::qWait(200);
+    QCOMPARE(measures.count(), 0);  // the stale measures are dropped
+    QVERIFY(m_doc->computed().measures() == nullptr);
   }
 
   // Issue 40 defect 8: during a long computation the previous result's maps stayed up with
