@@ -125,6 +125,7 @@ ComparePanel::ComparePanel(Document* document, QWidget* parent)
   connect(m_leave, &QPushButton::clicked, this, &ComparePanel::unpin);
   connect(this, &ComparePanel::pinnedChanged, this, &ComparePanel::updateButtons);
   connect(document, &Document::changed, this, [this](Document::Changes what) {
+    if (what & Document::Change::pinned) followPinned();
     if ((what & Document::Change::view) && isPinned()) refresh();
     if (what & Document::Change::result) {
       m_b = m_document->computed().result;
@@ -166,98 +167,97 @@ void ComparePanel::showUnpinnedHint() {
 
 QString ComparePanel::message() const { return m_status->text(); }
 
-std::optional<CompareA> ComparePanel::savedA() const {
-  if (m_a == nullptr) return std::nullopt;
-  return CompareA{m_a->config, m_aTensors};
+bool ComparePanel::isPinned() const {
+  const std::optional<Pinned>& a = m_document->pinned();
+  return a && a->result != nullptr;
 }
 
-void ComparePanel::restoreA(const std::optional<CompareA>& a) {
-  if (!a) {
-    if (isPinned()) clearA();
+void ComparePanel::followPinned() {
+  const std::optional<Pinned>& a = m_document->pinned();
+  m_restoring = 0;  // an A being computed is no longer the document's
+  m_difference.cancel();
+  m_shown = m_difference.generation();
+  m_data = CompareData{};
+  if (a && a->result == nullptr && a->error.isEmpty()) computeA(*a);
+  if (!isPinned()) {
+    m_gridA->clear();
+    m_gridB->clear();
+    m_gridDiff->clear();
+    if (a && !a->error.isEmpty()) {
+      m_status->setText(tr("A of the session cannot be computed: %1").arg(a->error));
+    } else {
+      showUnpinnedHint();
+    }
+    emit pinnedChanged(false);
     return;
   }
+  if (m_b == nullptr) {
+    m_b = m_document->computed().result;
+    m_bMeasures = m_document->computed().measures();
+  }
+  emit pinnedChanged(true);
+  refresh();
+}
+
+void ComparePanel::computeA(const Pinned& a) {
   if (m_aWorker == nullptr) {
     m_aWorker = std::make_unique<ComputeWorker>();
     ComputeWorker* worker = m_aWorker.get();
     connect(worker, &ComputeWorker::resultReady, this,
             [this](quint64 generation, const ResultPtr& result, const AnalysesPtr&, double) {
-              if (generation != m_restoring) return;
-              m_restoring = 0;
-              m_a = result;
-              m_aMeasures.reset();  // A's measures are not computed for a restored A
-              if (m_b == nullptr) {
-                m_b = m_document->computed().result;
-                m_bMeasures = m_document->computed().measures();
-              }
-              emit pinnedChanged(true);
-              refresh();
+              if (generation != m_restoring || !m_document->pinned()) return;
+              Pinned computed = *m_document->pinned();
+              computed.result = result;  // its measures are not computed
+              m_document->setPinned(std::move(computed));
             });
     connect(worker, &ComputeWorker::failed, this,
             [this](quint64 generation, const QString& message) {
-              if (generation != m_restoring) return;
-              m_restoring = 0;
-              m_status->setText(tr("A of the session cannot be computed: %1").arg(message));
+              if (generation != m_restoring || !m_document->pinned()) return;
+              Pinned failed = *m_document->pinned();
+              failed.error = message;
+              m_document->setPinned(std::move(failed));
             });
   }
-  m_aTensors = a->tensors;
   ComputeRequest request;
-  request.generation = ++m_restoreCount;  // from 1: 0 means "nothing being restored"
+  request.generation = ++m_restoreCount;  // from 1: 0 means "nothing being computed"
+  request.config = a.config;
+  request.tensors = a.tensors;
   m_restoring = request.generation;
-  request.config = a->config;
-  request.tensors = a->tensors;
   m_aWorker->submit(request);
 }
 
 void ComparePanel::pin() {
-  const ResultPtr current = m_document->computed().result;
-  if (current == nullptr) return;
-  m_a = current;
-  m_b = current;
-  m_aMeasures = m_bMeasures = m_document->computed().measures();
-  m_aTensors = m_document->tensors();
-  emit pinnedChanged(true);
+  const Computed& current = m_document->computed();
+  if (current.result == nullptr) return;
+  m_b = current.result;
+  m_bMeasures = current.measures();
+  m_document->setPinned(Pinned{
+      current.result->config, m_document->tensors(), current.result, current.measures(), {}});
   emit changedByUser();
-  refresh();
 }
 
 void ComparePanel::swap() {
   if (!isPinned() || m_b == nullptr) return;
-  const ResultPtr oldA = m_a;
-  const auto oldAMeasures = m_aMeasures;
-  const auto oldATensors = m_aTensors;
-  m_a = m_b;
-  m_aMeasures = m_bMeasures;
-  m_aTensors = m_document->tensors();
-  m_b = oldA;  // shown at once; the worker's result for these settings replaces it
-  m_bMeasures = oldAMeasures;
-  refresh();
-  if (m_document->tensors() != oldATensors) m_document->setTensors(oldATensors);
-  m_document->changeConfig(oldA->config, tr("Swap A and B"));
+  const Pinned oldA = *m_document->pinned();
+  const ResultPtr b = m_b;
+  const auto bMeasures = m_bMeasures;
+  m_b = oldA.result;  // shown at once; the worker's result for these settings replaces it
+  m_bMeasures = oldA.measures;
+  m_document->setPinned(Pinned{b->config, m_document->tensors(), b, bMeasures, {}});
+  if (m_document->tensors() != oldA.tensors) m_document->setTensors(oldA.tensors);
+  m_document->changeConfig(oldA.config, tr("Swap A and B"));
 }
 
 void ComparePanel::unpin() {
-  clearA();
+  m_document->setPinned(std::nullopt);
   emit changedByUser();
 }
 
-void ComparePanel::clearA() {
-  m_a.reset();
-  m_aMeasures.reset();
-  m_aTensors.reset();
-  m_difference.cancel();
-  m_shown = m_difference.generation();
-  m_data = CompareData{};
-  m_gridA->clear();
-  m_gridB->clear();
-  m_gridDiff->clear();
-  showUnpinnedHint();
-  emit pinnedChanged(false);
-}
-
 void ComparePanel::refresh() {
-  if (m_a == nullptr || m_b == nullptr) return;
+  if (!isPinned() || m_b == nullptr) return;
+  const Pinned& pinned = *m_document->pinned();
   m_status->setText(tr("Computing B \u2212 A\u2026"));
-  m_difference.start([this, a = m_a, b = m_b, am = m_aMeasures, bm = m_bMeasures,
+  m_difference.start([this, a = pinned.result, b = m_b, am = pinned.measures, bm = m_bMeasures,
                       view = m_document->view()](const TaskScope& scope) {
     auto data = std::make_shared<CompareData>(compareStage(*a, *b, view, am.get(), bm.get()));
     scope.post(
@@ -278,8 +278,9 @@ void ComparePanel::present(quint64 generation, CompareData data) {
     if (!differ.isEmpty()) text += tr("; differs: %1").arg(differ.join(QStringLiteral(", ")));
     return text;
   };
-  m_titleA->setText(title(QStringLiteral("A"), m_a->config, m_b->config));
-  m_titleB->setText(title(QStringLiteral("B"), m_b->config, m_a->config));
+  const mhaviz::Config& a = m_document->pinned()->config;
+  m_titleA->setText(title(QStringLiteral("A"), a, m_b->config));
+  m_titleB->setText(title(QStringLiteral("B"), m_b->config, a));
 
   // One masked colour for the three grids, though B - A is drawn with the diverging colormap.
   for (HeatmapGrid* grid : {m_gridA, m_gridB, m_gridDiff}) {
@@ -323,9 +324,10 @@ void ComparePanel::exportDifference() {
   if (path.isEmpty()) return;
   const ViewOptions view = m_document->view();
   ExportOptions options;
-  options.title = tr("B \u2212 A, %1 \u2014 A: %2; B: %3")
-                      .arg(shownStageName(view.stage), describeConfig(m_a->config, view.batch),
-                           describeConfig(m_b->config, view.batch));
+  options.title =
+      tr("B \u2212 A, %1 \u2014 A: %2; B: %3")
+          .arg(shownStageName(view.stage), describeConfig(m_document->pinned()->config, view.batch),
+               describeConfig(m_b->config, view.batch));
   const QString error = exportStageImage(m_data.diff, view, options, path);
   if (!error.isEmpty()) QMessageBox::warning(this, tr("Export B \u2212 A"), error);
 }

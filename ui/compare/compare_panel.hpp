@@ -1,15 +1,14 @@
 #pragma once
-// Compare mode (A | B | B - A): the current result pinned as A, the current settings as B, and
-// their signed difference per head for the stage the view shows. A and B are results of a
-// compute worker (A was computed there while it was current); the difference is made as a
-// background task (stages/compare_stage), never on the GUI thread.
+// Compare mode (A | B | B - A): the current result pinned as A (the document's Pinned), the
+// current settings as B, and their signed difference per head for the stage the view shows. A
+// and B are results of a compute worker (A was computed there while it was current, or on the
+// panel's own worker when a session's A was pinned without its result); the difference is made
+// as a background task (stages/compare_stage), never on the GUI thread.
 
 #include <QWidget>
 #include <memory>
 
-#include "document/computed.hpp"
-#include "mhaviz/core/base/tensor_map.hpp"
-#include "session/session_file.hpp"
+#include "document/pinned.hpp"
 #include "stages/compare_stage.hpp"
 #include "tasks/latest_task.hpp"
 
@@ -33,30 +32,19 @@ class ComparePanel : public QWidget {
   ComparePanel(Document* document, QWidget* parent = nullptr);
   ~ComparePanel() override;
 
-  /// The current result becomes A (also "make B the new A").
+  /// The current result becomes A (also "make B the new A"): Document::setPinned.
   void pin();
   /// A becomes the current settings (recomputed on the worker as B) and B is pinned as A.
   void swap();
   /// Leaves compare mode.
   void unpin();
-  /// The pinned A for a session file (nullopt: nothing pinned).
-  [[nodiscard]] std::optional<CompareA> savedA() const;
-  /// A session's A: computed on a compute worker of its own, then pinned (nullopt: unpin).
-  void restoreA(const std::optional<CompareA>& a);
-  /// True while a restored A is being computed.
+  /// True while the document's A is being computed (a session's A, given without its result).
   [[nodiscard]] bool isRestoring() const { return m_restoring != 0; }
-  [[nodiscard]] bool isPinned() const { return m_a != nullptr; }
-  [[nodiscard]] ResultPtr resultA() const { return m_a; }
+  /// The document's A has a result: A | B | B - A are shown.
+  [[nodiscard]] bool isPinned() const;
+  /// B as shown: the document's result, or A's before a swap until the result of the swapped
+  /// settings arrives.
   [[nodiscard]] ResultPtr resultB() const { return m_b; }
-  /// The measures held beside A and B (null: none, e.g. B's not arrived yet).
-  [[nodiscard]] std::shared_ptr<const mhaviz::ResultMeasures> measuresA() const {
-    return m_aMeasures;
-  }
-  [[nodiscard]] std::shared_ptr<const mhaviz::ResultMeasures> measuresB() const {
-    return m_bMeasures;
-  }
-  /// The tensors A was computed with (null: generated).
-  [[nodiscard]] std::shared_ptr<const mhaviz::io::TensorMap> tensorsA() const { return m_aTensors; }
   /// The maps shown (A, B, B - A or the mismatch); valid once isUpToDate().
   [[nodiscard]] const CompareData& data() const { return m_data; }
   /// True when the shown difference is that of the current A, B and view.
@@ -93,14 +81,17 @@ class ComparePanel : public QWidget {
   [[nodiscard]] ModelCompare* modelCompare() const { return m_modelCompare; }
 
  signals:
+  /// The document's A changed (pinned, replaced, being computed, computed or dropped);
+  /// `pinned` is isPinned().
   void pinnedChanged(bool pinned);
-  /// The user pinned or left compare mode: part of the session changed (restoreA does not emit).
+  /// The user pinned or left compare mode (pin, unpin; not an A pinned by a session).
   void changedByUser();
   void shown();  // a new difference (or mismatch) is on screen
 
  private:
   friend ComparePanel* installCompare(QMainWindow*, Document*);
-  void clearA();  // leaves compare mode without telling the session
+  void followPinned();  // the document's A changed: computes it when it has no result, shows it
+  void computeA(const Pinned& a);  // on the panel's own worker
   void showUnpinnedHint();
   void updateButtons();  // what the buttons say and allow, and whether the grids are shown
   void refresh();  // recomputes the difference for A, B and the view off the GUI thread
@@ -108,12 +99,11 @@ class ComparePanel : public QWidget {
   void exportDifference();
 
   Document* m_document;
-  ResultPtr m_a, m_b;
-  std::shared_ptr<const mhaviz::ResultMeasures> m_aMeasures, m_bMeasures;  // beside m_a, m_b
-  std::unique_ptr<ComputeWorker> m_aWorker;  // computes a restored A (created when needed)
-  quint64 m_restoring = 0;                   // generation of the restored A being computed
+  ResultPtr m_b;                                              // B as shown (resultB)
+  std::shared_ptr<const mhaviz::ResultMeasures> m_bMeasures;  // beside m_b
+  std::unique_ptr<ComputeWorker> m_aWorker;  // computes an A pinned without its result
+  quint64 m_restoring = 0;                   // generation of that A being computed
   quint64 m_restoreCount = 0;
-  std::shared_ptr<const mhaviz::io::TensorMap> m_aTensors;
   CompareData m_data;
   LatestTask m_difference{this};  // B - A for the current A, B and view
   quint64 m_shown = 0;            // the task generation whose difference is shown

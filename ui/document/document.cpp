@@ -65,6 +65,11 @@ void Document::setComputed(const Computed& computed, Changes what) {
   if (what) emit changed(what);
 }
 
+void Document::setPinned(std::optional<Pinned> pinned) {
+  m_pinned = std::move(pinned);
+  emit changed(Change::pinned);
+}
+
 void Document::applyConfig(const mhaviz::Config& config) {
   m_config = config;
   // Undo, redo and opened files bring their own values: remember those from now on.

@@ -1,17 +1,19 @@
 #pragma once
 // The document: what is open in the window. Its configuration (mhaviz::Config), the user's
-// tensors, how it is shown (ViewOptions), the undo history of the configuration, and what the
-// computation made of it (Computed: the result, its analyses, the error, busy). Every editor,
-// dock and view reads it from here, follows its one signal and changes it through here; the
-// computation (compute/computation.hpp) follows it and writes back what it computed. GUI thread
-// only; no computation happens here.
+// tensors, how it is shown (ViewOptions), the undo history of the configuration, what the
+// computation made of it (Computed: the result, its analyses, the error, busy) and compare
+// mode's pinned A (Pinned). Every editor, dock and view reads it from here, follows its one
+// signal and changes it through here; the computation (compute/computation.hpp) follows it and
+// writes back what it computed. GUI thread only; no computation happens here.
 
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
 #include <memory>
+#include <optional>
 
 #include "document/computed.hpp"
+#include "document/pinned.hpp"
 #include "document/session_origin.hpp"
 #include "mhaviz/core/base/tensor_map.hpp"
 #include "mhaviz/core/gen/user_values.hpp"
@@ -38,6 +40,7 @@ class Document : public QObject {
     outOfDate = 0x40,  // outOfDate and outOfDateReason (said again when unchanged)
     busy = 0x80,       // busy
     reduced = 0x100,   // reduced and region
+    pinned = 0x200,    // compare mode's A: pinned, computed, replaced or dropped (pinned())
   };
   Q_DECLARE_FLAGS(Changes, Change)
 
@@ -86,6 +89,12 @@ class Document : public QObject {
   /// result, told with the result). The computation calls this; nothing else does.
   void setComputed(const Computed& computed, Changes what);
 
+  /// Compare mode's A (nullopt: not in compare mode); the settings above are B.
+  [[nodiscard]] const std::optional<Pinned>& pinned() const { return m_pinned; }
+  /// Pins `pinned` as A (nullopt: leaves compare mode) and announces Change::pinned. The compare
+  /// panel pins the current result and computes an A given without one (a session's).
+  void setPinned(std::optional<Pinned> pinned);
+
  signals:
   /// `what` changed; the new state is read from config(), view(), origin() and computed(), one
   /// flag per announcement in the order things happen (the computation's busy ends before its
@@ -111,6 +120,7 @@ class Document : public QObject {
   SessionOrigin m_origin;
   QString m_fitNotes;
   Computed m_computed;
+  std::optional<Pinned> m_pinned;
 };
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(Document::Changes)

@@ -25,6 +25,7 @@ struct CompareA {
   /// A's tensors; null: generated. Written as "same" when they are B's (Session::tensors),
   /// else embedded.
   std::shared_ptr<const mhaviz::io::TensorMap> tensors;
+  bool operator==(const CompareA&) const = default;
 };
 
 struct Session {

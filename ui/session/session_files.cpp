@@ -126,6 +126,7 @@ SessionFiles::SessionFiles(QMainWindow* window, Document* document, const QStrin
       m_pendingView.reset();
       m_document->setView(view);
     }
+    if (what & Document::Change::pinned) onChanged();  // A pinned or dropped: modified or not
     if (!(what & Document::Change::config)) return;
     // The sizes New announced are stale once the settings change (issue 40: "H = 2" stayed
     // up after H became 8).
@@ -143,12 +144,13 @@ SessionFiles::~SessionFiles() {
 }
 
 bool SessionFiles::isModified() const {
-  return m_tensorsDirty || m_compareDirty || !m_document->undoStack()->isClean();
+  return m_tensorsDirty || pinnedA() != m_savedA || !m_document->undoStack()->isClean();
 }
 
-void SessionFiles::markCompareChanged() {
-  m_compareDirty = true;
-  onChanged();
+std::optional<CompareA> SessionFiles::pinnedA() const {
+  const std::optional<Pinned>& a = m_document->pinned();
+  if (!a) return std::nullopt;
+  return CompareA{a->config, a->tensors};
 }
 
 Session SessionFiles::snapshot() const {
@@ -158,7 +160,7 @@ Session SessionFiles::snapshot() const {
   s.tensors = m_document->tensors();
   s.tensorsFile = m_tensorsFile;
   s.embedTensors = m_embedTensors;
-  if (m_compareSave) s.compareA = m_compareSave();
+  s.compareA = pinnedA();
   if (m_workspaceSave) s.workspace = m_workspaceSave();
   return s;
 }
@@ -216,7 +218,7 @@ void SessionFiles::applySession(const Session& session, const QString& path, boo
   m_tensorsFile = session.tensorsFile;
   m_embedTensors = session.embedTensors;
   m_tensorsDirty = false;
-  m_compareDirty = false;
+  m_savedA = session.compareA;
   m_pendingView = session.view;
   // The tensors and where they came from: a session replaced leaves nothing of the one before
   // (the model view closes unless it is one of its layers).
@@ -228,7 +230,12 @@ void SessionFiles::applySession(const Session& session, const QString& path, boo
   m_document->changeConfig(session.config, tr("Open session"));
   if (markClean) m_document->undoStack()->clear();
   m_document->setView(session.view);
-  if (m_compareRestore) m_compareRestore(session.compareA);
+  // Compare mode's A as the session has it: the compare panel computes it (it has no result).
+  if (session.compareA) {
+    m_document->setPinned(Pinned{session.compareA->config, session.compareA->tensors, {}, {}, {}});
+  } else if (m_document->pinned()) {
+    m_document->setPinned(std::nullopt);
+  }
   if (m_workspaceRestore) m_workspaceRestore(session);
   onChanged();
 }
@@ -283,7 +290,7 @@ bool SessionFiles::saveTo(const QString& path) {
   }
   m_path = QFileInfo(path).absoluteFilePath();
   m_tensorsDirty = false;
-  m_compareDirty = false;
+  m_savedA = pinnedA();
   m_document->undoStack()->setClean();
   rememberRecent(m_path);
   onChanged();
@@ -371,7 +378,7 @@ bool SessionFiles::start(const StartupFiles& files) {
   // Tensors named on the command line are part of what is opened, not an edit.
   if (!files.tensors.isEmpty() && loadTensors(files.tensors)) {
     m_tensorsDirty = false;
-    m_compareDirty = false;
+    m_savedA = pinnedA();
     onChanged();
   }
   return filesGiven;

@@ -91,15 +91,6 @@ class SessionFiles : public QObject {
   /// Shows an error through Prompts::error (never a dialog when tests replaced it).
   void showError(const QString& title, const QString& message);
 
-  /// Compare mode's part of a session (the window's compare panel): `save` gives the pinned A
-  /// (nullopt: nothing pinned), `restore` is called with a session's A when one is applied.
-  /// The compare panel's A was pinned or dropped by the user: the session is modified.
-  void markCompareChanged();
-  void setCompareHooks(std::function<std::optional<CompareA>()> save,
-                       std::function<void(const std::optional<CompareA>&)> restore) {
-    m_compareSave = std::move(save);
-    m_compareRestore = std::move(restore);
-  }
   /// The window's workspace in a session (Session::workspace): `save` gives the current one's
   /// name, `restore` is given every session opened (after its A), to choose the workspace it
   /// names, or one that shows what it holds when it names none. Choosing a workspace does not
@@ -125,12 +116,12 @@ class SessionFiles : public QObject {
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
-  std::function<std::optional<CompareA>()> m_compareSave;
-  std::function<void(const std::optional<CompareA>&)> m_compareRestore;
   std::function<QString()> m_workspaceSave;
   std::function<void(const Session&)> m_workspaceRestore;
   void updateTitle();
   void onChanged();
+  /// The document's pinned A as a session holds it (nullopt: not in compare mode).
+  [[nodiscard]] std::optional<CompareA> pinnedA() const;
   void setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors, const QString& file);
   void rememberRecent(const QString& path);
   /// Where the file dialogs start: the folder of the file opened or loaded last, else the
@@ -148,7 +139,7 @@ class SessionFiles : public QObject {
   QString m_tensorsFile;
   bool m_embedTensors = false;
   bool m_tensorsDirty = false;
-  bool m_compareDirty = false;  // A pinned or dropped since the last save or open
+  std::optional<CompareA> m_savedA;          // compare mode's A as last saved or opened
   bool m_started = false;                    // start() has run: the autosave file is this run's own
   std::optional<ViewOptions> m_pendingView;  // reapplied once the new result has arrived
   RecentFilesMenu* m_recent;

@@ -292,13 +292,7 @@ void MainWindow::buildMenus() {
   connect(m_teaching->presentationAction(), &QAction::toggled, m_pages,
           &ModelPages::setPresentation);  // the bar above a model's layer is no slide
   m_compare = installCompare(this, m_document);  // Compare menu and the A | B | B - A dock
-  menuBar()->addAction(help->menuAction());  // Help stays the last menu, after Compare
-  if (m_session != nullptr) {
-    m_session->setCompareHooks(
-        [this] { return m_compare->savedA(); },
-        [this](const std::optional<CompareA>& a) { m_compare->restoreA(a); });
-    connect(m_compare, &ComparePanel::changedByUser, m_session, &SessionFiles::markCompareChanged);
-  }
+  menuBar()->addAction(help->menuAction());      // Help stays the last menu, after Compare
 }
 
 

@@ -117,7 +117,7 @@ void TestCompareLayer::pinChangeAndTheDifferenceIsBMinusA() {
   w.document.changeConfig(zeroKey, QStringLiteral("add_zero_attn"));
   QVERIFY(w.idle());
   QVERIFY(w.shown());
-  const auto a = panel->resultA();
+  const auto a = w.document.pinned()->result;
   const auto b = panel->resultB();
   QCOMPARE(b, w.document.computed().result);
   QVERIFY(!a->config.add_zero_attn);
@@ -153,7 +153,7 @@ void TestCompareLayer::pinChangeAndTheDifferenceIsBMinusA() {
   panel->swap();
   QVERIFY(w.idle());
   QVERIFY(w.shown());
-  QVERIFY(panel->resultA()->config.add_zero_attn);
+  QVERIFY(w.document.pinned()->result->config.add_zero_attn);
   QVERIFY(!w.document.config().add_zero_attn);
   const auto& swapped = panel->data().diff.maps.front();
   for (std::size_t k = 0; k < swapped.values.size(); ++k) {
@@ -209,11 +209,14 @@ bool sameWeights(const mhaviz::ForwardResult& x, const mhaviz::ForwardResult& y)
   return true;
 }
 
+/// A as a session holds it: its configuration and tensors, without its result.
+Pinned withoutResult(const Pinned& a) { return Pinned{a.config, a.tensors, {}, {}, {}}; }
+
 }  // namespace
 
-// The A a session saved (savedA: its configuration and tensors) is computed again on the
-// panel's own worker when restored, with those tensors, not B's; restoring it or leaving compare
-// mode that way is no edit of the user's (changedByUser), pinning and unpinning are.
+// The document's A given without its result (as a session opens it: its configuration and
+// tensors) is computed on the panel's own worker, with those tensors, not B's; pinning it that
+// way is no edit of the user's (changedByUser), pinning and unpinning in the panel are.
 void TestCompareLayer::aRestoredAIsComputedWithItsTensors() {
   mhaviz::Config c;
   c.embed_dim = 4;
@@ -240,11 +243,10 @@ void TestCompareLayer::aRestoredAIsComputedWithItsTensors() {
   w.panel->pin();
   QCOMPARE(edits.count(), 1);
   QVERIFY(w.shown());
-  const std::optional<CompareA> saved = w.panel->savedA();
-  QVERIFY(saved.has_value());
-  QVERIFY(saved->config == aConfig);
-  QCOMPARE(saved->tensors, query);
-  QCOMPARE(w.panel->tensorsA(), query);
+  const Pinned saved = *w.document.pinned();
+  QVERIFY(saved.config == aConfig);
+  QCOMPARE(saved.tensors, query);
+  QCOMPARE(saved.result, w.document.computed().result);
   // B: generated tensors and the bias keys; A keeps its tensors.
   w.document.setTensors(nullptr);
   QVERIFY(w.idle());
@@ -254,7 +256,7 @@ void TestCompareLayer::aRestoredAIsComputedWithItsTensors() {
   QVERIFY(w.idle());
   QVERIFY(w.shown());
   QVERIFY(w.document.tensors() == nullptr);
-  QCOMPARE(w.panel->tensorsA(), query);
+  QCOMPARE(w.document.pinned()->tensors, query);
   QVERIFY(w.panel->data().ok());
   const std::vector<double> before = w.panel->data().diff.maps.front().values;
 
@@ -265,39 +267,53 @@ void TestCompareLayer::aRestoredAIsComputedWithItsTensors() {
   QVERIFY(other.idle());
   QSignalSpy otherEdits(other.panel, &ComparePanel::changedByUser);
   QSignalSpy pinned(other.panel, &ComparePanel::pinnedChanged);
-  other.panel->restoreA(saved);
+  other.document.setPinned(withoutResult(saved));
   QVERIFY(other.panel->isRestoring());
-  QVERIFY(!other.panel->isPinned());
+  QVERIFY(!other.panel->isPinned());  // nothing to compare with until A is computed
   QVERIFY(QTest::qWaitFor(
       [&other] { return other.panel->isPinned() && !other.panel->isRestoring(); }, kTimeout));
   QVERIFY(other.shown());
-  QCOMPARE(pinned.count(), 1);
-  QCOMPARE(pinned.at(0).at(0).toBool(), true);
-  QCOMPARE(otherEdits.count(), 0);  // restoring A is not an edit
-  QCOMPARE(other.panel->tensorsA(), query);
-  QVERIFY(other.panel->resultA()->config == aConfig);
-  QVERIFY(sameWeights(*other.panel->resultA(), *w.panel->resultA()));
+  QCOMPARE(pinned.count(), 2);  // A being computed, then A
+  QCOMPARE(pinned.at(0).at(0).toBool(), false);
+  QCOMPARE(pinned.at(1).at(0).toBool(), true);
+  QCOMPARE(otherEdits.count(), 0);  // a document's A is not an edit of the panel's
+  const Pinned& restored = *other.document.pinned();
+  QCOMPARE(restored.tensors, query);
+  QVERIFY(restored.config == aConfig);
+  QVERIFY(restored.result->config == aConfig);
+  QVERIFY(sameWeights(*restored.result, *w.document.pinned()->result));
   const std::vector<double>& after = other.panel->data().diff.maps.front().values;
   QCOMPARE(after.size(), before.size());
   for (std::size_t k = 0; k < after.size(); ++k) QVERIFY(std::abs(after[k] - before[k]) < 1e-12);
 
   // The same A without its tensors is another result: the tensors above were A's.
-  other.panel->restoreA(CompareA{aConfig, nullptr});
+  other.document.setPinned(Pinned{aConfig, nullptr, {}, {}, {}});
   QVERIFY(QTest::qWaitFor([&other] { return !other.panel->isRestoring(); }, kTimeout));
-  QVERIFY(other.panel->tensorsA() == nullptr);
-  QVERIFY(!sameWeights(*other.panel->resultA(), *w.panel->resultA()));
+  QVERIFY(other.document.pinned()->tensors == nullptr);
+  QVERIFY(!sameWeights(*other.document.pinned()->result, *w.document.pinned()->result));
 
-  // A session without A leaves compare mode, and that is not an edit either.
-  other.panel->restoreA(std::nullopt);
+  // An A that cannot be computed says why, inline, and stays the document's (a session saved
+  // now keeps it); nothing is compared.
+  mhaviz::Config bad = aConfig;
+  bad.num_heads = 3;  // embed_dim 4 is not divisible by 3
+  other.document.setPinned(Pinned{bad, nullptr, {}, {}, {}});
+  QVERIFY(QTest::qWaitFor([&other] { return !other.panel->isRestoring(); }, kTimeout));
   QVERIFY(!other.panel->isPinned());
-  QVERIFY(!other.panel->savedA().has_value());
-  QCOMPARE(pinned.count(), 3);
-  QCOMPARE(pinned.at(2).at(0).toBool(), false);
+  QVERIFY(other.document.pinned().has_value());
+  QVERIFY(!other.document.pinned()->error.isEmpty());
+  QVERIFY2(other.panel->message().contains(QStringLiteral("A of the session cannot be computed")),
+           qPrintable(other.panel->message()));
+
+  // No A leaves compare mode, and that is not an edit either.
+  other.document.setPinned(std::nullopt);
+  QVERIFY(!other.panel->isPinned());
+  QCOMPARE(pinned.at(pinned.count() - 1).at(0).toBool(), false);
+  QVERIFY(other.panel->message().contains(QStringLiteral("Nothing is pinned")));
   QCOMPARE(otherEdits.count(), 0);
   // Leaving compare mode by hand is.
   w.panel->unpin();
   QCOMPARE(edits.count(), 2);
-  QVERIFY(!w.panel->savedA().has_value());
+  QVERIFY(!w.document.pinned().has_value());
 }
 
 // The Compare menu installed with the dock: Swap and Leave only while A is pinned, and they act
@@ -328,7 +344,7 @@ void TestCompareLayer::theCompareMenuFollowsThePanel() {
   QVERIFY(w.idle());
   QVERIFY(w.shown());
   QCOMPARE(w.document.config().add_bias_kv, !b.add_bias_kv);
-  QCOMPARE(w.panel->resultA()->config.add_bias_kv, b.add_bias_kv);
+  QCOMPARE(w.document.pinned()->result->config.add_bias_kv, b.add_bias_kv);
   leave->trigger();
   QVERIFY(!w.panel->isPinned());
   QVERIFY(!swap->isEnabled());

@@ -216,6 +216,28 @@ class TestDocument : public QObject {
     QCOMPARE(doc.computed().bytes(), std::size_t{0});
   }
 
+  // Compare mode's A is the document's: pinned, computed and dropped with one announcement
+  // each, independent of the settings (B) and of what was computed of them.
+  void thePinnedAIsHeldBesideTheSettings() {
+    Document doc;
+    using Change = Document::Change;
+    const Announced all(&doc, Change::config | Change::pinned);
+    QVERIFY(!doc.pinned().has_value());
+    const mhaviz::Config a = withHeads(doc.config(), 4);
+    doc.setPinned(Pinned{a, nullptr, {}, {}, {}});
+    QVERIFY(doc.pinned().has_value());
+    QVERIFY(doc.pinned()->config == a);
+    QVERIFY(doc.pinned()->result == nullptr);
+    QVERIFY(!(doc.config() == a));          // B is untouched
+    QCOMPARE(doc.undoStack()->count(), 0);  // not an edit of the settings
+    doc.changeConfig(withHeads(doc.config(), 1), QStringLiteral("Set num_heads to 1"));
+    QVERIFY(doc.pinned()->config == a);  // nor do the settings' changes touch A
+    doc.setPinned(std::nullopt);
+    QVERIFY(!doc.pinned().has_value());
+    QCOMPARE(all.changes,
+             (QList<Document::Changes>{Change::pinned, Change::config, Change::pinned}));
+  }
+
   void controlsFollowTheDocumentAndTheirOwnMovesAreNoEdits() {
     Document doc;
     ConfigEdits edits(&doc);

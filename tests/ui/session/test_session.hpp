@@ -110,6 +110,7 @@ class TestSession : public QObject {
   void unsavedChangesDecision();
   void aDroppedFileIsOpened();
   void newSaysWhichDefaultsItUses();
+  void compareModesAIsSavedFromAndOpenedIntoTheDocument();
   // Autosave and recovery (test_session_autosave.cpp)
   void autosaveIsWrittenAndOfferedForRecovery();
   void eachRunningWindowHasItsOwnAutosave();

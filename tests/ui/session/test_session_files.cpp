@@ -285,3 +285,48 @@ void TestSession::newSaysWhichDefaultsItUses() {
   QVERIFY2(!w.window.statusBar()->currentMessage().contains(QStringLiteral("H = ")),
            qPrintable(w.window.statusBar()->currentMessage()));
 }
+
+// Compare mode's A is part of the session through the document: saved from Document::pinned
+// (its settings and tensors, not its result), opened into it without a result (the compare
+// panel computes it), and the session is modified exactly while A differs from the one it saved
+// or opened.
+void TestSession::compareModesAIsSavedFromAndOpenedIntoTheDocument() {
+  QTemporaryDir dir;
+  const QString withA = dir.filePath(QStringLiteral("with-a.mhaviz.json"));
+  const QString withoutA = dir.filePath(QStringLiteral("without-a.mhaviz.json"));
+  const mhaviz::Config aConfig = sessionConfig();
+  {
+    PromptedSession w;
+    QVERIFY(w.idle());
+    QVERIFY(w.files.saveTo(withoutA));
+    w.document.changeConfig(aConfig, QStringLiteral("A"));
+    QVERIFY(w.idle());
+    QVERIFY(w.files.saveTo(withA));  // saved at A's settings, nothing pinned: unmodified
+    const Computed& computed = w.document.computed();
+    w.document.setPinned(Pinned{aConfig, nullptr, computed.result, computed.measures(), {}});
+    QVERIFY(w.files.isModified());  // pinning A changed the session
+    QVERIFY(w.window.isWindowModified());
+    QVERIFY(w.files.saveTo(withA));
+    QVERIFY(!w.files.isModified());
+    w.document.setPinned(std::nullopt);
+    QVERIFY(w.files.isModified());  // leaving compare mode too
+    w.document.setPinned(Pinned{aConfig, nullptr, {}, {}, {}});
+    QVERIFY(!w.files.isModified());  // the A it saved again
+  }
+  QVERIFY(readAll(withA).contains("\"compare\""));
+  QVERIFY(!readAll(withoutA).contains("\"compare\""));
+
+  PromptedSession w;
+  QVERIFY(w.idle());
+  QVERIFY(!w.document.pinned().has_value());
+  QVERIFY(w.files.open(withA));
+  QVERIFY(w.document.pinned().has_value());
+  QVERIFY(w.document.pinned()->config == aConfig);
+  QVERIFY(w.document.pinned()->tensors == nullptr);
+  QVERIFY(w.document.pinned()->result == nullptr);  // to be computed by the compare panel
+  QVERIFY(!w.files.isModified());                   // opening A is no edit
+  w.answer = UnsavedAnswer::discard;
+  QVERIFY(w.files.open(withoutA));
+  QVERIFY(!w.document.pinned().has_value());  // a session without A leaves compare mode
+  QVERIFY(!w.files.isModified());
+}

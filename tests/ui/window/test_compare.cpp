@@ -138,7 +138,7 @@ class TestCompare : public mhaviz::ui::testing::WindowTest {
     QVERIFY(
         QTest::qWaitFor([again] { return again->isPinned() && !again->isRestoring(); }, kTimeout));
     QVERIFY(shown());
-    QVERIFY(!again->resultA()->config.add_bias_kv);
+    QVERIFY(!document()->pinned()->result->config.add_bias_kv);
     QVERIFY(!m_window->session()->isModified());  // restoring A is not an edit
     QVERIFY(document()->config().add_bias_kv);
     const std::vector<double>& after = again->data().diff.maps.front().values;

@@ -324,7 +324,7 @@ void TestLayoutAudit::everyExportedPicture() {
       options.scale = scale;
       options.title = ComparePanel::tr("B \u2212 A, %1 \u2014 A: %2; B: %3")
                           .arg(shownStageName(view.stage),
-                               describeConfig(window.comparePanel()->resultA()->config, 0),
+                               describeConfig(window.document()->pinned()->config, 0),
                                describeConfig(window.comparePanel()->resultB()->config, 0));
       const QString what =
           QStringLiteral("B - A %1 at scale %2 (%3)").arg(format).arg(scale).arg(language);
