@@ -38,7 +38,7 @@ void Document::setView(const ViewOptions& view) {
   const ViewOptions fitted = fitView(view, m_bounds);
   if (fitted == m_view) return;
   m_view = fitted;
-  emit changed(Change::view);
+  announce(Change::view);
 }
 
 void Document::setViewBounds(const ViewBounds& bounds) {
@@ -48,7 +48,7 @@ void Document::setViewBounds(const ViewBounds& bounds) {
 
 void Document::setOrigin(const SessionOrigin& origin) {
   m_origin = origin;
-  emit changed(Change::origin);
+  announce(Change::origin);
 }
 
 void Document::setTensors(std::shared_ptr<const mhaviz::io::TensorMap> tensors,
@@ -62,12 +62,23 @@ void Document::reapply() { applyConfig(m_config); }
 
 void Document::setComputed(const Computed& computed, Changes what) {
   m_computed = computed;
-  if (what) emit changed(what);
+  if (what) announce(what);
 }
 
 void Document::setPinned(std::optional<Pinned> pinned) {
   m_pinned = std::move(pinned);
-  emit changed(Change::pinned);
+  announce(Change::pinned);
+}
+
+void Document::announce(Changes what) {
+  // A follower that changes the document while a change is being announced (the computation
+  // starts on new settings, the session applies a view when a result arrives) has its change
+  // announced once the one under way has reached every follower: all see one order.
+  m_queued.append(what);
+  if (m_announcing) return;
+  m_announcing = true;
+  while (!m_queued.isEmpty()) emit changed(m_queued.takeFirst());
+  m_announcing = false;
 }
 
 void Document::applyConfig(const mhaviz::Config& config) {
@@ -77,7 +88,7 @@ void Document::applyConfig(const mhaviz::Config& config) {
     m_userValues = mhaviz::gen::UserValues(config);
     m_fittedFromUserValues = config;
   }
-  emit changed(Change::config);
+  announce(Change::config);
 }
 
 }  // namespace mhaviz::ui

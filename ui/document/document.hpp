@@ -6,6 +6,7 @@
 // signal and changes it through here; the computation (compute/computation.hpp) follows it and
 // writes back what it computed. GUI thread only; no computation happens here.
 
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
@@ -96,9 +97,12 @@ class Document : public QObject {
   void setPinned(std::optional<Pinned> pinned);
 
  signals:
-  /// `what` changed; the new state is read from config(), view(), origin() and computed(), one
-  /// flag per announcement in the order things happen (the computation's busy ends before its
-  /// result arrives; the picture is up to date again before the result is announced).
+  /// `what` changed; the new state is read from config(), view(), origin(), computed() and
+  /// pinned(), one flag per announcement in the order things happen (the computation's busy
+  /// ends before its result arrives; the picture is up to date again before the result is
+  /// announced). A change made by a follower during an announcement is announced after it has
+  /// reached every follower (the computation's busy after the new settings, for all of them),
+  /// though the state it set is read at once.
   /// Change::origin: something new was opened or its tensors replaced (setTensors, setOrigin); the
   /// model view closes on anything that is not one of its layers.
   void changed(mhaviz::ui::Document::Changes what);
@@ -107,6 +111,7 @@ class Document : public QObject {
 
  private:
   void applyConfig(const mhaviz::Config& config);
+  void announce(Changes what);  // emits `changed`, after the announcement under way if any
 
   mhaviz::Config m_config;
   // The user's masks, padding and labels before fitting, and the config last fitted from them.
@@ -121,6 +126,8 @@ class Document : public QObject {
   QString m_fitNotes;
   Computed m_computed;
   std::optional<Pinned> m_pinned;
+  QList<Changes> m_queued;  // announcements waiting for the one under way
+  bool m_announcing = false;
 };
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(Document::Changes)

@@ -238,6 +238,31 @@ class TestDocument : public QObject {
              (QList<Document::Changes>{Change::pinned, Change::config, Change::pinned}));
   }
 
+  // A follower that changes the document while a change is announced (as the computation
+  // does when the settings change) has its change announced after that one reached every
+  // follower: one that connected later sees the settings before the busy they caused, as one
+  // that connected earlier does; the state is set at once.
+  void aChangeMadeDuringAnAnnouncementComesAfterIt() {
+    Document doc;
+    using Change = Document::Change;
+    const Announced first(&doc, Change::config | Change::busy);
+    bool busyAtOnce = false;
+    QObject::connect(&doc, &Document::changed, &doc, [&doc, &busyAtOnce](Document::Changes what) {
+      if (!(what & Change::config)) return;
+      Computed c = doc.computed();
+      c.busy = true;
+      doc.setComputed(c, Change::busy);
+      busyAtOnce = doc.computed().busy;
+    });
+    const Announced later(&doc, Change::config | Change::busy);
+    doc.changeConfig(withHeads(doc.config(), 4), QStringLiteral("Set num_heads to 4"));
+    QVERIFY(busyAtOnce);
+    const QList<Document::Changes> order{Change::config, Change::busy};
+    QCOMPARE(first.changes, order);
+    QCOMPARE(later.changes, order);
+    QCOMPARE(later.busy, (QList<bool>{true, true}));  // read from the document as it stands
+  }
+
   void controlsFollowTheDocumentAndTheirOwnMovesAreNoEdits() {
     Document doc;
     ConfigEdits edits(&doc);
