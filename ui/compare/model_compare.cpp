@@ -142,15 +142,20 @@ ModelCompare::ModelCompare(Document* document, QWidget* parent)
   connect(leave, &QPushButton::clicked, this, &ModelCompare::close);
   // A cell clicked or reached with the arrow keys compares that map.
   const auto chosen = [this](const QModelIndex& index) {
-    if (m_updatingTable || !index.isValid()) return;
-    if (m_selected == std::make_pair(index.row(), index.column())) return;
-    select(index.row(), index.column());
-    emit mapChosen(index.row(), index.column());
+    const Selection map{index.row(), index.column()};
+    if (m_updatingTable || !index.isValid() || map == m_document->selection()) return;
+    emit mapChosen(map.layer, map.head);
+    if (!(m_document->selection() == map)) selectInTable();  // not selected: shown as it is
   };
   connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this,
           [chosen](const QModelIndex& current, const QModelIndex&) { chosen(current); });
   connect(m_table, &QTableView::clicked, this, chosen);
   connect(document, &Document::changed, this, [this, document](Document::Changes what) {
+    if (what & Document::Change::selection) {
+      selectInTable();
+      showTitles();
+      startMaps();
+    }
     if (!(what & Document::Change::view) || !m_active || m_data.a.maps.empty() ||
         document->view().colormap == m_gridA->view().colormap) {
       return;
@@ -228,13 +233,9 @@ void ModelCompare::compareWith(const QString& path) {
   if (!was) emit activeChanged(true);
 }
 
-void ModelCompare::select(int layer, int head) {
-  if (layer < 0) return;
-  if (m_selected == std::make_pair(layer, head)) return;
-  m_selected = {layer, head};
-  selectInTable();
-  showTitles();
-  startMaps();
+std::pair<int, int> ModelCompare::selected() const {
+  const Selection& selected = m_document->selection();
+  return {selected.layer, selected.head};
 }
 
 void ModelCompare::setBatch(int batch) {
@@ -287,11 +288,12 @@ ViewOptions ModelCompare::mapView() const {
   ViewOptions view;
   view.stage = Stage::weights;
   view.batch = m_batch;
-  view.soloHead = m_selected.second;
+  const Selection& selected = m_document->selection();
+  view.soloHead = selected.head;
   view.colormap = m_document->view().colormap;
-  if (m_b.valid() && m_selected.first >= 0 &&
-      static_cast<std::size_t>(m_selected.first) < m_b.model->layers.size()) {
-    const model::LayerInfo& info = m_b.model->layers[std::size_t(m_selected.first)].info;
+  if (m_b.valid() && selected.layer >= 0 &&
+      static_cast<std::size_t>(selected.layer) < m_b.model->layers.size()) {
+    const model::LayerInfo& info = m_b.model->layers[std::size_t(selected.layer)].info;
     view = fitView(view, viewBounds(info.config));
     view.kvHeads = static_cast<int>(info.kv_heads);
   }
@@ -346,7 +348,7 @@ void ModelCompare::showTitles() {
   m_titleA->setText(m_reading ? tr("A: %1").arg(QFileInfo(m_path).fileName())
                               : role(m_a, QStringLiteral("A")));
   m_titleB->setText(role(m_b, QStringLiteral("B")));
-  const auto [layer, head] = m_selected;
+  const auto [layer, head] = m_document->selection();
   if (!m_active || !m_b.valid() || layer < 0 ||
       static_cast<std::size_t>(layer) >= m_b.model->layers.size()) {
     m_where->clear();
@@ -359,7 +361,7 @@ void ModelCompare::showTitles() {
 
 void ModelCompare::selectInTable() {
   m_updatingTable = true;
-  const auto [layer, head] = m_selected;
+  const auto [layer, head] = m_document->selection();
   QItemSelectionModel* selection = m_table->selectionModel();
   if (m_difference && layer >= 0 && layer < m_tableModel->rowCount({})) {
     const QModelIndex at = m_tableModel->index(layer, std::max(head, 0));

@@ -3,7 +3,7 @@
 // open in the model view is B; a second file of the same layers, heads and lengths is A — a
 // weights-only model file (version 4), a captured model, or plain attention weights in an .npz /
 // .safetensors file, read with B's tokens. The Compare dock then shows A | B | B − A for the
-// layer and head selected (the model view's selection and this one follow each other), and a
+// layer and head selected (the document's selection, which the model view outlines), and a
 // table of each layer's and head's largest |B − A| (as `mhaviz-cli model --compare-with`
 // prints it), the largest outlined; a click on a cell compares that map. A comparison starts at
 // the map of the largest difference. Models that cannot be compared (other layers, heads or
@@ -61,9 +61,9 @@ class ModelCompare : public QWidget {
   void compareWith(const QString& path);
   /// Asks for the file to compare with, then compareWith (the Compare menu's action).
   void chooseFile();
-  /// Compares layer `layer`, head `head` (-1: every head of the layer) of A and B.
-  void select(int layer, int head);
-  [[nodiscard]] std::pair<int, int> selected() const { return m_selected; }
+  /// The map compared: the document's selection (Document::selection), layer `layer`, head
+  /// `head` (-1: every head of the layer) of A and B.
+  [[nodiscard]] std::pair<int, int> selected() const;
   /// The batch element compared (the model view's).
   void setBatch(int batch);
   /// A becomes B and B becomes A: the difference changes sign.
@@ -109,7 +109,9 @@ class ModelCompare : public QWidget {
   /// A model was opened or closed in the model view: whether there is one to compare.
   void openModelChanged(bool open);
   /// A map was chosen here (a cell of the table, or the largest difference when a comparison
-  /// starts): the model view selects it too.
+  /// starts): the window selects it (Document::setSelection, as it opens its layer as the
+  /// session), and the comparison follows the selection. Not selected (the user kept unsaved
+  /// changes), the comparison stays at the map selected.
   void mapChosen(int layer, int head);
   /// New maps or a new difference (or why there is none) are on screen.
   void shown();
@@ -146,7 +148,6 @@ class ModelCompare : public QWidget {
   bool m_active = false;
   bool m_reading = false;
   int m_batch = 0;
-  std::pair<int, int> m_selected{-1, -1};
   std::shared_ptr<const mhaviz::model::WeightsDifference> m_difference;
   QStringList m_notes;
   QString m_problem;  // why there is no difference (red), else empty

@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "compare/difference_table.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/forward/forward.hpp"
 #include "render/colormaps.hpp"
@@ -107,14 +108,12 @@ void ModelCompare::deliverA(ModelSide a, std::shared_ptr<const Compared> compare
   applyDifference(*compared);
   if (m_difference) {
     // A comparison starts at the map that differs most.
-    const auto worst = std::make_pair(static_cast<int>(m_difference->worst_layer),
-                                      static_cast<int>(m_difference->worst_head));
-    if (worst != m_selected) {
-      select(worst.first, worst.second);
-      emit mapChosen(worst.first, worst.second);
-    } else {
-      startMaps();
-    }
+    const Selection worst{static_cast<int>(m_difference->worst_layer),
+                          static_cast<int>(m_difference->worst_head)};
+    const Selection before = m_document->selection();
+    if (!(worst == before)) emit mapChosen(worst.layer, worst.head);
+    // Selected anew, the maps followed the selection; else the maps of the one selected.
+    if (m_document->selection() == before) startMaps();
   }
   emit shown();
 }
@@ -150,8 +149,9 @@ void ModelCompare::applyDifference(const Compared& compared) {
 
 void ModelCompare::startMaps() {
   // (also without a difference: A's and B's maps of another shape show how they differ)
-  if (!m_a.valid() || !m_b.valid() || m_selected.first < 0) return;
-  const auto layer = static_cast<std::size_t>(m_selected.first);
+  const int selected = m_document->selection().layer;
+  if (!m_a.valid() || !m_b.valid() || selected < 0) return;
+  const auto layer = static_cast<std::size_t>(selected);
   if (layer >= m_a.model->layers.size() || layer >= m_b.model->layers.size()) {
     m_maps.cancel();
     m_data = CompareData{};

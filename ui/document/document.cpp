@@ -70,6 +70,12 @@ void Document::setPinned(std::optional<Pinned> pinned) {
   announce(Change::pinned);
 }
 
+void Document::setSelection(const Selection& selection) {
+  if (selection == m_selection) return;
+  m_selection = selection;
+  announce(Change::selection);
+}
+
 void Document::announce(Changes what) {
   // A follower that changes the document while a change is being announced (the computation
   // starts on new settings, the session applies a view when a result arrives) has its change

@@ -1,10 +1,11 @@
 #pragma once
 // The document: what is open in the window. Its configuration (mhaviz::Config), the user's
 // tensors, how it is shown (ViewOptions), the undo history of the configuration, what the
-// computation made of it (Computed: the result, its analyses, the error, busy) and compare
-// mode's pinned A (Pinned). Every editor, dock and view reads it from here, follows its one
-// signal and changes it through here; the computation (compute/computation.hpp) follows it and
-// writes back what it computed. GUI thread only; no computation happens here.
+// computation made of it (Computed: the result, its analyses, the error, busy), compare
+// mode's pinned A (Pinned) and the map of a model selected (Selection). Every editor, dock and view
+// reads it from here, follows its one signal and changes it through here; the computation
+// (compute/computation.hpp) follows it and writes back what it computed. GUI thread only; no
+// computation happens here.
 
 #include <QList>
 #include <QObject>
@@ -15,6 +16,7 @@
 
 #include "document/computed.hpp"
 #include "document/pinned.hpp"
+#include "document/selection.hpp"
 #include "document/session_origin.hpp"
 #include "mhaviz/core/base/tensor_map.hpp"
 #include "mhaviz/core/gen/user_values.hpp"
@@ -34,14 +36,15 @@ class Document : public QObject {
     view = 0x2,    // how it is shown (ViewOptions)
     origin = 0x4,  // where what is open came from (SessionOrigin)
     // What the computation made of it (computed()):
-    result = 0x8,      // result, analyses, computeMs: a fresh result for the settings, to be
-                       // drawn with view() (fitted to it already)
-    measures = 0x10,   // analyses now holds the result's head measures; the result is unchanged
-    error = 0x20,      // error
-    outOfDate = 0x40,  // outOfDate and outOfDateReason (said again when unchanged)
-    busy = 0x80,       // busy
-    reduced = 0x100,   // reduced and region
-    pinned = 0x200,    // compare mode's A: pinned, computed, replaced or dropped (pinned())
+    result = 0x8,       // result, analyses, computeMs: a fresh result for the settings, to be
+                        // drawn with view() (fitted to it already)
+    measures = 0x10,    // analyses now holds the result's head measures; the result is unchanged
+    error = 0x20,       // error
+    outOfDate = 0x40,   // outOfDate and outOfDateReason (said again when unchanged)
+    busy = 0x80,        // busy
+    reduced = 0x100,    // reduced and region
+    pinned = 0x200,     // compare mode's A: pinned, computed, replaced or dropped (pinned())
+    selection = 0x400,  // another map of the model selected (selection())
   };
   Q_DECLARE_FLAGS(Changes, Change)
 
@@ -96,12 +99,19 @@ class Document : public QObject {
   /// panel pins the current result and computes an A given without one (a session's).
   void setPinned(std::optional<Pinned> pinned);
 
+  /// The map of the open model selected: the model view outlines it, the comparison of two
+  /// model files compares it; none while no model is open. The model pages (model/model_pages.hpp)
+  /// set it as they open its layer as the session (or show a weights-only layer's weights).
+  [[nodiscard]] const Selection& selection() const { return m_selection; }
+  /// Selects `selection` and announces Change::selection, when it is another.
+  void setSelection(const Selection& selection);
+
  signals:
-  /// `what` changed; the new state is read from config(), view(), origin(), computed() and
-  /// pinned(), one flag per announcement in the order things happen (the computation's busy
-  /// ends before its result arrives; the picture is up to date again before the result is
-  /// announced). A change made by a follower during an announcement is announced after it has
-  /// reached every follower (the computation's busy after the new settings, for all of them),
+  /// `what` changed; the new state is read from config(), view(), origin(), computed(),
+  /// pinned() and selection(), one flag per announcement in the order things happen (the
+  /// computation's busy ends before its result arrives; the picture is up to date again before the
+  /// result is announced). A change made by a follower during an announcement is announced after it
+  /// has reached every follower (the computation's busy after the new settings, for all of them),
   /// though the state it set is read at once.
   /// Change::origin: something new was opened or its tensors replaced (setTensors, setOrigin); the
   /// model view closes on anything that is not one of its layers.
@@ -126,6 +136,7 @@ class Document : public QObject {
   QString m_fitNotes;
   Computed m_computed;
   std::optional<Pinned> m_pinned;
+  Selection m_selection;
   QList<Changes> m_queued;  // announcements waiting for the one under way
   bool m_announcing = false;
 };

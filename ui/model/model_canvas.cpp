@@ -28,7 +28,7 @@ void ModelCanvas::paintEvent(QPaintEvent*) {
   p.drawImage(QPoint(0, 0), image);
   const auto g = layout();
   const auto [layer, head] = m_view->selected();
-  if (!g || layer < 0) return;
+  if (!g || layer < 0 || layer >= g->layers) return;
   QRect outline = g->mapRect(layer, std::max(head, 0));
   if (head < 0) {  // the whole layer
     for (int h = 1; h < g->heads; ++h) outline = outline.united(g->mapRect(layer, h));

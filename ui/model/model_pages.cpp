@@ -68,7 +68,7 @@ QList<ModelExample> modelExamples() {
 ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
     : QStackedWidget(parent),
       m_document(document),
-      m_modelView(new ModelView),
+      m_modelView(new ModelView(document)),
       m_layerBar(new QWidget),
       m_layerText(new QLabel),
       m_back(new QPushButton(tr("Back to the model view"))),
@@ -109,14 +109,14 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
   connect(m_modelView, &ModelView::modelLoaded, this, [this] {
     if (showStoredLayer(0, -1)) return;
     applyLayer(0, -1);
-    m_modelView->setSelected(0, -1);
+    m_document->setSelection({0, -1});
     followStep();  // a generation capture opens at its last step
   });
   connect(m_modelView->modes(), &ModelModeBar::viewChanged, this, [this] { followStep(); });
   // A weights-only layer's token views and measures follow the batch element shown.
   connect(m_modelView, &ModelView::batchChanged, this, [this] {
-    const auto [layer, head] = m_modelView->selected();
-    showStoredLayer(layer, head);
+    const Selection& selected = m_document->selection();
+    showStoredLayer(selected.layer, selected.head);
   });
   connect(document, &Document::changed, this, [this, document](Document::Changes what) {
     if (what & Document::Change::origin) followOrigin();
@@ -166,6 +166,7 @@ void ModelPages::closeModel() {
   m_storedMeasures.cancel();
   emit storedLayerShown(nullptr, ViewOptions{});
   m_modelView->closeModel();
+  m_document->setSelection({});
   m_toModel->setEnabled(false);
   showLayerView();
   updateBar();
@@ -224,7 +225,7 @@ bool ModelPages::showStoredLayer(int layer, int head) {
   view.batch = m_modelView->batch();
   view.kvHeads = static_cast<int>(l.info.kv_heads);
   view = fitView(view, viewBounds(*result));
-  m_modelView->setSelected(layer, head);
+  m_document->setSelection({layer, head});
   m_storedText = tr("%1 of %2 (stored weights)")
                      .arg(modelLayerName(loaded->model.index, std::size_t(layer)),
                           loaded->displayName);
@@ -255,7 +256,7 @@ bool ModelPages::makeLayerTheSession(int layer, int head) {
     if (m_session == nullptr || !m_session->maybeSave()) return false;
     applyLayer(layer, head);
   }
-  m_modelView->setSelected(layer, head);
+  m_document->setSelection({layer, head});
   return true;
 }
 
@@ -282,7 +283,7 @@ void ModelPages::followStep() {
     if (target == origin.layer) return;
     const int head = m_document->view().soloHead;
     applyLayer(target, head);
-    m_modelView->setSelected(target, head);
+    m_document->setSelection({target, head});
   } catch (const InvalidInput&) {
     // a step the index does not have: the session stays as it is
   }

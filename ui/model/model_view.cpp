@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <exception>
 
+#include "document/document.hpp"
 #include "mhaviz/core/base/errors.hpp"
 #include "mhaviz/core/model/weights_only.hpp"
 #include "model/model_canvas.hpp"
@@ -56,7 +57,7 @@ bool storedWeights(const std::shared_ptr<const LoadedModel>& loaded) {
 
 }  // namespace
 
-ModelView::ModelView(QWidget* parent)
+ModelView::ModelView(Document* document, QWidget* parent)
     : QWidget(parent),
       m_caption(new QLabel),
       m_summary(new QLabel),
@@ -67,7 +68,8 @@ ModelView::ModelView(QWidget* parent)
       m_open(new QPushButton(tr("&Open the layer"))),
       m_canvas(new ModelCanvas(this)),
       m_scroll(new QScrollArea),
-      m_start(new QWidget) {
+      m_start(new QWidget),
+      m_document(document) {
   setObjectName(QStringLiteral("modelView"));
   m_caption->setObjectName(QStringLiteral("modelCaption"));
   m_caption->setWordWrap(true);
@@ -91,7 +93,8 @@ ModelView::ModelView(QWidget* parent)
   m_open->setToolTip(tr("Open the selected layer in the full view, to work on it"));
   m_open->setEnabled(false);
   connect(m_open, &QPushButton::clicked, this, [this] {
-    if (m_selected.first >= 0) emit layerChosen(m_selected.first, m_selected.second);
+    const Selection& selected = m_document->selection();
+    if (selected.layer >= 0) emit layerChosen(selected.layer, selected.head);
   });
 
   auto* controls = new QHBoxLayout;
@@ -127,6 +130,11 @@ ModelView::ModelView(QWidget* parent)
     m_batchValue = b;
     redraw();
     emit batchChanged(b);
+  });
+  connect(document, &Document::changed, this, [this](Document::Changes what) {
+    if (!(what & Document::Change::selection)) return;
+    showOpenButton();
+    m_canvas->update();
   });
   showSummary();
 }
@@ -168,20 +176,25 @@ QRect ModelView::mapRect(int layer, int head) const {
   return layout ? layout->mapRect(layer, head) : QRect();
 }
 
-void ModelView::setSelected(int layer, int head) {
-  const bool changed = m_selected != std::make_pair(layer, head);
-  m_selected = {layer, head};
+std::pair<int, int> ModelView::selected() const {
+  const Selection& selected = m_document->selection();
+  return {selected.layer, selected.head};
+}
+
+void ModelView::showOpenButton() {
+  // (a model just read keeps the previous one's selection until its first layer is selected)
+  const int layer = m_document->selection().layer;
+  const bool shown = m_loaded != nullptr && layer >= 0 &&
+                     static_cast<std::size_t>(layer) < m_loaded->model.layers.size();
   const bool stored = storedWeights(m_loaded);
-  m_open->setEnabled(layer >= 0 && m_loaded != nullptr && !stored);
+  m_open->setEnabled(shown && !stored);
   m_open->setToolTip(stored ? storedWeightsReason()
                             : tr("Open the selected layer in the full view, to work on it"));
   // Numbered as the pictures and the caption number it (within its step in a generation capture).
-  m_open->setText(layer >= 0 && m_loaded != nullptr
-                      ? tr("&Open layer %1").arg(model::layer_number(m_loaded->model.index,
-                                                                     std::size_t(layer)))
-                      : tr("&Open the layer"));
-  m_canvas->update();
-  if (changed) emit selectionChanged(layer, head);
+  m_open->setText(
+      shown
+          ? tr("&Open layer %1").arg(model::layer_number(m_loaded->model.index, std::size_t(layer)))
+          : tr("&Open the layer"));
 }
 
 QString ModelView::layerText(int layer) const {
@@ -277,7 +290,7 @@ void ModelView::closeModel() {
   m_batch->setRange(0, 0);
   m_batch->blockSignals(false);
   m_batchValue = 0;
-  setSelected(-1, -1);
+  showOpenButton();
   // The model's memory is returned on a task's thread, as when a newer one replaces it.
   m_draw.start([loaded = std::move(m_loaded), retired = std::move(m_retired)](const TaskScope&) {});
   m_loaded.reset();
@@ -306,6 +319,7 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   m_batch->blockSignals(false);
   m_batch->setEnabled(m_loaded->batchSize > 1);
   m_batchValue = 0;
+  showOpenButton();
   showSummary();
   // The first layer is opened (modelLoaded) once the picture is shown: its computation would
   // share the cores with the drawing.

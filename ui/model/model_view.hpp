@@ -5,7 +5,8 @@
 // Reading, computing (flow too) and drawing run as background tasks (ui/tasks); the GUI thread
 // only shows the finished picture. On the grid, hovering names the cell under the pointer
 // (hovered); a click selects a map's layer (layerSelected: the window makes it the session, the
-// docks follow), a double click or "Open layer N" asks to work on it (layerChosen).
+// docks follow), a double click or "Open layer N" asks to work on it (layerChosen). The map
+// outlined is the document's selection (Document::selection).
 
 #include <QImage>
 #include <QString>
@@ -39,13 +40,14 @@ struct LoadedModel {
   std::shared_ptr<const model::PatchPictures> pictures;
 };
 
+class Document;
 class ModelCanvas;
 
 class ModelView : public QWidget {
   Q_OBJECT
 
  public:
-  explicit ModelView(QWidget* parent = nullptr);
+  explicit ModelView(Document* document, QWidget* parent = nullptr);
   ~ModelView() override;
 
   /// Reads `indexPath` and computes every layer on a background thread. The model shown so far
@@ -77,9 +79,9 @@ class ModelView : public QWidget {
   [[nodiscard]] int batch() const { return m_batchValue; }
   /// The Batch element control (batchChanged follows it).
   [[nodiscard]] QSpinBox* batchBox() const { return m_batch; }
-  /// The map outlined as selected: (layer, head), head -1 for the whole layer; layer -1: none.
-  void setSelected(int layer, int head);
-  [[nodiscard]] std::pair<int, int> selected() const { return m_selected; }
+  /// The map outlined as selected (the document's): (layer, head), head -1 for the whole layer;
+  /// layer -1: none.
+  [[nodiscard]] std::pair<int, int> selected() const;
   /// "layer 1 (…), head 3: query 2 "c", key 5 "f", weight 0.92": the hover text of a cell.
   [[nodiscard]] QString cellText(const ModelCellHit& cell) const;
   /// A layer's whole title (its name and its agreement with PyTorch): the hover of its row.
@@ -105,8 +107,6 @@ class ModelView : public QWidget {
   void layerChosen(int layer, int head);
   /// The Batch element control changed (the grid is redrawn for it).
   void batchChanged(int batch);
-  /// setSelected chose another map (layer -1: none).
-  void selectionChanged(int layer, int head);
   /// The cell under the pointer, for the status bar (empty when the pointer leaves).
   void hovered(const QString& text);
   /// A model is read, computed and its first picture drawn (loaded() is it; modelFinished
@@ -141,6 +141,8 @@ class ModelView : public QWidget {
   /// The hint above the grid for `mode` (shown only there).
   void showHint(ModelMode mode);
   void finishOpening();
+  /// "Open layer N" for the map selected in the model shown.
+  void showOpenButton();
   /// Makes the canvas as tall as the grid drawn at `neededHeight` needs (0: the view's height).
   void fitCanvas(int neededHeight);
 
@@ -182,7 +184,7 @@ class ModelView : public QWidget {
   ModelCanvas* m_canvas;
   QScrollArea* m_scroll;
   QWidget* m_start;  // in the scroll area's place while no model is open
-  std::pair<int, int> m_selected{-1, -1};
+  Document* m_document;
 };
 
 }  // namespace mhaviz::ui

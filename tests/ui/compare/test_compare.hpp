@@ -40,7 +40,8 @@ inline ModelSide modelSide(const QString& path) {
 /// What the window assembles for compare mode, and no more: the document, its computation, and
 /// the compare dock and Compare menu installed in a bare main window, the dock shown as the
 /// window's Compare workspace shows it. It computes the current configuration at once, as the
-/// window does when it starts.
+/// window does when it starts. A map chosen in the comparison is selected, as the window's model
+/// pages select it (they also open its layer as the session).
 struct CompareWindow {
   Document document;
   Computation computation{&document};
@@ -52,6 +53,9 @@ struct CompareWindow {
     panel->dock()->show();
     window.show();
     computation.recompute();
+    QObject::connect(models(), &ModelCompare::mapChosen, &document, [this](int layer, int head) {
+      document.setSelection({layer, head});
+    });
   }
   [[nodiscard]] ModelCompare* models() const { return panel->modelCompare(); }
   /// The dock's pages: the panel, or two model files compared.
@@ -62,10 +66,10 @@ struct CompareWindow {
   [[nodiscard]] const ComparePanel::MenuActions& menu() const { return panel->menuActions(); }
   /// `path` as the model open in the model view (B), as the window tells the comparison when
   /// the model view has opened it: its first layer selected (every head), batch element 0.
-  void openModel(const QString& path) const {
+  void openModel(const QString& path) {
     models()->setOpenModel(modelSide(path));
     models()->setBatch(0);
-    models()->select(0, -1);
+    document.setSelection({0, -1});
   }
   /// Waits until no computation runs.
   [[nodiscard]] bool idle() const {

@@ -126,7 +126,7 @@ void TestCompareLayer::theComparisonFollowsTheTableTheSelectionAndTheBatch() {
   QVERIFY(sameMap(c->data().a.maps[0].values, p.a[0], 0, 3));
   // A map selected in the model view (a click there): the comparison follows, and passes
   // nothing back.
-  c->select(2, 1);
+  w.document.setSelection({2, 1});
   QCOMPARE(c->selected(), std::make_pair(2, 1));
   QCOMPARE(table->currentIndex().row(), 2);
   QCOMPARE(table->currentIndex().column(), 1);
@@ -134,7 +134,7 @@ void TestCompareLayer::theComparisonFollowsTheTableTheSelectionAndTheBatch() {
   QVERIFY(settled(c));
   QVERIFY(sameMap(c->data().b.maps[0].values, p.b[2], 0, 1));
   // A whole layer (head -1): every head and their average, the row selected.
-  c->select(2, -1);
+  w.document.setSelection({2, -1});
   QVERIFY(settled(c));
   QCOMPARE(c->data().a.maps.size(), std::size_t(kHeads + 1));
   QVERIFY(table->selectionModel()->isRowSelected(2, {}));
@@ -165,7 +165,7 @@ void TestCompareLayer::theComparisonFollowsTheTableTheSelectionAndTheBatch() {
                                                 "element 1)")),
            qPrintable(c->message()));
   QCOMPARE(c->selected(), std::make_pair(2, -1));
-  c->select(2, 0);
+  w.document.setSelection({2, 0});
   QVERIFY(settled(c));
   QVERIFY(sameMap(c->data().diff.maps[0].values, p.b[2], 1, 0, 1.0, &p.a[2]));
 
@@ -186,4 +186,16 @@ void TestCompareLayer::theComparisonFollowsTheTableTheSelectionAndTheBatch() {
   QCOMPARE(c->gridA()->view().colormap, Colormap::magma);
   QCOMPARE(c->gridDiff()->view().colormap, Colormap::magma);
   QVERIFY(drawn());
+
+  // A map chosen in the table but not selected (the window kept the session, whose unsaved
+  // changes the user did not give up): the comparison stays at the map selected, and so does
+  // the table.
+  QObject::disconnect(c, &ModelCompare::mapChosen, &w.document, nullptr);
+  table->setCurrentIndex(table->model()->index(1, 3));
+  QCOMPARE(chosen.count(), 2);
+  QCOMPARE(c->selected(), std::make_pair(2, 0));
+  QCOMPARE(table->currentIndex().row(), 2);
+  QCOMPARE(table->currentIndex().column(), 0);
+  QVERIFY(settled(c));
+  QVERIFY(sameMap(c->data().diff.maps[0].values, p.b[2], 1, 0, -1.0, &p.a[2]));
 }

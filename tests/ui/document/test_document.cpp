@@ -238,6 +238,25 @@ class TestDocument : public QObject {
              (QList<Document::Changes>{Change::pinned, Change::config, Change::pinned}));
   }
 
+  // The map of a model selected: announced when another is selected, not when the same one is
+  // selected again; none again when the model closes. Neither an edit nor the view.
+  void theSelectedMapIsHeldBesideTheSettings() {
+    Document doc;
+    using Change = Document::Change;
+    const Announced all(&doc, Change::config | Change::view | Change::selection);
+    QCOMPARE(doc.selection(), Selection{});
+    doc.setSelection({1, 3});
+    QCOMPARE(doc.selection(), (Selection{1, 3}));
+    doc.setSelection({1, 3});
+    doc.setSelection({1, -1});  // the whole layer
+    QCOMPARE(doc.selection(), (Selection{1, -1}));
+    doc.setSelection({});
+    QCOMPARE(doc.selection().layer, -1);
+    QCOMPARE(doc.undoStack()->count(), 0);
+    QCOMPARE(all.changes,
+             (QList<Document::Changes>{Change::selection, Change::selection, Change::selection}));
+  }
+
   // A follower that changes the document while a change is announced (as the computation
   // does when the settings change) has its change announced after that one reached every
   // follower: one that connected later sees the settings before the busy they caused, as one

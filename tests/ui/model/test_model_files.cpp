@@ -220,7 +220,7 @@ void TestModel::generationLayersAreNumberedWithinTheirStep() {
   cell.key = 0;
   QVERIFY2(view->cellText(cell).startsWith(QStringLiteral("layer 0 (attn.0, step")),
            qPrintable(view->cellText(cell)));
-  view->setSelected(int(last), 2);
+  w.document.setSelection({int(last), 2});
   auto* open = view->openLayerButton();
   QCOMPARE(open->text(), QStringLiteral("&Open layer 0"));
   // The pictures across the layers name them so too: the step's layers 0 and 1 (the rollout

@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "../render/drawn_texts.hpp"
+#include "document/document.hpp"
 #include "mhaviz/core/model/model.hpp"
 #include "model/model_view.hpp"
 #include "render/colormaps.hpp"
@@ -49,8 +50,9 @@ const QString kReverse =
 /// first layer the session: the Image view follows the model view, not the session). The overlay
 /// is in the colour map the window gives it at first, its default.
 struct ImageWindow {
+  Document document;  // the selection the model view outlines
   QMainWindow window;
-  ModelView models;  // the central widget
+  ModelView models{&document};  // the central widget
   ImageDock image;
 
   ImageWindow() {
