@@ -76,6 +76,12 @@ void Document::setSelection(const Selection& selection) {
   announce(Change::selection);
 }
 
+void Document::setWorkspace(const QString& key) {
+  if (key == m_workspace) return;
+  m_workspace = key;
+  announce(Change::workspace);
+}
+
 void Document::announce(Changes what) {
   // A follower that changes the document while a change is being announced (the computation
   // starts on new settings, the session applies a view when a result arrives) has its change

@@ -2,7 +2,8 @@
 // The document: what is open in the window. Its configuration (mhaviz::Config), the user's
 // tensors, how it is shown (ViewOptions), the undo history of the configuration, what the
 // computation made of it (Computed: the result, its analyses, the error, busy), compare
-// mode's pinned A (Pinned) and the map of a model selected (Selection). Every editor, dock and view
+// mode's pinned A (Pinned), the map of a model selected (Selection) and the window's
+// workspace. Every editor, dock and view
 // reads it from here, follows its one signal and changes it through here; the computation
 // (compute/computation.hpp) follows it and writes back what it computed. GUI thread only; no
 // computation happens here.
@@ -45,6 +46,7 @@ class Document : public QObject {
     reduced = 0x100,    // reduced and region
     pinned = 0x200,     // compare mode's A: pinned, computed, replaced or dropped (pinned())
     selection = 0x400,  // another map of the model selected (selection())
+    workspace = 0x800,  // another workspace shown (workspace())
   };
   Q_DECLARE_FLAGS(Changes, Change)
 
@@ -106,15 +108,22 @@ class Document : public QObject {
   /// Selects `selection` and announces Change::selection, when it is another.
   void setSelection(const Selection& selection);
 
+  /// The window's workspace shown (its key: "explore", "compare"...; empty until the window
+  /// has shown one). The window's workspaces set it as they show one and show the one set
+  /// here (the session's); one they cannot show is set back to theirs.
+  [[nodiscard]] const QString& workspace() const { return m_workspace; }
+  /// Sets the workspace and announces Change::workspace, when it is another.
+  void setWorkspace(const QString& key);
+
  signals:
   /// `what` changed; the new state is read from config(), view(), origin(), computed(),
-  /// pinned() and selection(), one flag per announcement in the order things happen (the
-  /// computation's busy ends before its result arrives; the picture is up to date again before the
-  /// result is announced). A change made by a follower during an announcement is announced after it
-  /// has reached every follower (the computation's busy after the new settings, for all of them),
-  /// though the state it set is read at once.
-  /// Change::origin: something new was opened or its tensors replaced (setTensors, setOrigin); the
-  /// model view closes on anything that is not one of its layers.
+  /// pinned(), selection() and workspace(), one flag per announcement in the order things happen
+  /// (the computation's busy ends before its result arrives; the picture is up to date again before
+  /// the result is announced). A change made by a follower during an announcement is announced
+  /// after it has reached every follower (the computation's busy after the new settings, for all of
+  /// them), though the state it set is read at once. Change::origin: something new was opened or
+  /// its tensors replaced (setTensors, setOrigin); the model view closes on anything that is not
+  /// one of its layers.
   void changed(mhaviz::ui::Document::Changes what);
   /// changeConfig adapted masks, padding or labels to new sizes (gen::fit_to_sizes's notes).
   void sizesFitted(const QString& notes);
@@ -137,6 +146,7 @@ class Document : public QObject {
   Computed m_computed;
   std::optional<Pinned> m_pinned;
   Selection m_selection;
+  QString m_workspace;
   QList<Changes> m_queued;  // announcements waiting for the one under way
   bool m_announcing = false;
 };

@@ -161,7 +161,7 @@ Session SessionFiles::snapshot() const {
   s.tensorsFile = m_tensorsFile;
   s.embedTensors = m_embedTensors;
   s.compareA = pinnedA();
-  if (m_workspaceSave) s.workspace = m_workspaceSave();
+  s.workspace = m_document->workspace();
   return s;
 }
 
@@ -236,7 +236,12 @@ void SessionFiles::applySession(const Session& session, const QString& path, boo
   } else if (m_document->pinned()) {
     m_document->setPinned(std::nullopt);
   }
-  if (m_workspaceRestore) m_workspaceRestore(session);
+  // The workspace the session names (shown by the window; one it does not know is not); a
+  // version 1 file with A pinned shows Compare.
+  const QString workspace = !session.workspace.isEmpty() ? session.workspace
+                            : session.compareA           ? QStringLiteral("compare")
+                                                         : QString();
+  if (!workspace.isEmpty()) m_document->setWorkspace(workspace);
   onChanged();
 }
 

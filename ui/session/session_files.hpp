@@ -91,16 +91,6 @@ class SessionFiles : public QObject {
   /// Shows an error through Prompts::error (never a dialog when tests replaced it).
   void showError(const QString& title, const QString& message);
 
-  /// The window's workspace in a session (Session::workspace): `save` gives the current one's
-  /// name, `restore` is given every session opened (after its A), to choose the workspace it
-  /// names, or one that shows what it holds when it names none. Choosing a workspace does not
-  /// modify the session.
-  void setWorkspaceHooks(std::function<QString()> save,
-                         std::function<void(const Session&)> restore) {
-    m_workspaceSave = std::move(save);
-    m_workspaceRestore = std::move(restore);
-  }
-
   /// File > Open's dialog: a session, a configuration, a model index or attention weights,
   /// opened as open() does.
   void openDialog();
@@ -116,8 +106,6 @@ class SessionFiles : public QObject {
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
-  std::function<QString()> m_workspaceSave;
-  std::function<void(const Session&)> m_workspaceRestore;
   void updateTitle();
   void onChanged();
   /// The document's pinned A as a session holds it (nullopt: not in compare mode).

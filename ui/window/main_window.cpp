@@ -371,7 +371,7 @@ void MainWindow::installWorkspaces() {
   parts.walkthrough = m_teaching->walkthrough();
   parts.breakdown = m_teaching->breakdown();
   parts.shapeFlow = m_teaching->shapeFlow();
-  m_workspaces = new Workspaces(this, mhavizWorkspaces(parts), m_viewToolBar);
+  m_workspaces = new Workspaces(this, m_document, mhavizWorkspaces(parts), m_viewToolBar);
   new CentreDock(this, parts.compare);  // Compare hides the grid: A | B | B - A is the centre
   m_workspaces->addMenu(m_viewMenu);
   // Back from `from` to the workspace shown before it (Explore when that was `from` too).
@@ -388,11 +388,14 @@ void MainWindow::installWorkspaces() {
       back(kModel);
     }
   });
-  // Pinning A shows Compare; leaving compare mode goes back.
-  connect(m_compare, &ComparePanel::changedByUser, this, [this, back] {
-    if (m_compare->isPinned()) {
-      m_workspaces->setCurrent(kCompare);
-    } else {
+  // Pinning A shows Compare; leaving compare mode (the user's, or a session's without A) goes
+  // back, unless two model files are compared there.
+  connect(m_compare, &ComparePanel::changedByUser, this, [this] {
+    if (m_compare->isPinned()) m_workspaces->setCurrent(kCompare);
+  });
+  connect(m_document, &Document::changed, this, [this, back](Document::Changes what) {
+    if ((what & Document::Change::pinned) && !m_document->pinned() &&
+        !m_compare->modelCompare()->isActive()) {
       back(kCompare);
     }
   });
@@ -420,21 +423,6 @@ void MainWindow::installWorkspaces() {
     }
   });
   installModelCompare();
-  m_session->setWorkspaceHooks(
-      [this] { return m_workspaces->currentKey(); },
-      [this, back](const Session& session) {
-        const int named = m_workspaces->indexOf(session.workspace);
-        if (named >= 0) {
-          m_workspaces->setCurrent(named);
-        } else if (session.compareA) {
-          m_workspaces->setCurrent(kCompare);  // a version 1 file with A pinned
-        } else {
-          // Nothing pinned any more (two model files compared stay: a layer of a captured model
-          // selected in the comparison is opened as a session too).
-          if (!m_compare->modelCompare()->isActive()) back(kCompare);
-          if (!m_pages->modelViewAction()->isEnabled()) back(kModel);  // no model open
-        }
-      });
 }
 
 void MainWindow::restoreLayout() {

@@ -14,6 +14,8 @@
 #include <QToolTip>
 #include <utility>
 
+#include "document/document.hpp"
+
 namespace mhaviz::ui {
 
 namespace {
@@ -30,9 +32,11 @@ const QString kCurrentKey = QStringLiteral("window/workspace");
 
 }  // namespace
 
-Workspaces::Workspaces(QMainWindow* window, QList<Workspace> workspaces, QToolBar* before)
+Workspaces::Workspaces(QMainWindow* window, Document* document, QList<Workspace> workspaces,
+                       QToolBar* before)
     : QObject(window),
       m_window(window),
+      m_document(document),
       m_list(std::move(workspaces)),
       m_states(m_list.size()),
       m_toolBar(new QToolBar(tr("Workspaces"), window)),
@@ -79,6 +83,13 @@ Workspaces::Workspaces(QMainWindow* window, QList<Workspace> workspaces, QToolBa
       m_tabs->setCurrentIndex(m_current);  // switching is off in presentation mode
     }
   });
+  // A workspace set in the document (a session's) is shown; one that cannot be (a later
+  // mhaviz's, or while switching is off) is set back to the one shown.
+  connect(document, &Document::changed, this, [this](Document::Changes what) {
+    if (!(what & Document::Change::workspace) || m_current < 0) return;
+    setCurrent(indexOf(m_document->workspace()));
+    m_document->setWorkspace(currentKey());
+  });
 }
 
 Workspaces::~Workspaces() = default;
@@ -103,6 +114,7 @@ void Workspaces::setCurrent(int index) {
   }
   m_current = index;
   show(index, false);
+  m_document->setWorkspace(currentKey());
   emit currentChanged(index);
 }
 
@@ -162,6 +174,7 @@ void Workspaces::restore() {
   m_current = start >= 0 ? start : 0;
   m_previous = 0;
   show(m_current, false);
+  m_document->setWorkspace(currentKey());
   emit currentChanged(m_current);
 }
 

@@ -6,7 +6,8 @@
 // and is chosen by a tab along the top of the window, a View > Workspace menu entry with its
 // shortcut, or the window itself when the user opens what another workspace shows. The
 // workspaces are the window's (window/workspace_arrangements.hpp); this class only switches
-// them. GUI thread only.
+// them. The document names the workspace shown (Document::workspace, which the session saves
+// and opens): each switch sets it, and a workspace set there is shown. GUI thread only.
 
 #include <QByteArray>
 #include <QKeySequence>
@@ -23,6 +24,8 @@ class QTabBar;
 class QToolBar;
 
 namespace mhaviz::ui {
+
+class Document;
 
 struct Workspace {
   QString key;      // in settings and session files: "explore"
@@ -44,8 +47,10 @@ class Workspaces : public QObject {
 
  public:
   /// `workspaces` in tab order; the first is the one a fresh profile starts with. The tabs'
-  /// toolbar goes before `before` (null: after the window's toolbars).
-  Workspaces(QMainWindow* window, QList<Workspace> workspaces, QToolBar* before = nullptr);
+  /// toolbar goes before `before` (null: after the window's toolbars). `document` names the
+  /// workspace shown.
+  Workspaces(QMainWindow* window, Document* document, QList<Workspace> workspaces,
+             QToolBar* before = nullptr);
   ~Workspaces() override;
 
   [[nodiscard]] int count() const { return static_cast<int>(m_list.size()); }
@@ -58,7 +63,8 @@ class Workspaces : public QObject {
   [[nodiscard]] int previous() const { return m_previous; }
 
   /// Shows workspace `index`: the arrangement of the one left is kept, and `index`'s own
-  /// (or its default) is restored. Nothing happens for the current one or while disabled.
+  /// (or its default) is restored; the document names it. Nothing happens for the current one
+  /// or while disabled.
   void setCurrent(int index);
   /// Gives the current workspace its default arrangement back.
   void resetLayout();
@@ -97,6 +103,7 @@ class Workspaces : public QObject {
   [[nodiscard]] QByteArray stateOf(int index) const;
 
   QMainWindow* m_window;
+  Document* m_document;
   QList<Workspace> m_list;
   QList<QByteArray> m_states;  // the remembered arrangement of each (empty: its default)
   int m_current = -1;

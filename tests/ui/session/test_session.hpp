@@ -111,6 +111,7 @@ class TestSession : public QObject {
   void aDroppedFileIsOpened();
   void newSaysWhichDefaultsItUses();
   void compareModesAIsSavedFromAndOpenedIntoTheDocument();
+  void theWorkspaceIsSavedFromAndOpenedIntoTheDocument();
   // Autosave and recovery (test_session_autosave.cpp)
   void autosaveIsWrittenAndOfferedForRecovery();
   void eachRunningWindowHasItsOwnAutosave();

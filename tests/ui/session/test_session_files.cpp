@@ -330,3 +330,29 @@ void TestSession::compareModesAIsSavedFromAndOpenedIntoTheDocument() {
   QVERIFY(!w.document.pinned().has_value());  // a session without A leaves compare mode
   QVERIFY(!w.files.isModified());
 }
+
+// The window's workspace is the document's: a session saves the one it names and opens into it
+// the one the file names; a version 1 file names none (the workspace stays), unless it has A
+// pinned (Compare). Showing another workspace is no change to the session.
+void TestSession::theWorkspaceIsSavedFromAndOpenedIntoTheDocument() {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("tokens.mhaviz.json"));
+  PromptedSession w;
+  QVERIFY(w.idle());
+  QVERIFY(w.document.workspace().isEmpty());  // no window has shown one
+  w.document.setWorkspace(QStringLiteral("tokens"));
+  QVERIFY(!w.files.isModified());
+  QVERIFY(w.files.saveTo(path));
+  QVERIFY(readAll(path).contains("\"workspace\": \"tokens\""));
+  w.document.setWorkspace(QStringLiteral("teach"));
+  QVERIFY(!w.files.isModified());
+  QVERIFY(w.files.open(path));
+  QCOMPARE(w.document.workspace(), QStringLiteral("tokens"));
+
+  Session old;  // as a version 1 file is read: no workspace
+  w.files.applySession(old, QString(), true);
+  QCOMPARE(w.document.workspace(), QStringLiteral("tokens"));
+  old.compareA = CompareA{sessionConfig(), nullptr};
+  w.files.applySession(old, QString(), true);
+  QCOMPARE(w.document.workspace(), QStringLiteral("compare"));
+}

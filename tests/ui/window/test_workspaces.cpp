@@ -227,6 +227,7 @@ void TestWorkspaces::sessionFilesKnowTheWorkspace() {
   const QString path = dir.filePath(QStringLiteral("s.mhaviz.json"));
   Workspaces* ws = window().workspaces();
   ws->setCurrent(kTokens);
+  QCOMPARE(window().document()->workspace(), QStringLiteral("tokens"));  // it names the one shown
   QVERIFY(!window().session()->isModified());  // a workspace is no change to the session
   QVERIFY(window().session()->saveTo(path));
   QCOMPARE(readSession(path).workspace, QStringLiteral("tokens"));
@@ -245,6 +246,11 @@ void TestWorkspaces::sessionFilesKnowTheWorkspace() {
   future.workspace = QStringLiteral("sculpt");
   window().session()->applySession(future, QString(), true);
   QCOMPARE(ws->current(), int(kTeach));
+  QCOMPARE(window().document()->workspace(), QStringLiteral("teach"));
+  // One set in the document is shown.
+  window().document()->setWorkspace(QStringLiteral("model"));
+  QCOMPARE(ws->current(), int(kModel));
+  QVERIFY(ws->action(kModel)->isChecked());
   bool failed = false;
   try {
     (void)parseSession(R"({"format": "mhaviz-session", "version": 2, "config": {},
