@@ -14,11 +14,6 @@
 
 namespace mhaviz::ui {
 
-// The translation context of the strings below.
-class DesktopMenus {
-  Q_DECLARE_TR_FUNCTIONS(DesktopMenus)
-};
-
 namespace {
 
 QIcon applicationIcon() {
@@ -57,7 +52,7 @@ QMenu* addLanguageMenu(QMenu* viewMenu, QWidget* parent) {
   return menu;
 }
 
-void addThemeMenu(QMenu* viewMenu, QWidget* parent) {
+QMenu* addThemeMenu(QMenu* viewMenu, QWidget* parent) {
   QMenu* menu = viewMenu->addMenu(DesktopMenus::tr("&Theme"));
   menu->setObjectName(QStringLiteral("themeMenu"));
   auto* group = new QActionGroup(parent);
@@ -78,6 +73,7 @@ void addThemeMenu(QMenu* viewMenu, QWidget* parent) {
       applyTheme(choice);
     });
   }
+  return menu;
 }
 
 }  // namespace
@@ -92,11 +88,12 @@ void setupDesktop() {
   QGuiApplication::setDesktopFileName(QStringLiteral("mhaviz"));
 }
 
-QMenu* installDesktopMenus(QMenu* viewMenu, QWidget* parent) {
+DesktopMenus installDesktopMenus(QMenu* viewMenu, QWidget* parent) {
   viewMenu->addSeparator();
-  QMenu* language = addLanguageMenu(viewMenu, parent);
-  addThemeMenu(viewMenu, parent);
-  return language;
+  DesktopMenus menus;
+  menus.language = addLanguageMenu(viewMenu, parent);
+  menus.theme = addThemeMenu(viewMenu, parent);
+  return menus;
 }
 
 }  // namespace mhaviz::ui

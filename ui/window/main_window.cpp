@@ -268,7 +268,7 @@ void MainWindow::buildMenus() {
   connect(m_pages, &ModelPages::storedMeasuresReady, m_measures,
           [this](const ResultPtr& result, const std::shared_ptr<const ResultMeasures>& measures,
                  int batch) { m_measures->showStored(result, measures, batch); });
-  m_languageMenu = installDesktopMenus(view, this);  // View > Language, View > Theme
+  m_languageMenu = installDesktopMenus(view, this).language;  // View > Language, View > Theme
 
   QMenu* compute = menuBar()->addMenu(tr("&Compute"));
   QAction* again = compute->addAction(tr("&Recompute"), m_computation, &Computation::recompute);

@@ -30,23 +30,19 @@ inline const QString kSourceDir = QStringLiteral(MHAVIZ_SOURCE_DIR);
 struct ViewMenu {
   QWidget window;
   QMenu view;
+  DesktopMenus menus = installDesktopMenus(&view, &window);
 
-  ViewMenu() { installDesktopMenus(&view, &window); }
-
-  /// The submenu named `menuName` ("languageMenu", "themeMenu"), or null.
-  [[nodiscard]] QMenu* submenu(const QString& menuName) const {
-    return view.findChild<QMenu*>(menuName);
-  }
-
-  /// The checkable entry of submenu `menuName` whose data is `data`, or null.
-  [[nodiscard]] QAction* action(const QString& menuName, const QVariant& data) const {
-    QMenu* menu = submenu(menuName);
-    if (menu == nullptr) return nullptr;
+  /// The checkable entry of `menu` whose data is `data`, or null.
+  [[nodiscard]] static QAction* action(const QMenu* menu, const QVariant& data) {
     for (QAction* a : menu->actions()) {
       if (a->isCheckable() && a->data() == data) return a;
     }
     return nullptr;
   }
+  [[nodiscard]] QAction* language(const QVariant& data) const {
+    return action(menus.language, data);
+  }
+  [[nodiscard]] QAction* theme(const QVariant& data) const { return action(menus.theme, data); }
 };
 
 }  // namespace mhaviz::ui::testing::desktop

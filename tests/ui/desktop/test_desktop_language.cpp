@@ -141,15 +141,15 @@ void TestDesktop::followsTheSystemLocaleFromTheEnvironment() {
   QCOMPARE(fileMenuTitle(), chinese ? QStringLiteral("文件(&F)") : QStringLiteral("&File"));
   // The desktop layer's own menu, built after the translators, says the same.
   const ViewMenu menus;
-  QMenu* language = menus.submenu(QStringLiteral("languageMenu"));
+  QMenu* language = menus.menus.language;
   QVERIFY(language != nullptr);
   QCOMPARE(language->title(), chinese ? QStringLiteral("语言(&L)") : QStringLiteral("&Language"));
 }
 
 void TestDesktop::languageMenuStoresTheChoice() {
   const ViewMenu menus;
-  QAction* chinese = menus.action(QStringLiteral("languageMenu"), QStringLiteral("zh_CN"));
-  QAction* system = menus.action(QStringLiteral("languageMenu"), QString());
+  QAction* chinese = menus.language(QStringLiteral("zh_CN"));
+  QAction* system = menus.language(QString());
   QVERIFY(chinese != nullptr && system != nullptr);
   QVERIFY(system->isChecked());
   QCOMPARE(chinese->text(), QStringLiteral("简体中文"));
@@ -202,24 +202,19 @@ void TestDesktop::theMenusAreInTheChosenLanguage() {
   QCOMPARE(mhaviz::ui::activeLanguage(), QStringLiteral("zh_CN"));
   {
     const ViewMenu menus;
-    QCOMPARE(menus.submenu(QStringLiteral("languageMenu"))->title(), QStringLiteral("语言(&L)"));
-    QCOMPARE(menus.submenu(QStringLiteral("themeMenu"))->title(), QStringLiteral("主题(&T)"));
-    QCOMPARE(menus.action(QStringLiteral("languageMenu"), QString())->text(),
-             QStringLiteral("跟随系统语言(&S)"));
-    QCOMPARE(menus.action(QStringLiteral("themeMenu"), QStringLiteral("dark"))->text(),
-             QStringLiteral("深色(&D)"));
-    QCOMPARE(menus.action(QStringLiteral("languageMenu"), QStringLiteral("en"))->text(),
-             QStringLiteral("English"));
+    QCOMPARE(menus.menus.language->title(), QStringLiteral("语言(&L)"));
+    QCOMPARE(menus.menus.theme->title(), QStringLiteral("主题(&T)"));
+    QCOMPARE(menus.language(QString())->text(), QStringLiteral("跟随系统语言(&S)"));
+    QCOMPARE(menus.theme(QStringLiteral("dark"))->text(), QStringLiteral("深色(&D)"));
+    QCOMPARE(menus.language(QStringLiteral("en"))->text(), QStringLiteral("English"));
   }
   QVERIFY(!mhaviz::ui::installTranslations(QLocale(QLocale::English, QLocale::UnitedStates)));
   QCOMPARE(mhaviz::ui::activeLanguage(), QStringLiteral("en"));
   const ViewMenu menus;
-  QCOMPARE(menus.submenu(QStringLiteral("languageMenu"))->title(), QStringLiteral("&Language"));
-  QCOMPARE(menus.submenu(QStringLiteral("themeMenu"))->title(), QStringLiteral("&Theme"));
-  QCOMPARE(menus.action(QStringLiteral("themeMenu"), QStringLiteral("dark"))->text(),
-           QStringLiteral("&Dark"));
-  QCOMPARE(menus.action(QStringLiteral("languageMenu"), QStringLiteral("zh_CN"))->text(),
-           QStringLiteral("简体中文"));
+  QCOMPARE(menus.menus.language->title(), QStringLiteral("&Language"));
+  QCOMPARE(menus.menus.theme->title(), QStringLiteral("&Theme"));
+  QCOMPARE(menus.theme(QStringLiteral("dark"))->text(), QStringLiteral("&Dark"));
+  QCOMPARE(menus.language(QStringLiteral("zh_CN"))->text(), QStringLiteral("简体中文"));
 }
 
 // A menu built after a choice was stored shows that choice checked, and only it.
@@ -227,23 +222,23 @@ void TestDesktop::theMenusShowTheStoredChoices() {
   mhaviz::ui::setLanguageSetting(QStringLiteral("zh_CN"));
   mhaviz::ui::setThemeSetting(mhaviz::ui::ThemeChoice::dark);
   const ViewMenu menus;
-  const auto checked = [&](const QString& menuName) {
+  const auto checked = [](const QMenu* menu) {
     QVariantList data;
-    for (QAction* a : menus.submenu(menuName)->actions()) {
+    for (QAction* a : menu->actions()) {
       if (a->isChecked()) data << a->data();
     }
     return data;
   };
-  QCOMPARE(checked(QStringLiteral("languageMenu")), QVariantList{QStringLiteral("zh_CN")});
-  QCOMPARE(checked(QStringLiteral("themeMenu")), QVariantList{QStringLiteral("dark")});
+  QCOMPARE(checked(menus.menus.language), QVariantList{QStringLiteral("zh_CN")});
+  QCOMPARE(checked(menus.menus.theme), QVariantList{QStringLiteral("dark")});
 }
 
 // The language applies at the next start, and the message says so when the choice changes; the
 // language already chosen, picked again, changes nothing and says nothing.
 void TestDesktop::onlyANewLanguageIsConfirmed() {
   const ViewMenu menus;
-  QAction* system = menus.action(QStringLiteral("languageMenu"), QString());
-  QAction* english = menus.action(QStringLiteral("languageMenu"), QStringLiteral("en"));
+  QAction* system = menus.language(QString());
+  QAction* english = menus.language(QStringLiteral("en"));
   QVERIFY(system != nullptr && english != nullptr);
   // A message box runs its own event loop inside trigger(): what shows is closed and recorded
   // there, and trigger() returns at once when nothing shows.

@@ -51,9 +51,9 @@ QHash<QString, QString> desktopEntry(const QString& path) {
 void TestDesktop::themeMenuSwitchesPalettes() {
   const QPalette systemPalette = QApplication::palette();
   const ViewMenu menus;
-  QAction* dark = menus.action(QStringLiteral("themeMenu"), QStringLiteral("dark"));
-  QAction* light = menus.action(QStringLiteral("themeMenu"), QStringLiteral("light"));
-  QAction* system = menus.action(QStringLiteral("themeMenu"), QStringLiteral("system"));
+  QAction* dark = menus.theme(QStringLiteral("dark"));
+  QAction* light = menus.theme(QStringLiteral("light"));
+  QAction* system = menus.theme(QStringLiteral("system"));
   QVERIFY(dark != nullptr && light != nullptr && system != nullptr);
   QVERIFY(system->isChecked());
 
