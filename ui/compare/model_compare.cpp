@@ -151,11 +151,7 @@ ModelCompare::ModelCompare(Document* document, QWidget* parent)
           [chosen](const QModelIndex& current, const QModelIndex&) { chosen(current); });
   connect(m_table, &QTableView::clicked, this, chosen);
   connect(document, &Document::changed, this, [this, document](Document::Changes what) {
-    if (what & Document::Change::selection) {
-      selectInTable();
-      showTitles();
-      startMaps();
-    }
+    if (what & Document::Change::selection) followSelection();
     if (!(what & Document::Change::view) || !m_active || m_data.a.maps.empty() ||
         document->view().colormap == m_gridA->view().colormap) {
       return;
@@ -233,17 +229,24 @@ void ModelCompare::compareWith(const QString& path) {
   if (!was) emit activeChanged(true);
 }
 
+void ModelCompare::followSelection() {
+  const int batch = m_document->selection().batch;
+  if (batch != m_batch) {
+    m_batch = batch;
+    if (m_active && !m_reading) {
+      showTitles();
+      startDifference();  // then the table and the maps of the map selected
+      return;
+    }
+  }
+  selectInTable();
+  showTitles();
+  startMaps();
+}
+
 std::pair<int, int> ModelCompare::selected() const {
   const Selection& selected = m_document->selection();
   return {selected.layer, selected.head};
-}
-
-void ModelCompare::setBatch(int batch) {
-  if (batch == m_batch) return;
-  m_batch = batch;
-  if (!m_active || m_reading) return;
-  showTitles();
-  startDifference();
 }
 
 void ModelCompare::swap() {
@@ -348,7 +351,8 @@ void ModelCompare::showTitles() {
   m_titleA->setText(m_reading ? tr("A: %1").arg(QFileInfo(m_path).fileName())
                               : role(m_a, QStringLiteral("A")));
   m_titleB->setText(role(m_b, QStringLiteral("B")));
-  const auto [layer, head] = m_document->selection();
+  const int layer = m_document->selection().layer;
+  const int head = m_document->selection().head;
   if (!m_active || !m_b.valid() || layer < 0 ||
       static_cast<std::size_t>(layer) >= m_b.model->layers.size()) {
     m_where->clear();
@@ -361,7 +365,8 @@ void ModelCompare::showTitles() {
 
 void ModelCompare::selectInTable() {
   m_updatingTable = true;
-  const auto [layer, head] = m_document->selection();
+  const int layer = m_document->selection().layer;
+  const int head = m_document->selection().head;
   QItemSelectionModel* selection = m_table->selectionModel();
   if (m_difference && layer >= 0 && layer < m_tableModel->rowCount({})) {
     const QModelIndex at = m_tableModel->index(layer, std::max(head, 0));

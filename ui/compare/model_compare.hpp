@@ -62,10 +62,8 @@ class ModelCompare : public QWidget {
   /// Asks for the file to compare with, then compareWith (the Compare menu's action).
   void chooseFile();
   /// The map compared: the document's selection (Document::selection), layer `layer`, head
-  /// `head` (-1: every head of the layer) of A and B.
+  /// `head` (-1: every head of the layer) of A and B, in the selection's batch element.
   [[nodiscard]] std::pair<int, int> selected() const;
-  /// The batch element compared (the model view's).
-  void setBatch(int batch);
   /// A becomes B and B becomes A: the difference changes sign.
   void swap();
   /// Ends the comparison (the dock shows compare mode's A | B | B − A again).
@@ -136,6 +134,8 @@ class ModelCompare : public QWidget {
   void showStatus();
   void showTitles();
   void selectInTable();
+  /// Another map or batch element selected: compares it.
+  void followSelection();
   void exportDifference();
   void releaseFile();  // lets the file's model go on a task's thread; A and B empty
   void clearGrids();
@@ -147,7 +147,7 @@ class ModelCompare : public QWidget {
   QString m_path;    // A's file
   bool m_active = false;
   bool m_reading = false;
-  int m_batch = 0;
+  int m_batch = 0;  // the batch element compared: the selection's, as last followed
   std::shared_ptr<const mhaviz::model::WeightsDifference> m_difference;
   QStringList m_notes;
   QString m_problem;  // why there is no difference (red), else empty

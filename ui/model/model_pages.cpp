@@ -113,12 +113,13 @@ ModelPages::ModelPages(QWidget* layerView, Document* document, QWidget* parent)
     followStep();  // a generation capture opens at its last step
   });
   connect(m_modelView->modes(), &ModelModeBar::viewChanged, this, [this] { followStep(); });
-  // A weights-only layer's token views and measures follow the batch element shown.
-  connect(m_modelView, &ModelView::batchChanged, this, [this] {
-    const Selection& selected = m_document->selection();
-    showStoredLayer(selected.layer, selected.head);
-  });
   connect(document, &Document::changed, this, [this, document](Document::Changes what) {
+    // A weights-only layer's token views and measures follow the batch element shown.
+    const Selection& selected = document->selection();
+    if ((what & Document::Change::selection) && selected.layer >= 0 &&
+        selected.batch != m_storedBatch) {
+      showStoredLayer(selected.layer, selected.head);
+    }
     if (what & Document::Change::origin) followOrigin();
     if (what & Document::Change::view) m_modelView->setColormap(document->view().colormap);
     if (what & (Document::Change::config | Document::Change::view)) updateBar();
@@ -163,6 +164,7 @@ void ModelPages::followOrigin() {
 void ModelPages::closeModel() {
   m_modelOpen = false;
   m_storedText.clear();
+  m_storedBatch = -1;
   m_storedMeasures.cancel();
   emit storedLayerShown(nullptr, ViewOptions{});
   m_modelView->closeModel();
@@ -225,7 +227,8 @@ bool ModelPages::showStoredLayer(int layer, int head) {
   view.batch = m_modelView->batch();
   view.kvHeads = static_cast<int>(l.info.kv_heads);
   view = fitView(view, viewBounds(*result));
-  m_document->setSelection({layer, head});
+  m_storedBatch = view.batch;
+  m_document->setSelection({layer, head, view.batch});
   m_storedText = tr("%1 of %2 (stored weights)")
                      .arg(modelLayerName(loaded->model.index, std::size_t(layer)),
                           loaded->displayName);
@@ -256,7 +259,7 @@ bool ModelPages::makeLayerTheSession(int layer, int head) {
     if (m_session == nullptr || !m_session->maybeSave()) return false;
     applyLayer(layer, head);
   }
-  m_document->setSelection({layer, head});
+  m_document->setSelection({layer, head, m_document->selection().batch});
   return true;
 }
 
@@ -283,7 +286,7 @@ void ModelPages::followStep() {
     if (target == origin.layer) return;
     const int head = m_document->view().soloHead;
     applyLayer(target, head);
-    m_document->setSelection({target, head});
+    m_document->setSelection({target, head, m_document->selection().batch});
   } catch (const InvalidInput&) {
     // a step the index does not have: the session stays as it is
   }

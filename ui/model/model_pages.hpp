@@ -129,6 +129,7 @@ class ModelPages : public QStackedWidget {
   bool m_applying = false;     // a layer of the model is being opened: its own origin change
   bool m_modelOpen = false;    // a model is shown or being read
   QString m_storedText;  // storedLayerText()
+  int m_storedBatch = -1;  // the batch element of the weights-only layer shown (-1: none)
   LatestTask m_storedMeasures{this};  // the head measures of the stored layer shown last
   bool m_presenting = false;
 };

@@ -10,9 +10,11 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyle>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <exception>
 
 #include "document/document.hpp"
@@ -127,14 +129,19 @@ ModelView::ModelView(Document* document, QWidget* parent)
   connect(&m_resized, &QTimer::timeout, this, [this] { redraw(); });
   connect(m_modes, &ModelModeBar::viewChanged, this, [this] { redraw(); });
   connect(m_batch, &QSpinBox::valueChanged, this, [this](int b) {
-    m_batchValue = b;
-    redraw();
-    emit batchChanged(b);
+    Selection selection = m_document->selection();
+    selection.batch = b;
+    m_document->setSelection(selection);
   });
   connect(document, &Document::changed, this, [this](Document::Changes what) {
     if (!(what & Document::Change::selection)) return;
     showOpenButton();
     m_canvas->update();
+    if (m_batch->value() != batch()) {
+      const QSignalBlocker block(m_batch);
+      m_batch->setValue(batch());
+    }
+    if (m_loaded && !m_opening && m_drawnKey.batch != batch()) redraw();  // (opening: below)
   });
   showSummary();
 }
@@ -174,6 +181,11 @@ QWidget* ModelView::canvas() const { return m_canvas; }
 QRect ModelView::mapRect(int layer, int head) const {
   const auto layout = m_canvas->layout();
   return layout ? layout->mapRect(layer, head) : QRect();
+}
+
+int ModelView::batch() const {
+  if (!m_loaded) return 0;
+  return std::clamp(m_document->selection().batch, 0, static_cast<int>(m_loaded->batchSize - 1));
 }
 
 std::pair<int, int> ModelView::selected() const {
@@ -289,7 +301,6 @@ void ModelView::closeModel() {
   m_batch->blockSignals(true);
   m_batch->setRange(0, 0);
   m_batch->blockSignals(false);
-  m_batchValue = 0;
   showOpenButton();
   // The model's memory is returned on a task's thread, as when a newer one replaces it.
   m_draw.start([loaded = std::move(m_loaded), retired = std::move(m_retired)](const TaskScope&) {});
@@ -313,17 +324,18 @@ void ModelView::deliverModel(std::shared_ptr<const LoadedModel> loaded, const QS
   m_flowTask.cancel();
   m_flow.reset();
   m_modes->setModel(&m_loaded->model, &m_loaded->computed);
-  m_batch->blockSignals(true);
-  m_batch->setRange(0, static_cast<int>(m_loaded->batchSize - 1));
-  m_batch->setValue(0);
-  m_batch->blockSignals(false);
-  m_batch->setEnabled(m_loaded->batchSize > 1);
-  m_batchValue = 0;
-  showOpenButton();
-  showSummary();
   // The first layer is opened (modelLoaded) once the picture is shown: its computation would
   // share the cores with the drawing.
   m_opening = true;
+  m_batch->blockSignals(true);
+  m_batch->setRange(0, static_cast<int>(m_loaded->batchSize - 1));
+  m_batch->blockSignals(false);
+  m_batch->setEnabled(m_loaded->batchSize > 1);
+  // Nothing of the model before stays selected: its first batch element is drawn, and its
+  // first layer selected on modelLoaded.
+  m_document->setSelection({});
+  showOpenButton();
+  showSummary();
   // The new caption and summary may change the canvas's height: laid out now, the picture is
   // drawn once, at its final size (not a second time when the layout catches up).
   // (the view's layout, then the scroll area's, which sizes the canvas, are pending events)

@@ -76,8 +76,9 @@ class ModelView : public QWidget {
   /// What the view shows while no model is open, in place of the grid: a button that opens a
   /// model file and one per bundled example (exampleRequested, openFileRequested).
   [[nodiscard]] QWidget* startPage() const { return m_start; }
-  [[nodiscard]] int batch() const { return m_batchValue; }
-  /// The Batch element control (batchChanged follows it).
+  /// The batch element shown: the document's selection's, within the model's.
+  [[nodiscard]] int batch() const;
+  /// The Batch element control: it sets the document's selection's batch element.
   [[nodiscard]] QSpinBox* batchBox() const { return m_batch; }
   /// The map outlined as selected (the document's): (layer, head), head -1 for the whole layer;
   /// layer -1: none.
@@ -105,8 +106,6 @@ class ModelView : public QWidget {
   void layerSelected(int layer, int head);
   /// A map was double-clicked (or "Open layer N" pressed): open that layer.
   void layerChosen(int layer, int head);
-  /// The Batch element control changed (the grid is redrawn for it).
-  void batchChanged(int batch);
   /// The cell under the pointer, for the status bar (empty when the pointer leaves).
   void hovered(const QString& text);
   /// A model is read, computed and its first picture drawn (loaded() is it; modelFinished
@@ -172,7 +171,6 @@ class ModelView : public QWidget {
   // 512), so that returning its memory never holds up the GUI thread.
   std::shared_ptr<const LoadedModel> m_retired;
   Colormap m_colormap = Colormap::viridis;
-  int m_batchValue = 0;
   QLabel* m_caption;
   QLabel* m_summary;
   QLabel* m_error;

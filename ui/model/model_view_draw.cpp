@@ -29,7 +29,7 @@ bool ModelView::redraw() {
   const QSize size = m_canvas->size();
   const ModelMode mode = m_modes->mode();
   if (mode != ModelMode::grid) fitCanvas(0);  // the other views fit the view's height
-  const int batch = m_batchValue;
+  const int batch = this->batch();
   const int step = m_modes->step();
   showHint(mode);
   std::shared_ptr<const model::AttentionFlow> flow;

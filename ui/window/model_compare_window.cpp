@@ -1,7 +1,7 @@
 // Two model files compared in the window (compare/model_compare.hpp): B is the model open in the
-// model view; the batch element is the model view's, the map compared the document's selection,
-// and a map chosen in the comparison is selected (its layer opened as the session) as a click in
-// the model view would; comparing shows the Compare workspace (main_window.hpp).
+// model view; the map and batch element compared are the document's selection, and a map chosen
+// in the comparison is selected (its layer opened as the session) as a click in the model view
+// would; comparing shows the Compare workspace (main_window.hpp).
 #include <QDockWidget>
 
 #include "compare/compare_panel.hpp"
@@ -26,10 +26,8 @@ void MainWindow::installModelCompare() {
       side.computed = std::shared_ptr<const model::ComputedModel>(loaded, &loaded->computed);
     }
     models->setOpenModel(side);
-    models->setBatch(view->batch());
   });
   connect(view, &ModelView::modelClosed, models, [models] { models->setOpenModel({}); });
-  connect(view, &ModelView::batchChanged, models, &ModelCompare::setBatch);
   connect(models, &ModelCompare::mapChosen, m_pages, &ModelPages::selectLayer);
   // Back from Compare to the workspace shown before it (Explore when that was Compare too).
   const auto back = [this](int from) {

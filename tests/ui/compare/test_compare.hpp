@@ -54,7 +54,7 @@ struct CompareWindow {
     window.show();
     computation.recompute();
     QObject::connect(models(), &ModelCompare::mapChosen, &document, [this](int layer, int head) {
-      document.setSelection({layer, head});
+      document.setSelection({layer, head, document.selection().batch});
     });
   }
   [[nodiscard]] ModelCompare* models() const { return panel->modelCompare(); }
@@ -68,7 +68,6 @@ struct CompareWindow {
   /// the model view has opened it: its first layer selected (every head), batch element 0.
   void openModel(const QString& path) {
     models()->setOpenModel(modelSide(path));
-    models()->setBatch(0);
     document.setSelection({0, -1});
   }
   /// Waits until no computation runs.

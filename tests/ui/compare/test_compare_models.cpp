@@ -156,7 +156,7 @@ void TestCompareLayer::theComparisonFollowsTheTableTheSelectionAndTheBatch() {
   QVERIFY(drawn());
 
   // Batch element 1: its own difference (layer 2, head 0), the selection kept.
-  c->setBatch(1);
+  w.document.setSelection({2, -1, 1});  // (the model view's Batch element control sets it)
   QVERIFY(settled(c));
   QCOMPARE(c->difference()->batch, 1);
   QCOMPARE(table->model()->index(2, 0).data().toString(), QStringLiteral("0.35"));
@@ -165,7 +165,7 @@ void TestCompareLayer::theComparisonFollowsTheTableTheSelectionAndTheBatch() {
                                                 "element 1)")),
            qPrintable(c->message()));
   QCOMPARE(c->selected(), std::make_pair(2, -1));
-  w.document.setSelection({2, 0});
+  w.document.setSelection({2, 0, 1});
   QVERIFY(settled(c));
   QVERIFY(sameMap(c->data().diff.maps[0].values, p.b[2], 1, 0, 1.0, &p.a[2]));
 

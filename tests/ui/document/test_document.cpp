@@ -238,8 +238,9 @@ class TestDocument : public QObject {
              (QList<Document::Changes>{Change::pinned, Change::config, Change::pinned}));
   }
 
-  // The map of a model selected: announced when another is selected, not when the same one is
-  // selected again; none again when the model closes. Neither an edit nor the view.
+  // The map of a model selected and its batch element: announced when another is selected, not
+  // when the same one is selected again; none again when the model closes. Neither an edit nor
+  // the view.
   void theSelectedMapIsHeldBesideTheSettings() {
     Document doc;
     using Change = Document::Change;
@@ -250,11 +251,12 @@ class TestDocument : public QObject {
     doc.setSelection({1, 3});
     doc.setSelection({1, -1});  // the whole layer
     QCOMPARE(doc.selection(), (Selection{1, -1}));
+    doc.setSelection({1, -1, 2});  // its batch element 2
+    QCOMPARE(doc.selection().batch, 2);
     doc.setSelection({});
     QCOMPARE(doc.selection().layer, -1);
     QCOMPARE(doc.undoStack()->count(), 0);
-    QCOMPARE(all.changes,
-             (QList<Document::Changes>{Change::selection, Change::selection, Change::selection}));
+    QCOMPARE(all.changes, QList<Document::Changes>(4, Change::selection));
   }
 
   // A follower that changes the document while a change is announced (as the computation
