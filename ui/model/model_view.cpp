@@ -194,7 +194,7 @@ std::pair<int, int> ModelView::selected() const {
 }
 
 void ModelView::showOpenButton() {
-  // (a model just read keeps the previous one's selection until its first layer is selected)
+  // (a layer the model does not have selects nothing in it)
   const int layer = m_document->selection().layer;
   const bool shown = m_loaded != nullptr && layer >= 0 &&
                      static_cast<std::size_t>(layer) < m_loaded->model.layers.size();
